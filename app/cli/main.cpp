@@ -1,0 +1,147 @@
+// trainplan-cli: the estimate (and later schedule, search, export) for scripts.
+// Exit status (interfaces.md): 0 success, 2 invalid input, 1 anything else.
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trainplan/Estimate.h"
+#include "trainplan/EstimateJson.h"
+#include "trainplan/PlanIO.h"
+#include "trainplan/TextReport.h"
+#include "trainplan/Version.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitInvalidInput = 2;
+
+const char* kUsage =
+    "Usage: trainplan-cli estimate PLAN.json [--set PATH=VALUE]... [--json] [--derivation]\n"
+    "\n"
+    "Estimates a pre-training plan: parameters, FLOPs, time, memory per GPU and stage,\n"
+    "pipeline bubble, communication, checkpoints and failures, and red flags.\n"
+    "\n"
+    "  PLAN.json           a TrainPlan plan file (docs/plan-format.md); '-' reads stdin\n"
+    "  --set PATH=VALUE    override one field by its JSON path, e.g. --set layout.tp=4\n"
+    "                      --set training.mfu=0.35 --set layout.dp=auto (repeatable)\n"
+    "  --json              print one JSON object (SI units) instead of text\n"
+    "  --derivation        with text output, also print every step of the arithmetic\n"
+    "  --help, --version\n"
+    "\n"
+    "Exit status: 0 success, 2 invalid input (the message names the field), 1 otherwise.\n";
+
+struct Options {
+    std::string verb;
+    std::string planPath;
+    std::vector<std::string> overrides;
+    bool json = false;
+    bool derivation = false;
+};
+
+class UsageError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+Options parseArguments(int argc, char** argv)
+{
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--set") {
+            if (i + 1 >= argc)
+                throw UsageError("--set needs PATH=VALUE");
+            o.overrides.push_back(argv[++i]);
+        } else if (arg.rfind("--set=", 0) == 0) {
+            o.overrides.push_back(arg.substr(6));
+        } else if (arg == "--json") {
+            o.json = true;
+        } else if (arg == "--derivation") {
+            o.derivation = true;
+        } else if (arg.size() > 1 && arg[0] == '-' && arg != "-") {
+            throw UsageError("unknown option " + arg);
+        } else if (o.verb.empty()) {
+            o.verb = arg;
+        } else if (o.planPath.empty()) {
+            o.planPath = arg;
+        } else {
+            throw UsageError("unexpected argument " + arg);
+        }
+    }
+    if (o.verb.empty())
+        throw UsageError("missing command (estimate)");
+    if (o.verb != "estimate")
+        throw UsageError("unknown command " + o.verb + " (available: estimate)");
+    if (o.planPath.empty())
+        throw UsageError("missing PLAN.json");
+    return o;
+}
+
+std::string readInput(const std::string& path)
+{
+    std::ostringstream ss;
+    if (path == "-") {
+        ss << std::cin.rdbuf();
+        return ss.str();
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw trainplan::PlanError({{"", "cannot open " + path}});
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+int runEstimate(const Options& o)
+{
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(readInput(o.planPath));
+    } catch (const nlohmann::json::parse_error& e) {
+        std::string what = e.what();
+        const auto at = what.find("parse error");
+        throw trainplan::PlanError({{"", o.planPath + " is not valid JSON: " + (at == std::string::npos ? what : what.substr(at))}});
+    }
+    for (const auto& assignment : o.overrides)
+        trainplan::applyOverride(doc, assignment);
+    const trainplan::Plan plan = trainplan::planFromJson(doc);
+    const trainplan::Estimate est = trainplan::estimate(plan);
+    if (o.json)
+        std::cout << trainplan::estimateToJson(plan, est).dump(2) << "\n";
+    else
+        std::cout << trainplan::estimateToText(plan, est, o.derivation);
+    return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            std::cout << kUsage;
+            return kExitOk;
+        }
+        if (!std::strcmp(argv[i], "--version")) {
+            std::cout << "trainplan-cli " << trainplan::kVersion << "\n";
+            return kExitOk;
+        }
+    }
+    try {
+        return runEstimate(parseArguments(argc, argv));
+    } catch (const UsageError& e) {
+        std::cerr << "trainplan-cli: " << e.what() << "\n\n" << kUsage;
+        return kExitInvalidInput;
+    } catch (const trainplan::PlanError& e) {
+        for (const auto& p : e.problems())
+            std::cerr << "trainplan-cli: invalid plan: " << (p.path.empty() ? "" : p.path + ": ") << p.message << "\n";
+        return kExitInvalidInput;
+    } catch (const std::exception& e) {
+        std::cerr << "trainplan-cli: " << e.what() << "\n";
+        return kExitFailure;
+    }
+}

@@ -1,0 +1,127 @@
+// The plan: everything a person chooses, nothing derived. Inputs only.
+//
+// Units are part of every name: bytes, seconds, FLOP/s, and GB (1e9 bytes) only where
+// the plan file says so. The reader (PlanReader) converts file units into these.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace trainplan {
+
+enum class FfnKind { SwiGlu, Gelu };
+enum class NormKind { RmsNorm, LayerNorm };
+enum class PositionEmbedding { Rope, Learned };
+
+struct ModelSpec {
+    std::string name;
+    int layers = 80;
+    int hiddenSize = 8192;
+    int ffnHiddenSize = 28672;
+    FfnKind ffnKind = FfnKind::SwiGlu;
+    int attentionHeads = 64;
+    int kvHeads = 8;
+    int headDim = 128;
+    int vocabSize = 128256;
+    bool tiedEmbeddings = false;
+    int sequenceLength = 4096;
+    NormKind norm = NormKind::RmsNorm;
+    bool bias = false;
+    PositionEmbedding positionEmbedding = PositionEmbedding::Rope;
+};
+
+// How often hardware fails: either per node or per GPU (the file names which).
+enum class MtbfBasis { PerNode, PerGpu };
+
+struct ClusterSpec {
+    std::string accelerator;           // label only, e.g. "H100 SXM 80GB"
+    int gpus = 2048;
+    int gpusPerNode = 8;
+    double memoryBytesPerGpu = 80e9;
+    double peakFlopsPerGpu = 989e12;   // dense BF16, FLOP/s
+    double intraNodeBytesPerSecond = 450e9;  // per GPU, per direction (NVLink)
+    double interNodeBytesPerSecond = 50e9;   // per GPU (NIC)
+    // Mean time between failures in seconds; absent means failures are not modelled,
+    // which is itself a red flag (seed 000, "Red flags": no allowance for failures).
+    std::optional<double> mtbfSeconds;
+    MtbfBasis mtbfBasis = MtbfBasis::PerNode;
+};
+
+// Bytes per parameter of each piece of model state (ZeRO paper, Sec. 3.1 "K"; seeds 000/004).
+enum class PrecisionScheme {
+    Bf16WithFp32MasterAdam,   // 2 weights + 2 grads + 4 master + 8 Adam moments = 16 (seed 000)
+    Bf16AdamNoMaster,         // 2 weights + 2 grads + 8 Adam moments = 12 (seed 004)
+    Fp32Adam,                 // 4 weights + 4 grads + 8 Adam moments = 16
+};
+
+struct TrainingSpec {
+    double tokens = 1.4e12;
+    // Global batch in sequences; the reader also accepts tokens and converts.
+    int64_t globalBatchSequences = 1024;
+    int microBatchSize = 1;
+    double mfu = 0.40;
+    PrecisionScheme precision = PrecisionScheme::Bf16WithFp32MasterAdam;
+    // Allowance for communication buffers, workspace and allocator fragmentation.
+    double bufferBytes = 0.0;
+    double fragmentationFraction = 0.0;  // of everything else on the GPU
+};
+
+enum class Schedule { GPipe, OneFOneB, Interleaved };
+enum class Recompute { None, Selective, Full };
+// Order in which ranks fill the parallel dimensions, fastest-varying first.
+enum class RankOrder { TpCpDpPp, TpCpPpDp, TpDpCpPp };
+
+struct LayoutSpec {
+    int tp = 8;
+    int pp = 4;
+    int dp = 64;        // the reader resolves "auto" to gpus / (tp*pp*cp) when it divides
+    int cp = 1;
+    int virtualStages = 1;
+    Schedule schedule = Schedule::OneFOneB;
+    int zeroStage = 1;
+    bool sequenceParallel = true;
+    Recompute recompute = Recompute::Selective;
+    bool flashAttention = true;
+    // Layers per pipeline stage; empty means an even split of model.layers.
+    std::vector<int> stageLayers;
+    RankOrder rankOrder = RankOrder::TpCpDpPp;
+    bool dpAuto = false;  // the file said "auto": remembered so saving round-trips
+};
+
+struct ReliabilitySpec {
+    // Time the training loop is blocked per checkpoint, seconds (the Young/Daly delta).
+    // If absent, it is checkpoint bytes per GPU / write bandwidth.
+    std::optional<double> checkpointWriteSeconds = 60.0;
+    std::optional<double> checkpointWriteBytesPerSecondPerGpu;
+    double restartSeconds = 600.0;
+    // Evaluation, data-loader stalls and the like, as a fraction of compute time.
+    double otherOverheadFraction = 0.0;
+};
+
+struct Plan {
+    std::string name;
+    ModelSpec model;
+    ClusterSpec cluster;
+    TrainingSpec training;
+    LayoutSpec layout;
+    ReliabilitySpec reliability;
+};
+
+// Bytes per parameter for each component of the model state.
+struct StateBytesPerParameter {
+    double weights;
+    double gradients;
+    double master;      // FP32 copy of the weights held by the optimizer
+    double moments;     // Adam first and second moments
+    double optimizer() const { return master + moments; }
+    double total() const { return weights + gradients + master + moments; }
+};
+
+StateBytesPerParameter stateBytesPerParameter(PrecisionScheme scheme);
+
+// Bytes of one activation element (BF16/FP16 activations in every scheme so far).
+double activationBytesPerElement(PrecisionScheme scheme);
+
+}  // namespace trainplan

@@ -1,0 +1,50 @@
+// Red flags and impossible layouts found by estimate(). Numbers only; the sentence a
+// person reads is built on demand by describe(), so the hot path never formats text.
+#pragma once
+
+#include <string>
+
+namespace trainplan {
+
+enum class Severity { Info, Warning, Error };
+
+enum class WarningCode {
+    TpSpansNodes,            // seed 000 red flag: "TP across nodes"
+    TpDoesNotDivideHeads,
+    TpDoesNotDivideKvHeads,
+    TpReplicatesKvHeads,
+    PpDoesNotDivideLayers,
+    StageLayersMismatch,
+    LayoutProductMismatch,   // TP*PP*DP*CP != GPUs
+    BatchNotDivisible,       // global batch not divisible by DP * micro-batch
+    StageOverCapacity,       // seed 000 red flag: "a layout without checking memory"
+    LargeBubble,
+    FewMicrobatches,         // m < p: the pipeline never fills
+    DpNotHidden,             // DP communication longer than the backward pass
+    NoFailureAllowance,      // seed 000 red flag: "no allowance for failures"
+    FailuresOutpaceProgress, // restart + lost work per failure >= MTBF
+    CpDoesNotDivideSequence,
+    InterleavedNeedsDivisibleLayers,
+    InterleavedNeedsMicrobatches,
+    VirtualStagesWithoutInterleaving,
+    Zero3WithPipeline,
+    SequenceParallelWithoutTp,
+    HighMfu,
+    LowMfu,
+};
+
+struct Warning {
+    WarningCode code;
+    Severity severity;
+    const char* field;   // JSON path of the input most responsible, e.g. "layout.tp"
+    double a = 0, b = 0, c = 0;  // the numbers the message quotes (meaning depends on code)
+    int stage = -1;
+};
+
+// Stable identifier for scripts, e.g. "TP_SPANS_NODES".
+const char* codeName(WarningCode code);
+const char* severityName(Severity severity);
+// The sentence for people: what is wrong, by how much, and what to change.
+std::string describe(const Warning& warning);
+
+}  // namespace trainplan
