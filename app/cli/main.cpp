@@ -91,7 +91,7 @@ std::string readInput(const std::string& path)
     }
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw trainplan::PlanError({{"", "cannot open " + path}});
+        throw std::runtime_error("cannot open " + path);  // I/O, not invalid input: exit 1
     ss << in.rdbuf();
     return ss.str();
 }

@@ -109,8 +109,8 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e)
     s.add("time.tokens_per_step", "Tokens per optimizer step", "B · s",
           integer(double(plan.training.globalBatchSequences)) + " × " + integer(m.sequenceLength), t.tokensPerStep, "tokens",
           integer(t.tokensPerStep) + " tokens", "seed 000, Batch (1,024 × 4,096); seed 004, Build the global batch");
-    s.add("time.steps", "Optimizer steps", "D / tokens per step", sci(D) + " / " + integer(t.tokensPerStep), t.stepsExact, "steps",
-          integer(t.stepsExact) + " steps", "seed 000 (≈ 334k); seed 004 (≈ 71,500)");
+    s.add("time.steps", "Optimizer steps", "⌈D / tokens per step⌉", "⌈" + sci(D) + " / " + integer(t.tokensPerStep) + "⌉", double(t.steps),
+          "steps", integer(double(t.steps)) + " steps", "seed 000 (≈ 334k); seed 004 (≈ 71,500)");
     s.add("time.step_seconds", "Step time", "compute seconds / steps", formatSci(t.totalSeconds) + " / " + integer(t.stepsExact),
           t.stepSeconds, "s", formatSeconds(t.stepSeconds), "seed 000 (each step must take ~2.3 s)");
     s.add("time.tokens_per_second_per_gpu", "Throughput per GPU", "D / (seconds × GPUs)",

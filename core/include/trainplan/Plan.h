@@ -30,6 +30,8 @@ struct ModelSpec {
     NormKind norm = NormKind::RmsNorm;
     bool bias = false;
     PositionEmbedding positionEmbedding = PositionEmbedding::Rope;
+
+    bool operator==(const ModelSpec&) const = default;
 };
 
 // How often hardware fails: either per node or per GPU (the file names which).
@@ -47,6 +49,8 @@ struct ClusterSpec {
     // which is itself a red flag (seed 000, "Red flags": no allowance for failures).
     std::optional<double> mtbfSeconds;
     MtbfBasis mtbfBasis = MtbfBasis::PerNode;
+
+    bool operator==(const ClusterSpec&) const = default;
 };
 
 // Bytes per parameter of each piece of model state (ZeRO paper, Sec. 3.1 "K"; seeds 000/004).
@@ -66,6 +70,8 @@ struct TrainingSpec {
     // Allowance for communication buffers, workspace and allocator fragmentation.
     double bufferBytes = 0.0;
     double fragmentationFraction = 0.0;  // of everything else on the GPU
+
+    bool operator==(const TrainingSpec&) const = default;
 };
 
 enum class Schedule { GPipe, OneFOneB, Interleaved };
@@ -88,6 +94,8 @@ struct LayoutSpec {
     std::vector<int> stageLayers;
     RankOrder rankOrder = RankOrder::TpCpDpPp;
     bool dpAuto = false;  // the file said "auto": remembered so saving round-trips
+
+    bool operator==(const LayoutSpec&) const = default;
 };
 
 struct ReliabilitySpec {
@@ -98,6 +106,8 @@ struct ReliabilitySpec {
     double restartSeconds = 600.0;
     // Evaluation, data-loader stalls and the like, as a fraction of compute time.
     double otherOverheadFraction = 0.0;
+
+    bool operator==(const ReliabilitySpec&) const = default;
 };
 
 struct Plan {
@@ -107,6 +117,8 @@ struct Plan {
     TrainingSpec training;
     LayoutSpec layout;
     ReliabilitySpec reliability;
+
+    bool operator==(const Plan&) const = default;
 };
 
 // Bytes per parameter for each component of the model state.

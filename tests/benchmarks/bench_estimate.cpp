@@ -1,0 +1,78 @@
+// Benchmark: time per estimate() for the default plan and a sweep of layouts.
+// Target (issue 2): median under 5 µs per plan on the project's 2-core machine.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "trainplan/Estimate.h"
+#include "trainplan/PlanIO.h"
+
+namespace {
+
+double medianOf(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+double percentile(std::vector<double> v, double q)
+{
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, size_t(q * v.size()))];
+}
+
+}  // namespace
+
+int main()
+{
+    using clock = std::chrono::steady_clock;
+    const auto base = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-2048-h100.json");
+
+    // A sweep of layouts a search would visit: TP x PP x micro-batch x recompute.
+    std::vector<trainplan::Plan> plans;
+    for (int tp : {1, 2, 4, 8})
+        for (int pp : {1, 2, 4, 8, 16})
+            for (int mb : {1, 2, 4})
+                for (auto rc : {trainplan::Recompute::None, trainplan::Recompute::Selective, trainplan::Recompute::Full}) {
+                    auto p = base;
+                    p.layout.tp = tp;
+                    p.layout.pp = pp;
+                    p.layout.dp = 2048 / (tp * pp);
+                    p.training.microBatchSize = mb;
+                    p.layout.recompute = rc;
+                    plans.push_back(p);
+                }
+
+    trainplan::Estimate reused;
+    constexpr int kRounds = 200;
+    std::vector<double> perPlanFresh, perPlanReused, defaultOnly;
+    double sink = 0;
+    for (int round = 0; round < kRounds; ++round) {
+        auto t0 = clock::now();
+        for (const auto& p : plans)
+            sink += trainplan::estimate(p).time.days;
+        auto t1 = clock::now();
+        for (const auto& p : plans) {
+            trainplan::estimateInto(p, reused);
+            sink += reused.perGpu.total;
+        }
+        auto t2 = clock::now();
+        constexpr int kRepeat = 100;
+        for (int i = 0; i < kRepeat; ++i) {
+            trainplan::estimateInto(base, reused);
+            sink += reused.time.days;
+        }
+        auto t3 = clock::now();
+        perPlanFresh.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / plans.size());
+        perPlanReused.push_back(std::chrono::duration<double, std::micro>(t2 - t1).count() / plans.size());
+        defaultOnly.push_back(std::chrono::duration<double, std::micro>(t3 - t2).count() / kRepeat);
+    }
+    std::printf("estimate() over %zu layouts x %d rounds\n", plans.size(), kRounds);
+    std::printf("  fresh Estimate each call : median %.3f us, p99 %.3f us per plan\n", medianOf(perPlanFresh), percentile(perPlanFresh, 0.99));
+    std::printf("  reused Estimate storage  : median %.3f us, p99 %.3f us per plan (%.0f plans/s)\n", medianOf(perPlanReused),
+                percentile(perPlanReused, 0.99), 1e6 / medianOf(perPlanReused));
+    std::printf("  default plan (seed 000)  : median %.3f us per plan\n", medianOf(defaultOnly));
+    std::printf("  target: median < 5 us per plan -> %s\n", medianOf(perPlanFresh) < 5.0 ? "met" : "NOT met");
+    return sink == 42.0 ? 1 : 0;
+}

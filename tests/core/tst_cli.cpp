@@ -1,0 +1,127 @@
+// trainplan-cli as scripts use it: exit codes, JSON on stdout, messages naming fields.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QtTest>
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private:
+    struct Run {
+        int exitCode;
+        QByteArray out, err;
+    };
+    Run run(const QStringList& args, const QByteArray& input = {})
+    {
+        QProcess p;
+        p.start(TRAINPLAN_CLI_PATH, args);
+        p.write(input);
+        p.closeWriteChannel();
+        p.waitForFinished(30000);
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    QString example(const char* name) { return QString(TRAINPLAN_SOURCE_DIR) + "/examples/" + name; }
+
+private slots:
+    void helpAndVersion();
+    void textReport();
+    void jsonReport();
+    void setOverrides();
+    void invalidInput_data();
+    void invalidInput();
+    void missingFileIsNotInvalidInput();
+    void readsStdin();
+};
+
+void TestCli::helpAndVersion()
+{
+    auto r = run({"--help"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("trainplan-cli estimate PLAN.json"));
+    r = run({"--version"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.startsWith("trainplan-cli "));
+}
+
+void TestCli::textReport()
+{
+    auto r = run({"estimate", example("70b-2048-h100.json")});
+    QCOMPARE(r.exitCode, 0);
+    for (const char* s : {"Parameters", "Compute and time", "Memory per GPU", "Pipeline", "Communication", "Reliability", "Warnings", "9.11 days", "15.8 %"})
+        QVERIFY2(r.out.contains(s), s);
+    r = run({"estimate", example("70b-2048-h100.json"), "--derivation"});
+    QVERIFY(r.out.contains("6 · N · D"));
+    QVERIFY(r.out.contains("Young 1974"));
+}
+
+void TestCli::jsonReport()
+{
+    const auto r = run({"estimate", example("70b-512-gpu.json"), "--json"});
+    QCOMPARE(r.exitCode, 0);
+    QJsonParseError error;
+    const auto doc = QJsonDocument::fromJson(r.out, &error);
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    const auto o = doc.object();
+    QCOMPARE(o["pipeline"].toObject()["micro_batches"].toInt(), 8);
+    QVERIFY(std::abs(o["communication"].toObject()["dp_seconds"].toDouble() - 0.77) < 0.012);
+    QVERIFY(o["memory"].toObject()["per_gpu_bytes"].toObject().contains("total"));
+    QVERIFY(o["warnings"].isArray());
+}
+
+void TestCli::setOverrides()
+{
+    const auto r = run({"estimate", example("70b-2048-h100.json"), "--json", "--set", "layout.tp=16", "--set=layout.dp=32", "--set", "training.mfu=0.35"});
+    QCOMPARE(r.exitCode, 0);
+    const auto o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o["plan"].toObject()["layout"].toObject()["tp"].toInt(), 16);
+    QCOMPARE(o["plan"].toObject()["training"].toObject()["mfu"].toDouble(), 0.35);
+    QVERIFY(QJsonDocument(o["warnings"].toArray()).toJson().contains("TP_SPANS_NODES"));
+}
+
+void TestCli::invalidInput_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("fragment");
+    const QString plan = example("70b-2048-h100.json");
+    QTest::newRow("no command") << QStringList{} << "missing command";
+    QTest::newRow("unknown command") << QStringList{"plan", plan} << "unknown command";
+    QTest::newRow("no plan") << QStringList{"estimate"} << "missing PLAN.json";
+    QTest::newRow("unknown option") << QStringList{"estimate", plan, "--yaml"} << "unknown option --yaml";
+    QTest::newRow("set without value") << QStringList{"estimate", plan, "--set"} << "--set needs";
+    QTest::newRow("set without =") << QStringList{"estimate", plan, "--set", "layout.tp"} << "PATH=VALUE";
+    QTest::newRow("zero TP") << QStringList{"estimate", plan, "--set", "layout.tp=0"} << "layout.tp: must be at least 1";
+    QTest::newRow("fractional PP") << QStringList{"estimate", plan, "--set", "layout.pp=2.5"} << "layout.pp: must be a whole number";
+    QTest::newRow("negative tokens") << QStringList{"estimate", plan, "--set", "training.tokens=-1"} << "training.tokens: must be greater than 0";
+}
+
+void TestCli::invalidInput()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, fragment);
+    const auto r = run(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(fragment), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCli::missingFileIsNotInvalidInput()
+{
+    const auto r = run({"estimate", "/nonexistent/plan.json"});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.err.contains("cannot open"));
+}
+
+void TestCli::readsStdin()
+{
+    QFile f(example("70b-512-gpu.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    auto r = run({"estimate", "-", "--json"}, f.readAll());
+    QCOMPARE(r.exitCode, 0);
+    r = run({"estimate", "-"}, "{ not json");
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("not valid JSON"));
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,155 @@
+// Memory formulas against their papers: Korthikanti et al. 2022 Table 2 and Figure 1,
+// and the ZeRO paper's Figure 1 (7.5B parameters on 64 GPUs).
+#include <QtTest>
+
+#include "TestSupport.h"
+
+using namespace testsupport;
+
+namespace {
+
+// A GPT-style plan (Korthikanti et al. 2022, Table 3 shapes) on A100s.
+std::vector<std::string> gptShape(int layers, int hidden, int heads, int tp, int pp, int dp, int microBatch, int globalBatch)
+{
+    const int gpus = tp * pp * dp;
+    return {"model.layers=" + std::to_string(layers), "model.hidden_size=" + std::to_string(hidden),
+            "model.ffn_hidden_size=" + std::to_string(4 * hidden), "model.ffn_kind=gelu",
+            "model.attention_heads=" + std::to_string(heads), "model.kv_heads=" + std::to_string(heads),
+            "model.head_dim=" + std::to_string(hidden / heads), "model.vocab_size=51200", "model.sequence_length=2048",
+            "model.tied_embeddings=true", "model.norm=layernorm", "model.bias=true", "model.position_embedding=learned",
+            "cluster.gpus=" + std::to_string(gpus), "layout.tp=" + std::to_string(tp), "layout.pp=" + std::to_string(pp),
+            "layout.dp=" + std::to_string(dp), "training.micro_batch_size=" + std::to_string(microBatch),
+            "training.global_batch_sequences=" + std::to_string(globalBatch)};
+}
+
+}  // namespace
+
+class TestMemory : public QObject {
+    Q_OBJECT
+
+private slots:
+    void korthikantiTable2_data();
+    void korthikantiTable2();
+    void korthikantiFigure1_data();
+    void korthikantiFigure1();
+    void zeroFigure1_data();
+    void zeroFigure1();
+    void fullRecomputeKeepsLayerInputs();
+};
+
+void TestMemory::korthikantiTable2_data()
+{
+    QTest::addColumn<QString>("overrides");
+    QTest::addColumn<double>("coefficient");  // bytes / (s b h), from Table 2
+    // GPT-3 175B shape: s = 2048, h = 12288, a = 96, t = 8: 5as/(ht) = 10.
+    const double scoreTerm = 5.0 * 96 * 2048 / (12288.0 * 8);
+    QTest::newRow("TP only") << "layout.sequence_parallel=false layout.recompute=none layout.flash_attention=false" << 10 + 24.0 / 8 + scoreTerm;
+    QTest::newRow("TP + SP") << "layout.sequence_parallel=true layout.recompute=none layout.flash_attention=false" << 34.0 / 8 + scoreTerm;
+    QTest::newRow("TP + selective") << "layout.sequence_parallel=false layout.recompute=selective layout.flash_attention=false" << 10 + 24.0 / 8;
+    QTest::newRow("TP + SP + selective") << "layout.sequence_parallel=true layout.recompute=selective layout.flash_attention=false" << 34.0 / 8;
+    QTest::newRow("TP + SP + flash") << "layout.sequence_parallel=true layout.recompute=none layout.flash_attention=true" << 34.0 / 8;
+    QTest::newRow("full recompute") << "layout.sequence_parallel=false layout.recompute=full layout.flash_attention=false" << 2.0;
+    QTest::newRow("no parallelism") << "layout.tp=1 layout.dp=512 layout.sequence_parallel=false layout.recompute=none layout.flash_attention=false"
+                                    << 34 + 5.0 * 96 * 2048 / 12288.0;
+}
+
+void TestMemory::korthikantiTable2()
+{
+    QFETCH(QString, overrides);
+    QFETCH(double, coefficient);
+    auto o = gptShape(96, 12288, 96, 8, 8, 8, 1, 512);
+    for (const auto& s : toStd(splitOverrides(overrides)))
+        o.push_back(s);
+    const auto est = trainplan::estimate(planWith("70b-2048-h100.json", o));
+    const double sbh = 2048.0 * 1 * 12288;
+    QCOMPARE(est.activation.perLayerPerMicrobatch, sbh * coefficient);
+}
+
+void TestMemory::korthikantiFigure1_data()
+{
+    // Activation memory of the first pipeline stage, GiB, as Korthikanti et al. 2022 Fig. 1
+    // draws it (values via Calculon's validation.py, in ../shared/reference/published_runs.json).
+    // Table 3 layouts: 22B t8 p1 b4; 175B t8 p8 v3 b1; 530B t8 p35 v3 b1; 1T t8 p64 b1.
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<bool>("sequenceAndSelective");
+    QTest::addColumn<double>("gib");
+    QTest::newRow("22B none") << "22B" << false << 59.25;
+    QTest::newRow("22B seq+sel") << "22B" << true << 9.5625;
+    QTest::newRow("175B none") << "175B" << false << 66.84375;
+    QTest::newRow("175B seq+sel") << "175B" << true << 12.3515625;
+    QTest::newRow("530B none") << "530B" << false << 114.0234375;
+    QTest::newRow("530B seq+sel") << "530B" << true << 23.076171875;
+    QTest::newRow("1T none") << "1T" << false << 131.25;
+    QTest::newRow("1T seq+sel") << "1T" << true << 26.5625;
+}
+
+void TestMemory::korthikantiFigure1()
+{
+    QFETCH(QString, model);
+    QFETCH(bool, sequenceAndSelective);
+    QFETCH(double, gib);
+    std::vector<std::string> o;
+    if (model == "22B")
+        o = gptShape(48, 6144, 64, 8, 1, 1, 4, 4);
+    else if (model == "175B")
+        o = gptShape(96, 12288, 96, 8, 8, 1, 1, 64);
+    else if (model == "530B")
+        o = gptShape(105, 20480, 128, 8, 35, 1, 1, 280);
+    else
+        o = gptShape(128, 25600, 160, 8, 64, 1, 1, 512);
+    if (model == "175B" || model == "530B") {
+        o.push_back("layout.schedule=interleaved");
+        o.push_back("layout.virtual_stages=3");
+    }
+    o.push_back("layout.flash_attention=false");
+    o.push_back(sequenceAndSelective ? "layout.sequence_parallel=true" : "layout.sequence_parallel=false");
+    o.push_back(sequenceAndSelective ? "layout.recompute=selective" : "layout.recompute=none");
+    const auto est = trainplan::estimate(planWith("70b-2048-h100.json", o));
+    const auto& first = est.stages[0];
+    // The figure draws the transformer layers' term only (Eq. 5 without the embedding extras).
+    const double layersTerm = first.microbatchesInFlight * first.activationsPerMicrobatch;
+    const double expected = gib * 1073741824.0;
+    QVERIFY2(std::abs(layersTerm - expected) / expected < 0.002,
+             qPrintable(QString("%1 GiB vs the paper's %2 GiB").arg(layersTerm / 1073741824.0, 0, 'f', 4).arg(gib)));
+}
+
+void TestMemory::zeroFigure1_data()
+{
+    // Rajbhandari et al. 2020, Figure 1: Psi = 7.5B, N_d = 64, K = 12: 120 / 31.4 / 16.6 / 1.9 GB.
+    QTest::addColumn<int>("stage");
+    QTest::addColumn<double>("gigabytes");
+    QTest::newRow("baseline DP") << 0 << 120.0;
+    QTest::newRow("P_os") << 1 << 31.4;
+    QTest::newRow("P_os+g") << 2 << 16.6;
+    QTest::newRow("P_os+g+p") << 3 << 1.9;
+}
+
+void TestMemory::zeroFigure1()
+{
+    QFETCH(int, stage);
+    QFETCH(double, gigabytes);
+    // A 7.5B-class GPT (Narayanan Table 1: 36 layers, h 4096) on 64 data-parallel GPUs;
+    // model state per GPU scaled to exactly 7.5e9 parameters as the figure assumes.
+    auto o = gptShape(36, 4096, 32, 1, 1, 64, 1, 512);
+    o.push_back("layout.zero_stage=" + std::to_string(stage));
+    o.push_back("layout.sequence_parallel=false");
+    o.push_back("training.precision=bf16-fp32-master-adam");
+    const auto est = trainplan::estimate(planWith("70b-2048-h100.json", o));
+    const double state = est.perGpu.weights + est.perGpu.gradients + est.perGpu.optimizer;
+    const double scaled = state / est.parameters.total * 7.5e9 / 1e9;
+    QVERIFY2(std::abs(scaled - gigabytes) / gigabytes < 0.02, qPrintable(QString("%1 GB vs %2 GB").arg(scaled).arg(gigabytes)));
+}
+
+void TestMemory::fullRecomputeKeepsLayerInputs()
+{
+    // Seed 004 with full recompute: 80 layer inputs of 2 s b h bytes, plus one layer's
+    // working set while it is recomputed, plus the logits.
+    const auto est = trainplan::estimate(planWith("70b-512-gpu.json"));
+    const double sbh = 8192.0 * 8192.0;
+    QCOMPARE(est.activation.perLayerPerMicrobatch, 2.0 * sbh);
+    QCOMPARE(est.stages[0].activationsPerMicrobatch, 80 * 2.0 * sbh);
+    QVERIFY(est.stages[0].activationExtras > sbh * (10 + 24.0 / 8));
+}
+
+QTEST_GUILESS_MAIN(TestMemory)
+#include "tst_memory.moc"

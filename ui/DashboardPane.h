@@ -1,0 +1,29 @@
+// A titled pane of the dashboard with an "enlarge" toggle: every view stays visible at a
+// glance, and any one can take the whole area (design.md, "Journeys").
+#pragma once
+
+#include <QFrame>
+
+class QLabel;
+class QToolButton;
+
+class DashboardPane : public QFrame {
+    Q_OBJECT
+
+public:
+    DashboardPane(const QString& title, QWidget* content, QWidget* parent = nullptr);
+    QWidget* content() const { return content_; }
+    void setEnlarged(bool enlarged);
+    bool isEnlarged() const { return enlarged_; }
+
+signals:
+    void enlargeToggled(bool enlarged);
+
+protected:
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+
+private:
+    QWidget* content_;
+    QToolButton* enlarge_;
+    bool enlarged_ = false;
+};

@@ -1,0 +1,332 @@
+#include "MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "DashboardPane.h"
+#include "InputPanel.h"
+#include "MemoryChart.h"
+#include "PlanDocument.h"
+#include "RecentFiles.h"
+#include "SummaryPanel.h"
+#include "Theme.h"
+#include "TimeBreakdownChart.h"
+#include "WarningsPanel.h"
+#include "trainplan/Format.h"
+#include "trainplan/LayoutAdjuster.h"
+#include "trainplan/Presets.h"
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , doc_(new PlanDocument(this))
+{
+    setWindowIcon(QIcon(":/icons/trainplan.svg"));
+    setAcceptDrops(true);
+    askToSaveChanges = [this] {
+        return QMessageBox::warning(this, tr("Unsaved changes"), tr("“%1” has unsaved changes. Save them before continuing?").arg(doc_->displayName()),
+                                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    };
+    askSavePath = [this] {
+        const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+        const QString suggested = doc_->filePath().isEmpty() ? dir + "/plan.json" : doc_->filePath();
+        return QFileDialog::getSaveFileName(this, tr("Save plan"), suggested, tr("TrainPlan plans (*.json)"));
+    };
+
+    inputs_ = new InputPanel(doc_);
+    inputScroll_ = new QScrollArea;
+    inputScroll_->setWidget(inputs_);
+    inputScroll_->setWidgetResizable(true);
+    inputScroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Wide enough for the panel plus a vertical scroll bar, so no field is ever clipped.
+    inputScroll_->setMinimumWidth(inputs_->sizeHint().width() + inputScroll_->verticalScrollBar()->sizeHint().width() + 4);
+    connect(inputs_, &InputPanel::scrollRequest, this, [this](QWidget* w) { inputScroll_->ensureWidgetVisible(w, 20, 40); });
+
+    splitter_ = new QSplitter(Qt::Horizontal);
+    splitter_->addWidget(inputScroll_);
+    splitter_->addWidget(buildDashboard());
+    splitter_->setStretchFactor(0, 0);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setSizes({360, 920});
+    setCentralWidget(splitter_);
+
+    buildMenus();
+    connect(doc_, &PlanDocument::fileStateChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &PlanDocument::planChanged, this, &MainWindow::updateStatus);
+    connect(warnings_, &WarningsPanel::fieldActivated, inputs_, &InputPanel::highlightField);
+    updateTitle();
+    updateStatus();
+    resize(1280, 800);
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::buildDashboard()
+{
+    auto* area = new QWidget;
+    auto* column = new QVBoxLayout(area);
+    column->setContentsMargins(6, 6, 6, 6);
+    column->setSpacing(6);
+    summary_ = new SummaryPanel(doc_);
+    column->addWidget(summary_);
+
+    memory_ = new MemoryChart(doc_);
+    time_ = new TimeBreakdownChart(doc_);
+    warnings_ = new WarningsPanel(doc_);
+    auto* grid = new QGridLayout;
+    grid->setSpacing(6);
+    auto addPane = [&](const QString& title, QWidget* content, int row, int col, int rowSpan, int colSpan) {
+        auto* pane = new DashboardPane(title, content);
+        pane->setObjectName(title);
+        grid->addWidget(pane, row, col, rowSpan, colSpan);
+        panes_.push_back(pane);
+        connect(pane, &DashboardPane::enlargeToggled, this, [this, pane](bool on) { setEnlargedPane(pane, on); });
+    };
+    addPane(tr("Memory per GPU"), memory_, 0, 0, 1, 1);
+    addPane(tr("Red flags"), warnings_, 0, 1, 1, 1);
+    addPane(tr("Step time"), time_, 1, 0, 1, 2);
+    grid->setColumnStretch(0, 3);
+    grid->setColumnStretch(1, 2);
+    grid->setRowStretch(0, 3);
+    grid->setRowStretch(1, 2);
+    column->addLayout(grid, 1);
+    return area;
+}
+
+void MainWindow::setEnlargedPane(DashboardPane* pane, bool enlarged)
+{
+    for (auto* p : panes_) {
+        p->setVisible(!enlarged || p == pane);
+        if (p != pane && p->isEnlarged()) {
+            const QSignalBlocker b(p);
+            p->setEnlarged(false);
+        }
+    }
+    summary_->setVisible(!enlarged);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* newMenu = file->addMenu(tr("&New"));
+    QAction* newDefault = newMenu->addAction(tr("Default plan: 70B on 2,048 H100s (seed 000)"), this, [this] {
+        if (maybeSave())
+            doc_->resetTo(trainplan::defaultPlan());
+    });
+    newDefault->setShortcut(QKeySequence::New);
+    newMenu->addSeparator();
+    for (const auto& preset : trainplan::modelPresets()) {
+        const QString name = QString::fromStdString(preset.model.name);
+        newMenu->addAction(tr("%1 on the default cluster").arg(name), this, [this, name] { newFromModel(name); });
+    }
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
+    QMenu* recent = file->addMenu(tr("Open &Recent"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        const QStringList files = recentfiles::list();
+        for (const auto& path : files)
+            recent->addAction(QFileInfo(path).fileName() + "  —  " + QFileInfo(path).absolutePath(), this, [this, path] {
+                if (maybeSave())
+                    openFile(path);
+            });
+        if (files.isEmpty())
+            recent->addAction(tr("(none)"))->setEnabled(false);
+        else
+            recent->addAction(tr("Clear list"), this, [] { recentfiles::clear(); });
+    });
+    file->addSeparator();
+    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (auto* pane : panes_) {
+        view->addAction(tr("Enlarge %1").arg(pane->objectName()), this, [pane] { pane->setEnlarged(!pane->isEnlarged()); });
+    }
+    view->addAction(tr("Show all panes"), QKeySequence(Qt::Key_Escape), this, [this] {
+        for (auto* p : panes_)
+            p->setEnlarged(false);
+    });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About TrainPlan"), this, [this] {
+        QMessageBox::about(this, tr("About TrainPlan"),
+                           tr("<b>TrainPlan</b><br>Plans large-model pre-training runs: memory, time, pipeline, communication and "
+                              "reliability, with the arithmetic behind every figure."));
+    });
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(QString("%1[*] — TrainPlan").arg(doc_->displayName()));
+    setWindowModified(doc_->isModified());
+}
+
+void MainWindow::updateStatus()
+{
+    const auto& e = doc_->estimate();
+    int errors = 0, warnings = 0;
+    for (const auto& w : e.warnings) {
+        errors += w.severity == trainplan::Severity::Error;
+        warnings += w.severity == trainplan::Severity::Warning;
+    }
+    statusBar()->showMessage(tr("%1 GPUs · %2 days compute, %3 days with failures · fullest GPU %4 of %5 · %6 errors, %7 warnings")
+                                 .arg(e.gpusUsed)
+                                 .arg(QString::fromStdString(trainplan::formatNumber(e.time.days)))
+                                 .arg(QString::fromStdString(trainplan::formatNumber(e.reliability.paddedDays)))
+                                 .arg(QString::fromStdString(trainplan::formatBytes(e.perGpu.total)))
+                                 .arg(QString::fromStdString(trainplan::formatBytes(e.capacityBytes)))
+                                 .arg(errors)
+                                 .arg(warnings));
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!doc_->isModified())
+        return true;
+    switch (askToSaveChanges()) {
+    case QMessageBox::Save: return save();
+    case QMessageBox::Discard: return true;
+    default: return false;
+    }
+}
+
+bool MainWindow::save()
+{
+    return doc_->filePath().isEmpty() ? saveAs() : saveTo(doc_->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = askSavePath();
+    if (path.isEmpty())
+        return false;
+    if (!path.endsWith(".json", Qt::CaseInsensitive))
+        path += ".json";
+    return saveTo(path);
+}
+
+bool MainWindow::saveTo(const QString& path)
+{
+    QString error;
+    if (!doc_->save(path, &error)) {
+        showError(tr("Could not save"), error);
+        return false;
+    }
+    QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
+    recentfiles::add(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+}
+
+void MainWindow::open()
+{
+    if (!maybeSave())
+        return;
+    const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open plan"), dir, tr("TrainPlan plans (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    QString error;
+    if (!doc_->load(path, &error)) {
+        showError(tr("Could not open plan"), error);
+        return false;
+    }
+    QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
+    recentfiles::add(path);
+    return true;
+}
+
+void MainWindow::newFromModel(const QString& modelName)
+{
+    if (!maybeSave())
+        return;
+    trainplan::Plan plan = trainplan::defaultPlan();
+    if (const auto* preset = trainplan::findModelPreset(modelName.toStdString())) {
+        plan.model = preset->model;
+        plan.name = preset->model.name + " on " + std::to_string(plan.cluster.gpus) + " " + plan.cluster.accelerator;
+    }
+    doc_->resetTo(plan);
+}
+
+void MainWindow::showError(const QString& title, const QString& text)
+{
+    // Offscreen (tests, headless runs) a modal box would block forever; report on stderr.
+    if (QGuiApplication::platformName() == QLatin1String("offscreen")) {
+        qWarning("%s: %s", qPrintable(title), qPrintable(text));
+        return;
+    }
+    QMessageBox::critical(this, title, text);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 && event->mimeData()->urls().first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = event->mimeData()->urls().first().toLocalFile();
+    if (maybeSave() && openFile(path))
+        event->acceptProposedAction();
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings s;
+    if (s.contains("window/geometry"))
+        restoreGeometry(s.value("window/geometry").toByteArray());
+    if (s.contains("window/state"))
+        restoreState(s.value("window/state").toByteArray());
+    if (s.contains("window/splitter"))
+        splitter_->restoreState(s.value("window/splitter").toByteArray());
+    doc_->setFollower(trainplan::Follower(s.value("layout/follower", int(trainplan::Follower::Dp)).toInt()));
+}
+
+void MainWindow::saveSettings()
+{
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    s.setValue("window/splitter", splitter_->saveState());
+    s.setValue("layout/follower", int(doc_->follower()));
+}

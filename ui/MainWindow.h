@@ -1,0 +1,73 @@
+// The planner window: inputs on the left, a dashboard of live panes on the right, files,
+// undo/redo and settings around them.
+#pragma once
+
+#include <QMainWindow>
+#include <QMessageBox>
+
+#include <functional>
+#include <vector>
+
+class DashboardPane;
+class InputPanel;
+class MemoryChart;
+class PlanDocument;
+class QScrollArea;
+class QSplitter;
+class SummaryPanel;
+class TimeBreakdownChart;
+class WarningsPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    PlanDocument* document() const { return doc_; }
+    InputPanel* inputPanel() const { return inputs_; }
+    SummaryPanel* summary() const { return summary_; }
+    MemoryChart* memoryChart() const { return memory_; }
+    TimeBreakdownChart* timeChart() const { return time_; }
+    WarningsPanel* warnings() const { return warnings_; }
+    const std::vector<DashboardPane*>& panes() const { return panes_; }
+
+    bool openFile(const QString& path);
+    bool saveTo(const QString& path);
+
+    // Asked before unsaved work would be dropped; tests replace it to answer without a dialog.
+    std::function<QMessageBox::StandardButton()> askToSaveChanges;
+    // Asked for a file name on Save As; tests replace it.
+    std::function<QString()> askSavePath;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    QWidget* buildDashboard();
+    void updateTitle();
+    void updateStatus();
+    bool maybeSave();
+    bool save();
+    bool saveAs();
+    void newFromModel(const QString& modelName);
+    void open();
+    void showError(const QString& title, const QString& text);
+    void restoreSettings();
+    void saveSettings();
+    void setEnlargedPane(DashboardPane* pane, bool enlarged);
+
+    PlanDocument* doc_;
+    InputPanel* inputs_;
+    QScrollArea* inputScroll_;
+    SummaryPanel* summary_;
+    MemoryChart* memory_;
+    TimeBreakdownChart* time_;
+    WarningsPanel* warnings_;
+    QSplitter* splitter_;
+    std::vector<DashboardPane*> panes_;
+};

@@ -1,0 +1,61 @@
+// The one owner of the plan being edited: the plan, its latest estimate, the undo stack
+// and the file it came from. Views read from it and edit only through it.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include <functional>
+
+#include "trainplan/Estimate.h"
+#include "trainplan/LayoutAdjuster.h"
+
+class PlanDocument : public QObject {
+    Q_OBJECT
+
+public:
+    explicit PlanDocument(QObject* parent = nullptr);
+
+    const trainplan::Plan& plan() const { return plan_; }
+    const trainplan::Estimate& estimate() const { return estimate_; }
+    QUndoStack* undoStack() { return &undo_; }
+
+    // One edit = one undo step, except that edits sharing a non-zero mergeKey merge until
+    // endMerge() (a whole slider drag is one undo step; Tiled's mergeable commands).
+    void edit(const QString& description, const std::function<void(trainplan::Plan&)>& change, int mergeKey = 0);
+    void applyPlan(const trainplan::Plan& plan, const QString& description, int mergeKey = 0);
+    void endMerge() { ++mergeSerial_; }
+    int mergeSerial() const { return mergeSerial_; }
+
+    // Moves one layout dimension; the follower keeps TP x PP x DP x CP = GPUs.
+    void setLayoutDimension(trainplan::LayoutDimension d, int value, int mergeKey = 0);
+    trainplan::Follower follower() const { return follower_; }
+    void setFollower(trainplan::Follower f);
+
+    // Files. Errors come back as text naming the field (JSON path) for a message box.
+    void resetTo(const trainplan::Plan& plan, const QString& path = {});
+    bool load(const QString& path, QString* error);
+    bool save(const QString& path, QString* error);
+    QString filePath() const { return path_; }
+    bool isModified() const { return !undo_.isClean(); }
+    QString displayName() const;
+
+    // Called by PlanEditCommand on redo/undo.
+    void setPlanFromCommand(const trainplan::Plan& plan);
+
+signals:
+    void planChanged();        // the plan and its estimate changed
+    void fileStateChanged();   // path or modified flag changed
+    void followerChanged();
+
+private:
+    void recompute();
+
+    trainplan::Plan plan_;
+    trainplan::Estimate estimate_;
+    QUndoStack undo_;
+    QString path_;
+    int mergeSerial_ = 0;
+    trainplan::Follower follower_ = trainplan::Follower::Dp;
+};

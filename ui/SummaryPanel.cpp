@@ -1,0 +1,113 @@
+#include "SummaryPanel.h"
+
+#include <QGridLayout>
+#include <QHelpEvent>
+#include <QToolTip>
+
+#include "PlanDocument.h"
+#include "SummaryCard.h"
+#include "Theme.h"
+#include "trainplan/Derivation.h"
+#include "trainplan/Format.h"
+
+using namespace trainplan;
+
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+}  // namespace
+
+SummaryPanel::SummaryPanel(PlanDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , doc_(document)
+{
+    struct Spec {
+        const char* id;
+        const char* title;
+        QStringList steps;
+    };
+    const Spec specs[] = {
+        {"parameters", "Parameters", {"parameters.total"}},
+        {"flops", "Training FLOPs", {"flops.model_6nd", "flops.attention", "flops.total"}},
+        {"days", "Wall time", {"time.total_seconds", "time.days", "reliability.padded_days"}},
+        {"gpu_hours", "GPU-hours", {"time.gpu_hours"}},
+        {"step", "Step time", {"time.tokens_per_step", "time.steps", "time.step_seconds"}},
+        {"memory", "Memory per GPU", {"memory.activation_per_layer", "memory.activations", "memory.per_gpu_total"}},
+        {"bubble", "Pipeline bubble", {"pipeline.micro_batches", "pipeline.bubble_fraction"}},
+        {"throughput", "Throughput", {"time.tokens_per_second_per_gpu"}},
+    };
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(6);
+    int column = 0;
+    for (const auto& s : specs) {
+        auto* card = new SummaryCard(tr(s.title), this);
+        card->setObjectName(s.id);
+        card->setAttribute(Qt::WA_Hover);
+        card->installEventFilter(this);
+        grid->addWidget(card, column / 4, column % 4);
+        ++column;
+        entries_.push_back({s.id, s.steps, card});
+    }
+    connect(doc_, &PlanDocument::planChanged, this, &SummaryPanel::refresh);
+    refresh();
+}
+
+SummaryCard* SummaryPanel::card(const QString& id) const
+{
+    for (const auto& e : entries_)
+        if (e.id == id)
+            return e.card;
+    return nullptr;
+}
+
+bool SummaryPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // Tooltips are built on demand from the derivation, so the hot path never formats them.
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::eventFilter(watched, event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    for (const auto& e : entries_) {
+        if (e.card != watched)
+            continue;
+        const auto sections = derive(doc_->plan(), doc_->estimate());
+        QString html = "<table cellspacing=4>";
+        for (const auto& id : e.stepIds) {
+            const auto* step = findStep(sections, id.toStdString());
+            if (!step)
+                continue;
+            html += QString("<tr><td><b>%1</b><br><code>%2</code><br>= %3<br>= <b>%4</b><br><i>%5</i></td></tr>")
+                        .arg(q(step->title).toHtmlEscaped(), q(step->formula).toHtmlEscaped(), q(step->substituted).toHtmlEscaped(),
+                             q(step->result).toHtmlEscaped(), q(step->source).toHtmlEscaped());
+        }
+        QToolTip::showText(help->globalPos(), html + "</table>", e.card);
+        return true;
+    }
+    return false;
+}
+
+void SummaryPanel::refresh()
+{
+    const auto& e = doc_->estimate();
+    const auto& plan = doc_->plan();
+    card("parameters")->setValue(q(formatCount(e.parameters.total)), tr("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))));
+    card("flops")->setValue(q(formatSci(e.flops.total)), tr("6ND %1 + attn %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))));
+    const bool failures = e.reliability.failuresModelled;
+    card("days")->setValue(tr("%1 days").arg(q(formatNumber(e.time.days))),
+                           failures ? tr("%1 days with failures").arg(q(formatNumber(e.reliability.paddedDays))) : tr("failures not modelled"),
+                           failures ? QColor() : theme::severity(Severity::Warning));
+    card("gpu_hours")->setValue(q(formatCount(e.time.gpuHours)), tr("%1 GPUs at MFU %2").arg(e.gpusUsed).arg(q(formatPercent(plan.training.mfu, 0))));
+    card("step")->setValue(q(formatSeconds(e.time.stepSeconds)), tr("%1 steps").arg(q(formatInteger(double(e.time.steps)))));
+    const double fraction = e.perGpu.total / e.capacityBytes;
+    const QColor memColor = e.fits ? (fraction > 0.9 ? theme::severity(Severity::Warning) : theme::ok()) : theme::severity(Severity::Error);
+    card("memory")->setValue(q(formatBytes(e.perGpu.total)), tr("of %1 (stage %2)").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1),
+                             e.fits ? QColor() : memColor);
+    card("memory")->setFill(fraction, memColor);
+    card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)), tr("m = %1 micro-batches").arg(e.pipeline.microbatches),
+                             e.pipeline.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : QColor());
+    card("throughput")->setValue(q(formatNumber(e.time.tokensPerSecondPerGpu)), tr("tokens/s per GPU"));
+}

@@ -1,0 +1,32 @@
+// The row of headline figures: parameters, FLOPs, days, GPU-hours, step time, memory per
+// GPU against capacity, bubble and throughput. Tooltips show each one's derivation.
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+class PlanDocument;
+class SummaryCard;
+
+class SummaryPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit SummaryPanel(PlanDocument* document, QWidget* parent = nullptr);
+    SummaryCard* card(const QString& id) const;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void refresh();
+
+    struct Entry {
+        QString id;            // stable name, also the card's object name
+        QStringList stepIds;   // derivation steps shown in the tooltip
+        SummaryCard* card;
+    };
+    PlanDocument* doc_;
+    std::vector<Entry> entries_;
+};
