@@ -40,14 +40,14 @@ void estimateCommunication(const Plan& plan, Estimate& est)
     // 2022, Sec. 4.2.2). Full recompute repeats the forward's two (seed 000, "Communication").
     c.tpMessageBytes = b * s * h * actBytes;
     c.tpCollectivesPerLayer = l.tp > 1 ? (l.recompute == Recompute::Full ? 6 : 4) : 0;
-    c.tpCrossesNodes = groupCrossesNodes(strides.tp, l.tp, cl.gpusPerNode);
+    c.tpCrossesNodes = groupCrossesNodes(strides.tp, l.tp, cl.gpusPerNode, est.gpusUsed);
     c.tpSecondsPerCollective = ringAllReduceSeconds(c.tpMessageBytes, l.tp, linkFor(c.tpCrossesNodes));
     c.tpSecondsPerStep = c.tpSecondsPerCollective * c.tpCollectivesPerLayer * maxLayers * mb;
 
     // PP: one activation tensor forward and one gradient back per micro-batch per stage
     // boundary; with sequence parallelism each TP rank sends its 1/t slice (seed 000).
     c.ppBytesPerMicrobatch = l.pp > 1 ? b * s * h * actBytes / (l.sequenceParallel ? l.tp : 1) : 0.0;
-    c.ppCrossesNodes = groupCrossesNodes(strides.pp, l.pp, cl.gpusPerNode);
+    c.ppCrossesNodes = groupCrossesNodes(strides.pp, l.pp, cl.gpusPerNode, est.gpusUsed);
     c.ppSecondsPerSend = c.ppBytesPerMicrobatch / linkFor(c.ppCrossesNodes);
     const double chunkBoundaries = l.schedule == Schedule::Interleaved ? l.virtualStages : 1;
     c.ppSecondsPerStep = l.pp > 1 ? 2.0 * mb * chunkBoundaries * c.ppSecondsPerSend : 0.0;
@@ -60,8 +60,8 @@ void estimateCommunication(const Plan& plan, Estimate& est)
     c.dpGroupSize = l.dp * l.cp;
     c.dpBytesPerGpu = fullest.parametersPerGpu * state.gradients;
     c.dpBytesPerGpuMean = est.parametersPerGpuMean * state.gradients;
-    c.dpCrossesNodes = groupCrossesNodes(strides.dp, l.dp, cl.gpusPerNode)
-        || groupCrossesNodes(strides.cp, l.cp, cl.gpusPerNode);
+    c.dpCrossesNodes = groupCrossesNodes(strides.dp, l.dp, cl.gpusPerNode, est.gpusUsed)
+        || groupCrossesNodes(strides.cp, l.cp, cl.gpusPerNode, est.gpusUsed);
     const double dpBandwidth = linkFor(c.dpCrossesNodes);
     c.dpSeconds = l.zeroStage >= 3 ? ringGatherSeconds(c.dpBytesPerGpu, c.dpGroupSize, dpBandwidth)
                                    : ringAllReduceSeconds(c.dpBytesPerGpu, c.dpGroupSize, dpBandwidth);
@@ -79,7 +79,7 @@ void estimateCommunication(const Plan& plan, Estimate& est)
         const double kvHeadsLocal = std::max(1.0, double(m.kvHeads) / l.tp);
         const double kvBlock = 2.0 * b * s * kvHeadsLocal * m.headDim * actBytes;
         c.cpBytesPerLayer = 3.0 * (l.cp - 1) * kvBlock;
-        c.cpCrossesNodes = groupCrossesNodes(strides.cp, l.cp, cl.gpusPerNode);
+        c.cpCrossesNodes = groupCrossesNodes(strides.cp, l.cp, cl.gpusPerNode, est.gpusUsed);
         c.cpSecondsPerStep = c.cpBytesPerLayer / linkFor(c.cpCrossesNodes) * maxLayers * mb;
     } else {
         c.cpBytesPerLayer = 0.0;

@@ -2,39 +2,16 @@
 
 namespace trainplan {
 
-GroupStrides groupStrides(const LayoutSpec& l)
+GroupStrides groupStrides(const LayoutSpec& layout)
 {
-    GroupStrides s;
-    s.tp = 1;
-    switch (l.rankOrder) {
-    case RankOrder::TpCpDpPp:
-        s.cp = l.tp;
-        s.dp = (long long)l.tp * l.cp;
-        s.pp = s.dp * l.dp;
-        break;
-    case RankOrder::TpCpPpDp:
-        s.cp = l.tp;
-        s.pp = (long long)l.tp * l.cp;
-        s.dp = s.pp * l.pp;
-        break;
-    case RankOrder::TpDpCpPp:
-        s.dp = l.tp;
-        s.cp = (long long)l.tp * l.dp;
-        s.pp = s.cp * l.cp;
-        break;
-    }
-    return s;
+    const auto s = rankStrides(layout);
+    const auto at = [&](ParallelDim d) { return s[static_cast<std::size_t>(d)]; };
+    return GroupStrides{at(ParallelDim::Tp), at(ParallelDim::Cp), at(ParallelDim::Dp), at(ParallelDim::Pp)};
 }
 
-bool groupCrossesNodes(long long stride, long long size, long long gpusPerNode)
+bool groupCrossesNodes(long long stride, long long size, long long gpusPerNode, long long worldSize)
 {
-    if (size <= 1)
-        return false;
-    const long long span = stride * size;
-    if (stride * (size - 1) >= gpusPerNode)
-        return true;
-    // The group fits in a node's width; it stays inside one only if groups tile nodes.
-    return gpusPerNode % span != 0;
+    return stridedGroupsCrossNodes(stride, size, gpusPerNode, worldSize);
 }
 
 }  // namespace trainplan

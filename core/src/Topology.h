@@ -1,9 +1,10 @@
-// Where parallel groups sit on nodes, from the rank order (Megatron-LM default:
-// TP fastest, then CP, DP, PP). The full rank map comes later; these answers only
-// need strides.
+// Where parallel groups sit on nodes, for CommunicationModel.cpp. Thin wrappers over the
+// rank map (trainplan/RankMap.h), which owns the rank order, the strides and the
+// node-crossing rule (Megatron-LM default order: TP fastest, then CP, DP, PP).
 #pragma once
 
 #include "trainplan/Plan.h"
+#include "trainplan/RankMap.h"
 
 namespace trainplan {
 
@@ -13,7 +14,10 @@ struct GroupStrides {
 
 GroupStrides groupStrides(const LayoutSpec& layout);
 
-// True when some group of `size` ranks spaced `stride` apart spans two nodes.
-bool groupCrossesNodes(long long stride, long long size, long long gpusPerNode);
+// True when some group of `size` ranks spaced `stride` apart spans two nodes, in a job of
+// worldSize ranks. The default (kUnboundedWorld) assumes the job spans more than one node;
+// a job that fits in one node never crosses, so callers that know the world should pass it.
+bool groupCrossesNodes(long long stride, long long size, long long gpusPerNode,
+                       long long worldSize = kUnboundedWorld);
 
 }  // namespace trainplan

@@ -1,0 +1,330 @@
+// The planner window, offscreen: sliders move the right figures, impossible layouts raise
+// the right red flag, files round-trip, undo works, unsaved work is never dropped silently.
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "DashboardPane.h"
+#include "InputPanel.h"
+#include "MainWindow.h"
+#include "MemoryChart.h"
+#include "PlanDocument.h"
+#include "SummaryCard.h"
+#include "SummaryPanel.h"
+#include "TimeBreakdownChart.h"
+#include "ValueSlider.h"
+#include "WarningsPanel.h"
+#include "trainplan/PlanIO.h"
+
+using trainplan::LayoutDimension;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void opensOnTheDefaultPlan();
+    void layoutSlidersKeepTheGpuCount_data();
+    void layoutSlidersKeepTheGpuCount();
+    void mfuMovesTimeNotMemory();
+    void microBatchMovesActivations();
+    void globalBatchMovesMicrobatchesAndBubble();
+    void gpuCountCanFollow();
+    void tpAcrossNodesRaisesRedFlag();
+    void redFlagHighlightsItsControl();
+    void layoutThatDoesNotFitStandsOut();
+    void undoRestoresThePreviousPlan();
+    void oneDragIsOneUndoStep();
+    void saveAndOpenRoundTripExactly();
+    void openReportsBadFilesAndKeepsThePlan();
+    void titleShowsUnsavedMark();
+    void closingWithUnsavedChangesAsks();
+    void dropOpensAPlan();
+    void enlargeShowsOnePane();
+
+private:
+    MainWindow* window_ = nullptr;
+    PlanDocument* doc() { return window_->document(); }
+    ValueSlider* slider(LayoutDimension d) { return window_->inputPanel()->layoutSlider(int(d)); }
+    QTemporaryDir dir_;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("TrainPlanTests");
+    QCoreApplication::setApplicationName("tst_mainwindow");
+}
+
+void TestMainWindow::init()
+{
+    window_ = new MainWindow;
+    window_->askToSaveChanges = [] { return QMessageBox::Discard; };
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_));
+}
+
+void TestMainWindow::cleanup()
+{
+    window_->askToSaveChanges = [] { return QMessageBox::Discard; };
+    delete window_;
+    window_ = nullptr;
+}
+
+void TestMainWindow::opensOnTheDefaultPlan()
+{
+    const auto& plan = doc()->plan();
+    QCOMPARE(plan.cluster.gpus, 2048);
+    QCOMPARE(plan.layout.tp, 8);
+    QCOMPARE(plan.layout.pp, 4);
+    QCOMPARE(plan.layout.dp, 64);
+    QCOMPARE(window_->summary()->card("days")->valueText(), QString("9.11 days"));
+    QCOMPARE(window_->summary()->card("bubble")->valueText(), QString("15.8 %"));
+    QCOMPARE(window_->memoryChart()->categories().size(), 4);
+    QVERIFY(window_->warnings()->codes().isEmpty());
+}
+
+void TestMainWindow::layoutSlidersKeepTheGpuCount_data()
+{
+    QTest::addColumn<int>("dimension");
+    QTest::addColumn<int>("value");
+    QTest::newRow("TP 4") << int(LayoutDimension::Tp) << 4;
+    QTest::newRow("TP 2") << int(LayoutDimension::Tp) << 2;
+    QTest::newRow("PP 8") << int(LayoutDimension::Pp) << 8;
+    QTest::newRow("PP 2") << int(LayoutDimension::Pp) << 2;
+    QTest::newRow("CP 2") << int(LayoutDimension::Cp) << 2;
+}
+
+void TestMainWindow::layoutSlidersKeepTheGpuCount()
+{
+    QFETCH(int, dimension);
+    QFETCH(int, value);
+    QSignalSpy changed(doc(), &PlanDocument::planChanged);
+    const double memoryBefore = doc()->estimate().perGpu.total;
+    slider(LayoutDimension(dimension))->moveTo(value);
+    QCOMPARE(changed.count(), 1);
+    const auto& l = doc()->plan().layout;
+    QCOMPARE(trainplan::layoutValue(l, LayoutDimension(dimension)), value);
+    QCOMPARE(l.tp * l.pp * l.dp * l.cp, 2048);  // DP followed
+    QVERIFY(doc()->estimate().perGpu.total != memoryBefore);
+    QCOMPARE(slider(LayoutDimension::Dp)->value(), l.dp);  // the follower's control shows it
+}
+
+void TestMainWindow::mfuMovesTimeNotMemory()
+{
+    QSignalSpy changed(doc(), &PlanDocument::planChanged);
+    const double memory = doc()->estimate().perGpu.total;
+    window_->inputPanel()->mfuSlider()->moveTo(30);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(doc()->plan().training.mfu, 0.30);
+    QCOMPARE(doc()->estimate().perGpu.total, memory);
+    // Journey 1: "Drag MFU to 30%: days go from ~9 to ~12".
+    QCOMPARE(window_->summary()->card("days")->valueText(), QString("12.1 days"));
+}
+
+void TestMainWindow::microBatchMovesActivations()
+{
+    const double activations = doc()->estimate().perGpu.activations;
+    const double weights = doc()->estimate().perGpu.weights;
+    window_->inputPanel()->microBatchSlider()->moveTo(2);
+    QCOMPARE(doc()->plan().training.microBatchSize, 2);
+    QVERIFY(doc()->estimate().perGpu.activations > 1.9 * activations);
+    QCOMPARE(doc()->estimate().perGpu.weights, weights);
+    QCOMPARE(doc()->estimate().pipeline.microbatches, 8);
+}
+
+void TestMainWindow::globalBatchMovesMicrobatchesAndBubble()
+{
+    window_->inputPanel()->globalBatchSlider()->moveTo(2048);
+    QCOMPARE(doc()->plan().training.globalBatchSequences, 2048);
+    QCOMPARE(doc()->estimate().pipeline.microbatches, 32);
+    QCOMPARE(doc()->estimate().pipeline.bubbleFraction, 3.0 / 35.0);
+    QCOMPARE(window_->summary()->card("bubble")->valueText(), QString("8.6 %"));
+}
+
+void TestMainWindow::gpuCountCanFollow()
+{
+    doc()->setFollower(trainplan::Follower::Gpus);
+    QVERIFY(slider(LayoutDimension::Dp)->slider()->isEnabled());
+    slider(LayoutDimension::Dp)->moveTo(32);
+    QCOMPARE(doc()->plan().layout.dp, 32);
+    QCOMPARE(doc()->plan().cluster.gpus, 1024);
+    QVERIFY(window_->warnings()->codes().isEmpty());
+    doc()->setFollower(trainplan::Follower::Dp);
+    QVERIFY(!slider(LayoutDimension::Dp)->slider()->isEnabled());
+}
+
+void TestMainWindow::tpAcrossNodesRaisesRedFlag()
+{
+    slider(LayoutDimension::Tp)->moveTo(16);
+    QCOMPARE(doc()->plan().layout.tp, 16);
+    QCOMPARE(doc()->plan().layout.dp, 32);
+    QVERIFY(window_->warnings()->codes().contains("TP_SPANS_NODES"));
+    slider(LayoutDimension::Tp)->moveTo(8);
+    QVERIFY(!window_->warnings()->codes().contains("TP_SPANS_NODES"));
+}
+
+void TestMainWindow::redFlagHighlightsItsControl()
+{
+    slider(LayoutDimension::Tp)->moveTo(16);
+    auto* list = window_->warnings();
+    int row = -1;
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->text().contains("spans nodes"))
+            row = i;
+    QVERIFY(row >= 0);
+    list->setCurrentRow(row);
+    QWidget* tp = window_->inputPanel()->widgetForField("layout.tp");
+    QCOMPARE(tp, static_cast<QWidget*>(slider(LayoutDimension::Tp)));
+    QVERIFY(tp->property("highlighted").toBool());
+}
+
+void TestMainWindow::layoutThatDoesNotFitStandsOut()
+{
+    // No model parallelism at all: 70B of state per GPU cannot fit in 80 GB.
+    slider(LayoutDimension::Tp)->moveTo(1);
+    slider(LayoutDimension::Pp)->moveTo(1);
+    QVERIFY(!doc()->estimate().fits);
+    QVERIFY(window_->warnings()->codes().contains("STAGE_OVER_CAPACITY"));
+    QVERIFY(window_->memoryChart()->categories().first().contains(QChar(0x2716)));
+    QVERIFY(window_->memoryChart()->barValue(0, 0) > 100.0);  // weights alone, GB
+    QCOMPARE(window_->memoryChart()->capacityLine(), 80.0);
+}
+
+void TestMainWindow::undoRestoresThePreviousPlan()
+{
+    const trainplan::Plan original = doc()->plan();
+    slider(LayoutDimension::Tp)->moveTo(4);
+    doc()->endMerge();
+    window_->inputPanel()->mfuSlider()->moveTo(50);
+    doc()->endMerge();
+    QVERIFY(!(doc()->plan() == original));
+    doc()->undoStack()->undo();
+    QCOMPARE(doc()->plan().training.mfu, 0.40);
+    doc()->undoStack()->undo();
+    QVERIFY(doc()->plan() == original);
+    QVERIFY(!doc()->isModified());
+    doc()->undoStack()->redo();
+    QCOMPARE(doc()->plan().layout.tp, 4);
+}
+
+void TestMainWindow::oneDragIsOneUndoStep()
+{
+    const int before = doc()->undoStack()->count();
+    auto* mfu = window_->inputPanel()->mfuSlider();
+    for (int v : {41, 43, 47, 52, 55})
+        mfu->moveTo(v);
+    emit mfu->dragFinished();
+    QCOMPARE(doc()->undoStack()->count(), before + 1);
+    mfu->moveTo(60);
+    QCOMPARE(doc()->undoStack()->count(), before + 2);
+    doc()->undoStack()->undo();
+    doc()->undoStack()->undo();
+    QCOMPARE(doc()->plan().training.mfu, 0.40);
+}
+
+void TestMainWindow::saveAndOpenRoundTripExactly()
+{
+    slider(LayoutDimension::Pp)->moveTo(8);
+    window_->inputPanel()->mfuSlider()->moveTo(37);
+    const trainplan::Plan edited = doc()->plan();
+    const QString path = dir_.filePath("round-trip.json");
+    QVERIFY(window_->saveTo(path));
+    QVERIFY(!doc()->isModified());
+    QCOMPARE(doc()->filePath(), QFileInfo(path).absoluteFilePath());
+
+    MainWindow other;
+    QVERIFY(other.openFile(path));
+    QVERIFY(other.document()->plan() == edited);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll().toStdString(), trainplan::planToText(edited));
+}
+
+void TestMainWindow::openReportsBadFilesAndKeepsThePlan()
+{
+    const QString path = dir_.filePath("bad.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "trainplan.plan", "version": 1, "layout": {"tp": 2.5}})");
+    f.close();
+    const trainplan::Plan before = doc()->plan();
+    QString error;
+    QVERIFY(!doc()->load(path, &error));
+    QVERIFY2(error.contains("layout.tp: must be a whole number"), qPrintable(error));
+    QVERIFY(error.contains("model: is missing"));
+    QVERIFY(doc()->plan() == before);
+    QVERIFY(!window_->openFile(dir_.filePath("does-not-exist.json")));
+}
+
+void TestMainWindow::titleShowsUnsavedMark()
+{
+    QVERIFY(window_->windowTitle().contains("Untitled plan"));
+    QVERIFY(!window_->isWindowModified());
+    window_->inputPanel()->mfuSlider()->moveTo(45);
+    QVERIFY(window_->isWindowModified());
+    QVERIFY(window_->saveTo(dir_.filePath("titled.json")));
+    QVERIFY(window_->windowTitle().startsWith("titled.json"));
+    QVERIFY(!window_->isWindowModified());
+}
+
+void TestMainWindow::closingWithUnsavedChangesAsks()
+{
+    int asked = 0;
+    window_->askToSaveChanges = [&] {
+        ++asked;
+        return QMessageBox::Cancel;
+    };
+    QVERIFY(window_->close());  // nothing unsaved: no question
+    QCOMPARE(asked, 0);
+    window_->show();
+    window_->inputPanel()->mfuSlider()->moveTo(45);
+    QVERIFY(!window_->close());  // cancelled: the window and the edit stay
+    QCOMPARE(asked, 1);
+    QVERIFY(window_->isVisible());
+    QCOMPARE(doc()->plan().training.mfu, 0.45);
+
+    // Save: goes through Save As, writes the file, then closes.
+    const QString path = dir_.filePath("on-close.json");
+    window_->askToSaveChanges = [&] {
+        ++asked;
+        return QMessageBox::Save;
+    };
+    window_->askSavePath = [&] { return path; };
+    QVERIFY(window_->close());
+    QCOMPARE(asked, 2);
+    QCOMPARE(trainplan::loadPlanFile(path.toStdString()).training.mfu, 0.45);
+}
+
+void TestMainWindow::dropOpensAPlan()
+{
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(QString(TRAINPLAN_SOURCE_DIR) + "/examples/70b-512-gpu.json")});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(window_, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(window_, &drop);
+    QCOMPARE(doc()->plan().cluster.gpus, 512);
+    QVERIFY(window_->windowTitle().startsWith("70b-512-gpu.json"));
+}
+
+void TestMainWindow::enlargeShowsOnePane()
+{
+    auto panes = window_->panes();
+    QVERIFY(panes.size() >= 3);
+    panes[0]->setEnlarged(true);
+    for (size_t i = 1; i < panes.size(); ++i)
+        QVERIFY(!panes[i]->isVisible());
+    panes[0]->setEnlarged(false);
+    for (auto* p : panes)
+        QVERIFY(p->isVisible());
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
