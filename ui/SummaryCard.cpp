@@ -36,14 +36,17 @@ void SummaryCard::setValue(const QString& value, const QString& detail, const QC
 {
     value_->setText(value);
     detail_->setText(detail);
-    QPalette p = value_->palette();
-    p.setColor(QPalette::WindowText, accent.isValid() ? accent : palette().color(QPalette::WindowText));
-    value_->setPalette(p);
+    value_->setStyleSheet(accent.isValid() ? QString("color: %1").arg(accent.name()) : QString());
 }
 
 QString SummaryCard::valueText() const
 {
     return value_->text();
+}
+
+QColor SummaryCard::valueColor() const
+{
+    return value_->palette().color(QPalette::WindowText);
 }
 
 QString SummaryCard::detailText() const

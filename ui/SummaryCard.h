@@ -14,6 +14,7 @@ public:
     void setValue(const QString& value, const QString& detail, const QColor& accent = QColor());
     QString valueText() const;
     QString detailText() const;
+    QColor valueColor() const;
     // Fraction 0..1 drawn as a thin bar under the value (memory against capacity); < 0 hides it.
     void setFill(double fraction, const QColor& color);
 

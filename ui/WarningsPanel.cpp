@@ -3,6 +3,8 @@
 #include <QApplication>
 #include <QStyle>
 
+#include <algorithm>
+
 #include "PlanDocument.h"
 #include "Theme.h"
 
@@ -29,6 +31,8 @@ WarningsPanel::WarningsPanel(PlanDocument* document, QWidget* parent)
     , doc_(document)
 {
     setWordWrap(true);
+    setTextElideMode(Qt::ElideNone);
+    setResizeMode(QListView::Adjust);  // re-wrap items when the pane changes width
     setUniformItemSizes(false);
     setAlternatingRowColors(true);
     setIconSize(QSize(20, 20));
@@ -68,6 +72,26 @@ void WarningsPanel::refresh()
         auto* item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DialogApplyButton),
                                          tr("No red flags: the layout fits, TP stays in a node, and failures are budgeted."), this);
         item->setForeground(theme::ok());
+    }
+    fitItemHeights();
+}
+
+void WarningsPanel::resizeEvent(QResizeEvent* event)
+{
+    QListWidget::resizeEvent(event);
+    fitItemHeights();
+}
+
+void WarningsPanel::fitItemHeights()
+{
+    const int textWidth = viewport()->width() - iconSize().width() - 4 * spacing() - 16;
+    if (textWidth <= 40)
+        return;
+    const QFontMetrics metrics(font());
+    for (int i = 0; i < count(); ++i) {
+        QListWidgetItem* it = item(i);
+        const QRect r = metrics.boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap, it->text());
+        it->setSizeHint(QSize(textWidth, std::max(r.height(), iconSize().height()) + 8));
     }
 }
 

@@ -16,8 +16,14 @@ public:
 signals:
     void fieldActivated(const QString& jsonPath);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void refresh();
+    // QListView underestimates wrapped text next to an icon and elides the last line;
+    // size each item from its own text at the current width instead.
+    void fitItemHeights();
 
     PlanDocument* doc_;
 };

@@ -2,6 +2,7 @@
 // plan (seed 000's 70B on 2,048 H100s) without an argument.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 
 #include "MainWindow.h"
 #include "trainplan/Version.h"
@@ -33,7 +34,11 @@ int main(int argc, char** argv)
         const QStringList wh = parser.value(size).split('x');
         window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1280, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 800);
         window.show();
-        QApplication::processEvents();
+        // Let delayed layouts (item views re-wrapping text, chart geometry) settle first.
+        QElapsedTimer settle;
+        settle.start();
+        while (settle.elapsed() < 300)
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
         return window.grab().save(parser.value(screenshot)) ? 0 : 1;
     }
     window.show();
