@@ -1,0 +1,65 @@
+// Presets: every model's parameter count from its dimensions matches what its authors
+// publish (a check on both the preset data and the parameter formulas), and every
+// accelerator carries a source and sane figures.
+#include <QtTest>
+
+#include "trainplan/Estimate.h"
+#include "trainplan/Presets.h"
+
+class TestPresets : public QObject {
+    Q_OBJECT
+
+private slots:
+    void modelsMatchPublishedCounts_data();
+    void modelsMatchPublishedCounts();
+    void acceleratorsAreSourced();
+    void defaultPlanIsSeed000();
+};
+
+void TestPresets::modelsMatchPublishedCounts_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const auto& p : trainplan::modelPresets())
+        QTest::newRow(p.model.name.c_str()) << QString::fromStdString(p.model.name);
+    QVERIFY(trainplan::modelPresets().size() >= 10);
+}
+
+void TestPresets::modelsMatchPublishedCounts()
+{
+    QFETCH(QString, name);
+    const auto* preset = trainplan::findModelPreset(name.toStdString());
+    QVERIFY(preset);
+    QVERIFY(!preset->source.empty());
+    trainplan::Plan plan = trainplan::defaultPlan();
+    plan.model = preset->model;
+    const double counted = trainplan::estimate(plan).parameters.total;
+    // Published counts are rounded (e.g. "175B", "6.74B"); 1.5 % covers that rounding.
+    const double err = std::abs(counted - preset->nominalParameters) / preset->nominalParameters;
+    QVERIFY2(err < 0.015, qPrintable(QString("%1: counted %2, published %3").arg(name).arg(counted, 0, 'g', 5).arg(preset->nominalParameters, 0, 'g', 5)));
+}
+
+void TestPresets::acceleratorsAreSourced()
+{
+    const auto& all = trainplan::acceleratorPresets();
+    QVERIFY(all.size() >= 6);
+    for (const char* name : {"A100 SXM 40GB", "A100 SXM 80GB", "H100 SXM 80GB", "H200 SXM 141GB", "B200 180GB", "MI300X 192GB"})
+        QVERIFY2(trainplan::findAcceleratorPreset(name), name);
+    for (const auto& a : all) {
+        QVERIFY2(!a.source.empty(), a.name.c_str());
+        QVERIFY(a.memoryBytes >= 40e9 && a.memoryBytes <= 300e9);
+        QVERIFY(a.peakBf16FlopsPerSecond >= 300e12 && a.peakBf16FlopsPerSecond <= 5e15);
+        QVERIFY(a.intraNodeBytesPerSecond > a.interNodeBytesPerSecond);
+    }
+    QCOMPARE(trainplan::findAcceleratorPreset("H100 SXM 80GB")->peakBf16FlopsPerSecond, 989e12);
+}
+
+void TestPresets::defaultPlanIsSeed000()
+{
+    const auto plan = trainplan::defaultPlan();
+    QCOMPARE(plan.cluster.gpus, 2048);
+    QCOMPARE(plan.layout.tp * plan.layout.pp * plan.layout.dp, 2048);
+    QCOMPARE(plan.training.tokens, 1.4e12);
+}
+
+QTEST_GUILESS_MAIN(TestPresets)
+#include "tst_presets.moc"
