@@ -65,27 +65,36 @@ SummaryCard* SummaryPanel::card(const QString& id) const
     return nullptr;
 }
 
-bool SummaryPanel::eventFilter(QObject* watched, QEvent* event)
+QString SummaryPanel::tooltipHtml(const QString& id) const
 {
-    // Tooltips are built on demand from the derivation, so the hot path never formats them.
-    if (event->type() != QEvent::ToolTip)
-        return QWidget::eventFilter(watched, event);
-    auto* help = static_cast<QHelpEvent*>(event);
     for (const auto& e : entries_) {
-        if (e.card != watched)
+        if (e.id != id)
             continue;
         const auto sections = derive(doc_->plan(), doc_->estimate());
         QString html = "<table cellspacing=4>";
-        for (const auto& id : e.stepIds) {
-            const auto* step = findStep(sections, id.toStdString());
+        for (const auto& stepId : e.stepIds) {
+            const auto* step = findStep(sections, stepId.toStdString());
             if (!step)
                 continue;
             html += QString("<tr><td><b>%1</b><br><code>%2</code><br>= %3<br>= <b>%4</b><br><i>%5</i></td></tr>")
                         .arg(q(step->title).toHtmlEscaped(), q(step->formula).toHtmlEscaped(), q(step->substituted).toHtmlEscaped(),
                              q(step->result).toHtmlEscaped(), q(step->source).toHtmlEscaped());
         }
-        QToolTip::showText(help->globalPos(), html + "</table>", e.card);
-        return true;
+        return html + "</table>";
+    }
+    return {};
+}
+
+bool SummaryPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // Tooltips are built on demand from the derivation, so the hot path never formats them.
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::eventFilter(watched, event);
+    for (const auto& e : entries_) {
+        if (e.card == watched) {
+            QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), tooltipHtml(e.id), e.card);
+            return true;
+        }
     }
     return false;
 }

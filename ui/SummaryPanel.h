@@ -15,6 +15,8 @@ class SummaryPanel : public QWidget {
 public:
     explicit SummaryPanel(PlanDocument* document, QWidget* parent = nullptr);
     SummaryCard* card(const QString& id) const;
+    // The card's tooltip: each derivation step behind it (formula, values, result, source).
+    QString tooltipHtml(const QString& id) const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

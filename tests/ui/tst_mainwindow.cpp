@@ -46,6 +46,7 @@ private slots:
     void closingWithUnsavedChangesAsks();
     void dropOpensAPlan();
     void enlargeShowsOnePane();
+    void cardTooltipsShowTheirFormula();
 
 private:
     MainWindow* window_ = nullptr;
@@ -324,6 +325,16 @@ void TestMainWindow::enlargeShowsOnePane()
     panes[0]->setEnlarged(false);
     for (auto* p : panes)
         QVERIFY(p->isVisible());
+}
+
+void TestMainWindow::cardTooltipsShowTheirFormula()
+{
+    const QString flops = window_->summary()->tooltipHtml("flops");
+    QVERIFY2(flops.contains("6 · N · D") && flops.contains("5.93e23 FLOPs"), qPrintable(flops));
+    const QString memory = window_->summary()->tooltipHtml("memory");
+    QVERIFY(memory.contains("Korthikanti"));
+    window_->inputPanel()->mfuSlider()->moveTo(30);
+    QVERIFY(window_->summary()->tooltipHtml("days").contains("12.15 days"));
 }
 
 QTEST_MAIN(TestMainWindow)
