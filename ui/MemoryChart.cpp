@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "ChartStyle.h"
 #include "PlanDocument.h"
 #include "Theme.h"
 
@@ -65,16 +66,7 @@ MemoryChart::MemoryChart(PlanDocument* document, QWidget* parent)
     lineAxisX_->setVisible(false);
     gbAxis_->setTitleText(tr("GB per GPU"));
     gbAxis_->setLabelFormat("%.0f");
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    QFont legendFont = chart->legend()->font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    chart->legend()->setFont(legendFont);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->setBackgroundRoundness(0);
-    chart->setAnimationOptions(QChart::NoAnimation);  // every slider tick must repaint at once
-    setChart(chart);
-    // Bars are axis-aligned rectangles: antialiasing costs milliseconds per frame and buys nothing.
-    setRenderHint(QPainter::Antialiasing, false);
+    chartstyle::apply(chart, this);
     setMinimumSize(320, 220);
     connect(doc_, &PlanDocument::planChanged, this, &MemoryChart::refresh);
     refresh();

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "ChartStyle.h"
 #include "PlanDocument.h"
 #include "Theme.h"
 
@@ -37,16 +38,7 @@ TimeBreakdownChart::TimeBreakdownChart(PlanDocument* document, QWidget* parent)
     series->attachAxis(secondsAxis_);
     secondsAxis_->setTitleText(tr("seconds per step"));
     secondsAxis_->setLabelFormat("%.2f");
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    QFont legendFont = chart->legend()->font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    chart->legend()->setFont(legendFont);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->setBackgroundRoundness(0);
-    chart->setAnimationOptions(QChart::NoAnimation);
-    setChart(chart);
-    // Bars are axis-aligned rectangles: antialiasing costs milliseconds per frame and buys nothing.
-    setRenderHint(QPainter::Antialiasing, false);
+    chartstyle::apply(chart, this);
     setMinimumSize(320, 180);
     connect(doc_, &PlanDocument::planChanged, this, &TimeBreakdownChart::refresh);
     refresh();

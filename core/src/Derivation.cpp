@@ -5,6 +5,7 @@
 
 #include "trainplan/EnumNames.h"
 #include "trainplan/Format.h"
+#include "ModelStateModel.h"
 #include "PipelineModel.h"
 
 namespace trainplan {
@@ -15,8 +16,6 @@ std::string sci(double v) { return formatSci(v, 4); }
 std::string num(double v) { return formatNumber(v, 4); }
 std::string integer(double v) { return formatInteger(v); }
 
-const char* kSeed000 = "seed 000";
-const char* kSeed004 = "seed 004";
 
 class SectionBuilder {
 public:
@@ -139,12 +138,12 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e)
     s.add("memory.parameters_per_gpu_mean", "Parameters per GPU (average)", "N / (TP × PP)",
           formatCount(n) + " / (" + integer(l.tp) + " × " + integer(l.pp) + ")", mean, "parameters", formatSci(mean),
           "seed 000, Memory and layout (70e9 / 32 ≈ 2.19e9)");
-    const double w = mean * state.weights / (l.zeroStage >= 3 ? shards : 1.0);
-    const double g = mean * state.gradients / (l.zeroStage >= 2 ? shards : 1.0);
-    const double o = mean * state.optimizer() / (l.zeroStage >= 1 ? shards : 1.0);
-    const std::string wDiv = l.zeroStage >= 3 ? " / " + integer(shards) : "";
-    const std::string gDiv = l.zeroStage >= 2 ? " / " + integer(shards) : "";
-    const std::string oDiv = l.zeroStage >= 1 ? " / " + integer(shards) : "";
+    const ShardedState sharded = shardModelState(mean, state, l.zeroStage, shards);
+    const double w = sharded.weights, g = sharded.gradients, o = sharded.optimizer;
+    const auto divisor = [](double n) { return n > 1 ? " / " + integer(n) : std::string(); };
+    const std::string wDiv = divisor(sharded.weightShards);
+    const std::string gDiv = divisor(sharded.gradientShards);
+    const std::string oDiv = divisor(sharded.optimizerShards);
     s.add("memory.weights_per_gpu_mean", "Weights per GPU (average)", "N/(TP·PP) × weight bytes" + std::string(l.zeroStage >= 3 ? " / (DP·CP)" : ""),
           formatSci(mean) + " × " + num(state.weights) + " B" + wDiv, w, "bytes", formatBytes(w), "seed 004 (140/8 = 17.5 GB)");
     s.add("memory.gradients_per_gpu_mean", "Gradients per GPU (average)", "N/(TP·PP) × gradient bytes" + std::string(l.zeroStage >= 2 ? " / (DP·CP)" : ""),

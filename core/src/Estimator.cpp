@@ -5,6 +5,7 @@
 
 #include "ActivationModel.h"
 #include "CommunicationModel.h"
+#include "ModelStateModel.h"
 #include "LayoutChecks.h"
 #include "ParameterModel.h"
 #include "PipelineModel.h"
@@ -90,13 +91,11 @@ void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPer
         st.activationsPerMicrobatch = perLayer * st.layers;
         st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0);
 
-        // ZeRO stages 1/2/3 shard optimizer state, then gradients, then weights over the
-        // data-parallel ranks (Rajbhandari et al. 2020, Sec. 5 and Figure 1).
         MemoryBreakdown& mem = st.memory;
-        const double params = st.parametersPerGpu;
-        mem.weights = params * state.weights / (l.zeroStage >= 3 ? shards : 1.0);
-        mem.gradients = params * state.gradients / (l.zeroStage >= 2 ? shards : 1.0);
-        mem.optimizer = params * state.optimizer() / (l.zeroStage >= 1 ? shards : 1.0);
+        const ShardedState modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);
+        mem.weights = modelState.weights;
+        mem.gradients = modelState.gradients;
+        mem.optimizer = modelState.optimizer;
         mem.activations = st.microbatchesInFlight * st.activationsPerMicrobatch + st.activationExtras;
         const double core = mem.weights + mem.gradients + mem.optimizer + mem.activations;
         mem.buffers = plan.training.bufferBytes + plan.training.fragmentationFraction * core;

@@ -1,0 +1,22 @@
+#include "ChartStyle.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLegend>
+
+namespace chartstyle {
+
+void apply(QChart* chart, QChartView* view)
+{
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont legendFont = chart->legend()->font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
+    chart->legend()->setFont(legendFont);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->setBackgroundRoundness(0);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    view->setChart(chart);
+    view->setRenderHint(QPainter::Antialiasing, false);
+}
+
+}  // namespace chartstyle

@@ -1,0 +1,13 @@
+// The dashboard's chart look in one place: compact margins, a slightly smaller bottom
+// legend, no animation (every slider tick repaints at once) and no antialiasing (bars
+// are axis-aligned rectangles; antialiasing costs milliseconds per frame and buys nothing).
+#pragma once
+
+class QChart;
+class QChartView;
+
+namespace chartstyle {
+
+void apply(QChart* chart, QChartView* view);
+
+}  // namespace chartstyle
