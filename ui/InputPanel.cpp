@@ -33,7 +33,7 @@ QString prettyName(std::string_view name)
         {"swiglu", "SwiGLU (3 matrices)"}, {"gelu", "GeLU (2 matrices)"}, {"rmsnorm", "RMSNorm"}, {"layernorm", "LayerNorm"},
         {"rope", "RoPE"}, {"learned", "Learned"}, {"bf16-fp32-master-adam", "BF16 + FP32 master + Adam (16 B)"},
         {"bf16-adam-no-master", "BF16 + Adam, no master (12 B)"}, {"fp32-adam", "FP32 + Adam (16 B)"}, {"gpipe", "GPipe"},
-        {"1f1b", "1F1B"}, {"interleaved", "Interleaved 1F1B"}, {"none", "None"}, {"selective", "Selective"}, {"full", "Full"},
+        {"1f1b", "1F1B"}, {"interleaved", "Interleaved 1F1B"}, {"zero-bubble", "Zero bubble (ZB-H1)"}, {"none", "None"}, {"selective", "Selective"}, {"full", "Full"},
         {"tp-cp-dp-pp", "TP-CP-DP-PP (Megatron)"}, {"tp-cp-pp-dp", "TP-CP-PP-DP"}, {"tp-dp-cp-pp", "TP-DP-CP-PP"}};
     const QString key = QString::fromUtf8(name.data(), int(name.size()));
     return pretty.value(key, key);
@@ -231,7 +231,7 @@ QGroupBox* InputPanel::buildLayout()
                       s->setFollowing(trainplan::follows(doc_->follower(), dim), tr("Follows the other dimensions to keep the GPU count; choose another under “Keep GPUs”."));
                   });
     }
-    addChoice<trainplan::Schedule, 3>(form, tr("Schedule"), "layout.schedule", trainplan::kScheduleNames,
+    addChoice<trainplan::Schedule, 4>(form, tr("Schedule"), "layout.schedule", trainplan::kScheduleNames,
                                       [](const Plan& p) { return p.layout.schedule; }, [](Plan& p, trainplan::Schedule s) {
                                           p.layout.schedule = s;
                                           if (s == trainplan::Schedule::Interleaved && p.layout.virtualStages < 2)

@@ -12,6 +12,8 @@
 #include "trainplan/Estimate.h"
 #include "trainplan/EstimateJson.h"
 #include "trainplan/PlanIO.h"
+#include "trainplan/Schedule.h"
+#include "trainplan/ScheduleJson.h"
 #include "trainplan/TextReport.h"
 #include "trainplan/Version.h"
 
@@ -23,15 +25,20 @@ constexpr int kExitInvalidInput = 2;
 
 const char* kUsage =
     "Usage: trainplan-cli estimate PLAN.json [--set PATH=VALUE]... [--json] [--derivation]\n"
+    "       trainplan-cli schedule PLAN.json [--set PATH=VALUE]... [--json] [--no-events]\n"
     "\n"
-    "Estimates a pre-training plan: parameters, FLOPs, time, memory per GPU and stage,\n"
-    "pipeline bubble, communication, checkpoints and failures, and red flags.\n"
+    "estimate: parameters, FLOPs, time, memory per GPU and stage, pipeline bubble,\n"
+    "          communication, checkpoints and failures, and red flags.\n"
+    "schedule: simulates one optimizer step of one pipeline replica (GPipe, 1F1B,\n"
+    "          interleaved 1F1B or zero-bubble per layout.schedule): step time, bubble,\n"
+    "          idle time and peak micro-batches in flight per stage, and every event.\n"
     "\n"
     "  PLAN.json           a TrainPlan plan file (docs/plan-format.md); '-' reads stdin\n"
     "  --set PATH=VALUE    override one field by its JSON path, e.g. --set layout.tp=4\n"
     "                      --set training.mfu=0.35 --set layout.dp=auto (repeatable)\n"
     "  --json              print one JSON object (SI units) instead of text\n"
     "  --derivation        with text output, also print every step of the arithmetic\n"
+    "  --no-events         schedule: leave the event list out (large pipelines)\n"
     "  --help, --version\n"
     "\n"
     "Exit status: 0 success, 2 invalid input (the message names the field), 1 otherwise.\n";
@@ -42,6 +49,7 @@ struct Options {
     std::vector<std::string> overrides;
     bool json = false;
     bool derivation = false;
+    bool events = true;
 };
 
 class UsageError : public std::runtime_error {
@@ -63,6 +71,8 @@ Options parseArguments(int argc, char** argv)
             o.json = true;
         } else if (arg == "--derivation") {
             o.derivation = true;
+        } else if (arg == "--no-events") {
+            o.events = false;
         } else if (arg.size() > 1 && arg[0] == '-' && arg != "-") {
             throw UsageError("unknown option " + arg);
         } else if (o.verb.empty()) {
@@ -74,9 +84,9 @@ Options parseArguments(int argc, char** argv)
         }
     }
     if (o.verb.empty())
-        throw UsageError("missing command (estimate)");
-    if (o.verb != "estimate")
-        throw UsageError("unknown command " + o.verb + " (available: estimate)");
+        throw UsageError("missing command (estimate, schedule)");
+    if (o.verb != "estimate" && o.verb != "schedule")
+        throw UsageError("unknown command " + o.verb + " (available: estimate, schedule)");
     if (o.planPath.empty())
         throw UsageError("missing PLAN.json");
     return o;
@@ -96,7 +106,7 @@ std::string readInput(const std::string& path)
     return ss.str();
 }
 
-int runEstimate(const Options& o)
+trainplan::Plan loadPlan(const Options& o)
 {
     nlohmann::json doc;
     try {
@@ -108,12 +118,31 @@ int runEstimate(const Options& o)
     }
     for (const auto& assignment : o.overrides)
         trainplan::applyOverride(doc, assignment);
-    const trainplan::Plan plan = trainplan::planFromJson(doc);
+    return trainplan::planFromJson(doc);
+}
+
+int runEstimate(const Options& o)
+{
+    const trainplan::Plan plan = loadPlan(o);
     const trainplan::Estimate est = trainplan::estimate(plan);
     if (o.json)
         std::cout << trainplan::estimateToJson(plan, est).dump(2) << "\n";
     else
         std::cout << trainplan::estimateToText(plan, est, o.derivation);
+    return kExitOk;
+}
+
+int runSchedule(const Options& o)
+{
+    const trainplan::Plan plan = loadPlan(o);
+    const trainplan::Estimate est = trainplan::estimate(plan);
+    trainplan::ScheduleResult result = trainplan::simulateSchedule(plan, est);
+    if (!o.events)
+        result.events.clear();
+    if (o.json)
+        std::cout << trainplan::scheduleToJson(result).dump(o.events ? -1 : 2) << "\n";
+    else
+        std::cout << trainplan::scheduleToText(result);
     return kExitOk;
 }
 
@@ -132,7 +161,8 @@ int main(int argc, char** argv)
         }
     }
     try {
-        return runEstimate(parseArguments(argc, argv));
+        const Options options = parseArguments(argc, argv);
+        return options.verb == "schedule" ? runSchedule(options) : runEstimate(options);
     } catch (const UsageError& e) {
         std::cerr << "trainplan-cli: " << e.what() << "\n\n" << kUsage;
         return kExitInvalidInput;

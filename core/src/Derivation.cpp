@@ -185,6 +185,7 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e)
           formatBytes(st.activationsPerMicrobatch), "seed 000 (143 MB × 20 layers ≈ 2.9 GB)");
     const char* inFlightFormula = l.schedule == Schedule::GPipe ? "m (GPipe)"
                                   : l.schedule == Schedule::OneFOneB ? "min(p − i, m) (1F1B)"
+                                  : l.schedule == Schedule::ZeroBubble ? "min(p, m) (ZB-H1)"
                                                                      : "(2(p − i − 1) + (v − 1)·p + 1) / v (interleaved)";
     s.add("memory.microbatches_in_flight", "Micro-batches in flight on " + stageName, inFlightFormula,
           "p = " + integer(l.pp) + ", i = " + integer(st.index) + ", m = " + integer(double(e.pipeline.microbatches)) +
@@ -218,11 +219,14 @@ DerivationSection batchSection(const Plan& plan, const Estimate& e)
           "seed 004 (64 × 1 × 8 × 8192 = 4,194,304); TP and CP ranks share sequences");
     if (l.pp > 1) {
         const bool inter = l.schedule == Schedule::Interleaved;
-        s.add("pipeline.bubble_fraction", "Pipeline bubble", inter ? "(p − 1) / (v·m + p − 1)" : "(p − 1) / (m + p − 1)",
-              inter ? "(" + integer(l.pp) + " − 1) / (" + integer(l.virtualStages) + " × " + integer(m) + " + " + integer(l.pp) + " − 1)"
-                    : "(" + integer(l.pp) + " − 1) / (" + integer(m) + " + " + integer(l.pp) + " − 1)",
-              pipe.bubbleFraction, "fraction", formatPercent(pipe.bubbleFraction), "Narayanan et al. 2021, Sec. 2.2; seed 000 (≈ 16 %)");
-        if (!inter) {
+        const bool zeroBubble = l.schedule == Schedule::ZeroBubble;
+        const std::string work = inter ? integer(l.virtualStages) + " × " + integer(m) : zeroBubble ? "3 × " + integer(m) : integer(m);
+        s.add("pipeline.bubble_fraction", "Pipeline bubble",
+              inter ? "(p − 1) / (v·m + p − 1)" : zeroBubble ? "(p − 1) / (3·m + p − 1) (ZB-H1, F = B = W)" : "(p − 1) / (m + p − 1)",
+              "(" + integer(l.pp) + " − 1) / (" + work + " + " + integer(l.pp) + " − 1)", pipe.bubbleFraction, "fraction",
+              formatPercent(pipe.bubbleFraction),
+              zeroBubble ? "Qi et al. 2023, Sec. 3.1" : "Narayanan et al. 2021, Sec. 2.2; seed 000 (≈ 16 %)");
+        if (!inter && !zeroBubble) {
             const double v2 = bubbleFraction(Schedule::Interleaved, l.pp, pipe.microbatches, 2);
             s.add("pipeline.bubble_if_interleaved_v2", "What-if: interleaved 1F1B with v = 2", "(p − 1) / (2·m + p − 1)",
                   "(" + integer(l.pp) + " − 1) / (2 × " + integer(m) + " + " + integer(l.pp) + " − 1)", v2, "fraction", formatPercent(v2),

@@ -38,6 +38,8 @@ std::string formatSeconds(double s)
     if (!std::isfinite(s))
         return "n/a";
     const double a = std::fabs(s);
+    if (a < 1e-12)
+        return "0 s";  // rounding noise, not a duration
     if (a >= 2 * 86400.0) return printf3(s / 86400.0, "days");
     if (a >= 2 * 3600.0) return printf3(s / 3600.0, "h");
     if (a >= 120.0) return printf3(s / 60.0, "min");

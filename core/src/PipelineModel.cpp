@@ -27,6 +27,10 @@ double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, in
         return double(m);
     case Schedule::OneFOneB:
         return double(std::min<long long>(p - stage, m));
+    case Schedule::ZeroBubble:
+        // ZB-H1 defers W, so every stage keeps activations as long as 1F1B's first stage
+        // does: min(p, m) (Qi et al. 2023, Sec. 3.1, "the same peak memory as 1F1B").
+        return double(std::min<long long>(p, m));
     case Schedule::Interleaved: {
         const long long chunks = 2LL * (p - stage - 1) + (long long)(v - 1) * p + 1;
         return double(std::min<long long>(chunks, m * v)) / v;
@@ -37,7 +41,9 @@ double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, in
 
 double bubbleFraction(Schedule schedule, int p, long long m, int v)
 {
-    const double work = schedule == Schedule::Interleaved ? double(v) * m : double(m);
+    // ZB-H1 with equal F, B and W: the bubble shrinks to a third, (p - 1)/(3m + p - 1)
+    // (Qi et al. 2023, Sec. 3.1); the schedule simulator uses the plan's real F, B, W.
+    const double work = schedule == Schedule::Interleaved ? double(v) * m : schedule == Schedule::ZeroBubble ? 3.0 * m : double(m);
     return (p - 1) / (work + p - 1);
 }
 

@@ -114,4 +114,27 @@ std::string estimateToText(const Plan& plan, const Estimate& e, bool withDerivat
     return out.str();
 }
 
+std::string scheduleToText(const ScheduleResult& r)
+{
+    std::ostringstream out;
+    Table t(out);
+    out << "Pipeline schedule: " << scheduleKindName(r.kind) << ", p = " << r.p << ", m = " << r.m;
+    if (r.v > 1)
+        out << ", v = " << r.v;
+    out << "\n";
+    t.heading("Step");
+    t.row("step time", formatSeconds(r.stepSeconds), "compute " + formatSeconds(r.computeSeconds) + " + exposed DP " + formatSeconds(r.dpSyncExposedSeconds));
+    t.row("bubble (simulated)", formatPercent(r.bubbleFraction));
+    t.row("bubble (closed form)", formatPercent(r.closedFormBubbleFraction));
+    t.row("DP sync hidden / exposed", formatSeconds(r.dpSyncHiddenSeconds) + " / " + formatSeconds(r.dpSyncExposedSeconds));
+    t.heading("Stages");
+    for (size_t i = 0; i < r.stages.size(); ++i) {
+        const auto& st = r.stages[i];
+        t.row("stage " + std::to_string(i + 1), "idle " + formatSeconds(st.idleSeconds),
+              "busy " + formatSeconds(st.busySeconds) + ", peak " + formatNumber(st.peakInFlightMicrobatches) + " micro-batches in flight");
+    }
+    out << "\n" << r.events.size() << " events (use --json to list them)\n";
+    return out.str();
+}
+
 }  // namespace trainplan

@@ -32,6 +32,7 @@ private slots:
     void invalidInput();
     void missingFileIsNotInvalidInput();
     void readsStdin();
+    void scheduleVerb();
 };
 
 void TestCli::helpAndVersion()
@@ -121,6 +122,47 @@ void TestCli::readsStdin()
     r = run({"estimate", "-"}, "{ not json");
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("not valid JSON"));
+}
+
+void TestCli::scheduleVerb()
+{
+    auto r = run({"schedule", example("70b-2048-h100.json")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("bubble (closed form)") && r.out.contains("15.8 %"));
+
+    r = run({"schedule", example("70b-2048-h100.json"), "--json", "--set", "layout.schedule=interleaved", "--set", "layout.virtual_stages=2"});
+    QCOMPARE(r.exitCode, 0);
+    const auto s = QJsonDocument::fromJson(r.out).object()["schedule"].toObject();
+    // interfaces.md, "schedule --json: keys that must exist".
+    QCOMPARE(s["kind"].toString(), QString("interleaved"));
+    for (const char* key : {"step_seconds", "bubble_fraction", "closed_form_bubble_fraction"})
+        QVERIFY2(s[key].isDouble(), key);
+    QCOMPARE(s["closed_form_bubble_fraction"].toDouble(), 3.0 / 35.0);
+    const auto stages = s["stages"].toArray();
+    QCOMPARE(stages.size(), 4);
+    QVERIFY(stages[0].toObject().contains("idle_seconds") && stages[0].toObject().contains("peak_in_flight_microbatches"));
+    const auto events = s["events"].toArray();
+    QVERIFY(events.size() > 4 * 16 * 2 * 2);
+    QStringList kinds;
+    for (const auto& e : events) {
+        const auto o = e.toObject();
+        for (const char* key : {"stage", "chunk", "microbatch", "kind", "start_seconds", "end_seconds"})
+            QVERIFY2(o.contains(key), key);
+        if (!kinds.contains(o["kind"].toString()))
+            kinds << o["kind"].toString();
+    }
+    for (const char* k : {"F", "B", "send", "dp_sync"})
+        QVERIFY2(kinds.contains(k), k);
+
+    r = run({"schedule", example("70b-2048-h100.json"), "--json", "--no-events", "--set", "layout.schedule=zero-bubble"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(QJsonDocument::fromJson(r.out).object()["schedule"].toObject()["events"].toArray().isEmpty());
+
+    // m = 15 is not a multiple of p = 4: interleaving is impossible, named by field.
+    r = run({"schedule", example("70b-2048-h100.json"), "--set", "layout.schedule=interleaved", "--set", "layout.virtual_stages=2",
+             "--set", "training.global_batch_sequences=960"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("training.global_batch_sequences"));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -22,7 +22,8 @@ inline constexpr NameTable<PrecisionScheme, 3> kPrecisionNames{{
     {PrecisionScheme::Bf16AdamNoMaster, "bf16-adam-no-master"},
     {PrecisionScheme::Fp32Adam, "fp32-adam"},
 }};
-inline constexpr NameTable<Schedule, 3> kScheduleNames{{{Schedule::GPipe, "gpipe"}, {Schedule::OneFOneB, "1f1b"}, {Schedule::Interleaved, "interleaved"}}};
+inline constexpr NameTable<Schedule, 4> kScheduleNames{
+    {{Schedule::GPipe, "gpipe"}, {Schedule::OneFOneB, "1f1b"}, {Schedule::Interleaved, "interleaved"}, {Schedule::ZeroBubble, "zero-bubble"}}};
 inline constexpr NameTable<Recompute, 3> kRecomputeNames{{{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
 inline constexpr NameTable<RankOrder, 3> kRankOrderNames{{
     {RankOrder::TpCpDpPp, "tp-cp-dp-pp"},

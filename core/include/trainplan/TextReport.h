@@ -4,9 +4,11 @@
 #include <string>
 
 #include "trainplan/Estimate.h"
+#include "trainplan/Schedule.h"
 
 namespace trainplan {
 
 std::string estimateToText(const Plan& plan, const Estimate& est, bool withDerivation);
+std::string scheduleToText(const ScheduleResult& schedule);
 
 }  // namespace trainplan

@@ -1,0 +1,682 @@
+// The pipeline schedule simulator: closed forms (Narayanan et al. 2021, Sec. 2.2; Qi et al.
+// 2023, Sec. 3.1), every event's dependencies, in-flight peaks against the memory model,
+// the cost model against the FLOP count, the seed plan, and the JSON contract.
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+#include "TestSupport.h"
+#include "trainplan/PlanError.h"
+#include "trainplan/Schedule.h"
+#include "trainplan/ScheduleJson.h"
+
+using namespace testsupport;
+using trainplan::ScheduleCosts;
+using trainplan::ScheduleEvent;
+using trainplan::ScheduleEventKind;
+using trainplan::ScheduleKind;
+using trainplan::ScheduleResult;
+
+Q_DECLARE_METATYPE(trainplan::ScheduleKind)
+
+namespace {
+
+constexpr double kTolerance = 1e-9;  // relative, for sums of a few thousand doubles
+
+bool near(double a, double b, double tolerance = kTolerance)
+{
+    return std::abs(a - b) <= tolerance * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
+// Equal stages: per stage F, whole backward Bfull (W of it separable), split into v chunks.
+ScheduleCosts uniformCosts(int p, int m, int v, double f, double bFull, double w, double send = 0, double dp = 0)
+{
+    ScheduleCosts c;
+    c.p = p;
+    c.m = m;
+    c.v = v;
+    c.sendSeconds = send;
+    c.dpSyncSeconds = dp;
+    c.stages.assign(size_t(p) * v, trainplan::StageCosts{f / v, bFull / v, w / v});
+    return c;
+}
+
+// Stage `slow` (every chunk of it) takes `factor` times as long.
+ScheduleCosts withSlowStage(ScheduleCosts c, int slow, double factor)
+{
+    for (int chunk = 0; chunk < c.v; ++chunk) {
+        auto& s = c.stages[size_t(chunk) * c.p + slow];
+        s.forwardSeconds *= factor;
+        s.backwardSeconds *= factor;
+        s.weightGradSeconds *= factor;
+    }
+    return c;
+}
+
+// Checks every event against the costs and the dependency rules; returns the first
+// violation, or an empty string.
+QString dependencyViolation(const ScheduleResult& r, const ScheduleCosts& c, ScheduleKind kind)
+{
+    const int p = c.p, v = c.v, virtualStages = p * v;
+    const long long m = c.m;
+    const bool split = kind == ScheduleKind::ZeroBubbleH1;
+    const double hop = p > 1 ? c.sendSeconds : 0.0;
+    const auto where = [](const ScheduleEvent& e) {
+        return QString("stage %1 chunk %2 mb %3 kind %4 [%5, %6]")
+            .arg(e.stage).arg(e.chunk).arg(e.microbatch).arg(trainplan::scheduleEventKindName(e.kind))
+            .arg(e.startSeconds, 0, 'g', 12).arg(e.endSeconds, 0, 'g', 12);
+    };
+
+    // Index compute events by (kind, virtual stage, micro-batch); keep each stage's order.
+    std::map<std::tuple<int, int, long long>, const ScheduleEvent*> byKey;
+    std::vector<std::vector<const ScheduleEvent*>> perStage(p);
+    std::vector<const ScheduleEvent*> sends, syncs;
+    for (const auto& e : r.events) {
+        if (e.stage < 0 || e.stage >= p)
+            return "stage out of range: " + where(e);
+        if (e.kind == ScheduleEventKind::Send) {
+            sends.push_back(&e);
+            continue;
+        }
+        if (e.kind == ScheduleEventKind::DpSync) {
+            syncs.push_back(&e);
+            continue;
+        }
+        if (e.chunk < 0 || e.chunk >= v || e.microbatch < 0 || e.microbatch >= m)
+            return "chunk or micro-batch out of range: " + where(e);
+        if (!split && e.kind == ScheduleEventKind::WeightGrad)
+            return "W outside ZB-H1: " + where(e);
+        const int vs = e.chunk * p + e.stage;
+        if (!byKey.emplace(std::make_tuple(int(e.kind), vs, (long long)e.microbatch), &e).second)
+            return "duplicate op: " + where(e);
+        perStage[e.stage].push_back(&e);
+    }
+    const long long expectedCompute = (long long)virtualStages * m * (split ? 3 : 2);
+    if ((long long)byKey.size() != expectedCompute)
+        return QString("%1 compute events, expected %2").arg(byKey.size()).arg(expectedCompute);
+    const auto find = [&](ScheduleEventKind k, int vs, long long mb) { return byKey.at(std::make_tuple(int(k), vs, mb)); };
+
+    for (const auto& [key, e] : byKey) {
+        const auto [k, vs, mb] = key;
+        const auto& sc = c.stages[vs];
+        double duration = sc.forwardSeconds;
+        if (e->kind == ScheduleEventKind::Backward)
+            duration = split ? sc.backwardSeconds - sc.weightGradSeconds : sc.backwardSeconds;
+        else if (e->kind == ScheduleEventKind::WeightGrad)
+            duration = sc.weightGradSeconds;
+        if (!near(e->endSeconds - e->startSeconds, duration))
+            return "duration differs from the costs: " + where(*e);
+        if (e->kind == ScheduleEventKind::Forward && vs > 0) {
+            const auto* before = find(ScheduleEventKind::Forward, vs - 1, mb);
+            if (e->startSeconds < before->endSeconds + hop - kTolerance)
+                return "F starts before the previous stage's F and send: " + where(*e);
+        }
+        if (e->kind == ScheduleEventKind::Backward) {
+            if (e->startSeconds < find(ScheduleEventKind::Forward, vs, mb)->endSeconds - kTolerance)
+                return "B before its own F: " + where(*e);
+            if (vs + 1 < virtualStages
+                && e->startSeconds < find(ScheduleEventKind::Backward, vs + 1, mb)->endSeconds + hop - kTolerance)
+                return "B starts before the next stage's B and send: " + where(*e);
+        }
+        if (e->kind == ScheduleEventKind::WeightGrad
+            && e->startSeconds < find(ScheduleEventKind::Backward, vs, mb)->endSeconds - kTolerance)
+            return "W before its B: " + where(*e);
+    }
+
+    // One op at a time per stage, and each op as early as allowed (list scheduling): it starts
+    // at the later of the stage's previous op's end and its cross-stage input's arrival.
+    double computeEnd = 0;
+    for (int i = 0; i < p; ++i) {
+        double freeAt = 0, busy = 0;
+        for (const auto* e : perStage[i]) {
+            const int vs = e->chunk * p + i;
+            if (e->startSeconds < freeAt - kTolerance)
+                return "overlaps the stage's previous op: " + where(*e);
+            double ready = 0;
+            if (e->kind == ScheduleEventKind::Forward && vs > 0)
+                ready = find(ScheduleEventKind::Forward, vs - 1, e->microbatch)->endSeconds + hop;
+            if (e->kind == ScheduleEventKind::Backward && vs + 1 < virtualStages)
+                ready = find(ScheduleEventKind::Backward, vs + 1, e->microbatch)->endSeconds + hop;
+            if (!near(e->startSeconds, std::max(freeAt, ready)))
+                return "starts later than it could: " + where(*e);
+            freeAt = e->endSeconds;
+            busy += e->endSeconds - e->startSeconds;
+        }
+        if (!near(r.stages[i].busySeconds, busy))
+            return QString("stage %1 busy time differs from its events").arg(i);
+        computeEnd = std::max(computeEnd, freeAt);
+    }
+    if (!near(r.computeSeconds, computeEnd))
+        return "computeSeconds is not the last compute event's end";
+    for (int i = 0; i < p; ++i)
+        if (!near(r.stages[i].idleSeconds, computeEnd - r.stages[i].busySeconds))
+            return QString("stage %1 idle time is not compute time minus busy time").arg(i);
+
+    // Sends: one per hand-over between GPUs, right after the op that produced it.
+    const long long expectedSends = p > 1 ? 2LL * (virtualStages - 1) * m : 0;
+    if ((long long)sends.size() != expectedSends)
+        return QString("%1 sends, expected %2").arg(sends.size()).arg(expectedSends);
+    for (const auto* s : sends) {
+        const int vs = s->chunk * p + s->stage;
+        const bool forward = s->peerStage == (s->stage + 1) % p && vs + 1 < virtualStages
+            && byKey.count(std::make_tuple(int(ScheduleEventKind::Forward), vs, (long long)s->microbatch))
+            && near(find(ScheduleEventKind::Forward, vs, s->microbatch)->endSeconds, s->startSeconds);
+        const bool backward = s->peerStage == (s->stage + p - 1) % p && vs > 0
+            && near(find(ScheduleEventKind::Backward, vs, s->microbatch)->endSeconds, s->startSeconds);
+        if (!(forward || backward) || !near(s->endSeconds - s->startSeconds, hop))
+            return "send does not follow its producer: " + where(*s);
+    }
+
+    // DP sync: one per stage from its last compute op; the step ends with the last one.
+    if (int(syncs.size()) != p)
+        return QString("%1 dp_sync events, expected %2").arg(syncs.size()).arg(p);
+    double stepEnd = computeEnd;
+    for (const auto* s : syncs) {
+        const double lastEnd = perStage[s->stage].back()->endSeconds;
+        if (!near(s->startSeconds, lastEnd) || !near(s->endSeconds - s->startSeconds, c.dpSyncSeconds))
+            return "dp_sync not right after the stage's last op: " + where(*s);
+        if (!near(r.stages[s->stage].dpSyncHiddenSeconds, std::min(c.dpSyncSeconds, computeEnd - lastEnd)))
+            return QString("stage %1 hidden DP time is wrong").arg(s->stage);
+        stepEnd = std::max(stepEnd, s->endSeconds);
+    }
+    if (!near(r.stepSeconds, stepEnd) || !near(r.dpSyncExposedSeconds, stepEnd - computeEnd)
+        || !near(r.dpSyncHiddenSeconds + r.dpSyncExposedSeconds, c.dpSyncSeconds))
+        return "step time or DP split is wrong";
+    return {};
+}
+
+double expectedPeak(ScheduleKind kind, int stage, int p, long long m, int v)
+{
+    switch (kind) {
+    case ScheduleKind::GPipe: return double(m);
+    case ScheduleKind::OneFOneB: return double(std::min<long long>(p - stage, m));
+    case ScheduleKind::Interleaved: return double(std::min<long long>(2LL * (p - stage - 1) + (v - 1) * p + 1, m * v)) / v;
+    case ScheduleKind::ZeroBubbleH1: return double(std::min<long long>(p, m));  // every stage holds p (Qi et al., Sec. 3.1)
+    }
+    return 0;
+}
+
+double maxPeak(const ScheduleResult& r)
+{
+    double peak = 0;
+    for (const auto& s : r.stages)
+        peak = std::max(peak, s.peakInFlightMicrobatches);
+    return peak;
+}
+
+}  // namespace
+
+class TestSchedule : public QObject {
+    Q_OBJECT
+
+private slots:
+    void closedForms_data();
+    void closedForms();
+    void dependencies_data();
+    void dependencies();
+    void unevenStagesEnlargeBubble_data();
+    void unevenStagesEnlargeBubble();
+    void inFlightPeaks_data();
+    void inFlightPeaks();
+    void inFlightPeaksMatchMemoryEstimate_data();
+    void inFlightPeaksMatchMemoryEstimate();
+    void zeroBubbleBeatsOneFOneB_data();
+    void zeroBubbleBeatsOneFOneB();
+    void dpSyncTail();
+    void costModelPerLayer_data();
+    void costModelPerLayer();
+    void costModelConservesModelFlops_data();
+    void costModelConservesModelFlops();
+    void unevenLayerSplit();
+    void seedPlan();
+    void jsonContract_data();
+    void jsonContract();
+    void rejectsImpossiblePipelines();
+};
+
+// With equal stages and free communication the simulation is the closed form exactly:
+// GPipe and 1F1B (p-1)/(m+p-1), interleaved (p-1)/(v m+p-1) (Narayanan et al. 2021,
+// Sec. 2.2.1-2.2.2), ZB-H1 with T_F = T_B = T_W (p-1)/(3m+p-1) (Qi et al. 2023, Sec. 3.1).
+void TestSchedule::closedForms_data()
+{
+    QTest::addColumn<ScheduleKind>("kind");
+    QTest::addColumn<int>("p");
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("v");
+    QTest::addColumn<double>("expected");
+    for (int p : {1, 2, 4, 8})
+        for (int m : {1, 4, 8, 16, 32}) {
+            const double flat = double(p - 1) / (m + p - 1);
+            QTest::addRow("gpipe p%d m%d", p, m) << ScheduleKind::GPipe << p << m << 1 << flat;
+            QTest::addRow("1f1b p%d m%d", p, m) << ScheduleKind::OneFOneB << p << m << 1 << flat;
+            for (int v : {2, 4})
+                if (m % p == 0)
+                    QTest::addRow("interleaved p%d m%d v%d", p, m, v) << ScheduleKind::Interleaved << p << m << v
+                                                                     << double(p - 1) / (v * m + p - 1);
+            // ZB-H1's W's fill the tail only once every stage has p micro-batches (m >= p).
+            if (m >= p)
+                QTest::addRow("zero-bubble p%d m%d", p, m) << ScheduleKind::ZeroBubbleH1 << p << m << 1
+                                                           << double(p - 1) / (3.0 * m + p - 1);
+        }
+}
+
+void TestSchedule::closedForms()
+{
+    QFETCH(ScheduleKind, kind);
+    QFETCH(int, p);
+    QFETCH(int, m);
+    QFETCH(int, v);
+    QFETCH(double, expected);
+    // F = 1 ms, whole backward 2 ms of which W = 1 ms: T_F = T_B = T_W under ZB-H1.
+    const auto costs = uniformCosts(p, m, v, 1e-3, 2e-3, 1e-3);
+    const auto r = trainplan::simulateSchedule(costs, kind);
+    QVERIFY2(near(r.bubbleFraction, expected), qPrintable(QString("simulated %1, closed form %2").arg(r.bubbleFraction).arg(expected)));
+    QVERIFY(near(r.closedFormBubbleFraction, expected));
+    // The step is the work plus the bubble: m (F + B) / (1 - bubble).
+    QVERIFY(near(r.stepSeconds, m * 3e-3 / (1.0 - expected)));
+    QCOMPARE(r.dpSyncExposedSeconds, 0.0);
+}
+
+void TestSchedule::dependencies_data()
+{
+    QTest::addColumn<ScheduleKind>("kind");
+    QTest::addColumn<int>("p");
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("v");
+    QTest::addColumn<int>("slowStage");  // -1: all equal
+    QTest::addColumn<double>("sendSeconds");
+    for (auto kind : {ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved, ScheduleKind::ZeroBubbleH1}) {
+        const int v = kind == ScheduleKind::Interleaved ? 2 : 1;
+        const char* name = trainplan::scheduleKindName(kind);
+        QTest::addRow("%s p4 m8 even", name) << kind << 4 << 8 << v << -1 << 0.0;
+        QTest::addRow("%s p4 m8 slow stage 2, sends", name) << kind << 4 << 8 << v << 2 << 2e-4;
+        QTest::addRow("%s p8 m16 slow stage 0, sends", name) << kind << 8 << 16 << v << 0 << 5e-4;
+        QTest::addRow("%s p1 m4", name) << kind << 1 << 4 << v << -1 << 1e-3;
+        if (kind != ScheduleKind::Interleaved)
+            QTest::addRow("%s p8 m3 (m < p), sends", name) << kind << 8 << 3 << v << 7 << 1e-4;
+        else
+            QTest::addRow("interleaved p2 m4 v4, sends") << kind << 2 << 4 << 4 << 1 << 1e-4;
+    }
+}
+
+void TestSchedule::dependencies()
+{
+    QFETCH(ScheduleKind, kind);
+    QFETCH(int, p);
+    QFETCH(int, m);
+    QFETCH(int, v);
+    QFETCH(int, slowStage);
+    QFETCH(double, sendSeconds);
+    auto costs = uniformCosts(p, m, v, 1e-3, 2.2e-3, 0.9e-3, sendSeconds, 3e-3);
+    if (slowStage >= 0)
+        costs = withSlowStage(costs, slowStage, 1.7);
+    const auto r = trainplan::simulateSchedule(costs, kind);
+    const QString violation = dependencyViolation(r, costs, kind);
+    QVERIFY2(violation.isEmpty(), qPrintable(violation));
+}
+
+void TestSchedule::unevenStagesEnlargeBubble_data()
+{
+    QTest::addColumn<ScheduleKind>("kind");
+    QTest::addColumn<int>("v");
+    QTest::addColumn<int>("slowStage");
+    QTest::addColumn<double>("exactComputeSeconds");  // 0: no simple closed form
+    // p = 4, m = 16, F + B = 3 ms, one stage 25% slower. With the slow stage last, GPipe and
+    // 1F1B take the fast stages' fill and drain, (p - 1)(F + B), plus the slow stage's
+    // 1.25 m (F + B) back to back.
+    const double slowLast = 3 * 3e-3 + 1.25 * 16 * 3e-3;
+    for (int slow : {0, 3}) {
+        QTest::addRow("gpipe slow %d", slow) << ScheduleKind::GPipe << 1 << slow << (slow == 3 ? slowLast : 0.0);
+        QTest::addRow("1f1b slow %d", slow) << ScheduleKind::OneFOneB << 1 << slow << (slow == 3 ? slowLast : 0.0);
+        QTest::addRow("interleaved slow %d", slow) << ScheduleKind::Interleaved << 2 << slow << 0.0;
+        QTest::addRow("zero-bubble slow %d", slow) << ScheduleKind::ZeroBubbleH1 << 1 << slow << 0.0;
+    }
+}
+
+// One stage 25% slower paces the steady state and the other stages wait for it every
+// micro-batch, idling 0.25 / 1.25 of it: the bubble rises well above the closed form,
+// which knows nothing of stage times.
+void TestSchedule::unevenStagesEnlargeBubble()
+{
+    QFETCH(ScheduleKind, kind);
+    QFETCH(int, v);
+    QFETCH(int, slowStage);
+    QFETCH(double, exactComputeSeconds);
+    const auto even = uniformCosts(4, 16, v, 1e-3, 2e-3, 1e-3);
+    const auto r = trainplan::simulateSchedule(withSlowStage(even, slowStage, 1.25), kind);
+    QVERIFY(near(trainplan::simulateSchedule(even, kind).bubbleFraction, r.closedFormBubbleFraction));
+    QVERIFY2(r.bubbleFraction > r.closedFormBubbleFraction + 0.05,
+             qPrintable(QString("uneven %1, closed form %2").arg(r.bubbleFraction).arg(r.closedFormBubbleFraction)));
+    if (exactComputeSeconds > 0)
+        QVERIFY2(near(r.computeSeconds, exactComputeSeconds), qPrintable(QString::number(r.computeSeconds)));
+}
+
+void TestSchedule::inFlightPeaks_data()
+{
+    QTest::addColumn<ScheduleKind>("kind");
+    QTest::addColumn<int>("p");
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("v");
+    for (int p : {1, 2, 4, 8})
+        for (int m : {1, 3, 8, 32}) {
+            QTest::addRow("gpipe p%d m%d", p, m) << ScheduleKind::GPipe << p << m << 1;
+            QTest::addRow("1f1b p%d m%d", p, m) << ScheduleKind::OneFOneB << p << m << 1;
+            QTest::addRow("zero-bubble p%d m%d", p, m) << ScheduleKind::ZeroBubbleH1 << p << m << 1;
+            for (int v : {2, 3, 4})
+                if (m % p == 0)
+                    QTest::addRow("interleaved p%d m%d v%d", p, m, v) << ScheduleKind::Interleaved << p << m << v;
+        }
+}
+
+// GPipe holds all m, 1F1B min(p - i, m) on stage i (Narayanan et al. 2021, Sec. 2.2.1),
+// interleaved Megatron's warm-up + 1 chunks, ZB-H1 p on every stage (Qi et al. 2023, Sec. 3.1).
+void TestSchedule::inFlightPeaks()
+{
+    QFETCH(ScheduleKind, kind);
+    QFETCH(int, p);
+    QFETCH(int, m);
+    QFETCH(int, v);
+    const auto r = trainplan::simulateSchedule(uniformCosts(p, m, v, 1e-3, 2e-3, 1e-3, 1e-4), kind);
+    QCOMPARE(int(r.stages.size()), p);
+    for (int i = 0; i < p; ++i)
+        QCOMPARE(r.stages[i].peakInFlightMicrobatches, expectedPeak(kind, i, p, m, v));
+}
+
+void TestSchedule::inFlightPeaksMatchMemoryEstimate_data()
+{
+    QTest::addColumn<QString>("overrides");
+    QTest::newRow("seed 1f1b") << "";
+    QTest::newRow("seed gpipe") << "layout.schedule=gpipe";
+    QTest::newRow("interleaved v2") << "layout.schedule=interleaved layout.virtual_stages=2";
+    QTest::newRow("interleaved v4") << "layout.schedule=interleaved layout.virtual_stages=4";
+    QTest::newRow("interleaved v5 (stage holds 20 layers)") << "layout.schedule=interleaved layout.virtual_stages=5";
+    QTest::newRow("pp8 1f1b") << "layout.pp=8 layout.dp=32";
+    QTest::newRow("pp8 interleaved v2") << "layout.pp=8 layout.dp=32 layout.schedule=interleaved layout.virtual_stages=2";
+    QTest::newRow("pp8 few micro-batches") << "layout.pp=8 layout.dp=32 training.global_batch_sequences=128";
+    QTest::newRow("pp16 gpipe") << "layout.pp=16 layout.dp=16 layout.schedule=gpipe";
+    QTest::newRow("seed zero-bubble") << "layout.schedule=zero-bubble";
+    QTest::newRow("pp8 zero-bubble few micro-batches") << "layout.pp=8 layout.dp=32 layout.schedule=zero-bubble training.global_batch_sequences=128";
+}
+
+// The simulated peaks and the memory estimate's microbatchesInFlight come from separate code
+// (the op order here, PipelineModel's formula there); if they disagree one of them is wrong.
+void TestSchedule::inFlightPeaksMatchMemoryEstimate()
+{
+    QFETCH(QString, overrides);
+    const auto plan = planWith("70b-2048-h100.json", toStd(splitOverrides(overrides)));
+    const auto est = trainplan::estimate(plan);
+    const auto r = trainplan::simulateSchedule(plan, est);
+    QCOMPARE(int(r.stages.size()), int(est.stages.size()));
+    for (size_t i = 0; i < est.stages.size(); ++i)
+        QCOMPARE(r.stages[i].peakInFlightMicrobatches, est.stages[i].microbatchesInFlight);
+}
+
+void TestSchedule::zeroBubbleBeatsOneFOneB_data()
+{
+    QTest::addColumn<QString>("overrides");  // "" uniform costs, else the seed plan with these
+    QTest::addColumn<int>("p");
+    QTest::addColumn<int>("m");
+    QTest::newRow("uniform p4 m16") << QString() << 4 << 16;
+    QTest::newRow("uniform p8 m8") << QString() << 8 << 8;
+    QTest::newRow("uniform p8 m64") << QString() << 8 << 64;
+    QTest::newRow("seed plan") << "-" << 0 << 0;
+    QTest::newRow("seed plan, full recompute") << "layout.recompute=full" << 0 << 0;
+    QTest::newRow("seed plan pp8") << "layout.pp=8 layout.dp=32" << 0 << 0;
+}
+
+// Splitting B from W lets B run ahead and W fill the cool-down (Qi et al. 2023, Sec. 3.1):
+// a smaller bubble and a shorter step at 1F1B's peak activation memory.
+void TestSchedule::zeroBubbleBeatsOneFOneB()
+{
+    QFETCH(QString, overrides);
+    QFETCH(int, p);
+    QFETCH(int, m);
+    ScheduleCosts zbCosts, oneCosts;
+    if (overrides.isEmpty()) {
+        zbCosts = oneCosts = uniformCosts(p, m, 1, 1e-3, 2e-3, 1e-3, 1e-4);
+    } else {
+        const auto plan = planWith("70b-2048-h100.json", overrides == "-" ? std::vector<std::string>{} : toStd(splitOverrides(overrides)));
+        const auto est = trainplan::estimate(plan);
+        zbCosts = trainplan::scheduleCosts(plan, est, ScheduleKind::ZeroBubbleH1);
+        oneCosts = trainplan::scheduleCosts(plan, est, ScheduleKind::OneFOneB);
+    }
+    const auto zb = trainplan::simulateSchedule(zbCosts, ScheduleKind::ZeroBubbleH1);
+    const auto one = trainplan::simulateSchedule(oneCosts, ScheduleKind::OneFOneB);
+    QVERIFY2(zb.bubbleFraction < one.bubbleFraction,
+             qPrintable(QString("ZB-H1 %1, 1F1B %2").arg(zb.bubbleFraction).arg(one.bubbleFraction)));
+    QVERIFY(zb.computeSeconds < one.computeSeconds);
+    QVERIFY(zb.closedFormBubbleFraction < one.closedFormBubbleFraction);
+    QCOMPARE(maxPeak(zb), maxPeak(one));
+    QCOMPARE(zb.stages[0].peakInFlightMicrobatches, one.stages[0].peakInFlightMicrobatches);
+    QVERIFY(dependencyViolation(zb, zbCosts, ScheduleKind::ZeroBubbleH1).isEmpty());
+}
+
+// Each stage reduces its gradients after its own last backward; under 1F1B stage i finishes
+// i backwards before stage 0, so i B's of its reduction hide under stage 0's work and only
+// stage 0's reduction is exposed at the end of the step.
+void TestSchedule::dpSyncTail()
+{
+    const int p = 4, m = 8;
+    const double b = 2e-3, dp = 5e-3;
+    const auto r = trainplan::simulateSchedule(uniformCosts(p, m, 1, 1e-3, b, 1e-3, 0.0, dp), ScheduleKind::OneFOneB);
+    QVERIFY(near(r.computeSeconds, (m + p - 1) * 3e-3));
+    QVERIFY(near(r.dpSyncExposedSeconds, dp));
+    QVERIFY(near(r.dpSyncHiddenSeconds, 0.0));
+    QVERIFY(near(r.stepSeconds, r.computeSeconds + dp));
+    for (int i = 0; i < p; ++i)
+        QVERIFY2(near(r.stages[i].dpSyncHiddenSeconds, std::min(dp, i * b)), qPrintable(QString("stage %1").arg(i)));
+    // The bubble is about compute only: the DP tail does not change it.
+    QVERIFY(near(r.bubbleFraction, double(p - 1) / (m + p - 1)));
+}
+
+void TestSchedule::costModelPerLayer_data()
+{
+    QTest::addColumn<QString>("overrides");
+    QTest::addColumn<double>("recomputeAttention");  // attention-core forwards added to B
+    QTest::addColumn<double>("recomputeLinear");     // linear-layer forwards added to B
+    QTest::newRow("seed: selective") << "" << 1.0 << 0.0;
+    QTest::newRow("no recompute") << "layout.recompute=none" << 0.0 << 0.0;
+    QTest::newRow("full recompute") << "layout.recompute=full" << 1.0 << 1.0;
+    QTest::newRow("tp4 b2 mfu 0.5") << "layout.tp=4 layout.dp=128 training.micro_batch_size=2 training.global_batch_sequences=2048 training.mfu=0.5" << 1.0 << 0.0;
+    QTest::newRow("cp2") << "layout.cp=2 layout.dp=32" << 1.0 << 0.0;
+}
+
+// Per GPU per micro-batch, T = b s / cp tokens, t-way TP:
+//   layer forward = (2 P_layer T + 4 a d s T) / t FLOPs, LM head 2 V h T / t on the last
+//   stage, backward = 2 x forward + recompute, W = the linear part (see ScheduleCosts.cpp).
+void TestSchedule::costModelPerLayer()
+{
+    QFETCH(QString, overrides);
+    QFETCH(double, recomputeAttention);
+    QFETCH(double, recomputeLinear);
+    const auto plan = planWith("70b-2048-h100.json", toStd(splitOverrides(overrides)));
+    const auto est = trainplan::estimate(plan);
+    const auto costs = trainplan::scheduleCosts(plan, est);
+    const auto& md = plan.model;
+    const double rate = plan.training.mfu * plan.cluster.peakFlopsPerGpu;
+    const double t = plan.layout.tp;
+    const double tokens = double(plan.training.microBatchSize) * md.sequenceLength / plan.layout.cp;
+    const double linear = 2.0 * est.parameters.perLayer * tokens / t / rate;
+    const double attention = 4.0 * md.attentionHeads * md.headDim * double(md.sequenceLength) * tokens / t / rate;
+    const double head = 2.0 * md.vocabSize * double(md.hiddenSize) * tokens / t / rate;
+
+    QCOMPARE(costs.p, plan.layout.pp);
+    QCOMPARE(costs.m, (long long)est.pipeline.microbatches);
+    QCOMPARE(costs.v, 1);
+    QCOMPARE(costs.sendSeconds, est.communication.ppSecondsPerSend);
+    QCOMPARE(costs.dpSyncSeconds, est.communication.dpSeconds);
+    for (int i = 0; i < costs.p; ++i) {
+        const double layers = est.stages[i].layers;
+        const bool last = i == costs.p - 1;
+        const auto& s = costs.stages[i];
+        const double forward = layers * (linear + attention) + (last ? head : 0.0);
+        QVERIFY(near(s.forwardSeconds, forward));
+        QVERIFY(near(s.backwardSeconds, 2 * forward + layers * (recomputeAttention * attention + recomputeLinear * linear)));
+        QVERIFY(near(s.weightGradSeconds, layers * linear + (last ? head : 0.0)));
+    }
+    // The embedding lookup costs nothing: stage 0 equals a middle stage of as many layers.
+    QVERIFY(near(costs.stages[0].forwardSeconds, costs.stages[1].forwardSeconds));
+}
+
+void TestSchedule::costModelConservesModelFlops_data()
+{
+    QTest::addColumn<QString>("overrides");
+    QTest::newRow("seed 1f1b") << "layout.recompute=none";
+    QTest::newRow("interleaved v4") << "layout.recompute=none layout.schedule=interleaved layout.virtual_stages=4";
+    QTest::newRow("uneven split") << "layout.recompute=none layout.stage_layers=[17,22,22,19]";
+    QTest::newRow("tied embeddings, cp2, b2") << "layout.recompute=none model.tied_embeddings=true layout.cp=2 layout.dp=32 training.micro_batch_size=2";
+}
+
+// Summed over stages, micro-batches and GPUs, F + B is the estimate's model FLOPs per step
+// (6 N D + 12 L h s D; Kaplan et al. 2020, PaLM App. B) less 6 D per parameter that does
+// no matmul: the embedding table (looked up) and the final norm; the LM head's V h counts
+// even when tied. Checks that no stage, chunk or factor is lost or doubled.
+void TestSchedule::costModelConservesModelFlops()
+{
+    QFETCH(QString, overrides);
+    const auto plan = planWith("70b-2048-h100.json", toStd(splitOverrides(overrides)));
+    const auto est = trainplan::estimate(plan);
+    const auto costs = trainplan::scheduleCosts(plan, est);
+    double seconds = 0;
+    for (const auto& s : costs.stages)
+        seconds += s.forwardSeconds + s.backwardSeconds;
+    const auto& l = plan.layout;
+    const double rate = plan.training.mfu * plan.cluster.peakFlopsPerGpu;
+    const double simulatedFlops = seconds * costs.m * rate * l.tp * l.cp * l.dp;
+    const auto& n = est.parameters;
+    const double tokensPerStep = est.time.tokensPerStep;
+    const double expected = est.flops.total / est.time.stepsExact
+        - 6.0 * (n.embedding + n.lmHead - n.wordEmbedding + n.finalNorm) * tokensPerStep;
+    QVERIFY2(near(simulatedFlops, expected), qPrintable(QString("%1 vs %2").arg(simulatedFlops).arg(expected)));
+}
+
+// An uneven split (layout.stage_layers) gives proportionally uneven stages, and the
+// bubble grows past the closed form.
+void TestSchedule::unevenLayerSplit()
+{
+    const auto even = planWith("70b-2048-h100.json", {"layout.recompute=none"});
+    const auto uneven = planWith("70b-2048-h100.json", {"layout.recompute=none", "layout.stage_layers=[16,24,22,18]"});
+    const auto evenEst = trainplan::estimate(even);
+    const auto unevenEst = trainplan::estimate(uneven);
+    const auto evenCosts = trainplan::scheduleCosts(even, evenEst);
+    const auto unevenCosts = trainplan::scheduleCosts(uneven, unevenEst);
+    QVERIFY(near(unevenCosts.stages[1].forwardSeconds, evenCosts.stages[1].forwardSeconds * 24 / 20));
+    QVERIFY(near(unevenCosts.stages[0].backwardSeconds, evenCosts.stages[0].backwardSeconds * 16 / 20));
+    const auto r = trainplan::simulateSchedule(uneven, unevenEst);
+    const auto e = trainplan::simulateSchedule(even, evenEst);
+    QVERIFY(r.closedFormBubbleFraction == e.closedFormBubbleFraction);
+    QVERIFY2(r.bubbleFraction > e.bubbleFraction + 0.05,
+             qPrintable(QString("uneven %1, even %2").arg(r.bubbleFraction).arg(e.bubbleFraction)));
+    QVERIFY(r.computeSeconds > e.computeSeconds);
+}
+
+// Seed 000: TP 8, PP 4, DP 64, B = 1024, b = 1 gives m = 16 micro-batches on 4 stages and
+// the closed-form bubble 3/19. The simulation sits a little above it: the last stage also
+// runs the LM head (2 V h per token, about 1.1 layers), which paces the pipeline.
+void TestSchedule::seedPlan()
+{
+    const auto plan = trainplan::loadPlanFile(examplePath("70b-2048-h100.json"));
+    const auto est = trainplan::estimate(plan);
+    const auto r = trainplan::simulateSchedule(plan, est);
+    QCOMPARE(r.kind, ScheduleKind::OneFOneB);
+    QCOMPARE(r.p, 4);
+    QCOMPARE(r.m, 16LL);
+    QCOMPARE(r.v, 1);
+    QVERIFY(near(r.closedFormBubbleFraction, 3.0 / 19.0));
+    QVERIFY(near(r.closedFormBubbleFraction, est.pipeline.bubbleFraction));
+    QVERIFY2(r.bubbleFraction > 3.0 / 19.0 && r.bubbleFraction < 3.0 / 19.0 + 0.03,
+             qPrintable(QString("simulated bubble %1").arg(r.bubbleFraction)));
+    QVERIFY(dependencyViolation(r, trainplan::scheduleCosts(plan, est), r.kind).isEmpty());
+
+    // Without the LM head's extra work and the sends, the seed's stages are equal and the
+    // simulation gives 3/19 exactly.
+    auto costs = trainplan::scheduleCosts(plan, est);
+    costs.stages.back() = costs.stages.front();
+    costs.sendSeconds = 0;
+    QVERIFY(near(trainplan::simulateSchedule(costs, r.kind).bubbleFraction, 3.0 / 19.0));
+}
+
+void TestSchedule::jsonContract_data()
+{
+    QTest::addColumn<ScheduleKind>("kind");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("v");
+    QTest::newRow("gpipe") << ScheduleKind::GPipe << "gpipe" << 1;
+    QTest::newRow("1f1b") << ScheduleKind::OneFOneB << "1f1b" << 1;
+    QTest::newRow("interleaved") << ScheduleKind::Interleaved << "interleaved" << 2;
+    QTest::newRow("zero-bubble") << ScheduleKind::ZeroBubbleH1 << "zero-bubble" << 1;
+}
+
+// interfaces.md, "schedule --json": keys that must exist.
+void TestSchedule::jsonContract()
+{
+    QFETCH(ScheduleKind, kind);
+    QFETCH(QString, name);
+    QFETCH(int, v);
+    QCOMPARE(QString(trainplan::scheduleKindName(kind)), name);
+    QCOMPARE(trainplan::scheduleKindFromName(name.toStdString()), std::optional<ScheduleKind>(kind));
+
+    const auto r = trainplan::simulateSchedule(uniformCosts(4, 8, v, 1e-3, 2e-3, 1e-3, 1e-4, 2e-3), kind);
+    const auto doc = trainplan::scheduleToJson(r);
+    for (const char* key : {"schedule.kind", "schedule.step_seconds", "schedule.bubble_fraction",
+                            "schedule.closed_form_bubble_fraction", "schedule.stages", "schedule.events"})
+        QVERIFY2(hasPath(doc, key), key);
+    const auto& s = doc.at("schedule");
+    QCOMPARE(QString::fromStdString(s.at("kind").get<std::string>()), name);
+    QCOMPARE(s.at("step_seconds").get<double>(), r.stepSeconds);
+    QCOMPARE(s.at("bubble_fraction").get<double>(), r.bubbleFraction);
+    QCOMPARE(s.at("closed_form_bubble_fraction").get<double>(), r.closedFormBubbleFraction);
+    QCOMPARE(s.at("stages").size(), size_t(4));
+    for (const auto& st : s.at("stages")) {
+        QVERIFY(st.at("idle_seconds").is_number());
+        QVERIFY(st.at("peak_in_flight_microbatches").is_number());
+    }
+    QCOMPARE(s.at("events").size(), r.events.size());
+    std::set<std::string> kinds;
+    for (const auto& e : s.at("events")) {
+        for (const char* key : {"stage", "chunk", "microbatch", "kind", "start_seconds", "end_seconds"})
+            QVERIFY2(e.contains(key), key);
+        QVERIFY(e.at("end_seconds").get<double>() >= e.at("start_seconds").get<double>());
+        kinds.insert(e.at("kind").get<std::string>());
+    }
+    std::set<std::string> expected{"F", "B", "send", "dp_sync"};
+    if (kind == ScheduleKind::ZeroBubbleH1)
+        expected.insert("W");
+    QCOMPARE(kinds, expected);
+}
+
+void TestSchedule::rejectsImpossiblePipelines()
+{
+    // Interleaving needs m to be a multiple of p and at least two chunks per stage.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             trainplan::simulateSchedule(uniformCosts(4, 6, 2, 1, 2, 1), ScheduleKind::Interleaved));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             trainplan::simulateSchedule(uniformCosts(4, 8, 1, 1, 2, 1), ScheduleKind::Interleaved));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             trainplan::simulateSchedule(uniformCosts(4, 8, 2, 1, 2, 1), ScheduleKind::OneFOneB));
+    auto wrongSize = uniformCosts(4, 8, 1, 1, 2, 1);
+    wrongSize.stages.pop_back();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, trainplan::simulateSchedule(wrongSize, ScheduleKind::OneFOneB));
+    auto negative = uniformCosts(4, 8, 1, 1, 2, 1);
+    negative.stages[2].forwardSeconds = -1;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, trainplan::simulateSchedule(negative, ScheduleKind::GPipe));
+    auto wTooLarge = uniformCosts(4, 8, 1, 1, 2, 3);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, trainplan::simulateSchedule(wTooLarge, ScheduleKind::ZeroBubbleH1));
+
+    // From a plan, the error names the field: 1024 / (64 x 1) = 16 micro-batches on 3 stages.
+    const auto plan = planWith("70b-2048-h100.json", {"layout.pp=3", "layout.schedule=interleaved", "layout.virtual_stages=2"});
+    try {
+        trainplan::simulateSchedule(plan, trainplan::estimate(plan));
+        QFAIL("expected a PlanError");
+    } catch (const trainplan::PlanError& e) {
+        QCOMPARE(QString::fromStdString(e.problems().at(0).path), QString("training.global_batch_sequences"));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestSchedule)
+#include "tst_schedule.moc"
