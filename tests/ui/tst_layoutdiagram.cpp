@@ -1,0 +1,475 @@
+// The layout diagram (issue 5, "Window: the diagram"), offscreen: it draws the plan with
+// stage colours, maps a drawn GPU back to its rank, lights up the right groups when a GPU is
+// selected, flags a TP group that crosses nodes, stays legible at 16,384 GPUs by drawing
+// blocks instead of thousands of GPUs, never lets text overlap or leave the picture, and
+// repaints when the document changes.
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QToolTip>
+#include <QtTest>
+
+#include <set>
+
+#include "LayoutDiagramPainter.h"
+#include "LayoutDiagramView.h"
+#include "PlanDocument.h"
+#include "trainplan/PlanIO.h"
+#include "trainplan/Presets.h"
+
+using trainplan::ParallelDim;
+
+Q_DECLARE_METATYPE(trainplan::Plan)
+
+namespace {
+
+const QRectF kTarget(0, 0, 1200, 700);
+
+trainplan::Plan seedPlan()
+{
+    return trainplan::loadPlanFile(TRAINPLAN_SOURCE_DIR "/examples/70b-2048-h100.json");
+}
+
+trainplan::Plan layoutPlan(int tp, int pp, int dp, int cp = 1, int gpusPerNode = 8)
+{
+    trainplan::Plan plan = seedPlan();
+    plan.layout.tp = tp;
+    plan.layout.pp = pp;
+    plan.layout.dp = dp;
+    plan.layout.cp = cp;
+    plan.cluster.gpusPerNode = gpusPerNode;
+    plan.cluster.gpus = tp * pp * dp * cp;
+    return plan;
+}
+
+QImage render(LayoutDiagramPainter& diagram, const QRectF& target = kTarget)
+{
+    QImage image(target.size().toSize(), QImage::Format_ARGB32);
+    image.fill(Qt::black);  // the painter must cover every pixel itself
+    QPainter p(&image);
+    diagram.paint(p, target);
+    return image;
+}
+
+int pixelsOf(const QImage& image, QColor color)
+{
+    const QRgb want = color.rgb();
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x)
+            n += (line[x] | 0xff000000u) == want;
+    }
+    return n;
+}
+
+std::vector<LayoutDiagramText> textsWithRole(const LayoutDiagramPainter& diagram, LayoutDiagramText::Role role)
+{
+    std::vector<LayoutDiagramText> out;
+    for (const auto& t : diagram.texts())
+        if (t.role == role)
+            out.push_back(t);
+    return out;
+}
+
+}  // namespace
+
+class TestLayoutDiagram : public QObject {
+    Q_OBJECT
+
+private slots:
+    void viewRendersTheSeedPlanInStageColours();
+    void labelsSayWhatEachNodeHolds();
+    void hitTestingFindsTheDrawnRank();
+    void hoverShowsRankNodeAndCoordinates();
+    void clickSelectsAGpu();
+    void selectionLightsUpTpPpAndDpGroups();
+    void gradientGroupIncludesContextParallelPeers();
+    void linksCarryTheRankMapTraffic();
+    void tpAcrossNodesIsFlagged();
+    void largePlansDrawBlocksNotThousandsOfGpus();
+    void textNeverOverlapsNorLeavesThePicture_data();
+    void textNeverOverlapsNorLeavesThePicture();
+    void tinyTargetsAndBadLayoutsDoNotBreakIt();
+    void viewRepaintsWhenTheDocumentChanges();
+    void selectionIsDroppedWhenItsRankDisappears();
+};
+
+void TestLayoutDiagram::viewRendersTheSeedPlanInStageColours()
+{
+    PlanDocument doc;
+    doc.resetTo(seedPlan());
+    LayoutDiagramView view(&doc);
+    view.resize(kTarget.size().toSize());
+    const QImage image = view.grab().toImage().convertToFormat(QImage::Format_ARGB32);
+
+    const int background = pixelsOf(image, view.diagram().style().background);
+    QVERIFY2(background < image.width() * image.height() * 0.95, "the diagram is blank");
+    for (int stage = 0; stage < 4; ++stage) {
+        const QColor color = LayoutDiagramStyle::stageColor(stage, 4);
+        QVERIFY2(pixelsOf(image, color) > 200, qPrintable(QString("stage %1's colour %2 is missing").arg(stage + 1).arg(color.name())));
+    }
+    // Four nodes of eight GPUs in front: replica 1 of the seed's TP 8 x PP 4 x DP 64.
+    QCOMPARE(view.diagram().individuallyDrawnGpus(), 32);
+    QVERIFY(!view.diagram().nodesAggregated());
+}
+
+void TestLayoutDiagram::labelsSayWhatEachNodeHolds()
+{
+    LayoutDiagramPainter diagram;
+    const auto plan = seedPlan();
+    diagram.setPlan(plan, trainplan::estimate(plan));
+    diagram.layout(kTarget);
+
+    QStringList all;
+    for (const auto& t : diagram.texts())
+        all << t.text;
+    const QString text = all.join('\n');
+    QVERIFY2(text.contains("REPLICA 1 OF 64 · 4 NODES · 32 GPUS"), qPrintable(text));
+    QVERIFY(text.contains("REPLICAS 2 … 64 (SAME LAYOUT, DIFFERENT DATA)"));
+    QVERIFY(text.contains("× 63 replicas, same layout"));
+    QVERIFY(text.contains("Stage 1 · node 0"));
+    QVERIFY(text.contains("TP 8 · layers 1–20 + embedding"));
+    QVERIFY(text.contains("Stage 4 · node 192"));
+    QVERIFY(text.contains("TP 8 · layers 61–80 + LM head"));
+    QVERIFY(text.contains("Stage 2 × 63"));
+    QCOMPARE(textsWithRole(diagram, LayoutDiagramText::Role::Warning).size(), size_t(0));
+}
+
+void TestLayoutDiagram::hitTestingFindsTheDrawnRank()
+{
+    LayoutDiagramPainter diagram;
+    const auto plan = seedPlan();
+    diagram.setPlan(plan, trainplan::estimate(plan));
+    render(diagram);
+    // Replica 1's ranks: stage s sits on node 64 s (PP stride 512 in the default order).
+    for (int rank : {0, 5, 7, 512 + 3, 1024 + 6, 1536 + 7}) {
+        const auto at = diagram.gpuCenter(rank);
+        QVERIFY2(at, qPrintable(QString("rank %1 is not drawn").arg(rank)));
+        QCOMPARE(diagram.rankAt(*at), std::optional<int>(rank));
+    }
+    QVERIFY(!diagram.gpuCenter(8));  // replica 2 stands behind, not drawn on its own
+    QCOMPARE(diagram.rankAt(QPointF(3, kTarget.height() / 2)), std::nullopt);
+}
+
+void TestLayoutDiagram::hoverShowsRankNodeAndCoordinates()
+{
+    PlanDocument doc;
+    doc.resetTo(seedPlan());
+    LayoutDiagramView view(&doc);
+    view.resize(kTarget.size().toSize());
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+    const QString text = view.diagram().describeRank(517);
+    QVERIFY2(text.contains("Rank 517 · node 64 · local GPU 5"), qPrintable(text));
+    QVERIFY2(text.contains("TP 5 · CP 0 · DP 0 · PP 1"), qPrintable(text));
+    QVERIFY2(text.contains("Replica 1 of 64 · Stage 2 of 4 · layers 21–40"), qPrintable(text));
+
+    QCOMPARE(view.diagram().toolTipAt(*view.diagram().gpuCenter(517)), text);
+    const QPoint at = view.diagram().gpuCenter(517)->toPoint();
+    QHelpEvent help(QEvent::ToolTip, at, view.mapToGlobal(at));
+    QCoreApplication::sendEvent(&view, &help);
+    QTRY_COMPARE(QToolTip::text(), text);
+    QToolTip::hideText();
+}
+
+void TestLayoutDiagram::clickSelectsAGpu()
+{
+    PlanDocument doc;
+    doc.resetTo(seedPlan());
+    LayoutDiagramView view(&doc);
+    view.resize(kTarget.size().toSize());
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy changed(&view, &LayoutDiagramView::selectedRankChanged);
+
+    QTest::mouseClick(&view, Qt::LeftButton, {}, view.diagram().gpuCenter(1024 + 2)->toPoint());
+    QCOMPARE(view.selectedRank(), std::optional<int>(1026));
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.last().at(0).toInt(), 1026);
+
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(3, view.height() / 2));  // empty space clears
+    QCOMPARE(view.selectedRank(), std::nullopt);
+    QCOMPARE(changed.last().at(0).toInt(), -1);
+}
+
+void TestLayoutDiagram::selectionLightsUpTpPpAndDpGroups()
+{
+    LayoutDiagramPainter diagram;
+    const auto plan = seedPlan();
+    diagram.setPlan(plan, trainplan::estimate(plan));
+    diagram.layout(kTarget);
+    diagram.setSelectedRank(513);  // stage 2, node 64, GPU 1, DP 0
+    using P = LayoutDiagramPainter;
+
+    QCOMPARE(diagram.highlightedRanks(P::Selected), std::vector<int>{513});
+    QCOMPARE(diagram.highlightedRanks(P::TpGroup), (std::vector<int>{512, 513, 514, 515, 516, 517, 518, 519}));
+    QCOMPARE(diagram.highlightedRanks(P::PpNeighbour), (std::vector<int>{1, 1025}));
+    // Its 63 DP peers are the same GPU in the replicas behind stage 2's node.
+    QCOMPARE(diagram.highlightedRanks(P::DpGroup), std::vector<int>{});
+    QCOMPARE(diagram.highlightedStacks(P::DpGroup), std::vector<int>{1});
+    QCOMPARE(diagram.highlightedStacks(P::TpGroup), std::vector<int>{});
+
+    const auto& s = diagram.selection();
+    QCOMPARE(s.gradientRanks.size(), size_t(64));
+    QCOMPARE(s.links.size(), size_t(4));
+    QCOMPARE(s.links[0].dim, ParallelDim::Tp);
+    QVERIFY(!s.links[0].crossesNodes);
+    QVERIFY(s.links[0].text.contains("NVLink"));
+    QCOMPARE(s.links[1].dim, ParallelDim::Pp);
+    QCOMPARE(s.links[1].from, 1);
+    QCOMPARE(s.links[1].to, 513);
+    QVERIFY(s.links[1].crossesNodes);
+    QVERIFY(s.links[1].text.contains("network"));
+    QCOMPARE(s.links[2].to, 1025);
+    QCOMPARE(s.links[3].dim, ParallelDim::Dp);
+    QVERIFY(s.links[3].crossesNodes);
+
+    // Each link is tagged on the drawing with its medium and bytes.
+    const auto tags = textsWithRole(diagram, LayoutDiagramText::Role::LinkTag);
+    QVERIFY2(tags.size() >= 3, qPrintable(QString::number(tags.size())));
+    for (const auto& t : tags)
+        QVERIFY2(t.text.contains("/step") && (t.text.contains("NVLink") || t.text.contains("network")), qPrintable(t.text));
+
+    diagram.setSelectedRank(std::nullopt);
+    QCOMPARE(diagram.highlightedRanks(P::TpGroup), std::vector<int>{});
+    QCOMPARE(diagram.highlightedStacks(P::DpGroup), std::vector<int>{});
+}
+
+void TestLayoutDiagram::gradientGroupIncludesContextParallelPeers()
+{
+    // CP 2: the gradient group is DP x CP; the CP peer sits in replica 1, one node over.
+    const auto plan = layoutPlan(8, 4, 32, 2);
+    LayoutDiagramPainter diagram;
+    diagram.setPlan(plan, trainplan::estimate(plan));
+    diagram.layout(kTarget);
+    diagram.setSelectedRank(3);
+    const trainplan::RankMap map(plan);
+    QCOMPARE(diagram.selection().gradientRanks, map.gradientGroupRanks(3));
+    QCOMPARE(diagram.highlightedRanks(LayoutDiagramPainter::DpGroup), std::vector<int>{3 + 8});
+    QCOMPARE(diagram.highlightedStacks(LayoutDiagramPainter::DpGroup), (std::vector<int>{0, 1}));
+    QVERIFY(diagram.selection().links.back().text.startsWith("DP 32 × CP 2"));
+}
+
+void TestLayoutDiagram::linksCarryTheRankMapTraffic()
+{
+    const auto plan = seedPlan();
+    const auto est = trainplan::estimate(plan);
+    const trainplan::RankMap map(plan);
+    LayoutDiagramPainter diagram;
+    diagram.setPlan(plan, est);
+    diagram.setSelectedRank(513);
+    for (const auto& link : diagram.selection().links) {
+        const auto expected = map.traffic(link.dim, link.from, est);
+        QCOMPARE(link.traffic.payloadBytesPerStep, expected.payloadBytesPerStep);
+        QVERIFY(link.traffic.payloadBytesPerStep > 0);
+    }
+}
+
+void TestLayoutDiagram::tpAcrossNodesIsFlagged()
+{
+    PlanDocument doc;
+    doc.resetTo(seedPlan());
+    doc.edit("TP 16", [](trainplan::Plan& p) {
+        p.layout.tp = 16;
+        p.layout.dp = 32;
+    });
+    LayoutDiagramPainter diagram;
+    diagram.setPlan(doc.plan(), doc.estimate());
+    const QImage image = render(diagram);
+    const auto* geometry = diagram.geometry();
+    QVERIFY(geometry);
+
+    // Every TP group spans two nodes: outlines in the warning colour, bridged node to node.
+    int crossing = 0;
+    for (const auto& unit : geometry->units())
+        for (const auto& outline : unit.tpOutlines)
+            crossing += outline.crossesNodes;
+    QVERIFY(crossing >= 8);
+    QCOMPARE(geometry->tpBridges().size(), size_t(4));
+    QVERIFY(pixelsOf(image, diagram.style().warning()) > 300);
+
+    // The red flag's own words, in full.
+    const trainplan::Warning* flag = diagram.model()->tpWarning();
+    QVERIFY(flag);
+    QStringList lines;
+    for (const auto& t : textsWithRole(diagram, LayoutDiagramText::Role::Warning)) {
+        QCOMPARE(t.color, LayoutDiagramStyle::severityColor(flag->severity));
+        lines << t.text;
+    }
+    QCOMPARE(lines.join(' '), QStringLiteral("⚠ ") + QString::fromStdString(trainplan::describe(*flag)));
+    bool labelled = false;
+    for (const auto& t : textsWithRole(diagram, LayoutDiagramText::Role::NodeLabel))
+        labelled |= t.text.startsWith("TP 16 spans nodes");
+    QVERIFY(labelled);
+
+    // Selecting a GPU: its TP group is lit on both nodes and its link is the network.
+    diagram.setSelectedRank(5);
+    QCOMPARE(diagram.highlightedRanks(LayoutDiagramPainter::TpGroup).size(), size_t(16));
+    QVERIFY(diagram.selection().links.front().crossesNodes);
+}
+
+void TestLayoutDiagram::largePlansDrawBlocksNotThousandsOfGpus()
+{
+    // 16,384 GPUs, one replica on 8 nodes: those 64 GPUs are drawn, the 16,320 others stand
+    // behind as three boards per stage with a count.
+    {
+        const auto plan = layoutPlan(8, 8, 256);
+        LayoutDiagramPainter diagram;
+        diagram.setPlan(plan, trainplan::estimate(plan));
+        render(diagram, QRectF(0, 0, 1600, 900));
+        QCOMPARE(diagram.individuallyDrawnGpus(), 64);
+        size_t ghosts = 0;
+        for (const auto& u : diagram.geometry()->units())
+            ghosts += u.ghosts.size();
+        QVERIFY(ghosts <= 8 * 3);
+    }
+    // 16,384 GPUs with 64 nodes per replica: blocks of nodes, no GPU drawn on its own.
+    {
+        const auto plan = layoutPlan(8, 16, 32, 4);
+        LayoutDiagramPainter diagram;
+        diagram.setPlan(plan, trainplan::estimate(plan));
+        const QImage image = render(diagram, QRectF(0, 0, 1600, 900));
+        QVERIFY(diagram.nodesAggregated());
+        QCOMPARE(diagram.individuallyDrawnGpus(), 0);
+        QVERIFY(diagram.geometry()->units().size() <= 24);
+        QCOMPARE(diagram.geometry()->droppedLabels(), 0);
+        bool counted = false;
+        for (const auto& t : textsWithRole(diagram, LayoutDiagramText::Role::NodeLabel))
+            counted |= t.text.contains(" nodes");  // "Stage 1 · 4 nodes"
+        QVERIFY(counted);
+        QVERIFY(pixelsOf(image, LayoutDiagramStyle::stageColor(0, 16)) > 50);
+        // Hovering a block names the block and its first GPU.
+        const auto& first = diagram.geometry()->units().front();
+        QCOMPARE(diagram.rankAt(first.topCenter), std::optional<int>(first.representativeRank));
+        const QString tip = diagram.toolTipAt(first.topCenter);
+        QVERIFY2(tip.startsWith("Stage 1 · 4 nodes drawn as one block") && tip.contains("Rank 0 · node 0 · local GPU 0"), qPrintable(tip));
+        QVERIFY2(diagram.toolTipAt(first.stackTop).contains("× 31 replicas"), qPrintable(diagram.toolTipAt(first.stackTop)));
+    }
+    // In a small pane the same 8-node replica becomes blocks rather than unreadable GPUs.
+    {
+        const auto plan = layoutPlan(8, 8, 256);
+        LayoutDiagramPainter diagram;
+        diagram.setPlan(plan, trainplan::estimate(plan));
+        render(diagram, QRectF(0, 0, 560, 360));
+        QVERIFY(diagram.nodesAggregated());
+        QCOMPARE(diagram.geometry()->droppedLabels(), 0);
+    }
+}
+
+void TestLayoutDiagram::textNeverOverlapsNorLeavesThePicture_data()
+{
+    QTest::addColumn<trainplan::Plan>("plan");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<int>("selected");
+    const QSize sizes[] = {{1600, 900}, {1200, 700}, {800, 480}, {560, 360}};
+    const struct {
+        const char* name;
+        trainplan::Plan plan;
+        int selected;
+    } plans[] = {
+        {"seed", seedPlan(), 513},
+        {"tp16", layoutPlan(16, 4, 32), 5},
+        {"8 GPUs", layoutPlan(8, 1, 1), 3},
+        {"16k", layoutPlan(8, 8, 256), 1024 * 8 + 3},
+        {"16k cp", layoutPlan(8, 16, 32, 4), 0},
+        {"tp2 shared nodes", layoutPlan(2, 4, 16), 3},
+        {"4 per node", layoutPlan(4, 8, 8, 1, 4), 9},
+    };
+    for (const auto& p : plans)
+        for (const QSize& s : sizes)
+            QTest::addRow("%s %dx%d", p.name, s.width(), s.height()) << p.plan << s << p.selected;
+}
+
+void TestLayoutDiagram::textNeverOverlapsNorLeavesThePicture()
+{
+    QFETCH(trainplan::Plan, plan);
+    QFETCH(QSize, size);
+    QFETCH(int, selected);
+    LayoutDiagramPainter diagram;
+    diagram.setPlan(plan, trainplan::estimate(plan));
+    const QRectF target(QPointF(0, 0), QSizeF(size));
+    diagram.layout(target);
+    diagram.setSelectedRank(selected);
+    render(diagram, target);
+
+    const auto texts = diagram.texts();
+    QVERIFY(!texts.empty());
+    const QRectF panel = diagram.geometry()->panelRect();
+    for (size_t i = 0; i < texts.size(); ++i) {
+        const auto& a = texts[i];
+        const QFontMetricsF fm(LayoutDiagramGeometry::font(diagram.style(), a.font));
+        QVERIFY2(target.contains(a.rect), qPrintable("outside the picture: " + a.text));
+        QVERIFY2(fm.horizontalAdvance(a.text) <= a.rect.width() + 0.5, qPrintable("wider than its room: " + a.text));
+        QVERIFY2(!a.rect.intersects(panel), qPrintable("under the selection panel: " + a.text));
+        for (size_t j = i + 1; j < texts.size(); ++j)
+            QVERIFY2(!a.rect.intersects(texts[j].rect), qPrintable(a.text + " overlaps " + texts[j].text));
+    }
+    QCOMPARE(diagram.geometry()->droppedLabels(), 0);
+}
+
+void TestLayoutDiagram::tinyTargetsAndBadLayoutsDoNotBreakIt()
+{
+    for (const auto& plan : {seedPlan(), layoutPlan(8, 16, 32, 4)}) {
+        LayoutDiagramPainter diagram;
+        diagram.setPlan(plan, trainplan::estimate(plan));
+        for (const QSizeF size : {QSizeF(1, 1), QSizeF(120, 80), QSizeF(300, 200)}) {
+            const QImage image = render(diagram, QRectF(QPointF(0, 0), size));
+            QCOMPARE(image.pixelColor(0, 0), diagram.style().background);
+            diagram.setSelectedRank(0);
+            render(diagram, QRectF(QPointF(0, 0), size));
+            diagram.setSelectedRank(std::nullopt);
+        }
+    }
+    // A layout the rank map cannot number: the diagram says why instead of drawing.
+    trainplan::Plan bad = seedPlan();
+    bad.layout.tp = 0;
+    LayoutDiagramPainter diagram;
+    diagram.setPlan(bad, trainplan::Estimate{});
+    QVERIFY(!diagram.hasPlan());
+    QVERIFY(diagram.problem().contains("layout.tp"));
+    QCOMPARE(diagram.rankAt(QPointF(10, 10)), std::nullopt);
+    const QImage image = render(diagram);
+    QVERIFY(pixelsOf(image, diagram.style().mutedText) > 0);
+}
+
+void TestLayoutDiagram::viewRepaintsWhenTheDocumentChanges()
+{
+    PlanDocument doc;
+    doc.resetTo(seedPlan());
+    LayoutDiagramView view(&doc);
+    view.resize(kTarget.size().toSize());
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(view.paintCount() > 0);
+    const QImage before = view.grab().toImage();
+    const int paints = view.paintCount();
+
+    doc.edit("PP 8", [](trainplan::Plan& p) {
+        p.layout.pp = 8;
+        p.layout.dp = 32;
+    });
+    QTRY_VERIFY(view.paintCount() > paints);
+    QCOMPARE(view.diagram().model()->frontCaption(), QStringLiteral("REPLICA 1 OF 32 · 8 NODES · 64 GPUS"));
+    QVERIFY(view.grab().toImage() != before);
+    QCOMPARE(view.diagram().individuallyDrawnGpus(), 64);
+}
+
+void TestLayoutDiagram::selectionIsDroppedWhenItsRankDisappears()
+{
+    PlanDocument doc;
+    doc.resetTo(seedPlan());
+    LayoutDiagramView view(&doc);
+    view.selectRank(1500);
+    QCOMPARE(view.selectedRank(), std::optional<int>(1500));
+    doc.edit("DP 16", [](trainplan::Plan& p) { p.layout.dp = 32; });  // 1,024 ranks
+    QCOMPARE(view.selectedRank(), std::nullopt);
+    view.selectRank(700);
+    doc.edit("DP 64", [](trainplan::Plan& p) { p.layout.dp = 64; });
+    QCOMPARE(view.selectedRank(), std::optional<int>(700));  // still exists: kept, groups recomputed
+    QCOMPARE(view.diagram().selection().gradientRanks.size(), size_t(64));
+}
+
+QTEST_MAIN(TestLayoutDiagram)
+#include "tst_layoutdiagram.moc"
