@@ -18,8 +18,14 @@ namespace trainplan {
 //                             the attention core's gradient and any recompute stay in B
 //   recompute:                full adds every layer's forward to the backward; selective the
 //                             attention core's forward (Korthikanti et al. 2022, Sec. 5)
-// Seconds = FLOPs / (MFU x peak FLOP/s per GPU): the plan's efficiency applied to every op.
-// Sends take est.communication.ppSecondsPerSend, the DP reduction est.communication.dpSeconds.
+// Seconds: the plan's MFU is end to end (interfaces.md: time = FLOPs / (MFU peak GPUs)), so
+// the bubble is already inside it. Ops therefore run at the rate that makes the mean stage's
+// busy time equal the estimate's step time less the plan's closed-form bubble:
+//   k = est.time.stepSeconds (1 - bubble) / (mean busy seconds at peak).
+// Uniform stages then reproduce the estimate's step; uneven stages, sends and the DP tail
+// show up as extra time. Every schedule kind uses the same op durations, so comparisons
+// are fair. Sends take est.communication.ppSecondsPerSend, the DP reduction
+// est.communication.dpSeconds.
 ScheduleCosts scheduleCosts(const Plan& plan, const Estimate& est, ScheduleKind kind)
 {
     const auto& l = plan.layout;
@@ -32,7 +38,7 @@ ScheduleCosts scheduleCosts(const Plan& plan, const Estimate& est, ScheduleKind 
     costs.dpSyncSeconds = est.communication.dpSeconds;
 
     const double tokens = double(plan.training.microBatchSize) * model.sequenceLength / l.cp;
-    const double secondsPerFlop = 1.0 / (plan.training.mfu * plan.cluster.peakFlopsPerGpu * l.tp);
+    const double secondsPerFlop = 1.0 / (plan.cluster.peakFlopsPerGpu * l.tp);  // at peak; scaled below
     const double qDim = double(model.attentionHeads) * model.headDim;
     const double linear = 2.0 * est.parameters.perLayer * tokens * secondsPerFlop;
     const double attention = 4.0 * qDim * model.sequenceLength * tokens * secondsPerFlop;
@@ -63,6 +69,16 @@ ScheduleCosts scheduleCosts(const Plan& plan, const Estimate& est, ScheduleKind 
                 sc.weightGradSeconds += lmHead;
             }
         }
+    }
+    double busy = 0.0;
+    for (const auto& sc : costs.stages)
+        busy += sc.forwardSeconds + sc.backwardSeconds;
+    const double meanBusyAtPeak = busy * double(costs.m) / costs.p;
+    const double k = meanBusyAtPeak > 0 ? est.time.stepSeconds * (1.0 - est.pipeline.bubbleFraction) / meanBusyAtPeak : 0.0;
+    for (auto& sc : costs.stages) {
+        sc.forwardSeconds *= k;
+        sc.backwardSeconds *= k;
+        sc.weightGradSeconds *= k;
     }
     return costs;
 }

@@ -1,0 +1,187 @@
+// Pipeline timeline benchmark (issue 4, "Speed": simulate p = 64, m = 1,024, v = 4 under
+// 10 ms, paint that timeline under 16 ms). For each case it prints the median and
+// 99th-percentile milliseconds of
+//   - simulate:  ScheduleSimulator::simulate of the plan's schedule into a reused result;
+//   - update:    TimelineScene::setPlan, what a slider tick costs the view (every lane
+//                simulated, indexed, and its activations in flight derived);
+//   - timeline:  TimelinePainter::paint of the lanes into a 1600 x 600 image, after the
+//                window moved (zoom, pan, tick): every event in view is walked again;
+//   - repaint:   the same, window unchanged (hover, expose): the lanes' level-of-detail
+//                images and wide blocks are reused;
+//   - pane:      TimelineScene::paint, the timeline plus the in-flight strip, after a move;
+// and how many rectangles the last paint drew one by one. Run offscreen:
+//   QT_QPA_PLATFORM=offscreen bench_timeline [--runs N] [--png DIR]
+// --png DIR also writes each case at 1400 x 600 for a look, whole and zoomed 4x with the
+// block in the middle of stage 1 hovered (its tooltip is printed).
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#include "TimelineScene.h"
+#include "trainplan/Presets.h"
+#include "trainplan/Schedule.h"
+
+namespace {
+
+struct Stats {
+    double median = 0, p99 = 0;
+};
+
+Stats stats(std::vector<double> ms)
+{
+    std::sort(ms.begin(), ms.end());
+    const auto at = [&](double q) { return ms[std::min(ms.size() - 1, size_t(q * double(ms.size() - 1) + 0.5))]; };
+    return {at(0.5), at(0.99)};
+}
+
+Stats time(int runs, const std::function<void()>& work)
+{
+    std::vector<double> ms;
+    ms.reserve(size_t(runs));
+    QElapsedTimer timer;
+    for (int i = 0; i < runs; ++i) {
+        timer.start();
+        work();
+        ms.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    return stats(std::move(ms));
+}
+
+// The seed's 70B plan stretched to 64 stages of 4 chunks (256 layers, one per chunk), DP = 1
+// at b = 1 so that 1,024 sequences make m = 1,024 micro-batches: bench_schedule's case.
+trainplan::Plan largePlan()
+{
+    trainplan::Plan plan = trainplan::defaultPlan();
+    plan.layout.pp = 64;
+    plan.layout.dp = 1;
+    plan.layout.tp = 8;
+    plan.layout.virtualStages = 4;
+    plan.layout.schedule = trainplan::Schedule::Interleaved;
+    plan.model.layers = 256;
+    plan.cluster.gpus = 512;
+    plan.training.globalBatchSequences = 1024;
+    return plan;
+}
+
+trainplan::Plan interleavedDefault()
+{
+    trainplan::Plan plan = trainplan::defaultPlan();
+    plan.layout.schedule = trainplan::Schedule::Interleaved;
+    plan.layout.virtualStages = 2;
+    return plan;
+}
+
+struct Case {
+    const char* name;
+    const char* file;
+    trainplan::Plan plan;
+    bool comparison;
+};
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    int runs = 200;
+    QString pngDir;
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (QString(argv[i]) == "--runs")
+            runs = std::max(1, QString(argv[++i]).toInt());
+        else if (QString(argv[i]) == "--png")
+            pngDir = argv[++i];
+    }
+    if (!pngDir.isEmpty())
+        QDir().mkpath(pngDir);
+
+    const Case cases[] = {
+        {"seed 000: p 4, m 16, 1F1B", "default", trainplan::defaultPlan(), false},
+        {"seed 000, interleaved v 2", "interleaved-v2", interleavedDefault(), false},
+        {"seed 000, 4 schedules compared", "compare", trainplan::defaultPlan(), true},
+        {"p 64, m 1024, v 4, interleaved", "p64-m1024-v4", largePlan(), false},
+        {"p 64, m 1024, 4 schedules compared", "p64-m1024-compare", largePlan(), true},
+    };
+    const QRectF target(0, 0, 1600, 600);
+    QImage image(target.size().toSize(), QImage::Format_ARGB32_Premultiplied);
+
+    std::printf("%d runs each; milliseconds, median / p99\n", runs);
+    std::printf("%-36s %9s %17s %17s %17s %17s %17s %8s\n", "case", "events", "simulate", "update (tick)", "timeline paint", "repaint",
+                "pane paint", "rects");
+    for (const Case& c : cases) {
+        const trainplan::Estimate est = trainplan::estimate(c.plan);
+        const trainplan::ScheduleKind kind = trainplan::scheduleKindOf(c.plan.layout.schedule);
+        const trainplan::ScheduleCosts costs = trainplan::scheduleCosts(c.plan, est, kind);
+        trainplan::ScheduleSimulator simulator;
+        trainplan::ScheduleResult result;
+        simulator.simulate(costs, kind, result);  // warm the reused buffers
+        const Stats simulate = time(runs, [&] { simulator.simulate(costs, kind, result); });
+
+        TimelineScene scene;
+        scene.setComparison(c.comparison);
+        scene.setPlan(c.plan, est);
+        const Stats update = time(runs, [&] { scene.setPlan(c.plan, est); });
+        size_t events = 0;
+        for (int i = 0; i < scene.model().laneCount(); ++i)
+            events += scene.model().lane(i).result().events.size();
+
+        {
+            QPainter warm(&image);  // fonts and glyph caches
+            scene.paint(warm, target);
+        }
+        // Two windows a hair apart, alternated so that every paint sees a moved window.
+        const auto [lo, hi] = scene.fullWindow();
+        int flip = 0;
+        const auto moveWindow = [&] { scene.timeline().setTimeWindow(lo, (flip++ % 2) ? hi : hi - 1e-9 * (hi - lo)); };
+        const Stats timeline = time(runs, [&] {
+            moveWindow();
+            QPainter p(&image);
+            scene.timeline().paint(p, target);
+        });
+        const Stats repaint = time(runs, [&] {
+            QPainter p(&image);
+            scene.timeline().paint(p, target);
+        });
+        const Stats pane = time(runs, [&] {
+            scene.setWindow(lo, (flip++ % 2) ? hi : hi - 1e-9 * (hi - lo));
+            QPainter p(&image);
+            scene.paint(p, target);
+        });
+        std::printf("%-36s %9zu %7.3f / %-7.3f %7.3f / %-7.3f %7.2f / %-7.2f %7.2f / %-7.2f %7.2f / %-7.2f %8d\n", c.name, events,
+                    simulate.median, simulate.p99, update.median, update.p99, timeline.median, timeline.p99, repaint.median, repaint.p99,
+                    pane.median, pane.p99, scene.timeline().stats().rectangles);
+        scene.fit();
+
+        if (!pngDir.isEmpty()) {
+            QImage shot(1400, 600, QImage::Format_ARGB32_Premultiplied);
+            QPainter p(&shot);
+            scene.paint(p, QRectF(0, 0, 1400, 600));
+            p.end();
+            shot.save(QStringLiteral("%1/timeline-%2.png").arg(pngDir, c.file));
+            // Zoomed 4x into the middle of the step, with the block at the centre hovered.
+            const TimelineAxis& axis = scene.timeline().axis();
+            scene.zoomAt(axis.left() + axis.width() / 2, 4);
+            {
+                QPainter layout(&shot);
+                scene.paint(layout, QRectF(0, 0, 1400, 600));  // lay out the zoomed window first
+            }
+            const TimelineAxis& zoomed = scene.timeline().axis();
+            const auto rect = scene.timeline().eventRect({0, std::uint32_t(scene.model().lane(0).track.ops(0)[0].event)});
+            const double rowY = rect ? rect->center().y() : 100;
+            scene.timeline().setHighlight(scene.eventAt(QPointF(zoomed.left() + zoomed.width() / 2, rowY)));
+            QPainter zoomedPainter(&shot);
+            scene.paint(zoomedPainter, QRectF(0, 0, 1400, 600));
+            zoomedPainter.end();
+            shot.save(QStringLiteral("%1/timeline-%2-zoomed.png").arg(pngDir, c.file));
+            if (const auto hovered = scene.timeline().highlight())
+                std::printf("  hovered: %s\n", qPrintable(scene.timeline().describe(*hovered).replace('\n', " | ")));
+        }
+    }
+    return 0;
+}
