@@ -19,4 +19,9 @@ void apply(QChart* chart, QChartView* view)
     view->setRenderHint(QPainter::Antialiasing, false);
 }
 
+void fitLegend(QChart* chart, int viewWidth)
+{
+    chart->legend()->setAlignment(viewWidth < 520 ? Qt::AlignRight : Qt::AlignBottom);
+}
+
 }  // namespace chartstyle

@@ -9,5 +9,7 @@ class QChartView;
 namespace chartstyle {
 
 void apply(QChart* chart, QChartView* view);
+// A narrow pane cannot fit a row of legend entries: stack them on the right instead.
+void fitLegend(QChart* chart, int viewWidth);
 
 }  // namespace chartstyle

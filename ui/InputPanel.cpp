@@ -166,6 +166,9 @@ void InputPanel::addChoice(QFormLayout* form, const QString& label, const QStrin
                            std::function<E(const Plan&)> get, std::function<void(Plan&, E)> set)
 {
     auto* combo = new QComboBox;
+    // Long entries must not dictate the panel's width: show about 16 characters.
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(16);
     for (const auto& [value, name] : names)
         combo->addItem(prettyName(name), int(value));
     connect(combo, &QComboBox::activated, this, [this, combo, label, set](int index) {

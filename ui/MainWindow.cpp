@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -19,13 +20,18 @@
 #include <QVBoxLayout>
 
 #include "DashboardPane.h"
+#include "DerivationView.h"
+#include "Exporter.h"
+#include "PresentationWindow.h"
 #include "InputPanel.h"
+#include "LayoutDiagramView.h"
 #include "MemoryChart.h"
 #include "PlanDocument.h"
 #include "RecentFiles.h"
 #include "SummaryPanel.h"
 #include "Theme.h"
 #include "TimeBreakdownChart.h"
+#include "TimelineView.h"
 #include "WarningsPanel.h"
 #include "trainplan/Format.h"
 #include "trainplan/LayoutAdjuster.h"
@@ -64,6 +70,15 @@ MainWindow::MainWindow(QWidget* parent)
     splitter_->setSizes({360, 920});
     setCentralWidget(splitter_);
 
+    // The math is a dock on the right: opened when walking through a plan (journey 1),
+    // out of the way while exploring on a small screen.
+    mathDock_ = new QDockWidget(tr("Show the math"), this);
+    mathDock_->setObjectName("mathDock");
+    mathDock_->setWidget(derivation_);
+    mathDock_->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::RightDockWidgetArea, mathDock_);
+    mathDock_->hide();
+
     buildMenus();
     connect(doc_, &PlanDocument::fileStateChanged, this, &MainWindow::updateTitle);
     connect(doc_, &PlanDocument::planChanged, this, &MainWindow::updateStatus);
@@ -88,28 +103,40 @@ QWidget* MainWindow::buildDashboard()
     memory_ = new MemoryChart(doc_);
     time_ = new TimeBreakdownChart(doc_);
     warnings_ = new WarningsPanel(doc_);
-    auto* grid = new QGridLayout;
-    grid->setSpacing(6);
-    auto addPane = [&](const QString& title, QWidget* content, int row, int col, int rowSpan, int colSpan) {
+    derivation_ = new DerivationView(doc_);
+    // Two rows of resizable panes: every view visible at a glance, any one enlargeable.
+    rows_ = new QSplitter(Qt::Vertical);
+    topRow_ = new QSplitter(Qt::Horizontal);
+    bottomRow_ = new QSplitter(Qt::Horizontal);
+    rows_->addWidget(topRow_);
+    rows_->addWidget(bottomRow_);
+    rows_->setChildrenCollapsible(false);
+    auto addPane = [&](QSplitter* row, const QString& title, QWidget* content, int stretch) {
         auto* pane = new DashboardPane(title, content);
         pane->setObjectName(title);
-        grid->addWidget(pane, row, col, rowSpan, colSpan);
+        row->addWidget(pane);
+        row->setStretchFactor(row->count() - 1, stretch);
         panes_.push_back(pane);
         connect(pane, &DashboardPane::enlargeToggled, this, [this, pane](bool on) { setEnlargedPane(pane, on); });
     };
-    addPane(tr("Memory per GPU"), memory_, 0, 0, 1, 1);
-    addPane(tr("Red flags"), warnings_, 0, 1, 1, 1);
-    addPane(tr("Step time"), time_, 1, 0, 1, 2);
-    grid->setColumnStretch(0, 3);
-    grid->setColumnStretch(1, 2);
-    grid->setRowStretch(0, 3);
-    grid->setRowStretch(1, 2);
-    column->addLayout(grid, 1);
+    layoutDiagram_ = new LayoutDiagramView(doc_);
+    layoutDiagram_->setMinimumSize(300, 200);  // below its preferred size it draws blocks of nodes
+    addPane(topRow_, tr("Memory per GPU"), memory_, 2);
+    addPane(topRow_, tr("Ranks on nodes and GPUs"), layoutDiagram_, 3);
+    addPane(topRow_, tr("Red flags"), warnings_, 2);
+    timeline_ = new TimelineView(doc_);
+    timeline_->setMinimumSize(360, 220);
+    addPane(bottomRow_, tr("Pipeline timeline"), timeline_, 3);
+    addPane(bottomRow_, tr("Step time"), time_, 2);
+    column->addWidget(rows_, 1);
     return area;
 }
 
 void MainWindow::setEnlargedPane(DashboardPane* pane, bool enlarged)
 {
+    // Hide the other row too, so the enlarged pane takes the whole dashboard.
+    for (QSplitter* row : {topRow_, bottomRow_})
+        row->setVisible(!enlarged || row->indexOf(pane) >= 0);
     for (auto* p : panes_) {
         p->setVisible(!enlarged || p == pane);
         if (p != pane && p->isEnlarged()) {
@@ -153,6 +180,31 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();
+    auto askPath = [this](const QString& title, const QString& name, const QString& filter) {
+        const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+        return QFileDialog::getSaveFileName(this, title, dir + "/" + name, filter);
+    };
+    file->addAction(tr("Export &PDF report (A4)…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this, askPath] {
+        const QString path = askPath(tr("Export PDF report"), QFileInfo(doc_->displayName()).completeBaseName() + ".pdf", tr("PDF (*.pdf)"));
+        if (!path.isEmpty())
+            exportPdf(path, false);
+    });
+    file->addAction(tr("Export PDF report (US &Letter)…"), this, [this, askPath] {
+        const QString path = askPath(tr("Export PDF report"), QFileInfo(doc_->displayName()).completeBaseName() + ".pdf", tr("PDF (*.pdf)"));
+        if (!path.isEmpty())
+            exportPdf(path, true);
+    });
+    file->addAction(tr("Export &slides (PNG, SVG, deck)…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the slides"), QSettings().value("lastDirectory", QDir::homePath()).toString());
+        if (!dir.isEmpty())
+            exportSlides(dir);
+    });
+    file->addAction(tr("Export the math as &Markdown…"), this, [this, askPath] {
+        const QString path = askPath(tr("Export Markdown"), QFileInfo(doc_->displayName()).completeBaseName() + ".md", tr("Markdown (*.md)"));
+        if (!path.isEmpty())
+            exportMarkdown(path);
+    });
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
@@ -162,6 +214,9 @@ void MainWindow::buildMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("Copy the math as Markdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] { derivation_->copyMarkdown(); });
+    edit->addAction(tr("Copy the math as text"), this, [this] { derivation_->copyPlainText(); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (auto* pane : panes_) {
@@ -171,6 +226,15 @@ void MainWindow::buildMenus()
         for (auto* p : panes_)
             p->setEnlarged(false);
     });
+    view->addSeparator();
+    view->addAction(timeline_->compareAction());
+    view->addAction(timeline_->fitAction());
+    view->addSeparator();
+    QAction* math = mathDock_->toggleViewAction();
+    math->setText(tr("Show the &math"));
+    math->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    view->addAction(math);
+    view->addAction(tr("&Presentation mode"), QKeySequence(Qt::Key_F5), this, &MainWindow::startPresentation);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About TrainPlan"), this, [this] {
@@ -277,6 +341,53 @@ void MainWindow::newFromModel(const QString& modelName)
     doc_->resetTo(plan);
 }
 
+bool MainWindow::runExport(const ExportRequest& request)
+{
+    QString error;
+    QStringList written;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = exporter::run(doc_->plan(), QFileInfo(doc_->displayName()).completeBaseName(), request, &error, &written);
+    QApplication::restoreOverrideCursor();
+    if (!ok) {
+        showError(tr("Export failed"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Wrote %n file(s): %1", nullptr, int(written.size())).arg(written.value(0)), 6000);
+    return true;
+}
+
+bool MainWindow::exportPdf(const QString& path, bool letter)
+{
+    ExportRequest request;
+    request.pdfPath = path;
+    request.pageSize = letter ? QPageSize::Letter : QPageSize::A4;
+    if (!runExport(request))
+        return false;
+    QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
+    return true;
+}
+
+bool MainWindow::exportSlides(const QString& directory)
+{
+    ExportRequest request;
+    request.slidesDirectory = directory;
+    return runExport(request);
+}
+
+bool MainWindow::exportMarkdown(const QString& path)
+{
+    ExportRequest request;
+    request.markdownPath = path;
+    return runExport(request);
+}
+
+void MainWindow::startPresentation()
+{
+    auto* presentation = new PresentationWindow(doc_->plan());
+    presentation->showFullScreen();
+    presentation->setFocus();
+}
+
 void MainWindow::showError(const QString& title, const QString& text)
 {
     // Offscreen (tests, headless runs) a modal box would block forever; report on stderr.
@@ -319,6 +430,11 @@ void MainWindow::restoreSettings()
         restoreState(s.value("window/state").toByteArray());
     if (s.contains("window/splitter"))
         splitter_->restoreState(s.value("window/splitter").toByteArray());
+    if (s.contains("window/rows")) {
+        rows_->restoreState(s.value("window/rows").toByteArray());
+        topRow_->restoreState(s.value("window/topRow").toByteArray());
+        bottomRow_->restoreState(s.value("window/bottomRow").toByteArray());
+    }
     doc_->setFollower(trainplan::Follower(s.value("layout/follower", int(trainplan::Follower::Dp)).toInt()));
 }
 
@@ -328,5 +444,8 @@ void MainWindow::saveSettings()
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());
     s.setValue("window/splitter", splitter_->saveState());
+    s.setValue("window/rows", rows_->saveState());
+    s.setValue("window/topRow", topRow_->saveState());
+    s.setValue("window/bottomRow", bottomRow_->saveState());
     s.setValue("layout/follower", int(doc_->follower()));
 }

@@ -9,7 +9,10 @@
 #include <vector>
 
 class DashboardPane;
+class DerivationView;
 class InputPanel;
+class TimelineView;
+class LayoutDiagramView;
 class MemoryChart;
 class PlanDocument;
 class QScrollArea;
@@ -31,10 +34,18 @@ public:
     MemoryChart* memoryChart() const { return memory_; }
     TimeBreakdownChart* timeChart() const { return time_; }
     WarningsPanel* warnings() const { return warnings_; }
+    DerivationView* derivation() const { return derivation_; }
+    LayoutDiagramView* layoutDiagram() const { return layoutDiagram_; }
+    QDockWidget* mathDock() const { return mathDock_; }
+    TimelineView* timeline() const { return timeline_; }
     const std::vector<DashboardPane*>& panes() const { return panes_; }
 
     bool openFile(const QString& path);
     bool saveTo(const QString& path);
+    bool exportPdf(const QString& path, bool letter);
+    bool exportSlides(const QString& directory);
+    bool exportMarkdown(const QString& path);
+    void startPresentation();
 
     // Asked before unsaved work would be dropped; tests replace it to answer without a dialog.
     std::function<QMessageBox::StandardButton()> askToSaveChanges;
@@ -60,6 +71,7 @@ private:
     void restoreSettings();
     void saveSettings();
     void setEnlargedPane(DashboardPane* pane, bool enlarged);
+    bool runExport(const struct ExportRequest& request);
 
     PlanDocument* doc_;
     InputPanel* inputs_;
@@ -68,6 +80,13 @@ private:
     MemoryChart* memory_;
     TimeBreakdownChart* time_;
     WarningsPanel* warnings_;
+    DerivationView* derivation_;
+    LayoutDiagramView* layoutDiagram_;
+    class QDockWidget* mathDock_;
+    TimelineView* timeline_;
     QSplitter* splitter_;
+    QSplitter* rows_;
+    QSplitter* topRow_;
+    QSplitter* bottomRow_;
     std::vector<DashboardPane*> panes_;
 };

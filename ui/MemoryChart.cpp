@@ -2,6 +2,7 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QLegend>
 #include <QLineSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
@@ -65,6 +66,7 @@ MemoryChart::MemoryChart(PlanDocument* document, QWidget* parent)
     capacity_->attachAxis(gbAxis_);
     lineAxisX_->setVisible(false);
     gbAxis_->setTitleText(tr("GB per GPU"));
+    stageAxis_->setTitleText(tr("Pipeline stage"));
     gbAxis_->setLabelFormat("%.0f");
     chartstyle::apply(chart, this);
     setMinimumSize(320, 220);
@@ -85,7 +87,8 @@ void MemoryChart::refresh()
         for (int i = 0; i < 5; ++i)
             values[i].append(parts[i] / kGB);
         top = std::max(top, m.total / kGB);
-        QString label = n > 12 ? QString::number(st.index + 1) : tr("Stage %1").arg(st.index + 1);
+        // Plain stage numbers (the axis is titled) so narrow panes never truncate them.
+        QString label = QString::number(st.index + 1);
         if (!st.fits)
             label += QStringLiteral(" \u2716");  // heavy X: over capacity
         labels << label;
@@ -113,6 +116,12 @@ void MemoryChart::refresh()
     gbAxis_->setRange(0, niceCeiling(top * 1.08));
     // The pane already says what this is; the title speaks only when something is wrong.
     chart()->setTitle(est.fits ? QString() : tr("<font color='%1'>A stage does NOT fit in %2 GB</font>").arg(theme::capacity().name()).arg(cap, 0, 'f', 0));
+}
+
+void MemoryChart::resizeEvent(QResizeEvent* event)
+{
+    chartstyle::fitLegend(chart(), width());
+    QChartView::resizeEvent(event);
 }
 
 QStringList MemoryChart::categories() const

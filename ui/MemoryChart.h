@@ -21,6 +21,9 @@ public:
     double barValue(int set, int stage) const;  // GB
     double capacityLine() const;                // GB
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void refresh();
 

@@ -66,6 +66,12 @@ void TimeBreakdownChart::refresh()
     secondsAxis_->setLabelFormat(total < 0.1 ? "%.3f" : total < 10 ? "%.1f" : "%.0f");
 }
 
+void TimeBreakdownChart::resizeEvent(QResizeEvent* event)
+{
+    chartstyle::fitLegend(chart(), width());
+    QChartView::resizeEvent(event);
+}
+
 double TimeBreakdownChart::value(int set, int row) const
 {
     return sets_[set]->at(row);

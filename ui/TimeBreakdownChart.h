@@ -18,6 +18,9 @@ public:
 
     enum Part { Compute, Bubble, TpComm, PpComm, DpHidden, DpExposed, PartCount };
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void refresh();
 

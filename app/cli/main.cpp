@@ -17,6 +17,13 @@
 #include "trainplan/TextReport.h"
 #include "trainplan/Version.h"
 
+#ifdef TRAINPLAN_WITH_EXPORT
+#include <QApplication>
+#include <QFileInfo>
+
+#include "Exporter.h"
+#endif
+
 namespace {
 
 constexpr int kExitOk = 0;
@@ -26,12 +33,16 @@ constexpr int kExitInvalidInput = 2;
 const char* kUsage =
     "Usage: trainplan-cli estimate PLAN.json [--set PATH=VALUE]... [--json] [--derivation]\n"
     "       trainplan-cli schedule PLAN.json [--set PATH=VALUE]... [--json] [--no-events]\n"
+    "       trainplan-cli export PLAN.json [--set PATH=VALUE]... [--pdf OUT.pdf] [--letter]\n"
+    "                            [--slides DIR] [--markdown OUT.md]\n"
     "\n"
     "estimate: parameters, FLOPs, time, memory per GPU and stage, pipeline bubble,\n"
     "          communication, checkpoints and failures, and red flags.\n"
     "schedule: simulates one optimizer step of one pipeline replica (GPipe, 1F1B,\n"
     "          interleaved 1F1B or zero-bubble per layout.schedule): step time, bubble,\n"
     "          idle time and peak micro-batches in flight per stage, and every event.\n"
+    "export:   writes the PDF report (A4, or US Letter with --letter), slides (PNG at\n"
+    "          1920x1080 and 2x, SVG, deck.pdf) and/or the derivation as Markdown; headless.\n"
     "\n"
     "  PLAN.json           a TrainPlan plan file (docs/plan-format.md); '-' reads stdin\n"
     "  --set PATH=VALUE    override one field by its JSON path, e.g. --set layout.tp=4\n"
@@ -50,6 +61,8 @@ struct Options {
     bool json = false;
     bool derivation = false;
     bool events = true;
+    std::string pdf, slides, markdown;
+    bool letter = false;
 };
 
 class UsageError : public std::runtime_error {
@@ -73,6 +86,12 @@ Options parseArguments(int argc, char** argv)
             o.derivation = true;
         } else if (arg == "--no-events") {
             o.events = false;
+        } else if (arg == "--pdf" || arg == "--slides" || arg == "--markdown") {
+            if (i + 1 >= argc)
+                throw UsageError(arg + " needs a path");
+            (arg == "--pdf" ? o.pdf : arg == "--slides" ? o.slides : o.markdown) = argv[++i];
+        } else if (arg == "--letter") {
+            o.letter = true;
         } else if (arg.size() > 1 && arg[0] == '-' && arg != "-") {
             throw UsageError("unknown option " + arg);
         } else if (o.verb.empty()) {
@@ -84,9 +103,11 @@ Options parseArguments(int argc, char** argv)
         }
     }
     if (o.verb.empty())
-        throw UsageError("missing command (estimate, schedule)");
-    if (o.verb != "estimate" && o.verb != "schedule")
-        throw UsageError("unknown command " + o.verb + " (available: estimate, schedule)");
+        throw UsageError("missing command (estimate, schedule, export)");
+    if (o.verb != "estimate" && o.verb != "schedule" && o.verb != "export")
+        throw UsageError("unknown command " + o.verb + " (available: estimate, schedule, export)");
+    if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty())
+        throw UsageError("export needs at least one of --pdf, --slides, --markdown");
     if (o.planPath.empty())
         throw UsageError("missing PLAN.json");
     return o;
@@ -146,6 +167,37 @@ int runSchedule(const Options& o)
     return kExitOk;
 }
 
+int runExport(const Options& o, int argc, char** argv)
+{
+#ifdef TRAINPLAN_WITH_EXPORT
+    const trainplan::Plan plan = loadPlan(o);
+    // Headless unless a display is there: exports never need a window.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    ExportRequest request;
+    request.pdfPath = QString::fromStdString(o.pdf);
+    request.pageSize = o.letter ? QPageSize::Letter : QPageSize::A4;
+    request.slidesDirectory = QString::fromStdString(o.slides);
+    request.markdownPath = QString::fromStdString(o.markdown);
+    QString error;
+    QStringList written;
+    if (!exporter::run(plan, QFileInfo(QString::fromStdString(o.planPath)).completeBaseName(), request, &error, &written)) {
+        std::cerr << "trainplan-cli: " << error.toStdString() << "\n";
+        return kExitFailure;
+    }
+    for (const auto& f : written)
+        std::cout << f.toStdString() << "\n";
+    return kExitOk;
+#else
+    (void)o;
+    (void)argc;
+    (void)argv;
+    std::cerr << "trainplan-cli: export needs the Qt views; this build has TRAINPLAN_BUILD_UI=OFF\n";
+    return kExitFailure;
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -162,6 +214,8 @@ int main(int argc, char** argv)
     }
     try {
         const Options options = parseArguments(argc, argv);
+        if (options.verb == "export")
+            return runExport(options, argc, argv);
         return options.verb == "schedule" ? runSchedule(options) : runEstimate(options);
     } catch (const UsageError& e) {
         std::cerr << "trainplan-cli: " << e.what() << "\n\n" << kUsage;

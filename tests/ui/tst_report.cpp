@@ -1,0 +1,231 @@
+// The plan report and slides as a reader gets them: the PDF has the expected pages, its
+// text carries the headline figures and section titles, fonts are embedded, charts and
+// drawings are vectors (no raster images), SVGs are XML with real text, and the Markdown
+// copy is the core's derivation.
+#include <QClipboard>
+#include <QDomDocument>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "DerivationView.h"
+#include "Exporter.h"
+#include "PdfReport.h"
+#include "PlanDocument.h"
+#include "PresentationWindow.h"
+#include "ReportContext.h"
+#include "SlideExport.h"
+#include "trainplan/Derivation.h"
+#include "trainplan/PlanIO.h"
+#include "trainplan/Presets.h"
+
+namespace {
+
+QString runTool(const QString& program, const QStringList& args)
+{
+    QProcess p;
+    p.start(program, args);
+    if (!p.waitForFinished(30000) || p.exitCode() != 0)
+        return QString("%1 failed: %2").arg(program, QString::fromUtf8(p.readAllStandardError()));
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+trainplan::Plan example(const char* name)
+{
+    return trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/" + name);
+}
+
+}  // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void pdfHasPagesFiguresAndSections_data();
+    void pdfHasPagesFiguresAndSections();
+    void pdfEmbedsFontsAndHasNoRasterImages();
+    void letterSizeWorks();
+    void redFlagsReachTheReport();
+    void slidesAreWrittenInEveryForm();
+    void svgIsXmlWithRealText();
+    void markdownCopyIsTheDerivation();
+    void exportRefusesAnUnwritablePath();
+    void presentationStepsThroughTheSlides();
+
+private:
+    QTemporaryDir dir_;
+};
+
+void TestReport::pdfHasPagesFiguresAndSections_data()
+{
+    QTest::addColumn<QString>("example");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("seed 000") << "70b-2048-h100.json"
+                              << QStringList{"70.55 billion", "6.38e23", "9.11 days", "10.5 days", "20.9 GB", "15.8 %", "Inputs",
+                                             "Memory and step time", "Pipeline schedule", "Layout on the hardware", "Red flags",
+                                             "Validation and reliability plan", "Stage 1: one-node correctness", "Stage 4: convergence",
+                                             "The math: Compute and time", "The math: Reliability", "6 · N · D", "Young 1974"};
+    QTest::newRow("seed 004") << "70b-512-gpu.json" << QStringList{"69.50 billion", "6.53 days", "1.44e23", "760 ms", "Stage 3: reliability"};
+}
+
+void TestReport::pdfHasPagesFiguresAndSections()
+{
+    QFETCH(QString, example);
+    QFETCH(QStringList, expected);
+    ReportContext context(::example(example.toUtf8().constData()));
+    const QString path = dir_.filePath(example + ".pdf");
+    QString error;
+    int pages = 0;
+    QVERIFY2(pdfreport::write(context, path, QPageSize::A4, &error, &pages), qPrintable(error));
+    QVERIFY(pages >= 10);
+    const QString info = runTool("pdfinfo", {path});
+    QVERIFY2(info.contains(QRegularExpression(QString("Pages:\\s+%1\\b").arg(pages))), qPrintable(info));
+    QVERIFY(info.contains("A4"));
+    const QString text = runTool("pdftotext", {"-layout", path, "-"});
+    for (const auto& s : expected)
+        QVERIFY2(text.contains(s), qPrintable("missing from the PDF text: " + s));
+    QVERIFY(text.contains(QString("Page %1 of %1").arg(pages)));
+}
+
+void TestReport::pdfEmbedsFontsAndHasNoRasterImages()
+{
+    ReportContext context(trainplan::defaultPlan());
+    const QString path = dir_.filePath("fonts.pdf");
+    QString error;
+    QVERIFY(pdfreport::write(context, path, QPageSize::A4, &error));
+    const QStringList fonts = runTool("pdffonts", {path}).split('\n', Qt::SkipEmptyParts).mid(2);
+    QVERIFY(!fonts.isEmpty());
+    for (const auto& line : fonts) {
+        const QStringList cols = line.simplified().split(' ');
+        // columns: name type... encoding emb sub uni object ID; "emb" is the 4th from the end
+        QVERIFY2(cols.size() >= 6 && cols[cols.size() - 5] == "yes", qPrintable("font not embedded: " + line));
+    }
+    const QStringList images = runTool("pdfimages", {"-list", path}).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(images.size(), 2);  // the two header lines only: no raster images at all
+}
+
+void TestReport::letterSizeWorks()
+{
+    ReportContext context(trainplan::defaultPlan());
+    const QString path = dir_.filePath("letter.pdf");
+    QString error;
+    QVERIFY(pdfreport::write(context, path, QPageSize::Letter, &error));
+    QVERIFY(runTool("pdfinfo", {path}).contains("letter"));
+}
+
+void TestReport::redFlagsReachTheReport()
+{
+    auto plan = trainplan::defaultPlan();
+    plan.layout.tp = 16;
+    plan.layout.dp = 32;
+    plan.cluster.mtbfSeconds.reset();
+    ReportContext context(plan);
+    const QString path = dir_.filePath("flags.pdf");
+    QString error;
+    QVERIFY(pdfreport::write(context, path, QPageSize::A4, &error));
+    const QString text = runTool("pdftotext", {path, "-"});
+    QVERIFY(text.contains("TP_SPANS_NODES"));
+    QVERIFY(text.contains("NO_FAILURE_ALLOWANCE"));
+    QVERIFY(text.contains("errors and"));
+}
+
+void TestReport::slidesAreWrittenInEveryForm()
+{
+    ReportContext context(trainplan::defaultPlan());
+    const QString folder = dir_.filePath("slides");
+    QString error;
+    QStringList written;
+    QVERIFY2(slideexport::writeAll(context, folder, &error, &written), qPrintable(error));
+    const auto slides = slideexport::slides(context);
+    QCOMPARE(written.size(), int(slides.size()) * 3 + 1);
+    const QImage png(QDir(folder).filePath(slides[0].fileStem + ".png"));
+    QCOMPARE(png.size(), QSize(1920, 1080));
+    const QImage png2x(QDir(folder).filePath(slides[0].fileStem + "@2x.png"));
+    QCOMPARE(png2x.size(), QSize(3840, 2160));
+    const QString deck = QDir(folder).filePath("deck.pdf");
+    const QString info = runTool("pdfinfo", {deck});
+    QVERIFY2(info.contains(QRegularExpression(QString("Pages:\\s+%1\\b").arg(slides.size()))), qPrintable(info));
+    QVERIFY(info.contains("1440 x 810 pts"));  // 16:9
+    QVERIFY(runTool("pdftotext", {deck, "-"}).contains("Memory per GPU by pipeline stage"));
+    const QStringList images = runTool("pdfimages", {"-list", deck}).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(images.size(), 2);
+}
+
+void TestReport::svgIsXmlWithRealText()
+{
+    ReportContext context(trainplan::defaultPlan());
+    const QString folder = dir_.filePath("svg");
+    QString error;
+    QVERIFY(slideexport::writeAll(context, folder, &error));
+    for (const auto& slide : slideexport::slides(context)) {
+        QFile f(QDir(folder).filePath(slide.fileStem + ".svg"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QDomDocument doc;
+        QVERIFY2(doc.setContent(&f), qPrintable(slide.fileStem));
+        QCOMPARE(doc.documentElement().tagName(), QString("svg"));
+        const auto texts = doc.elementsByTagName("text");
+        QVERIFY2(texts.size() > 3, qPrintable(slide.fileStem));
+        QVERIFY(doc.elementsByTagName("image").isEmpty());
+    }
+}
+
+void TestReport::markdownCopyIsTheDerivation()
+{
+    PlanDocument doc;
+    DerivationView view(&doc);
+    const auto expected = trainplan::derivationToMarkdown(trainplan::derive(doc.plan(), doc.estimate()));
+    QCOMPARE(view.markdown().toStdString(), expected);
+    view.copyMarkdown();
+    QCOMPARE(QGuiApplication::clipboard()->text().toStdString(), expected);
+    QVERIFY(view.plainText().contains("Young 1974"));
+    QVERIFY(view.html().contains("5.93e23 FLOPs"));
+    // It follows the plan.
+    doc.edit("mfu", [](trainplan::Plan& p) { p.training.mfu = 0.3; });
+    QVERIFY(view.markdown().contains("12.15 days"));
+
+    const QString md = dir_.filePath("plan.md");
+    ExportRequest request;
+    request.markdownPath = md;
+    QString error;
+    QVERIFY(exporter::run(doc.plan(), "plan", request, &error));
+    QFile f(md);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().toStdString().find(trainplan::derivationToMarkdown(trainplan::derive(doc.plan(), doc.estimate()))) != std::string::npos);
+}
+
+void TestReport::exportRefusesAnUnwritablePath()
+{
+    ReportContext context(trainplan::defaultPlan());
+    QString error;
+    QVERIFY(!pdfreport::write(context, "/nonexistent-dir/report.pdf", QPageSize::A4, &error));
+    QVERIFY(error.contains("/nonexistent-dir/report.pdf"));
+}
+
+void TestReport::presentationStepsThroughTheSlides()
+{
+    PresentationWindow window(trainplan::defaultPlan());
+    window.setAttribute(Qt::WA_DeleteOnClose, false);
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ReportContext context(trainplan::defaultPlan());
+    QCOMPARE(window.slideCount(), int(slideexport::slides(context).size()));
+    QCOMPARE(window.currentSlide(), 0);
+    QTest::keyClick(&window, Qt::Key_Right);
+    QTest::keyClick(&window, Qt::Key_Space);
+    QCOMPARE(window.currentSlide(), 2);
+    QTest::keyClick(&window, Qt::Key_Left);
+    QCOMPARE(window.currentSlide(), 1);
+    QTest::keyClick(&window, Qt::Key_End);
+    QCOMPARE(window.currentSlide(), window.slideCount() - 1);
+    QTest::keyClick(&window, Qt::Key_Right);  // stays on the last slide
+    QCOMPARE(window.currentSlide(), window.slideCount() - 1);
+    const QImage shot = window.grab().toImage();
+    QVERIFY(!shot.isNull());
+    QTest::keyClick(&window, Qt::Key_Escape);
+    QVERIFY(!window.isVisible());
+}
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

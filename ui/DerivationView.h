@@ -1,0 +1,34 @@
+// "Show the math": every step of the plan's arithmetic in the seeds' order (compute and
+// time, memory and layout, batch and pipeline, communication, reliability, red flags),
+// each with its formula, the same formula with this plan's numbers, the result and its
+// source. Built from the core's derive(), never from strings assembled here.
+#pragma once
+
+#include <QWidget>
+
+class PlanDocument;
+class QComboBox;
+class DerivationList;
+
+class DerivationView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit DerivationView(PlanDocument* document, QWidget* parent = nullptr);
+
+    QString markdown() const;   // what "Copy as Markdown" puts on the clipboard
+    QString plainText() const;  // what "Copy as text" puts on the clipboard
+    QString html() const;
+    void copyMarkdown() const;
+    void copyPlainText() const;
+    void showSection(int index);  // -1: all sections
+
+    DerivationList* list() const { return list_; }
+
+private:
+    void refresh();
+
+    PlanDocument* doc_;
+    QComboBox* section_;
+    DerivationList* list_;
+};
