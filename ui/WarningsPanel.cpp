@@ -52,9 +52,15 @@ WarningsPanel::WarningsPanel(PlanDocument* document, QWidget* parent)
 
 void WarningsPanel::refresh()
 {
+    const auto& warnings = doc_->estimate().warnings;
+    QStringList messages;
+    for (const auto& w : warnings)
+        messages << QString::fromUtf8(trainplan::codeName(w.code)) + QString::fromStdString(trainplan::describe(w));
+    if (messages == shown_ && count() > 0)
+        return;  // most slider ticks change no red flag: keep the list and its selection
+    shown_ = messages;
     const QSignalBlocker block(this);
     clear();
-    const auto& warnings = doc_->estimate().warnings;
     // Errors first, then warnings, then notes.
     for (auto severity : {trainplan::Severity::Error, trainplan::Severity::Warning, trainplan::Severity::Info}) {
         for (const auto& w : warnings) {

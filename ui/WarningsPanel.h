@@ -26,4 +26,5 @@ private:
     void fitItemHeights();
 
     PlanDocument* doc_;
+    QStringList shown_;  // the messages on display: an unchanged list is not rebuilt
 };

@@ -50,26 +50,35 @@ int main(int argc, char** argv)
         {"MFU", inputs->mfuSlider(), {20, 30, 40, 50, 60, 40}},
         {"micro-batch", inputs->microBatchSlider(), {1, 2, 4, 1}},
     };
-    std::vector<double> all;
-    for (const auto& sweep : sweeps) {
-        std::vector<double> ticks;
-        for (int round = 0; round < 20; ++round) {
-            for (int v : sweep.values) {
-                QElapsedTimer t;
-                t.start();
-                sweep.slider->moveTo(v);          // value change -> document -> estimate -> every view
-                QApplication::processEvents();    // deliver deferred chart-scene and layout updates
-                window.repaint();                  // synchronous repaint of everything visible
-                ticks.push_back(double(t.nsecsElapsed()) / 1e6);
+    // Two measures: what a person sees (the views that changed repaint through Qt's
+    // backing store as the event loop runs), and an upper bound that forces every widget
+    // of the window, changed or not, to repaint synchronously.
+    for (const bool forceFull : {false, true}) {
+        std::printf("%s\n", forceFull ? "forced full-window repaint (upper bound):" : "changed views repainted (as on screen):");
+        std::vector<double> all;
+        for (const auto& sweep : sweeps) {
+            std::vector<double> ticks;
+            for (int round = 0; round < 20; ++round) {
+                for (int v : sweep.values) {
+                    QElapsedTimer t;
+                    t.start();
+                    sweep.slider->moveTo(v);  // value change -> document -> estimate -> every view
+                    // Deliver the queued chart-scene updates, then the update requests that paint.
+                    for (int i = 0; i < 3; ++i)
+                        QApplication::processEvents();
+                    if (forceFull)
+                        window.repaint();
+                    ticks.push_back(double(t.nsecsElapsed()) / 1e6);
+                }
+                window.document()->endMerge();
             }
-            window.document()->endMerge();
+            std::printf("  %-12s slider: median %6.2f ms, p99 %6.2f ms over %zu ticks\n", sweep.name, percentile(ticks, 0.5),
+                        percentile(ticks, 0.99), ticks.size());
+            all.insert(all.end(), ticks.begin(), ticks.end());
         }
-        std::printf("%-12s slider: median %6.2f ms, p99 %6.2f ms over %zu ticks\n", sweep.name, percentile(ticks, 0.5), percentile(ticks, 0.99),
-                    ticks.size());
-        all.insert(all.end(), ticks.begin(), ticks.end());
+        std::printf("  all sliders : median %6.2f ms, p99 %6.2f ms (target p99 < 16 ms: %s)\n", percentile(all, 0.5), percentile(all, 0.99),
+                    percentile(all, 0.99) < 16.0 ? "met" : "NOT met");
     }
-    std::printf("all sliders : median %6.2f ms, p99 %6.2f ms (target p99 < 16 ms: %s)\n", percentile(all, 0.5), percentile(all, 0.99),
-                percentile(all, 0.99) < 16.0 ? "met" : "NOT met");
     std::printf("start-up to first painted window: %.0f ms (target < 500 ms: %s)\n", startupMs, startupMs < 500 ? "met" : "NOT met");
     return 0;
 }
