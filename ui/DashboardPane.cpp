@@ -11,6 +11,7 @@ DashboardPane::DashboardPane(const QString& title, QWidget* content, QWidget* pa
     : QFrame(parent)
     , content_(content)
     , enlarge_(new QToolButton(this))
+    , export_(new QToolButton(this))
 {
     setFrameShape(QFrame::StyledPanel);
     auto* layout = new QVBoxLayout(this);
@@ -28,9 +29,20 @@ DashboardPane::DashboardPane(const QString& title, QWidget* content, QWidget* pa
         enlarge_->setIcon(style()->standardIcon(on ? QStyle::SP_TitleBarNormalButton : QStyle::SP_TitleBarMaxButton));
         emit enlargeToggled(on);
     });
+    export_->setAutoRaise(true);
+    export_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+    export_->setToolTip(tr("Export this view as PNG (1920x1080 or @2x) or SVG"));
+    export_->hide();
+    connect(export_, &QToolButton::clicked, this, &DashboardPane::exportRequested);
+    header->addWidget(export_);
     header->addWidget(enlarge_);
     layout->addLayout(header);
     layout->addWidget(content_, 1);
+}
+
+void DashboardPane::enableExport()
+{
+    export_->show();
 }
 
 void DashboardPane::setEnlarged(bool enlarged)

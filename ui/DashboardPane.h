@@ -14,10 +14,13 @@ public:
     DashboardPane(const QString& title, QWidget* content, QWidget* parent = nullptr);
     QWidget* content() const { return content_; }
     void setEnlarged(bool enlarged);
+    // Shows an "Export…" button in the title bar that emits exportRequested.
+    void enableExport();
     bool isEnlarged() const { return enlarged_; }
 
 signals:
     void enlargeToggled(bool enlarged);
+    void exportRequested();
 
 protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
@@ -25,5 +28,6 @@ protected:
 private:
     QWidget* content_;
     QToolButton* enlarge_;
+    QToolButton* export_;
     bool enlarged_ = false;
 };

@@ -23,6 +23,8 @@
 #include "DerivationView.h"
 #include "Exporter.h"
 #include "PresentationWindow.h"
+#include "ReportContext.h"
+#include "SlideExport.h"
 #include "InputPanel.h"
 #include "LayoutDiagramView.h"
 #include "MemoryChart.h"
@@ -111,9 +113,18 @@ QWidget* MainWindow::buildDashboard()
     rows_->addWidget(topRow_);
     rows_->addWidget(bottomRow_);
     rows_->setChildrenCollapsible(false);
-    auto addPane = [&](QSplitter* row, const QString& title, QWidget* content, int stretch) {
+    auto addPane = [&](QSplitter* row, const QString& title, QWidget* content, int stretch, ReportView view) {
         auto* pane = new DashboardPane(title, content);
         pane->setObjectName(title);
+        pane->enableExport();
+        connect(pane, &DashboardPane::exportRequested, this, [this, view, title] {
+            const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+            const QString name = title.toLower().replace(' ', '-');
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(title), dir + "/" + name + ".png",
+                                                              tr("PNG image (*.png);;SVG drawing (*.svg)"));
+            if (!path.isEmpty())
+                exportView(view, path);
+        });
         row->addWidget(pane);
         row->setStretchFactor(row->count() - 1, stretch);
         panes_.push_back(pane);
@@ -121,13 +132,13 @@ QWidget* MainWindow::buildDashboard()
     };
     layoutDiagram_ = new LayoutDiagramView(doc_);
     layoutDiagram_->setMinimumSize(300, 200);  // below its preferred size it draws blocks of nodes
-    addPane(topRow_, tr("Memory per GPU"), memory_, 2);
-    addPane(topRow_, tr("Ranks on nodes and GPUs"), layoutDiagram_, 3);
-    addPane(topRow_, tr("Red flags"), warnings_, 2);
+    addPane(topRow_, tr("Memory per GPU"), memory_, 2, ReportView::Memory);
+    addPane(topRow_, tr("Ranks on nodes and GPUs"), layoutDiagram_, 3, ReportView::Layout);
+    addPane(topRow_, tr("Red flags"), warnings_, 2, ReportView::RedFlags);
     timeline_ = new TimelineView(doc_);
     timeline_->setMinimumSize(360, 220);
-    addPane(bottomRow_, tr("Pipeline timeline"), timeline_, 3);
-    addPane(bottomRow_, tr("Step time"), time_, 2);
+    addPane(bottomRow_, tr("Pipeline timeline"), timeline_, 3, ReportView::Timeline);
+    addPane(bottomRow_, tr("Step time"), time_, 2, ReportView::StepTime);
     column->addWidget(rows_, 1);
     return area;
 }
@@ -379,6 +390,18 @@ bool MainWindow::exportMarkdown(const QString& path)
     ExportRequest request;
     request.markdownPath = path;
     return runExport(request);
+}
+
+bool MainWindow::exportView(ReportView view, const QString& path)
+{
+    ReportContext context(doc_->plan(), QFileInfo(doc_->displayName()).completeBaseName());
+    QString error;
+    if (!slideexport::writeSlide(context, Slide{view, 0, 0, {}}, path, &error)) {
+        showError(tr("Export failed"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+    return true;
 }
 
 void MainWindow::startPresentation()

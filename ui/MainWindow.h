@@ -9,6 +9,7 @@
 #include <vector>
 
 class DashboardPane;
+enum class ReportView;
 class DerivationView;
 class InputPanel;
 class TimelineView;
@@ -45,6 +46,7 @@ public:
     bool exportPdf(const QString& path, bool letter);
     bool exportSlides(const QString& directory);
     bool exportMarkdown(const QString& path);
+    bool exportView(ReportView view, const QString& path);
     void startPresentation();
 
     // Asked before unsaved work would be dropped; tests replace it to answer without a dialog.

@@ -132,6 +132,13 @@ void paintSlide(ReportContext& ctx, const Slide& slide, QPainter& p, const QRect
     p.restore();
 }
 
+bool writeSlide(ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
+{
+    if (path.endsWith(".svg", Qt::CaseInsensitive))
+        return writeSvg(ctx, slide, path, error);
+    return writePng(ctx, slide, path, path.endsWith("@2x.png", Qt::CaseInsensitive) ? 2.0 : 1.0, error);
+}
+
 bool writeAll(ReportContext& ctx, const QString& directory, QString* error, QStringList* written)
 {
     if (!QDir().mkpath(directory)) {
@@ -144,7 +151,7 @@ bool writeAll(ReportContext& ctx, const QString& directory, QString* error, QStr
         const QString png = dir.filePath(slide.fileStem + ".png");
         const QString png2x = dir.filePath(slide.fileStem + "@2x.png");
         const QString svg = dir.filePath(slide.fileStem + ".svg");
-        if (!writePng(ctx, slide, png, 1.0, error) || !writePng(ctx, slide, png2x, 2.0, error) || !writeSvg(ctx, slide, svg, error))
+        if (!writeSlide(ctx, slide, png, error) || !writeSlide(ctx, slide, png2x, error) || !writeSlide(ctx, slide, svg, error))
             return false;
         if (written)
             *written << png << png2x << svg;

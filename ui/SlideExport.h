@@ -32,5 +32,8 @@ std::vector<Slide> slides(const ReportContext& context);
 QString keyFigures(const ReportContext& context);
 void paintSlide(ReportContext& context, const Slide& slide, QPainter& painter, const QRectF& rect);
 bool writeAll(ReportContext& context, const QString& directory, QString* error, QStringList* written = nullptr);
+// One slide to one file: .svg writes SVG, anything else PNG at 1920x1080, and a path
+// ending "@2x.png" at twice the pixels.
+bool writeSlide(ReportContext& context, const Slide& slide, const QString& path, QString* error);
 
 }  // namespace slideexport

@@ -12,6 +12,7 @@
 #include "MainWindow.h"
 #include "MemoryChart.h"
 #include "PlanDocument.h"
+#include "ReportPainter.h"
 #include "SummaryCard.h"
 #include "SummaryPanel.h"
 #include "TimeBreakdownChart.h"
@@ -47,6 +48,7 @@ private slots:
     void dropOpensAPlan();
     void enlargeShowsOnePane();
     void cardTooltipsShowTheirFormula();
+    void exportsOneView();
 
 private:
     MainWindow* window_ = nullptr;
@@ -335,6 +337,21 @@ void TestMainWindow::cardTooltipsShowTheirFormula()
     QVERIFY(memory.contains("Korthikanti"));
     window_->inputPanel()->mfuSlider()->moveTo(30);
     QVERIFY(window_->summary()->tooltipHtml("days").contains("12.15 days"));
+}
+
+void TestMainWindow::exportsOneView()
+{
+    const QString png = dir_.filePath("memory.png");
+    QVERIFY(window_->exportView(ReportView::Memory, png));
+    QCOMPARE(QImage(png).size(), QSize(1920, 1080));
+    const QString png2x = dir_.filePath("layout@2x.png");
+    QVERIFY(window_->exportView(ReportView::Layout, png2x));
+    QCOMPARE(QImage(png2x).size(), QSize(3840, 2160));
+    const QString svg = dir_.filePath("timeline.svg");
+    QVERIFY(window_->exportView(ReportView::Timeline, svg));
+    QFile f(svg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.readAll().contains("<svg"));
 }
 
 QTEST_MAIN(TestMainWindow)
