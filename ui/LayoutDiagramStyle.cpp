@@ -5,19 +5,11 @@
 #include <algorithm>
 #include <array>
 
+#include "Fonts.h"
 #include "Theme.h"
 
 namespace {
 
-QFont diagramFont(int pixelSize, QFont::Weight weight)
-{
-    // DejaVu Sans ships everywhere Qt runs headless, so exports match the window.
-    QFont f(QStringLiteral("DejaVu Sans"));
-    f.setPixelSize(pixelSize);
-    f.setWeight(weight);
-    f.setStyleHint(QFont::SansSerif);
-    return f;
-}
 
 // Hues picked to stay apart from each other and from the warning amber and red.
 constexpr std::array<QRgb, LayoutDiagramStyle::kCategoricalStages> kStageColors{
@@ -43,10 +35,10 @@ QColor mix(QColor a, QColor b, double t)
 }  // namespace
 
 LayoutDiagramStyle::LayoutDiagramStyle()
-    : captionFont(diagramFont(13, QFont::Bold))
-    , titleFont(diagramFont(12, QFont::DemiBold))
-    , labelFont(diagramFont(11, QFont::Normal))
-    , smallFont(diagramFont(10, QFont::Normal))
+    : captionFont(fonts::pixels(13, QFont::Bold))
+    , titleFont(fonts::pixels(12, QFont::DemiBold))
+    , labelFont(fonts::pixels(11, QFont::Normal))
+    , smallFont(fonts::pixels(10, QFont::Normal))
 {
 }
 

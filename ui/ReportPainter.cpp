@@ -8,6 +8,7 @@
 #include <QTextDocument>
 
 #include "DerivationHtml.h"
+#include "Fonts.h"
 #include "LayoutDiagramPainter.h"
 #include "LayoutDiagramStyle.h"
 #include "MemoryChart.h"
@@ -206,11 +207,7 @@ void paintChart(QChart* chart, QPainter& p, const QRectF& rect, double scale)
 
 QFont font(double pointSize, bool bold)
 {
-    QFont f("DejaVu Sans");
-    f.setPointSizeF(pointSize);
-    f.setBold(bold);
-    f.setStyleStrategy(QFont::PreferNoShaping);
-    return f;
+    return fonts::points(pointSize, bold);
 }
 
 QString viewTitle(ReportView view, const ReportContext& ctx, int section)

@@ -28,8 +28,9 @@ TimeBreakdownChart::TimeBreakdownChart(PlanDocument* document, QWidget* parent)
     }
     series->setBarWidth(0.55);
     auto* rows = new QBarCategoryAxis;
-    // Row 0: the step at the assumed MFU; row 1: communication that must fit inside it.
-    rows->append({tr("Comm. per step"), tr("Step at MFU")});
+    // Row "Step": the step at the assumed MFU; row "Comm.": the communication that must fit
+    // inside it. Short names: the pane is often narrow.
+    rows->append({tr("Comm."), tr("Step")});
     auto* chart = new QChart;
     chart->addSeries(series);
     chart->addAxis(rows, Qt::AlignLeft);

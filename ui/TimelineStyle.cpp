@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "Fonts.h"
 #include "Theme.h"
 
 using trainplan::ScheduleEventKind;
@@ -9,15 +10,6 @@ using trainplan::ScheduleKind;
 
 namespace {
 
-QFont timelineFont(int pixelSize, QFont::Weight weight)
-{
-    // DejaVu Sans ships everywhere Qt runs headless, so exports match the window.
-    QFont f(QStringLiteral("DejaVu Sans"));
-    f.setPixelSize(pixelSize);
-    f.setWeight(weight);
-    f.setStyleHint(QFont::SansSerif);
-    return f;
-}
 
 QColor mix(QColor a, QColor b, double t)
 {
@@ -31,10 +23,10 @@ TimelineStyle::TimelineStyle()
     : bubble(theme::bubble())
     , dpHidden(theme::dpHidden())
     , dpExposed(theme::dpExposed())
-    , headerFont(timelineFont(13, QFont::DemiBold))
-    , titleFont(timelineFont(12, QFont::DemiBold))
-    , labelFont(timelineFont(11, QFont::Normal))
-    , blockFont(timelineFont(10, QFont::Normal))
+    , headerFont(fonts::pixels(13, QFont::DemiBold))
+    , titleFont(fonts::pixels(12, QFont::DemiBold))
+    , labelFont(fonts::pixels(11, QFont::Normal))
+    , blockFont(fonts::pixels(10, QFont::Normal))
 {
 }
 
