@@ -33,6 +33,22 @@ std::vector<ModelPreset> loadModels()
     return out;
 }
 
+// The step-time model's per-accelerator figures (StepTimeModel.h): the datasheet HBM bandwidth
+// and the "step_time" efficiencies; every key is required once "step_time" is present, so a
+// typo fails loudly at the first preset lookup.
+void readEfficiency(const nlohmann::json& entry, const nlohmann::json& t, AcceleratorPreset& a)
+{
+    AcceleratorEfficiency& e = a.efficiency;
+    e.hbmBytesPerSecond = entry.at("hbm_bandwidth_gb_per_s").get<double>() * units::GB;  // datasheet figure
+    e.matmulEfficiency = t.at("matmul_efficiency").get<double>();
+    e.matmulHalfDimension = t.at("matmul_half_dimension").get<double>();
+    e.flashAttentionEfficiency = t.at("flash_attention_efficiency").get<double>();
+    e.hbmEfficiency = t.at("hbm_efficiency").get<double>();
+    e.intraNodeCollectiveEfficiency = t.at("intra_node_collective_efficiency").get<double>();
+    e.interNodeCollectiveEfficiency = t.at("inter_node_collective_efficiency").get<double>();
+    a.efficiencySource = t.value("source", "");
+}
+
 std::vector<AcceleratorPreset> loadAccelerators()
 {
     std::vector<AcceleratorPreset> out;
@@ -48,6 +64,8 @@ std::vector<AcceleratorPreset> loadAccelerators()
         a.gpusPerNode = e.at("gpus_per_node").get<int>();
         a.source = e.value("source", "");
         a.notes = e.value("notes", "");
+        if (e.contains("step_time"))
+            readEfficiency(e, e.at("step_time"), a);
         out.push_back(std::move(a));
     }
     return out;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "trainplan/AcceleratorEfficiency.h"
 #include "trainplan/Plan.h"
 
 namespace trainplan {
@@ -24,6 +25,10 @@ struct AcceleratorPreset {
     int gpusPerNode = 8;
     std::string source;
     std::string notes;
+    // Sustained efficiencies for the step-time model ("step_time" in accelerators.json);
+    // efficiency.valid() is false for an entry without them.
+    AcceleratorEfficiency efficiency;
+    std::string efficiencySource;
 };
 
 const std::vector<ModelPreset>& modelPresets();

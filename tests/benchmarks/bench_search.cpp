@@ -1,0 +1,45 @@
+// Benchmark: the full layout search for the default plan (seed 000: 70B on 2,048 H100s).
+// Target (issue 7): under 0.2 s on the project's 2-core machine; reports layouts per second.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "trainplan/LayoutSearch.h"
+#include "trainplan/PlanIO.h"
+
+int main()
+{
+    const auto plan = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-2048-h100.json");
+    const auto plan004 = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-512-gpu.json");
+    constexpr int kRounds = 9;
+    std::vector<double> wall;
+    trainplan::SearchResult last;
+    for (int i = 0; i < kRounds; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        last = trainplan::searchLayouts(plan);
+        wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(wall.begin(), wall.end());
+    const double median = wall[wall.size() / 2];
+    std::printf("layout search, default plan (2,048 GPUs), %d rounds\n", kRounds);
+    std::printf("  evaluated %lld layouts, %lld fit, %d on the Pareto front, %zu rows kept\n", last.evaluated, last.fitting,
+                last.paretoCount, last.rows.size());
+    std::printf("  wall time: median %.4f s, min %.4f s, max %.4f s\n", median, wall.front(), wall.back());
+    std::printf("  %.0f layouts evaluated per second (median)\n", last.evaluated / median);
+    std::printf("  target: full search under 0.2 s -> %s\n", median < 0.2 ? "met" : "NOT met");
+
+    trainplan::SearchOptions range;
+    range.minGlobalBatch = 256;
+    range.maxGlobalBatch = 4096;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto ranged = trainplan::searchLayouts(plan, range);
+    const double rangedSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("  with the global batch free in [256, 4096]: %lld layouts in %.4f s (%.0f per second)\n", ranged.evaluated,
+                rangedSeconds, ranged.evaluated / rangedSeconds);
+    const auto t1 = std::chrono::steady_clock::now();
+    const auto seed004 = trainplan::searchLayouts(plan004);
+    const double seconds004 = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    std::printf("  seed 004 plan (512 GPUs): %lld layouts in %.4f s\n", seed004.evaluated, seconds004);
+    return last.rows.empty() ? 1 : 0;
+}

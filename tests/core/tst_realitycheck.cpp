@@ -1,0 +1,100 @@
+// Reality check: the step-time model against the measured runs of tests/data/published_runs.json
+// (a copy of shared/reference/published_runs.json). The plans, conventions and rules are in
+// trainplan/RealityCheck.h; this test prints the predicted-against-measured table and fails if
+// the median absolute error exceeds 10 % or any gated case exceeds 25 %.
+#include <QtTest>
+
+#include <cmath>
+
+#include "TestSupport.h"
+#include "trainplan/RealityCheck.h"
+
+using namespace trainplan;
+
+namespace {
+
+nlohmann::json loadRuns()
+{
+    return testsupport::readJsonFile(std::string(TRAINPLAN_SOURCE_DIR) + "/tests/data/published_runs.json");
+}
+
+}  // namespace
+
+class TestRealityCheck : public QObject {
+    Q_OBJECT
+
+private slots:
+    void dataIsTheSharedReference();
+    void everyUsableCaseIsBuilt();
+    void conventionsMatchThePapers();
+    void publishedRunsWithinTolerance();
+};
+
+void TestRealityCheck::dataIsTheSharedReference()
+{
+    // The repository's copy must match shared/reference when that lies beside the clone.
+    const std::string shared = std::string(TRAINPLAN_SOURCE_DIR) + "/../shared/reference/published_runs.json";
+    if (!QFile::exists(QString::fromStdString(shared)))
+        QSKIP("shared/reference is not beside the repository");
+    QCOMPARE(loadRuns(), testsupport::readJsonFile(shared));
+}
+
+void TestRealityCheck::everyUsableCaseIsBuilt()
+{
+    const auto cases = realityCases(loadRuns());
+    // 10 Table 1 rows, 6 Table 2 PTD-P and 6 ZeRO-3 rows, 4 Korthikanti runs x 2 (present work
+    // and full-recompute baseline), 530B-dp8 x 2, 5 Table 4 layer timings.
+    QCOMPARE(int(cases.size()), 10 + 12 + 8 + 2 + 5);
+    int gated = 0;
+    for (const auto& rc : cases) {
+        const Estimate est = estimate(rc.plan);
+        QVERIFY2(est.gpusUsed == rc.plan.cluster.gpus, rc.id.c_str());
+        for (const auto& w : est.warnings)  // only memory may be a problem (Table 4 ran single layers)
+            QVERIFY2(w.severity != Severity::Error || w.code == WarningCode::StageOverCapacity, rc.id.c_str());
+        QVERIFY(rc.measured > 0);
+        gated += rc.gated;
+    }
+    QCOMPARE(gated, int(cases.size()) - 6);  // the six ZeRO-3 rows are reported, not gated
+}
+
+void TestRealityCheck::conventionsMatchThePapers()
+{
+    // Narayanan's Eq. 3 and Korthikanti's Eq. 7 against the estimate's FLOP counts, per step,
+    // to the rounding of the published derived figures (< 1 %: learned positions and biases).
+    const auto runs = loadRuns();
+    for (const auto& rc : realityCases(runs)) {
+        const Estimate est = estimate(rc.plan);
+        const auto& m = rc.plan.model;
+        const double B = double(rc.plan.training.globalBatchSequences), s = m.sequenceLength, l = m.layers, h = m.hiddenSize, V = m.vocabSize;
+        const double perStep = 1.0 / est.time.stepsExact;
+        if (rc.metric == RealityMetric::HardwareTflopsPerGpu) {
+            const double eq3 = 96.0 * B * s * l * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * l * h));
+            QVERIFY2(std::abs(est.flops.hardware * perStep / eq3 - 1.0) < 0.01, rc.id.c_str());
+        } else if (rc.metric == RealityMetric::Mfu && rc.plan.layout.recompute == Recompute::Selective) {
+            const double eq7 = 72.0 * B * l * s * h * h * (1.0 + s / (6.0 * h) + V / (12.0 * h * l));
+            QVERIFY2(std::abs(est.flops.total * perStep / eq7 - 1.0) < 0.01, rc.id.c_str());
+        }
+    }
+}
+
+void TestRealityCheck::publishedRunsWithinTolerance()
+{
+    const RealitySummary summary = realityCheck(loadRuns());
+    qInfo("%-52s %-20s %10s %10s %8s", "case", "metric", "predicted", "measured", "error");
+    for (const auto& r : summary.rows) {
+        qInfo("%-52s %-20s %10.4g %10.4g %+7.1f%%%s%s", r.id.c_str(), realityMetricName(r.metric), r.predicted, r.measured, r.error * 100,
+              r.gated ? "" : "  (not gated)", r.fits ? "" : "  (estimate: does not fit)");
+        QVERIFY2(std::isfinite(r.predicted) && r.predicted > 0, r.id.c_str());
+    }
+    qInfo("gated cases: %d, median |error| %.1f %%, worst %.1f %% (%s)", summary.gatedCount, summary.medianAbsError * 100,
+          summary.worstAbsError * 100, summary.worstId.c_str());
+    QVERIFY(summary.gatedCount >= 30);
+    QVERIFY2(summary.medianAbsError <= 0.10, qPrintable(QString("median |error| %1 % > 10 %").arg(summary.medianAbsError * 100, 0, 'f', 1)));
+    QVERIFY2(summary.worstAbsError <= 0.25,
+             qPrintable(QString("%1: |error| %2 % > 25 %").arg(summary.worstId.c_str()).arg(summary.worstAbsError * 100, 0, 'f', 1)));
+    const auto doc = realityCheckToJson(summary);
+    QCOMPARE(doc.at("reality_check").at("rows").size(), summary.rows.size());
+}
+
+QTEST_GUILESS_MAIN(TestRealityCheck)
+#include "tst_realitycheck.moc"

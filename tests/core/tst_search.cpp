@@ -1,0 +1,258 @@
+// Layout search: finds the seed's layout or better, keeps only layouts that fit and use every
+// GPU, flags the Pareto front and the simplest layout by their definitions (LayoutSearch.h).
+#include <QtTest>
+
+#include <climits>
+
+#include "TestSupport.h"
+#include "trainplan/LayoutSearch.h"
+
+using namespace testsupport;
+using namespace trainplan;
+
+namespace {
+
+SearchOptions everything()
+{
+    SearchOptions o;
+    o.top = INT_MAX;  // keep every fitting layout, so the flags can be checked against all of them
+    return o;
+}
+
+bool dominates(const SearchRow& a, const SearchRow& b)
+{
+    return a.memoryBytes <= b.memoryBytes && a.totalSeconds <= b.totalSeconds
+        && (a.memoryBytes < b.memoryBytes || a.totalSeconds < b.totalSeconds);
+}
+
+QString describe(const SearchLayout& s)
+{
+    return QString("TP%1 PP%2 DP%3 CP%4 v%5 b%6 ZeRO-%7 rc%8 SP%9")
+        .arg(s.tp).arg(s.pp).arg(s.dp).arg(s.cp).arg(s.virtualStages).arg(s.microBatch).arg(s.zeroStage).arg(int(s.recompute)).arg(s.sequenceParallel);
+}
+
+}  // namespace
+
+class TestSearch : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void findsTheSeedLayoutOrBetter();
+    void everyResultFitsAndUsesAllGpus_data();
+    void everyResultFitsAndUsesAllGpus();
+    void paretoFlagsAreCorrect();
+    void simplestObeysItsDefinition();
+    void seed004SimplestIsLightSharding();
+    void resultsAreRankedByTheObjective();
+    void tpAcrossNodesIsFlaggedOrExcluded();
+    void globalBatchRange();
+    void cancelStopsEarly();
+    void progressReachesOne();
+    void jsonHasTheInterfaceKeys();
+
+private:
+    Plan plan_;
+    SearchResult all_;
+};
+
+void TestSearch::initTestCase()
+{
+    plan_ = planWith("70b-2048-h100.json");
+    all_ = searchLayouts(plan_, everything());
+    QVERIFY(all_.evaluated > 10000);
+    QVERIFY(all_.fitting > 0 && all_.fitting <= all_.evaluated);
+    QCOMPARE((long long)all_.rows.size(), all_.fitting);
+    qInfo("default plan: %lld layouts evaluated, %lld fit, %d Pareto, %.3f s", all_.evaluated, all_.fitting, all_.paretoCount, all_.seconds);
+    for (int i = 0; i < 5; ++i)
+        qInfo("  #%d %s: %.3f s/step, MFU %.1f %%, %.1f GB", i + 1, qPrintable(describe(all_.rows[i].layout)), all_.rows[i].stepSeconds,
+              all_.rows[i].mfu * 100, all_.rows[i].memoryBytes / 1e9);
+}
+
+void TestSearch::findsTheSeedLayoutOrBetter()
+{
+    // The seed's own layout is among the fitting ones, with the same prediction the search uses...
+    const SearchLayout seed = searchLayoutOf(plan_);
+    StepTimeOptions options = stepTimeOptionsFor(plan_);
+    options.pipeline = PipelineMethod::ClosedForm;
+    const PredictedStep expected = predictStep(plan_, estimate(plan_), options);
+    const auto it = std::find_if(all_.rows.begin(), all_.rows.end(), [&](const SearchRow& r) { return r.layout == seed; });
+    QVERIFY2(it != all_.rows.end(), "the seed's layout was not found among the fitting layouts");
+    QCOMPARE(it->stepSeconds, expected.stepSeconds);
+    // ...and the best result is at least as fast.
+    QVERIFY(all_.rows.front().stepSeconds <= expected.stepSeconds);
+    qInfo("seed layout %.3f s/step (rank %d), best %.3f s/step", expected.stepSeconds, int(it - all_.rows.begin()) + 1,
+          all_.rows.front().stepSeconds);
+}
+
+void TestSearch::everyResultFitsAndUsesAllGpus_data()
+{
+    QTest::addColumn<QString>("example");
+    QTest::newRow("seed 000") << "70b-2048-h100.json";
+    QTest::newRow("seed 004") << "70b-512-gpu.json";
+}
+
+void TestSearch::everyResultFitsAndUsesAllGpus()
+{
+    QFETCH(QString, example);
+    const Plan plan = planWith(example.toStdString());
+    SearchOptions o;
+    o.top = 200;
+    const SearchResult r = searchLayouts(plan, o);
+    QVERIFY(!r.rows.empty());
+    for (const auto& row : r.rows) {
+        const SearchLayout& s = row.layout;
+        QCOMPARE(s.tp * s.pp * s.dp * s.cp, plan.cluster.gpus);
+        QCOMPARE(s.globalBatch, plan.training.globalBatchSequences);
+        const Plan applied = withSearchLayout(plan, s);
+        const Estimate est = estimate(applied);
+        QVERIFY2(est.fits, qPrintable(describe(s)));
+        QCOMPARE(est.gpusUsed, plan.cluster.gpus);
+        QCOMPARE(row.memoryBytes, est.perGpu.total);
+        for (const auto& w : est.warnings)
+            QVERIFY2(w.severity != Severity::Error || w.code == WarningCode::FailuresOutpaceProgress, qPrintable(describe(s)));
+        QVERIFY(std::isfinite(row.stepSeconds) && row.stepSeconds > 0 && row.mfu > 0 && row.mfu < 1);
+    }
+}
+
+void TestSearch::paretoFlagsAreCorrect()
+{
+    int pareto = 0;
+    for (const auto& a : all_.rows) {
+        pareto += a.pareto;
+        bool dominated = false;
+        for (const auto& b : all_.rows)
+            if (dominates(b, a)) {
+                dominated = true;
+                break;
+            }
+        QVERIFY2(a.pareto == !dominated, qPrintable(describe(a.layout) + (a.pareto ? " flagged but dominated" : " dominated by none yet not flagged")));
+    }
+    QCOMPARE(pareto, all_.paretoCount);
+    QVERIFY(pareto >= 1);
+    // The fastest layout is on the front.
+    QVERIFY(all_.rows.front().pareto || all_.rows.front().totalSeconds == all_.rows[1].totalSeconds);
+}
+
+void TestSearch::simplestObeysItsDefinition()
+{
+    const SearchRow* simplest = nullptr;
+    for (const auto& r : all_.rows)
+        if (r.simplest) {
+            QVERIFY2(!simplest, "more than one layout flagged simplest");
+            simplest = &r;
+        }
+    QVERIFY(simplest);
+    const int perNode = plan_.cluster.gpusPerNode;
+    const auto key = simplicityKey(simplest->layout, perNode);
+    for (const auto& r : all_.rows) {
+        const auto other = simplicityKey(r.layout, perNode);
+        QVERIFY2(key < other || (key == other && simplest->totalSeconds <= r.totalSeconds),
+                 qPrintable(describe(r.layout) + " is simpler than " + describe(simplest->layout)));
+    }
+    qInfo("simplest for the default plan: %s, %.3f s/step, %.1f GB", qPrintable(describe(simplest->layout)), simplest->stepSeconds,
+          simplest->memoryBytes / 1e9);
+}
+
+void TestSearch::seed004SimplestIsLightSharding()
+{
+    // Seed 004: with TP 8 inside the node, optimizer-state sharding (ZeRO-1) already fits, so the
+    // simplest layout uses neither pipeline nor full parameter sharding nor CP.
+    const Plan plan = planWith("70b-512-gpu.json");
+    const SearchResult r = searchLayouts(plan);
+    const auto it = std::find_if(r.rows.begin(), r.rows.end(), [](const SearchRow& row) { return row.simplest; });
+    QVERIFY(it != r.rows.end());
+    const SearchLayout& s = it->layout;
+    qInfo("seed 004 simplest: %s", qPrintable(describe(s)));
+    QCOMPARE(s.pp, 1);
+    QCOMPARE(s.cp, 1);
+    QVERIFY(s.zeroStage <= 1);
+    QVERIFY(s.tp <= plan.cluster.gpusPerNode);
+}
+
+void TestSearch::resultsAreRankedByTheObjective()
+{
+    for (size_t i = 1; i < all_.rows.size(); ++i)
+        QVERIFY(all_.rows[i - 1].totalSeconds <= all_.rows[i].totalSeconds);
+    SearchOptions o;
+    o.top = 10;
+    o.objective = SearchObjective::Cost;
+    o.costPerGpuHour = 2.5;
+    const SearchResult r = searchLayouts(plan_, o);
+    for (size_t i = 1; i < r.rows.size(); ++i)
+        QVERIFY(r.rows[i - 1].cost <= r.rows[i].cost);
+    QVERIFY(std::abs(r.rows.front().cost - 2.5 * r.rows.front().gpuHours) < 1e-6 * r.rows.front().cost);
+    // Top 10 plus flagged rows only.
+    int flagged = 0;
+    for (const auto& row : r.rows)
+        flagged += row.pareto || row.simplest;
+    QVERIFY(int(r.rows.size()) <= 10 + flagged);
+}
+
+void TestSearch::tpAcrossNodesIsFlaggedOrExcluded()
+{
+    bool sawCrossing = false;
+    for (const auto& r : all_.rows) {
+        QCOMPARE(r.tpAcrossNodes, r.layout.tp > plan_.cluster.gpusPerNode);
+        sawCrossing |= r.tpAcrossNodes;
+    }
+    QVERIFY(sawCrossing);
+    SearchOptions o = everything();
+    o.allowTpAcrossNodes = false;
+    const SearchResult r = searchLayouts(plan_, o);
+    for (const auto& row : r.rows)
+        QVERIFY(row.layout.tp <= plan_.cluster.gpusPerNode && !row.tpAcrossNodes);
+}
+
+void TestSearch::globalBatchRange()
+{
+    SearchOptions o;
+    o.minGlobalBatch = 512;
+    o.maxGlobalBatch = 2048;
+    o.top = 100;
+    const SearchResult r = searchLayouts(plan_, o);
+    QVERIFY(r.evaluated > all_.evaluated);
+    bool sawOther = false;
+    for (const auto& row : r.rows) {
+        QVERIFY(row.layout.globalBatch >= 512 && row.layout.globalBatch <= 2048);
+        QCOMPARE(row.layout.globalBatch % ((long long)row.layout.dp * row.layout.microBatch), 0LL);
+        sawOther |= row.layout.globalBatch != plan_.training.globalBatchSequences;
+    }
+    QVERIFY(sawOther);
+}
+
+void TestSearch::cancelStopsEarly()
+{
+    std::atomic<bool> cancel{true};
+    const SearchResult r = searchLayouts(plan_, everything(), &cancel);
+    QVERIFY(r.cancelled);
+    QVERIFY(r.evaluated < all_.evaluated);
+}
+
+void TestSearch::progressReachesOne()
+{
+    std::vector<double> seen;
+    searchLayouts(plan_, {}, nullptr, [&](double f) { seen.push_back(f); });
+    QVERIFY(seen.size() > 2);
+    QCOMPARE(seen.back(), 1.0);
+    QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+    QVERIFY(seen.front() >= 0.0);
+}
+
+void TestSearch::jsonHasTheInterfaceKeys()
+{
+    SearchOptions o;
+    o.top = 5;
+    const auto doc = searchToJson(searchLayouts(plan_, o));
+    for (const char* key : {"search.evaluated", "search.fitting", "search.seconds"})
+        QVERIFY2(hasPath(doc, key), key);
+    const auto& results = doc.at("search").at("results");
+    QVERIFY(results.size() >= 5);
+    for (const char* key : {"layout.tp", "layout.pp", "layout.dp", "layout.cp", "layout.virtual_stages", "layout.micro_batch", "layout.zero",
+                            "layout.recompute", "layout.sequence_parallel", "step_seconds", "mfu", "memory_bytes", "gpu_hours", "pareto",
+                            "simplest"})
+        QVERIFY2(hasPath(results.at(0), key), key);
+}
+
+QTEST_GUILESS_MAIN(TestSearch)
+#include "tst_search.moc"
