@@ -11,6 +11,7 @@
 
 #include "trainplan/Estimate.h"
 #include "trainplan/EstimateJson.h"
+#include "trainplan/LayoutSearch.h"
 #include "trainplan/PlanIO.h"
 #include "trainplan/Schedule.h"
 #include "trainplan/ScheduleJson.h"
@@ -33,6 +34,8 @@ constexpr int kExitInvalidInput = 2;
 const char* kUsage =
     "Usage: trainplan-cli estimate PLAN.json [--set PATH=VALUE]... [--json] [--derivation]\n"
     "       trainplan-cli schedule PLAN.json [--set PATH=VALUE]... [--json] [--no-events]\n"
+    "       trainplan-cli search PLAN.json [--set PATH=VALUE]... [--top N] [--objective time|gpu-hours|cost]\n"
+    "                            [--cost-per-gpu-hour USD] [--batch-range MIN:MAX] [--json]\n"
     "       trainplan-cli export PLAN.json [--set PATH=VALUE]... [--pdf OUT.pdf] [--letter]\n"
     "                            [--slides DIR] [--markdown OUT.md]\n"
     "\n"
@@ -41,6 +44,9 @@ const char* kUsage =
     "schedule: simulates one optimizer step of one pipeline replica (GPipe, 1F1B,\n"
     "          interleaved 1F1B or zero-bubble per layout.schedule): step time, bubble,\n"
     "          idle time and peak micro-batches in flight per stage, and every event.\n"
+    "search:   every valid layout for the plan's model and cluster that fits, ranked by\n"
+    "          predicted step time (or GPU-hours, or cost), with the Pareto front of memory\n"
+    "          against time and the simplest layout that fits marked.\n"
     "export:   writes the PDF report (A4, or US Letter with --letter), slides (PNG at\n"
     "          1920x1080 and 2x, SVG, deck.pdf) and/or the derivation as Markdown; headless.\n"
     "\n"
@@ -63,6 +69,10 @@ struct Options {
     bool events = true;
     std::string pdf, slides, markdown;
     bool letter = false;
+    int top = 20;
+    std::string objective = "time";
+    double costPerGpuHour = 0;
+    long long minBatch = 0, maxBatch = 0;
 };
 
 class UsageError : public std::runtime_error {
@@ -92,6 +102,35 @@ Options parseArguments(int argc, char** argv)
             (arg == "--pdf" ? o.pdf : arg == "--slides" ? o.slides : o.markdown) = argv[++i];
         } else if (arg == "--letter") {
             o.letter = true;
+        } else if (arg == "--top" || arg == "--objective" || arg == "--cost-per-gpu-hour" || arg == "--batch-range") {
+            if (i + 1 >= argc)
+                throw UsageError(arg + " needs a value");
+            const std::string value = argv[++i];
+            try {
+                if (arg == "--top") {
+                    o.top = std::stoi(value);
+                    if (o.top < 1)
+                        throw UsageError("--top must be at least 1");
+                } else if (arg == "--objective") {
+                    if (value != "time" && value != "gpu-hours" && value != "cost")
+                        throw UsageError("--objective must be time, gpu-hours or cost");
+                    o.objective = value;
+                } else if (arg == "--cost-per-gpu-hour") {
+                    o.costPerGpuHour = std::stod(value);
+                    if (!(o.costPerGpuHour > 0))
+                        throw UsageError("--cost-per-gpu-hour must be positive");
+                } else {
+                    const auto colon = value.find(':');
+                    if (colon == std::string::npos)
+                        throw UsageError("--batch-range needs MIN:MAX sequences");
+                    o.minBatch = std::stoll(value.substr(0, colon));
+                    o.maxBatch = std::stoll(value.substr(colon + 1));
+                    if (o.minBatch < 1 || o.maxBatch < o.minBatch)
+                        throw UsageError("--batch-range needs 1 <= MIN <= MAX");
+                }
+            } catch (const std::logic_error&) {
+                throw UsageError(arg + ": not a number: " + value);
+            }
         } else if (arg.size() > 1 && arg[0] == '-' && arg != "-") {
             throw UsageError("unknown option " + arg);
         } else if (o.verb.empty()) {
@@ -103,9 +142,9 @@ Options parseArguments(int argc, char** argv)
         }
     }
     if (o.verb.empty())
-        throw UsageError("missing command (estimate, schedule, export)");
-    if (o.verb != "estimate" && o.verb != "schedule" && o.verb != "export")
-        throw UsageError("unknown command " + o.verb + " (available: estimate, schedule, export)");
+        throw UsageError("missing command (estimate, schedule, search, export)");
+    if (o.verb != "estimate" && o.verb != "schedule" && o.verb != "export" && o.verb != "search")
+        throw UsageError("unknown command " + o.verb + " (available: estimate, schedule, search, export)");
     if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty())
         throw UsageError("export needs at least one of --pdf, --slides, --markdown");
     if (o.planPath.empty())
@@ -167,6 +206,25 @@ int runSchedule(const Options& o)
     return kExitOk;
 }
 
+int runSearch(const Options& o)
+{
+    const trainplan::Plan plan = loadPlan(o);
+    trainplan::SearchOptions options;
+    options.top = o.top;
+    options.objective = o.objective == "cost" ? trainplan::SearchObjective::Cost
+                        : o.objective == "gpu-hours" ? trainplan::SearchObjective::GpuHours
+                                                      : trainplan::SearchObjective::Time;
+    options.costPerGpuHour = o.costPerGpuHour;
+    options.minGlobalBatch = o.minBatch;
+    options.maxGlobalBatch = o.maxBatch;
+    const trainplan::SearchResult result = trainplan::searchLayouts(plan, options);
+    if (o.json)
+        std::cout << trainplan::searchToJson(result).dump(2) << "\n";
+    else
+        std::cout << trainplan::searchToText(result);
+    return kExitOk;
+}
+
 int runExport(const Options& o, int argc, char** argv)
 {
 #ifdef TRAINPLAN_WITH_EXPORT
@@ -216,6 +274,8 @@ int main(int argc, char** argv)
         const Options options = parseArguments(argc, argv);
         if (options.verb == "export")
             return runExport(options, argc, argv);
+        if (options.verb == "search")
+            return runSearch(options);
         return options.verb == "schedule" ? runSchedule(options) : runEstimate(options);
     } catch (const UsageError& e) {
         std::cerr << "trainplan-cli: " << e.what() << "\n\n" << kUsage;

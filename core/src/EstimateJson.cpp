@@ -4,6 +4,7 @@
 
 #include "trainplan/Derivation.h"
 #include "trainplan/PlanIO.h"
+#include "trainplan/StepTimeModel.h"
 
 namespace trainplan {
 
@@ -109,6 +110,9 @@ json estimateToJson(const Plan& plan, const Estimate& e)
         derivation.push_back({{"section", section.title}, {"steps", std::move(steps)}});
     }
     out["derivation"] = std::move(derivation);
+    // What this layout should reach, from the step-time model (interfaces.md, "once the
+    // step-time model exists"), beside the figures at the assumed MFU above.
+    out["predicted"] = predictedToJson(predictStep(plan, e));
     return out;
 }
 

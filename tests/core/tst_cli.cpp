@@ -33,6 +33,7 @@ private slots:
     void missingFileIsNotInvalidInput();
     void readsStdin();
     void scheduleVerb();
+    void searchVerb();
 };
 
 void TestCli::helpAndVersion()
@@ -163,6 +164,42 @@ void TestCli::scheduleVerb()
              "--set", "training.global_batch_sequences=960"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("training.global_batch_sequences"));
+}
+
+void TestCli::searchVerb()
+{
+    auto r = run({"search", example("70b-512-gpu.json"), "--top", "5"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("layouts evaluated") && r.out.contains("simplest"));
+
+    r = run({"search", example("70b-2048-h100.json"), "--json", "--top", "10"});
+    QCOMPARE(r.exitCode, 0);
+    const auto s = QJsonDocument::fromJson(r.out).object()["search"].toObject();
+    // interfaces.md, "search --json: keys that must exist".
+    QVERIFY(s["evaluated"].toDouble() > 1000);
+    QVERIFY(s["fitting"].toDouble() > 0 && s["fitting"].toDouble() <= s["evaluated"].toDouble());
+    QVERIFY(s["seconds"].isDouble());
+    const auto results = s["results"].toArray();
+    QVERIFY(results.size() >= 10);
+    bool anyPareto = false;
+    for (const auto& v : results) {
+        const auto o = v.toObject();
+        for (const char* key : {"step_seconds", "mfu", "memory_bytes", "gpu_hours", "pareto"})
+            QVERIFY2(o.contains(key), key);
+        const auto layout = o["layout"].toObject();
+        for (const char* key : {"tp", "pp", "dp", "cp", "virtual_stages", "micro_batch", "zero", "recompute", "sequence_parallel"})
+            QVERIFY2(layout.contains(key), key);
+        QCOMPARE(layout["tp"].toInt() * layout["pp"].toInt() * layout["dp"].toInt() * layout["cp"].toInt(), 2048);
+        QVERIFY(o["memory_bytes"].toDouble() <= 80e9);
+        anyPareto = anyPareto || o["pareto"].toBool();
+    }
+    QVERIFY(anyPareto);
+
+    r = run({"search", example("70b-2048-h100.json"), "--top", "zero"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("--top"));
+    r = run({"search", example("70b-2048-h100.json"), "--batch-range", "512"});
+    QCOMPARE(r.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -146,6 +146,14 @@ void TestInvariants::contractKeysExist()
         QVERIFY2(hasPath(doc, k), k);
     QVERIFY(doc.at("warnings").is_array());
     QCOMPARE(int(doc.at("memory").at("stages").size()), 4);
+    // "estimate --json, once the step-time model exists": the components sum to the step.
+    for (const char* k : {"predicted.step_seconds", "predicted.mfu", "predicted.hfu", "predicted.tflops_per_gpu",
+                          "predicted.tokens_per_second_per_gpu", "predicted.components.pipeline_bubble"})
+        QVERIFY2(hasPath(doc, k), k);
+    double sum = 0;
+    for (const auto& [name, seconds] : doc.at("predicted").at("components").items())
+        sum += seconds.get<double>();
+    QVERIFY(std::abs(sum - figure(doc, "predicted.step_seconds")) < 1e-9 * sum);
     const auto warned = estimateJsonFor(planWith("70b-2048-h100.json", {"layout.tp=16", "layout.dp=32"}));
     const auto& w = warned.at("warnings").at(0);
     QVERIFY(w.contains("severity") && w.contains("code") && w.contains("message"));

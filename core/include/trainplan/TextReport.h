@@ -4,11 +4,13 @@
 #include <string>
 
 #include "trainplan/Estimate.h"
+#include "trainplan/LayoutSearch.h"
 #include "trainplan/Schedule.h"
 
 namespace trainplan {
 
 std::string estimateToText(const Plan& plan, const Estimate& est, bool withDerivation);
 std::string scheduleToText(const ScheduleResult& schedule);
+std::string searchToText(const SearchResult& result);
 
 }  // namespace trainplan
