@@ -296,6 +296,19 @@ QGroupBox* InputPanel::buildTraining()
                       values.push_back(v);
                   mfu_->setCandidates(values, int(std::lround(doc_->plan().training.mfu * 100)));
               });
+    // Issue 7: time and cost from the assumed MFU or from the predicted step time.
+    auto* basis = new QComboBox;
+    basis->addItem(tr("Assumed MFU"), int(PlanDocument::TimeBasis::AssumedMfu));
+    basis->addItem(tr("Predicted step time"), int(PlanDocument::TimeBasis::Predicted));
+    basis->setToolTip(tr("Whether days, GPU-hours and step time use the MFU above or the step-time model's prediction; the other is shown beside it."));
+    connect(basis, &QComboBox::activated, this,
+            [this, basis](int i) { doc_->setTimeBasis(PlanDocument::TimeBasis(basis->itemData(i).toInt())); });
+    refreshers_.push_back([this, basis] {
+        const QSignalBlocker b(basis);
+        basis->setCurrentIndex(basis->findData(int(doc_->timeBasis())));
+    });
+    form->addRow(tr("Time from"), basis);
+    registerField("time_basis", basis);
     addChoice<trainplan::PrecisionScheme, 3>(form, tr("Precision"), "training.precision", trainplan::kPrecisionNames,
                                              [](const Plan& p) { return p.training.precision; },
                                              [](Plan& p, trainplan::PrecisionScheme s) { p.training.precision = s; });

@@ -23,6 +23,9 @@
 #include "DerivationView.h"
 #include "Exporter.h"
 #include "PresentationWindow.h"
+#include "RealityCheckView.h"
+#include "SearchPanel.h"
+#include "TornadoChart.h"
 #include "ReportContext.h"
 #include "SlideExport.h"
 #include "InputPanel.h"
@@ -80,6 +83,30 @@ MainWindow::MainWindow(QWidget* parent)
     mathDock_->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::RightDockWidgetArea, mathDock_);
     mathDock_->hide();
+
+    // Issue 7's tools share the right-hand dock area with the math, one tab each.
+    searchPanel_ = new SearchPanel(doc_);
+    tornado_ = new TornadoChart(doc_);
+    realityCheck_ = new RealityCheckView;
+    auto addToolDock = [this](QDockWidget*& dock, const QString& title, const char* name, QWidget* content) {
+        dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(content);
+        dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+        addDockWidget(Qt::RightDockWidgetArea, dock);
+        tabifyDockWidget(mathDock_, dock);
+        dock->hide();
+    };
+    addToolDock(searchDock_, tr("Layout search"), "searchDock", searchPanel_);
+    addToolDock(tornadoDock_, tr("Sensitivity"), "sensitivityDock", tornado_);
+    addToolDock(realityDock_, tr("Reality check"), "realityDock", realityCheck_);
+    // The tornado swings what the window shows: the assumed or the predicted step.
+    const auto syncBasis = [this] {
+        tornado_->setBasis(doc_->timeBasis() == PlanDocument::TimeBasis::Predicted ? trainplan::SensitivityBasis::Predicted
+                                                                                    : trainplan::SensitivityBasis::Assumed);
+    };
+    connect(doc_, &PlanDocument::timeBasisChanged, this, syncBasis);
+    syncBasis();
 
     buildMenus();
     connect(doc_, &PlanDocument::fileStateChanged, this, &MainWindow::updateTitle);
@@ -245,6 +272,14 @@ void MainWindow::buildMenus()
     math->setText(tr("Show the &math"));
     math->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
     view->addAction(math);
+    const std::pair<QDockWidget*, QKeySequence> tools[] = {{searchDock_, QKeySequence(Qt::CTRL | Qt::Key_F)},
+                                                           {tornadoDock_, QKeySequence(Qt::CTRL | Qt::Key_T)},
+                                                           {realityDock_, QKeySequence(Qt::CTRL | Qt::Key_R)}};
+    for (const auto& [dock, key] : tools) {
+        QAction* toggle = dock->toggleViewAction();
+        toggle->setShortcut(key);
+        view->addAction(toggle);
+    }
     view->addAction(tr("&Presentation mode"), QKeySequence(Qt::Key_F5), this, &MainWindow::startPresentation);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -263,9 +298,9 @@ void MainWindow::updateTitle()
 
 void MainWindow::updateStatus()
 {
-    const auto& e = doc_->estimate();
+    const auto& e = doc_->timeEstimate();
     int errors = 0, warnings = 0;
-    for (const auto& w : e.warnings) {
+    for (const auto& w : doc_->estimate().warnings) {
         errors += w.severity == trainplan::Severity::Error;
         warnings += w.severity == trainplan::Severity::Warning;
     }

@@ -12,6 +12,9 @@ class DashboardPane;
 enum class ReportView;
 class DerivationView;
 class InputPanel;
+class RealityCheckView;
+class SearchPanel;
+class TornadoChart;
 class TimelineView;
 class LayoutDiagramView;
 class MemoryChart;
@@ -39,6 +42,9 @@ public:
     LayoutDiagramView* layoutDiagram() const { return layoutDiagram_; }
     QDockWidget* mathDock() const { return mathDock_; }
     TimelineView* timeline() const { return timeline_; }
+    SearchPanel* searchPanel() const { return searchPanel_; }
+    TornadoChart* tornado() const { return tornado_; }
+    RealityCheckView* realityCheck() const { return realityCheck_; }
     const std::vector<DashboardPane*>& panes() const { return panes_; }
 
     bool openFile(const QString& path);
@@ -86,6 +92,12 @@ private:
     LayoutDiagramView* layoutDiagram_;
     class QDockWidget* mathDock_;
     TimelineView* timeline_;
+    SearchPanel* searchPanel_;
+    TornadoChart* tornado_;
+    RealityCheckView* realityCheck_;
+    QDockWidget* searchDock_;
+    QDockWidget* tornadoDock_;
+    QDockWidget* realityDock_;
     QSplitter* splitter_;
     QSplitter* rows_;
     QSplitter* topRow_;

@@ -123,6 +123,7 @@ bool write(ReportContext& ctx, const QString& path, QPageSize::PageSizeId pageSi
     pages.push_back({QObject::tr("Memory and step time"), ReportView::Memory, 0, 0, ReportView::StepTime, true});
     pages.push_back({QObject::tr("Pipeline schedule"), ReportView::Timeline});
     pages.push_back({QObject::tr("Layout on the hardware"), ReportView::Layout});
+    pages.push_back({QObject::tr("Sensitivity"), ReportView::Sensitivity});
     addHtml(ReportView::RedFlags, 0, QObject::tr("Red flags"));
     addHtml(ReportView::Validation, 0, QObject::tr("Validation and reliability plan"));
     const int sections = reportpainter::derivationSectionCount(ctx);

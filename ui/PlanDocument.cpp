@@ -19,6 +19,17 @@ PlanDocument::PlanDocument(QObject* parent)
 void PlanDocument::recompute()
 {
     trainplan::estimateInto(plan_, estimate_);
+    predicted_ = trainplan::predictStep(plan_, estimate_);
+    trainplan::estimateInto(trainplan::withPredictedMfu(plan_, predicted_), predictedEstimate_);
+}
+
+void PlanDocument::setTimeBasis(TimeBasis basis)
+{
+    if (basis == timeBasis_)
+        return;
+    timeBasis_ = basis;
+    emit timeBasisChanged();
+    emit planChanged();  // every time figure on screen changes with the basis
 }
 
 void PlanDocument::setPlanFromCommand(const trainplan::Plan& plan)

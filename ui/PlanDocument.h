@@ -10,6 +10,7 @@
 
 #include "trainplan/Estimate.h"
 #include "trainplan/LayoutAdjuster.h"
+#include "trainplan/StepTimeModel.h"
 
 class PlanDocument : public QObject {
     Q_OBJECT
@@ -19,6 +20,16 @@ public:
 
     const trainplan::Plan& plan() const { return plan_; }
     const trainplan::Estimate& estimate() const { return estimate_; }
+    // What the layout should reach (issue 7's step-time model), refreshed with the plan.
+    const trainplan::PredictedStep& predicted() const { return predicted_; }
+    // Time and cost come from the assumed MFU or from the predicted step; the person chooses.
+    enum class TimeBasis { AssumedMfu, Predicted };
+    TimeBasis timeBasis() const { return timeBasis_; }
+    void setTimeBasis(TimeBasis basis);
+    // The estimate whose time figures follow the chosen basis (memory and the rest agree
+    // with estimate(); only MFU-dependent figures differ).
+    const trainplan::Estimate& timeEstimate() const { return timeBasis_ == TimeBasis::Predicted ? predictedEstimate_ : estimate_; }
+    const trainplan::Estimate& predictedEstimate() const { return predictedEstimate_; }
     QUndoStack* undoStack() { return &undo_; }
 
     // One edit = one undo step, except that edits sharing a non-zero mergeKey merge until
@@ -48,12 +59,16 @@ signals:
     void planChanged();        // the plan and its estimate changed
     void fileStateChanged();   // path or modified flag changed
     void followerChanged();
+    void timeBasisChanged();
 
 private:
     void recompute();
 
     trainplan::Plan plan_;
     trainplan::Estimate estimate_;
+    trainplan::PredictedStep predicted_;
+    trainplan::Estimate predictedEstimate_;
+    TimeBasis timeBasis_ = TimeBasis::AssumedMfu;
     QUndoStack undo_;
     QString path_;
     int mergeSerial_ = 0;

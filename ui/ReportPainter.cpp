@@ -13,6 +13,8 @@
 #include "LayoutDiagramStyle.h"
 #include "MemoryChart.h"
 #include "TimelineScene.h"
+#include "TornadoPainter.h"
+#include "trainplan/Sensitivity.h"
 #include "ReportContext.h"
 #include "Theme.h"
 #include "TimeBreakdownChart.h"
@@ -221,6 +223,7 @@ QString viewTitle(ReportView view, const ReportContext& ctx, int section)
     case ReportView::Layout: return QObject::tr("Ranks on nodes and GPUs");
     case ReportView::RedFlags: return QObject::tr("Red flags");
     case ReportView::Validation: return QObject::tr("Validation and reliability plan");
+    case ReportView::Sensitivity: return QObject::tr("Sensitivity: inputs ±10 %");
     case ReportView::Derivation: {
         const auto sections = derive(ctx.plan(), ctx.estimate());
         return section >= 0 && section < int(sections.size()) ? QObject::tr("The math: %1").arg(QString::fromStdString(sections[size_t(section)].title))
@@ -326,6 +329,17 @@ void paint(ReportView view, ReportContext& ctx, QPainter& p, const QRectF& rect,
         p.translate(rect.topLeft());
         p.scale(scale, scale);
         timeline.paint(p, QRectF(QPointF(0, 0), rect.size() / scale));
+        p.restore();
+        return;
+    }
+    case ReportView::Sensitivity: {
+        // Predicted basis: which inputs move the run most, the step-time model swinging each.
+        TornadoPainter tornado;
+        tornado.setResult(sensitivity(ctx.plan(), SensitivityOptions{}));
+        p.save();
+        p.translate(rect.topLeft());
+        p.scale(scale, scale);
+        tornado.paint(p, QRectF(QPointF(0, 0), rect.size() / scale));
         p.restore();
         return;
     }

@@ -19,6 +19,7 @@ enum class ReportView {
     Layout,      // ranks on nodes and GPUs
     RedFlags,    // warnings
     Validation,  // staged validation and reliability plan (seed 004)
+    Sensitivity, // which inputs move the run's days most (tornado)
     Derivation,  // one section of the math (see section argument)
 };
 

@@ -75,7 +75,8 @@ std::vector<Slide> slides(const ReportContext& ctx)
 {
     std::vector<Slide> views = {
         {ReportView::Summary, 0, 0, "summary"},   {ReportView::Memory, 0, 0, "memory"}, {ReportView::StepTime, 0, 0, "step-time"},
-        {ReportView::Timeline, 0, 0, "timeline"}, {ReportView::Layout, 0, 0, "layout"}, {ReportView::RedFlags, 0, 0, "red-flags"},
+        {ReportView::Timeline, 0, 0, "timeline"}, {ReportView::Layout, 0, 0, "layout"}, {ReportView::Sensitivity, 0, 0, "sensitivity"},
+        {ReportView::RedFlags, 0, 0, "red-flags"},
     };
     const int sections = reportpainter::derivationSectionCount(ctx);
     for (int s = 0; s < sections; ++s)

@@ -38,7 +38,7 @@ SummaryPanel::SummaryPanel(PlanDocument* document, QWidget* parent)
         {"step", "Step time", {"time.tokens_per_step", "time.steps", "time.step_seconds"}},
         {"memory", "Memory per GPU", {"memory.activation_per_layer", "memory.activations", "memory.per_gpu_total"}},
         {"bubble", "Pipeline bubble", {"pipeline.micro_batches", "pipeline.bubble_fraction"}},
-        {"throughput", "Throughput", {"time.tokens_per_second_per_gpu"}},
+        {"mfu", "MFU: assumed / predicted", {"time.effective", "time.tokens_per_second_per_gpu"}},
     };
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -102,15 +102,23 @@ bool SummaryPanel::eventFilter(QObject* watched, QEvent* event)
 void SummaryPanel::refresh()
 {
     const auto& e = doc_->estimate();
+    const auto& t = doc_->timeEstimate();  // time and cost follow the chosen basis
     const auto& plan = doc_->plan();
+    const auto& predicted = doc_->predicted();
+    const bool usePredicted = doc_->timeBasis() == PlanDocument::TimeBasis::Predicted;
+    const auto& other = usePredicted ? e : doc_->predictedEstimate();
     card("parameters")->setValue(q(formatCount(e.parameters.total)), tr("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))));
     card("flops")->setValue(q(formatSci(e.flops.total)), tr("6ND %1 + attn %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))));
-    const bool failures = e.reliability.failuresModelled;
-    card("days")->setValue(tr("%1 days").arg(q(formatNumber(e.time.days))),
-                           failures ? tr("%1 days with failures").arg(q(formatNumber(e.reliability.paddedDays))) : tr("failures not modelled"),
+    const bool failures = t.reliability.failuresModelled;
+    card("days")->setValue(tr("%1 days").arg(q(formatNumber(t.time.days))),
+                           (failures ? tr("%1 with failures").arg(q(formatNumber(t.reliability.paddedDays))) : tr("failures not modelled")) +
+                               tr(" · %1 %2").arg(usePredicted ? tr("assumed") : tr("predicted"), q(formatNumber(other.time.days))),
                            failures ? QColor() : theme::severity(Severity::Warning));
-    card("gpu_hours")->setValue(q(formatCount(e.time.gpuHours)), tr("%1 GPUs at MFU %2").arg(e.gpusUsed).arg(q(formatPercent(plan.training.mfu, 0))));
-    card("step")->setValue(q(formatSeconds(e.time.stepSeconds)), tr("%1 steps").arg(q(formatInteger(double(e.time.steps)))));
+    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 GPUs, %2 MFU").arg(t.gpusUsed).arg(usePredicted ? tr("predicted") : tr("assumed")));
+    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 steps · %2 %3")
+                                                                    .arg(q(formatInteger(double(t.time.steps))))
+                                                                    .arg(usePredicted ? tr("assumed") : tr("predicted"))
+                                                                    .arg(q(formatSeconds(other.time.stepSeconds))));
     const double fraction = e.perGpu.total / e.capacityBytes;
     const QColor memColor = e.fits ? (fraction > 0.9 ? theme::severity(Severity::Warning) : theme::ok()) : theme::severity(Severity::Error);
     card("memory")->setValue(q(formatBytes(e.perGpu.total)), tr("of %1 (stage %2)").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1),
@@ -118,5 +126,6 @@ void SummaryPanel::refresh()
     card("memory")->setFill(fraction, memColor);
     card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)), tr("m = %1 micro-batches").arg(e.pipeline.microbatches),
                              e.pipeline.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : QColor());
-    card("throughput")->setValue(q(formatNumber(e.time.tokensPerSecondPerGpu)), tr("tokens/s per GPU"));
+    card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
+                          tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))));
 }

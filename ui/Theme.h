@@ -18,6 +18,8 @@ inline QColor capacity() { return QColor(0xdc, 0x26, 0x26); }
 // Step time parts.
 inline QColor compute() { return QColor(0x25, 0x63, 0xeb); }
 inline QColor bubble() { return QColor(0xd1, 0xd5, 0xdb); }
+inline QColor memoryBound() { return QColor(0x93, 0xc5, 0xfd); }
+inline QColor recompute() { return QColor(0xfb, 0xbf, 0x24); }
 inline QColor tpComm() { return QColor(0x06, 0xb6, 0xd4); }
 inline QColor ppComm() { return QColor(0xa8, 0x55, 0xf7); }
 inline QColor dpExposed() { return QColor(0xef, 0x44, 0x44); }

@@ -16,8 +16,9 @@ TimeBreakdownChart::TimeBreakdownChart(PlanDocument* document, QWidget* parent)
     , doc_(document)
     , secondsAxis_(new QValueAxis)
 {
-    const char* names[] = {"Compute", "Bubble", "TP comm", "PP comm", "DP (hidden)", "DP (exposed)"};
-    const QColor colors[] = {theme::compute(), theme::bubble(), theme::tpComm(), theme::ppComm(), theme::dpHidden(), theme::dpExposed()};
+    const char* names[] = {"Compute", "Memory-bound", "Recompute", "TP/CP/ZeRO comm.", "PP sends", "Bubble", "DP tail"};
+    const QColor colors[] = {theme::compute(),  theme::memoryBound(), theme::recompute(), theme::tpComm(),
+                             theme::ppComm(),   theme::bubble(),      theme::dpExposed()};
     auto* series = new QHorizontalStackedBarSeries;
     for (int i = 0; i < PartCount; ++i) {
         sets_[i] = new QBarSet(tr(names[i]));
@@ -28,9 +29,8 @@ TimeBreakdownChart::TimeBreakdownChart(PlanDocument* document, QWidget* parent)
     }
     series->setBarWidth(0.55);
     auto* rows = new QBarCategoryAxis;
-    // Row "Step": the step at the assumed MFU; row "Comm.": the communication that must fit
-    // inside it. Short names: the pane is often narrow.
-    rows->append({tr("Comm."), tr("Step")});
+    // Short row names: the pane is often narrow.
+    rows->append({tr("At MFU"), tr("Predicted")});
     auto* chart = new QChart;
     chart->addSeries(series);
     chart->addAxis(rows, Qt::AlignLeft);
@@ -48,20 +48,18 @@ TimeBreakdownChart::TimeBreakdownChart(PlanDocument* document, QWidget* parent)
 void TimeBreakdownChart::refresh()
 {
     const auto& e = doc_->estimate();
-    const auto& c = e.communication;
+    const auto& c = doc_->predicted().components;
     const double step = e.time.stepSeconds;
     const double bubble = step * e.pipeline.bubbleFraction;
-    const double dpExposed = std::max(0.0, c.dpSeconds - c.dpBackwardWindowSeconds);
-    const double stepRow[] = {step - bubble, bubble, 0, 0, 0, 0};
-    const double commRow[] = {0, 0, c.tpSecondsPerStep + c.cpSecondsPerStep, c.ppSecondsPerStep + c.zero3SecondsPerStep, c.dpSeconds - dpExposed, dpExposed};
-    double total = step;
-    double comm = 0;
+    const double assumed[PartCount] = {step - bubble, 0, 0, 0, 0, bubble, 0};
+    const double predicted[PartCount] = {c.forwardCompute + c.backwardCompute, c.memoryBound + c.optimizer, c.recompute,
+                                         c.tpCommunication + c.cpCommunication + c.zeroCommunication, c.ppSend, c.pipelineBubble,
+                                         c.dpCommunication};
     for (int i = 0; i < PartCount; ++i) {
-        sets_[i]->replace(0, commRow[i]);
-        sets_[i]->replace(1, stepRow[i]);
-        comm += commRow[i];
+        sets_[i]->replace(AssumedRow, assumed[i]);
+        sets_[i]->replace(PredictedRow, predicted[i]);
     }
-    total = std::max(total, comm);
+    const double total = std::max(step, doc_->predicted().stepSeconds);
     secondsAxis_->setRange(0, total * 1.05);
     secondsAxis_->applyNiceNumbers();
     secondsAxis_->setLabelFormat(total < 0.1 ? "%.3f" : total < 10 ? "%.1f" : "%.0f");

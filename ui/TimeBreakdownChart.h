@@ -1,5 +1,6 @@
-// Where a step's time goes: compute and pipeline bubble at the assumed MFU, and the
-// communication each axis needs per step (TP, PP, DP hidden under backward, DP exposed).
+// Where a step's time goes: the predicted step by component (compute, memory-bound work,
+// recompute, exposed TP/CP/ZeRO collectives, PP sends, bubble, exposed DP tail) beside the
+// step at the assumed MFU (compute and bubble), on one seconds axis.
 #pragma once
 
 #include <QChartView>
@@ -16,7 +17,10 @@ public:
     explicit TimeBreakdownChart(PlanDocument* document, QWidget* parent = nullptr);
     double value(int set, int row) const;  // seconds
 
-    enum Part { Compute, Bubble, TpComm, PpComm, DpHidden, DpExposed, PartCount };
+    // Parts of a step, for the predicted row (issue 7's components, grouped) and the row at
+    // the assumed MFU (compute and bubble only).
+    enum Part { Compute, MemoryBound, Recompute, Collectives, PpSend, Bubble, DpExposed, PartCount };
+    enum Row { AssumedRow, PredictedRow };
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

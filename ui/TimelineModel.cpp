@@ -1,5 +1,7 @@
 #include "TimelineModel.h"
 
+#include "trainplan/StepTimeModel.h"
+
 #include <algorithm>
 #include <exception>
 
@@ -137,7 +139,10 @@ void TimelineModel::simulateLane(TimelineLane& lane, ScheduleKind kind)
                            .arg(kMaxLiveChunkMicrobatches);
     } else {
         try {
-            simulator_.simulate(trainplan::scheduleCosts(*plan, *est, kind), kind, lane.track.result());
+            // Op durations from the step-time model (issue 7: the timeline shows the
+            // predicted components), the same for every compared kind.
+            simulator_.simulate(trainplan::predictedScheduleCosts(*plan, *est, trainplan::stepTimeOptionsFor(*plan), kind), kind,
+                                lane.track.result());
         } catch (const std::exception& e) {
             // invalid_argument: the plan cannot run the kind. Anything else would be a core
             // bug; the lane says so rather than taking the window down.

@@ -240,8 +240,13 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
 
 ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options)
 {
+    return predictedScheduleCosts(plan, est, options, scheduleKindOf(plan.layout.schedule));
+}
+
+ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, ScheduleKind kind)
+{
     ScheduleCosts costs;
-    fillStageCosts(plan, est, microbatchCosts(plan, est, options), scheduleKindOf(plan.layout.schedule), costs);
+    fillStageCosts(plan, est, microbatchCosts(plan, est, options), kind, costs);
     costs.sendSeconds = sendSeconds(est, options);
     costs.dpSyncSeconds = dataParallelTimes(plan, est, options, costs).gradientTail;
     return costs;

@@ -13,6 +13,8 @@
 #include "MemoryChart.h"
 #include "PlanDocument.h"
 #include "ReportPainter.h"
+#include "TornadoChart.h"
+#include "trainplan/Format.h"
 #include "SummaryCard.h"
 #include "SummaryPanel.h"
 #include "TimeBreakdownChart.h"
@@ -49,6 +51,7 @@ private slots:
     void enlargeShowsOnePane();
     void cardTooltipsShowTheirFormula();
     void exportsOneView();
+    void timeFollowsTheChosenBasis();
 
 private:
     MainWindow* window_ = nullptr;
@@ -352,6 +355,26 @@ void TestMainWindow::exportsOneView()
     QFile f(svg);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.readAll().contains("<svg"));
+}
+
+void TestMainWindow::timeFollowsTheChosenBasis()
+{
+    const QString assumedDays = window_->summary()->card("days")->valueText();
+    QCOMPARE(assumedDays, QString("9.11 days"));
+    const auto& predicted = doc()->predicted();
+    QVERIFY(predicted.mfu > 0.2 && predicted.mfu < 0.7);
+    QVERIFY(window_->summary()->card("mfu")->valueText().startsWith("40 % / "));
+    doc()->setTimeBasis(PlanDocument::TimeBasis::Predicted);
+    const QString expected = QString::fromStdString(trainplan::formatNumber(doc()->predictedEstimate().time.days)) + " days";
+    QCOMPARE(window_->summary()->card("days")->valueText(), expected);
+    QVERIFY(expected != assumedDays);
+    QVERIFY(window_->summary()->card("days")->detailText().contains("assumed 9.11"));
+    QCOMPARE(window_->tornado()->basis(), trainplan::SensitivityBasis::Predicted);
+    // The plan itself is untouched: the basis is a way of reading it.
+    QCOMPARE(doc()->plan().training.mfu, 0.40);
+    QVERIFY(!doc()->isModified());
+    doc()->setTimeBasis(PlanDocument::TimeBasis::AssumedMfu);
+    QCOMPARE(window_->tornado()->basis(), trainplan::SensitivityBasis::Assumed);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -416,7 +416,7 @@ void TestTimeline::repaintFollowsThePlanAtAFixedWindow()
         scene.paint(p, QRectF(0, 0, 1600, 600));
     }
     QCOMPARE(again, before);
-    plan.training.mfu *= 0.5;  // every block twice as long
+    plan.cluster.peakFlopsPerGpu *= 0.5;  // compute blocks about twice as long
     scene.setPlan(plan, trainplan::estimate(plan));
     QCOMPARE(scene.windowStart(), 5.0);
     QCOMPARE(scene.windowEnd(), 25.0);

@@ -154,6 +154,8 @@ private:
 // reduction after a stage's last backward. simulateSchedule() of these draws the predicted
 // timeline; predictStep() runs the same costs.
 ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options);
+// The same for another schedule kind (the timeline's comparison lanes).
+ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, ScheduleKind kind);
 
 // Compute time of one step's pipeline (no DP tail) from per-stage costs, in closed form:
 //   GPipe / 1F1B:  sum_i (F_i + B_i) + (m - 1) max_i (F_i + B_i) + 2 (p - 1) send

@@ -1,0 +1,186 @@
+// The reality check view (issue 7), offscreen: it reads the published runs shipped in the
+// resources, shows every case (every gated one counted), a median error under 10 %, the
+// predicted-against-measured scatter with y = x and the ±10 % band, and says so when the
+// data cannot be read.
+#include <QFile>
+#include <QLabel>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <QChartView>
+#include "RealityCheckView.h"
+
+namespace {
+
+nlohmann::json sourceData()
+{
+    QFile f(QStringLiteral(TRAINPLAN_SOURCE_DIR "/tests/data/published_runs.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray bytes = f.readAll();
+    return nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
+}
+
+int countScatterPoints(QChart* chart, bool gatedOnly)
+{
+    int n = 0;
+    for (QAbstractSeries* s : chart->series())
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s))
+            if (!gatedOnly || !scatter->name().contains("not gated"))
+                n += scatter->count();
+    return n;
+}
+
+}  // namespace
+
+class TestRealityCheckView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void theAppShipsThePublishedRuns();
+    void showsEveryCaseAndAMedianUnderTenPercent();
+    void scatterHasEveryCaseTheDiagonalAndTheBand();
+    void oneMetricUsesLinearAxes();
+    void sortsByError();
+    void unreadableDataIsSaid();
+    void screenshot();
+};
+
+void TestRealityCheckView::theAppShipsThePublishedRuns()
+{
+    QFile resource(QString::fromLatin1(RealityCheckView::kDefaultPath));
+    QVERIFY(resource.open(QIODevice::ReadOnly));
+    QFile source(QStringLiteral(TRAINPLAN_SOURCE_DIR "/tests/data/published_runs.json"));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    QCOMPARE(resource.readAll(), source.readAll());
+}
+
+void TestRealityCheckView::showsEveryCaseAndAMedianUnderTenPercent()
+{
+    RealityCheckView view;
+    QCOMPARE(view.table()->model()->rowCount(), 0);  // lazy: nothing computed before shown or asked
+    const auto& summary = view.summary();
+    QVERIFY(view.errorText().isEmpty());
+    // The same cases as the core's check of the repository's copy.
+    const auto expected = trainplan::realityCheck(sourceData());
+    QCOMPARE(summary.rows.size(), expected.rows.size());
+    QCOMPARE(summary.gatedCount, expected.gatedCount);
+    QVERIFY(summary.gatedCount >= 20);
+    QVERIFY2(summary.medianAbsError < 0.10, qPrintable(QString::number(summary.medianAbsError)));
+
+    // Every case is a row; every gated case is marked gated, with its id.
+    auto* model = view.table()->model();
+    QCOMPARE(model->rowCount(), int(summary.rows.size()));
+    QStringList gatedIds;
+    for (int r = 0; r < model->rowCount(); ++r)
+        if (model->index(r, 5).data().toString() == "yes")
+            gatedIds << model->index(r, 0).data(RealityCheckView::kIdRole).toString();
+    QCOMPARE(gatedIds.size(), summary.gatedCount);
+    for (const auto& row : summary.rows)
+        if (row.gated)
+            QVERIFY2(gatedIds.contains(QString::fromStdString(row.id)), row.id.c_str());
+
+    // The summary line gives the median and the worst case.
+    const QString text = view.summaryLabel()->text();
+    QVERIFY2(text.contains(QString::number(summary.medianAbsError * 100, 'f', 1) + " %"), qPrintable(text));
+    QVERIFY(text.contains(QString::fromStdString(summary.worstId)));
+}
+
+void TestRealityCheckView::scatterHasEveryCaseTheDiagonalAndTheBand()
+{
+    RealityCheckView view;
+    const auto& summary = view.summary();
+    QChart* chart = view.chartView()->chart();
+    QCOMPARE(countScatterPoints(chart, false), int(summary.rows.size()));
+    QCOMPARE(countScatterPoints(chart, true), summary.gatedCount);
+    // y = x and y = (1 ± 10 %) x: lines through the origin with those slopes.
+    QList<double> slopes;
+    for (QAbstractSeries* s : chart->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s); line && !qobject_cast<QScatterSeries*>(s)) {
+            QCOMPARE(line->count(), 2);
+            slopes << line->at(1).y() / line->at(1).x();
+            QCOMPARE(line->at(0).y() / line->at(0).x(), slopes.last());
+        }
+    std::sort(slopes.begin(), slopes.end());
+    QCOMPARE(slopes.size(), 3);
+    QVERIFY(qFuzzyCompare(slopes[0], 0.9));
+    QVERIFY(qFuzzyCompare(slopes[1], 1.0));
+    QVERIFY(qFuzzyCompare(slopes[2], 1.1));
+    // Every case lies inside the axes' range (none drawn off the chart).
+    for (QAbstractSeries* s : chart->series())
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s))
+            for (const QPointF& p : scatter->points()) {
+                const QPointF position = chart->mapToPosition(p, scatter);
+                QVERIFY(chart->plotArea().adjusted(-1, -1, 1, 1).contains(position) || chart->plotArea().isEmpty());
+            }
+}
+
+void TestRealityCheckView::oneMetricUsesLinearAxes()
+{
+    RealityCheckView view;
+    const auto& summary = view.summary();
+    view.setPlotMetric(RealityCheckView::PlotMetric::TflopsPerGpu);
+    int tflops = 0;
+    for (const auto& r : summary.rows)
+        tflops += r.metric == trainplan::RealityMetric::HardwareTflopsPerGpu;
+    QCOMPARE(countScatterPoints(view.chartView()->chart(), false), tflops);
+    for (QAbstractAxis* axis : view.chartView()->chart()->axes())
+        QCOMPARE(axis->type(), QAbstractAxis::AxisTypeValue);
+    view.setPlotMetric(RealityCheckView::PlotMetric::All);
+    for (QAbstractAxis* axis : view.chartView()->chart()->axes())
+        QCOMPARE(axis->type(), QAbstractAxis::AxisTypeLogValue);
+    QCOMPARE(countScatterPoints(view.chartView()->chart(), false), int(summary.rows.size()));
+}
+
+void TestRealityCheckView::sortsByError()
+{
+    RealityCheckView view;
+    view.summary();
+    view.table()->sortByColumn(4, Qt::DescendingOrder);
+    auto* model = view.table()->model();
+    // The largest error first, by number: "−18.5 %" above "+9.0 %".
+    double last = 1e9;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const double e = std::abs(model->index(r, 4).data(Qt::UserRole + 1).toDouble());
+        QVERIFY(e <= last);
+        last = e;
+    }
+    QVERIFY(model->index(0, 4).data().toString().contains("18.5"));
+}
+
+void TestRealityCheckView::unreadableDataIsSaid()
+{
+    RealityCheckView view;
+    QVERIFY(!view.load("/nonexistent/published_runs.json"));
+    QVERIFY(view.summaryLabel()->text().contains("Cannot read"));
+    QCOMPARE(view.table()->model()->rowCount(), 0);
+    QVERIFY(view.load(QString::fromLatin1(RealityCheckView::kDefaultPath)));
+    QVERIFY(view.table()->model()->rowCount() > 0);
+}
+
+void TestRealityCheckView::screenshot()
+{
+    RealityCheckView view;
+    view.resize(900, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.table()->model()->rowCount() > 0);  // shown: the check ran
+    const QString dir = qEnvironmentVariable("TRAINPLAN_SCREENSHOT_DIR");
+    if (!dir.isEmpty()) {
+        QVERIFY(view.grab().save(dir + "/realitycheck.png"));
+        view.setPlotMetric(RealityCheckView::PlotMetric::TflopsPerGpu);
+        QCoreApplication::processEvents();
+        QVERIFY(view.grab().save(dir + "/realitycheck-tflops.png"));
+        view.setPlotMetric(RealityCheckView::PlotMetric::Mfu);
+        QCoreApplication::processEvents();
+        QVERIFY(view.grab().save(dir + "/realitycheck-mfu.png"));
+    }
+}
+
+QTEST_MAIN(TestRealityCheckView)
+#include "tst_realitycheckview.moc"
