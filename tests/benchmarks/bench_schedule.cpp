@@ -3,6 +3,7 @@
 //   fresh:  simulateSchedule(), allocating its result and scratch every call
 //   reused: ScheduleSimulator::simulate() into a result kept across calls (the live view)
 // Costs come from the seed plan's cost model with the layout changed to p = 64.
+#include "../TestPlans.h"
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -33,17 +34,7 @@ int main(int argc, char** argv)
     using clock = std::chrono::steady_clock;
     const int repetitions = argc > 1 ? std::max(1, std::stoi(argv[1])) : 200;
 
-    // The 70B seed plan stretched to 64 stages of 4 chunks: 256 layers (one per chunk), and
-    // DP = 1 at b = 1 so that B = 1024 sequences make m = 1024 micro-batches.
-    auto plan = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-2048-h100.json");
-    plan.layout.pp = 64;
-    plan.layout.dp = 1;
-    plan.layout.tp = 8;
-    plan.layout.virtualStages = 4;
-    plan.layout.schedule = trainplan::Schedule::Interleaved;
-    plan.model.layers = 256;
-    plan.cluster.gpus = 512;
-    plan.training.globalBatchSequences = 1024;
+    const trainplan::Plan plan = testplans::largePipelinePlan();
     const auto est = trainplan::estimate(plan);
 
     std::printf("p = %d, m = %lld, v = %d; %d repetitions per kind\n", plan.layout.pp,

@@ -13,6 +13,7 @@
 //   QT_QPA_PLATFORM=offscreen bench_timeline [--runs N] [--png DIR]
 // --png DIR also writes each case at 1400 x 600 for a look, whole and zoomed 4x with the
 // block in the middle of stage 1 hovered (its tooltip is printed).
+#include "../TestPlans.h"
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -54,21 +55,6 @@ Stats time(int runs, const std::function<void()>& work)
     return stats(std::move(ms));
 }
 
-// The seed's 70B plan stretched to 64 stages of 4 chunks (256 layers, one per chunk), DP = 1
-// at b = 1 so that 1,024 sequences make m = 1,024 micro-batches: bench_schedule's case.
-trainplan::Plan largePlan()
-{
-    trainplan::Plan plan = trainplan::defaultPlan();
-    plan.layout.pp = 64;
-    plan.layout.dp = 1;
-    plan.layout.tp = 8;
-    plan.layout.virtualStages = 4;
-    plan.layout.schedule = trainplan::Schedule::Interleaved;
-    plan.model.layers = 256;
-    plan.cluster.gpus = 512;
-    plan.training.globalBatchSequences = 1024;
-    return plan;
-}
 
 trainplan::Plan interleavedDefault()
 {
@@ -105,8 +91,8 @@ int main(int argc, char** argv)
         {"seed 000: p 4, m 16, 1F1B", "default", trainplan::defaultPlan(), false},
         {"seed 000, interleaved v 2", "interleaved-v2", interleavedDefault(), false},
         {"seed 000, 4 schedules compared", "compare", trainplan::defaultPlan(), true},
-        {"p 64, m 1024, v 4, interleaved", "p64-m1024-v4", largePlan(), false},
-        {"p 64, m 1024, 4 schedules compared", "p64-m1024-compare", largePlan(), true},
+        {"p 64, m 1024, v 4, interleaved", "p64-m1024-v4", testplans::largePipelinePlan(), false},
+        {"p 64, m 1024, 4 schedules compared", "p64-m1024-compare", testplans::largePipelinePlan(), true},
     };
     const QRectF target(0, 0, 1600, 600);
     QImage image(target.size().toSize(), QImage::Format_ARGB32_Premultiplied);

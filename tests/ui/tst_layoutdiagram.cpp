@@ -3,6 +3,7 @@
 // selected, flags a TP group that crosses nodes, stays legible at 16,384 GPUs by drawing
 // blocks instead of thousands of GPUs, never lets text overlap or leave the picture, and
 // repaints when the document changes.
+#include "PixelCount.h"
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
@@ -51,17 +52,6 @@ QImage render(LayoutDiagramPainter& diagram, const QRectF& target = kTarget)
     return image;
 }
 
-int pixelsOf(const QImage& image, QColor color)
-{
-    const QRgb want = color.rgb();
-    int n = 0;
-    for (int y = 0; y < image.height(); ++y) {
-        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
-        for (int x = 0; x < image.width(); ++x)
-            n += (line[x] | 0xff000000u) == want;
-    }
-    return n;
-}
 
 std::vector<LayoutDiagramText> textsWithRole(const LayoutDiagramPainter& diagram, LayoutDiagramText::Role role)
 {
@@ -103,11 +93,11 @@ void TestLayoutDiagram::viewRendersTheSeedPlanInStageColours()
     view.resize(kTarget.size().toSize());
     const QImage image = view.grab().toImage().convertToFormat(QImage::Format_ARGB32);
 
-    const int background = pixelsOf(image, view.diagram().style().background);
+    const int background = countPixels(image, view.diagram().style().background);
     QVERIFY2(background < image.width() * image.height() * 0.95, "the diagram is blank");
     for (int stage = 0; stage < 4; ++stage) {
         const QColor color = LayoutDiagramStyle::stageColor(stage, 4);
-        QVERIFY2(pixelsOf(image, color) > 200, qPrintable(QString("stage %1's colour %2 is missing").arg(stage + 1).arg(color.name())));
+        QVERIFY2(countPixels(image, color) > 200, qPrintable(QString("stage %1's colour %2 is missing").arg(stage + 1).arg(color.name())));
     }
     // Four nodes of eight GPUs in front: replica 1 of the seed's TP 8 x PP 4 x DP 64.
     QCOMPARE(view.diagram().individuallyDrawnGpus(), 32);
@@ -288,7 +278,7 @@ void TestLayoutDiagram::tpAcrossNodesIsFlagged()
             crossing += outline.crossesNodes;
     QVERIFY(crossing >= 8);
     QCOMPARE(geometry->tpBridges().size(), size_t(4));
-    QVERIFY(pixelsOf(image, diagram.style().warning()) > 300);
+    QVERIFY(countPixels(image, diagram.style().warning()) > 300);
 
     // The red flag's own words, in full.
     const trainplan::Warning* flag = diagram.model()->tpWarning();
@@ -339,7 +329,7 @@ void TestLayoutDiagram::largePlansDrawBlocksNotThousandsOfGpus()
         for (const auto& t : textsWithRole(diagram, LayoutDiagramText::Role::NodeLabel))
             counted |= t.text.contains(" nodes");  // "Stage 1 · 4 nodes"
         QVERIFY(counted);
-        QVERIFY(pixelsOf(image, LayoutDiagramStyle::stageColor(0, 16)) > 50);
+        QVERIFY(countPixels(image, LayoutDiagramStyle::stageColor(0, 16)) > 50);
         // Hovering a block names the block and its first GPU.
         const auto& first = diagram.geometry()->units().front();
         QCOMPARE(diagram.rankAt(first.topCenter), std::optional<int>(first.representativeRank));
@@ -431,7 +421,7 @@ void TestLayoutDiagram::tinyTargetsAndBadLayoutsDoNotBreakIt()
     QVERIFY(diagram.problem().contains("layout.tp"));
     QCOMPARE(diagram.rankAt(QPointF(10, 10)), std::nullopt);
     const QImage image = render(diagram);
-    QVERIFY(pixelsOf(image, diagram.style().mutedText) > 0);
+    QVERIFY(countPixels(image, diagram.style().mutedText) > 0);
 }
 
 void TestLayoutDiagram::viewRepaintsWhenTheDocumentChanges()

@@ -3,6 +3,8 @@
 // with their closed-form bubbles, says why a schedule cannot run, keeps a million-event step
 // to a bounded number of rectangles, and derives activations in flight that agree with the
 // core's peaks.
+#include "../TestPlans.h"
+#include "PixelCount.h"
 #include <QBuffer>
 #include <QPainter>
 #include <QPicture>
@@ -24,17 +26,6 @@ namespace {
 
 constexpr QSize kShot(1400, 600);
 
-int countPixels(const QImage& image, QColor color)
-{
-    const QRgb want = color.rgb();
-    int n = 0;
-    for (int y = 0; y < image.height(); ++y) {
-        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
-        for (int x = 0; x < image.width(); ++x)
-            n += (line[x] | 0xff000000u) == want;
-    }
-    return n;
-}
 
 // The first event of a kind, stage and micro-batch in a lane, or -1.
 std::int64_t findEvent(const TimelineLane& lane, ScheduleEventKind kind, int stage, int microbatch, int chunk = 0)
@@ -48,20 +39,6 @@ std::int64_t findEvent(const TimelineLane& lane, ScheduleEventKind kind, int sta
     return -1;
 }
 
-// bench_schedule's case: the seed plan stretched to p = 64, v = 4, m = 1,024.
-trainplan::Plan largePlan()
-{
-    trainplan::Plan plan = trainplan::defaultPlan();
-    plan.layout.pp = 64;
-    plan.layout.dp = 1;
-    plan.layout.tp = 8;
-    plan.layout.virtualStages = 4;
-    plan.layout.schedule = trainplan::Schedule::Interleaved;
-    plan.model.layers = 256;
-    plan.cluster.gpus = 512;
-    plan.training.globalBatchSequences = 1024;
-    return plan;
-}
 
 void paintScene(TimelineScene& scene, QSize size = kShot)
 {
@@ -203,7 +180,7 @@ void TestTimeline::hitTestingFindsDpSyncAndThinBlocks()
 
     // Sub-pixel blocks of a million-event step: still the block under the point.
     TimelineScene scene;
-    const trainplan::Plan plan = largePlan();
+    const trainplan::Plan plan = testplans::largePipelinePlan();
     scene.setPlan(plan, trainplan::estimate(plan));
     paintScene(scene, {1600, 600});
     const TimelineLane& big = scene.model().lane(0);
@@ -378,7 +355,7 @@ void TestTimeline::planThatCannotRunItsScheduleSaysWhy()
 void TestTimeline::levelOfDetailBoundsTheRectangles()
 {
     TimelineScene scene;
-    const trainplan::Plan plan = largePlan();
+    const trainplan::Plan plan = testplans::largePipelinePlan();
     scene.setPlan(plan, trainplan::estimate(plan));
     const TimelineLane& lane = scene.model().lane(0);
     QCOMPARE(lane.result().p, 64);
@@ -407,7 +384,7 @@ void TestTimeline::repaintFollowsThePlanAtAFixedWindow()
     // A repaint reuses the level-of-detail images while nothing changed; a new plan with
     // the very same window must not show the old ones.
     TimelineScene scene;
-    trainplan::Plan plan = largePlan();
+    trainplan::Plan plan = testplans::largePipelinePlan();
     scene.setPlan(plan, trainplan::estimate(plan));
     scene.setWindow(5.0, 25.0);
     QImage before(1600, 600, QImage::Format_ARGB32_Premultiplied), again = before, after = before;
@@ -434,7 +411,7 @@ void TestTimeline::repaintFollowsThePlanAtAFixedWindow()
 
 void TestTimeline::inFlightPeaksAgreeWithTheCore()
 {
-    for (const trainplan::Plan& plan : {trainplan::defaultPlan(), largePlan()}) {
+    for (const trainplan::Plan& plan : {trainplan::defaultPlan(), testplans::largePipelinePlan()}) {
         TimelineScene scene;
         scene.setComparison(true);
         scene.setPlan(plan, trainplan::estimate(plan));
@@ -491,7 +468,7 @@ void TestTimeline::exportsToVectorPainters()
 
     // A big step through a vector painter: the level-of-detail image, not a million shapes.
     TimelineScene scene;
-    const trainplan::Plan plan = largePlan();
+    const trainplan::Plan plan = testplans::largePipelinePlan();
     scene.setPlan(plan, trainplan::estimate(plan));
     QPicture picture;
     {

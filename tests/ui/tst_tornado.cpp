@@ -2,6 +2,7 @@
 // widest swing on top, each bar's width the swing it shows, the base line through them; the
 // step-time measure re-sorts; the chart follows the document and the basis; an update costs
 // well under 5 ms; the painter draws into vector devices for the report.
+#include "PixelCount.h"
 #include <QBuffer>
 #include <QPainter>
 #include <QPdfWriter>
@@ -23,17 +24,6 @@ namespace {
 
 const QRectF kRect(0, 0, 900, 500);
 
-int countPixels(const QImage& image, QColor color)
-{
-    const QRgb want = color.rgb();
-    int n = 0;
-    for (int y = 0; y < image.height(); ++y) {
-        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
-        for (int x = 0; x < image.width(); ++x)
-            n += (line[x] | 0xff000000u) == want;
-    }
-    return n;
-}
 
 QImage render(const TornadoPainter& tornado, QSize size = kRect.size().toSize())
 {
