@@ -329,8 +329,23 @@ void SearchPanel::onPlanChanged()
         }
     }
     updateBatchWidgets();
-    updateCurrentLayout();
+    // The table's marker is cheap; marking the plan on the scatter re-lays out a chart, so
+    // that waits while the dock is closed.
+    model_->setCurrentLayout(trainplan::searchLayoutOf(doc_->plan()));
+    if (isVisible())
+        updateCurrentLayout();
+    else
+        currentLayoutStale_ = true;
     updateButtons();
+}
+
+void SearchPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (currentLayoutStale_) {
+        currentLayoutStale_ = false;
+        updateCurrentLayout();
+    }
 }
 
 void SearchPanel::updateCurrentLayout()

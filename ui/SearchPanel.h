@@ -58,6 +58,9 @@ public slots:
     void cancelSearch();
     bool applySelected();  // false when nothing is selected or the results are stale
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 signals:
     void searchStarted();
     void searchFinished();  // result() is the new result (possibly cancelled, partial)
@@ -102,5 +105,6 @@ private:
     std::optional<trainplan::Plan> searchedKey_;  // the plan the results belong to (searchKey())
     bool searchedRange_ = false;
     bool stale_ = false;
+    bool currentLayoutStale_ = false;  // the plan moved while the panel was hidden
     bool splitPlaced_ = false;
 };
