@@ -93,6 +93,14 @@ void MemoryChart::refresh()
             label += QStringLiteral(" \u2716");  // heavy X: over capacity
         labels << label;
     }
+    // Most ticks (MFU, batch, reliability) leave memory as it was: skip the chart relayout.
+    std::vector<double> shown;
+    for (const auto& v : values)
+        shown.insert(shown.end(), v.begin(), v.end());
+    shown.push_back(est.capacityBytes);
+    if (shown == shownValues_ && labels == stageAxis_->categories())
+        return;
+    shownValues_ = std::move(shown);
     for (int i = 0; i < 5; ++i) {
         if (sets_[i]->count() != n) {
             sets_[i]->remove(0, sets_[i]->count());

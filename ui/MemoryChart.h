@@ -5,6 +5,8 @@
 
 #include <QChartView>
 
+#include <vector>
+
 class PlanDocument;
 class QBarCategoryAxis;
 class QBarSet;
@@ -34,4 +36,5 @@ private:
     QBarCategoryAxis* stageAxis_;
     QValueAxis* lineAxisX_;
     QValueAxis* gbAxis_;
+    std::vector<double> shownValues_;  // what the bars show now, to skip unchanged refreshes
 };
