@@ -69,10 +69,13 @@ SearchLayout searchLayoutOf(const Plan& plan)
     return s;
 }
 
-Plan withSearchLayout(const Plan& plan, const SearchLayout& s)
+namespace {
+
+// Writes a candidate into a plan in place: the search's hot loop reuses one plan, so this
+// neither copies nor allocates.
+void assignSearchLayout(Plan& plan, const SearchLayout& s)
 {
-    Plan out = plan;
-    auto& l = out.layout;
+    auto& l = plan.layout;
     l.tp = s.tp;
     l.pp = s.pp;
     l.dp = s.dp;
@@ -84,8 +87,16 @@ Plan withSearchLayout(const Plan& plan, const SearchLayout& s)
     l.sequenceParallel = s.sequenceParallel;
     l.stageLayers.clear();
     l.dpAuto = false;
-    out.training.microBatchSize = s.microBatch;
-    out.training.globalBatchSequences = s.globalBatch;
+    plan.training.microBatchSize = s.microBatch;
+    plan.training.globalBatchSequences = s.globalBatch;
+}
+
+}  // namespace
+
+Plan withSearchLayout(const Plan& plan, const SearchLayout& s)
+{
+    Plan out = plan;
+    assignSearchLayout(out, s);
     return out;
 }
 
@@ -154,18 +165,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                         }
                                         SearchLayout s{tp, pp, dp, cp, v, micro, zero, rc, sp == 1, batch,
                                                        v > 1 ? Schedule::Interleaved : (pp > 1 ? flat : Schedule::OneFOneB)};
-                                        auto& l = work.layout;
-                                        l.tp = tp;
-                                        l.pp = pp;
-                                        l.dp = dp;
-                                        l.cp = cp;
-                                        l.virtualStages = v;
-                                        l.schedule = s.schedule;
-                                        l.zeroStage = zero;
-                                        l.recompute = rc;
-                                        l.sequenceParallel = s.sequenceParallel;
-                                        work.training.microBatchSize = micro;
-                                        work.training.globalBatchSequences = batch;
+                                        assignSearchLayout(work, s);
                                         estimateInto(work, est);
                                         if (structurallyInvalid(est))
                                             continue;
