@@ -17,6 +17,10 @@ void apply(QChart* chart, QChartView* view)
     chart->setAnimationOptions(QChart::NoAnimation);
     view->setChart(chart);
     view->setRenderHint(QPainter::Antialiasing, false);
+    // Repaint only what changed, without saving painter state per item: charts repaint on
+    // every slider tick.
+    view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
+    view->setOptimizationFlags(QGraphicsView::DontSavePainterState | QGraphicsView::DontAdjustForAntialiasing);
 }
 
 void fitLegend(QChart* chart, int viewWidth)
