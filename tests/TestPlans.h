@@ -1,8 +1,8 @@
 // Plans the tests and benchmarks share, so each case is defined once.
 #pragma once
 
-#include "trainplan/Plan.h"
-#include "trainplan/Presets.h"
+#include "plan/Plan.h"
+#include "plan/Presets.h"
 
 namespace testplans {
 

@@ -9,20 +9,20 @@
 
 #include <nlohmann/json.hpp>
 
-#include "trainplan/Estimate.h"
-#include "trainplan/EstimateJson.h"
-#include "trainplan/LayoutSearch.h"
-#include "trainplan/PlanIO.h"
-#include "trainplan/Schedule.h"
-#include "trainplan/ScheduleJson.h"
-#include "trainplan/TextReport.h"
+#include "estimate/Estimate.h"
+#include "text/EstimateJson.h"
+#include "search/LayoutSearch.h"
+#include "plan/PlanIO.h"
+#include "schedule/Schedule.h"
+#include "schedule/ScheduleJson.h"
+#include "text/TextReport.h"
 #include "trainplan/Version.h"
 
 #ifdef TRAINPLAN_WITH_EXPORT
 #include <QApplication>
 #include <QFileInfo>
 
-#include "Exporter.h"
+#include "report/Exporter.h"
 #endif
 
 namespace {

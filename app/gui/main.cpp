@@ -4,7 +4,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "trainplan/Version.h"
 
 int main(int argc, char** argv)

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "trainplan/Estimate.h"
-#include "trainplan/PlanIO.h"
+#include "estimate/Estimate.h"
+#include "plan/PlanIO.h"
 
 namespace {
 

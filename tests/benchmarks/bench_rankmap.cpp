@@ -6,9 +6,9 @@
 #include <chrono>
 #include <cstdio>
 
-#include "trainplan/Estimate.h"
-#include "trainplan/PlanIO.h"
-#include "trainplan/RankMap.h"
+#include "estimate/Estimate.h"
+#include "plan/PlanIO.h"
+#include "rankmap/RankMap.h"
 
 using namespace trainplan;
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "trainplan/Estimate.h"
-#include "trainplan/PlanIO.h"
-#include "trainplan/Schedule.h"
+#include "estimate/Estimate.h"
+#include "plan/PlanIO.h"
+#include "schedule/Schedule.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "trainplan/LayoutSearch.h"
-#include "trainplan/PlanIO.h"
+#include "search/LayoutSearch.h"
+#include "plan/PlanIO.h"
 
 int main()
 {

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "trainplan/Estimate.h"
-#include "trainplan/EstimateJson.h"
-#include "trainplan/PlanIO.h"
+#include "estimate/Estimate.h"
+#include "text/EstimateJson.h"
+#include "plan/PlanIO.h"
 
 namespace testsupport {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "trainplan/Derivation.h"
+#include "text/Derivation.h"
 
 using namespace testsupport;
 

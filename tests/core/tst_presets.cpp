@@ -3,8 +3,8 @@
 // accelerator carries a source and sane figures.
 #include <QtTest>
 
-#include "trainplan/Estimate.h"
-#include "trainplan/Presets.h"
+#include "estimate/Estimate.h"
+#include "plan/Presets.h"
 
 class TestPresets : public QObject {
     Q_OBJECT

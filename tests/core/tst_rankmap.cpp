@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "trainplan/EnumNames.h"
-#include "trainplan/Estimate.h"
-#include "trainplan/PlanIO.h"
-#include "trainplan/RankMap.h"
-#include "trainplan/RankMapJson.h"
+#include "plan/EnumNames.h"
+#include "estimate/Estimate.h"
+#include "plan/PlanIO.h"
+#include "rankmap/RankMap.h"
+#include "rankmap/RankMapJson.h"
 
 using namespace trainplan;
 

@@ -1,4 +1,4 @@
-// Reality check: the step-time model against the measured runs of tests/data/published_runs.json
+// Reality check: the step-time model against the measured runs of resources/reference/published_runs.json
 // (a copy of shared/reference/published_runs.json). The plans, conventions and rules are in
 // trainplan/RealityCheck.h; this test prints the predicted-against-measured table and fails if
 // the median absolute error exceeds 10 % or any gated case exceeds 25 %.
@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "trainplan/RealityCheck.h"
+#include "analysis/RealityCheck.h"
 
 using namespace trainplan;
 
@@ -15,7 +15,7 @@ namespace {
 
 nlohmann::json loadRuns()
 {
-    return testsupport::readJsonFile(std::string(TRAINPLAN_SOURCE_DIR) + "/tests/data/published_runs.json");
+    return testsupport::readJsonFile(std::string(TRAINPLAN_SOURCE_DIR) + "/resources/reference/published_runs.json");
 }
 
 }  // namespace

@@ -11,9 +11,9 @@
 #include <tuple>
 
 #include "TestSupport.h"
-#include "trainplan/PlanError.h"
-#include "trainplan/Schedule.h"
-#include "trainplan/ScheduleJson.h"
+#include "plan/PlanError.h"
+#include "schedule/Schedule.h"
+#include "schedule/ScheduleJson.h"
 
 using namespace testsupport;
 using trainplan::ScheduleCosts;

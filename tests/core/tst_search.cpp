@@ -5,7 +5,7 @@
 #include <climits>
 
 #include "TestSupport.h"
-#include "trainplan/LayoutSearch.h"
+#include "search/LayoutSearch.h"
 
 using namespace testsupport;
 using namespace trainplan;

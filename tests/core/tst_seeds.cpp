@@ -6,7 +6,7 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "trainplan/Derivation.h"
+#include "text/Derivation.h"
 
 using namespace testsupport;
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "trainplan/Sensitivity.h"
+#include "analysis/Sensitivity.h"
 
 using namespace testsupport;
 using namespace trainplan;

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "trainplan/Presets.h"
-#include "trainplan/StepTimeModel.h"
+#include "plan/Presets.h"
+#include "steptime/StepTimeModel.h"
 
 using namespace testsupport;
 using namespace trainplan;

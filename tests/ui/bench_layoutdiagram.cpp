@@ -16,8 +16,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "LayoutDiagramPainter.h"
-#include "trainplan/Presets.h"
+#include "layoutdiagram/LayoutDiagramPainter.h"
+#include "plan/Presets.h"
 
 namespace {
 

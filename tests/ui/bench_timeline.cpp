@@ -25,9 +25,9 @@
 #include <functional>
 #include <vector>
 
-#include "TimelineScene.h"
-#include "trainplan/Presets.h"
-#include "trainplan/Schedule.h"
+#include "timeline/TimelineScene.h"
+#include "plan/Presets.h"
+#include "schedule/Schedule.h"
 
 namespace {
 

@@ -9,10 +9,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "InputPanel.h"
-#include "MainWindow.h"
-#include "PlanDocument.h"
-#include "ValueSlider.h"
+#include "inputs/InputPanel.h"
+#include "window/MainWindow.h"
+#include "document/PlanDocument.h"
+#include "inputs/ValueSlider.h"
 
 namespace {
 

@@ -12,11 +12,11 @@
 
 #include <set>
 
-#include "LayoutDiagramPainter.h"
-#include "LayoutDiagramView.h"
-#include "PlanDocument.h"
-#include "trainplan/PlanIO.h"
-#include "trainplan/Presets.h"
+#include "layoutdiagram/LayoutDiagramPainter.h"
+#include "layoutdiagram/LayoutDiagramView.h"
+#include "document/PlanDocument.h"
+#include "plan/PlanIO.h"
+#include "plan/Presets.h"
 
 using trainplan::ParallelDim;
 

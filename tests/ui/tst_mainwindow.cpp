@@ -7,20 +7,20 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "DashboardPane.h"
-#include "InputPanel.h"
-#include "MainWindow.h"
-#include "MemoryChart.h"
-#include "PlanDocument.h"
-#include "ReportPainter.h"
-#include "TornadoChart.h"
-#include "trainplan/Format.h"
-#include "SummaryCard.h"
-#include "SummaryPanel.h"
-#include "TimeBreakdownChart.h"
-#include "ValueSlider.h"
-#include "WarningsPanel.h"
-#include "trainplan/PlanIO.h"
+#include "window/DashboardPane.h"
+#include "inputs/InputPanel.h"
+#include "window/MainWindow.h"
+#include "charts/MemoryChart.h"
+#include "document/PlanDocument.h"
+#include "report/ReportPainter.h"
+#include "charts/TornadoChart.h"
+#include "text/Format.h"
+#include "summary/SummaryCard.h"
+#include "summary/SummaryPanel.h"
+#include "charts/TimeBreakdownChart.h"
+#include "inputs/ValueSlider.h"
+#include "summary/WarningsPanel.h"
+#include "plan/PlanIO.h"
 
 using trainplan::LayoutDimension;
 

@@ -13,13 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include <QChartView>
-#include "RealityCheckView.h"
+#include "realitycheck/RealityCheckView.h"
 
 namespace {
 
 nlohmann::json sourceData()
 {
-    QFile f(QStringLiteral(TRAINPLAN_SOURCE_DIR "/tests/data/published_runs.json"));
+    QFile f(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/reference/published_runs.json"));
     if (!f.open(QIODevice::ReadOnly))
         return {};
     const QByteArray bytes = f.readAll();
@@ -55,7 +55,7 @@ void TestRealityCheckView::theAppShipsThePublishedRuns()
 {
     QFile resource(QString::fromLatin1(RealityCheckView::kDefaultPath));
     QVERIFY(resource.open(QIODevice::ReadOnly));
-    QFile source(QStringLiteral(TRAINPLAN_SOURCE_DIR "/tests/data/published_runs.json"));
+    QFile source(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/reference/published_runs.json"));
     QVERIFY(source.open(QIODevice::ReadOnly));
     QCOMPARE(resource.readAll(), source.readAll());
 }

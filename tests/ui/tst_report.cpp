@@ -9,16 +9,16 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "DerivationView.h"
-#include "Exporter.h"
-#include "PdfReport.h"
-#include "PlanDocument.h"
-#include "PresentationWindow.h"
-#include "ReportContext.h"
-#include "SlideExport.h"
-#include "trainplan/Derivation.h"
-#include "trainplan/PlanIO.h"
-#include "trainplan/Presets.h"
+#include "derivation/DerivationView.h"
+#include "report/Exporter.h"
+#include "report/PdfReport.h"
+#include "document/PlanDocument.h"
+#include "window/PresentationWindow.h"
+#include "report/ReportContext.h"
+#include "report/SlideExport.h"
+#include "text/Derivation.h"
+#include "plan/PlanIO.h"
+#include "plan/Presets.h"
 
 namespace {
 

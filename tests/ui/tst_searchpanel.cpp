@@ -10,11 +10,11 @@
 #include <QTableView>
 #include <QtTest>
 
-#include "PlanDocument.h"
-#include "SearchPanel.h"
-#include "SearchResultsModel.h"
-#include "SearchScatter.h"
-#include "trainplan/LayoutSearch.h"
+#include "document/PlanDocument.h"
+#include "search/SearchPanel.h"
+#include "search/SearchResultsModel.h"
+#include "search/SearchScatter.h"
+#include "search/LayoutSearch.h"
 
 namespace {
 

@@ -12,12 +12,12 @@
 #include <QWheelEvent>
 #include <QtTest>
 
-#include "PlanDocument.h"
-#include "TimelineCanvas.h"
-#include "TimelineView.h"
-#include "trainplan/Format.h"
-#include "trainplan/LayoutAdjuster.h"
-#include "trainplan/Presets.h"
+#include "document/PlanDocument.h"
+#include "timeline/TimelineCanvas.h"
+#include "timeline/TimelineView.h"
+#include "text/Format.h"
+#include "search/LayoutAdjuster.h"
+#include "plan/Presets.h"
 
 using trainplan::ScheduleEventKind;
 using trainplan::ScheduleKind;

@@ -13,10 +13,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "PlanDocument.h"
-#include "TornadoChart.h"
-#include "TornadoPainter.h"
-#include "trainplan/Presets.h"
+#include "document/PlanDocument.h"
+#include "charts/TornadoChart.h"
+#include "charts/TornadoPainter.h"
+#include "plan/Presets.h"
 
 using trainplan::SensitivityBasis;
 

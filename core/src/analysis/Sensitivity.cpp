@@ -1,0 +1,170 @@
+#include "analysis/Sensitivity.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+#include "search/LayoutAdjuster.h"
+
+namespace trainplan {
+
+namespace {
+
+struct Outcome {
+    double stepSeconds = 0;
+    double days = 0;
+};
+
+Outcome evaluate(const Plan& plan, const StepTimeOptions& options, SensitivityBasis basis)
+{
+    const Estimate est = estimate(plan);
+    if (basis == SensitivityBasis::Assumed)
+        return {est.time.stepSeconds, est.reliability.paddedDays};
+    const PredictedStep predicted = predictStep(plan, est, options);
+    // Padded days at the predicted speed: the estimate's reliability model with MFU = predicted.
+    return {predicted.stepSeconds, estimate(withPredictedMfu(plan, predicted)).reliability.paddedDays};
+}
+
+// One input: sets it for direction -1 (low) or +1 (high) and returns the value applied, or
+// nothing when it cannot move that way.
+struct Input {
+    const char* label;
+    const char* field;
+    double base;
+    std::function<std::optional<double>(int direction, Plan&, StepTimeOptions&)> vary;
+};
+
+// A continuous input scaled by (1 +- fraction).
+Input scaled(const char* label, const char* field, double base, double fraction, std::function<void(Plan&, StepTimeOptions&, double)> set)
+{
+    return {label, field, base, [=](int direction, Plan& plan, StepTimeOptions& o) -> std::optional<double> {
+                const double value = base * (1.0 + direction * fraction);
+                set(plan, o, value);
+                return value;
+            }};
+}
+
+// The neighbouring entry of a sorted candidate list (micro-batch sizes).
+std::optional<int> neighbour(const std::vector<int>& values, int current, int direction)
+{
+    const auto it = std::find(values.begin(), values.end(), current);
+    if (it == values.end())
+        return std::nullopt;
+    if (direction < 0)
+        return it == values.begin() ? std::nullopt : std::optional<int>(*(it - 1));
+    return it + 1 == values.end() ? std::nullopt : std::optional<int>(*(it + 1));
+}
+
+std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, const SensitivityOptions& options)
+{
+    const double f = options.fraction;
+    const auto& cl = plan.cluster;
+    const auto& tr = plan.training;
+    std::vector<Input> in;
+    in.push_back(scaled("Peak FLOP/s per GPU", "cluster.peak_bf16_tflops", cl.peakFlopsPerGpu, f,
+                        [](Plan& p, StepTimeOptions&, double v) { p.cluster.peakFlopsPerGpu = v; }));
+    in.push_back(scaled("Intra-node bandwidth", "cluster.intra_node_bandwidth_gb_per_s", cl.intraNodeBytesPerSecond, f,
+                        [](Plan& p, StepTimeOptions&, double v) { p.cluster.intraNodeBytesPerSecond = v; }));
+    in.push_back(scaled("Inter-node bandwidth", "cluster.inter_node_bandwidth_gb_per_s", cl.interNodeBytesPerSecond, f,
+                        [](Plan& p, StepTimeOptions&, double v) { p.cluster.interNodeBytesPerSecond = v; }));
+    if (options.basis == SensitivityBasis::Predicted) {
+        in.push_back(scaled("Matmul efficiency", "step_time.matmul_efficiency", base.efficiency.matmulEfficiency, f,
+                            [](Plan&, StepTimeOptions& o, double v) { o.efficiency.matmulEfficiency = v; }));
+        if (plan.layout.flashAttention)
+            in.push_back(scaled("FlashAttention efficiency", "step_time.flash_attention_efficiency", base.efficiency.flashAttentionEfficiency,
+                                f, [](Plan&, StepTimeOptions& o, double v) { o.efficiency.flashAttentionEfficiency = v; }));
+        in.push_back(scaled("HBM bandwidth", "hbm_bandwidth_gb_per_s", base.efficiency.hbmBytesPerSecond, f,
+                            [](Plan&, StepTimeOptions& o, double v) { o.efficiency.hbmBytesPerSecond = v; }));
+    } else {
+        in.push_back(scaled("MFU (assumed)", "training.mfu", tr.mfu, f, [](Plan& p, StepTimeOptions&, double v) { p.training.mfu = v; }));
+    }
+    // Global batch: the nearest multiple of DP x micro-batch (x PP when interleaving, which needs
+    // whole groups of p micro-batches) to +-fraction, at least one step away.
+    const long long unit = (long long)plan.layout.dp * tr.microBatchSize * (plan.layout.schedule == Schedule::Interleaved ? plan.layout.pp : 1);
+    in.push_back({"Global batch", "training.global_batch_sequences", double(tr.globalBatchSequences),
+                  [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
+                      const double target = tr.globalBatchSequences * (1.0 + direction * f);
+                      long long value = std::llround(target / unit) * unit;
+                      if (value == tr.globalBatchSequences)
+                          value += direction * unit;
+                      if (value < unit)
+                          return std::nullopt;
+                      p.training.globalBatchSequences = value;
+                      return double(value);
+                  }});
+    const std::vector<int> micro = microBatchCandidates(plan);
+    in.push_back({"Micro-batch", "training.micro_batch_size", double(tr.microBatchSize),
+                  [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
+                      const auto value = neighbour(micro, tr.microBatchSize, direction);
+                      if (!value)
+                          return std::nullopt;
+                      p.training.microBatchSize = *value;
+                      return double(*value);
+                  }});
+    // Sequence length: a multiple of 64 x CP (even per-rank halves for CP), tokens held fixed.
+    const int seqUnit = 64 * plan.layout.cp;
+    in.push_back({"Sequence length", "model.sequence_length", double(plan.model.sequenceLength),
+                  [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
+                      const double target = plan.model.sequenceLength * (1.0 + direction * f);
+                      const long long value = std::max<long long>(seqUnit, std::llround(target / seqUnit) * seqUnit);
+                      if (value == plan.model.sequenceLength)
+                          return std::nullopt;
+                      p.model.sequenceLength = int(value);
+                      return double(value);
+                  }});
+    if (cl.mtbfSeconds) {
+        const double mtbf = *cl.mtbfSeconds;
+        in.push_back(scaled("MTBF", cl.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", mtbf, f,
+                            [](Plan& p, StepTimeOptions&, double v) { p.cluster.mtbfSeconds = v; }));
+    }
+    const auto& rel = plan.reliability;
+    if (rel.checkpointWriteSeconds)
+        in.push_back(scaled("Checkpoint write time", "reliability.checkpoint_write_seconds", *rel.checkpointWriteSeconds, f,
+                            [](Plan& p, StepTimeOptions&, double v) { p.reliability.checkpointWriteSeconds = v; }));
+    in.push_back(scaled("Restart time", "reliability.restart_seconds", rel.restartSeconds, f,
+                        [](Plan& p, StepTimeOptions&, double v) { p.reliability.restartSeconds = v; }));
+    return in;
+}
+
+}  // namespace
+
+SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& options)
+{
+    StepTimeOptions base = stepTimeOptionsFor(plan);
+    base.framework = options.framework;
+    SensitivityResult out;
+    out.basis = options.basis;
+    const Outcome center = evaluate(plan, base, options.basis);
+    out.baseStepSeconds = center.stepSeconds;
+    out.baseDays = center.days;
+    for (const Input& input : inputsFor(plan, base, options)) {
+        SensitivityBar bar;
+        bar.input = input.label;
+        bar.field = input.field;
+        bar.baseValue = input.base;
+        Outcome ends[2] = {center, center};
+        double values[2] = {input.base, input.base};
+        for (int side = 0; side < 2; ++side) {
+            Plan varied = plan;
+            StepTimeOptions o = base;
+            if (const auto value = input.vary(side == 0 ? -1 : 1, varied, o)) {
+                values[side] = *value;
+                ends[side] = evaluate(varied, o, options.basis);
+            }
+        }
+        bar.lowValue = values[0];
+        bar.highValue = values[1];
+        bar.stepSecondsLow = ends[0].stepSeconds;
+        bar.stepSecondsHigh = ends[1].stepSeconds;
+        bar.daysLow = ends[0].days;
+        bar.daysHigh = ends[1].days;
+        bar.swingDays = std::abs(bar.daysHigh - bar.daysLow);
+        bar.swingStepSeconds = std::abs(bar.stepSecondsHigh - bar.stepSecondsLow);
+        out.bars.push_back(std::move(bar));
+    }
+    std::stable_sort(out.bars.begin(), out.bars.end(), [](const SensitivityBar& a, const SensitivityBar& b) { return a.swingDays > b.swingDays; });
+    return out;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,32 @@
+// The tornado chart's data as JSON (CLI, report).
+#include <nlohmann/json.hpp>
+
+#include "analysis/Sensitivity.h"
+
+namespace trainplan {
+
+nlohmann::json sensitivityToJson(const SensitivityResult& r)
+{
+    using nlohmann::json;
+    json bars = json::array();
+    for (const auto& b : r.bars) {
+        bars.push_back({{"input", b.input},
+                        {"field", b.field},
+                        {"base_value", b.baseValue},
+                        {"low_value", b.lowValue},
+                        {"high_value", b.highValue},
+                        {"step_seconds_low", b.stepSecondsLow},
+                        {"step_seconds_high", b.stepSecondsHigh},
+                        {"days_low", b.daysLow},
+                        {"days_high", b.daysHigh},
+                        {"swing_days", b.swingDays},
+                        {"swing_step_seconds", b.swingStepSeconds}});
+    }
+    return json{{"sensitivity",
+                 {{"basis", r.basis == SensitivityBasis::Predicted ? "predicted" : "assumed"},
+                  {"base_step_seconds", r.baseStepSeconds},
+                  {"base_days", r.baseDays},
+                  {"bars", std::move(bars)}}}};
+}
+
+}  // namespace trainplan

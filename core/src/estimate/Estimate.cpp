@@ -1,0 +1,156 @@
+#include "estimate/Estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "estimate/ActivationModel.h"
+#include "estimate/CommunicationModel.h"
+#include "estimate/ModelStateModel.h"
+#include "estimate/LayoutChecks.h"
+#include "estimate/ParameterModel.h"
+#include "estimate/PipelineModel.h"
+#include "estimate/ReliabilityModel.h"
+
+namespace trainplan {
+
+namespace {
+
+void estimateFlops(const Plan& plan, Estimate& est)
+{
+    const auto& m = plan.model;
+    const double tokens = plan.training.tokens;
+    const double n = est.parameters.total;
+    const double qDim = double(m.attentionHeads) * m.headDim;
+    auto& f = est.flops;
+    // 6 N D: 2 N per token forward, 4 N backward (Kaplan et al. 2020, Sec. 2.1; seeds 000/004).
+    f.model6nd = 6.0 * n * tokens;
+    // Attention scores and weighted values: 12 L h s per token, forward and backward
+    // (PaLM, Chowdhery et al. 2022, App. B; seed 000 "Compute and time", seed 004 12STDL).
+    f.attentionPerToken = 12.0 * m.layers * qDim * m.sequenceLength;
+    f.attention = f.attentionPerToken * tokens;
+    f.total = f.model6nd + f.attention;
+    f.perToken = f.total / tokens;
+    // Hardware FLOPs (Korthikanti et al. 2022, Eq. 7-8): selective recompute is counted as
+    // the paper counts it, 72 B L s h^2 (s / 6h) more, i.e. one more attention term; full
+    // recompute repeats every layer's forward: 2 N_layers + 4 L h s per token
+    // (Narayanan et al. 2021, Eq. 3's 96 = 4/3 x 72).
+    switch (plan.layout.recompute) {
+    case Recompute::None: f.recompute = 0.0; break;
+    case Recompute::Selective: f.recompute = f.attention; break;
+    case Recompute::Full:
+        f.recompute = (2.0 * m.layers * est.parameters.perLayer + f.attentionPerToken / 3.0) * tokens;
+        break;
+    }
+    f.hardware = f.total + f.recompute;
+}
+
+void estimateTime(const Plan& plan, Estimate& est)
+{
+    auto& t = est.time;
+    const double tokens = plan.training.tokens;
+    t.tokensPerStep = double(plan.training.globalBatchSequences) * plan.model.sequenceLength;
+    t.stepsExact = tokens / t.tokensPerStep;
+    t.steps = (int64_t)std::ceil(t.stepsExact - 1e-9);
+    t.peakClusterFlopsPerSecond = plan.cluster.peakFlopsPerGpu * est.gpusUsed;
+    t.effectiveFlopsPerSecond = t.peakClusterFlopsPerSecond * plan.training.mfu;
+    // Compute time at the assumed MFU (interfaces.md: flops.total / (MFU peak GPUs)).
+    t.totalSeconds = est.flops.total / t.effectiveFlopsPerSecond;
+    t.days = t.totalSeconds / 86400.0;
+    t.gpuHours = t.totalSeconds / 3600.0 * est.gpusUsed;
+    t.stepSeconds = t.totalSeconds / t.stepsExact;
+    t.tokensPerSecondPerGpu = tokens / t.totalSeconds / est.gpusUsed;
+    t.sixNdSeconds = est.flops.model6nd / t.effectiveFlopsPerSecond;
+    t.sixNdDays = t.sixNdSeconds / 86400.0;
+}
+
+void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPerStage)
+{
+    const auto& l = plan.layout;
+    const int p = l.pp;
+    const auto state = stateBytesPerParameter(plan.training.precision);
+    const double shards = double(l.dp) * l.cp;  // ZeRO shards over the DP-CP group
+    const double perLayer = est.activation.perLayerPerMicrobatch;
+    const double workingSet = recomputeWorkingSet(plan);
+    const double logits = logitsBytes(plan);
+
+    splitLayers(plan, layersPerStage);
+    est.stages.resize(p);
+    int first = 0;
+    double worst = -1.0;
+    for (int i = 0; i < p; ++i) {
+        StageEstimate& st = est.stages[i];
+        st.index = i;
+        st.firstLayer = first;
+        st.layers = layersPerStage[i];
+        first += st.layers;
+        st.hasEmbedding = i == 0;
+        st.hasLmHead = i == p - 1;
+        st.parameters = stageParameters(est.parameters, st.layers, st.hasEmbedding, st.hasLmHead);
+        st.parametersPerGpu = st.parameters / l.tp;
+        st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
+        st.activationsPerMicrobatch = perLayer * st.layers;
+        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0);
+
+        MemoryBreakdown& mem = st.memory;
+        const ShardedState modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);
+        mem.weights = modelState.weights;
+        mem.gradients = modelState.gradients;
+        mem.optimizer = modelState.optimizer;
+        mem.activations = st.microbatchesInFlight * st.activationsPerMicrobatch + st.activationExtras;
+        const double core = mem.weights + mem.gradients + mem.optimizer + mem.activations;
+        mem.buffers = plan.training.bufferBytes + plan.training.fragmentationFraction * core;
+        mem.total = core + mem.buffers;
+        st.fits = mem.total <= plan.cluster.memoryBytesPerGpu;
+        if (mem.total > worst) {
+            worst = mem.total;
+            est.fullestStage = i;
+        }
+    }
+}
+
+}  // namespace
+
+bool Estimate::hasErrors() const
+{
+    return std::any_of(warnings.begin(), warnings.end(), [](const Warning& w) { return w.severity == Severity::Error; });
+}
+
+void estimateInto(const Plan& plan, Estimate& est)
+{
+    const auto& l = plan.layout;
+    static thread_local std::vector<int> layersPerStage;
+    est.warnings.clear();
+    est.gpusUsed = l.tp * l.pp * l.dp * l.cp;
+    est.nodes = (est.gpusUsed + plan.cluster.gpusPerNode - 1) / plan.cluster.gpusPerNode;
+    est.parameters = countParameters(plan.model);
+    est.parametersPerGpuMean = est.parameters.total / (double(l.tp) * l.pp);
+
+    estimateFlops(plan, est);
+    estimateTime(plan, est);
+
+    // Micro-batches per replica: B / (DP b); CP and TP ranks share sequences (seed 004,
+    // "Build the global batch").
+    auto& pipe = est.pipeline;
+    pipe.microbatches = std::max<int64_t>(1, plan.training.globalBatchSequences / (int64_t(l.dp) * plan.training.microBatchSize));
+    pipe.gradientAccumulation = pipe.microbatches;
+    pipe.bubbleFraction = l.pp > 1 ? bubbleFraction(l.schedule, l.pp, pipe.microbatches, l.virtualStages) : 0.0;
+
+    est.activation = activationPerLayer(plan);
+    estimateStages(plan, est, layersPerStage);
+    est.perGpu = est.stages[est.fullestStage].memory;
+    est.capacityBytes = plan.cluster.memoryBytesPerGpu;
+    est.fits = est.perGpu.total <= est.capacityBytes;
+
+    estimateCommunication(plan, est);
+    estimateReliability(plan, est);
+    checkLayout(plan, est);
+}
+
+Estimate estimate(const Plan& plan)
+{
+    Estimate est;
+    estimateInto(plan, est);
+    return est;
+}
+
+}  // namespace trainplan

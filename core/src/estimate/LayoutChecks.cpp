@@ -1,0 +1,88 @@
+#include "estimate/LayoutChecks.h"
+
+namespace trainplan {
+
+namespace {
+
+void add(Estimate& est, WarningCode code, Severity sev, const char* field, double a = 0, double b = 0, double c = 0, int stage = -1)
+{
+    est.warnings.push_back(Warning{code, sev, field, a, b, c, stage});
+}
+
+}  // namespace
+
+void checkLayout(const Plan& plan, Estimate& est)
+{
+    const auto& l = plan.layout;
+    const auto& m = plan.model;
+    const auto& tr = plan.training;
+    const auto& comm = est.communication;
+
+    if (est.gpusUsed != plan.cluster.gpus)
+        add(est, WarningCode::LayoutProductMismatch, Severity::Error, "layout.dp", est.gpusUsed, plan.cluster.gpus);
+    if (comm.tpCrossesNodes)
+        add(est, WarningCode::TpSpansNodes, Severity::Warning, "layout.tp", l.tp, plan.cluster.gpusPerNode);
+    if (m.attentionHeads % l.tp != 0)
+        add(est, WarningCode::TpDoesNotDivideHeads, Severity::Error, "layout.tp", l.tp, m.attentionHeads);
+    if (m.kvHeads % l.tp != 0) {
+        if (l.tp % m.kvHeads == 0)
+            add(est, WarningCode::TpReplicatesKvHeads, Severity::Info, "layout.tp", l.tp, m.kvHeads);
+        else
+            add(est, WarningCode::TpDoesNotDivideKvHeads, Severity::Error, "layout.tp", l.tp, m.kvHeads);
+    }
+    if (!l.stageLayers.empty()) {
+        int sum = 0;
+        for (int n : l.stageLayers)
+            sum += n;
+        if (int(l.stageLayers.size()) != l.pp || sum != m.layers)
+            add(est, WarningCode::StageLayersMismatch, Severity::Error, "layout.stage_layers", double(l.stageLayers.size()), sum, l.pp);
+    } else if (m.layers % l.pp != 0) {
+        add(est, WarningCode::PpDoesNotDivideLayers, Severity::Warning, "layout.pp", l.pp, m.layers);
+    }
+    const long long perStep = (long long)l.dp * tr.microBatchSize;
+    if (tr.globalBatchSequences % perStep != 0 || tr.globalBatchSequences < perStep)
+        add(est, WarningCode::BatchNotDivisible, Severity::Error, "training.global_batch_sequences", double(tr.globalBatchSequences), l.dp, tr.microBatchSize);
+    if (m.sequenceLength % l.cp != 0 || (l.cp > 1 && (m.sequenceLength / l.cp) % 2 != 0))
+        add(est, WarningCode::CpDoesNotDivideSequence, Severity::Error, "layout.cp", l.cp, m.sequenceLength);
+
+    for (const auto& st : est.stages) {
+        if (!st.fits)
+            add(est, WarningCode::StageOverCapacity, Severity::Error, "layout", st.memory.total, est.capacityBytes, st.memory.total - est.capacityBytes, st.index);
+    }
+
+    const long long mb = est.pipeline.microbatches;
+    if (l.pp > 1) {
+        if (mb < l.pp)
+            add(est, WarningCode::FewMicrobatches, Severity::Warning, "training.global_batch_sequences", double(mb), l.pp);
+        else if (est.pipeline.bubbleFraction > kLargeBubbleFraction)
+            add(est, WarningCode::LargeBubble, Severity::Warning, "layout.pp", est.pipeline.bubbleFraction, kLargeBubbleFraction);
+    }
+    if (l.schedule == Schedule::Interleaved) {
+        if (l.pp < 2 || l.virtualStages < 2 || m.layers % (l.pp * l.virtualStages) != 0)
+            add(est, WarningCode::InterleavedNeedsDivisibleLayers, Severity::Error, "layout.virtual_stages", l.virtualStages, l.pp, m.layers);
+        if (mb % l.pp != 0)
+            add(est, WarningCode::InterleavedNeedsMicrobatches, Severity::Error, "layout.schedule", double(mb), l.pp);
+    } else if (l.virtualStages > 1) {
+        add(est, WarningCode::VirtualStagesWithoutInterleaving, Severity::Info, "layout.virtual_stages", l.virtualStages);
+    }
+    if (l.zeroStage >= 3 && l.pp > 1)
+        add(est, WarningCode::Zero3WithPipeline, Severity::Warning, "layout.zero_stage", l.zeroStage, l.pp);
+    if (l.sequenceParallel && l.tp == 1)
+        add(est, WarningCode::SequenceParallelWithoutTp, Severity::Info, "layout.sequence_parallel");
+
+    if (!comm.dpHidden)
+        add(est, WarningCode::DpNotHidden, Severity::Warning, "layout.dp", comm.dpSeconds, comm.dpBackwardWindowSeconds);
+
+    const auto& rel = est.reliability;
+    if (!rel.failuresModelled)
+        add(est, WarningCode::NoFailureAllowance, Severity::Warning, "cluster.mtbf_hours_per_node");
+    else if (rel.lostSecondsPerFailure >= rel.clusterMtbfSeconds)
+        add(est, WarningCode::FailuresOutpaceProgress, Severity::Error, "cluster.mtbf_hours_per_node", rel.lostSecondsPerFailure, rel.clusterMtbfSeconds);
+
+    if (tr.mfu > kHighMfu)
+        add(est, WarningCode::HighMfu, Severity::Warning, "training.mfu", tr.mfu, kHighMfu);
+    else if (tr.mfu < kLowMfu)
+        add(est, WarningCode::LowMfu, Severity::Info, "training.mfu", tr.mfu, kLowMfu);
+}
+
+}  // namespace trainplan

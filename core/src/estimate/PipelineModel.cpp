@@ -1,0 +1,50 @@
+#include "estimate/PipelineModel.h"
+
+#include <algorithm>
+
+namespace trainplan {
+
+void splitLayers(const Plan& plan, std::vector<int>& layers)
+{
+    const int p = plan.layout.pp;
+    if (!plan.layout.stageLayers.empty() && int(plan.layout.stageLayers.size()) == p) {
+        layers = plan.layout.stageLayers;
+        return;
+    }
+    layers.assign(p, plan.model.layers / p);
+    int remainder = plan.model.layers % p;
+    // Middle stages first, then the ends.
+    for (int i = 1; i + 1 < p && remainder > 0; ++i, --remainder)
+        ++layers[i];
+    for (int i = 0; i < p && remainder > 0; ++i, --remainder)
+        ++layers[i];
+}
+
+double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, int v)
+{
+    switch (schedule) {
+    case Schedule::GPipe:
+        return double(m);
+    case Schedule::OneFOneB:
+        return double(std::min<long long>(p - stage, m));
+    case Schedule::ZeroBubble:
+        // ZB-H1 defers W, so every stage keeps activations as long as 1F1B's first stage
+        // does: min(p, m) (Qi et al. 2023, Sec. 3.1, "the same peak memory as 1F1B").
+        return double(std::min<long long>(p, m));
+    case Schedule::Interleaved: {
+        const long long chunks = 2LL * (p - stage - 1) + (long long)(v - 1) * p + 1;
+        return double(std::min<long long>(chunks, m * v)) / v;
+    }
+    }
+    return double(m);
+}
+
+double bubbleFraction(Schedule schedule, int p, long long m, int v)
+{
+    // ZB-H1 with equal F, B and W: the bubble shrinks to a third, (p - 1)/(3m + p - 1)
+    // (Qi et al. 2023, Sec. 3.1); the schedule simulator uses the plan's real F, B, W.
+    const double work = schedule == Schedule::Interleaved ? double(v) * m : schedule == Schedule::ZeroBubble ? 3.0 * m : double(m);
+    return (p - 1) / (work + p - 1);
+}
+
+}  // namespace trainplan

@@ -1,0 +1,28 @@
+// Pipeline stages, micro-batches in flight and the closed-form bubble.
+#pragma once
+
+#include <vector>
+
+#include "plan/Plan.h"
+
+namespace trainplan {
+
+// Layers on each stage: the plan's explicit split, else an even split with any
+// remainder given to the middle stages (the ends also hold embedding and LM head).
+void splitLayers(const Plan& plan, std::vector<int>& layersPerStage);
+
+// Peak micro-batches whose activations a stage holds at once, in whole-stage units:
+//   GPipe: m (all forwards before any backward; Huang et al. 2019)
+//   1F1B: min(p - i, m) on stage i (Narayanan et al. 2021, Sec. 2.2.1)
+//   interleaved 1F1B: Megatron-LM's warm-up of 2(p - i - 1) + (v - 1) p chunks plus the
+//   one in steady state, each chunk 1/v of the stage; for stage 0 this is
+//   p (1 + (p - 1)/(p v)) (Korthikanti et al. 2022, Sec. 4.2.3, their m = v here).
+//   ZB-H1: min(p, m) on every stage (W is deferred; Qi et al. 2023, Sec. 3.1).
+double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, int v);
+
+// Bubble as a fraction of the step: (p - 1)/(m + p - 1) for GPipe and 1F1B,
+// (p - 1)/(v m + p - 1) interleaved (Narayanan et al. 2021, Sec. 2.2; seed 000),
+// (p - 1)/(3m + p - 1) for ZB-H1 with equal F, B and W (Qi et al. 2023).
+double bubbleFraction(Schedule schedule, int p, long long m, int v);
+
+}  // namespace trainplan

@@ -1,0 +1,102 @@
+#include "estimate/Warning.h"
+
+#include "text/Format.h"
+
+namespace trainplan {
+
+const char* codeName(WarningCode code)
+{
+    switch (code) {
+    case WarningCode::TpSpansNodes: return "TP_SPANS_NODES";
+    case WarningCode::TpDoesNotDivideHeads: return "TP_DOES_NOT_DIVIDE_HEADS";
+    case WarningCode::TpDoesNotDivideKvHeads: return "TP_DOES_NOT_DIVIDE_KV_HEADS";
+    case WarningCode::TpReplicatesKvHeads: return "TP_REPLICATES_KV_HEADS";
+    case WarningCode::PpDoesNotDivideLayers: return "PP_DOES_NOT_DIVIDE_LAYERS";
+    case WarningCode::StageLayersMismatch: return "STAGE_LAYERS_MISMATCH";
+    case WarningCode::LayoutProductMismatch: return "LAYOUT_PRODUCT_MISMATCH";
+    case WarningCode::BatchNotDivisible: return "BATCH_NOT_DIVISIBLE";
+    case WarningCode::StageOverCapacity: return "STAGE_OVER_CAPACITY";
+    case WarningCode::LargeBubble: return "LARGE_BUBBLE";
+    case WarningCode::FewMicrobatches: return "FEW_MICROBATCHES";
+    case WarningCode::DpNotHidden: return "DP_NOT_HIDDEN";
+    case WarningCode::NoFailureAllowance: return "NO_FAILURE_ALLOWANCE";
+    case WarningCode::FailuresOutpaceProgress: return "FAILURES_OUTPACE_PROGRESS";
+    case WarningCode::CpDoesNotDivideSequence: return "CP_DOES_NOT_DIVIDE_SEQUENCE";
+    case WarningCode::InterleavedNeedsDivisibleLayers: return "INTERLEAVED_NEEDS_DIVISIBLE_LAYERS";
+    case WarningCode::InterleavedNeedsMicrobatches: return "INTERLEAVED_NEEDS_MICROBATCHES";
+    case WarningCode::VirtualStagesWithoutInterleaving: return "VIRTUAL_STAGES_WITHOUT_INTERLEAVING";
+    case WarningCode::Zero3WithPipeline: return "ZERO3_WITH_PIPELINE";
+    case WarningCode::SequenceParallelWithoutTp: return "SEQUENCE_PARALLEL_WITHOUT_TP";
+    case WarningCode::HighMfu: return "HIGH_MFU";
+    case WarningCode::LowMfu: return "LOW_MFU";
+    }
+    return "UNKNOWN";
+}
+
+const char* severityName(Severity s)
+{
+    switch (s) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+    }
+    return "info";
+}
+
+std::string describe(const Warning& w)
+{
+    const auto n = [](double v) { return formatNumber(v); };
+    switch (w.code) {
+    case WarningCode::TpSpansNodes:
+        return "TP " + n(w.a) + " spans nodes of " + n(w.b) + " GPUs: every layer's all-reduces cross the network "
+               "instead of NVLink. Keep TP within a node (TP <= GPUs per node, dividing it).";
+    case WarningCode::TpDoesNotDivideHeads:
+        return "TP " + n(w.a) + " does not divide the " + n(w.b) + " attention heads; each TP rank must hold whole heads.";
+    case WarningCode::TpDoesNotDivideKvHeads:
+        return "TP " + n(w.a) + " and the " + n(w.b) + " KV heads do not divide one another; KV heads cannot be split or replicated evenly.";
+    case WarningCode::TpReplicatesKvHeads:
+        return "TP " + n(w.a) + " exceeds the " + n(w.b) + " KV heads, so each KV head is replicated on " + n(w.a / w.b) + " ranks.";
+    case WarningCode::PpDoesNotDivideLayers:
+        return "PP " + n(w.a) + " does not divide the " + n(w.b) + " layers; stages get uneven layer counts (set layout.stage_layers to choose).";
+    case WarningCode::StageLayersMismatch:
+        return "layout.stage_layers lists " + n(w.a) + " stages summing to " + n(w.b) + " layers; it must list PP = " + n(w.c) + " stages summing to model.layers.";
+    case WarningCode::LayoutProductMismatch:
+        return "TP x PP x DP x CP = " + n(w.a) + " GPUs but the cluster has " + n(w.b) + "; change a layout dimension or set layout.dp to \"auto\".";
+    case WarningCode::BatchNotDivisible:
+        return "Global batch of " + n(w.a) + " sequences is not a multiple of DP " + n(w.b) + " x micro-batch " + n(w.c) + ".";
+    case WarningCode::StageOverCapacity:
+        return "Pipeline stage " + std::to_string(w.stage + 1) + " needs " + formatBytes(w.a) + " per GPU, " + formatBytes(w.c) +
+               " over the " + formatBytes(w.b) + " capacity: raise TP or PP, shard more (ZeRO), recompute activations or shrink the micro-batch.";
+    case WarningCode::LargeBubble:
+        return "Pipeline bubble is " + formatPercent(w.a) + " of the step (over " + formatPercent(w.b, 0) + "): add micro-batches, interleave stages or lower PP.";
+    case WarningCode::FewMicrobatches:
+        return "Only " + n(w.a) + " micro-batches per replica for PP " + n(w.b) + ": the pipeline never fills. Raise the global batch or lower DP or PP.";
+    case WarningCode::DpNotHidden:
+        return "DP gradient reduction takes " + formatSeconds(w.a) + ", longer than the " + formatSeconds(w.b) +
+               " backward pass it should hide under; the excess is exposed every step.";
+    case WarningCode::NoFailureAllowance:
+        return "No failure rate is set (cluster.mtbf_hours_per_node), so the plan has no allowance for failures, restarts or lost work.";
+    case WarningCode::FailuresOutpaceProgress:
+        return "Each failure costs " + formatSeconds(w.a) + " but failures arrive every " + formatSeconds(w.b) + ": the run cannot make progress.";
+    case WarningCode::CpDoesNotDivideSequence:
+        return "CP " + n(w.a) + " must divide the sequence length " + n(w.b) + " into an even number of tokens per rank (load-balanced causal chunks).";
+    case WarningCode::InterleavedNeedsDivisibleLayers:
+        return "Interleaved 1F1B needs PP > 1, at least 2 virtual stages, and PP x virtual stages (" + n(w.b) + " x " + n(w.a) +
+               ") dividing the " + n(w.c) + " layers.";
+    case WarningCode::InterleavedNeedsMicrobatches:
+        return "Interleaved 1F1B needs the " + n(w.a) + " micro-batches per replica to be a multiple of PP " + n(w.b) + ".";
+    case WarningCode::VirtualStagesWithoutInterleaving:
+        return "Virtual stages (" + n(w.a) + ") only take effect with the interleaved schedule.";
+    case WarningCode::Zero3WithPipeline:
+        return "ZeRO-3 with PP " + n(w.b) + " re-gathers each stage's weights for every micro-batch; Megatron-LM does not combine them. Prefer ZeRO-1 with PP.";
+    case WarningCode::SequenceParallelWithoutTp:
+        return "Sequence parallelism has no effect without tensor parallelism (TP = 1).";
+    case WarningCode::HighMfu:
+        return "An MFU of " + formatPercent(w.a, 0) + " is above what large runs report (" + formatPercent(w.b, 0) + " is already exceptional).";
+    case WarningCode::LowMfu:
+        return "An MFU of " + formatPercent(w.a, 0) + " is unusually low for a planned run; check the assumption.";
+    }
+    return "Unknown warning.";
+}
+
+}  // namespace trainplan

@@ -1,0 +1,52 @@
+// The one table of enum <-> file-name spellings, shared by the reader, the writer,
+// the CLI and the UI's combo boxes.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "plan/Plan.h"
+
+namespace trainplan {
+
+template <typename E, size_t N>
+using NameTable = std::array<std::pair<E, std::string_view>, N>;
+
+inline constexpr NameTable<FfnKind, 2> kFfnKindNames{{{FfnKind::SwiGlu, "swiglu"}, {FfnKind::Gelu, "gelu"}}};
+inline constexpr NameTable<NormKind, 2> kNormNames{{{NormKind::RmsNorm, "rmsnorm"}, {NormKind::LayerNorm, "layernorm"}}};
+inline constexpr NameTable<PositionEmbedding, 2> kPositionNames{{{PositionEmbedding::Rope, "rope"}, {PositionEmbedding::Learned, "learned"}}};
+inline constexpr NameTable<PrecisionScheme, 3> kPrecisionNames{{
+    {PrecisionScheme::Bf16WithFp32MasterAdam, "bf16-fp32-master-adam"},
+    {PrecisionScheme::Bf16AdamNoMaster, "bf16-adam-no-master"},
+    {PrecisionScheme::Fp32Adam, "fp32-adam"},
+}};
+inline constexpr NameTable<Schedule, 4> kScheduleNames{
+    {{Schedule::GPipe, "gpipe"}, {Schedule::OneFOneB, "1f1b"}, {Schedule::Interleaved, "interleaved"}, {Schedule::ZeroBubble, "zero-bubble"}}};
+inline constexpr NameTable<Recompute, 3> kRecomputeNames{{{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
+inline constexpr NameTable<RankOrder, 3> kRankOrderNames{{
+    {RankOrder::TpCpDpPp, "tp-cp-dp-pp"},
+    {RankOrder::TpCpPpDp, "tp-cp-pp-dp"},
+    {RankOrder::TpDpCpPp, "tp-dp-cp-pp"},
+}};
+
+template <typename E, size_t N>
+constexpr std::string_view nameOf(const NameTable<E, N>& table, E value)
+{
+    for (const auto& [e, name] : table)
+        if (e == value)
+            return name;
+    return table[0].second;
+}
+
+template <typename E, size_t N>
+constexpr std::optional<E> valueOf(const NameTable<E, N>& table, std::string_view name)
+{
+    for (const auto& [e, n] : table)
+        if (n == name)
+            return e;
+    return std::nullopt;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,107 @@
+// Layout search: every valid parallel layout of the plan's model on the plan's cluster, the
+// ones that fit in memory (estimate()), ranked by predicted time (StepTimeModel.h), with the
+// Pareto front of memory against time and the simplest layout that fits.
+//
+// "Simplest" (seed 004, "Choose a first layout": try the lightest sharding that fits before full
+// parameter sharding, and "do not start with every parallelism dimension"), lexicographically:
+//   1. fewest heavy mechanisms: pipeline (PP > 1), full parameter sharding (ZeRO-3), context
+//      parallelism (CP > 1), tensor parallelism over the network (TP > GPUs per node);
+//   2. lowest ZeRO stage;
+//   3. least recompute (none < selective < full);
+//   4. smallest model-parallel group (TP x PP x CP);
+//   5. no interleaving (fewest virtual stages);
+//   then the fastest among equals.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "steptime/StepTimeModel.h"
+
+namespace trainplan {
+
+enum class SearchObjective {
+    Time,      // predicted training time (step time x steps; step time when the batch is fixed)
+    GpuHours,  // predicted GPU-hours (same order as Time: every layout uses all GPUs)
+    Cost,      // GPU-hours x costPerGpuHour
+};
+
+struct SearchOptions {
+    SearchObjective objective = SearchObjective::Time;
+    double costPerGpuHour = 0.0;
+    int top = 50;  // results kept besides the Pareto front and the simplest layout
+    // Global batch in sequences: 0/0 keeps the plan's; otherwise every DP x 2^k in [min, max].
+    long long minGlobalBatch = 0;
+    long long maxGlobalBatch = 0;
+    bool allowTpAcrossNodes = true;  // such layouts are kept but flagged (tpAcrossNodes)
+    int maxTp = 64;
+    int maxCp = 16;
+    int maxVirtualStages = 8;
+    int maxMicroBatch = 16;
+    FrameworkOptions framework;  // what the training framework overlaps (StepTimeModel.h)
+};
+
+struct SearchLayout {
+    int tp = 1, pp = 1, dp = 1, cp = 1;
+    int virtualStages = 1;
+    int microBatch = 1;
+    int zeroStage = 0;
+    Recompute recompute = Recompute::None;
+    bool sequenceParallel = false;
+    long long globalBatch = 0;
+    Schedule schedule = Schedule::OneFOneB;
+
+    bool operator==(const SearchLayout&) const = default;
+};
+
+struct SearchRow {
+    SearchLayout layout;
+    double stepSeconds = 0;
+    double totalSeconds = 0;  // predicted compute time of the whole run
+    double mfu = 0;
+    double memoryBytes = 0;   // the fullest GPU (estimate's memory.per_gpu_bytes.total)
+    double gpuHours = 0;
+    double cost = 0;
+    bool tpAcrossNodes = false;
+    bool pareto = false;      // no other fitting layout uses no more memory and no more time
+    bool simplest = false;
+};
+
+struct SearchResult {
+    long long evaluated = 0;  // layouts estimated (valid for the model and cluster)
+    long long fitting = 0;    // of those, the ones that fit in memory
+    double seconds = 0;       // wall time of the search
+    bool cancelled = false;
+    SearchObjective objective = SearchObjective::Time;
+    // The best `top` by the objective, plus every Pareto layout and the simplest one, best first.
+    std::vector<SearchRow> rows;
+    int paretoCount = 0;
+};
+
+// Progress in [0, 1], called from the searching thread.
+using SearchProgress = std::function<void(double fraction)>;
+
+// Runs on the calling thread; cancel (checked every few thousand layouts) stops it early with
+// what was found so far. Never throws for a plan that PlanReader accepted.
+SearchResult searchLayouts(const Plan& plan, const SearchOptions& options = {}, std::atomic<bool>* cancel = nullptr,
+                           const SearchProgress& progress = {});
+
+// The plan with a result's layout applied (for "Apply"): TP, PP, DP, CP, schedule, virtual
+// stages, ZeRO, recompute, SP, micro-batch and global batch; explicit stage splits are dropped.
+Plan withSearchLayout(const Plan& plan, const SearchLayout& layout);
+SearchLayout searchLayoutOf(const Plan& plan);
+
+// The simplicity key of the header comment (items 1-5); smaller is simpler.
+std::array<int, 5> simplicityKey(const SearchLayout& layout, int gpusPerNode);
+
+// search.evaluated, search.fitting, search.seconds, search.results[] (layout{tp, pp, dp, cp,
+// virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
+// step_seconds, mfu, memory_bytes, gpu_hours, cost, days, pareto, simplest, tp_across_nodes),
+// plus objective, cancelled and pareto_count; under a top-level "search" key.
+nlohmann::json searchToJson(const SearchResult& result);
+
+}  // namespace trainplan

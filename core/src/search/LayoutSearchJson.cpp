@@ -1,0 +1,56 @@
+// search --json (interfaces.md, "search --json: keys that must exist").
+#include <nlohmann/json.hpp>
+
+#include "plan/EnumNames.h"
+#include "search/LayoutSearch.h"
+
+namespace trainplan {
+
+namespace {
+
+const char* objectiveName(SearchObjective o)
+{
+    switch (o) {
+    case SearchObjective::Time: return "time";
+    case SearchObjective::GpuHours: return "gpu_hours";
+    case SearchObjective::Cost: return "cost";
+    }
+    return "time";
+}
+
+}  // namespace
+
+nlohmann::json searchToJson(const SearchResult& r)
+{
+    using nlohmann::json;
+    json results = json::array();
+    for (const SearchRow& row : r.rows) {
+        const SearchLayout& s = row.layout;
+        results.push_back({
+            {"layout",
+             {{"tp", s.tp}, {"pp", s.pp}, {"dp", s.dp}, {"cp", s.cp}, {"virtual_stages", s.virtualStages},
+              {"micro_batch", s.microBatch}, {"zero", s.zeroStage}, {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
+              {"sequence_parallel", s.sequenceParallel}, {"global_batch", s.globalBatch},
+              {"schedule", std::string(nameOf(kScheduleNames, s.schedule))}}},
+            {"step_seconds", row.stepSeconds},
+            {"mfu", row.mfu},
+            {"memory_bytes", row.memoryBytes},
+            {"gpu_hours", row.gpuHours},
+            {"cost", row.cost},
+            {"days", row.totalSeconds / 86400.0},
+            {"pareto", row.pareto},
+            {"simplest", row.simplest},
+            {"tp_across_nodes", row.tpAcrossNodes},
+        });
+    }
+    return json{{"search",
+                 {{"evaluated", r.evaluated},
+                  {"fitting", r.fitting},
+                  {"seconds", r.seconds},
+                  {"cancelled", r.cancelled},
+                  {"objective", objectiveName(r.objective)},
+                  {"pareto_count", r.paretoCount},
+                  {"results", std::move(results)}}}};
+}
+
+}  // namespace trainplan

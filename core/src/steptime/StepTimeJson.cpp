@@ -1,0 +1,52 @@
+// estimate --json "predicted" (interfaces.md, "once the step-time model exists").
+#include <nlohmann/json.hpp>
+
+#include "steptime/StepTimeModel.h"
+
+namespace trainplan {
+
+nlohmann::json predictedToJson(const PredictedStep& p)
+{
+    using nlohmann::json;
+    const PredictedComponents& c = p.components;
+    const LayerTimes& L = p.layer;
+    json out;
+    out["step_seconds"] = p.stepSeconds;
+    out["mfu"] = p.mfu;
+    out["hfu"] = p.hfu;
+    out["tflops_per_gpu"] = p.tflopsPerGpu;
+    out["hardware_tflops_per_gpu"] = p.hardwareTflopsPerGpu;
+    out["tokens_per_second_per_gpu"] = p.tokensPerSecondPerGpu;
+    out["components"] = {
+        {"forward_compute", c.forwardCompute},   {"backward_compute", c.backwardCompute},
+        {"memory_bound", c.memoryBound},         {"recompute", c.recompute},
+        {"tp_communication", c.tpCommunication}, {"cp_communication", c.cpCommunication},
+        {"zero_communication", c.zeroCommunication}, {"pp_send", c.ppSend},
+        {"pipeline_bubble", c.pipelineBubble},   {"dp_communication", c.dpCommunication},
+        {"optimizer", c.optimizer},
+    };
+    out["model_flops_per_step"] = p.modelFlopsPerStep;
+    out["hardware_flops_per_step"] = p.hardwareFlopsPerStep;
+    out["total_seconds"] = p.totalSeconds;
+    out["days"] = p.days;
+    out["gpu_hours"] = p.gpuHours;
+    out["bubble_fraction"] = p.bubbleFraction;
+    out["matmul_efficiency"] = p.matmulEfficiency;
+    out["reference_stage"] = p.referenceStage;
+    out["pipeline_simulated"] = p.simulated;
+    out["efficiency_source"] = p.efficiencySource ? json(p.efficiencySource) : json(nullptr);
+    out["layer"] = {
+        {"forward_seconds", L.forward()},
+        {"backward_seconds", L.backward()},
+        {"forward_matmul", L.forwardMatmul},   {"forward_attention", L.forwardAttention},
+        {"forward_memory", L.forwardMemory},   {"forward_tp", L.forwardTp},
+        {"forward_cp", L.forwardCp},           {"forward_zero", L.forwardZero},
+        {"backward_matmul", L.backwardMatmul}, {"backward_attention", L.backwardAttention},
+        {"backward_memory", L.backwardMemory}, {"backward_tp", L.backwardTp},
+        {"backward_cp", L.backwardCp},         {"backward_zero", L.backwardZero},
+        {"recompute", L.recompute},
+    };
+    return out;
+}
+
+}  // namespace trainplan

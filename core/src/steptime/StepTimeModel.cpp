@@ -1,0 +1,276 @@
+// One optimizer step from the per-micro-batch costs: the pipeline, the data-parallel tail and
+// the optimizer, with every second assigned to a named component of the reference stage.
+#include "steptime/StepTimeModel.h"
+
+#include <algorithm>
+
+#include "estimate/CommunicationModel.h"
+#include "schedule/SchedulePreconditions.h"
+#include "steptime/StepTimeCosts.h"
+
+namespace trainplan {
+
+struct StepTimeWorkspace::Scratch {
+    ScheduleCosts costs;
+    ScheduleSimulator simulator;
+    ScheduleResult result;
+};
+
+namespace {
+
+// Megatron-Core's default gradient bucket: max(40e6, 1e6 x DP) parameters
+// (DistributedDataParallelConfig.bucket_size).
+double bucketParameters(const Plan& plan, const FrameworkOptions& fw)
+{
+    return fw.bucketParameters > 0 ? fw.bucketParameters : std::max(40e6, 1e6 * plan.layout.dp);
+}
+
+struct DataParallelTimes {
+    double gradientTail = 0;   // exposed after the stage's last backward (the simulator's DP sync)
+    double paramGather = 0;    // exposed parameter all-gather after the optimizer
+    double optimizer = 0;
+};
+
+// Per stage: ZeRO-0 all-reduces its gradients, ZeRO-1 reduce-scatters them and all-gathers the
+// updated parameters, ZeRO-2 all-gathers only (its reduce-scatters ran per micro-batch), ZeRO-3
+// neither (Rajbhandari et al. 2020, Sec. 7; Megatron-Core distributed optimizer). With
+// overlap, buckets reduce while the last micro-batch's backward still runs, so the exposed tail
+// is what that backward cannot cover, and at least the last bucket (Li et al. 2020, PyTorch
+// Distributed, Sec. 3.2.3; Megatron-Core overlap_grad_reduce); gathers overlap the next
+// forward except the first bucket (overlap_param_gather).
+// Optimizer: a fused Adam step reads and writes the stage's whole model state once and the
+// gradient-norm pass reads the gradients again: about 2 x (bytes of state) per parameter it
+// updates (its 1/(DP x CP) shard under ZeRO), at HBM bandwidth.
+DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const StepTimeOptions& o, const ScheduleCosts& costs)
+{
+    const auto& l = plan.layout;
+    const auto& e = o.efficiency;
+    const auto& fw = o.framework;
+    const auto state = stateBytesPerParameter(plan.training.precision);
+    const int ranks = l.dp * l.cp;
+    const bool crosses = est.communication.dpCrossesNodes;
+    const double link = crosses ? plan.cluster.interNodeBytesPerSecond : plan.cluster.intraNodeBytesPerSecond;
+    const double bandwidth = link * collectiveEfficiency(crosses, e);
+    const double bucket = bucketParameters(plan, fw);
+    const double shards = l.zeroStage >= 1 ? double(ranks) : 1.0;
+    const double hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
+
+    DataParallelTimes out;
+    for (int i = 0; i < costs.p; ++i) {
+        const double parameters = est.stages[i].parametersPerGpu;
+        const double buckets = std::max(1.0, parameters / bucket);
+        double reduce = 0.0, gather = 0.0;
+        switch (l.zeroStage) {
+        case 0: reduce = ringAllReduceSeconds(parameters * state.gradients, ranks, bandwidth); break;
+        case 1:
+            reduce = ringGatherSeconds(parameters * state.gradients, ranks, bandwidth);
+            gather = ringGatherSeconds(parameters * state.weights, ranks, bandwidth);
+            break;
+        case 2: gather = ringGatherSeconds(parameters * state.weights, ranks, bandwidth); break;
+        default: break;
+        }
+        double lastBackward = 0.0;
+        for (int c = 0; c < costs.v; ++c)
+            lastBackward += costs.stages[size_t(c) * costs.p + i].backwardSeconds;
+        const double tail = fw.overlapGradientReduce ? std::max(reduce / buckets, reduce - lastBackward) : reduce;
+        out.gradientTail = std::max(out.gradientTail, tail);
+        out.paramGather = std::max(out.paramGather, fw.overlapParamGather ? gather / buckets : gather);
+        out.optimizer = std::max(out.optimizer, 2.0 * state.total() * parameters / shards / hbm);
+    }
+    return out;
+}
+
+void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts& mc, ScheduleKind kind, ScheduleCosts& costs)
+{
+    const auto& l = plan.layout;
+    costs.p = l.pp;
+    costs.m = est.pipeline.microbatches;
+    costs.v = kind == ScheduleKind::Interleaved ? std::max(1, l.virtualStages) : 1;
+    const int p = costs.p, v = costs.v;
+    costs.stages.resize(size_t(p) * v);
+    const double forward = mc.layer.forward(), backward = mc.layer.backward(), deferred = mc.layer.weightGradMatmul;
+    // Layers per chunk as scheduleCosts() spreads them (Schedule.h): the stage's layers over
+    // its v chunks, any remainder on the first chunks.
+    for (int i = 0; i < p; ++i) {
+        const StageEstimate& stage = est.stages[i];
+        for (int c = 0; c < v; ++c) {
+            const double layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
+            StageCosts& sc = costs.stages[size_t(c) * p + i];
+            sc.forwardSeconds = layers * forward;
+            sc.backwardSeconds = layers * backward;
+            sc.weightGradSeconds = layers * deferred;
+            if (stage.hasEmbedding && c == 0) {
+                sc.forwardSeconds += mc.embedding.forward();
+                sc.backwardSeconds += mc.embedding.backward();
+            }
+            if (stage.hasLmHead && c == v - 1) {
+                sc.forwardSeconds += mc.lmHead.forward();
+                sc.backwardSeconds += mc.lmHead.backward();
+                sc.weightGradSeconds += mc.lmHead.weightGradMatmul;
+            }
+        }
+    }
+}
+
+// One stage-to-stage send at the achieved bandwidth of its link.
+double sendSeconds(const Estimate& est, const StepTimeOptions& o)
+{
+    return est.communication.ppSecondsPerSend / collectiveEfficiency(est.communication.ppCrossesNodes, o.efficiency);
+}
+
+// The reference stage's busy time by component, over the step's m micro-batches.
+PredictedComponents busyComponents(const StageEstimate& stage, const MicrobatchCosts& mc, double m)
+{
+    const LayerTimes& L = mc.layer;
+    const double n = stage.layers;
+    PredictedComponents c;
+    c.forwardCompute = n * (L.forwardMatmul + L.forwardAttention);
+    c.backwardCompute = n * (L.backwardMatmul + L.backwardAttention);
+    c.memoryBound = n * (L.forwardMemory + L.backwardMemory);
+    c.recompute = n * L.recompute;
+    c.tpCommunication = n * (L.forwardTp + L.backwardTp);
+    c.cpCommunication = n * (L.forwardCp + L.backwardCp);
+    c.zeroCommunication = n * (L.forwardZero + L.backwardZero);
+    const auto addEnd = [&](const EndCosts& end) {
+        c.forwardCompute += end.forwardMatmul;
+        c.backwardCompute += end.backwardMatmul;
+        c.memoryBound += end.forwardMemory + end.backwardMemory;
+        c.tpCommunication += end.forwardTp + end.backwardTp;
+    };
+    if (stage.hasEmbedding)
+        addEnd(mc.embedding);
+    if (stage.hasLmHead)
+        addEnd(mc.lmHead);
+    for (double* part : {&c.forwardCompute, &c.backwardCompute, &c.memoryBound, &c.recompute, &c.tpCommunication,
+                         &c.cpCommunication, &c.zeroCommunication})
+        *part *= m;
+    return c;
+}
+
+}  // namespace
+
+StepTimeWorkspace::StepTimeWorkspace() : scratch_(std::make_unique<Scratch>()) {}
+StepTimeWorkspace::~StepTimeWorkspace() = default;
+StepTimeWorkspace::StepTimeWorkspace(StepTimeWorkspace&&) noexcept = default;
+StepTimeWorkspace& StepTimeWorkspace::operator=(StepTimeWorkspace&&) noexcept = default;
+
+void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out)
+{
+    Scratch& s = *scratch_;
+    const auto& l = plan.layout;
+    const MicrobatchCosts mc = microbatchCosts(plan, est, options);
+    const ScheduleKind kind = scheduleKindOf(l.schedule);
+    ScheduleCosts& costs = s.costs;
+    fillStageCosts(plan, est, mc, kind, costs);
+    const double send = sendSeconds(est, options);
+    const DataParallelTimes dp = dataParallelTimes(plan, est, options, costs);
+
+    // The reference stage: the one with the most work per micro-batch.
+    int reference = 0;
+    double worst = -1.0;
+    for (int i = 0; i < costs.p; ++i) {
+        double work = 0.0;
+        for (int c = 0; c < costs.v; ++c)
+            work += costs.stages[size_t(c) * costs.p + i].forwardSeconds + costs.stages[size_t(c) * costs.p + i].backwardSeconds;
+        if (work > worst) {
+            worst = work;
+            reference = i;
+        }
+    }
+    PredictedComponents parts = busyComponents(est.stages[reference], mc, double(costs.m));
+    const double busy = parts.total();
+
+    // Pipeline: once without sends (bubble = idle of the reference stage), once with them (their
+    // cost on the critical path), the second with the DP tail of each stage after its last
+    // backward (Schedule.h: exposed part of the sync that ends last).
+    double withoutSends = busy, withSends = busy, tail = dp.gradientTail;
+    const bool canSimulate = options.pipeline == PipelineMethod::Simulate && costs.p > 1
+        && !pipelineProblem(kind, costs.p, costs.m, costs.v);
+    out.simulated = canSimulate;
+    if (costs.p > 1) {
+        if (canSimulate) {
+            costs.sendSeconds = 0.0;
+            costs.dpSyncSeconds = 0.0;
+            s.simulator.simulate(costs, kind, s.result);
+            withoutSends = s.result.computeSeconds;
+            costs.sendSeconds = send;
+            costs.dpSyncSeconds = dp.gradientTail;
+            s.simulator.simulate(costs, kind, s.result);
+            withSends = s.result.computeSeconds;
+            tail = s.result.dpSyncExposedSeconds;
+        } else {
+            // Closed form; the first stage finishes last, so its whole DP tail is exposed.
+            costs.sendSeconds = 0.0;
+            withoutSends = pipelineComputeSecondsClosedForm(costs, kind);
+            costs.sendSeconds = send;
+            withSends = pipelineComputeSecondsClosedForm(costs, kind);
+        }
+    }
+    parts.pipelineBubble = std::max(0.0, withoutSends - busy);
+    parts.ppSend = std::max(0.0, withSends - withoutSends);
+    parts.dpCommunication = tail + dp.paramGather;
+    parts.optimizer = dp.optimizer;
+
+    out.components = parts;
+    out.stepSeconds = parts.total();
+    out.layer = mc.layer;
+    out.referenceStage = reference;
+    out.matmulEfficiency = mc.matmulEfficiency;
+    out.efficiencySource = options.efficiencySource;
+    const double pipelineSeconds = busy + parts.pipelineBubble + parts.ppSend;
+    out.bubbleFraction = pipelineSeconds > 0 ? (parts.pipelineBubble + parts.ppSend) / pipelineSeconds : 0.0;
+
+    // MFU and HFU in the estimate's conventions (Estimate.h FlopsEstimate: model FLOPs 6N +
+    // attention, hardware adds recompute per Korthikanti et al. 2022, Eq. 7-8).
+    const double gpus = est.gpusUsed;
+    const double peak = plan.cluster.peakFlopsPerGpu;
+    const double steps = est.time.stepsExact;
+    out.modelFlopsPerStep = est.flops.perToken * est.time.tokensPerStep;
+    out.hardwareFlopsPerStep = steps > 0 ? est.flops.hardware / steps : 0.0;
+    const double denominator = out.stepSeconds * gpus * peak;
+    out.mfu = denominator > 0 ? out.modelFlopsPerStep / denominator : 0.0;
+    out.hfu = denominator > 0 ? out.hardwareFlopsPerStep / denominator : 0.0;
+    out.tflopsPerGpu = out.mfu * peak / 1e12;
+    out.hardwareTflopsPerGpu = out.hfu * peak / 1e12;
+    out.tokensPerSecondPerGpu = out.stepSeconds > 0 ? est.time.tokensPerStep / (out.stepSeconds * gpus) : 0.0;
+    out.totalSeconds = steps * out.stepSeconds;
+    out.days = out.totalSeconds / 86400.0;
+    out.gpuHours = out.totalSeconds / 3600.0 * gpus;
+}
+
+ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options)
+{
+    return predictedScheduleCosts(plan, est, options, scheduleKindOf(plan.layout.schedule));
+}
+
+ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, ScheduleKind kind)
+{
+    ScheduleCosts costs;
+    fillStageCosts(plan, est, microbatchCosts(plan, est, options), kind, costs);
+    costs.sendSeconds = sendSeconds(est, options);
+    costs.dpSyncSeconds = dataParallelTimes(plan, est, options, costs).gradientTail;
+    return costs;
+}
+
+PredictedStep predictStep(const Plan& plan, const Estimate& est, const StepTimeOptions& options)
+{
+    StepTimeWorkspace workspace;
+    PredictedStep out;
+    workspace.predict(plan, est, options, out);
+    return out;
+}
+
+PredictedStep predictStep(const Plan& plan, const Estimate& est)
+{
+    return predictStep(plan, est, stepTimeOptionsFor(plan));
+}
+
+Plan withPredictedMfu(const Plan& plan, const PredictedStep& predicted)
+{
+    Plan out = plan;
+    if (predicted.mfu > 0)
+        out.training.mfu = predicted.mfu;
+    return out;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,119 @@
+#include "text/EstimateJson.h"
+
+#include <nlohmann/json.hpp>
+
+#include "text/Derivation.h"
+#include "plan/PlanIO.h"
+#include "steptime/StepTimeModel.h"
+
+namespace trainplan {
+
+using nlohmann::json;
+
+namespace {
+
+json memoryJson(const MemoryBreakdown& m)
+{
+    return json{{"weights", m.weights},         {"gradients", m.gradients}, {"optimizer", m.optimizer},
+                {"activations", m.activations}, {"buffers", m.buffers},     {"total", m.total}};
+}
+
+}  // namespace
+
+json estimateToJson(const Plan& plan, const Estimate& e)
+{
+    json out;
+    out["format"] = "trainplan.estimate";
+    out["version"] = 1;
+    out["plan"] = planToJson(plan);
+    out["gpus_used"] = e.gpusUsed;
+    out["nodes"] = e.nodes;
+
+    const auto& p = e.parameters;
+    out["parameters"] = {
+        {"total", p.total}, {"embedding", p.embedding}, {"lm_head", p.lmHead}, {"per_layer", p.perLayer},
+        {"attention_per_layer", p.attentionPerLayer}, {"ffn_per_layer", p.ffnPerLayer}, {"norms_per_layer", p.normsPerLayer},
+        {"final_norm", p.finalNorm}, {"per_gpu_mean", e.parametersPerGpuMean},
+    };
+    const auto& f = e.flops;
+    out["flops"] = {
+        {"model_6nd", f.model6nd}, {"attention", f.attention}, {"total", f.total}, {"recompute", f.recompute},
+        {"hardware", f.hardware}, {"per_token", f.perToken}, {"attention_per_token", f.attentionPerToken},
+    };
+    const auto& t = e.time;
+    out["time"] = {
+        {"steps", t.steps}, {"steps_exact", t.stepsExact}, {"tokens_per_step", t.tokensPerStep}, {"step_seconds", t.stepSeconds},
+        {"total_seconds", t.totalSeconds}, {"days", t.days}, {"gpu_hours", t.gpuHours},
+        {"tokens_per_second_per_gpu", t.tokensPerSecondPerGpu}, {"peak_cluster_flops_per_second", t.peakClusterFlopsPerSecond},
+        {"effective_flops_per_second", t.effectiveFlopsPerSecond}, {"model_6nd_seconds", t.sixNdSeconds}, {"model_6nd_days", t.sixNdDays},
+    };
+
+    json stages = json::array();
+    for (const auto& st : e.stages) {
+        json s = memoryJson(st.memory);
+        s["stage"] = st.index;
+        s["first_layer"] = st.firstLayer;
+        s["layers"] = st.layers;
+        s["has_embedding"] = st.hasEmbedding;
+        s["has_lm_head"] = st.hasLmHead;
+        s["parameters"] = st.parameters;
+        s["parameters_per_gpu"] = st.parametersPerGpu;
+        s["microbatches_in_flight"] = st.microbatchesInFlight;
+        s["fits"] = st.fits;
+        stages.push_back(std::move(s));
+    }
+    out["memory"] = {
+        {"per_gpu_bytes", memoryJson(e.perGpu)}, {"capacity_bytes", e.capacityBytes}, {"fits", e.fits},
+        {"fullest_stage", e.fullestStage}, {"stages", std::move(stages)},
+        {"activation_bytes_per_layer_per_microbatch", e.activation.perLayerPerMicrobatch},
+    };
+    out["pipeline"] = {
+        {"micro_batches", e.pipeline.microbatches}, {"gradient_accumulation", e.pipeline.gradientAccumulation},
+        {"bubble_fraction", e.pipeline.bubbleFraction}, {"stages", plan.layout.pp}, {"virtual_stages", plan.layout.virtualStages},
+    };
+    const auto& c = e.communication;
+    out["communication"] = {
+        {"tp_message_bytes", c.tpMessageBytes}, {"tp_collectives_per_layer", c.tpCollectivesPerLayer},
+        {"tp_seconds_per_collective", c.tpSecondsPerCollective}, {"tp_seconds_per_step", c.tpSecondsPerStep},
+        {"tp_crosses_nodes", c.tpCrossesNodes}, {"pp_bytes_per_microbatch", c.ppBytesPerMicrobatch},
+        {"pp_seconds_per_send", c.ppSecondsPerSend}, {"pp_seconds_per_step", c.ppSecondsPerStep}, {"pp_crosses_nodes", c.ppCrossesNodes},
+        {"dp_bytes_per_gpu", c.dpBytesPerGpu}, {"dp_bytes_per_gpu_mean", c.dpBytesPerGpuMean}, {"dp_group_size", c.dpGroupSize},
+        {"dp_seconds", c.dpSeconds}, {"dp_crosses_nodes", c.dpCrossesNodes}, {"dp_backward_window_seconds", c.dpBackwardWindowSeconds},
+        {"dp_hidden", c.dpHidden}, {"zero3_allgather_bytes_per_step", c.zero3AllGatherBytesPerStep},
+        {"zero3_seconds_per_step", c.zero3SecondsPerStep}, {"cp_bytes_per_layer", c.cpBytesPerLayer},
+        {"cp_seconds_per_step", c.cpSecondsPerStep}, {"cp_crosses_nodes", c.cpCrossesNodes},
+    };
+    const auto& r = e.reliability;
+    out["reliability"] = {
+        {"failures_modelled", r.failuresModelled}, {"model_state_bytes", r.modelStateBytes},
+        {"checkpoint_bytes", r.checkpointBytes}, {"checkpoint_bytes_per_gpu", r.checkpointBytesPerGpu},
+        {"checkpoint_write_seconds", r.checkpointWriteSeconds}, {"cluster_mtbf_seconds", r.clusterMtbfSeconds},
+        {"checkpoint_interval_seconds", r.checkpointIntervalSeconds}, {"checkpoint_overhead_seconds", r.checkpointOverheadSeconds},
+        {"lost_seconds_per_failure", r.lostSecondsPerFailure}, {"expected_failures", r.expectedFailures},
+        {"failure_lost_seconds", r.failureLostSeconds}, {"padded_seconds", r.paddedSeconds}, {"padded_days", r.paddedDays},
+    };
+    json warnings = json::array();
+    for (const auto& w : e.warnings) {
+        json j = {{"severity", severityName(w.severity)}, {"code", codeName(w.code)}, {"message", describe(w)}, {"field", w.field}};
+        if (w.stage >= 0)
+            j["stage"] = w.stage;
+        warnings.push_back(std::move(j));
+    }
+    out["warnings"] = std::move(warnings);
+
+    json derivation = json::array();
+    for (const auto& section : derive(plan, e)) {
+        json steps = json::array();
+        for (const auto& s : section.steps)
+            steps.push_back({{"id", s.id}, {"title", s.title}, {"formula", s.formula}, {"substituted", s.substituted},
+                             {"value", s.value}, {"unit", s.unit}, {"result", s.result}, {"source", s.source}, {"note", s.note}});
+        derivation.push_back({{"section", section.title}, {"steps", std::move(steps)}});
+    }
+    out["derivation"] = std::move(derivation);
+    // What this layout should reach, from the step-time model (interfaces.md, "once the
+    // step-time model exists"), beside the figures at the assumed MFU above.
+    out["predicted"] = predictedToJson(predictStep(plan, e));
+    return out;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,128 @@
+#include "text/Format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace trainplan {
+
+namespace {
+
+std::string printf3(double v, const char* unit)
+{
+    char buf[64];
+    const double a = std::fabs(v);
+    const char* fmt = a >= 100 ? "%.0f %s" : a >= 10 ? "%.1f %s" : "%.2f %s";
+    std::snprintf(buf, sizeof buf, fmt, v, unit);
+    return buf;
+}
+
+}  // namespace
+
+std::string formatBytes(double bytes)
+{
+    if (!std::isfinite(bytes))
+        return "n/a";
+    const double a = std::fabs(bytes);
+    if (a >= 1e15) return printf3(bytes / 1e15, "PB");
+    if (a >= 1e12) return printf3(bytes / 1e12, "TB");
+    if (a >= 1e9) return printf3(bytes / 1e9, "GB");
+    if (a >= 1e6) return printf3(bytes / 1e6, "MB");
+    if (a >= 1e3) return printf3(bytes / 1e3, "kB");
+    return bytes == 0.0 ? "0 B" : printf3(bytes, "B");
+}
+
+std::string formatSeconds(double s)
+{
+    if (!std::isfinite(s))
+        return "n/a";
+    const double a = std::fabs(s);
+    if (a < 1e-12)
+        return "0 s";  // rounding noise, not a duration
+    if (a >= 2 * 86400.0) return printf3(s / 86400.0, "days");
+    if (a >= 2 * 3600.0) return printf3(s / 3600.0, "h");
+    if (a >= 120.0) return printf3(s / 60.0, "min");
+    if (a >= 1.0 || a == 0.0) return printf3(s, "s");
+    if (a >= 1e-3) return printf3(s * 1e3, "ms");
+    return printf3(s * 1e6, "\xC2\xB5s");
+}
+
+std::string formatSci(double v, int digits)
+{
+    if (!std::isfinite(v))
+        return "n/a";
+    if (v == 0.0)
+        return "0";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, v);
+    // 5.93e+23 -> 5.93e23, 1.40e-05 -> 1.40e-5
+    std::string s(buf);
+    const auto e = s.find('e');
+    std::string mant = s.substr(0, e);
+    std::string exp = s.substr(e + 1);
+    const bool neg = exp[0] == '-';
+    size_t i = 1;
+    while (i < exp.size() - 1 && exp[i] == '0')
+        ++i;
+    return mant + "e" + (neg ? "-" : "") + exp.substr(i);
+}
+
+std::string formatInteger(double v)
+{
+    if (!std::isfinite(v))
+        return "n/a";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", std::fabs(std::round(v)));
+    std::string digits(buf), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return (v < 0 ? "-" : "") + out;
+}
+
+std::string formatNumber(double v, int significant)
+{
+    if (!std::isfinite(v))
+        return "n/a";
+    const double a = std::fabs(v);
+    if (a == 0.0)
+        return "0";
+    if (a >= 1e7 || a < 1e-3)
+        return formatSci(v, significant);
+    if (std::fabs(v - std::round(v)) < 1e-9 * std::max(1.0, a))
+        return formatInteger(v);
+    const int magnitude = int(std::floor(std::log10(a)));
+    const int decimals = std::max(0, significant - 1 - magnitude);
+    if (decimals == 0)
+        return formatInteger(v);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string formatCount(double v)
+{
+    if (!std::isfinite(v))
+        return "n/a";
+    const double a = std::fabs(v);
+    char buf[64];
+    if (a >= 1e12) std::snprintf(buf, sizeof buf, "%.3g trillion", v / 1e12);
+    else if (a >= 1e9) std::snprintf(buf, sizeof buf, "%.2f billion", v / 1e9);
+    else if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.1f million", v / 1e6);
+    else return formatInteger(v);
+    return buf;
+}
+
+std::string formatPercent(double fraction, int decimals)
+{
+    if (!std::isfinite(fraction))
+        return "n/a";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f %%", decimals, fraction * 100.0);
+    return buf;
+}
+
+}  // namespace trainplan

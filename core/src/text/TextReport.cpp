@@ -1,0 +1,167 @@
+#include "text/TextReport.h"
+
+#include <iomanip>
+#include <sstream>
+
+#include "text/Derivation.h"
+#include "plan/EnumNames.h"
+#include "text/Format.h"
+
+namespace trainplan {
+
+namespace {
+
+class Table {
+public:
+    explicit Table(std::ostringstream& out) : out_(out) {}
+    void heading(const std::string& title) { out_ << "\n" << title << "\n"; }
+    void row(const std::string& label, const std::string& value, const std::string& detail = {})
+    {
+        out_ << "  " << std::left << std::setw(34) << label << std::setw(22) << value;
+        if (!detail.empty())
+            out_ << detail;
+        out_ << "\n";
+    }
+
+private:
+    std::ostringstream& out_;
+};
+
+std::string bytes(double b) { return formatBytes(b); }
+
+}  // namespace
+
+std::string estimateToText(const Plan& plan, const Estimate& e, bool withDerivation)
+{
+    std::ostringstream out;
+    Table t(out);
+    const auto& l = plan.layout;
+    out << (plan.name.empty() ? std::string("TrainPlan estimate") : plan.name) << "\n";
+    out << "  " << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | TP " << l.tp
+        << " PP " << l.pp << " DP " << l.dp << " CP " << l.cp << " | ZeRO-" << l.zeroStage << " | "
+        << nameOf(kScheduleNames, l.schedule) << (l.schedule == Schedule::Interleaved ? " v=" + std::to_string(l.virtualStages) : "") << "\n";
+
+    t.heading("Parameters");
+    t.row("total", formatCount(e.parameters.total), formatSci(e.parameters.total));
+    t.row("per layer", formatCount(e.parameters.perLayer));
+    t.row("embedding / LM head", formatCount(e.parameters.embedding) + " / " + formatCount(e.parameters.lmHead));
+    t.row("per GPU (average)", formatSci(e.parametersPerGpuMean), "N / (TP x PP)");
+
+    t.heading("Compute and time");
+    t.row("6ND", formatSci(e.flops.model6nd) + " FLOPs");
+    t.row("attention (12 L h s D)", formatSci(e.flops.attention) + " FLOPs");
+    t.row("total model FLOPs", formatSci(e.flops.total) + " FLOPs");
+    t.row("hardware FLOPs (recompute)", formatSci(e.flops.hardware) + " FLOPs");
+    t.row("compute time", formatSci(e.time.totalSeconds) + " s", formatNumber(e.time.days) + " days at MFU " + formatPercent(plan.training.mfu, 0));
+    t.row("GPU-hours", formatInteger(e.time.gpuHours));
+    t.row("tokens per step", formatInteger(e.time.tokensPerStep));
+    t.row("steps", formatInteger(double(e.time.steps)));
+    t.row("step time", formatSeconds(e.time.stepSeconds));
+    t.row("tokens/s per GPU", formatNumber(e.time.tokensPerSecondPerGpu));
+
+    t.heading("Memory per GPU (fullest: stage " + std::to_string(e.fullestStage + 1) + ")");
+    t.row("weights", bytes(e.perGpu.weights));
+    t.row("gradients", bytes(e.perGpu.gradients));
+    t.row("optimizer", bytes(e.perGpu.optimizer));
+    t.row("activations", bytes(e.perGpu.activations));
+    t.row("buffers", bytes(e.perGpu.buffers));
+    t.row("total", bytes(e.perGpu.total), "of " + bytes(e.capacityBytes) + (e.fits ? " (fits)" : " (DOES NOT FIT)"));
+    for (const auto& st : e.stages) {
+        t.row("  stage " + std::to_string(st.index + 1) + " (" + std::to_string(st.layers) + " layers" + (st.hasEmbedding ? ", emb" : "") +
+                  (st.hasLmHead ? ", head" : "") + ")",
+              bytes(st.memory.total), formatNumber(st.microbatchesInFlight) + " micro-batches in flight");
+    }
+
+    t.heading("Pipeline");
+    t.row("micro-batches per replica", formatInteger(double(e.pipeline.microbatches)));
+    t.row("bubble", formatPercent(e.pipeline.bubbleFraction));
+
+    const auto& c = e.communication;
+    t.heading("Communication");
+    t.row("TP message", bytes(c.tpMessageBytes), std::to_string(c.tpCollectivesPerLayer) + " per layer per micro-batch" + (c.tpCrossesNodes ? ", CROSSES NODES" : ", NVLink"));
+    t.row("TP time per step", formatSeconds(c.tpSecondsPerStep));
+    t.row("PP send per micro-batch", bytes(c.ppBytesPerMicrobatch));
+    t.row("DP gradient bytes per GPU", bytes(c.dpBytesPerGpu), "average " + bytes(c.dpBytesPerGpuMean));
+    t.row("DP ring time", formatSeconds(c.dpSeconds), c.dpHidden ? "hides under backward (" + formatSeconds(c.dpBackwardWindowSeconds) + ")" : "EXPOSED");
+    if (l.zeroStage >= 3)
+        t.row("ZeRO-3 all-gathers per step", bytes(c.zero3AllGatherBytesPerStep), formatSeconds(c.zero3SecondsPerStep));
+    if (l.cp > 1)
+        t.row("CP ring per layer", bytes(c.cpBytesPerLayer), formatSeconds(c.cpSecondsPerStep) + " per step");
+
+    const auto& r = e.reliability;
+    t.heading("Reliability");
+    t.row("model state", bytes(r.modelStateBytes));
+    t.row("checkpoint", bytes(r.checkpointBytes), bytes(r.checkpointBytesPerGpu) + " per GPU");
+    if (r.failuresModelled) {
+        t.row("cluster MTBF", formatSeconds(r.clusterMtbfSeconds));
+        t.row("checkpoint interval", formatSeconds(r.checkpointIntervalSeconds));
+        t.row("expected failures", formatNumber(r.expectedFailures));
+        t.row("padded wall time", formatNumber(r.paddedDays) + " days");
+    } else {
+        t.row("failures", "not modelled");
+    }
+
+    t.heading("Warnings");
+    if (e.warnings.empty())
+        out << "  none\n";
+    for (const auto& w : e.warnings)
+        out << "  [" << severityName(w.severity) << "] " << codeName(w.code) << ": " << describe(w) << "\n";
+
+    if (withDerivation) {
+        out << "\nDerivation\n==========\n\n";
+        out << derivationToText(derive(plan, e));
+    }
+    return out.str();
+}
+
+std::string searchToText(const SearchResult& r)
+{
+    std::ostringstream out;
+    out << "Layout search: " << formatInteger(double(r.evaluated)) << " layouts evaluated, " << formatInteger(double(r.fitting)) << " fit, "
+        << r.paretoCount << " on the Pareto front of memory vs time, " << formatSeconds(r.seconds) << (r.cancelled ? " (cancelled)" : "")
+        << "\n\n";
+    out << std::left << std::setw(5) << "TP" << std::setw(5) << "PP" << std::setw(6) << "DP" << std::setw(4) << "CP" << std::setw(4) << "v"
+        << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP" << std::setw(11) << "step"
+        << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(13) << "GPU-hours" << "flags\n";
+    for (const auto& row : r.rows) {
+        const auto& l = row.layout;
+        std::string flags;
+        if (row.simplest)
+            flags += "simplest ";
+        if (row.pareto)
+            flags += "pareto ";
+        if (row.tpAcrossNodes)
+            flags += "TP-across-nodes ";
+        out << std::left << std::setw(5) << l.tp << std::setw(5) << l.pp << std::setw(6) << l.dp << std::setw(4) << l.cp << std::setw(4)
+            << l.virtualStages << std::setw(4) << l.microBatch << std::setw(6) << l.zeroStage << std::setw(11)
+            << std::string(nameOf(kRecomputeNames, l.recompute)) << std::setw(4) << (l.sequenceParallel ? "yes" : "no") << std::setw(11)
+            << formatSeconds(row.stepSeconds) << std::setw(8) << formatPercent(row.mfu) << std::setw(11) << formatBytes(row.memoryBytes)
+            << std::setw(13) << formatInteger(row.gpuHours) << flags << "\n";
+    }
+    return out.str();
+}
+
+std::string scheduleToText(const ScheduleResult& r)
+{
+    std::ostringstream out;
+    Table t(out);
+    out << "Pipeline schedule: " << scheduleKindName(r.kind) << ", p = " << r.p << ", m = " << r.m;
+    if (r.v > 1)
+        out << ", v = " << r.v;
+    out << "\n";
+    t.heading("Step");
+    t.row("step time", formatSeconds(r.stepSeconds), "compute " + formatSeconds(r.computeSeconds) + " + exposed DP " + formatSeconds(r.dpSyncExposedSeconds));
+    t.row("bubble (simulated)", formatPercent(r.bubbleFraction));
+    t.row("bubble (closed form)", formatPercent(r.closedFormBubbleFraction));
+    t.row("DP sync hidden / exposed", formatSeconds(r.dpSyncHiddenSeconds) + " / " + formatSeconds(r.dpSyncExposedSeconds));
+    t.heading("Stages");
+    for (size_t i = 0; i < r.stages.size(); ++i) {
+        const auto& st = r.stages[i];
+        t.row("stage " + std::to_string(i + 1), "idle " + formatSeconds(st.idleSeconds),
+              "busy " + formatSeconds(st.busySeconds) + ", peak " + formatNumber(st.peakInFlightMicrobatches) + " micro-batches in flight");
+    }
+    out << "\n" << r.events.size() << " events (use --json to list them)\n";
+    return out.str();
+}
+
+}  // namespace trainplan

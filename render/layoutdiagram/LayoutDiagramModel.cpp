@@ -1,0 +1,253 @@
+#include "layoutdiagram/LayoutDiagramModel.h"
+
+#include <algorithm>
+
+#include "plan/EnumNames.h"
+#include "text/Format.h"
+
+using trainplan::ParallelDim;
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString count(double v)
+{
+    return qs(trainplan::formatInteger(v));
+}
+
+QString dimLabel(ParallelDim dim)
+{
+    const auto label = trainplan::parallelDimLabel(dim);
+    return QString::fromUtf8(label.data(), qsizetype(label.size()));
+}
+
+// "NVLink · 85.9 GB/step": the medium a link uses and what it carries per step.
+QString mediumAndBytes(bool crossesNodes, double bytesPerStep)
+{
+    return QStringLiteral("%1 · %2/step").arg(crossesNodes ? QStringLiteral("network") : QStringLiteral("NVLink"), qs(trainplan::formatBytes(bytesPerStep)));
+}
+
+}  // namespace
+
+LayoutDiagramModel::LayoutDiagramModel(const trainplan::Plan& plan, const trainplan::Estimate& estimate)
+    : map_(plan)
+    , est_(estimate)
+    , rankOrderName_(trainplan::nameOf(trainplan::kRankOrderNames, plan.layout.rankOrder))
+{
+    // The front row: the nodes replica 1's ranks sit on (replicaRanks ascend, and nodes hold
+    // consecutive ranks, so nodes come out in order).
+    frontIndexByNode_.assign(size_t(map_.nodes()), -1);
+    for (int rank : map_.replicaRanks(0)) {
+        const int node = map_.node(rank);
+        const int stage = map_.coordinate(rank, ParallelDim::Pp);
+        if (front_.empty() || front_.back().node != node) {
+            frontIndexByNode_[size_t(node)] = int(front_.size());
+            front_.push_back({node, stage, stage, false, false});
+        }
+        front_.back().firstStage = std::min(front_.back().firstStage, stage);
+        front_.back().lastStage = std::max(front_.back().lastStage, stage);
+    }
+
+    // Which replicas the front nodes hold, and which front nodes share a TP group with
+    // another node.
+    std::vector<char> replicaSeen(size_t(replicas()), 0);
+    replicasInFront_ = 0;
+    for (LayoutDiagramNode& n : front_) {
+        for (int gpu = 0; gpu < map_.gpusPerNode(); ++gpu) {
+            const int rank = map_.rankOn({n.node, gpu});
+            if (rank >= map_.worldSize())
+                break;
+            const int dp = map_.coordinate(rank, ParallelDim::Dp);
+            n.sharedWithOtherReplicas |= dp != 0;
+            replicasInFront_ += !replicaSeen[size_t(dp)];
+            replicaSeen[size_t(dp)] = 1;
+            n.tpCrossesNodes |= map_.crossesNodes(map_.tpGroup(rank));
+        }
+    }
+
+    for (const auto& w : est_.warnings)
+        if (w.code == trainplan::WarningCode::TpSpansNodes)
+            tpWarning_ = w;
+}
+
+int LayoutDiagramModel::frontIndexOfNode(int node) const
+{
+    return node >= 0 && node < int(frontIndexByNode_.size()) ? frontIndexByNode_[size_t(node)] : -1;
+}
+
+int LayoutDiagramModel::columnOf(int rank) const
+{
+    auto coords = map_.coordinates(rank);
+    coords.dp = 0;
+    return frontIndexOfNode(map_.node(map_.rankAt(coords)));
+}
+
+QString LayoutDiagramModel::tpWarningText() const
+{
+    return tpWarning_ ? qs(trainplan::describe(*tpWarning_)) : QString();
+}
+
+QString LayoutDiagramModel::stageText(int firstStage, int lastStage) const
+{
+    if (firstStage == lastStage)
+        return QStringLiteral("Stage %1").arg(firstStage + 1);
+    return QStringLiteral("Stages %1–%2").arg(firstStage + 1).arg(lastStage + 1);
+}
+
+QString LayoutDiagramModel::layersText(int firstStage, int lastStage) const
+{
+    const auto& stages = est_.stages;
+    if (firstStage < 0 || lastStage >= int(stages.size()) || firstStage > lastStage)
+        return {};
+    int layers = 0;
+    bool embedding = false, lmHead = false;
+    for (int s = firstStage; s <= lastStage; ++s) {
+        layers += stages[size_t(s)].layers;
+        embedding |= stages[size_t(s)].hasEmbedding;
+        lmHead |= stages[size_t(s)].hasLmHead;
+    }
+    const int first = stages[size_t(firstStage)].firstLayer + 1;  // people count layers from 1
+    QString text = layers == 0 ? QStringLiteral("no layers")
+                   : layers == 1 ? QStringLiteral("layer %1").arg(first)
+                                 : QStringLiteral("layers %1–%2").arg(first).arg(first + layers - 1);
+    if (embedding)
+        text += QStringLiteral(" + embedding");
+    if (lmHead)
+        text += QStringLiteral(" + LM head");
+    return text;
+}
+
+QString LayoutDiagramModel::frontCaption() const
+{
+    QString caption = QStringLiteral("REPLICA 1 OF %1 · %2 %3 · %4 GPUS")
+                          .arg(count(replicas()))
+                          .arg(count(double(front_.size())))
+                          .arg(front_.size() == 1 ? QStringLiteral("NODE") : QStringLiteral("NODES"))
+                          .arg(count(map_.worldSize() / replicas()));
+    if (replicasInFront_ > 1)
+        caption += QStringLiteral(" · NODES SHARED WITH %1 MORE %2").arg(count(replicasInFront_ - 1)).arg(replicasInFront_ == 2 ? "REPLICA" : "REPLICAS");
+    return caption;
+}
+
+QString LayoutDiagramModel::layoutCaption() const
+{
+    QString dims = QStringLiteral("TP %1").arg(map_.size(ParallelDim::Tp));
+    if (map_.size(ParallelDim::Cp) > 1)
+        dims += QStringLiteral(" × CP %1").arg(map_.size(ParallelDim::Cp));
+    dims += QStringLiteral(" × PP %1 × DP %2").arg(stages()).arg(replicas());
+    return QStringLiteral("%1 = %2 GPUs on %3 %4 of %5 · rank order %6")
+        .arg(dims, count(map_.worldSize()), count(map_.nodes()))
+        .arg(map_.nodes() == 1 ? QStringLiteral("node") : QStringLiteral("nodes"))
+        .arg(map_.gpusPerNode())
+        .arg(QString::fromStdString(rankOrderName_));
+}
+
+QString LayoutDiagramModel::backCaption() const
+{
+    const int behind = replicasBehind();
+    if (behind <= 0)
+        return {};
+    // Replicas are numbered from 1; the front holds 1 .. replicasInFront when the shared
+    // nodes hold consecutive DP indices, which every supported rank order gives.
+    if (behind == 1)
+        return QStringLiteral("REPLICA %1 (SAME LAYOUT, DIFFERENT DATA)").arg(count(replicas()));
+    return QStringLiteral("REPLICAS %1 … %2 (SAME LAYOUT, DIFFERENT DATA)").arg(count(replicasInFront_ + 1), count(replicas()));
+}
+
+QString LayoutDiagramModel::backCountText() const
+{
+    const int behind = replicasBehind();
+    if (behind <= 0)
+        return {};
+    return QStringLiteral("× %1 %2, same layout · %3 %4")
+        .arg(count(behind))
+        .arg(behind == 1 ? "replica" : "replicas")
+        .arg(count(nodesBehind()))
+        .arg(nodesBehind() == 1 ? "node" : "nodes");
+}
+
+QString LayoutDiagramModel::describeRank(int rank) const
+{
+    const auto c = map_.coordinates(rank);
+    const auto where = map_.location(rank);
+    QString text = QStringLiteral("Rank %1 · node %2 · local GPU %3\n").arg(count(rank), count(where.node)).arg(where.localGpu);
+    text += QStringLiteral("TP %1 · CP %2 · DP %3 · PP %4\n").arg(c.tp).arg(c.cp).arg(c.dp).arg(c.pp);
+    text += QStringLiteral("Replica %1 of %2 · %3 of %4 · %5")
+                .arg(count(c.dp + 1), count(replicas()), stageText(c.pp, c.pp))
+                .arg(stages())
+                .arg(layersText(c.pp, c.pp));
+    return text;
+}
+
+LayoutDiagramLink LayoutDiagramModel::groupLink(ParallelDim dim, int rank, int groupSize, bool crossesNodes) const
+{
+    LayoutDiagramLink link;
+    link.dim = dim;
+    link.from = rank;
+    link.groupSize = groupSize;
+    link.crossesNodes = crossesNodes;
+    link.traffic = map_.traffic(dim, rank, est_);
+    QString name = QStringLiteral("%1 %2").arg(dimLabel(dim)).arg(map_.size(dim));
+    if (dim == ParallelDim::Dp && map_.size(ParallelDim::Cp) > 1)
+        name += QStringLiteral(" × CP %1").arg(map_.size(ParallelDim::Cp));  // the gradient group is DP x CP
+    const QString medium = mediumAndBytes(crossesNodes, link.traffic.payloadBytesPerStep);
+    link.tag = dimLabel(dim) + QStringLiteral(" · ") + medium;
+    link.text = name + QStringLiteral(" · ") + medium;
+    return link;
+}
+
+LayoutDiagramLink LayoutDiagramModel::pipelineLink(int from, int to) const
+{
+    LayoutDiagramLink link;
+    link.dim = ParallelDim::Pp;
+    link.from = from;
+    link.to = to;
+    link.groupSize = 2;
+    link.crossesNodes = map_.linkCrossesNodes(from, to);
+    link.traffic = map_.traffic(ParallelDim::Pp, from, est_);
+    const QString medium = mediumAndBytes(link.crossesNodes, link.traffic.payloadBytesPerStep);
+    const int a = map_.coordinate(from, ParallelDim::Pp) + 1, b = map_.coordinate(to, ParallelDim::Pp) + 1;
+    link.tag = QStringLiteral("PP · ") + medium;
+    link.text = QStringLiteral("PP stage %1 → %2 · ").arg(a).arg(b) + medium;
+    return link;
+}
+
+LayoutDiagramSelection LayoutDiagramModel::selectionFor(int rank) const
+{
+    LayoutDiagramSelection s;
+    if (rank < 0 || rank >= map_.worldSize())
+        return s;
+    s.rank = rank;
+    const auto tp = map_.tpGroup(rank);
+    s.tpRanks = tp.ranks();
+    s.previousStage = map_.previousStage(rank);
+    s.nextStage = map_.nextStage(rank);
+    s.gradientRanks = map_.gradientGroupRanks(rank);
+
+    const auto c = map_.coordinates(rank);
+    const auto where = map_.location(rank);
+    s.title = QStringLiteral("Rank %1 · node %2 · GPU %3 · TP %4 · CP %5 · DP %6 · PP %7")
+                  .arg(count(rank), count(where.node))
+                  .arg(where.localGpu)
+                  .arg(c.tp)
+                  .arg(c.cp)
+                  .arg(c.dp)
+                  .arg(c.pp);
+
+    if (s.tpRanks.size() > 1)
+        s.links.push_back(groupLink(ParallelDim::Tp, rank, int(s.tpRanks.size()), map_.crossesNodes(tp)));
+    if (s.previousStage)
+        s.links.push_back(pipelineLink(*s.previousStage, rank));
+    if (s.nextStage)
+        s.links.push_back(pipelineLink(rank, *s.nextStage));
+    if (s.gradientRanks.size() > 1) {
+        // The gradient group ascends in rank and nodes hold consecutive ranks.
+        const bool crosses = map_.node(s.gradientRanks.front()) != map_.node(s.gradientRanks.back());
+        s.links.push_back(groupLink(ParallelDim::Dp, rank, int(s.gradientRanks.size()), crosses));
+    }
+    return s;
+}

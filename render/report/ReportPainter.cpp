@@ -1,0 +1,372 @@
+#include "report/ReportPainter.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QChart>
+#include <QGraphicsScene>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QTextDocument>
+
+#include "report/DerivationHtml.h"
+#include "style/Fonts.h"
+#include "layoutdiagram/LayoutDiagramPainter.h"
+#include "layoutdiagram/LayoutDiagramStyle.h"
+#include "charts/MemoryChart.h"
+#include "timeline/TimelineScene.h"
+#include "charts/TornadoPainter.h"
+#include "analysis/Sensitivity.h"
+#include "report/ReportContext.h"
+#include "style/Theme.h"
+#include "charts/TimeBreakdownChart.h"
+#include "text/Derivation.h"
+#include "plan/EnumNames.h"
+#include "text/Format.h"
+
+using namespace trainplan;
+
+namespace reportpainter {
+
+QFont font(double pointSize, bool bold);
+
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+QString fmtBytes(double b) { return q(formatBytes(b)); }
+QString fmtNum(double v) { return q(formatNumber(v)); }
+
+QString htmlPage(const QString& body, double scale)
+{
+    return QString("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:#111827'>%2</body></html>").arg(10.0 * scale, 0, 'f', 1).arg(body);
+}
+
+QString row(const QString& label, const QString& value)
+{
+    return QString("<tr><td style='color:#4b5563; padding-right:14px'>%1</td><td><b>%2</b></td></tr>").arg(label, value);
+}
+
+QString inputsHtml(const Plan& p, const Estimate& e)
+{
+    const auto& m = p.model;
+    const auto& c = p.cluster;
+    const auto& t = p.training;
+    const auto& l = p.layout;
+    const auto& r = p.reliability;
+    QString model = "<table>" + row("Name", q(m.name)) + row("Layers L", QString::number(m.layers)) + row("Hidden h", QString::number(m.hiddenSize)) +
+                    row("FFN f", QString("%1 (%2)").arg(m.ffnHiddenSize).arg(m.ffnKind == FfnKind::SwiGlu ? "SwiGLU" : "GeLU")) +
+                    row("Heads / KV heads / head size", QString("%1 / %2 / %3").arg(m.attentionHeads).arg(m.kvHeads).arg(m.headDim)) +
+                    row("Vocabulary", QString("%1 (%2)").arg(m.vocabSize).arg(m.tiedEmbeddings ? "tied" : "untied")) +
+                    row("Sequence s", QString::number(m.sequenceLength)) + row("Parameters N", q(formatCount(e.parameters.total))) + "</table>";
+    QString cluster = "<table>" + row("Accelerator", q(c.accelerator)) + row("GPUs", QString("%1 (%2 per node, %3 nodes)").arg(c.gpus).arg(c.gpusPerNode).arg(e.nodes)) +
+                      row("Memory per GPU", fmtBytes(c.memoryBytesPerGpu)) + row("Peak BF16", QString("%1 TFLOP/s").arg(c.peakFlopsPerGpu / 1e12)) +
+                      row("NVLink / network", QString("%1 / %2 GB/s per GPU").arg(c.intraNodeBytesPerSecond / 1e9).arg(c.interNodeBytesPerSecond / 1e9)) +
+                      row("MTBF", c.mtbfSeconds ? QString("%1 h per %2").arg(*c.mtbfSeconds / 3600).arg(c.mtbfBasis == MtbfBasis::PerNode ? "node" : "GPU")
+                                                : QString("<span style='color:#dc2626'>not modelled</span>")) +
+                      "</table>";
+    QString training = "<table>" + row("Tokens D", q(formatSci(t.tokens))) +
+                       row("Global batch", QString("%1 sequences = %2 tokens").arg(t.globalBatchSequences).arg(q(formatInteger(e.time.tokensPerStep)))) +
+                       row("Micro-batch b", QString::number(t.microBatchSize)) + row("Assumed MFU", q(formatPercent(t.mfu, 0))) +
+                       row("Precision", q(std::string(nameOf(kPrecisionNames, t.precision)))) +
+                       row("Allowance", QString("%1 + %2 %").arg(fmtBytes(t.bufferBytes)).arg(t.fragmentationFraction * 100)) + "</table>";
+    QString layout = "<table>" + row("TP × PP × DP × CP", QString("%1 × %2 × %3 × %4 = %5").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(e.gpusUsed)) +
+                     row("Schedule", QString("%1%2").arg(q(std::string(nameOf(kScheduleNames, l.schedule))),
+                                                          l.schedule == Schedule::Interleaved ? QString(", v = %1").arg(l.virtualStages) : QString())) +
+                     row("ZeRO stage", QString::number(l.zeroStage)) + row("Sequence parallel", l.sequenceParallel ? "yes" : "no") +
+                     row("Recompute", q(std::string(nameOf(kRecomputeNames, l.recompute)))) + row("Flash attention", l.flashAttention ? "yes" : "no") +
+                     row("Rank order", q(std::string(nameOf(kRankOrderNames, l.rankOrder)))) + "</table>";
+    QString reliability = "<table>" +
+                          row("Checkpoint stall", q(formatSeconds(e.reliability.checkpointWriteSeconds))) + row("Restart", q(formatSeconds(r.restartSeconds))) +
+                          row("Other overhead", q(formatPercent(r.otherOverheadFraction, 0))) + "</table>";
+    return "<h3>Model</h3>" + model + "<h3>Cluster</h3>" + cluster + "<h3>Training</h3>" + training + "<h3>Layout</h3>" + layout +
+           "<h3>Reliability</h3>" + reliability;
+}
+
+QString redFlagsHtml(const Estimate& e)
+{
+    if (e.warnings.empty())
+        return "<p style='color:#16a34a'><b>No red flags.</b> The layout fits, TP stays inside a node, the batch divides, and failures are budgeted.</p>";
+    QString html = "<table cellspacing='0' cellpadding='4'>";
+    for (auto sev : {Severity::Error, Severity::Warning, Severity::Info}) {
+        for (const auto& w : e.warnings) {
+            if (w.severity != sev)
+                continue;
+            html += QString("<tr><td style='color:%1'><b>%2</b></td><td><b>%3</b><br>%4<br><span style='color:#6b7280'>field: %5</span></td></tr>")
+                        .arg(theme::severity(sev).name(), QString(severityName(sev)).toUpper(), codeName(w.code), q(describe(w)), w.field);
+        }
+    }
+    return html + "</table>";
+}
+
+QString validationHtml(const Plan& p, const Estimate& e)
+{
+    const auto& r = e.reliability;
+    const int node = p.cluster.gpusPerNode;
+    QString grid;
+    for (int g = node; g < e.gpusUsed; g *= 8)
+        grid += QString::number(g) + ", ";
+    grid += QString::number(e.gpusUsed);
+    return QString(
+               "<p>Stages after seed 004, \"Validate the plan in stages\", with this plan's expected figures to compare against.</p>"
+               "<h3>Stage 1: one-node correctness</h3><ul>"
+               "<li>Confirm loss and gradient behaviour; check the parameter count is %1 and the FLOPs per token %2.</li>"
+               "<li>Record peak memory by component on the fullest stage (stage %3): weights %4, gradients %5, optimizer %6, activations %7.</li>"
+               "<li>Measure kernel shapes and numerical stability.</li></ul>"
+               "<h3>Stage 2: multi-node scaling</h3><ul>"
+               "<li>Test a grid of %8 GPUs, keeping the global batch (%9 sequences) or reporting any change.</li>"
+               "<li>Record tokens/s (plan: %10 per GPU), MFU (plan: %11), median and tail step time (plan: %12), exposed collective time "
+               "(DP reduction %13, %14), per-rank imbalance and peak memory.</li></ul>"
+               "<h3>Stage 3: reliability</h3><ul>"
+               "<li>Checkpoint model, optimizer, data position and random state: %15 in all, %16 per GPU; measure the write stall (plan: %17).</li>"
+               "<li>Test restart before the full run (plan: %18 per restart). Checkpoint every %19 (Young/Daly).</li>"
+               "<li>Expect about %20 failures (cluster MTBF %21); budget %22 days of wall time against %23 days of compute.</li>"
+               "<li>Health checks for loss spikes, NaNs, stalled ranks and slow nodes; keep a known-good checkpoint for rollback.</li></ul>"
+               "<h3>Stage 4: convergence</h3><ul>"
+               "<li>Run enough tokens to test the learning curve, not only throughput; compare with smaller-scale predictions and held-out loss by source.</li></ul>")
+        .arg(q(formatCount(e.parameters.total)), q(formatSci(e.flops.perToken)))
+        .arg(e.fullestStage + 1)
+        .arg(fmtBytes(e.perGpu.weights), fmtBytes(e.perGpu.gradients), fmtBytes(e.perGpu.optimizer), fmtBytes(e.perGpu.activations), grid)
+        .arg(p.training.globalBatchSequences)
+        .arg(fmtNum(e.time.tokensPerSecondPerGpu), q(formatPercent(p.training.mfu, 0)), q(formatSeconds(e.time.stepSeconds)),
+             q(formatSeconds(e.communication.dpSeconds)), e.communication.dpHidden ? "hidden under backward" : "exposed")
+        .arg(fmtBytes(r.checkpointBytes), fmtBytes(r.checkpointBytesPerGpu), q(formatSeconds(r.checkpointWriteSeconds)),
+             q(formatSeconds(p.reliability.restartSeconds)), r.failuresModelled ? q(formatSeconds(r.checkpointIntervalSeconds)) : QString("(no MTBF set)"),
+             r.failuresModelled ? fmtNum(r.expectedFailures) : QString("an unknown number of"),
+             r.failuresModelled ? q(formatSeconds(r.clusterMtbfSeconds)) : QString("not set"), fmtNum(r.paddedDays), fmtNum(e.time.days));
+}
+
+struct Figure {
+    QString title, value, detail;
+    QColor accent;
+};
+
+void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, double scale)
+{
+    const auto& e = ctx.estimate();
+    const auto& plan = ctx.plan();
+    const QColor normal(0x11, 0x18, 0x27);
+    const Figure figures[] = {
+        {"Parameters", q(formatCount(e.parameters.total)), QString("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))), normal},
+        {"Training FLOPs", q(formatSci(e.flops.total)), QString("6ND %1 + attention %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))), normal},
+        {"Compute time", QString("%1 days").arg(fmtNum(e.time.days)), QString("at MFU %1 on %2 GPUs").arg(q(formatPercent(plan.training.mfu, 0))).arg(e.gpusUsed), normal},
+        {"With failures", e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(e.reliability.paddedDays)) : QString("not modelled"),
+         e.reliability.failuresModelled ? QString("%1 expected failures").arg(fmtNum(e.reliability.expectedFailures)) : QString("set an MTBF"),
+         e.reliability.failuresModelled ? normal : theme::severity(Severity::Warning)},
+        {"GPU-hours", q(formatCount(e.time.gpuHours)), QString("%1 steps").arg(q(formatInteger(double(e.time.steps)))), normal},
+        {"Step time", q(formatSeconds(e.time.stepSeconds)), QString("%1 tokens per step").arg(q(formatInteger(e.time.tokensPerStep))), normal},
+        {"Memory per GPU", fmtBytes(e.perGpu.total), QString("of %1, stage %2").arg(fmtBytes(e.capacityBytes)).arg(e.fullestStage + 1),
+         e.fits ? normal : theme::severity(Severity::Error)},
+        {"Pipeline bubble", q(formatPercent(e.pipeline.bubbleFraction)), QString("m = %1 micro-batches").arg(e.pipeline.microbatches),
+         e.pipeline.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : normal},
+    };
+    const int columns = rect.width() > rect.height() * 1.2 ? 4 : 2;
+    const int rows = (int(std::size(figures)) + columns - 1) / columns;
+    const double gap = 10 * scale;
+    const double w = (rect.width() - gap * (columns - 1)) / columns;
+    const double h = std::min((rect.height() - gap * (rows - 1)) / rows, 150.0 * scale);
+    const QFont titleFont = font(9 * scale);
+    const QFont valueFont = font(18 * scale, true);
+    const QFont detailFont = font(8.5 * scale);
+    for (int i = 0; i < int(std::size(figures)); ++i) {
+        const QRectF box(rect.x() + (i % columns) * (w + gap), rect.y() + (i / columns) * (h + gap), w, h);
+        p.setPen(QPen(QColor(0xd1, 0xd5, 0xdb), 1));
+        p.setBrush(QColor(0xf9, 0xfa, 0xfb));
+        p.drawRoundedRect(box, 4 * scale, 4 * scale);
+        const QRectF inner = box.adjusted(10 * scale, 6 * scale, -8 * scale, -6 * scale);
+        p.setFont(titleFont);
+        p.setPen(QColor(0x4b, 0x55, 0x63));
+        p.drawText(inner, Qt::AlignLeft | Qt::AlignTop, figures[i].title);
+        // Shrink the value until it fits its box rather than clipping it.
+        QFont fitted = valueFont;
+        while (fitted.pointSizeF() > 8 && QFontMetricsF(fitted, p.device()).horizontalAdvance(figures[i].value) > inner.width())
+            fitted.setPointSizeF(fitted.pointSizeF() * 0.9);
+        p.setFont(fitted);
+        p.setPen(figures[i].accent);
+        p.drawText(inner, Qt::AlignLeft | Qt::AlignVCenter, figures[i].value);
+        QFont detail = detailFont;
+        while (detail.pointSizeF() > 6 && QFontMetricsF(detail, p.device()).horizontalAdvance(figures[i].detail) > inner.width())
+            detail.setPointSizeF(detail.pointSizeF() * 0.92);
+        p.setFont(detail);
+        p.setPen(QColor(0x4b, 0x55, 0x63));
+        p.drawText(inner, Qt::AlignLeft | Qt::AlignBottom, figures[i].detail);
+    }
+}
+
+void paintChart(QChart* chart, QPainter& p, const QRectF& rect, double scale)
+{
+    // Lay the chart out at the target size divided by the scale, then render its scene
+    // scaled up: text grows with the slide. Vectors on PDF and SVG.
+    const QSizeF logical = rect.size() / std::max(scale, 0.1);
+    chart->resize(logical);
+    chart->setPos(0, 0);
+    chart->scene()->setSceneRect(QRectF(QPointF(0, 0), logical));
+    chart->scene()->render(&p, rect, QRectF(QPointF(0, 0), logical));
+}
+
+}  // namespace
+
+QFont font(double pointSize, bool bold)
+{
+    return fonts::points(pointSize, bold);
+}
+
+QString viewTitle(ReportView view, const ReportContext& ctx, int section)
+{
+    switch (view) {
+    case ReportView::Summary: return QObject::tr("Headline figures");
+    case ReportView::Inputs: return QObject::tr("Inputs");
+    case ReportView::Memory: return QObject::tr("Memory per GPU by pipeline stage");
+    case ReportView::StepTime: return QObject::tr("Where a step's time goes");
+    case ReportView::Timeline: return QObject::tr("Pipeline schedule");
+    case ReportView::Layout: return QObject::tr("Ranks on nodes and GPUs");
+    case ReportView::RedFlags: return QObject::tr("Red flags");
+    case ReportView::Validation: return QObject::tr("Validation and reliability plan");
+    case ReportView::Sensitivity: return QObject::tr("Sensitivity: inputs ±10 %");
+    case ReportView::Derivation: {
+        const auto sections = derive(ctx.plan(), ctx.estimate());
+        return section >= 0 && section < int(sections.size()) ? QObject::tr("The math: %1").arg(QString::fromStdString(sections[size_t(section)].title))
+                                                              : QObject::tr("The math");
+    }
+    }
+    return {};
+}
+
+int derivationSectionCount(const ReportContext& ctx)
+{
+    return int(derive(ctx.plan(), ctx.estimate()).size());
+}
+
+QString viewHtml(ReportView view, const ReportContext& ctx, int section, double scale)
+{
+    switch (view) {
+    case ReportView::Inputs: return htmlPage(inputsHtml(ctx.plan(), ctx.estimate()), scale);
+    case ReportView::RedFlags: return htmlPage(redFlagsHtml(ctx.estimate()), scale);
+    case ReportView::Validation: return htmlPage(validationHtml(ctx.plan(), ctx.estimate()), scale);
+    case ReportView::Derivation: return derivationhtml::render(derive(ctx.plan(), ctx.estimate()), section, scale);
+    default: return {};
+    }
+}
+
+namespace {
+
+// A paginated text flow: QTextDocument breaks pages between lines, never through one.
+void layoutDocument(QTextDocument& doc, const QString& html, const QSizeF& size)
+{
+    doc.setDefaultFont(font(10));
+    doc.setHtml(html);
+    doc.setPageSize(size);
+}
+
+void paintHtmlPage(QPainter& p, const QRectF& rect, const QString& html, int pageIndex)
+{
+    QTextDocument doc;
+    layoutDocument(doc, html, rect.size());
+    p.save();
+    p.translate(rect.topLeft() - QPointF(0, pageIndex * rect.height()));
+    const QRectF clip(0, pageIndex * rect.height(), rect.width(), rect.height());
+    p.setClipRect(clip);
+    doc.drawContents(&p, clip);
+    p.restore();
+}
+
+}  // namespace
+
+// Derivation pages hold whole steps: greedily pack steps while the rendered height fits.
+std::vector<std::pair<int, int>> derivationPages(const ReportContext& ctx, int section, const QSizeF& size, double scale)
+{
+    const auto sections = derive(ctx.plan(), ctx.estimate());
+    std::vector<std::pair<int, int>> pages;
+    if (section < 0 || section >= int(sections.size()))
+        return {{0, 0}};
+    const int steps = int(sections[size_t(section)].steps.size());
+    int first = 0;
+    while (first < steps) {
+        int last = first + 1;
+        while (last < steps) {
+            QTextDocument doc;
+            doc.setDefaultFont(font(10));
+            doc.setHtml(derivationhtml::render(sections, section, scale, first, last + 1));
+            doc.setTextWidth(size.width());
+            if (doc.size().height() > size.height())
+                break;
+            ++last;
+        }
+        pages.push_back({first, last});
+        first = last;
+    }
+    return pages.empty() ? std::vector<std::pair<int, int>>{{0, 0}} : pages;
+}
+
+bool isTextView(ReportView view)
+{
+    return view == ReportView::Inputs || view == ReportView::RedFlags || view == ReportView::Validation || view == ReportView::Derivation;
+}
+
+int pageCount(ReportView view, const ReportContext& ctx, const QSizeF& size, int section, double scale)
+{
+    if (!isTextView(view))
+        return 1;
+    if (view == ReportView::Derivation)
+        return int(derivationPages(ctx, section, size, scale).size());
+    QTextDocument doc;
+    layoutDocument(doc, viewHtml(view, ctx, section, scale), size);
+    return std::max(1, doc.pageCount());
+}
+
+void paint(ReportView view, ReportContext& ctx, QPainter& p, const QRectF& rect, int section, double scale, int page)
+{
+    switch (view) {
+    case ReportView::Summary: paintSummary(ctx, p, rect, scale); return;
+    case ReportView::Memory: paintChart(ctx.memoryChart()->chart(), p, rect, scale); return;
+    case ReportView::StepTime: paintChart(ctx.timeChart()->chart(), p, rect, scale); return;
+    case ReportView::Timeline: {
+        // The plan's own schedule with its in-flight strip, fitted to the whole step.
+        TimelineScene timeline;
+        timeline.setPlan(ctx.plan(), ctx.estimate());
+        p.save();
+        p.translate(rect.topLeft());
+        p.scale(scale, scale);
+        timeline.paint(p, QRectF(QPointF(0, 0), rect.size() / scale));
+        p.restore();
+        return;
+    }
+    case ReportView::Sensitivity: {
+        // Predicted basis: which inputs move the run most, the step-time model swinging each.
+        TornadoPainter tornado;
+        tornado.setResult(sensitivity(ctx.plan(), SensitivityOptions{}));
+        p.save();
+        p.translate(rect.topLeft());
+        p.scale(scale, scale);
+        tornado.paint(p, QRectF(QPointF(0, 0), rect.size() / scale));
+        p.restore();
+        return;
+    }
+    case ReportView::Layout: {
+        // The diagram's sizes are logical pixels at 96 dpi; scale() enlarges it on slides.
+        LayoutDiagramPainter diagram;
+        LayoutDiagramStyle style = diagram.style();
+        style.interactiveHints = false;
+        diagram.setStyle(style);
+        diagram.setPlan(ctx.plan(), ctx.estimate());
+        p.save();
+        p.translate(rect.topLeft());
+        p.scale(scale, scale);
+        diagram.paint(p, QRectF(QPointF(0, 0), rect.size() / scale));
+        p.restore();
+        return;
+    }
+    case ReportView::Inputs:
+    case ReportView::RedFlags:
+    case ReportView::Validation: paintHtmlPage(p, rect, viewHtml(view, ctx, section, scale), page); return;
+    case ReportView::Derivation: {
+        const auto pages = derivationPages(ctx, section, rect.size(), scale);
+        const auto [first, last] = pages[size_t(std::clamp(page, 0, int(pages.size()) - 1))];
+        paintHtmlPage(p, rect, derivationhtml::render(derive(ctx.plan(), ctx.estimate()), section, scale, first, last), 0);
+        return;
+    }
+    }
+}
+
+}  // namespace reportpainter

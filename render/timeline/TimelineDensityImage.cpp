@@ -1,0 +1,126 @@
+#include "timeline/TimelineDensityImage.h"
+
+#include <QPainter>
+
+#include <cmath>
+
+void TimelineDensityImage::begin(const QRectF& area, double devicePixelRatio, const std::array<QColor, PartCount>& colors)
+{
+    area_ = area;
+    ratio_ = devicePixelRatio > 0 ? devicePixelRatio : 1.0;
+    columns_ = std::max(0, int(std::ceil(area.width() * ratio_)));
+    const int rows = std::max(0, int(std::ceil(area.height() * ratio_)));
+    if (image_.width() != columns_ || image_.height() != rows)
+        image_ = QImage(columns_, rows, QImage::Format_ARGB32_Premultiplied);
+    image_.setDevicePixelRatio(ratio_);
+    cleared_ = false;  // cleared on the first row that has something to show
+    for (int part = 0; part < PartCount; ++part)
+        colors_[size_t(part)] = colors[size_t(part)].rgba();  // opaque, so premultiplied as is
+    coverage_.assign(size_t(columns_) * PartCount, 0.0f);
+    heights_.resize(size_t(columns_) * PartCount);
+    touchedFirst_ = columns_;
+    touchedLast_ = -1;
+    columnsFilled_ = 0;
+}
+
+void TimelineDensityImage::beginRow(double top, double bottom)
+{
+    rowTop_ = top;
+    rowBottom_ = bottom;
+    touchedFirst_ = columns_;
+    touchedLast_ = -1;
+}
+
+void TimelineDensityImage::addSpanning(Part part, double c0, double c1)
+{
+    // Device pixel columns; column c covers [c, c + 1).
+    c0 = std::clamp(c0, 0.0, double(columns_));
+    c1 = std::clamp(c1, 0.0, double(columns_));
+    if (!(c1 > c0))
+        return;
+    const int first = int(c0);
+    const int last = std::min(columns_ - 1, int(std::ceil(c1)) - 1);
+    for (int c = first; c <= last; ++c)
+        coverage_[size_t(c) * PartCount + part] += float(std::min(c1, c + 1.0) - std::max(c0, double(c)));
+    touchedFirst_ = std::min(touchedFirst_, first);
+    touchedLast_ = std::max(touchedLast_, last);
+}
+
+void TimelineDensityImage::endRow()
+{
+    if (touchedLast_ < touchedFirst_)
+        return;
+    if (!cleared_) {
+        image_.fill(Qt::transparent);
+        cleared_ = true;
+    }
+    const int y0 = std::clamp(int(std::lround((rowTop_ - area_.top()) * ratio_)), 0, image_.height());
+    const int y1 = std::clamp(std::max(y0 + 1, int(std::lround((rowBottom_ - area_.top()) * ratio_))), 0, image_.height());
+    if (y1 - y0 < kMinStackedHeight) {
+        blendRow(y0, y1);
+        return;
+    }
+    const float height = float(y1 - y0);
+    // Cumulative bar heights per column: forward on top, then backward, then W.
+    for (int c = touchedFirst_; c <= touchedLast_; ++c) {
+        float* cover = &coverage_[size_t(c) * PartCount];
+        std::uint16_t* ends = &heights_[size_t(c) * PartCount];
+        const float total = cover[Forward] + cover[Backward] + cover[WeightGrad];
+        const float scale = (total > 1.0f ? 1.0f / total : 1.0f) * height;  // rounding can overfill a column
+        float sum = 0;
+        for (int part = 0; part < PartCount; ++part) {
+            sum += cover[part] * scale;
+            cover[part] = 0;
+            ends[part] = std::uint16_t(sum + 0.5f);
+        }
+        columnsFilled_ += total > 0;
+    }
+    for (int y = y0; y < y1; ++y) {
+        auto* line = reinterpret_cast<std::uint32_t*>(image_.scanLine(y));
+        const int h = y - y0;
+        for (int c = touchedFirst_; c <= touchedLast_; ++c) {
+            const std::uint16_t* ends = &heights_[size_t(c) * PartCount];
+            line[c] = h < ends[Forward] ? colors_[Forward]
+                : h < ends[Backward]    ? colors_[Backward]
+                : h < ends[WeightGrad]  ? colors_[WeightGrad]
+                                        : 0u;
+        }
+    }
+    touchedFirst_ = columns_;
+    touchedLast_ = -1;
+}
+
+void TimelineDensityImage::blendRow(int y0, int y1)
+{
+    // Each column's colour is the parts' colours weighted by their busy share, its alpha the
+    // total share (premultiplied ARGB), so idle time lets the bubble show through.
+    auto channel = [](std::uint32_t rgb, int shift) { return float((rgb >> shift) & 0xff); };
+    for (int c = touchedFirst_; c <= touchedLast_; ++c) {
+        float* cover = &coverage_[size_t(c) * PartCount];
+        const float total = cover[Forward] + cover[Backward] + cover[WeightGrad];
+        const float scale = total > 1.0f ? 1.0f / total : 1.0f;
+        float a = 0, r = 0, g = 0, b = 0;
+        for (int part = 0; part < PartCount; ++part) {
+            const float share = cover[part] * scale;
+            const std::uint32_t rgb = colors_[size_t(part)];
+            a += share * 255.0f;
+            r += share * channel(rgb, 16);
+            g += share * channel(rgb, 8);
+            b += share * channel(rgb, 0);
+            cover[part] = 0;
+        }
+        const std::uint32_t pixel = std::uint32_t(a + 0.5f) << 24 | std::uint32_t(r + 0.5f) << 16 | std::uint32_t(g + 0.5f) << 8 | std::uint32_t(b + 0.5f);
+        for (int y = y0; y < y1; ++y)
+            reinterpret_cast<std::uint32_t*>(image_.scanLine(y))[c] = pixel;
+        columnsFilled_ += total > 0;
+    }
+    touchedFirst_ = columns_;
+    touchedLast_ = -1;
+}
+
+void TimelineDensityImage::draw(QPainter& painter) const
+{
+    if (!cleared_)
+        return;
+    painter.drawImage(area_.topLeft(), image_);
+}

@@ -1,0 +1,126 @@
+#include "timeline/TimelineScene.h"
+
+#include <QPainter>
+
+#include <algorithm>
+#include <tuple>
+
+namespace {
+
+// Zooming in stops at a millionth of the step: past that a block is all there is to see.
+constexpr double kMaxZoom = 1e6;
+constexpr double kFitMargin = 0.01;
+// Share of the height the in-flight strip takes, between these limits.
+constexpr double kInFlightShare = 0.26;
+constexpr double kInFlightMaxHeight = 300;
+// The timeline comes first: the strip is left out when, with it, rows would be thinner than
+// this (pixels, row to row).
+constexpr double kMinRowPitchWithStrip = 6;
+
+}  // namespace
+
+TimelineScene::TimelineScene()
+{
+    timeline_.setModel(&model_);
+    inFlight_.setModel(&model_);
+}
+
+void TimelineScene::setPlan(const trainplan::Plan& plan, const trainplan::Estimate& est)
+{
+    model_.setPlan(plan, est);
+    timeline_.setHighlight(std::nullopt);  // its event index means another event now
+    refit();
+}
+
+void TimelineScene::setComparison(bool on)
+{
+    model_.setMode(on ? TimelineModel::Mode::Comparison : TimelineModel::Mode::PlanSchedule);
+    timeline_.setHighlight(std::nullopt);  // lane indices changed meaning
+    refit();
+}
+
+void TimelineScene::refit()
+{
+    if (fitted_)
+        fit();
+    else
+        setWindow(t0_, t1_);
+}
+
+// The whole step with 1 % of air on each side, so its first and last blocks do not touch
+// the plot's edges.
+std::pair<double, double> TimelineScene::fullWindow() const
+{
+    const double full = model_.fullSeconds();
+    if (!(full > 0))
+        return {0.0, 1.0};
+    return {-kFitMargin * full, (1 + kFitMargin) * full};
+}
+
+void TimelineScene::fit()
+{
+    std::tie(t0_, t1_) = fullWindow();
+    fitted_ = true;
+}
+
+void TimelineScene::setWindow(double t0, double t1)
+{
+    const auto [lo, hi] = fullWindow();
+    const double span = std::clamp(t1 - t0, (hi - lo) / kMaxZoom, hi - lo);
+    // Keep the window over the step: never scroll far before its start or after its end.
+    t0_ = std::clamp(t0, lo, hi - span);
+    t1_ = t0_ + span;
+    fitted_ = t0_ <= lo && t1_ >= hi;
+}
+
+void TimelineScene::zoomAt(double x, double factor)
+{
+    const TimelineAxis& axis = timeline_.axis();
+    if (!(factor > 0) || !axis.isValid())
+        return;
+    const double anchor = axis.seconds(std::clamp(x, axis.left(), axis.right()));
+    const double share = (anchor - t0_) / (t1_ - t0_);
+    const double span = (t1_ - t0_) / factor;
+    setWindow(anchor - share * span, anchor + (1 - share) * span);
+}
+
+void TimelineScene::panBy(double dx)
+{
+    const TimelineAxis& axis = timeline_.axis();
+    if (!axis.isValid())
+        return;
+    const double dt = dx / axis.pixelsPerSecond();
+    setWindow(t0_ - dt, t1_ - dt);
+}
+
+void TimelineScene::paint(QPainter& painter, const QRectF& target)
+{
+    timeline_.setTimeWindow(t0_, t1_);
+    // The timeline takes what its rows want (up to the strip's minimum), the strip the rest
+    // up to its maximum, and whatever is left stays background at the bottom.
+    // The strip goes first when the rows would get thinner than kMinRowPitchWithStrip.
+    double stripHeight = 0;
+    double timelineHeight = target.height();
+    const double minimumStrip = InFlightChartPainter::minimumHeight();
+    if (showInFlight_ && model_.fullSeconds() > 0 && target.height() - minimumStrip >= timeline_.heightForRowPitch(target.width(), kMinRowPitchWithStrip)) {
+        stripHeight = std::clamp(target.height() * kInFlightShare, minimumStrip, kInFlightMaxHeight);
+        timelineHeight = std::min(target.height() - stripHeight, timeline_.preferredHeight(target.width()));
+        stripHeight = std::min(kInFlightMaxHeight, target.height() - timelineHeight);
+    }
+    const QRectF timelineRect(target.left(), target.top(), target.width(), timelineHeight);
+    timeline_.paint(painter, timelineRect);
+    inFlightRect_ = stripHeight > 0 ? QRectF(target.left(), timelineRect.bottom(), target.width(), stripHeight) : QRectF();
+    if (!inFlightRect_.isEmpty())
+        inFlight_.paint(painter, inFlightRect_, timeline_.axis());
+    // What neither part used stays background.
+    const double used = timelineRect.height() + stripHeight;
+    if (used < target.height())
+        painter.fillRect(QRectF(target.left(), target.top() + used, target.width(), target.height() - used), timeline_.style().background);
+}
+
+QString TimelineScene::toolTipAt(QPointF point) const
+{
+    if (inFlightRect_.contains(point))
+        return inFlight_.toolTipAt(point);
+    return timeline_.toolTipAt(point);
+}

@@ -1,0 +1,68 @@
+// The whole timeline pane without a widget: the simulated lanes (TimelineModel), the
+// visible time window with its zoom and pan, the timeline and, under it, the activations in
+// flight on the same time axis. The window's view and the exports both paint through it.
+//
+//   TimelineScene scene;
+//   scene.setPlan(plan, trainplan::estimate(plan));
+//   scene.paint(painter, QRectF(0, 0, 1400, 600));
+#pragma once
+
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+
+#include <optional>
+#include <utility>
+
+#include "charts/InFlightChartPainter.h"
+#include "timeline/TimelineModel.h"
+#include "timeline/TimelinePainter.h"
+
+class QPainter;
+
+class TimelineScene {
+public:
+    TimelineScene();
+
+    // Re-simulates. A view fitted to the step stays fitted; a zoomed one keeps its window
+    // (clamped to the new step) so a slider tick does not lose the place.
+    void setPlan(const trainplan::Plan& plan, const trainplan::Estimate& est);
+    void setComparison(bool on);
+    bool comparison() const { return model_.mode() == TimelineModel::Mode::Comparison; }
+    void setShowInFlight(bool on) { showInFlight_ = on; }
+    bool showInFlight() const { return showInFlight_; }
+
+    const TimelineModel& model() const { return model_; }
+    TimelineModel& model() { return model_; }  // setResults(); call fit() after
+    TimelinePainter& timeline() { return timeline_; }
+    const TimelinePainter& timeline() const { return timeline_; }
+    const InFlightChartPainter& inFlight() const { return inFlight_; }
+
+    // The visible time window, seconds.
+    double windowStart() const { return t0_; }
+    double windowEnd() const { return t1_; }
+    double fullSeconds() const { return model_.fullSeconds(); }
+    void setWindow(double t0, double t1);  // clamped to the step and the zoom limits
+    std::pair<double, double> fullWindow() const;  // what fit() shows
+    void fit();
+    bool isFitted() const { return fitted_; }
+    // factor > 1 zooms in, keeping the time at x where it is (x in the last paint's units).
+    void zoomAt(double x, double factor);
+    void panBy(double dx);  // drag by dx pixels: the content follows the pointer
+
+    void paint(QPainter& painter, const QRectF& target);
+    QString toolTipAt(QPointF point) const;
+    std::optional<TimelineEventRef> eventAt(QPointF point) const { return timeline_.eventAt(point); }
+    QRectF inFlightRect() const { return inFlightRect_; }  // where the strip went, last paint
+
+private:
+    void refit();
+
+    TimelineModel model_;
+    TimelinePainter timeline_;
+    InFlightChartPainter inFlight_;
+    double t0_ = 0, t1_ = 1;
+    bool fitted_ = true;
+    bool showInFlight_ = true;
+    QRectF inFlightRect_;
+};

@@ -1,0 +1,179 @@
+#include "derivation/DerivationList.h"
+
+#include <QEvent>
+#include <QFontDatabase>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace {
+
+constexpr double kMargin = 8;
+constexpr double kGap = 6;
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+}  // namespace
+
+DerivationList::DerivationList(QWidget* parent)
+    : QAbstractScrollArea(parent)
+{
+    titleFont_ = font();
+    titleFont_.setBold(true);
+    monoFont_ = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    monoFont_.setPointSizeF(font().pointSizeF() * 0.92);
+    smallFont_ = font();
+    smallFont_.setPointSizeF(font().pointSizeF() * 0.85);
+    smallFont_.setItalic(true);
+    headingFont_ = font();
+    headingFont_.setPointSizeF(font().pointSizeF() * 1.2);
+    headingFont_.setBold(true);
+    monoCharWidth_ = QFontMetricsF(monoFont_).horizontalAdvance(QLatin1Char('0'));
+    viewport()->setBackgroundRole(QPalette::Base);
+    verticalScrollBar()->setSingleStep(20);
+}
+
+void DerivationList::setSections(std::vector<trainplan::DerivationSection> sections, int onlySection)
+{
+    sections_ = std::move(sections);
+    onlySection_ = onlySection;
+    relayout();
+    viewport()->update();
+}
+
+int DerivationList::stepCount() const
+{
+    int n = 0;
+    for (const auto& r : rows_)
+        n += r.step != nullptr;
+    return n;
+}
+
+double DerivationList::advance(const QString& text, const QFont& f) const
+{
+    if (f == monoFont_)
+        return text.size() * monoCharWidth_;  // fixed pitch: no shaping needed
+    auto it = advanceCache_.constFind(text);
+    if (it != advanceCache_.constEnd())
+        return *it;
+    if (advanceCache_.size() > 4096)
+        advanceCache_.clear();
+    return advanceCache_[text] = QFontMetricsF(f).horizontalAdvance(text);
+}
+
+int DerivationList::wrappedLines(const QString& text, const QFont& f, double width) const
+{
+    // An estimate from the text's advance; drawing wraps anywhere, so the estimate holds
+    // with a little width in reserve.
+    const double usable = f == monoFont_ ? width : width * 0.88;  // word wrap leaves a ragged edge
+    return std::max(1, int(std::ceil(advance(text, f) / std::max(40.0, usable))));
+}
+
+void DerivationList::relayout()
+{
+    rows_.clear();
+    const double width = viewport()->width() - 2 * kMargin;
+    const double line = QFontMetricsF(font()).lineSpacing();
+    const double mono = QFontMetricsF(monoFont_).lineSpacing();
+    const double small = QFontMetricsF(smallFont_).lineSpacing();
+    double y = kMargin;
+    for (int s = 0; s < int(sections_.size()); ++s) {
+        if (onlySection_ >= 0 && s != onlySection_)
+            continue;
+        const auto& section = sections_[size_t(s)];
+        if (onlySection_ < 0) {
+            const double h = QFontMetricsF(headingFont_).lineSpacing() + kGap;
+            rows_.push_back({&section, nullptr, y, h});
+            y += h;
+        }
+        for (const auto& step : section.steps) {
+            const QString result = "= " + q(step.result) + (step.note.empty() ? QString() : "  (" + q(step.note) + ")");
+            const double h = wrappedLines(q(step.title), titleFont_, width) * line + wrappedLines(q(step.formula), monoFont_, width) * mono +
+                             wrappedLines("= " + q(step.substituted), monoFont_, width) * mono + wrappedLines(result, font(), width) * line +
+                             wrappedLines(q(step.source), smallFont_, width) * small + kGap * 2;
+            rows_.push_back({&section, &step, y, h});
+            y += h;
+        }
+    }
+    contentHeight_ = y + kMargin;
+    verticalScrollBar()->setPageStep(viewport()->height());
+    verticalScrollBar()->setRange(0, std::max(0, int(contentHeight_) - viewport()->height()));
+}
+
+void DerivationList::resizeEvent(QResizeEvent* event)
+{
+    QAbstractScrollArea::resizeEvent(event);
+    relayout();
+}
+
+void DerivationList::paintEvent(QPaintEvent*)
+{
+    QPainter p(viewport());
+    const double scroll = verticalScrollBar()->value();
+    const double width = viewport()->width() - 2 * kMargin;
+    const QColor text = palette().color(QPalette::Text);
+    const QColor muted = palette().color(QPalette::PlaceholderText);
+    for (const auto& r : rows_) {
+        const double top = r.top - scroll;
+        if (top + r.height < 0 || top > viewport()->height())
+            continue;  // only what is in view is drawn
+        if (!r.step) {
+            p.setFont(headingFont_);
+            p.setPen(text);
+            p.drawText(QRectF(kMargin, top, width, r.height), Qt::AlignLeft | Qt::AlignTop, q(r.section->title));
+            continue;
+        }
+        const auto& s = *r.step;
+        double y = top + kGap;
+        auto draw = [&](const QString& str, const QFont& f, const QColor& c) {
+            p.setFont(f);
+            p.setPen(c);
+            const double h = wrappedLines(str, f, width) * QFontMetricsF(f).lineSpacing();
+            // Numbers and formulas may break anywhere; words only between words.
+            const int wrap = f == monoFont_ ? Qt::TextWrapAnywhere : Qt::TextWordWrap;
+            p.drawText(QRectF(kMargin, y, width, h + 2), Qt::AlignLeft | Qt::AlignTop | wrap, str);
+            y += h;
+        };
+        const bool failed = s.unit == "check" && s.value == 0.0;
+        draw(q(s.title), titleFont_, text);
+        draw(q(s.formula), monoFont_, text);
+        draw("= " + q(s.substituted), monoFont_, muted);
+        QFont resultFont = font();
+        resultFont.setBold(true);
+        draw("= " + q(s.result) + (s.note.empty() ? QString() : "  (" + q(s.note) + ")"), resultFont, failed ? QColor(0xdc, 0x26, 0x26) : text);
+        draw(q(s.source), smallFont_, muted);
+        p.setPen(QPen(palette().color(QPalette::Midlight), 1));
+        p.drawLine(QPointF(kMargin, top + r.height - 1), QPointF(kMargin + width, top + r.height - 1));
+    }
+}
+
+QString DerivationList::stepTitleAt(const QPoint& pos) const
+{
+    const double y = pos.y() + verticalScrollBar()->value();
+    for (const auto& r : rows_)
+        if (r.step && y >= r.top && y < r.top + r.height)
+            return q(r.step->title);
+    return {};
+}
+
+bool DerivationList::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const double y = help->pos().y() + verticalScrollBar()->value();
+        for (const auto& r : rows_) {
+            if (r.step && y >= r.top && y < r.top + r.height) {
+                QToolTip::showText(help->globalPos(), QString("<b>%1</b><br>%2 = %3").arg(q(r.step->title).toHtmlEscaped(),
+                                                                                          q(r.step->id), q(r.step->result).toHtmlEscaped()), viewport());
+                return true;
+            }
+        }
+    }
+    return QAbstractScrollArea::viewportEvent(event);
+}

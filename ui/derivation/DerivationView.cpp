@@ -1,0 +1,77 @@
+#include "derivation/DerivationView.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "report/DerivationHtml.h"
+#include "derivation/DerivationList.h"
+#include "document/PlanDocument.h"
+
+DerivationView::DerivationView(PlanDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , doc_(document)
+    , section_(new QComboBox(this))
+    , list_(new DerivationList(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    section_->addItem(tr("All sections"), -1);
+    const auto sections = trainplan::derive(doc_->plan(), doc_->estimate());
+    for (int i = 0; i < int(sections.size()); ++i)
+        section_->addItem(QString::fromStdString(sections[size_t(i)].title), i);
+    connect(section_, &QComboBox::activated, this, [this] { refresh(); });
+    bar->addWidget(section_, 1);
+    auto* copyMd = new QPushButton(tr("Copy Markdown"), this);
+    auto* copyText = new QPushButton(tr("Copy text"), this);
+    copyMd->setToolTip(tr("Copy every step as Markdown, for notes and design docs"));
+    connect(copyMd, &QPushButton::clicked, this, &DerivationView::copyMarkdown);
+    connect(copyText, &QPushButton::clicked, this, &DerivationView::copyPlainText);
+    bar->addWidget(copyMd);
+    bar->addWidget(copyText);
+    layout->addLayout(bar);
+    layout->addWidget(list_, 1);
+    setMinimumSize(300, 160);
+    connect(doc_, &PlanDocument::planChanged, this, &DerivationView::refresh);
+    refresh();
+}
+
+void DerivationView::showSection(int index)
+{
+    section_->setCurrentIndex(section_->findData(index));
+    refresh();
+}
+
+void DerivationView::refresh()
+{
+    list_->setSections(trainplan::derive(doc_->plan(), doc_->estimate()), section_->currentData().toInt());
+}
+
+QString DerivationView::html() const
+{
+    return derivationhtml::render(trainplan::derive(doc_->plan(), doc_->estimate()), section_->currentData().toInt());
+}
+
+QString DerivationView::markdown() const
+{
+    return QString::fromStdString(trainplan::derivationToMarkdown(trainplan::derive(doc_->plan(), doc_->estimate())));
+}
+
+QString DerivationView::plainText() const
+{
+    return QString::fromStdString(trainplan::derivationToText(trainplan::derive(doc_->plan(), doc_->estimate())));
+}
+
+void DerivationView::copyMarkdown() const
+{
+    QApplication::clipboard()->setText(markdown());
+}
+
+void DerivationView::copyPlainText() const
+{
+    QApplication::clipboard()->setText(plainText());
+}

@@ -1,0 +1,129 @@
+#include "document/PlanDocument.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include "document/PlanEditCommand.h"
+#include "plan/PlanIO.h"
+#include "plan/Presets.h"
+
+PlanDocument::PlanDocument(QObject* parent)
+    : QObject(parent)
+    , plan_(trainplan::defaultPlan())
+{
+    recompute();
+    connect(&undo_, &QUndoStack::cleanChanged, this, &PlanDocument::fileStateChanged);
+}
+
+void PlanDocument::recompute()
+{
+    trainplan::estimateInto(plan_, estimate_);
+    predicted_ = trainplan::predictStep(plan_, estimate_);
+    trainplan::estimateInto(trainplan::withPredictedMfu(plan_, predicted_), predictedEstimate_);
+}
+
+void PlanDocument::setTimeBasis(TimeBasis basis)
+{
+    if (basis == timeBasis_)
+        return;
+    timeBasis_ = basis;
+    emit timeBasisChanged();
+    emit planChanged();  // every time figure on screen changes with the basis
+}
+
+void PlanDocument::setPlanFromCommand(const trainplan::Plan& plan)
+{
+    plan_ = plan;
+    recompute();
+    emit planChanged();
+}
+
+void PlanDocument::edit(const QString& description, const std::function<void(trainplan::Plan&)>& change, int mergeKey)
+{
+    trainplan::Plan next = plan_;
+    change(next);
+    applyPlan(next, description, mergeKey);
+}
+
+void PlanDocument::applyPlan(const trainplan::Plan& plan, const QString& description, int mergeKey)
+{
+    if (plan == plan_)
+        return;
+    undo_.push(new PlanEditCommand(this, plan_, plan, description, mergeKey, mergeSerial_));
+}
+
+void PlanDocument::setLayoutDimension(trainplan::LayoutDimension d, int value, int mergeKey)
+{
+    static const char* names[] = {"TP", "PP", "DP", "CP"};
+    applyPlan(trainplan::withLayoutValue(plan_, d, value, follower_), QString("Set %1 to %2").arg(names[int(d)]).arg(value), mergeKey);
+}
+
+void PlanDocument::setFollower(trainplan::Follower f)
+{
+    if (f == follower_)
+        return;
+    follower_ = f;
+    emit followerChanged();
+}
+
+void PlanDocument::resetTo(const trainplan::Plan& plan, const QString& path)
+{
+    plan_ = plan;
+    path_ = path;
+    undo_.clear();
+    undo_.setClean();
+    recompute();
+    emit planChanged();
+    emit fileStateChanged();
+}
+
+bool PlanDocument::load(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QString("Cannot open %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    constexpr qint64 kMaxPlanBytes = 16 * 1024 * 1024;
+    if (file.size() > kMaxPlanBytes) {
+        *error = QString("%1 is larger than 16 MiB; it is not a plan file.").arg(path);
+        return false;
+    }
+    try {
+        resetTo(trainplan::planFromText(file.readAll().toStdString()), QFileInfo(path).absoluteFilePath());
+        return true;
+    } catch (const trainplan::PlanError& e) {
+        QStringList lines;
+        for (const auto& p : e.problems())
+            lines << (p.path.empty() ? QString() : QString::fromStdString(p.path) + ": ") + QString::fromStdString(p.message);
+        *error = QString("%1 is not a valid plan:\n%2").arg(QFileInfo(path).fileName(), lines.join('\n'));
+        return false;
+    }
+}
+
+bool PlanDocument::save(const QString& path, QString* error)
+{
+    // QSaveFile writes a temporary file and renames it on commit: a crash or a full disk
+    // never leaves a half-written plan behind (design.md, after Tiled).
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QString("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    const std::string text = trainplan::planToText(plan_);
+    file.write(text.data(), qint64(text.size()));
+    if (!file.commit()) {
+        *error = QString("Saving %1 failed: %2").arg(path, file.errorString());
+        return false;
+    }
+    path_ = QFileInfo(path).absoluteFilePath();
+    undo_.setClean();
+    emit fileStateChanged();
+    return true;
+}
+
+QString PlanDocument::displayName() const
+{
+    return path_.isEmpty() ? QStringLiteral("Untitled plan") : QFileInfo(path_).fileName();
+}

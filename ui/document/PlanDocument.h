@@ -1,0 +1,76 @@
+// The one owner of the plan being edited: the plan, its latest estimate, the undo stack
+// and the file it came from. Views read from it and edit only through it.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include <functional>
+
+#include "estimate/Estimate.h"
+#include "search/LayoutAdjuster.h"
+#include "steptime/StepTimeModel.h"
+
+class PlanDocument : public QObject {
+    Q_OBJECT
+
+public:
+    explicit PlanDocument(QObject* parent = nullptr);
+
+    const trainplan::Plan& plan() const { return plan_; }
+    const trainplan::Estimate& estimate() const { return estimate_; }
+    // What the layout should reach (issue 7's step-time model), refreshed with the plan.
+    const trainplan::PredictedStep& predicted() const { return predicted_; }
+    // Time and cost come from the assumed MFU or from the predicted step; the person chooses.
+    enum class TimeBasis { AssumedMfu, Predicted };
+    TimeBasis timeBasis() const { return timeBasis_; }
+    void setTimeBasis(TimeBasis basis);
+    // The estimate whose time figures follow the chosen basis (memory and the rest agree
+    // with estimate(); only MFU-dependent figures differ).
+    const trainplan::Estimate& timeEstimate() const { return timeBasis_ == TimeBasis::Predicted ? predictedEstimate_ : estimate_; }
+    const trainplan::Estimate& predictedEstimate() const { return predictedEstimate_; }
+    QUndoStack* undoStack() { return &undo_; }
+
+    // One edit = one undo step, except that edits sharing a non-zero mergeKey merge until
+    // endMerge() (a whole slider drag is one undo step; Tiled's mergeable commands).
+    void edit(const QString& description, const std::function<void(trainplan::Plan&)>& change, int mergeKey = 0);
+    void applyPlan(const trainplan::Plan& plan, const QString& description, int mergeKey = 0);
+    void endMerge() { ++mergeSerial_; }
+    int mergeSerial() const { return mergeSerial_; }
+
+    // Moves one layout dimension; the follower keeps TP x PP x DP x CP = GPUs.
+    void setLayoutDimension(trainplan::LayoutDimension d, int value, int mergeKey = 0);
+    trainplan::Follower follower() const { return follower_; }
+    void setFollower(trainplan::Follower f);
+
+    // Files. Errors come back as text naming the field (JSON path) for a message box.
+    void resetTo(const trainplan::Plan& plan, const QString& path = {});
+    bool load(const QString& path, QString* error);
+    bool save(const QString& path, QString* error);
+    QString filePath() const { return path_; }
+    bool isModified() const { return !undo_.isClean(); }
+    QString displayName() const;
+
+    // Called by PlanEditCommand on redo/undo.
+    void setPlanFromCommand(const trainplan::Plan& plan);
+
+signals:
+    void planChanged();        // the plan and its estimate changed
+    void fileStateChanged();   // path or modified flag changed
+    void followerChanged();
+    void timeBasisChanged();
+
+private:
+    void recompute();
+
+    trainplan::Plan plan_;
+    trainplan::Estimate estimate_;
+    trainplan::PredictedStep predicted_;
+    trainplan::Estimate predictedEstimate_;
+    TimeBasis timeBasis_ = TimeBasis::AssumedMfu;
+    QUndoStack undo_;
+    QString path_;
+    int mergeSerial_ = 0;
+    trainplan::Follower follower_ = trainplan::Follower::Dp;
+};

@@ -1,0 +1,448 @@
+#include "inputs/InputPanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "document/PlanDocument.h"
+#include "style/Theme.h"
+#include "inputs/ValueSlider.h"
+#include "plan/EnumNames.h"
+#include "search/LayoutAdjuster.h"
+#include "plan/Presets.h"
+#include "plan/Units.h"
+
+using trainplan::Plan;
+
+namespace {
+
+// Merge keys: edits with the same key merge into one undo step until the drag ends.
+enum MergeKey { kTp = 101, kPp, kDp, kCp, kMfu, kMicroBatch, kGlobalBatch };
+
+QString prettyName(std::string_view name)
+{
+    static const QHash<QString, QString> pretty = {
+        {"swiglu", "SwiGLU (3 matrices)"}, {"gelu", "GeLU (2 matrices)"}, {"rmsnorm", "RMSNorm"}, {"layernorm", "LayerNorm"},
+        {"rope", "RoPE"}, {"learned", "Learned"}, {"bf16-fp32-master-adam", "BF16 + FP32 master + Adam (16 B)"},
+        {"bf16-adam-no-master", "BF16 + Adam, no master (12 B)"}, {"fp32-adam", "FP32 + Adam (16 B)"}, {"gpipe", "GPipe"},
+        {"1f1b", "1F1B"}, {"interleaved", "Interleaved 1F1B"}, {"zero-bubble", "Zero bubble (ZB-H1)"}, {"none", "None"}, {"selective", "Selective"}, {"full", "Full"},
+        {"tp-cp-dp-pp", "TP-CP-DP-PP (Megatron)"}, {"tp-cp-pp-dp", "TP-CP-PP-DP"}, {"tp-dp-cp-pp", "TP-DP-CP-PP"}};
+    const QString key = QString::fromUtf8(name.data(), int(name.size()));
+    return pretty.value(key, key);
+}
+
+QFormLayout* newForm(QGroupBox* box)
+{
+    auto* form = new QFormLayout(box);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setLabelAlignment(Qt::AlignLeft);
+    form->setHorizontalSpacing(10);
+    form->setVerticalSpacing(5);
+    return form;
+}
+
+}  // namespace
+
+InputPanel::InputPanel(PlanDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , doc_(document)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(8);
+    layout->addWidget(buildLayout());
+    layout->addWidget(buildTraining());
+    layout->addWidget(buildModel());
+    layout->addWidget(buildCluster());
+    layout->addWidget(buildReliability());
+    layout->addStretch(1);
+    connect(doc_, &PlanDocument::planChanged, this, &InputPanel::refresh);
+    connect(doc_, &PlanDocument::followerChanged, this, &InputPanel::refresh);
+    refresh();
+}
+
+void InputPanel::registerField(const QString& path, QWidget* widget)
+{
+    fields_.insert(path, widget);
+}
+
+QWidget* InputPanel::widgetForField(const QString& path) const
+{
+    // "cluster.mtbf_hours_per_node" -> exact; "layout" -> the group; fall back to prefixes.
+    QString p = path;
+    while (!p.isEmpty()) {
+        if (auto* w = fields_.value(p))
+            return w;
+        const int dot = p.lastIndexOf('.');
+        p = dot < 0 ? QString() : p.left(dot);
+    }
+    return nullptr;
+}
+
+void InputPanel::highlightField(const QString& path)
+{
+    QWidget* w = widgetForField(path);
+    if (!w)
+        return;
+    emit scrollRequest(w);
+    w->setFocus(Qt::OtherFocusReason);
+    w->setAutoFillBackground(true);
+    QPalette flash = w->palette();
+    flash.setColor(QPalette::Window, theme::highlight());
+    flash.setColor(QPalette::Base, theme::highlight());
+    const QPalette original = w->palette();
+    w->setPalette(flash);
+    w->setProperty("highlighted", true);
+    QTimer::singleShot(1800, w, [w, original] {
+        w->setPalette(original);
+        w->setProperty("highlighted", false);
+    });
+}
+
+void InputPanel::addNumber(QFormLayout* form, const QString& label, const QString& path, double min, double max, int decimals,
+                           const QString& suffix, Getter get, Setter set)
+{
+    QAbstractSpinBox* box;
+    if (decimals == 0) {
+        auto* spin = new QSpinBox;
+        spin->setRange(int(min), int(max));
+        spin->setSuffix(suffix);
+        spin->setKeyboardTracking(false);
+        spin->setGroupSeparatorShown(true);
+        connect(spin, &QSpinBox::valueChanged, this, [this, label, set](int v) {
+            doc_->edit(QString("Set %1").arg(label), [&](Plan& p) { set(p, v); });
+        });
+        refreshers_.push_back([this, spin, get] {
+            const QSignalBlocker b(spin);
+            spin->setValue(int(std::lround(get(doc_->plan()))));
+        });
+        box = spin;
+    } else {
+        auto* spin = new QDoubleSpinBox;
+        spin->setRange(min, max);
+        spin->setDecimals(decimals);
+        spin->setSuffix(suffix);
+        spin->setKeyboardTracking(false);
+        spin->setGroupSeparatorShown(true);
+        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, label, set](double v) {
+            doc_->edit(QString("Set %1").arg(label), [&](Plan& p) { set(p, v); });
+        });
+        refreshers_.push_back([this, spin, get] {
+            const QSignalBlocker b(spin);
+            spin->setValue(get(doc_->plan()));
+        });
+        box = spin;
+    }
+    box->setAccelerated(true);
+    form->addRow(label, box);
+    registerField(path, box);
+}
+
+void InputPanel::addCheck(QFormLayout* form, const QString& label, const QString& path, std::function<bool(const Plan&)> get,
+                          std::function<void(Plan&, bool)> set)
+{
+    auto* check = new QCheckBox(label);
+    connect(check, &QCheckBox::toggled, this, [this, label, set](bool on) {
+        doc_->edit(QString("%1 %2").arg(on ? "Enable" : "Disable", label), [&](Plan& p) { set(p, on); });
+    });
+    refreshers_.push_back([this, check, get] {
+        const QSignalBlocker b(check);
+        check->setChecked(get(doc_->plan()));
+    });
+    form->addRow(QString(), check);
+    registerField(path, check);
+}
+
+template <typename E, size_t N>
+void InputPanel::addChoice(QFormLayout* form, const QString& label, const QString& path, const std::array<std::pair<E, std::string_view>, N>& names,
+                           std::function<E(const Plan&)> get, std::function<void(Plan&, E)> set)
+{
+    auto* combo = new QComboBox;
+    // Long entries must not dictate the panel's width: show about 16 characters.
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(16);
+    for (const auto& [value, name] : names)
+        combo->addItem(prettyName(name), int(value));
+    connect(combo, &QComboBox::activated, this, [this, combo, label, set](int index) {
+        const E v = E(combo->itemData(index).toInt());
+        doc_->edit(QString("Set %1").arg(label), [&](Plan& p) { set(p, v); });
+    });
+    refreshers_.push_back([this, combo, get] {
+        const QSignalBlocker b(combo);
+        combo->setCurrentIndex(combo->findData(int(get(doc_->plan()))));
+    });
+    form->addRow(label, combo);
+    registerField(path, combo);
+}
+
+void InputPanel::addSlider(QFormLayout* form, ValueSlider* slider, const QString& path, int mergeKey, std::function<void(int)> onValue,
+                           std::function<void()> refresh)
+{
+    connect(slider, &ValueSlider::valueEdited, this, [onValue](int v) { onValue(v); });
+    connect(slider, &ValueSlider::dragFinished, doc_, &PlanDocument::endMerge);
+    Q_UNUSED(mergeKey);
+    refreshers_.push_back(std::move(refresh));
+    form->addRow(slider);
+    registerField(path, slider);
+}
+
+QGroupBox* InputPanel::buildLayout()
+{
+    auto* box = new QGroupBox(tr("Parallel layout"));
+    auto* form = newForm(box);
+    registerField("layout", box);
+
+    auto* follower = new QComboBox;
+    follower->addItem(tr("DP follows"), int(trainplan::Follower::Dp));
+    follower->addItem(tr("TP follows"), int(trainplan::Follower::Tp));
+    follower->addItem(tr("PP follows"), int(trainplan::Follower::Pp));
+    follower->addItem(tr("CP follows"), int(trainplan::Follower::Cp));
+    follower->addItem(tr("GPU count follows"), int(trainplan::Follower::Gpus));
+    follower->setToolTip(tr("When you move one dimension, this one changes so that TP × PP × DP × CP stays equal to the GPU count."));
+    connect(follower, &QComboBox::activated, this, [this, follower](int i) { doc_->setFollower(trainplan::Follower(follower->itemData(i).toInt())); });
+    refreshers_.push_back([this, follower] {
+        const QSignalBlocker b(follower);
+        follower->setCurrentIndex(follower->findData(int(doc_->follower())));
+    });
+    form->addRow(tr("Keep GPUs"), follower);
+
+    const char* names[] = {"TP", "PP", "DP", "CP"};
+    const char* paths[] = {"layout.tp", "layout.pp", "layout.dp", "layout.cp"};
+    const char* tips[] = {"Tensor parallelism: splits every layer's matrices; keep it inside a node (NVLink).",
+                          "Pipeline parallelism: splits the layers into stages.",
+                          "Data parallelism: replicas that process different data.",
+                          "Context parallelism: splits long sequences across GPUs (ring attention)."};
+    const int keys[] = {kTp, kPp, kDp, kCp};
+    for (int i = 0; i < 4; ++i) {
+        auto* s = new ValueSlider(names[i]);
+        s->slider()->setToolTip(tips[i]);
+        layoutSliders_[i] = s;
+        const auto dim = trainplan::LayoutDimension(i);
+        const int key = keys[i];
+        addSlider(form, s, paths[i], key, [this, dim, key](int v) { doc_->setLayoutDimension(dim, v, key); },
+                  [this, s, dim] {
+                      const auto& plan = doc_->plan();
+                      s->setCandidates(trainplan::candidateValues(plan, dim, doc_->follower()), trainplan::layoutValue(plan.layout, dim));
+                      s->setFollowing(trainplan::follows(doc_->follower(), dim), tr("Follows the other dimensions to keep the GPU count; choose another under “Keep GPUs”."));
+                  });
+    }
+    addChoice<trainplan::Schedule, 4>(form, tr("Schedule"), "layout.schedule", trainplan::kScheduleNames,
+                                      [](const Plan& p) { return p.layout.schedule; }, [](Plan& p, trainplan::Schedule s) {
+                                          p.layout.schedule = s;
+                                          if (s == trainplan::Schedule::Interleaved && p.layout.virtualStages < 2)
+                                              p.layout.virtualStages = 2;
+                                      });
+    addNumber(form, tr("Virtual stages"), "layout.virtual_stages", 1, 64, 0, QString(), [](const Plan& p) { return p.layout.virtualStages; },
+              [](Plan& p, double v) { p.layout.virtualStages = int(v); });
+    addChoice<int, 4>(form, tr("ZeRO stage"), "layout.zero_stage",
+                      std::array<std::pair<int, std::string_view>, 4>{{{0, "0: replicate"}, {1, "1: optimizer"}, {2, "2: + gradients"}, {3, "3: + weights (FSDP)"}}},
+                      [](const Plan& p) { return p.layout.zeroStage; }, [](Plan& p, int z) { p.layout.zeroStage = z; });
+    addChoice<trainplan::Recompute, 3>(form, tr("Recompute"), "layout.recompute", trainplan::kRecomputeNames,
+                                       [](const Plan& p) { return p.layout.recompute; }, [](Plan& p, trainplan::Recompute r) { p.layout.recompute = r; });
+    addCheck(form, tr("Sequence parallelism"), "layout.sequence_parallel", [](const Plan& p) { return p.layout.sequenceParallel; },
+             [](Plan& p, bool on) { p.layout.sequenceParallel = on; });
+    addCheck(form, tr("Flash attention"), "layout.flash_attention", [](const Plan& p) { return p.layout.flashAttention; },
+             [](Plan& p, bool on) { p.layout.flashAttention = on; });
+    addChoice<trainplan::RankOrder, 3>(form, tr("Rank order"), "layout.rank_order", trainplan::kRankOrderNames,
+                                       [](const Plan& p) { return p.layout.rankOrder; }, [](Plan& p, trainplan::RankOrder o) { p.layout.rankOrder = o; });
+    return box;
+}
+
+QGroupBox* InputPanel::buildTraining()
+{
+    auto* box = new QGroupBox(tr("Training"));
+    auto* form = newForm(box);
+    registerField("training", box);
+    addNumber(form, tr("Tokens"), "training.tokens", 0.001, 1e6, 1, tr(" B"), [](const Plan& p) { return p.training.tokens / 1e9; },
+              [](Plan& p, double v) { p.training.tokens = v * 1e9; });
+
+    globalBatch_ = new ValueSlider(tr("Batch"));
+    globalBatch_->setToolTip(tr("Global batch in sequences (multiples of DP × micro-batch)."));
+    addSlider(form, globalBatch_, "training.global_batch_sequences", kGlobalBatch,
+              [this](int v) { doc_->edit(tr("Set global batch"), [v](Plan& p) { p.training.globalBatchSequences = v; }, kGlobalBatch); },
+              [this] {
+                  const auto& p = doc_->plan();
+                  std::vector<int> values;
+                  for (long long v : trainplan::globalBatchCandidates(p))
+                      if (v <= 1'000'000'000)
+                          values.push_back(int(v));
+                  globalBatch_->setCandidates(values, int(p.training.globalBatchSequences));
+                  globalBatch_->setSuffix(tr(" seq"));
+              });
+    microBatch_ = new ValueSlider(tr("Micro"));
+    microBatch_->setToolTip(tr("Micro-batch size b in sequences (divisors of B / DP)."));
+    addSlider(form, microBatch_, "training.micro_batch_size", kMicroBatch,
+              [this](int v) { doc_->edit(tr("Set micro-batch"), [v](Plan& p) { p.training.microBatchSize = v; }, kMicroBatch); },
+              [this] {
+                  const auto& p = doc_->plan();
+                  microBatch_->setCandidates(trainplan::microBatchCandidates(p), p.training.microBatchSize);
+              });
+    mfu_ = new ValueSlider(tr("MFU"));
+    mfu_->setSuffix(tr(" %"));
+    mfu_->setToolTip(tr("Assumed model FLOPs utilisation: useful FLOP/s over peak."));
+    addSlider(form, mfu_, "training.mfu", kMfu,
+              [this](int v) { doc_->edit(tr("Set MFU"), [v](Plan& p) { p.training.mfu = v / 100.0; }, kMfu); },
+              [this] {
+                  std::vector<int> values;
+                  for (int v = 5; v <= 80; ++v)
+                      values.push_back(v);
+                  mfu_->setCandidates(values, int(std::lround(doc_->plan().training.mfu * 100)));
+              });
+    // Issue 7: time and cost from the assumed MFU or from the predicted step time.
+    auto* basis = new QComboBox;
+    basis->addItem(tr("Assumed MFU"), int(PlanDocument::TimeBasis::AssumedMfu));
+    basis->addItem(tr("Predicted step time"), int(PlanDocument::TimeBasis::Predicted));
+    basis->setToolTip(tr("Whether days, GPU-hours and step time use the MFU above or the step-time model's prediction; the other is shown beside it."));
+    connect(basis, &QComboBox::activated, this,
+            [this, basis](int i) { doc_->setTimeBasis(PlanDocument::TimeBasis(basis->itemData(i).toInt())); });
+    refreshers_.push_back([this, basis] {
+        const QSignalBlocker b(basis);
+        basis->setCurrentIndex(basis->findData(int(doc_->timeBasis())));
+    });
+    form->addRow(tr("Time from"), basis);
+    registerField("time_basis", basis);
+    addChoice<trainplan::PrecisionScheme, 3>(form, tr("Precision"), "training.precision", trainplan::kPrecisionNames,
+                                             [](const Plan& p) { return p.training.precision; },
+                                             [](Plan& p, trainplan::PrecisionScheme s) { p.training.precision = s; });
+    addNumber(form, tr("Buffers"), "training.buffer_gb", 0, 1000, 1, tr(" GB"), [](const Plan& p) { return p.training.bufferBytes / 1e9; },
+              [](Plan& p, double v) { p.training.bufferBytes = v * 1e9; });
+    addNumber(form, tr("Fragmentation"), "training.fragmentation_fraction", 0, 90, 0, tr(" %"),
+              [](const Plan& p) { return p.training.fragmentationFraction * 100; }, [](Plan& p, double v) { p.training.fragmentationFraction = v / 100; });
+    return box;
+}
+
+QGroupBox* InputPanel::buildModel()
+{
+    auto* box = new QGroupBox(tr("Model"));
+    auto* form = newForm(box);
+    registerField("model", box);
+    modelPreset_ = new QComboBox;
+    modelPreset_->addItem(tr("Custom"));
+    for (const auto& preset : trainplan::modelPresets())
+        modelPreset_->addItem(QString::fromStdString(preset.model.name));
+    connect(modelPreset_, &QComboBox::activated, this, [this](int index) {
+        if (index == 0)
+            return;
+        const auto* preset = trainplan::findModelPreset(modelPreset_->itemText(index).toStdString());
+        if (!preset)
+            return;
+        doc_->edit(tr("Use model %1").arg(modelPreset_->itemText(index)), [preset](Plan& p) {
+            p.model = preset->model;
+            p.layout.stageLayers.clear();
+        });
+    });
+    refreshers_.push_back([this] {
+        const QSignalBlocker b(modelPreset_);
+        const auto* preset = trainplan::findModelPreset(doc_->plan().model.name);
+        modelPreset_->setCurrentIndex(preset && preset->model == doc_->plan().model ? modelPreset_->findText(QString::fromStdString(preset->model.name)) : 0);
+    });
+    form->addRow(tr("Preset"), modelPreset_);
+    registerField("model.name", modelPreset_);
+    addNumber(form, tr("Layers"), "model.layers", 1, 100000, 0, {}, [](const Plan& p) { return p.model.layers; },
+              [](Plan& p, double v) { p.model.layers = int(v); p.layout.stageLayers.clear(); });
+    addNumber(form, tr("Hidden size"), "model.hidden_size", 1, 1000000, 0, {}, [](const Plan& p) { return p.model.hiddenSize; },
+              [](Plan& p, double v) { p.model.hiddenSize = int(v); });
+    addNumber(form, tr("FFN size"), "model.ffn_hidden_size", 1, 10000000, 0, {}, [](const Plan& p) { return p.model.ffnHiddenSize; },
+              [](Plan& p, double v) { p.model.ffnHiddenSize = int(v); });
+    addChoice<trainplan::FfnKind, 2>(form, tr("FFN kind"), "model.ffn_kind", trainplan::kFfnKindNames, [](const Plan& p) { return p.model.ffnKind; },
+                                     [](Plan& p, trainplan::FfnKind k) { p.model.ffnKind = k; });
+    addNumber(form, tr("Heads"), "model.attention_heads", 1, 100000, 0, {}, [](const Plan& p) { return p.model.attentionHeads; },
+              [](Plan& p, double v) { p.model.attentionHeads = int(v); });
+    addNumber(form, tr("KV heads"), "model.kv_heads", 1, 100000, 0, {}, [](const Plan& p) { return p.model.kvHeads; },
+              [](Plan& p, double v) { p.model.kvHeads = int(v); });
+    addNumber(form, tr("Head size"), "model.head_dim", 1, 100000, 0, {}, [](const Plan& p) { return p.model.headDim; },
+              [](Plan& p, double v) { p.model.headDim = int(v); });
+    addNumber(form, tr("Vocabulary"), "model.vocab_size", 1, 100000000, 0, {}, [](const Plan& p) { return p.model.vocabSize; },
+              [](Plan& p, double v) { p.model.vocabSize = int(v); });
+    addCheck(form, tr("Tied embeddings"), "model.tied_embeddings", [](const Plan& p) { return p.model.tiedEmbeddings; },
+             [](Plan& p, bool on) { p.model.tiedEmbeddings = on; });
+    addNumber(form, tr("Sequence"), "model.sequence_length", 1, 100000000, 0, tr(" tokens"), [](const Plan& p) { return p.model.sequenceLength; },
+              [](Plan& p, double v) { p.model.sequenceLength = int(v); });
+    return box;
+}
+
+QGroupBox* InputPanel::buildCluster()
+{
+    auto* box = new QGroupBox(tr("Cluster"));
+    auto* form = newForm(box);
+    registerField("cluster", box);
+    acceleratorPreset_ = new QComboBox;
+    acceleratorPreset_->addItem(tr("Custom"));
+    for (const auto& a : trainplan::acceleratorPresets())
+        acceleratorPreset_->addItem(QString::fromStdString(a.name));
+    connect(acceleratorPreset_, &QComboBox::activated, this, [this](int index) {
+        const auto* a = trainplan::findAcceleratorPreset(acceleratorPreset_->itemText(index).toStdString());
+        if (a)
+            doc_->edit(tr("Use %1").arg(acceleratorPreset_->itemText(index)), [a](Plan& p) { trainplan::applyAccelerator(*a, p.cluster); });
+    });
+    refreshers_.push_back([this] {
+        const QSignalBlocker b(acceleratorPreset_);
+        const int i = acceleratorPreset_->findText(QString::fromStdString(doc_->plan().cluster.accelerator));
+        acceleratorPreset_->setCurrentIndex(i < 0 ? 0 : i);
+    });
+    form->addRow(tr("Accelerator"), acceleratorPreset_);
+    registerField("cluster.accelerator", acceleratorPreset_);
+    addNumber(form, tr("GPUs"), "cluster.gpus", 1, 10000000, 0, {}, [](const Plan& p) { return p.cluster.gpus; },
+              [this](Plan& p, double v) {
+                  p.cluster.gpus = int(v);
+                  // Keep the layout consistent by letting the follower absorb the new count.
+                  const auto f = doc_->follower() == trainplan::Follower::Gpus ? trainplan::Follower::Dp : doc_->follower();
+                  const auto d = f == trainplan::Follower::Dp ? trainplan::LayoutDimension::Tp : trainplan::LayoutDimension::Dp;
+                  p = trainplan::withLayoutValue(p, d, trainplan::layoutValue(p.layout, d), f);
+              });
+    addNumber(form, tr("GPUs per node"), "cluster.gpus_per_node", 1, 4096, 0, {}, [](const Plan& p) { return p.cluster.gpusPerNode; },
+              [](Plan& p, double v) { p.cluster.gpusPerNode = int(v); });
+    addNumber(form, tr("Memory"), "cluster.memory_gb", 1, 100000, 1, tr(" GB"), [](const Plan& p) { return p.cluster.memoryBytesPerGpu / 1e9; },
+              [](Plan& p, double v) { p.cluster.memoryBytesPerGpu = v * 1e9; });
+    addNumber(form, tr("Peak BF16"), "cluster.peak_bf16_tflops", 1, 1000000, 0, tr(" TFLOP/s"), [](const Plan& p) { return p.cluster.peakFlopsPerGpu / 1e12; },
+              [](Plan& p, double v) { p.cluster.peakFlopsPerGpu = v * 1e12; });
+    addNumber(form, tr("NVLink"), "cluster.intra_node_bandwidth_gb_per_s", 0.1, 1000000, 1, tr(" GB/s"),
+              [](const Plan& p) { return p.cluster.intraNodeBytesPerSecond / 1e9; }, [](Plan& p, double v) { p.cluster.intraNodeBytesPerSecond = v * 1e9; });
+    addNumber(form, tr("Network"), "cluster.inter_node_bandwidth_gb_per_s", 0.1, 1000000, 1, tr(" GB/s"),
+              [](const Plan& p) { return p.cluster.interNodeBytesPerSecond / 1e9; }, [](Plan& p, double v) { p.cluster.interNodeBytesPerSecond = v * 1e9; });
+    // 0 means "not modelled", shown as such, and raises the no-failure-allowance red flag.
+    addNumber(form, tr("Node MTBF"), "cluster.mtbf_hours_per_node", 0, 1e9, 0, tr(" h"),
+              [](const Plan& p) { return p.cluster.mtbfSeconds ? *p.cluster.mtbfSeconds / 3600 / (p.cluster.mtbfBasis == trainplan::MtbfBasis::PerNode ? 1 : p.cluster.gpusPerNode) : 0.0; },
+              [](Plan& p, double v) {
+                  p.cluster.mtbfBasis = trainplan::MtbfBasis::PerNode;
+                  if (v > 0)
+                      p.cluster.mtbfSeconds = v * 3600;
+                  else
+                      p.cluster.mtbfSeconds.reset();
+              });
+    if (auto* mtbf = qobject_cast<QSpinBox*>(fields_.value("cluster.mtbf_hours_per_node")))
+        mtbf->setSpecialValueText(tr("not modelled"));
+    return box;
+}
+
+QGroupBox* InputPanel::buildReliability()
+{
+    auto* box = new QGroupBox(tr("Reliability"));
+    auto* form = newForm(box);
+    registerField("reliability", box);
+    addNumber(form, tr("Checkpoint stall"), "reliability.checkpoint_write_seconds", 0.1, 1e6, 1, tr(" s"),
+              [this](const Plan& p) { return doc_->estimate().reliability.checkpointWriteSeconds > 0 ? doc_->estimate().reliability.checkpointWriteSeconds : p.reliability.checkpointWriteSeconds.value_or(60); },
+              [](Plan& p, double v) {
+                  p.reliability.checkpointWriteSeconds = v;
+                  p.reliability.checkpointWriteBytesPerSecondPerGpu.reset();
+              });
+    addNumber(form, tr("Restart"), "reliability.restart_seconds", 0, 1e7, 0, tr(" s"), [](const Plan& p) { return p.reliability.restartSeconds; },
+              [](Plan& p, double v) { p.reliability.restartSeconds = v; });
+    addNumber(form, tr("Other overhead"), "reliability.other_overhead_fraction", 0, 1000, 0, tr(" %"),
+              [](const Plan& p) { return p.reliability.otherOverheadFraction * 100; }, [](Plan& p, double v) { p.reliability.otherOverheadFraction = v / 100; });
+    return box;
+}
+
+void InputPanel::refresh()
+{
+    for (const auto& r : refreshers_)
+        r();
+}

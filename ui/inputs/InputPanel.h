@@ -1,0 +1,71 @@
+// The left-hand panel: model, cluster, training, layout and reliability inputs, each
+// bound to one field of the plan. Edits go through the document; the panel repaints
+// itself from the document after every change.
+#pragma once
+
+#include <QHash>
+#include <QWidget>
+
+#include <array>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "plan/Plan.h"
+
+class PlanDocument;
+class QComboBox;
+class QFormLayout;
+class QGroupBox;
+class QVBoxLayout;
+class ValueSlider;
+
+class InputPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit InputPanel(PlanDocument* document, QWidget* parent = nullptr);
+
+    // Brings the control for a JSON path (e.g. "layout.tp") into view and flashes it.
+    void highlightField(const QString& path);
+    QWidget* widgetForField(const QString& path) const;
+    ValueSlider* layoutSlider(int dimension) const { return layoutSliders_[dimension]; }
+    ValueSlider* mfuSlider() const { return mfu_; }
+    ValueSlider* microBatchSlider() const { return microBatch_; }
+    ValueSlider* globalBatchSlider() const { return globalBatch_; }
+
+signals:
+    void scrollRequest(QWidget* target);
+
+private:
+    QGroupBox* buildModel();
+    QGroupBox* buildCluster();
+    QGroupBox* buildTraining();
+    QGroupBox* buildLayout();
+    QGroupBox* buildReliability();
+    void refresh();
+    void registerField(const QString& path, QWidget* widget);
+
+    // Field helpers: each adds a form row bound to one plan field (read and write).
+    using Getter = std::function<double(const trainplan::Plan&)>;
+    using Setter = std::function<void(trainplan::Plan&, double)>;
+    void addNumber(QFormLayout* form, const QString& label, const QString& path, double min, double max, int decimals,
+                   const QString& suffix, Getter get, Setter set);
+    void addCheck(QFormLayout* form, const QString& label, const QString& path, std::function<bool(const trainplan::Plan&)> get,
+                  std::function<void(trainplan::Plan&, bool)> set);
+    template <typename E, size_t N>
+    void addChoice(QFormLayout* form, const QString& label, const QString& path, const std::array<std::pair<E, std::string_view>, N>& names,
+                   std::function<E(const trainplan::Plan&)> get, std::function<void(trainplan::Plan&, E)> set);
+    void addSlider(QFormLayout* form, ValueSlider* slider, const QString& path, int mergeKey, std::function<void(int)> onValue,
+                   std::function<void()> refresh);
+
+    PlanDocument* doc_;
+    std::vector<std::function<void()>> refreshers_;
+    QHash<QString, QWidget*> fields_;
+    ValueSlider* layoutSliders_[4] = {};
+    ValueSlider* mfu_ = nullptr;
+    ValueSlider* microBatch_ = nullptr;
+    ValueSlider* globalBatch_ = nullptr;
+    QComboBox* modelPreset_ = nullptr;
+    QComboBox* acceleratorPreset_ = nullptr;
+};

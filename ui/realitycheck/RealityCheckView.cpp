@@ -1,0 +1,457 @@
+#include "realitycheck/RealityCheckView.h"
+
+#include <QChartView>
+#include <QComboBox>
+#include <QCursor>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QRegularExpression>
+#include <QScatterSeries>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "charts/ChartStyle.h"
+#include "style/Fonts.h"
+#include "style/Theme.h"
+
+using trainplan::RealityMetric;
+
+namespace {
+
+constexpr double kBand = 0.10;  // the plot's band either side of y = x
+
+constexpr RealityMetric kMetrics[] = {RealityMetric::HardwareTflopsPerGpu, RealityMetric::Mfu, RealityMetric::IterationSeconds,
+                                      RealityMetric::LayerMilliseconds};
+
+QColor metricColor(RealityMetric m)
+{
+    switch (m) {
+    case RealityMetric::HardwareTflopsPerGpu: return theme::compute();
+    case RealityMetric::Mfu: return theme::optimizer();
+    case RealityMetric::IterationSeconds: return theme::gradients();
+    case RealityMetric::LayerMilliseconds: return theme::activations();
+    }
+    return Qt::black;
+}
+
+QScatterSeries::MarkerShape metricShape(RealityMetric m)
+{
+    switch (m) {
+    case RealityMetric::HardwareTflopsPerGpu: return QScatterSeries::MarkerShapeCircle;
+    case RealityMetric::Mfu: return QScatterSeries::MarkerShapeRectangle;
+    case RealityMetric::IterationSeconds: return QScatterSeries::MarkerShapeTriangle;
+    case RealityMetric::LayerMilliseconds: return QScatterSeries::MarkerShapeRotatedRectangle;
+    }
+    return QScatterSeries::MarkerShapeCircle;
+}
+
+QString shortName(RealityMetric m)
+{
+    switch (m) {
+    case RealityMetric::HardwareTflopsPerGpu: return QObject::tr("TFLOP/s");
+    case RealityMetric::Mfu: return QObject::tr("MFU");
+    case RealityMetric::IterationSeconds: return QObject::tr("Iter. s");
+    case RealityMetric::LayerMilliseconds: return QObject::tr("Layer ms");
+    }
+    return {};
+}
+
+double plotted(RealityMetric metric, double value)
+{
+    return metric == RealityMetric::Mfu ? value * 100.0 : value;  // MFU in percent
+}
+
+QString axisLabel(RealityMetric metric)
+{
+    switch (metric) {
+    case RealityMetric::HardwareTflopsPerGpu: return QObject::tr("TFLOP/s per GPU (Eq. 3)");
+    case RealityMetric::Mfu: return QObject::tr("MFU, %");
+    case RealityMetric::IterationSeconds: return QObject::tr("iteration, s");
+    case RealityMetric::LayerMilliseconds: return QObject::tr("one layer, ms");
+    }
+    return {};
+}
+
+// The predicted-against-measured plot: one series per metric, the y = x line and the ±10 %
+// band. All metrics share log axes (their units differ by two orders of magnitude, and on log
+// axes "10 % off" is the same distance everywhere); one metric alone uses linear axes, where
+// the band is wide enough to read each case's error. Cases evaluated but not gated (DeepSpeed
+// ZeRO-3 rows) are hollow.
+void plotCases(QChartView* view, const std::vector<trainplan::RealityRow>& rows, const RealityMetric* only)
+{
+    // A fresh chart per call: the axes change type (log or linear) with the metric shown.
+    QChart* old = view->chart();
+    auto* c = new QChart;
+    chartstyle::apply(c, view);
+    c->setTitleFont(fonts::pixels(11));
+    c->setTitle(QObject::tr("<font color='#4b5563'>Solid line: predicted = measured; dashed: ±10 %</font>"));
+    view->setRenderHint(QPainter::Antialiasing, true);  // apply() turns it off; diagonals need it
+    delete old;
+
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    std::vector<QAbstractSeries*> cases;
+    for (RealityMetric m : kMetrics) {
+        if (only && *only != m)
+            continue;
+        // Gated cases filled; evaluated-but-not-gated ones hollow, in the metric's colour.
+        for (bool gated : {true, false}) {
+            auto* s = new QScatterSeries;
+            QStringList tips;  // per point, for the hover tooltip
+            for (const auto& r : rows) {
+                if (r.metric != m || r.gated != gated)
+                    continue;
+                const QPointF p(plotted(m, r.measured), plotted(m, r.predicted));
+                s->append(p);
+                tips << QObject::tr("<b>%1</b><br>%2<br>predicted %3, measured %4: %5%6 %")
+                            .arg(QString::fromStdString(r.id).toHtmlEscaped(), QString::fromStdString(r.location).toHtmlEscaped())
+                            .arg(p.y(), 0, 'g', 4)
+                            .arg(p.x(), 0, 'g', 4)
+                            .arg(r.error >= 0 ? "+" : "−")
+                            .arg(std::abs(r.error) * 100, 0, 'f', 1);
+                lo = std::min({lo, p.x(), p.y()});
+                hi = std::max({hi, p.x(), p.y()});
+            }
+            if (s->count() == 0) {
+                delete s;
+                continue;
+            }
+            const QColor color = metricColor(m);
+            s->setName(gated ? shortName(m) : QObject::tr("not gated"));
+            s->setMarkerShape(metricShape(m));
+            s->setMarkerSize(m == RealityMetric::IterationSeconds ? 12 : 10);
+            s->setColor(gated ? color : QColor(Qt::white));
+            s->setBorderColor(color.darker(gated ? 140 : 100));
+            if (!gated)
+                s->setPen(QPen(color, 2));
+            QObject::connect(s, &QScatterSeries::hovered, view, [tips, s](const QPointF& point, bool state) {
+                const int k = int(s->points().indexOf(point));
+                if (state && k >= 0)
+                    QToolTip::showText(QCursor::pos(), tips.value(k));
+                else
+                    QToolTip::hideText();
+            });
+            cases.push_back(s);
+        }
+    }
+    if (!(hi > 0)) {
+        lo = 1;
+        hi = 100;
+    }
+
+    QAbstractAxis* x;
+    QAbstractAxis* y;
+    double from, to;
+    if (only) {
+        // Linear, the same range on both axes so y = x is the diagonal.
+        from = lo - (hi - lo) * 0.12;
+        to = hi + (hi - lo) * 0.12;
+        if (to - from < 1e-9) {
+            from = lo * 0.8;
+            to = hi * 1.2;
+        }
+        from = std::max(0.0, from);
+        auto* vx = new QValueAxis;
+        auto* vy = new QValueAxis;
+        for (QValueAxis* a : {vx, vy}) {
+            a->setRange(from, to);
+            a->applyNiceNumbers();
+            a->setLabelFormat("%g");
+        }
+        from = vx->min();
+        to = vx->max();
+        x = vx;
+        y = vy;
+    } else {
+        from = lo / 1.25;
+        to = hi * 1.25;
+        auto* lx = new QLogValueAxis;
+        auto* ly = new QLogValueAxis;
+        for (QLogValueAxis* a : {lx, ly}) {
+            a->setBase(10);
+            a->setRange(from, to);
+            a->setLabelFormat("%g");
+            a->setMinorTickCount(8);
+            a->setMinorGridLineVisible(true);
+        }
+        x = lx;
+        y = ly;
+    }
+    x->setTitleText(only ? QObject::tr("Measured: %1").arg(axisLabel(*only)) : QObject::tr("Measured (log scale)"));
+    y->setTitleText(only ? QObject::tr("Predicted") : QObject::tr("Predicted (log scale)"));
+    c->addAxis(x, Qt::AlignBottom);
+    c->addAxis(y, Qt::AlignLeft);
+
+    // y = x and the ±10 % band: straight on linear and on log-log axes alike.
+    auto line = [&](double k, const QString& name, Qt::PenStyle style, QColor color) {
+        auto* l = new QLineSeries;
+        l->setName(name);
+        l->append(from, from * k);
+        l->append(to, to * k);
+        l->setPen(QPen(color, k == 1.0 ? 1.5 : 1.0, style));
+        c->addSeries(l);
+        l->attachAxis(x);
+        l->attachAxis(y);
+        return l;
+    };
+    // The lines are named in the chart's title, keeping the legend to the cases.
+    for (QLineSeries* l : {line(1.0, QObject::tr("y = x"), Qt::SolidLine, QColor(0x37, 0x41, 0x51)),
+                           line(1.0 + kBand, QObject::tr("+10 %"), Qt::DashLine, QColor(0x6b, 0x72, 0x80)),
+                           line(1.0 - kBand, QObject::tr("−10 %"), Qt::DashLine, QColor(0x6b, 0x72, 0x80))})
+        c->legend()->markers(l).first()->setVisible(false);
+    for (QAbstractSeries* s : cases) {
+        c->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    c->legend()->setAlignment(Qt::AlignBottom);  // five short entries fit under 340 pixels
+    c->legend()->setShowToolTips(true);  // a truncated entry still tells its name
+}
+
+constexpr int kSortRole = Qt::UserRole + 1;
+constexpr double kMedianGate = 0.10;  // tst_realitycheck's gates, stated to the person
+constexpr double kCaseGate = 0.25;
+
+// The data's ids start with the paper ("narayanan21-", "korthikanti22-"); the metric column
+// and the plot already say which paper, so the table shows the rest (the full id in a tooltip).
+QString shortCaseName(const QString& id)
+{
+    static const QRegularExpression paper(QStringLiteral("^[a-z]+\\d{2}-"));
+    const QString rest = QString(id).remove(paper);
+    return rest.isEmpty() ? id : rest;
+}
+
+
+QString valueText(RealityMetric m, double v)
+{
+    switch (m) {
+    case RealityMetric::HardwareTflopsPerGpu: return QString::number(v, 'f', 1);  // the Metric column gives the unit
+    case RealityMetric::Mfu: return QStringLiteral("%1 %").arg(v * 100, 0, 'f', 1);
+    case RealityMetric::IterationSeconds: return QStringLiteral("%1 s").arg(v, 0, 'g', 3);
+    case RealityMetric::LayerMilliseconds: return QStringLiteral("%1 ms").arg(v, 0, 'f', 1);
+    }
+    return {};
+}
+
+QColor errorColor(double absError)
+{
+    if (absError <= kMedianGate)
+        return theme::ok();
+    if (absError <= kCaseGate)
+        return theme::severity(trainplan::Severity::Warning);
+    return theme::severity(trainplan::Severity::Error);
+}
+
+QStandardItem* item(const QString& text, const QVariant& sortKey, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter)
+{
+    auto* it = new QStandardItem(text);
+    it->setData(sortKey, kSortRole);
+    it->setData(int(align), Qt::TextAlignmentRole);
+    it->setEditable(false);
+    return it;
+}
+
+}  // namespace
+
+RealityCheckView::RealityCheckView(QWidget* parent)
+    : QWidget(parent)
+    , summaryLabel_(new QLabel)
+    , metricBox_(new QComboBox)
+    , model_(new QStandardItemModel(this))
+    , proxy_(new QSortFilterProxyModel(this))
+    , table_(new QTableView)
+    , chart_(new QChartView)
+{
+    chartstyle::apply(new QChart, chart_);
+    chart_->setMinimumSize(340, 260);
+    summaryLabel_->setWordWrap(true);
+    summaryLabel_->setTextFormat(Qt::RichText);
+    summaryLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    model_->setHorizontalHeaderLabels({tr("Case"), tr("Metric"), tr("Predicted"), tr("Measured"), tr("Error"), tr("Gated")});
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(kSortRole);
+    table_->setModel(proxy_);
+    // The data's order (Narayanan's tables, then Korthikanti's) until a header is clicked.
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    table_->setSortingEnabled(true);
+    table_->setTextElideMode(Qt::ElideMiddle);  // long case ids keep their distinguishing ends
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);  // the id takes what is left
+    table_->horizontalHeader()->setMinimumSectionSize(36);
+    table_->setMinimumWidth(300);
+
+    metricBox_->addItem(tr("Every metric (log axes)"), int(PlotMetric::All));
+    metricBox_->addItem(tr("TFLOP/s per GPU (Narayanan 2021)"), int(PlotMetric::TflopsPerGpu));
+    metricBox_->addItem(tr("MFU (Korthikanti 2022)"), int(PlotMetric::Mfu));
+    metricBox_->addItem(tr("Iteration time (Korthikanti 2022)"), int(PlotMetric::IterationSeconds));
+    metricBox_->addItem(tr("Layer time (Korthikanti Table 4)"), int(PlotMetric::LayerMilliseconds));
+    connect(metricBox_, &QComboBox::currentIndexChanged, this,
+            [this] { setPlotMetric(PlotMetric(metricBox_->currentData().toInt())); });
+
+    auto* chartSide = new QWidget;
+    auto* chartColumn = new QVBoxLayout(chartSide);
+    chartColumn->setContentsMargins(0, 0, 0, 0);
+    auto* plotRow = new QHBoxLayout;
+    plotRow->addWidget(new QLabel(tr("Plot")));
+    plotRow->addWidget(metricBox_, 1);
+    chartColumn->addLayout(plotRow);
+    chartColumn->addWidget(chart_, 1);
+
+    split_ = new QSplitter(Qt::Horizontal);
+    split_->addWidget(table_);
+    split_->addWidget(chartSide);
+    split_->setStretchFactor(0, 1);
+    split_->setStretchFactor(1, 1);
+    split_->setChildrenCollapsible(false);
+
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(6, 6, 6, 6);
+    column->setSpacing(6);
+    column->addWidget(summaryLabel_);
+    column->addWidget(split_, 1);
+    summaryLabel_->setText(tr("Reality check: runs when shown."));
+}
+
+void RealityCheckView::showEvent(QShowEvent* event)
+{
+    ensureLoaded();
+    QWidget::showEvent(event);
+}
+
+void RealityCheckView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (splitPlaced_ || width() < 200)
+        return;
+    // A predicted-against-measured plot reads best near square: give it about its height.
+    const int chartWidth = std::clamp(split_->height() - 20, 360, std::max(360, width() * 42 / 100));
+    split_->setSizes({width() - chartWidth, chartWidth});
+    splitPlaced_ = true;
+}
+
+void RealityCheckView::ensureLoaded()
+{
+    if (!loaded_)
+        load(QString::fromLatin1(kDefaultPath));
+}
+
+const trainplan::RealitySummary& RealityCheckView::summary()
+{
+    ensureLoaded();
+    return summary_;
+}
+
+bool RealityCheckView::load(const QString& path)
+{
+    loaded_ = true;  // a failure is shown once, not retried on every show
+    summary_ = {};
+    error_.clear();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        error_ = tr("Cannot read %1: %2").arg(path, file.errorString());
+    } else {
+        const QByteArray bytes = file.readAll();
+        try {
+            summary_ = trainplan::realityCheck(nlohmann::json::parse(bytes.constBegin(), bytes.constEnd()));
+        } catch (const std::exception& e) {
+            error_ = tr("Cannot use %1: %2").arg(path, QString::fromUtf8(e.what()));
+        }
+    }
+    fill();
+    return error_.isEmpty();
+}
+
+void RealityCheckView::fill()
+{
+    model_->removeRows(0, model_->rowCount());
+    if (!error_.isEmpty()) {
+        summaryLabel_->setText(QStringLiteral("<font color='%1'>%2</font>").arg(theme::capacity().name(), error_.toHtmlEscaped()));
+        plotCases(chart_, {}, nullptr);
+        return;
+    }
+    const auto& s = summary_;
+    for (const auto& r : s.rows) {
+        const double absError = std::abs(r.error);
+        QList<QStandardItem*> items;
+        const QString fullId = QString::fromStdString(r.id);
+        auto* id = item(shortCaseName(fullId), fullId, Qt::AlignLeft | Qt::AlignVCenter);
+        id->setData(fullId, kIdRole);
+        id->setToolTip(QStringLiteral("%1<br>%2").arg(fullId.toHtmlEscaped(), QString::fromStdString(r.location).toHtmlEscaped()));
+        items << id;
+        items << item(shortName(r.metric), int(r.metric), Qt::AlignLeft | Qt::AlignVCenter);
+        items << item(valueText(r.metric, r.predicted), r.predicted);
+        items << item(valueText(r.metric, r.measured), r.measured);
+        auto* err = item(QStringLiteral("%1%2 %").arg(r.error >= 0 ? "+" : "−").arg(absError * 100, 0, 'f', 1), absError);
+        items << err;
+        auto* gated = item(r.gated ? tr("yes") : tr("no"), int(r.gated), Qt::AlignLeft | Qt::AlignVCenter);
+        if (!r.gated)
+            gated->setToolTip(tr("Evaluated, not gated: DeepSpeed's ZeRO-3 gathers and bucketing are not Megatron's"));
+        items << gated;
+        for (auto* it : items)
+            if (!r.gated)
+                it->setForeground(QColor(0x6b, 0x72, 0x80));
+        if (r.gated)
+            err->setForeground(errorColor(absError));
+        model_->appendRow(items);
+    }
+
+    // Number columns as narrow as header and values allow (ResizeToContents reserves a sort
+    // arrow's room in each), leaving the case ids the rest.
+    QHeaderView* header = table_->horizontalHeader();
+    for (int c = 1; c < model_->columnCount(); ++c)
+        header->resizeSection(c, std::max(static_cast<QAbstractItemView*>(table_)->sizeHintForColumn(c),
+                                          header->fontMetrics().horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString()) + 14));
+
+    const bool pass = s.medianAbsError <= kMedianGate && s.worstAbsError <= kCaseGate;
+    const int notGated = int(s.rows.size()) - s.gatedCount;
+    summaryLabel_->setText(
+        tr("<b>Median error <font color='%1'>%2 %</font>, worst %3 % (%4)</b> over %5 published, measured runs on A100s with "
+           "2021–22 Megatron-LM (%6). The test gates the median at 10 % and every case at 25 %.%7")
+            .arg((pass ? theme::ok() : theme::capacity()).name())
+            .arg(s.medianAbsError * 100, 0, 'f', 1)
+            .arg(s.worstAbsError * 100, 0, 'f', 1)
+            .arg(QString::fromStdString(s.worstId).toHtmlEscaped())
+            .arg(s.gatedCount)
+            .arg(tr("Narayanan et al. 2021, Korthikanti et al. 2022"))
+            .arg(notGated > 0 ? tr(" %n more shown grey, not gated (DeepSpeed ZeRO-3).", nullptr, notGated) : QString()));
+    setPlotMetric(plotMetric_);
+}
+
+void RealityCheckView::setPlotMetric(PlotMetric metric)
+{
+    plotMetric_ = metric;
+    const int index = metricBox_->findData(int(metric));
+    if (metricBox_->currentIndex() != index) {
+        const QSignalBlocker block(metricBox_);
+        metricBox_->setCurrentIndex(index);
+    }
+    RealityMetric m = RealityMetric::Mfu;
+    switch (metric) {
+    case PlotMetric::All: plotCases(chart_, summary_.rows, nullptr); return;
+    case PlotMetric::TflopsPerGpu: m = RealityMetric::HardwareTflopsPerGpu; break;
+    case PlotMetric::Mfu: m = RealityMetric::Mfu; break;
+    case PlotMetric::IterationSeconds: m = RealityMetric::IterationSeconds; break;
+    case PlotMetric::LayerMilliseconds: m = RealityMetric::LayerMilliseconds; break;
+    }
+    plotCases(chart_, summary_.rows, &m);
+}

@@ -1,0 +1,469 @@
+#include "search/SearchPanel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "document/PlanDocument.h"
+#include "search/SearchResultsModel.h"
+#include "search/SearchRunner.h"
+#include "search/SearchScatter.h"
+#include "style/Theme.h"
+#include "text/Format.h"
+
+namespace {
+
+// The part of a plan a search result depends on: everything except the fields the search
+// itself varies (and, when the batch is a range, the batch). Applying a result keeps this
+// key, so "Apply" does not make its own results stale.
+trainplan::Plan searchKey(trainplan::Plan plan, bool batchRange)
+{
+    auto& l = plan.layout;
+    l.tp = l.pp = l.dp = l.cp = l.virtualStages = 1;
+    l.zeroStage = 0;
+    l.recompute = trainplan::Recompute::None;
+    l.sequenceParallel = false;
+    l.stageLayers.clear();
+    l.dpAuto = false;
+    // The search runs the plan's flat schedule, or 1F1B when it interleaves.
+    if (l.schedule == trainplan::Schedule::Interleaved)
+        l.schedule = trainplan::Schedule::OneFOneB;
+    plan.training.microBatchSize = 1;
+    if (batchRange)
+        plan.training.globalBatchSequences = 0;
+    // Inputs the search does not read: its time is predicted (not the assumed MFU) and it
+    // does not model failures.
+    plan.training.mfu = 0;
+    plan.cluster.mtbfSeconds.reset();
+    plan.reliability = {};
+    plan.name.clear();
+    return plan;
+}
+
+QString number(double v)
+{
+    return QString::fromStdString(trainplan::formatNumber(v));
+}
+
+}  // namespace
+
+SearchPanel::SearchPanel(PlanDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , doc_(document)
+    , runner_(new SearchRunner(this))
+    , model_(new SearchResultsModel(this))
+    , proxy_(new QSortFilterProxyModel(this))
+{
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(SearchResultsModel::SortRole);
+
+    table_ = new QTableView;
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(SearchResultsModel::Rank, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setHighlightSections(false);
+    table_->setColumnHidden(SearchResultsModel::Cost, true);
+    table_->setColumnHidden(SearchResultsModel::GlobalBatch, true);
+    table_->setMinimumSize(320, 120);
+
+    scatter_ = new SearchScatter;
+
+    split_ = new QSplitter(Qt::Horizontal);
+    split_->addWidget(table_);
+    split_->addWidget(scatter_);
+    split_->setStretchFactor(0, 3);
+    split_->setStretchFactor(1, 2);
+    split_->setChildrenCollapsible(false);
+    scatter_->setMinimumSize(320, 180);
+
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(6, 6, 6, 6);
+    column->setSpacing(6);
+    column->addWidget(buildOptions());
+    column->addWidget(split_, 1);
+
+    connect(runner_, &SearchRunner::progressChanged, this, [this](double f) { progress_->setValue(int(std::lround(f * 1000))); });
+    connect(runner_, &SearchRunner::finished, this, &SearchPanel::onFinished);
+    connect(doc_, &PlanDocument::planChanged, this, &SearchPanel::onPlanChanged);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        scatter_->setSelectedRow(selectedRow());
+        updateButtons();
+    });
+    connect(scatter_, &SearchScatter::rowClicked, this, &SearchPanel::selectRow);
+    connect(table_, &QTableView::doubleClicked, this, &SearchPanel::applySelected);
+
+    updateBatchWidgets();
+    updateCurrentLayout();
+    updateButtons();
+    fitColumns();
+    setStatus(tr("Finds every parallel layout that fits in memory and ranks it."));
+}
+
+SearchPanel::~SearchPanel() = default;
+
+QWidget* SearchPanel::buildOptions()
+{
+    auto* box = new QWidget;
+    auto* rows = new QVBoxLayout(box);
+    rows->setContentsMargins(0, 0, 0, 0);
+    rows->setSpacing(4);
+
+    auto* first = new QHBoxLayout;
+    first->setSpacing(6);
+    objective_ = new QComboBox;
+    objective_->addItem(tr("Time"), int(trainplan::SearchObjective::Time));
+    objective_->addItem(tr("GPU-hours"), int(trainplan::SearchObjective::GpuHours));
+    objective_->addItem(tr("Cost"), int(trainplan::SearchObjective::Cost));
+    objective_->setToolTip(tr("What ranks the layouts. Every layout uses all GPUs, so time and GPU-hours rank alike; "
+                              "they differ from step time only when the batch varies."));
+    dollars_ = new QDoubleSpinBox;
+    dollars_->setPrefix(QStringLiteral("$"));
+    dollars_->setSuffix(tr(" /GPU-h"));
+    dollars_->setToolTip(tr("Dollars per GPU-hour"));
+    dollars_->setDecimals(2);
+    dollars_->setRange(0.01, 1000);
+    dollars_->setValue(2.0);
+    batchMode_ = new QComboBox;
+    batchMode_->addItem(tr("Batch fixed"));
+    batchMode_->addItem(tr("Batch range"));
+    batchMode_->setToolTip(tr("A range tries every DP x 2^k sequences between the two bounds"));
+    batchMin_ = new QSpinBox;
+    batchMax_ = new QSpinBox;
+    for (QSpinBox* s : {batchMin_, batchMax_}) {
+        s->setRange(1, 1 << 24);
+        s->setGroupSeparatorShown(true);
+        s->setSuffix(tr(" seq"));
+    }
+    top_ = new QSpinBox;
+    top_->setRange(1, 10000);
+    top_->setValue(50);
+    top_->setPrefix(tr("Top "));
+    top_->setToolTip(tr("Layouts kept besides the Pareto front and the simplest layout"));
+    first->addWidget(new QLabel(tr("Rank by")));
+    first->addWidget(objective_);
+    first->addWidget(dollars_);
+    first->addSpacing(8);
+    first->addWidget(batchMode_);
+    first->addWidget(batchMin_);
+    dash_ = new QLabel(QStringLiteral("–"));
+    first->addWidget(dash_);
+    first->addWidget(batchMax_);
+    first->addSpacing(8);
+    first->addWidget(top_);
+    first->addStretch(1);
+
+    auto* second = new QHBoxLayout;
+    second->setSpacing(6);
+    search_ = new QPushButton(tr("Search layouts"));
+    search_->setDefault(true);
+    cancel_ = new QPushButton(tr("Cancel"));
+    apply_ = new QPushButton(tr("Apply layout"));
+    search_->setObjectName("searchButton");
+    cancel_->setObjectName("cancelButton");
+    apply_->setObjectName("applyButton");
+    apply_->setToolTip(tr("Set the selected layout on the plan (one undo step; double-clicking a row does the same)"));
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1000);
+    progress_->setTextVisible(false);
+    progress_->setFixedWidth(110);
+    status_ = new QLabel;
+    status_->setMinimumWidth(100);
+    // One line, elided to the room there is (the whole text in its tooltip): a narrow pane
+    // neither clips the counts mid-word nor grows taller.
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    status_->installEventFilter(this);
+    second->addWidget(search_);
+    second->addWidget(cancel_);
+    second->addWidget(progress_);
+    second->addWidget(status_, 1);
+    second->addWidget(apply_);
+
+    rows->addLayout(first);
+    rows->addLayout(second);
+
+    connect(search_, &QPushButton::clicked, this, &SearchPanel::startSearch);
+    connect(cancel_, &QPushButton::clicked, this, &SearchPanel::cancelSearch);
+    connect(apply_, &QPushButton::clicked, this, &SearchPanel::applySelected);
+    connect(objective_, &QComboBox::currentIndexChanged, this, [this] { updateBatchWidgets(); });
+    connect(batchMode_, &QComboBox::currentIndexChanged, this, [this] { updateBatchWidgets(); });
+    return box;
+}
+
+trainplan::SearchOptions SearchPanel::options() const
+{
+    trainplan::SearchOptions o;
+    o.objective = trainplan::SearchObjective(objective_->currentData().toInt());
+    o.costPerGpuHour = o.objective == trainplan::SearchObjective::Cost ? dollars_->value() : 0.0;
+    o.top = top_->value();
+    if (batchMode_->currentIndex() == 1) {
+        o.minGlobalBatch = std::min(batchMin_->value(), batchMax_->value());
+        o.maxGlobalBatch = std::max(batchMin_->value(), batchMax_->value());
+    }
+    return o;
+}
+
+void SearchPanel::setOptions(const trainplan::SearchOptions& o)
+{
+    objective_->setCurrentIndex(objective_->findData(int(o.objective)));
+    if (o.costPerGpuHour > 0)
+        dollars_->setValue(o.costPerGpuHour);
+    top_->setValue(o.top);
+    const bool range = o.minGlobalBatch > 0 || o.maxGlobalBatch > 0;
+    batchMode_->setCurrentIndex(range ? 1 : 0);
+    if (range) {
+        batchMin_->setValue(int(std::max<long long>(1, o.minGlobalBatch)));
+        batchMax_->setValue(int(std::max(o.minGlobalBatch, o.maxGlobalBatch)));
+    }
+    updateBatchWidgets();
+}
+
+void SearchPanel::updateBatchWidgets()
+{
+    const bool range = batchMode_->currentIndex() == 1;
+    const long long batch = doc_->plan().training.globalBatchSequences;
+    batchMode_->setItemText(0, tr("Batch fixed (%1)").arg(QString::fromStdString(trainplan::formatInteger(double(batch)))));
+    if (range && batchMin_->value() == batchMin_->minimum() && batchMax_->value() == batchMax_->minimum()) {
+        // A first range around the plan's batch: half to twice.
+        batchMin_->setValue(int(std::max<long long>(1, batch / 2)));
+        batchMax_->setValue(int(batch * 2));
+    }
+    batchMin_->setVisible(range);
+    batchMax_->setVisible(range);
+    dash_->setVisible(range);
+    dollars_->setVisible(trainplan::SearchObjective(objective_->currentData().toInt()) == trainplan::SearchObjective::Cost);
+}
+
+bool SearchPanel::isRunning() const
+{
+    return runner_->isRunning();
+}
+
+const trainplan::SearchResult& SearchPanel::result() const
+{
+    return runner_->result();
+}
+
+void SearchPanel::startSearch()
+{
+    const trainplan::SearchOptions o = options();
+    if (!runner_->start(doc_->plan(), o))
+        return;
+    searchedRange_ = o.minGlobalBatch > 0 || o.maxGlobalBatch > 0;
+    searchedKey_ = searchKey(doc_->plan(), searchedRange_);
+    progress_->setValue(0);
+    setStatus(tr("Searching…"));
+    updateButtons();
+    emit searchStarted();
+}
+
+void SearchPanel::cancelSearch()
+{
+    runner_->cancel();
+    if (runner_->isRunning())
+        setStatus(tr("Cancelling…"));
+}
+
+void SearchPanel::onFinished()
+{
+    const auto& r = runner_->result();
+    const bool cost = r.objective == trainplan::SearchObjective::Cost;
+    model_->setResult(r);
+    table_->setColumnHidden(SearchResultsModel::Cost, !cost);
+    scatter_->setResult(r);
+    table_->setColumnHidden(SearchResultsModel::GlobalBatch, !scatter_->xIsDays());  // shown when the batch varies
+    fitColumns();
+    placeSplit();
+    progress_->setValue(r.cancelled ? progress_->value() : progress_->maximum());
+
+    const double rate = r.seconds > 0 ? r.evaluated / r.seconds : 0;
+    QString text = tr("%1 layouts evaluated, %2 fit, in %3 s (%4/s) · %5 kept, %6 on the Pareto front")
+                       .arg(QString::fromStdString(trainplan::formatInteger(double(r.evaluated))))
+                       .arg(QString::fromStdString(trainplan::formatInteger(double(r.fitting))))
+                       .arg(number(r.seconds))
+                       .arg(rate >= 1e6 ? tr("%1 M").arg(rate / 1e6, 0, 'f', 1) : tr("%1 k").arg(rate / 1e3, 0, 'f', 0))
+                       .arg(r.rows.size())
+                       .arg(r.paretoCount);
+    if (r.cancelled)
+        text = tr("Cancelled: partial results. ") + text;
+    else if (r.fitting == 0)
+        text = tr("No layout fits in memory: %1 evaluated.").arg(QString::fromStdString(trainplan::formatInteger(double(r.evaluated))));
+    resultStatus_ = text;
+    setStatus(text);
+    stale_ = false;
+    model_->setStale(false);
+    scatter_->setStale(false);
+    onPlanChanged();  // the plan may have changed while the search ran
+    emit searchFinished();
+}
+
+void SearchPanel::onPlanChanged()
+{
+    if (searchedKey_ && !runner_->isRunning() && model_->rowCount() > 0) {
+        const bool stale = !(searchKey(doc_->plan(), searchedRange_) == *searchedKey_);
+        if (stale != stale_) {
+            stale_ = stale;
+            model_->setStale(stale_);
+            scatter_->setStale(stale_);
+            setStatus(stale_ ? tr("The plan changed: these results are stale. Search again to update them.") : resultStatus_);
+        }
+    }
+    updateBatchWidgets();
+    // The table's marker is cheap; marking the plan on the scatter re-lays out a chart, so
+    // that waits while the dock is closed.
+    model_->setCurrentLayout(trainplan::searchLayoutOf(doc_->plan()));
+    if (isVisible())
+        updateCurrentLayout();
+    else
+        currentLayoutStale_ = true;
+    updateButtons();
+}
+
+void SearchPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (currentLayoutStale_) {
+        currentLayoutStale_ = false;
+        updateCurrentLayout();
+    }
+}
+
+void SearchPanel::updateCurrentLayout()
+{
+    const trainplan::Plan& plan = doc_->plan();
+    const trainplan::Estimate& est = doc_->estimate();
+    model_->setCurrentLayout(trainplan::searchLayoutOf(plan));
+    // Where the plan itself sits, predicted the way the search predicts (closed-form pipeline).
+    trainplan::StepTimeOptions o = trainplan::stepTimeOptionsFor(plan);
+    o.framework = options().framework;
+    o.pipeline = trainplan::PipelineMethod::ClosedForm;
+    const trainplan::PredictedStep p = trainplan::predictStep(plan, est, o);
+    if (!(p.stepSeconds > 0) || !std::isfinite(p.stepSeconds)) {
+        scatter_->setCurrentPoint(std::nullopt);
+        return;
+    }
+    trainplan::SearchRow row;
+    row.stepSeconds = p.stepSeconds;
+    row.totalSeconds = p.totalSeconds;
+    row.memoryBytes = est.perGpu.total;
+    scatter_->setCurrentPoint(scatter_->pointOf(row));
+}
+
+void SearchPanel::updateButtons()
+{
+    const bool running = runner_->isRunning();
+    search_->setEnabled(!running);
+    cancel_->setEnabled(running);
+    progress_->setEnabled(running || model_->rowCount() > 0);
+    apply_->setEnabled(!running && !stale_ && selectedRow() >= 0);
+    apply_->setToolTip(stale_ ? tr("The plan changed since this search: search again before applying")
+                              : tr("Set the selected layout on the plan (one undo step; double-clicking a row does the same)"));
+    for (QWidget* w : std::initializer_list<QWidget*>{objective_, dollars_, batchMode_, batchMin_, batchMax_, top_})
+        w->setEnabled(!running);
+}
+
+void SearchPanel::setStatus(const QString& text)
+{
+    statusText_ = text;
+    status_->setToolTip(text);
+    status_->setText(status_->fontMetrics().elidedText(text, Qt::ElideRight, status_->width()));
+}
+
+bool SearchPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == status_ && event->type() == QEvent::Resize)
+        status_->setText(status_->fontMetrics().elidedText(statusText_, Qt::ElideRight, status_->width()));
+    return QWidget::eventFilter(watched, event);
+}
+
+void SearchPanel::fitColumns()
+{
+    // As narrow as header and contents allow (ResizeToContents reserves room for a sort arrow
+    // in every column, which pushes the numbers off a 900-pixel pane).
+    QHeaderView* header = table_->horizontalHeader();
+    const QFontMetrics metrics = header->fontMetrics();
+    for (int c = 0; c < SearchResultsModel::ColumnCount - 1; ++c) {
+        const QString title = model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+        header->resizeSection(c, std::max(static_cast<QAbstractItemView*>(table_)->sizeHintForColumn(c), metrics.horizontalAdvance(title) + 16));
+    }
+}
+
+void SearchPanel::placeSplit()
+{
+    if (split_->orientation() == Qt::Vertical) {
+        const int room = height();
+        split_->setSizes({room / 2, room / 2});
+        return;
+    }
+    // Side by side: the table as wide as its columns (Flags included), the plot at least 400.
+    int needed = table_->verticalScrollBar()->sizeHint().width() + 2 * table_->frameWidth() + 4;
+    for (int c = 0; c < SearchResultsModel::ColumnCount; ++c)
+        if (!table_->isColumnHidden(c))
+            needed += c == SearchResultsModel::Flags ? 130 : table_->horizontalHeader()->sectionSize(c);
+    const int room = width();
+    const int tableWidth = std::clamp(needed, room * 45 / 100, std::max(room * 45 / 100, room - 420));
+    split_->setSizes({tableWidth, room - tableWidth});
+}
+
+void SearchPanel::resizeEvent(QResizeEvent* event)
+{
+    // Side by side when there is room for the table's columns and a plot; stacked otherwise.
+    const Qt::Orientation orientation = width() >= 1250 ? Qt::Horizontal : Qt::Vertical;
+    if (orientation != split_->orientation() || !splitPlaced_) {
+        split_->setOrientation(orientation);
+        placeSplit();
+        splitPlaced_ = true;
+    }
+    QWidget::resizeEvent(event);
+}
+
+int SearchPanel::selectedRow() const
+{
+    const QModelIndexList rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return -1;
+    return proxy_->mapToSource(rows.first()).row();
+}
+
+void SearchPanel::selectRow(int row)
+{
+    if (row < 0 || row >= model_->rowCount()) {
+        table_->clearSelection();
+        return;
+    }
+    const QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
+    table_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    table_->scrollTo(index);
+}
+
+bool SearchPanel::applySelected()
+{
+    const int row = selectedRow();
+    if (row < 0 || stale_ || runner_->isRunning())
+        return false;
+    const auto& l = model_->row(row).layout;
+    doc_->applyPlan(trainplan::withSearchLayout(doc_->plan(), l),
+                    tr("Apply searched layout TP %1 × PP %2 × DP %3 × CP %4").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp));
+    emit layoutApplied();
+    return true;
+}

@@ -1,0 +1,214 @@
+#include "search/SearchResultsModel.h"
+
+#include <QColor>
+#include <QFont>
+#include <QLocale>
+
+#include "style/Theme.h"
+#include "text/Format.h"
+
+namespace {
+
+QString recomputeName(trainplan::Recompute r)
+{
+    switch (r) {
+    case trainplan::Recompute::None: return QObject::tr("none");
+    case trainplan::Recompute::Selective: return QObject::tr("selective");
+    case trainplan::Recompute::Full: return QObject::tr("full");
+    }
+    return {};
+}
+
+QString money(double dollars)
+{
+    if (dollars >= 1e6)
+        return QStringLiteral("$%1 M").arg(dollars / 1e6, 0, 'f', 2);
+    if (dollars >= 1e3)
+        return QStringLiteral("$%1 k").arg(dollars / 1e3, 0, 'f', 1);
+    return QStringLiteral("$%1").arg(dollars, 0, 'f', 0);
+}
+
+}  // namespace
+
+SearchResultsModel::SearchResultsModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void SearchResultsModel::setResult(const trainplan::SearchResult& result)
+{
+    beginResetModel();
+    result_ = result;
+    stale_ = false;
+    currentRow_ = -1;
+    if (current_)
+        for (size_t i = 0; i < result_.rows.size(); ++i)
+            if (result_.rows[i].layout == *current_)
+                currentRow_ = int(i);
+    endResetModel();
+}
+
+void SearchResultsModel::setCurrentLayout(const std::optional<trainplan::SearchLayout>& layout)
+{
+    current_ = layout;
+    int found = -1;
+    if (current_)
+        for (size_t i = 0; i < result_.rows.size(); ++i)
+            if (result_.rows[i].layout == *current_)
+                found = int(i);
+    if (found == currentRow_)
+        return;
+    const int old = currentRow_;
+    currentRow_ = found;
+    for (int r : {old, found})
+        if (r >= 0)
+            emit dataChanged(index(r, 0), index(r, ColumnCount - 1));
+}
+
+void SearchResultsModel::setStale(bool stale)
+{
+    if (stale == stale_)
+        return;
+    stale_ = stale;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+int SearchResultsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(result_.rows.size());
+}
+
+int SearchResultsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString SearchResultsModel::flagsText(const trainplan::SearchRow& row)
+{
+    QStringList flags;
+    if (row.pareto)
+        flags << tr("Pareto");
+    if (row.simplest)
+        flags << tr("simplest");
+    if (row.tpAcrossNodes)
+        flags << tr("TP across nodes");
+    return flags.join(QStringLiteral(", "));
+}
+
+QVariant SearchResultsModel::display(const trainplan::SearchRow& row, int rank, int column) const
+{
+    const auto& l = row.layout;
+    const QLocale locale = QLocale::c();
+    switch (column) {
+    case Rank: return rank + 1;
+    case Tp: return l.tp;
+    case Pp: return l.pp;
+    case Dp: return l.dp;
+    case Cp: return l.cp;
+    case Virtual: return l.virtualStages;
+    case MicroBatch: return l.microBatch;
+    case GlobalBatch: return QString::fromStdString(trainplan::formatInteger(double(l.globalBatch)));
+    case Zero: return l.zeroStage;
+    case Recompute: return recomputeName(l.recompute);
+    case Sp: return l.sequenceParallel ? tr("yes") : tr("no");
+    case StepSeconds: return QString::fromStdString(trainplan::formatNumber(row.stepSeconds, 3));
+    case Mfu: return QStringLiteral("%1 %").arg(row.mfu * 100, 0, 'f', 1);
+    case MemoryGb: return locale.toString(row.memoryBytes / 1e9, 'f', 1);
+    case GpuHours: return QString::fromStdString(trainplan::formatInteger(row.gpuHours));
+    case Cost: return row.cost > 0 ? money(row.cost) : QStringLiteral("–");
+    case Flags: return flagsText(row);
+    }
+    return {};
+}
+
+QVariant SearchResultsModel::sortKey(const trainplan::SearchRow& row, int rank, int column) const
+{
+    const auto& l = row.layout;
+    switch (column) {
+    case Rank: return rank;
+    case Tp: return l.tp;
+    case Pp: return l.pp;
+    case Dp: return l.dp;
+    case Cp: return l.cp;
+    case Virtual: return l.virtualStages;
+    case MicroBatch: return l.microBatch;
+    case GlobalBatch: return l.globalBatch;
+    case Zero: return l.zeroStage;
+    case Recompute: return int(l.recompute);
+    case Sp: return int(l.sequenceParallel);
+    case StepSeconds: return row.stepSeconds;
+    case Mfu: return row.mfu;
+    case MemoryGb: return row.memoryBytes;
+    case GpuHours: return row.gpuHours;
+    case Cost: return row.cost;
+    case Flags: return flagsText(row);
+    }
+    return {};
+}
+
+QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const auto& r = result_.rows[size_t(index.row())];
+    switch (role) {
+    case Qt::DisplayRole: return display(r, index.row(), index.column());
+    case SortRole: return sortKey(r, index.row(), index.column());
+    case Qt::TextAlignmentRole:
+        return int((index.column() == Flags || index.column() == Recompute ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+    case Qt::BackgroundRole:
+        if (index.row() == currentRow_)
+            return theme::highlight();
+        return {};
+    case Qt::ForegroundRole:
+        if (stale_)
+            return QColor(0x9c, 0xa3, 0xaf);
+        if (index.column() == Flags && r.tpAcrossNodes)
+            return theme::severity(trainplan::Severity::Warning);
+        return {};
+    case Qt::FontRole:
+        if (index.row() == currentRow_) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (index.row() == currentRow_)
+            return tr("The plan's current layout");
+        if (r.tpAcrossNodes && index.column() == Flags)
+            return tr("Tensor parallelism spans nodes: its collectives cross the slower network");
+        return {};
+    }
+    return {};
+}
+
+QVariant SearchResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    static const char* names[ColumnCount] = {"#", "TP", "PP", "DP", "CP", "v", "Micro", "Batch", "ZeRO", "Recompute", "SP", "Step s", "MFU", "Memory GB", "GPU-hours", "Cost", "Flags"};
+    static const char* tips[ColumnCount] = {"Rank by the objective",
+                                            "Tensor parallel",
+                                            "Pipeline parallel (stages)",
+                                            "Data parallel",
+                                            "Context parallel",
+                                            "Virtual stages per GPU (interleaving)",
+                                            "Micro-batch, sequences",
+                                            "Global batch, sequences",
+                                            "ZeRO stage",
+                                            "Activation recomputation",
+                                            "Sequence parallelism",
+                                            "Predicted step time, seconds",
+                                            "Predicted model FLOPs utilisation",
+                                            "Memory of the fullest GPU, GB (1e9 bytes)",
+                                            "Predicted GPU-hours of the run (no failures)",
+                                            "GPU-hours x $ per GPU-hour",
+                                            "Pareto: nothing else is both smaller and faster. Simplest: the lightest sharding that fits."};
+    if (role == Qt::DisplayRole)
+        return tr(names[section]);
+    if (role == Qt::ToolTipRole)
+        return tr(tips[section]);
+    return {};
+}

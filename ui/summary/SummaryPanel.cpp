@@ -1,0 +1,131 @@
+#include "summary/SummaryPanel.h"
+
+#include <QGridLayout>
+#include <QHelpEvent>
+#include <QToolTip>
+
+#include "document/PlanDocument.h"
+#include "summary/SummaryCard.h"
+#include "style/Theme.h"
+#include "text/Derivation.h"
+#include "text/Format.h"
+
+using namespace trainplan;
+
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+}  // namespace
+
+SummaryPanel::SummaryPanel(PlanDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , doc_(document)
+{
+    struct Spec {
+        const char* id;
+        const char* title;
+        QStringList steps;
+    };
+    const Spec specs[] = {
+        {"parameters", "Parameters", {"parameters.total"}},
+        {"flops", "Training FLOPs", {"flops.model_6nd", "flops.attention", "flops.total"}},
+        {"days", "Wall time", {"time.total_seconds", "time.days", "reliability.padded_days"}},
+        {"gpu_hours", "GPU-hours", {"time.gpu_hours"}},
+        {"step", "Step time", {"time.tokens_per_step", "time.steps", "time.step_seconds"}},
+        {"memory", "Memory per GPU", {"memory.activation_per_layer", "memory.activations", "memory.per_gpu_total"}},
+        {"bubble", "Pipeline bubble", {"pipeline.micro_batches", "pipeline.bubble_fraction"}},
+        {"mfu", "MFU: assumed / predicted", {"time.effective", "time.tokens_per_second_per_gpu"}},
+    };
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(6);
+    int column = 0;
+    for (const auto& s : specs) {
+        auto* card = new SummaryCard(tr(s.title), this);
+        card->setObjectName(s.id);
+        card->setAttribute(Qt::WA_Hover);
+        card->installEventFilter(this);
+        grid->addWidget(card, column / 4, column % 4);
+        ++column;
+        entries_.push_back({s.id, s.steps, card});
+    }
+    connect(doc_, &PlanDocument::planChanged, this, &SummaryPanel::refresh);
+    refresh();
+}
+
+SummaryCard* SummaryPanel::card(const QString& id) const
+{
+    for (const auto& e : entries_)
+        if (e.id == id)
+            return e.card;
+    return nullptr;
+}
+
+QString SummaryPanel::tooltipHtml(const QString& id) const
+{
+    for (const auto& e : entries_) {
+        if (e.id != id)
+            continue;
+        const auto sections = derive(doc_->plan(), doc_->estimate());
+        QString html = "<table cellspacing=4>";
+        for (const auto& stepId : e.stepIds) {
+            const auto* step = findStep(sections, stepId.toStdString());
+            if (!step)
+                continue;
+            html += QString("<tr><td><b>%1</b><br><code>%2</code><br>= %3<br>= <b>%4</b><br><i>%5</i></td></tr>")
+                        .arg(q(step->title).toHtmlEscaped(), q(step->formula).toHtmlEscaped(), q(step->substituted).toHtmlEscaped(),
+                             q(step->result).toHtmlEscaped(), q(step->source).toHtmlEscaped());
+        }
+        return html + "</table>";
+    }
+    return {};
+}
+
+bool SummaryPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // Tooltips are built on demand from the derivation, so the hot path never formats them.
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::eventFilter(watched, event);
+    for (const auto& e : entries_) {
+        if (e.card == watched) {
+            QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), tooltipHtml(e.id), e.card);
+            return true;
+        }
+    }
+    return false;
+}
+
+void SummaryPanel::refresh()
+{
+    const auto& e = doc_->estimate();
+    const auto& t = doc_->timeEstimate();  // time and cost follow the chosen basis
+    const auto& plan = doc_->plan();
+    const auto& predicted = doc_->predicted();
+    const bool usePredicted = doc_->timeBasis() == PlanDocument::TimeBasis::Predicted;
+    const auto& other = usePredicted ? e : doc_->predictedEstimate();
+    card("parameters")->setValue(q(formatCount(e.parameters.total)), tr("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))));
+    card("flops")->setValue(q(formatSci(e.flops.total)), tr("6ND %1 + attn %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))));
+    const bool failures = t.reliability.failuresModelled;
+    card("days")->setValue(tr("%1 days").arg(q(formatNumber(t.time.days))),
+                           (failures ? tr("%1 with failures").arg(q(formatNumber(t.reliability.paddedDays))) : tr("failures not modelled")) +
+                               tr(" · %1 %2").arg(usePredicted ? tr("assumed") : tr("predicted"), q(formatNumber(other.time.days))),
+                           failures ? QColor() : theme::severity(Severity::Warning));
+    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 GPUs, %2 MFU").arg(t.gpusUsed).arg(usePredicted ? tr("predicted") : tr("assumed")));
+    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 steps · %2 %3")
+                                                                    .arg(q(formatInteger(double(t.time.steps))))
+                                                                    .arg(usePredicted ? tr("assumed") : tr("predicted"))
+                                                                    .arg(q(formatSeconds(other.time.stepSeconds))));
+    const double fraction = e.perGpu.total / e.capacityBytes;
+    const QColor memColor = e.fits ? (fraction > 0.9 ? theme::severity(Severity::Warning) : theme::ok()) : theme::severity(Severity::Error);
+    card("memory")->setValue(q(formatBytes(e.perGpu.total)), tr("of %1 (stage %2)").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1),
+                             e.fits ? QColor() : memColor);
+    card("memory")->setFill(fraction, memColor);
+    card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)), tr("m = %1 micro-batches").arg(e.pipeline.microbatches),
+                             e.pipeline.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : QColor());
+    card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
+                          tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))));
+}

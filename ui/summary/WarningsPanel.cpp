@@ -1,0 +1,113 @@
+#include "summary/WarningsPanel.h"
+
+#include <QApplication>
+#include <QStyle>
+
+#include <algorithm>
+
+#include "document/PlanDocument.h"
+#include "style/Theme.h"
+
+namespace {
+
+constexpr int kFieldRole = Qt::UserRole;
+constexpr int kCodeRole = Qt::UserRole + 1;
+
+QIcon iconFor(trainplan::Severity s)
+{
+    QStyle* style = QApplication::style();
+    switch (s) {
+    case trainplan::Severity::Error: return style->standardIcon(QStyle::SP_MessageBoxCritical);
+    case trainplan::Severity::Warning: return style->standardIcon(QStyle::SP_MessageBoxWarning);
+    case trainplan::Severity::Info: return style->standardIcon(QStyle::SP_MessageBoxInformation);
+    }
+    return {};
+}
+
+}  // namespace
+
+WarningsPanel::WarningsPanel(PlanDocument* document, QWidget* parent)
+    : QListWidget(parent)
+    , doc_(document)
+{
+    setWordWrap(true);
+    setTextElideMode(Qt::ElideNone);
+    setResizeMode(QListView::Adjust);  // re-wrap items when the pane changes width
+    setUniformItemSizes(false);
+    setAlternatingRowColors(true);
+    setIconSize(QSize(20, 20));
+    setMinimumSize(280, 120);
+    setSpacing(1);
+    connect(this, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+        if (item && !item->data(kFieldRole).toString().isEmpty())
+            emit fieldActivated(item->data(kFieldRole).toString());
+    });
+    connect(this, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        if (!item->data(kFieldRole).toString().isEmpty())
+            emit fieldActivated(item->data(kFieldRole).toString());
+    });
+    connect(doc_, &PlanDocument::planChanged, this, &WarningsPanel::refresh);
+    refresh();
+}
+
+void WarningsPanel::refresh()
+{
+    const auto& warnings = doc_->estimate().warnings;
+    QStringList messages;
+    for (const auto& w : warnings)
+        messages << QString::fromUtf8(trainplan::codeName(w.code)) + QString::fromStdString(trainplan::describe(w));
+    if (messages == shown_ && count() > 0)
+        return;  // most slider ticks change no red flag: keep the list and its selection
+    shown_ = messages;
+    const QSignalBlocker block(this);
+    clear();
+    // Errors first, then warnings, then notes.
+    for (auto severity : {trainplan::Severity::Error, trainplan::Severity::Warning, trainplan::Severity::Info}) {
+        for (const auto& w : warnings) {
+            if (w.severity != severity)
+                continue;
+            auto* item = new QListWidgetItem(iconFor(w.severity), QString::fromStdString(trainplan::describe(w)), this);
+            item->setData(kFieldRole, QString::fromUtf8(w.field));
+            item->setData(kCodeRole, QString::fromUtf8(trainplan::codeName(w.code)));
+            item->setToolTip(QString("%1 (%2) — click to show the control: %3")
+                                 .arg(trainplan::codeName(w.code), trainplan::severityName(w.severity), QString::fromUtf8(w.field)));
+            item->setForeground(severity == trainplan::Severity::Info ? palette().color(QPalette::Text) : theme::severity(severity));
+        }
+    }
+    if (count() == 0) {
+        auto* item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DialogApplyButton),
+                                         tr("No red flags: the layout fits, TP stays in a node, and failures are budgeted."), this);
+        item->setForeground(theme::ok());
+    }
+    fitItemHeights();
+}
+
+void WarningsPanel::resizeEvent(QResizeEvent* event)
+{
+    QListWidget::resizeEvent(event);
+    fitItemHeights();
+}
+
+void WarningsPanel::fitItemHeights()
+{
+    const int textWidth = viewport()->width() - iconSize().width() - 4 * spacing() - 16;
+    if (textWidth <= 40)
+        return;
+    const QFontMetrics metrics(font());
+    for (int i = 0; i < count(); ++i) {
+        QListWidgetItem* it = item(i);
+        const QRect r = metrics.boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap, it->text());
+        it->setSizeHint(QSize(textWidth, std::max(r.height(), iconSize().height()) + 8));
+    }
+}
+
+QStringList WarningsPanel::codes() const
+{
+    QStringList out;
+    for (int i = 0; i < count(); ++i) {
+        const QString code = item(i)->data(kCodeRole).toString();
+        if (!code.isEmpty())
+            out << code;
+    }
+    return out;
+}

@@ -1,0 +1,58 @@
+#include "window/DashboardPane.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QStyle>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+DashboardPane::DashboardPane(const QString& title, QWidget* content, QWidget* parent)
+    : QFrame(parent)
+    , content_(content)
+    , enlarge_(new QToolButton(this))
+    , export_(new QToolButton(this))
+{
+    setFrameShape(QFrame::StyledPanel);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 4);
+    layout->setSpacing(2);
+    auto* header = new QHBoxLayout;
+    auto* label = new QLabel(QString("<b>%1</b>").arg(title.toHtmlEscaped()), this);
+    header->addWidget(label, 1);
+    enlarge_->setAutoRaise(true);
+    enlarge_->setCheckable(true);
+    enlarge_->setIcon(style()->standardIcon(QStyle::SP_TitleBarMaxButton));
+    enlarge_->setToolTip(tr("Enlarge this pane (double-click the title does the same)"));
+    connect(enlarge_, &QToolButton::toggled, this, [this](bool on) {
+        enlarged_ = on;
+        enlarge_->setIcon(style()->standardIcon(on ? QStyle::SP_TitleBarNormalButton : QStyle::SP_TitleBarMaxButton));
+        emit enlargeToggled(on);
+    });
+    export_->setAutoRaise(true);
+    export_->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+    export_->setToolTip(tr("Export this view as PNG (1920x1080 or @2x) or SVG"));
+    export_->hide();
+    connect(export_, &QToolButton::clicked, this, &DashboardPane::exportRequested);
+    header->addWidget(export_);
+    header->addWidget(enlarge_);
+    layout->addLayout(header);
+    layout->addWidget(content_, 1);
+}
+
+void DashboardPane::enableExport()
+{
+    export_->show();
+}
+
+void DashboardPane::setEnlarged(bool enlarged)
+{
+    enlarge_->setChecked(enlarged);
+}
+
+void DashboardPane::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (event->position().y() < 28)
+        setEnlarged(!enlarged_);
+    QFrame::mouseDoubleClickEvent(event);
+}

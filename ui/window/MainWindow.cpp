@@ -1,0 +1,509 @@
+#include "window/MainWindow.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "window/DashboardPane.h"
+#include "derivation/DerivationView.h"
+#include "report/Exporter.h"
+#include "window/PresentationWindow.h"
+#include "realitycheck/RealityCheckView.h"
+#include "search/SearchPanel.h"
+#include "charts/TornadoChart.h"
+#include "report/ReportContext.h"
+#include "report/SlideExport.h"
+#include "inputs/InputPanel.h"
+#include "layoutdiagram/LayoutDiagramView.h"
+#include "charts/MemoryChart.h"
+#include "document/PlanDocument.h"
+#include "document/RecentFiles.h"
+#include "summary/SummaryPanel.h"
+#include "style/Theme.h"
+#include "charts/TimeBreakdownChart.h"
+#include "timeline/TimelineView.h"
+#include "summary/WarningsPanel.h"
+#include "text/Format.h"
+#include "search/LayoutAdjuster.h"
+#include "plan/Presets.h"
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , doc_(new PlanDocument(this))
+{
+    setWindowIcon(QIcon(":/icons/trainplan.svg"));
+    setAcceptDrops(true);
+    askToSaveChanges = [this] {
+        return QMessageBox::warning(this, tr("Unsaved changes"), tr("“%1” has unsaved changes. Save them before continuing?").arg(doc_->displayName()),
+                                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    };
+    askSavePath = [this] {
+        const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+        const QString suggested = doc_->filePath().isEmpty() ? dir + "/plan.json" : doc_->filePath();
+        return QFileDialog::getSaveFileName(this, tr("Save plan"), suggested, tr("TrainPlan plans (*.json)"));
+    };
+
+    inputs_ = new InputPanel(doc_);
+    inputScroll_ = new QScrollArea;
+    inputScroll_->setWidget(inputs_);
+    inputScroll_->setWidgetResizable(true);
+    inputScroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Wide enough for the panel plus a vertical scroll bar, so no field is ever clipped.
+    inputScroll_->setMinimumWidth(inputs_->sizeHint().width() + inputScroll_->verticalScrollBar()->sizeHint().width() + 4);
+    connect(inputs_, &InputPanel::scrollRequest, this, [this](QWidget* w) { inputScroll_->ensureWidgetVisible(w, 20, 40); });
+
+    splitter_ = new QSplitter(Qt::Horizontal);
+    splitter_->addWidget(inputScroll_);
+    splitter_->addWidget(buildDashboard());
+    splitter_->setStretchFactor(0, 0);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setSizes({360, 920});
+    setCentralWidget(splitter_);
+
+    // The math is a dock on the right: opened when walking through a plan (journey 1),
+    // out of the way while exploring on a small screen.
+    mathDock_ = new QDockWidget(tr("Show the math"), this);
+    mathDock_->setObjectName("mathDock");
+    mathDock_->setWidget(derivation_);
+    mathDock_->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::RightDockWidgetArea, mathDock_);
+    mathDock_->hide();
+
+    // Issue 7's tools share the right-hand dock area with the math, one tab each.
+    searchPanel_ = new SearchPanel(doc_);
+    tornado_ = new TornadoChart(doc_);
+    realityCheck_ = new RealityCheckView;
+    auto addToolDock = [this](QDockWidget*& dock, const QString& title, const char* name, QWidget* content) {
+        dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(content);
+        dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+        addDockWidget(Qt::RightDockWidgetArea, dock);
+        tabifyDockWidget(mathDock_, dock);
+        dock->hide();
+    };
+    addToolDock(searchDock_, tr("Layout search"), "searchDock", searchPanel_);
+    addToolDock(tornadoDock_, tr("Sensitivity"), "sensitivityDock", tornado_);
+    addToolDock(realityDock_, tr("Reality check"), "realityDock", realityCheck_);
+    // The tornado swings what the window shows: the assumed or the predicted step.
+    const auto syncBasis = [this] {
+        tornado_->setBasis(doc_->timeBasis() == PlanDocument::TimeBasis::Predicted ? trainplan::SensitivityBasis::Predicted
+                                                                                    : trainplan::SensitivityBasis::Assumed);
+    };
+    connect(doc_, &PlanDocument::timeBasisChanged, this, syncBasis);
+    syncBasis();
+
+    buildMenus();
+    connect(doc_, &PlanDocument::fileStateChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &PlanDocument::planChanged, this, &MainWindow::updateStatus);
+    connect(warnings_, &WarningsPanel::fieldActivated, inputs_, &InputPanel::highlightField);
+    updateTitle();
+    updateStatus();
+    resize(1280, 800);
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::buildDashboard()
+{
+    auto* area = new QWidget;
+    auto* column = new QVBoxLayout(area);
+    column->setContentsMargins(6, 6, 6, 6);
+    column->setSpacing(6);
+    summary_ = new SummaryPanel(doc_);
+    column->addWidget(summary_);
+
+    memory_ = new MemoryChart(doc_);
+    time_ = new TimeBreakdownChart(doc_);
+    warnings_ = new WarningsPanel(doc_);
+    derivation_ = new DerivationView(doc_);
+    // Two rows of resizable panes: every view visible at a glance, any one enlargeable.
+    rows_ = new QSplitter(Qt::Vertical);
+    topRow_ = new QSplitter(Qt::Horizontal);
+    bottomRow_ = new QSplitter(Qt::Horizontal);
+    rows_->addWidget(topRow_);
+    rows_->addWidget(bottomRow_);
+    rows_->setChildrenCollapsible(false);
+    auto addPane = [&](QSplitter* row, const QString& title, QWidget* content, int stretch, ReportView view) {
+        auto* pane = new DashboardPane(title, content);
+        pane->setObjectName(title);
+        pane->enableExport();
+        connect(pane, &DashboardPane::exportRequested, this, [this, view, title] {
+            const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+            const QString name = title.toLower().replace(' ', '-');
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(title), dir + "/" + name + ".png",
+                                                              tr("PNG image (*.png);;SVG drawing (*.svg)"));
+            if (!path.isEmpty())
+                exportView(view, path);
+        });
+        row->addWidget(pane);
+        row->setStretchFactor(row->count() - 1, stretch);
+        panes_.push_back(pane);
+        connect(pane, &DashboardPane::enlargeToggled, this, [this, pane](bool on) { setEnlargedPane(pane, on); });
+    };
+    layoutDiagram_ = new LayoutDiagramView(doc_);
+    layoutDiagram_->setMinimumSize(300, 200);  // below its preferred size it draws blocks of nodes
+    addPane(topRow_, tr("Memory per GPU"), memory_, 2, ReportView::Memory);
+    addPane(topRow_, tr("Ranks on nodes and GPUs"), layoutDiagram_, 3, ReportView::Layout);
+    addPane(topRow_, tr("Red flags"), warnings_, 2, ReportView::RedFlags);
+    timeline_ = new TimelineView(doc_);
+    timeline_->setMinimumSize(360, 220);
+    addPane(bottomRow_, tr("Pipeline timeline"), timeline_, 3, ReportView::Timeline);
+    addPane(bottomRow_, tr("Step time"), time_, 2, ReportView::StepTime);
+    column->addWidget(rows_, 1);
+    return area;
+}
+
+void MainWindow::setEnlargedPane(DashboardPane* pane, bool enlarged)
+{
+    // Hide the other row too, so the enlarged pane takes the whole dashboard.
+    for (QSplitter* row : {topRow_, bottomRow_})
+        row->setVisible(!enlarged || row->indexOf(pane) >= 0);
+    for (auto* p : panes_) {
+        p->setVisible(!enlarged || p == pane);
+        if (p != pane && p->isEnlarged()) {
+            const QSignalBlocker b(p);
+            p->setEnlarged(false);
+        }
+    }
+    summary_->setVisible(!enlarged);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* newMenu = file->addMenu(tr("&New"));
+    QAction* newDefault = newMenu->addAction(tr("Default plan: 70B on 2,048 H100s (seed 000)"), this, [this] {
+        if (maybeSave())
+            doc_->resetTo(trainplan::defaultPlan());
+    });
+    newDefault->setShortcut(QKeySequence::New);
+    newMenu->addSeparator();
+    for (const auto& preset : trainplan::modelPresets()) {
+        const QString name = QString::fromStdString(preset.model.name);
+        newMenu->addAction(tr("%1 on the default cluster").arg(name), this, [this, name] { newFromModel(name); });
+    }
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
+    QMenu* recent = file->addMenu(tr("Open &Recent"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        const QStringList files = recentfiles::list();
+        for (const auto& path : files)
+            recent->addAction(QFileInfo(path).fileName() + "  —  " + QFileInfo(path).absolutePath(), this, [this, path] {
+                if (maybeSave())
+                    openFile(path);
+            });
+        if (files.isEmpty())
+            recent->addAction(tr("(none)"))->setEnabled(false);
+        else
+            recent->addAction(tr("Clear list"), this, [] { recentfiles::clear(); });
+    });
+    file->addSeparator();
+    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addSeparator();
+    auto askPath = [this](const QString& title, const QString& name, const QString& filter) {
+        const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+        return QFileDialog::getSaveFileName(this, title, dir + "/" + name, filter);
+    };
+    file->addAction(tr("Export &PDF report (A4)…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this, askPath] {
+        const QString path = askPath(tr("Export PDF report"), QFileInfo(doc_->displayName()).completeBaseName() + ".pdf", tr("PDF (*.pdf)"));
+        if (!path.isEmpty())
+            exportPdf(path, false);
+    });
+    file->addAction(tr("Export PDF report (US &Letter)…"), this, [this, askPath] {
+        const QString path = askPath(tr("Export PDF report"), QFileInfo(doc_->displayName()).completeBaseName() + ".pdf", tr("PDF (*.pdf)"));
+        if (!path.isEmpty())
+            exportPdf(path, true);
+    });
+    file->addAction(tr("Export &slides (PNG, SVG, deck)…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the slides"), QSettings().value("lastDirectory", QDir::homePath()).toString());
+        if (!dir.isEmpty())
+            exportSlides(dir);
+    });
+    file->addAction(tr("Export the math as &Markdown…"), this, [this, askPath] {
+        const QString path = askPath(tr("Export Markdown"), QFileInfo(doc_->displayName()).completeBaseName() + ".md", tr("Markdown (*.md)"));
+        if (!path.isEmpty())
+            exportMarkdown(path);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("Copy the math as Markdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] { derivation_->copyMarkdown(); });
+    edit->addAction(tr("Copy the math as text"), this, [this] { derivation_->copyPlainText(); });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (auto* pane : panes_) {
+        view->addAction(tr("Enlarge %1").arg(pane->objectName()), this, [pane] { pane->setEnlarged(!pane->isEnlarged()); });
+    }
+    view->addAction(tr("Show all panes"), QKeySequence(Qt::Key_Escape), this, [this] {
+        for (auto* p : panes_)
+            p->setEnlarged(false);
+    });
+    view->addSeparator();
+    view->addAction(timeline_->compareAction());
+    view->addAction(timeline_->fitAction());
+    view->addSeparator();
+    QAction* math = mathDock_->toggleViewAction();
+    math->setText(tr("Show the &math"));
+    math->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    view->addAction(math);
+    const std::pair<QDockWidget*, QKeySequence> tools[] = {{searchDock_, QKeySequence(Qt::CTRL | Qt::Key_F)},
+                                                           {tornadoDock_, QKeySequence(Qt::CTRL | Qt::Key_T)},
+                                                           {realityDock_, QKeySequence(Qt::CTRL | Qt::Key_R)}};
+    for (const auto& [dock, key] : tools) {
+        QAction* toggle = dock->toggleViewAction();
+        toggle->setShortcut(key);
+        view->addAction(toggle);
+    }
+    view->addAction(tr("&Presentation mode"), QKeySequence(Qt::Key_F5), this, &MainWindow::startPresentation);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About TrainPlan"), this, [this] {
+        QMessageBox::about(this, tr("About TrainPlan"),
+                           tr("<b>TrainPlan</b><br>Plans large-model pre-training runs: memory, time, pipeline, communication and "
+                              "reliability, with the arithmetic behind every figure."));
+    });
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(QString("%1[*] — TrainPlan").arg(doc_->displayName()));
+    setWindowModified(doc_->isModified());
+}
+
+void MainWindow::updateStatus()
+{
+    const auto& e = doc_->timeEstimate();
+    int errors = 0, warnings = 0;
+    for (const auto& w : doc_->estimate().warnings) {
+        errors += w.severity == trainplan::Severity::Error;
+        warnings += w.severity == trainplan::Severity::Warning;
+    }
+    statusBar()->showMessage(tr("%1 GPUs · %2 days compute, %3 days with failures · fullest GPU %4 of %5 · %6 errors, %7 warnings")
+                                 .arg(e.gpusUsed)
+                                 .arg(QString::fromStdString(trainplan::formatNumber(e.time.days)))
+                                 .arg(QString::fromStdString(trainplan::formatNumber(e.reliability.paddedDays)))
+                                 .arg(QString::fromStdString(trainplan::formatBytes(e.perGpu.total)))
+                                 .arg(QString::fromStdString(trainplan::formatBytes(e.capacityBytes)))
+                                 .arg(errors)
+                                 .arg(warnings));
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!doc_->isModified())
+        return true;
+    switch (askToSaveChanges()) {
+    case QMessageBox::Save: return save();
+    case QMessageBox::Discard: return true;
+    default: return false;
+    }
+}
+
+bool MainWindow::save()
+{
+    return doc_->filePath().isEmpty() ? saveAs() : saveTo(doc_->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = askSavePath();
+    if (path.isEmpty())
+        return false;
+    if (!path.endsWith(".json", Qt::CaseInsensitive))
+        path += ".json";
+    return saveTo(path);
+}
+
+bool MainWindow::saveTo(const QString& path)
+{
+    QString error;
+    if (!doc_->save(path, &error)) {
+        showError(tr("Could not save"), error);
+        return false;
+    }
+    QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
+    recentfiles::add(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+}
+
+void MainWindow::open()
+{
+    if (!maybeSave())
+        return;
+    const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open plan"), dir, tr("TrainPlan plans (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    QString error;
+    if (!doc_->load(path, &error)) {
+        showError(tr("Could not open plan"), error);
+        return false;
+    }
+    QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
+    recentfiles::add(path);
+    return true;
+}
+
+void MainWindow::newFromModel(const QString& modelName)
+{
+    if (!maybeSave())
+        return;
+    trainplan::Plan plan = trainplan::defaultPlan();
+    if (const auto* preset = trainplan::findModelPreset(modelName.toStdString())) {
+        plan.model = preset->model;
+        plan.name = preset->model.name + " on " + std::to_string(plan.cluster.gpus) + " " + plan.cluster.accelerator;
+    }
+    doc_->resetTo(plan);
+}
+
+bool MainWindow::runExport(const ExportRequest& request)
+{
+    QString error;
+    QStringList written;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = exporter::run(doc_->plan(), QFileInfo(doc_->displayName()).completeBaseName(), request, &error, &written);
+    QApplication::restoreOverrideCursor();
+    if (!ok) {
+        showError(tr("Export failed"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Wrote %n file(s): %1", nullptr, int(written.size())).arg(written.value(0)), 6000);
+    return true;
+}
+
+bool MainWindow::exportPdf(const QString& path, bool letter)
+{
+    ExportRequest request;
+    request.pdfPath = path;
+    request.pageSize = letter ? QPageSize::Letter : QPageSize::A4;
+    if (!runExport(request))
+        return false;
+    QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
+    return true;
+}
+
+bool MainWindow::exportSlides(const QString& directory)
+{
+    ExportRequest request;
+    request.slidesDirectory = directory;
+    return runExport(request);
+}
+
+bool MainWindow::exportMarkdown(const QString& path)
+{
+    ExportRequest request;
+    request.markdownPath = path;
+    return runExport(request);
+}
+
+bool MainWindow::exportView(ReportView view, const QString& path)
+{
+    ReportContext context(doc_->plan(), QFileInfo(doc_->displayName()).completeBaseName());
+    QString error;
+    if (!slideexport::writeSlide(context, Slide{view, 0, 0, {}}, path, &error)) {
+        showError(tr("Export failed"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+    return true;
+}
+
+void MainWindow::startPresentation()
+{
+    auto* presentation = new PresentationWindow(doc_->plan());
+    presentation->showFullScreen();
+    presentation->setFocus();
+}
+
+void MainWindow::showError(const QString& title, const QString& text)
+{
+    // Offscreen (tests, headless runs) a modal box would block forever; report on stderr.
+    if (QGuiApplication::platformName() == QLatin1String("offscreen")) {
+        qWarning("%s: %s", qPrintable(title), qPrintable(text));
+        return;
+    }
+    QMessageBox::critical(this, title, text);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().size() == 1 && event->mimeData()->urls().first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = event->mimeData()->urls().first().toLocalFile();
+    if (maybeSave() && openFile(path))
+        event->acceptProposedAction();
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings s;
+    if (s.contains("window/geometry"))
+        restoreGeometry(s.value("window/geometry").toByteArray());
+    if (s.contains("window/state"))
+        restoreState(s.value("window/state").toByteArray());
+    if (s.contains("window/splitter"))
+        splitter_->restoreState(s.value("window/splitter").toByteArray());
+    if (s.contains("window/rows")) {
+        rows_->restoreState(s.value("window/rows").toByteArray());
+        topRow_->restoreState(s.value("window/topRow").toByteArray());
+        bottomRow_->restoreState(s.value("window/bottomRow").toByteArray());
+    }
+    doc_->setFollower(trainplan::Follower(s.value("layout/follower", int(trainplan::Follower::Dp)).toInt()));
+}
+
+void MainWindow::saveSettings()
+{
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    s.setValue("window/splitter", splitter_->saveState());
+    s.setValue("window/rows", rows_->saveState());
+    s.setValue("window/topRow", topRow_->saveState());
+    s.setValue("window/bottomRow", bottomRow_->saveState());
+    s.setValue("layout/follower", int(doc_->follower()));
+}
