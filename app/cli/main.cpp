@@ -9,12 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "estimate/Estimate.h"
+#include "analysis/Analysis.h"
 #include "text/EstimateJson.h"
 #include "search/LayoutSearch.h"
 #include "plan/PlanIO.h"
 #include "schedule/Schedule.h"
-#include "schedule/ScheduleJson.h"
+#include "text/PredictedScheduleJson.h"
 #include "text/TextReport.h"
 #include "trainplan/Version.h"
 
@@ -183,26 +183,23 @@ trainplan::Plan loadPlan(const Options& o)
 
 int runEstimate(const Options& o)
 {
-    const trainplan::Plan plan = loadPlan(o);
-    const trainplan::Estimate est = trainplan::estimate(plan);
+    const trainplan::Analysis analysis = trainplan::analyse(loadPlan(o));
     if (o.json)
-        std::cout << trainplan::estimateToJson(plan, est).dump(2) << "\n";
+        std::cout << trainplan::estimateToJson(analysis).dump(2) << "\n";
     else
-        std::cout << trainplan::estimateToText(plan, est, o.derivation);
+        std::cout << trainplan::estimateToText(analysis, o.derivation);
     return kExitOk;
 }
 
 int runSchedule(const Options& o)
 {
-    const trainplan::Plan plan = loadPlan(o);
-    const trainplan::Estimate est = trainplan::estimate(plan);
-    trainplan::ScheduleResult result = trainplan::simulateSchedule(plan, est);
-    if (!o.events)
-        result.events.clear();
+    const trainplan::Analysis analysis = trainplan::analyse(loadPlan(o));
+    if (analysis.scheduleProblem)
+        throw trainplan::PlanError({{analysis.scheduleProblem->field, analysis.scheduleProblem->message}});
     if (o.json)
-        std::cout << trainplan::scheduleToJson(result).dump(o.events ? -1 : 2) << "\n";
+        std::cout << trainplan::predictedScheduleToJson(analysis, o.events).dump(o.events ? -1 : 2) << "\n";
     else
-        std::cout << trainplan::scheduleToText(result);
+        std::cout << trainplan::scheduleToText(analysis);
     return kExitOk;
 }
 

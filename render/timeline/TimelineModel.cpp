@@ -71,6 +71,16 @@ void TimelineModel::setPlan(const trainplan::Plan& plan, const trainplan::Estima
     simulateLanes();
 }
 
+void TimelineModel::setAnalysis(const trainplan::Analysis& analysis)
+{
+    plan_ = analysis.plan;
+    est_ = analysis.estimate;
+    hasPlan_ = true;
+    analysis_ = &analysis;
+    simulateLanes();
+    analysis_ = nullptr;
+}
+
 void TimelineModel::setMode(Mode mode)
 {
     if (mode == mode_)
@@ -137,6 +147,12 @@ void TimelineModel::simulateLane(TimelineLane& lane, ScheduleKind kind)
                                       "trainplan-cli schedule simulates it")
                            .arg(chunkMicrobatches)
                            .arg(kMaxLiveChunkMicrobatches);
+    } else if (analysis_ && kind == trainplan::scheduleKindOf(plan_.layout.schedule) && plan == &plan_) {
+        // The plan's own schedule: the analysis already simulated it.
+        if (analysis_->scheduleProblem)
+            lane.problem = QString::fromStdString(analysis_->scheduleProblem->message);
+        else
+            lane.track.result() = analysis_->schedule;
     } else {
         try {
             // Op durations from the step-time model (issue 7: the timeline shows the

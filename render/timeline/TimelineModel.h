@@ -12,6 +12,7 @@
 
 #include "charts/InFlightSeries.h"
 #include "timeline/TimelineTrack.h"
+#include "analysis/Analysis.h"
 #include "estimate/Estimate.h"
 #include "schedule/Schedule.h"
 
@@ -41,6 +42,9 @@ public:
 
     // Re-simulates every lane of the mode. est must be estimate(plan).
     void setPlan(const trainplan::Plan& plan, const trainplan::Estimate& est);
+    // The plan's own lane is the analysis's simulated step (the figures every other view
+    // quotes); comparison lanes simulate the other kinds with the same costs.
+    void setAnalysis(const trainplan::Analysis& analysis);
     void setMode(Mode mode);  // re-simulates from the last plan
     Mode mode() const { return mode_; }
     // Draws given results instead of a plan's (tests, the CLI's output, the report).
@@ -69,6 +73,7 @@ private:
     std::uint64_t revision_ = 0;
     trainplan::Plan plan_;
     trainplan::Estimate est_;
+    const trainplan::Analysis* analysis_ = nullptr;  // during setAnalysis() only
     trainplan::Plan interleavedPlan_;      // the plan with v >= 2 for the comparison
     trainplan::Estimate interleavedEst_;
     trainplan::ScheduleSimulator simulator_;

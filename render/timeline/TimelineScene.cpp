@@ -32,6 +32,13 @@ void TimelineScene::setPlan(const trainplan::Plan& plan, const trainplan::Estima
     refit();
 }
 
+void TimelineScene::setAnalysis(const trainplan::Analysis& analysis)
+{
+    model_.setAnalysis(analysis);
+    timeline_.setHighlight(std::nullopt);
+    refit();
+}
+
 void TimelineScene::setComparison(bool on)
 {
     model_.setMode(on ? TimelineModel::Mode::Comparison : TimelineModel::Mode::PlanSchedule);

@@ -27,6 +27,7 @@ public:
     // Re-simulates. A view fitted to the step stays fitted; a zoomed one keeps its window
     // (clamped to the new step) so a slider tick does not lose the place.
     void setPlan(const trainplan::Plan& plan, const trainplan::Estimate& est);
+    void setAnalysis(const trainplan::Analysis& analysis);
     void setComparison(bool on);
     bool comparison() const { return model_.mode() == TimelineModel::Mode::Comparison; }
     void setShowInFlight(bool on) { showInFlight_ = on; }

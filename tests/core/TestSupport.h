@@ -41,7 +41,7 @@ inline trainplan::Plan planWith(const std::string& example, const std::vector<st
 
 inline nlohmann::json estimateJsonFor(const trainplan::Plan& plan)
 {
-    return trainplan::estimateToJson(plan, trainplan::estimate(plan));
+    return trainplan::estimateToJson(trainplan::analyse(plan));
 }
 
 // "memory.per_gpu_bytes.total" or "memory.stages.0.total" -> the number there.

@@ -104,7 +104,7 @@ void TestInvariants::partsSumToTotals()
     if (plan.training.globalBatchSequences % (plan.layout.dp * plan.training.microBatchSize) == 0)
         QCOMPARE(double(plan.layout.dp) * plan.training.microBatchSize * est.pipeline.microbatches, double(plan.training.globalBatchSequences));
     QVERIFY(est.pipeline.bubbleFraction >= 0 && est.pipeline.bubbleFraction < 1);
-    QVERIFY(allFinite(trainplan::estimateToJson(plan, est)));
+    QVERIFY(allFinite(trainplan::estimateToJson(trainplan::analyse(plan))));
 }
 
 void TestInvariants::derivationQuotesTheEstimate()
@@ -112,7 +112,7 @@ void TestInvariants::derivationQuotesTheEstimate()
     QFETCH(int, index);
     const auto plan = planWith("70b-2048-h100.json", overridesFor(kLayouts[index]));
     const auto est = trainplan::estimate(plan);
-    const auto doc = trainplan::estimateToJson(plan, est);
+    const auto doc = trainplan::estimateToJson(trainplan::analyse(plan));
     int matched = 0;
     for (const auto& section : trainplan::derive(plan, est)) {
         QVERIFY(!section.steps.empty());

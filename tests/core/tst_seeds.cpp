@@ -114,7 +114,7 @@ void TestSeeds::figures()
         QVERIFY2(step, qPrintable("no derivation step " + path));
         actual = step->value;
     } else {
-        actual = figure(trainplan::estimateToJson(plan, est), path.toStdString());
+        actual = figure(trainplan::estimateToJson(trainplan::analyse(plan)), path.toStdString());
     }
     const double err = std::abs(actual - expected) / std::max(std::abs(expected), 1e-300);
     QVERIFY2(err <= relTolerance + 1e-12,

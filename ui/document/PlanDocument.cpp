@@ -18,9 +18,7 @@ PlanDocument::PlanDocument(QObject* parent)
 
 void PlanDocument::recompute()
 {
-    trainplan::estimateInto(plan_, estimate_);
-    predicted_ = trainplan::predictStep(plan_, estimate_);
-    trainplan::estimateInto(trainplan::withPredictedMfu(plan_, predicted_), predictedEstimate_);
+    analyser_.analyse(plan_, analysis_);
 }
 
 void PlanDocument::setTimeBasis(TimeBasis basis)

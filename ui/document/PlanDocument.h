@@ -8,9 +8,8 @@
 
 #include <functional>
 
-#include "estimate/Estimate.h"
+#include "analysis/Analysis.h"
 #include "search/LayoutAdjuster.h"
-#include "steptime/StepTimeModel.h"
 
 class PlanDocument : public QObject {
     Q_OBJECT
@@ -19,17 +18,18 @@ public:
     explicit PlanDocument(QObject* parent = nullptr);
 
     const trainplan::Plan& plan() const { return plan_; }
-    const trainplan::Estimate& estimate() const { return estimate_; }
-    // What the layout should reach (issue 7's step-time model), refreshed with the plan.
-    const trainplan::PredictedStep& predicted() const { return predicted_; }
+    // Everything the views show, computed once per change (core analyse()).
+    const trainplan::Analysis& analysis() const { return analysis_; }
+    const trainplan::Estimate& estimate() const { return analysis_.estimate; }
+    const trainplan::PredictedStep& predicted() const { return analysis_.predicted; }
     // Time and cost come from the assumed MFU or from the predicted step; the person chooses.
-    enum class TimeBasis { AssumedMfu, Predicted };
+    using TimeBasis = trainplan::TimeBasis;
     TimeBasis timeBasis() const { return timeBasis_; }
     void setTimeBasis(TimeBasis basis);
     // The estimate whose time figures follow the chosen basis (memory and the rest agree
     // with estimate(); only MFU-dependent figures differ).
-    const trainplan::Estimate& timeEstimate() const { return timeBasis_ == TimeBasis::Predicted ? predictedEstimate_ : estimate_; }
-    const trainplan::Estimate& predictedEstimate() const { return predictedEstimate_; }
+    const trainplan::Estimate& timeEstimate() const { return analysis_.timeEstimate(timeBasis_); }
+    const trainplan::Estimate& predictedEstimate() const { return analysis_.atPredictedMfu; }
     QUndoStack* undoStack() { return &undo_; }
 
     // One edit = one undo step, except that edits sharing a non-zero mergeKey merge until
@@ -65,9 +65,8 @@ private:
     void recompute();
 
     trainplan::Plan plan_;
-    trainplan::Estimate estimate_;
-    trainplan::PredictedStep predicted_;
-    trainplan::Estimate predictedEstimate_;
+    trainplan::Analyser analyser_;
+    trainplan::Analysis analysis_;
     TimeBasis timeBasis_ = TimeBasis::AssumedMfu;
     QUndoStack undo_;
     QString path_;

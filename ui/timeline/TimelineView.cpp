@@ -54,7 +54,7 @@ TimelineView::TimelineView(PlanDocument* document, QWidget* parent)
 
 void TimelineView::refresh()
 {
-    scene_.setPlan(doc_->plan(), doc_->estimate());
+    scene_.setAnalysis(doc_->analysis());
     canvas_->update();
 }
 

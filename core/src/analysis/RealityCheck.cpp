@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/Analysis.h"
 #include "plan/Presets.h"
 
 namespace trainplan {
@@ -207,11 +208,11 @@ std::vector<RealityCase> realityCases(const json& runs)
 
 RealityRow evaluateRealityCase(const RealityCase& rc)
 {
-    const Estimate est = estimate(rc.plan);
     StepTimeOptions options = stepTimeOptionsFor(rc.plan);
     options.framework = realityCheckFramework();
-    const PredictedStep p = predictStep(rc.plan, est, options);
-    RealityRow row{rc.id, rc.location, rc.metric, 0.0, rc.measured, 0.0, rc.gated, est.fits};
+    const Analysis analysis = analyse(rc.plan, options);
+    const PredictedStep& p = analysis.predicted;
+    RealityRow row{rc.id, rc.location, rc.metric, 0.0, rc.measured, 0.0, rc.gated, analysis.estimate.fits};
     switch (rc.metric) {
     case RealityMetric::HardwareTflopsPerGpu: row.predicted = p.hardwareTflopsPerGpu; break;
     case RealityMetric::Mfu: row.predicted = p.mfu; break;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 
+#include "analysis/Analysis.h"
 #include "search/LayoutAdjuster.h"
 
 namespace trainplan {
@@ -16,14 +17,12 @@ struct Outcome {
     double days = 0;
 };
 
-Outcome evaluate(const Plan& plan, const StepTimeOptions& options, SensitivityBasis basis)
+// The figures every view shows for the basis, read from one analysis of the varied plan.
+Outcome evaluate(const Plan& plan, const StepTimeOptions& options, SensitivityBasis basis, Analyser& analyser, Analysis& scratch)
 {
-    const Estimate est = estimate(plan);
-    if (basis == SensitivityBasis::Assumed)
-        return {est.time.stepSeconds, est.reliability.paddedDays};
-    const PredictedStep predicted = predictStep(plan, est, options);
-    // Padded days at the predicted speed: the estimate's reliability model with MFU = predicted.
-    return {predicted.stepSeconds, estimate(withPredictedMfu(plan, predicted)).reliability.paddedDays};
+    analyser.analyse(plan, options, scratch);
+    const TimeBasis time = basis == SensitivityBasis::Assumed ? TimeBasis::AssumedMfu : TimeBasis::Predicted;
+    return {scratch.stepSeconds(time), scratch.timeEstimate(time).reliability.paddedDays};
 }
 
 // One input: sets it for direction -1 (low) or +1 (high) and returns the value applied, or
@@ -135,7 +134,9 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
     base.framework = options.framework;
     SensitivityResult out;
     out.basis = options.basis;
-    const Outcome center = evaluate(plan, base, options.basis);
+    Analyser analyser;
+    Analysis scratch;
+    const Outcome center = evaluate(plan, base, options.basis, analyser, scratch);
     out.baseStepSeconds = center.stepSeconds;
     out.baseDays = center.days;
     for (const Input& input : inputsFor(plan, base, options)) {
@@ -150,7 +151,7 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
             StepTimeOptions o = base;
             if (const auto value = input.vary(side == 0 ? -1 : 1, varied, o)) {
                 values[side] = *value;
-                ends[side] = evaluate(varied, o, options.basis);
+                ends[side] = evaluate(varied, o, options.basis, analyser, scratch);
             }
         }
         bar.lowValue = values[0];

@@ -3,6 +3,7 @@
 #include "steptime/StepTimeModel.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "estimate/CommunicationModel.h"
 #include "schedule/SchedulePreconditions.h"
@@ -154,6 +155,11 @@ StepTimeWorkspace::~StepTimeWorkspace() = default;
 StepTimeWorkspace::StepTimeWorkspace(StepTimeWorkspace&&) noexcept = default;
 StepTimeWorkspace& StepTimeWorkspace::operator=(StepTimeWorkspace&&) noexcept = default;
 
+void StepTimeWorkspace::swapLastSchedule(ScheduleResult& other)
+{
+    std::swap(scratch_->result, other);
+}
+
 void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out)
 {
     Scratch& s = *scratch_;
@@ -217,8 +223,13 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     out.referenceStage = reference;
     out.matmulEfficiency = mc.matmulEfficiency;
     out.efficiencySource = options.efficiencySource;
+    // The bubble is the simulated schedule's (idle share of all stages, sends included) when it
+    // ran, so the timeline, `schedule` and the prediction quote one figure; otherwise the
+    // reference stage's share from the closed form.
     const double pipelineSeconds = busy + parts.pipelineBubble + parts.ppSend;
-    out.bubbleFraction = pipelineSeconds > 0 ? (parts.pipelineBubble + parts.ppSend) / pipelineSeconds : 0.0;
+    out.bubbleFraction = canSimulate ? s.result.bubbleFraction
+                         : pipelineSeconds > 0 ? (parts.pipelineBubble + parts.ppSend) / pipelineSeconds
+                                               : 0.0;
 
     // MFU and HFU in the estimate's conventions (Estimate.h FlopsEstimate: model FLOPs 6N +
     // attention, hardware adds recompute per Korthikanti et al. 2022, Eq. 7-8).

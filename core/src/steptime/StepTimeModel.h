@@ -141,6 +141,9 @@ public:
     StepTimeWorkspace(StepTimeWorkspace&&) noexcept;
     StepTimeWorkspace& operator=(StepTimeWorkspace&&) noexcept;
     void predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out);
+    // After a predict() whose pipeline was simulated (PredictedStep::simulated): hands over that
+    // simulation (with sends and the DP tail, events included) by swapping storage with other.
+    void swapLastSchedule(ScheduleResult& other);
 
     struct Scratch;
 

@@ -414,4 +414,9 @@ std::string derivationToText(const std::vector<DerivationSection>& sections)
     return out.str();
 }
 
+std::vector<DerivationSection> derive(const Analysis& analysis)
+{
+    return derive(analysis.plan, analysis.estimate);
+}
+
 }  // namespace trainplan

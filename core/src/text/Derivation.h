@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/Analysis.h"
 #include "estimate/Estimate.h"
 
 namespace trainplan {
@@ -29,6 +30,8 @@ struct DerivationSection {
 };
 
 std::vector<DerivationSection> derive(const Plan& plan, const Estimate& est);
+// The same for an analysis (its plan and the estimate at the assumed MFU).
+std::vector<DerivationSection> derive(const Analysis& analysis);
 
 // Finds a step by id across sections; nullptr when absent.
 const DerivationStep* findStep(const std::vector<DerivationSection>& sections, const std::string& id);

@@ -4,7 +4,6 @@
 
 #include "text/Derivation.h"
 #include "plan/PlanIO.h"
-#include "steptime/StepTimeModel.h"
 
 namespace trainplan {
 
@@ -20,8 +19,10 @@ json memoryJson(const MemoryBreakdown& m)
 
 }  // namespace
 
-json estimateToJson(const Plan& plan, const Estimate& e)
+json estimateToJson(const Analysis& analysis)
 {
+    const Plan& plan = analysis.plan;
+    const Estimate& e = analysis.estimate;
     json out;
     out["format"] = "trainplan.estimate";
     out["version"] = 1;
@@ -46,6 +47,7 @@ json estimateToJson(const Plan& plan, const Estimate& e)
         {"total_seconds", t.totalSeconds}, {"days", t.days}, {"gpu_hours", t.gpuHours},
         {"tokens_per_second_per_gpu", t.tokensPerSecondPerGpu}, {"peak_cluster_flops_per_second", t.peakClusterFlopsPerSecond},
         {"effective_flops_per_second", t.effectiveFlopsPerSecond}, {"model_6nd_seconds", t.sixNdSeconds}, {"model_6nd_days", t.sixNdDays},
+        {"basis", timeBasisKey(TimeBasis::AssumedMfu)},
     };
 
     json stages = json::array();
@@ -102,7 +104,7 @@ json estimateToJson(const Plan& plan, const Estimate& e)
     out["warnings"] = std::move(warnings);
 
     json derivation = json::array();
-    for (const auto& section : derive(plan, e)) {
+    for (const auto& section : derive(analysis)) {
         json steps = json::array();
         for (const auto& s : section.steps)
             steps.push_back({{"id", s.id}, {"title", s.title}, {"formula", s.formula}, {"substituted", s.substituted},
@@ -110,9 +112,13 @@ json estimateToJson(const Plan& plan, const Estimate& e)
         derivation.push_back({{"section", section.title}, {"steps", std::move(steps)}});
     }
     out["derivation"] = std::move(derivation);
-    // What this layout should reach, from the step-time model (interfaces.md, "once the
-    // step-time model exists"), beside the figures at the assumed MFU above.
-    out["predicted"] = predictedToJson(predictStep(plan, e));
+    // What this layout should reach, from the step-time model, beside the figures at the
+    // assumed MFU above; days with failures at the predicted speed come from the same analysis.
+    json predicted = predictedToJson(analysis.predicted);
+    predicted["basis"] = timeBasisKey(TimeBasis::Predicted);
+    predicted["padded_days"] = analysis.atPredictedMfu.reliability.paddedDays;
+    predicted["schedule_simulated"] = analysis.hasSchedule();
+    out["predicted"] = std::move(predicted);
     return out;
 }
 

@@ -3,10 +3,13 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "estimate/Estimate.h"
+#include "analysis/Analysis.h"
 
 namespace trainplan {
 
-nlohmann::json estimateToJson(const Plan& plan, const Estimate& est);
+// The estimate at the assumed MFU (top-level keys, "time.basis": "assumed_mfu") and, under
+// "predicted", the step-time model's figures ("predicted.basis": "predicted"), both from one
+// analysis.
+nlohmann::json estimateToJson(const Analysis& analysis);
 
 }  // namespace trainplan

@@ -17,7 +17,7 @@ public:
     void heading(const std::string& title) { out_ << "\n" << title << "\n"; }
     void row(const std::string& label, const std::string& value, const std::string& detail = {})
     {
-        out_ << "  " << std::left << std::setw(34) << label << std::setw(22) << value;
+        out_ << "  " << std::left << std::setw(40) << label << std::setw(22) << value;
         if (!detail.empty())
             out_ << detail;
         out_ << "\n";
@@ -31,8 +31,11 @@ std::string bytes(double b) { return formatBytes(b); }
 
 }  // namespace
 
-std::string estimateToText(const Plan& plan, const Estimate& e, bool withDerivation)
+std::string estimateToText(const Analysis& analysis, bool withDerivation)
 {
+    const Plan& plan = analysis.plan;
+    const Estimate& e = analysis.estimate;
+    const PredictedStep& pr = analysis.predicted;
     std::ostringstream out;
     Table t(out);
     const auto& l = plan.layout;
@@ -52,12 +55,21 @@ std::string estimateToText(const Plan& plan, const Estimate& e, bool withDerivat
     t.row("attention (12 L h s D)", formatSci(e.flops.attention) + " FLOPs");
     t.row("total model FLOPs", formatSci(e.flops.total) + " FLOPs");
     t.row("hardware FLOPs (recompute)", formatSci(e.flops.hardware) + " FLOPs");
-    t.row("compute time", formatSci(e.time.totalSeconds) + " s", formatNumber(e.time.days) + " days at MFU " + formatPercent(plan.training.mfu, 0));
-    t.row("GPU-hours", formatInteger(e.time.gpuHours));
     t.row("tokens per step", formatInteger(e.time.tokensPerStep));
     t.row("steps", formatInteger(double(e.time.steps)));
-    t.row("step time", formatSeconds(e.time.stepSeconds));
-    t.row("tokens/s per GPU", formatNumber(e.time.tokensPerSecondPerGpu));
+    const std::string assumed = std::string(" (") + timeBasisLabel(TimeBasis::AssumedMfu) + " " + formatPercent(plan.training.mfu, 0) + ")";
+    const std::string predicted = std::string(" (") + timeBasisLabel(TimeBasis::Predicted) + ")";
+    t.row("compute time" + assumed, formatSci(e.time.totalSeconds) + " s", formatNumber(e.time.days) + " days");
+    t.row("GPU-hours" + assumed, formatInteger(e.time.gpuHours));
+    t.row("step time" + assumed, formatSeconds(e.time.stepSeconds));
+    t.row("tokens/s per GPU" + assumed, formatNumber(e.time.tokensPerSecondPerGpu));
+
+    t.heading("Predicted step (step-time model of this layout)");
+    t.row("step time" + predicted, formatSeconds(pr.stepSeconds), "MFU " + formatPercent(pr.mfu) + ", HFU " + formatPercent(pr.hfu));
+    t.row("compute time" + predicted, formatNumber(pr.days) + " days", formatInteger(pr.gpuHours) + " GPU-hours");
+    t.row("pipeline bubble" + predicted, formatPercent(pr.bubbleFraction), pr.simulated ? "simulated schedule" : "closed form");
+    t.row("exposed DP" + predicted, formatSeconds(pr.components.dpCommunication), "gradient tail and parameter all-gather");
+    t.row("tokens/s per GPU" + predicted, formatNumber(pr.tokensPerSecondPerGpu));
 
     t.heading("Memory per GPU (fullest: stage " + std::to_string(e.fullestStage + 1) + ")");
     t.row("weights", bytes(e.perGpu.weights));
@@ -74,7 +86,7 @@ std::string estimateToText(const Plan& plan, const Estimate& e, bool withDerivat
 
     t.heading("Pipeline");
     t.row("micro-batches per replica", formatInteger(double(e.pipeline.microbatches)));
-    t.row("bubble", formatPercent(e.pipeline.bubbleFraction));
+    t.row("bubble (closed form)", formatPercent(e.pipeline.bubbleFraction), "(p - 1) / (m + p - 1) for equal stages");
 
     const auto& c = e.communication;
     t.heading("Communication");
@@ -82,7 +94,8 @@ std::string estimateToText(const Plan& plan, const Estimate& e, bool withDerivat
     t.row("TP time per step", formatSeconds(c.tpSecondsPerStep));
     t.row("PP send per micro-batch", bytes(c.ppBytesPerMicrobatch));
     t.row("DP gradient bytes per GPU", bytes(c.dpBytesPerGpu), "average " + bytes(c.dpBytesPerGpuMean));
-    t.row("DP ring time", formatSeconds(c.dpSeconds), c.dpHidden ? "hides under backward (" + formatSeconds(c.dpBackwardWindowSeconds) + ")" : "EXPOSED");
+    t.row("DP ring time", formatSeconds(c.dpSeconds),
+          (c.dpHidden ? "hides under backward (" + formatSeconds(c.dpBackwardWindowSeconds) + ")" : std::string("EXPOSED")) + assumed);
     if (l.zeroStage >= 3)
         t.row("ZeRO-3 all-gathers per step", bytes(c.zero3AllGatherBytesPerStep), formatSeconds(c.zero3SecondsPerStep));
     if (l.cp > 1)
@@ -96,7 +109,8 @@ std::string estimateToText(const Plan& plan, const Estimate& e, bool withDerivat
         t.row("cluster MTBF", formatSeconds(r.clusterMtbfSeconds));
         t.row("checkpoint interval", formatSeconds(r.checkpointIntervalSeconds));
         t.row("expected failures", formatNumber(r.expectedFailures));
-        t.row("padded wall time", formatNumber(r.paddedDays) + " days");
+        t.row("padded wall time" + assumed, formatNumber(r.paddedDays) + " days");
+        t.row("padded wall time" + predicted, formatNumber(analysis.atPredictedMfu.reliability.paddedDays) + " days");
     } else {
         t.row("failures", "not modelled");
     }
@@ -109,7 +123,7 @@ std::string estimateToText(const Plan& plan, const Estimate& e, bool withDerivat
 
     if (withDerivation) {
         out << "\nDerivation\n==========\n\n";
-        out << derivationToText(derive(plan, e));
+        out << derivationToText(derive(analysis));
     }
     return out.str();
 }
@@ -141,17 +155,21 @@ std::string searchToText(const SearchResult& r)
     return out.str();
 }
 
-std::string scheduleToText(const ScheduleResult& r)
+std::string scheduleToText(const Analysis& analysis)
 {
     std::ostringstream out;
     Table t(out);
+    const ScheduleResult& r = analysis.schedule;
+    const PredictedStep& pr = analysis.predicted;
     out << "Pipeline schedule: " << scheduleKindName(r.kind) << ", p = " << r.p << ", m = " << r.m;
     if (r.v > 1)
         out << ", v = " << r.v;
-    out << "\n";
+    out << " (op times " << timeBasisLabel(TimeBasis::Predicted) << " by the step-time model)\n";
     t.heading("Step");
-    t.row("step time", formatSeconds(r.stepSeconds), "compute " + formatSeconds(r.computeSeconds) + " + exposed DP " + formatSeconds(r.dpSyncExposedSeconds));
-    t.row("bubble (simulated)", formatPercent(r.bubbleFraction));
+    t.row("step time (predicted)", formatSeconds(pr.stepSeconds),
+          "pipeline " + formatSeconds(r.computeSeconds) + " + exposed DP " + formatSeconds(pr.components.dpCommunication) + " + optimizer "
+              + formatSeconds(pr.components.optimizer));
+    t.row("bubble (simulated)", formatPercent(pr.bubbleFraction));
     t.row("bubble (closed form)", formatPercent(r.closedFormBubbleFraction));
     t.row("DP sync hidden / exposed", formatSeconds(r.dpSyncHiddenSeconds) + " / " + formatSeconds(r.dpSyncExposedSeconds));
     t.heading("Stages");

@@ -3,14 +3,15 @@
 
 #include <string>
 
-#include "estimate/Estimate.h"
+#include "analysis/Analysis.h"
 #include "search/LayoutSearch.h"
 #include "schedule/Schedule.h"
 
 namespace trainplan {
 
-std::string estimateToText(const Plan& plan, const Estimate& est, bool withDerivation);
-std::string scheduleToText(const ScheduleResult& schedule);
+std::string estimateToText(const Analysis& analysis, bool withDerivation);
+// The analysis's simulated schedule; its step is the predicted step (pipeline, exposed DP, optimizer).
+std::string scheduleToText(const Analysis& analysis);
 std::string searchToText(const SearchResult& result);
 
 }  // namespace trainplan

@@ -1,0 +1,77 @@
+// One analysis of a plan: everything any view, verb or export shows, computed once and in order.
+//
+//   estimate        figures at the assumed MFU (training.mfu): parameters, FLOPs, memory, volumes,
+//                   time, reliability, warnings
+//   predicted       the step-time model's step for this layout (StepTimeModel.h)
+//   schedule        the simulated pipeline step with the predicted costs: what the timeline draws;
+//                   its step plus the work after the pipeline (optimizer, parameter gather) is
+//                   predicted.stepSeconds
+//   atPredictedMfu  the estimate with MFU = the predicted MFU: days, GPU-hours and failure-padded
+//                   days at the predicted speed
+//
+// Writers (JSON, text, report, window) format an Analysis and compute nothing of their own, so
+// a figure has one value everywhere. Two bases exist for time (assumed MFU and predicted);
+// timeBasisLabel() is the one wording every view uses for them.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "estimate/Estimate.h"
+#include "schedule/Schedule.h"
+#include "schedule/SchedulePreconditions.h"
+#include "steptime/StepTimeModel.h"
+
+namespace trainplan {
+
+enum class TimeBasis { AssumedMfu, Predicted };
+
+// "assumed MFU" / "predicted": how every view names the two bases.
+const char* timeBasisLabel(TimeBasis basis);
+// "assumed_mfu" / "predicted": the same in JSON.
+const char* timeBasisKey(TimeBasis basis);
+
+struct Analysis {
+    Plan plan;
+    Estimate estimate;
+    PredictedStep predicted;
+    // Empty (no events, no stages) when the pipeline cannot be simulated; scheduleProblem says
+    // why and predicted then uses the closed form.
+    ScheduleResult schedule;
+    std::optional<ScheduleProblem> scheduleProblem;
+    Estimate atPredictedMfu;
+
+    // The estimate whose time figures follow the basis (memory and volumes are the same in both).
+    const Estimate& timeEstimate(TimeBasis basis) const { return basis == TimeBasis::Predicted ? atPredictedMfu : estimate; }
+    double stepSeconds(TimeBasis basis) const
+    {
+        return basis == TimeBasis::Predicted ? predicted.stepSeconds : estimate.time.stepSeconds;
+    }
+    bool hasSchedule() const { return !scheduleProblem && !schedule.stages.empty(); }
+    // Work after the simulated pipeline: the optimizer step and the exposed parameter all-gather.
+    double afterPipelineSeconds() const { return predicted.stepSeconds - schedule.stepSeconds; }
+};
+
+// The plan's own accelerator efficiencies and framework (stepTimeOptionsFor(plan)).
+Analysis analyse(const Plan& plan);
+// With step-time options set by the caller (sensitivity varies them, the reality check pins the
+// framework).
+Analysis analyse(const Plan& plan, const StepTimeOptions& options);
+
+// Reuses its scratch and the output's storage across calls (live views, repeated analyses); one
+// instance per thread.
+class Analyser {
+public:
+    void analyse(const Plan& plan, const StepTimeOptions& options, Analysis& out);
+    void analyse(const Plan& plan, Analysis& out);
+    // The analysis's first two stages alone (estimate at the assumed MFU, then the predicted
+    // step), for the layout search's hot loop: the same code path, without the schedule's events
+    // or the second estimate.
+    void estimateAndPredict(const Plan& plan, const StepTimeOptions& options, Estimate& est, PredictedStep& predicted);
+
+private:
+    StepTimeWorkspace stepTime_;
+    ScheduleSimulator simulator_;
+};
+
+}  // namespace trainplan
