@@ -54,7 +54,7 @@ void paintHeading(QPainter& p, const QRectF& rect, const QString& text)
     p.drawText(rect, Qt::AlignLeft | Qt::AlignTop, text);
 }
 
-void paintTitlePage(QPainter& p, const QRectF& body, ReportContext& ctx)
+void paintTitlePage(QPainter& p, const QRectF& body, const ReportContext& ctx)
 {
     const auto& plan = ctx.plan();
     const auto& e = ctx.estimate();
@@ -94,7 +94,7 @@ void paintTitlePage(QPainter& p, const QRectF& body, ReportContext& ctx)
 
 }  // namespace
 
-bool write(ReportContext& ctx, const QString& path, QPageSize::PageSizeId pageSize, QString* error, int* pagesOut)
+bool write(const ReportContext& ctx, const QString& path, QPageSize::PageSizeId pageSize, QString* error, int* pagesOut)
 {
     // Written through QSaveFile: a failed export never leaves half a PDF behind.
     QSaveFile file(path);

@@ -1,8 +1,6 @@
 #include "report/ReportPainter.h"
 
 #include <QAbstractTextDocumentLayout>
-#include <QChart>
-#include <QGraphicsScene>
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QTextDocument>
@@ -11,13 +9,11 @@
 #include "style/Fonts.h"
 #include "layoutdiagram/LayoutDiagramPainter.h"
 #include "layoutdiagram/LayoutDiagramStyle.h"
-#include "charts/MemoryChart.h"
 #include "timeline/TimelineScene.h"
 #include "charts/TornadoPainter.h"
 #include "analysis/Sensitivity.h"
 #include "report/ReportContext.h"
 #include "style/Theme.h"
-#include "charts/TimeBreakdownChart.h"
 #include "text/Derivation.h"
 #include "plan/EnumNames.h"
 #include "text/Format.h"
@@ -147,19 +143,28 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
     const auto& e = ctx.estimate();
     const auto& plan = ctx.plan();
     const QColor normal(0x11, 0x18, 0x27);
+    const auto& a = ctx.analysis();
+    const auto& pr = a.predicted;
+    const auto& atPredicted = a.atPredictedMfu.reliability;
+    const QString assumed = QString::fromLatin1(timeBasisLabel(TimeBasis::AssumedMfu));
+    const QString predicted = QString::fromLatin1(timeBasisLabel(TimeBasis::Predicted));
     const Figure figures[] = {
         {"Parameters", q(formatCount(e.parameters.total)), QString("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))), normal},
         {"Training FLOPs", q(formatSci(e.flops.total)), QString("6ND %1 + attention %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))), normal},
-        {"Compute time", QString("%1 days").arg(fmtNum(e.time.days)), QString("at MFU %1 on %2 GPUs").arg(q(formatPercent(plan.training.mfu, 0))).arg(e.gpusUsed), normal},
-        {"With failures", e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(e.reliability.paddedDays)) : QString("not modelled"),
-         e.reliability.failuresModelled ? QString("%1 expected failures").arg(fmtNum(e.reliability.expectedFailures)) : QString("set an MTBF"),
+        {"Compute time, " + predicted, QString("%1 days").arg(fmtNum(pr.days)),
+         QString("%1 %2 days at %3 %4").arg(assumed).arg(fmtNum(e.time.days)).arg(q(formatPercent(plan.training.mfu, 0))).arg(e.gpusUsed) + " GPUs", normal},
+        {"With failures, " + predicted, e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(atPredicted.paddedDays)) : QString("not modelled"),
+         e.reliability.failuresModelled ? QString("%1 %2 days; %3 failures").arg(assumed, fmtNum(e.reliability.paddedDays), fmtNum(e.reliability.expectedFailures))
+                                        : QString("set an MTBF"),
          e.reliability.failuresModelled ? normal : theme::severity(Severity::Warning)},
-        {"GPU-hours", q(formatCount(e.time.gpuHours)), QString("%1 steps").arg(q(formatInteger(double(e.time.steps)))), normal},
-        {"Step time", q(formatSeconds(e.time.stepSeconds)), QString("%1 tokens per step").arg(q(formatInteger(e.time.tokensPerStep))), normal},
+        {"GPU-hours, " + predicted, q(formatCount(pr.gpuHours)), QString("%1 %2").arg(assumed, q(formatCount(e.time.gpuHours))), normal},
+        {"Step time, " + predicted, q(formatSeconds(pr.stepSeconds)),
+         QString("%1 %2; MFU %3").arg(assumed, q(formatSeconds(e.time.stepSeconds)), q(formatPercent(pr.mfu))), normal},
         {"Memory per GPU", fmtBytes(e.perGpu.total), QString("of %1, stage %2").arg(fmtBytes(e.capacityBytes)).arg(e.fullestStage + 1),
          e.fits ? normal : theme::severity(Severity::Error)},
-        {"Pipeline bubble", q(formatPercent(e.pipeline.bubbleFraction)), QString("m = %1 micro-batches").arg(e.pipeline.microbatches),
-         e.pipeline.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : normal},
+        {"Pipeline bubble, " + predicted, q(formatPercent(pr.bubbleFraction)),
+         QString("closed form %1, m = %2").arg(q(formatPercent(e.pipeline.bubbleFraction))).arg(e.pipeline.microbatches),
+         pr.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : normal},
     };
     const int columns = rect.width() > rect.height() * 1.2 ? 4 : 2;
     const int rows = (int(std::size(figures)) + columns - 1) / columns;
@@ -194,16 +199,6 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
     }
 }
 
-void paintChart(QChart* chart, QPainter& p, const QRectF& rect, double scale)
-{
-    // Lay the chart out at the target size divided by the scale, then render its scene
-    // scaled up: text grows with the slide. Vectors on PDF and SVG.
-    const QSizeF logical = rect.size() / std::max(scale, 0.1);
-    chart->resize(logical);
-    chart->setPos(0, 0);
-    chart->scene()->setSceneRect(QRectF(QPointF(0, 0), logical));
-    chart->scene()->render(&p, rect, QRectF(QPointF(0, 0), logical));
-}
 
 }  // namespace
 
@@ -315,16 +310,16 @@ int pageCount(ReportView view, const ReportContext& ctx, const QSizeF& size, int
     return std::max(1, doc.pageCount());
 }
 
-void paint(ReportView view, ReportContext& ctx, QPainter& p, const QRectF& rect, int section, double scale, int page)
+void paint(ReportView view, const ReportContext& ctx, QPainter& p, const QRectF& rect, int section, double scale, int page)
 {
     switch (view) {
     case ReportView::Summary: paintSummary(ctx, p, rect, scale); return;
-    case ReportView::Memory: paintChart(ctx.memoryChart()->chart(), p, rect, scale); return;
-    case ReportView::StepTime: paintChart(ctx.timeChart()->chart(), p, rect, scale); return;
+    case ReportView::Memory: ctx.memoryChart().paint(p, rect, scale); return;
+    case ReportView::StepTime: ctx.timeChart().paint(p, rect, scale); return;
     case ReportView::Timeline: {
         // The plan's own schedule with its in-flight strip, fitted to the whole step.
         TimelineScene timeline;
-        timeline.setPlan(ctx.plan(), ctx.estimate());
+        timeline.setAnalysis(ctx.analysis());
         p.save();
         p.translate(rect.topLeft());
         p.scale(scale, scale);

@@ -20,7 +20,7 @@ QString q(const std::string& s)
     return QString::fromStdString(s);
 }
 
-bool writeSvg(ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
+bool writeSvg(const ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -44,7 +44,7 @@ bool writeSvg(ReportContext& ctx, const Slide& slide, const QString& path, QStri
     return true;
 }
 
-bool writePng(ReportContext& ctx, const Slide& slide, const QString& path, double pixelRatio, QString* error)
+bool writePng(const ReportContext& ctx, const Slide& slide, const QString& path, double pixelRatio, QString* error)
 {
     QImage image(int(kWidth * pixelRatio), int(kHeight * pixelRatio), QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(pixelRatio);
@@ -94,17 +94,19 @@ std::vector<Slide> slides(const ReportContext& ctx)
 
 QString keyFigures(const ReportContext& ctx)
 {
-    const auto& e = ctx.estimate();
+    const auto& a = ctx.analysis();
+    const auto& e = a.estimate;
     const auto& l = ctx.plan().layout;
-    return QObject::tr("%1 parameters · %2 GPUs as TP %3 × PP %4 × DP %5 × CP %6 · %7 days (%8 with failures) · %9 per GPU · bubble %10")
+    return QObject::tr("%1 parameters · %2 GPUs as TP %3 × PP %4 × DP %5 × CP %6 · %7 %8 days (%9 with failures) · %10 per GPU · bubble %11")
         .arg(q(trainplan::formatCount(e.parameters.total)))
         .arg(e.gpusUsed)
         .arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp)
-        .arg(q(trainplan::formatNumber(e.time.days)), q(trainplan::formatNumber(e.reliability.paddedDays)), q(trainplan::formatBytes(e.perGpu.total)),
-             q(trainplan::formatPercent(e.pipeline.bubbleFraction)));
+        .arg(QString::fromLatin1(trainplan::timeBasisLabel(trainplan::TimeBasis::Predicted)), q(trainplan::formatNumber(a.predicted.days)),
+             q(trainplan::formatNumber(a.atPredictedMfu.reliability.paddedDays)), q(trainplan::formatBytes(e.perGpu.total)),
+             q(trainplan::formatPercent(a.predicted.bubbleFraction)));
 }
 
-void paintSlide(ReportContext& ctx, const Slide& slide, QPainter& p, const QRectF& rect)
+void paintSlide(const ReportContext& ctx, const Slide& slide, QPainter& p, const QRectF& rect)
 {
     // Proportions are of a 1920 x 1080 slide; smaller targets scale uniformly.
     p.save();
@@ -133,14 +135,14 @@ void paintSlide(ReportContext& ctx, const Slide& slide, QPainter& p, const QRect
     p.restore();
 }
 
-bool writeSlide(ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
+bool writeSlide(const ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
 {
     if (path.endsWith(".svg", Qt::CaseInsensitive))
         return writeSvg(ctx, slide, path, error);
     return writePng(ctx, slide, path, path.endsWith("@2x.png", Qt::CaseInsensitive) ? 2.0 : 1.0, error);
 }
 
-bool writeAll(ReportContext& ctx, const QString& directory, QString* error, QStringList* written)
+bool writeAll(const ReportContext& ctx, const QString& directory, QString* error, QStringList* written)
 {
     if (!QDir().mkpath(directory)) {
         *error = QObject::tr("Cannot create the folder %1").arg(directory);

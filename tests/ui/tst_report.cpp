@@ -204,7 +204,7 @@ void TestReport::exportRefusesAnUnwritablePath()
 
 void TestReport::presentationStepsThroughTheSlides()
 {
-    PresentationWindow window(trainplan::defaultPlan());
+    PresentationWindow window(trainplan::analyse(trainplan::defaultPlan()));
     window.setAttribute(Qt::WA_DeleteOnClose, false);
     window.resize(1280, 720);
     window.show();

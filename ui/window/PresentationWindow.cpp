@@ -5,9 +5,9 @@
 
 #include "report/ReportContext.h"
 
-PresentationWindow::PresentationWindow(const trainplan::Plan& plan, QWidget* parent)
+PresentationWindow::PresentationWindow(const trainplan::Analysis& analysis, QWidget* parent)
     : QWidget(parent, Qt::Window)
-    , context_(std::make_unique<ReportContext>(plan))
+    , context_(std::make_unique<ReportContext>(analysis))
     , slides_(slideexport::slides(*context_))
 {
     setAttribute(Qt::WA_DeleteOnClose);
