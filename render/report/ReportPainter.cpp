@@ -96,8 +96,10 @@ QString redFlagsHtml(const Estimate& e)
     return html + "</table>";
 }
 
-QString validationHtml(const Plan& p, const Estimate& e)
+QString validationHtml(const Analysis& a)
 {
+    const Plan& p = a.plan;
+    const Estimate& e = a.estimate;
     const auto& r = e.reliability;
     const int node = p.cluster.gpusPerNode;
     QString grid;
@@ -112,8 +114,8 @@ QString validationHtml(const Plan& p, const Estimate& e)
                "<li>Measure kernel shapes and numerical stability.</li></ul>"
                "<h3>Stage 2: multi-node scaling</h3><ul>"
                "<li>Test a grid of %8 GPUs, keeping the global batch (%9 sequences) or reporting any change.</li>"
-               "<li>Record tokens/s (plan: %10 per GPU), MFU (plan: %11), median and tail step time (plan: %12), exposed collective time "
-               "(DP reduction %13, %14), per-rank imbalance and peak memory.</li></ul>"
+               "<li>Record tokens/s (predicted: %10 per GPU), MFU (predicted: %11), median and tail step time (predicted: %12), exposed "
+               "collective time (exposed DP, predicted: %13; %14 of TP, CP and ZeRO collectives), per-rank imbalance and peak memory.</li></ul>"
                "<h3>Stage 3: reliability</h3><ul>"
                "<li>Checkpoint model, optimizer, data position and random state: %15 in all, %16 per GPU; measure the write stall (plan: %17).</li>"
                "<li>Test restart before the full run (plan: %18 per restart). Checkpoint every %19 (Young/Daly).</li>"
@@ -125,8 +127,10 @@ QString validationHtml(const Plan& p, const Estimate& e)
         .arg(e.fullestStage + 1)
         .arg(fmtBytes(e.perGpu.weights), fmtBytes(e.perGpu.gradients), fmtBytes(e.perGpu.optimizer), fmtBytes(e.perGpu.activations), grid)
         .arg(p.training.globalBatchSequences)
-        .arg(fmtNum(e.time.tokensPerSecondPerGpu), q(formatPercent(p.training.mfu, 0)), q(formatSeconds(e.time.stepSeconds)),
-             q(formatSeconds(e.communication.dpSeconds)), e.communication.dpHidden ? "hidden under backward" : "exposed")
+        .arg(fmtNum(a.predicted.tokensPerSecondPerGpu), q(formatPercent(a.predicted.mfu)), q(formatSeconds(a.predicted.stepSeconds)),
+             q(formatSeconds(a.predicted.components.dpCommunication)),
+             q(formatSeconds(a.predicted.components.tpCommunication + a.predicted.components.cpCommunication
+                             + a.predicted.components.zeroCommunication)))
         .arg(fmtBytes(r.checkpointBytes), fmtBytes(r.checkpointBytesPerGpu), q(formatSeconds(r.checkpointWriteSeconds)),
              q(formatSeconds(p.reliability.restartSeconds)), r.failuresModelled ? q(formatSeconds(r.checkpointIntervalSeconds)) : QString("(no MTBF set)"),
              r.failuresModelled ? fmtNum(r.expectedFailures) : QString("an unknown number of"),
@@ -238,7 +242,7 @@ QString viewHtml(ReportView view, const ReportContext& ctx, int section, double 
     switch (view) {
     case ReportView::Inputs: return htmlPage(inputsHtml(ctx.plan(), ctx.estimate()), scale);
     case ReportView::RedFlags: return htmlPage(redFlagsHtml(ctx.estimate()), scale);
-    case ReportView::Validation: return htmlPage(validationHtml(ctx.plan(), ctx.estimate()), scale);
+    case ReportView::Validation: return htmlPage(validationHtml(ctx.analysis()), scale);
     case ReportView::Derivation: return derivationhtml::render(derive(ctx.plan(), ctx.estimate()), section, scale);
     default: return {};
     }
