@@ -1,3 +1,4 @@
+#include "style/Theme.h"
 #include "charts/ChartFrame.h"
 
 #include <QFontMetricsF>
@@ -81,7 +82,7 @@ double paintLegend(QPainter& p, const QRectF& rect, const std::vector<LegendEntr
             p.setBrush(e.color);
             p.drawRect(swatch);
         }
-        p.setPen(QColor(0x37, 0x41, 0x51));
+        p.setPen(theme::inkSoft());
         p.drawText(QRectF(swatch.right() + 5 * scale, y, w, line), Qt::AlignLeft | Qt::AlignVCenter, e.label);
         x += w + kGap * scale;
     }

@@ -151,9 +151,9 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
     p.setFont(label);
     for (double v = 0; v <= end + 1e-9; v += step) {
         const double y = plot.bottom() - v / end * plot.height();
-        p.setPen(QPen(QColor(0xe5, 0xe7, 0xeb), 1));
+        p.setPen(QPen(theme::gridLine(), 1));
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-        p.setPen(QColor(0x4b, 0x55, 0x63));
+        p.setPen(theme::muted());
         p.drawText(QRectF(plot.left() - tickWidth - 6 * scale, y - lineH / 2, tickWidth, lineH), Qt::AlignRight | Qt::AlignVCenter,
                    tickLabel(v, step));
     }
@@ -187,7 +187,7 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
             const QString text = shortGb(v);
             if (seg.height() >= vfm.height() + 1 && vfm.horizontalAdvance(text) + 4 * scale <= seg.width()) {
                 p.setFont(valueF);
-                p.setPen(c.lightnessF() > 0.6 ? QColor(0x11, 0x18, 0x27) : Qt::white);
+                p.setPen(c.lightnessF() > 0.6 ? theme::ink() : Qt::white);
                 p.drawText(seg, Qt::AlignCenter, text);
             }
             base += v;
@@ -196,18 +196,18 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
         const QString total = shortGb(st.total);
         p.setFont(valueF);
         if (vfm.horizontalAdvance(total) + 2 * scale <= slot_) {
-            p.setPen(st.fits ? QColor(0x11, 0x18, 0x27) : theme::capacity());
+            p.setPen(st.fits ? theme::ink() : theme::capacity());
             p.drawText(QRectF(cx - slot_ / 2, yOf(st.total) - vfm.height() - 1 * scale, slot_, vfm.height()), Qt::AlignCenter, total);
         }
         if (s % labelEvery == 0 || s == n - 1) {
             p.setFont(label);
-            p.setPen(st.fits ? QColor(0x37, 0x41, 0x51) : theme::capacity());
+            p.setPen(st.fits ? theme::inkSoft() : theme::capacity());
             p.drawText(QRectF(cx - slot_ * labelEvery / 2.0, plot.bottom() + 2 * scale, slot_ * labelEvery, lineH), Qt::AlignCenter,
                        QString::number(s + 1) + (st.fits ? QString() : QStringLiteral(" \u2716")));
         }
     }
     p.setFont(label);
-    p.setPen(QColor(0x4b, 0x55, 0x63));
+    p.setPen(theme::muted());
     p.drawText(QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("Pipeline stage"));
 
     // Capacity line, labelled with its value at the right end.

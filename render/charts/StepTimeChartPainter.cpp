@@ -109,9 +109,9 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
     p.setFont(label);
     for (double v = 0; v <= end + 1e-12; v += step) {
         const double x = xOf(v);
-        p.setPen(QPen(QColor(0xe5, 0xe7, 0xeb), 1));
+        p.setPen(QPen(theme::gridLine(), 1));
         p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-        p.setPen(QColor(0x4b, 0x55, 0x63));
+        p.setPen(theme::muted());
         p.drawText(QRectF(x - 40 * scale, plot.bottom() + 2 * scale, 80 * scale, lineH), Qt::AlignCenter, tickLabel(v, step));
     }
     p.drawText(QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("seconds per step"));
@@ -121,9 +121,9 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
     for (int r = 0; r < RowCount; ++r) {
         const double cy = plot.top() + (r + 0.5) * rowPitch_;
         p.setFont(label);
-        p.setPen(QColor(0x37, 0x41, 0x51));
+        p.setPen(theme::inkSoft());
         p.drawText(QRectF(area.left(), cy - lineH, labelW, lineH), Qt::AlignRight | Qt::AlignVCenter, rowTexts[r]);
-        p.setPen(QColor(0x6b, 0x72, 0x80));
+        p.setPen(theme::faint());
         p.drawText(QRectF(area.left(), cy, labelW, lineH), Qt::AlignRight | Qt::AlignVCenter,
                    QStringLiteral("MFU %1").arg(QString::fromStdString(trainplan::formatPercent(mfu_[r]))));
         double x0 = 0;
@@ -138,13 +138,13 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
             const QString text = seconds(v);
             if (vfm.horizontalAdvance(text) + 4 * scale <= seg.width() && vfm.height() <= seg.height()) {
                 p.setFont(valueF);
-                p.setPen(partColor(i).lightnessF() > 0.6 ? QColor(0x11, 0x18, 0x27) : Qt::white);
+                p.setPen(partColor(i).lightnessF() > 0.6 ? theme::ink() : Qt::white);
                 p.drawText(seg, Qt::AlignCenter, text);
             }
             x0 += v;
         }
         p.setFont(valueF);
-        p.setPen(QColor(0x11, 0x18, 0x27));
+        p.setPen(theme::ink());
         p.drawText(QRectF(xOf(x0) + 4 * scale, cy - barH_ / 2, plot.right() - xOf(x0) + 6 * scale, barH_), Qt::AlignLeft | Qt::AlignVCenter,
                    seconds(x0));
     }

@@ -36,12 +36,12 @@ QString fmtNum(double v) { return q(formatNumber(v)); }
 
 QString htmlPage(const QString& body, double scale)
 {
-    return QString("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:#111827'>%2</body></html>").arg(10.0 * scale, 0, 'f', 1).arg(body);
+    return theme::styled(QString("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:@ink'>%2</body></html>").arg(10.0 * scale, 0, 'f', 1).arg(body));
 }
 
 QString row(const QString& label, const QString& value)
 {
-    return QString("<tr><td style='color:#4b5563; padding-right:14px'>%1</td><td><b>%2</b></td></tr>").arg(label, value);
+    return QString("<tr><td style='color:@muted; padding-right:14px'>%1</td><td><b>%2</b></td></tr>").arg(label, value);
 }
 
 QString inputsHtml(const Plan& p, const Estimate& e)
@@ -60,7 +60,7 @@ QString inputsHtml(const Plan& p, const Estimate& e)
                       row("Memory per GPU", fmtBytes(c.memoryBytesPerGpu)) + row("Peak BF16", QString("%1 TFLOP/s").arg(c.peakFlopsPerGpu / 1e12)) +
                       row("NVLink / network", QString("%1 / %2 GB/s per GPU").arg(c.intraNodeBytesPerSecond / 1e9).arg(c.interNodeBytesPerSecond / 1e9)) +
                       row("MTBF", c.mtbfSeconds ? QString("%1 h per %2").arg(*c.mtbfSeconds / 3600).arg(c.mtbfBasis == MtbfBasis::PerNode ? "node" : "GPU")
-                                                : QString("<span style='color:#dc2626'>not modelled</span>")) +
+                                                : QString("<span style='color:@error'>not modelled</span>")) +
                       "</table>";
     QString training = "<table>" + row("Tokens D", q(formatSci(t.tokens))) +
                        row("Global batch", QString("%1 sequences = %2 tokens").arg(t.globalBatchSequences).arg(q(formatInteger(e.time.tokensPerStep)))) +
@@ -83,13 +83,13 @@ QString inputsHtml(const Plan& p, const Estimate& e)
 QString redFlagsHtml(const Estimate& e)
 {
     if (e.warnings.empty())
-        return "<p style='color:#16a34a'><b>No red flags.</b> The layout fits, TP stays inside a node, the batch divides, and failures are budgeted.</p>";
+        return "<p style='color:@ok'><b>No red flags.</b> The layout fits, TP stays inside a node, the batch divides, and failures are budgeted.</p>";
     QString html = "<table cellspacing='0' cellpadding='4'>";
     for (auto sev : {Severity::Error, Severity::Warning, Severity::Info}) {
         for (const auto& w : e.warnings) {
             if (w.severity != sev)
                 continue;
-            html += QString("<tr><td style='color:%1'><b>%2</b></td><td><b>%3</b><br>%4<br><span style='color:#6b7280'>field: %5</span></td></tr>")
+            html += QString("<tr><td style='color:%1'><b>%2</b></td><td><b>%3</b><br>%4<br><span style='color:@faint'>field: %5</span></td></tr>")
                         .arg(theme::severity(sev).name(), QString(severityName(sev)).toUpper(), codeName(w.code), q(describe(w)), w.field);
         }
     }
@@ -180,12 +180,12 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
     const QFont detailFont = font(8.5 * scale);
     for (int i = 0; i < int(std::size(figures)); ++i) {
         const QRectF box(rect.x() + (i % columns) * (w + gap), rect.y() + (i / columns) * (h + gap), w, h);
-        p.setPen(QPen(QColor(0xd1, 0xd5, 0xdb), 1));
-        p.setBrush(QColor(0xf9, 0xfa, 0xfb));
+        p.setPen(QPen(theme::border(), 1));
+        p.setBrush(theme::panel());
         p.drawRoundedRect(box, 4 * scale, 4 * scale);
         const QRectF inner = box.adjusted(10 * scale, 6 * scale, -8 * scale, -6 * scale);
         p.setFont(titleFont);
-        p.setPen(QColor(0x4b, 0x55, 0x63));
+        p.setPen(theme::muted());
         p.drawText(inner, Qt::AlignLeft | Qt::AlignTop, figures[i].title);
         // Shrink the value until it fits its box rather than clipping it.
         QFont fitted = valueFont;
@@ -198,7 +198,7 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
         while (detail.pointSizeF() > 6 && QFontMetricsF(detail, p.device()).horizontalAdvance(figures[i].detail) > inner.width())
             detail.setPointSizeF(detail.pointSizeF() * 0.92);
         p.setFont(detail);
-        p.setPen(QColor(0x4b, 0x55, 0x63));
+        p.setPen(theme::muted());
         p.drawText(inner, Qt::AlignLeft | Qt::AlignBottom, figures[i].detail);
     }
 }

@@ -1,3 +1,4 @@
+#include "style/Theme.h"
 #include "report/SlideExport.h"
 
 #include <QDir>
@@ -116,21 +117,21 @@ void paintSlide(const ReportContext& ctx, const Slide& slide, QPainter& p, const
     p.fillRect(QRectF(0, 0, kWidth, kHeight), Qt::white);
     const QFont title = reportpainter::font(30, true);
     p.setFont(title);
-    p.setPen(QColor(0x11, 0x18, 0x27));
+    p.setPen(theme::ink());
     const QString heading = reportpainter::viewTitle(slide.view, ctx, slide.section);
     p.drawText(QRectF(80, 50, kWidth - 160, 70), Qt::AlignLeft | Qt::AlignVCenter, slide.page > 0 ? QObject::tr("%1 (continued)").arg(heading) : heading);
     const QFont sub = reportpainter::font(13);
     p.setFont(sub);
-    p.setPen(QColor(0x4b, 0x55, 0x63));
+    p.setPen(theme::muted());
     p.drawText(QRectF(80, 118, kWidth - 160, 30), Qt::AlignLeft | Qt::AlignVCenter, ctx.title());
-    p.setPen(QPen(QColor(0x25, 0x63, 0xeb), 4));
+    p.setPen(QPen(theme::compute(), 4));
     p.drawLine(QPointF(80, 160), QPointF(260, 160));
     reportpainter::paint(slide.view, ctx, p, kBody, slide.section, kTextScale, slide.page);
-    p.setPen(QPen(QColor(0xd1, 0xd5, 0xdb), 1.5));
+    p.setPen(QPen(theme::border(), 1.5));
     p.drawLine(QPointF(80, kHeight - 90), QPointF(kWidth - 80, kHeight - 90));
     const QFont foot = reportpainter::font(13);
     p.setFont(foot);
-    p.setPen(QColor(0x37, 0x41, 0x51));
+    p.setPen(theme::inkSoft());
     p.drawText(QRectF(80, kHeight - 85, kWidth - 160, 60), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, keyFigures(ctx));
     p.restore();
 }

@@ -52,9 +52,6 @@ public:
     bool isModified() const { return !undo_.isClean(); }
     QString displayName() const;
 
-    // Called by PlanEditCommand on redo/undo.
-    void setPlanFromCommand(const trainplan::Plan& plan);
-
 signals:
     void planChanged();        // the plan and its estimate changed
     void fileStateChanged();   // path or modified flag changed
@@ -62,6 +59,8 @@ signals:
     void timeBasisChanged();
 
 private:
+    friend class PlanEditCommand;  // the undo path is the only way to replace the plan in place
+    void setPlanFromCommand(const trainplan::Plan& plan);
     void recompute();
 
     trainplan::Plan plan_;

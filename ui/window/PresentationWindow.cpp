@@ -1,3 +1,4 @@
+#include "style/Theme.h"
 #include "window/PresentationWindow.h"
 
 #include <QKeyEvent>
@@ -38,7 +39,7 @@ void PresentationWindow::paintEvent(QPaintEvent*)
     const QSizeF size(slideexport::kWidth * s, slideexport::kHeight * s);
     const QRectF target(QPointF((width() - size.width()) / 2, (height() - size.height()) / 2), size);
     slideexport::paintSlide(*context_, slides_[size_t(current_)], p, target);
-    p.setPen(QColor(0x9c, 0xa3, 0xaf));
+    p.setPen(theme::quiet());
     p.setFont(reportpainter::font(11));
     p.drawText(target.adjusted(0, 0, -20, -12), Qt::AlignRight | Qt::AlignBottom, QString("%1 / %2").arg(current_ + 1).arg(slideCount()));
 }

@@ -63,7 +63,7 @@ void estimateTime(const Plan& plan, Estimate& est)
     t.sixNdDays = t.sixNdSeconds / 86400.0;
 }
 
-void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPerStage)
+void estimateStages(const Plan& plan, Estimate& est)
 {
     const auto& l = plan.layout;
     const int p = l.pp;
@@ -73,7 +73,6 @@ void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPer
     const double workingSet = recomputeWorkingSet(plan);
     const double logits = logitsBytes(plan);
 
-    splitLayers(plan, layersPerStage);
     est.stages.resize(p);
     int first = 0;
     double worst = -1.0;
@@ -81,7 +80,7 @@ void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPer
         StageEstimate& st = est.stages[i];
         st.index = i;
         st.firstLayer = first;
-        st.layers = layersPerStage[i];
+        st.layers = layersOfStage(plan, i);
         first += st.layers;
         st.hasEmbedding = i == 0;
         st.hasLmHead = i == p - 1;
@@ -118,7 +117,6 @@ bool Estimate::hasErrors() const
 void estimateInto(const Plan& plan, Estimate& est)
 {
     const auto& l = plan.layout;
-    static thread_local std::vector<int> layersPerStage;
     est.warnings.clear();
     est.gpusUsed = l.tp * l.pp * l.dp * l.cp;
     est.nodes = (est.gpusUsed + plan.cluster.gpusPerNode - 1) / plan.cluster.gpusPerNode;
@@ -136,7 +134,7 @@ void estimateInto(const Plan& plan, Estimate& est)
     pipe.bubbleFraction = l.pp > 1 ? bubbleFraction(l.schedule, l.pp, pipe.microbatches, l.virtualStages) : 0.0;
 
     est.activation = activationPerLayer(plan);
-    estimateStages(plan, est, layersPerStage);
+    estimateStages(plan, est);
     est.perGpu = est.stages[est.fullestStage].memory;
     est.capacityBytes = plan.cluster.memoryBytesPerGpu;
     est.fits = est.perGpu.total <= est.capacityBytes;
