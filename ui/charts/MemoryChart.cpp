@@ -1,18 +1,12 @@
 #include "charts/MemoryChart.h"
 
-#include <QHelpEvent>
-#include <QPainter>
-#include <QToolTip>
-
 #include "document/PlanDocument.h"
 
 MemoryChart::MemoryChart(PlanDocument* document, QWidget* parent)
-    : QWidget(parent)
+    : PaintedChart(parent)
     , doc_(document)
 {
     setMinimumSize(280, 200);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-    setMouseTracking(true);
     connect(doc_, &PlanDocument::planChanged, this, &MemoryChart::refresh);
     refresh();
 }
@@ -33,23 +27,7 @@ double MemoryChart::capacityLine() const
     return painter_.capacityBytes() / 1e9;
 }
 
-void MemoryChart::paintEvent(QPaintEvent*)
+QString MemoryChart::toolTipAt(QPoint point) const
 {
-    QPainter p(this);
-    p.fillRect(rect(), Qt::white);
-    painter_.paint(p, QRectF(rect()));
-}
-
-bool MemoryChart::event(QEvent* event)
-{
-    if (event->type() == QEvent::ToolTip) {
-        const auto* help = static_cast<QHelpEvent*>(event);
-        const int stage = painter_.stageAt(help->pos());
-        if (stage >= 0)
-            QToolTip::showText(help->globalPos(), painter_.toolTip(stage), this);
-        else
-            QToolTip::hideText();
-        return true;
-    }
-    return QWidget::event(event);
+    return painter_.toolTip(painter_.stageAt(point));
 }

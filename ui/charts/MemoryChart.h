@@ -1,15 +1,14 @@
 // Memory per GPU for every pipeline stage, live: MemoryChartPainter over the document's
 // analysis, with the stage's breakdown as hover text.
 #pragma once
-
 #include <QStringList>
-#include <QWidget>
 
+#include "charts/PaintedChart.h"
 #include "charts/MemoryChartPainter.h"
 
 class PlanDocument;
 
-class MemoryChart : public QWidget {
+class MemoryChart : public PaintedChart {
     Q_OBJECT
 
 public:
@@ -20,8 +19,8 @@ public:
     const MemoryChartPainter& chartPainter() const { return painter_; }
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
-    bool event(QEvent* event) override;  // tooltips
+    void paintChart(QPainter& painter, const QRectF& rect) const override { painter_.paint(painter, rect); }
+    QString toolTipAt(QPoint point) const override;
 
 private:
     void refresh();

@@ -2,13 +2,12 @@
 // predicted step by component beside the step at the assumed MFU), with hover values.
 #pragma once
 
-#include <QWidget>
-
+#include "charts/PaintedChart.h"
 #include "charts/StepTimeChartPainter.h"
 
 class PlanDocument;
 
-class TimeBreakdownChart : public QWidget {
+class TimeBreakdownChart : public PaintedChart {
     Q_OBJECT
 
 public:
@@ -23,8 +22,8 @@ public:
     static constexpr Row PredictedRow = StepTimeChartPainter::PredictedRow;
 
 protected:
-    void paintEvent(QPaintEvent* event) override;
-    bool event(QEvent* event) override;
+    void paintChart(QPainter& painter, const QRectF& rect) const override { painter_.paint(painter, rect); }
+    QString toolTipAt(QPoint point) const override;
 
 private:
     void refresh();
