@@ -1,4 +1,3 @@
-#include "style/Theme.h"
 #include "charts/ChartFrame.h"
 
 #include <QFontMetricsF>
@@ -8,6 +7,7 @@
 #include <cmath>
 
 #include "style/Fonts.h"
+#include "style/Theme.h"
 
 namespace chartframe {
 

@@ -1,4 +1,3 @@
-#include "style/Theme.h"
 #include "report/PdfReport.h"
 
 #include <QFileInfo>
@@ -13,6 +12,7 @@
 #include "report/ReportPainter.h"
 #include "plan/EnumNames.h"
 #include "text/Format.h"
+#include "style/Theme.h"
 
 namespace pdfreport {
 

@@ -1,7 +1,7 @@
-#include "style/Theme.h"
 #include "report/SlideExport.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QPageLayout>
 #include <QPainter>
@@ -10,6 +10,7 @@
 #include <QSvgGenerator>
 
 #include "report/ReportContext.h"
+#include "style/Theme.h"
 #include "text/Format.h"
 
 namespace slideexport {
@@ -143,22 +144,22 @@ bool writeSlide(const ReportContext& ctx, const Slide& slide, const QString& pat
     return writePng(ctx, slide, path, path.endsWith("@2x.png", Qt::CaseInsensitive) ? 2.0 : 1.0, error);
 }
 
-bool writeAll(const ReportContext& ctx, const QString& directory, QString* error, QStringList* written)
+namespace {
+
+// Marks a folder as one TrainPlan's slide export wrote, so a later export may replace it whole.
+constexpr const char* kMarker = ".trainplan-slides";
+
+// Every slide of one run, and the deck, into `directory` (which exists and is empty).
+bool writeInto(const ReportContext& ctx, const QString& directory, QString* error, QStringList* names)
 {
-    if (!QDir().mkpath(directory)) {
-        *error = QObject::tr("Cannot create the folder %1").arg(directory);
-        return false;
-    }
     const QDir dir(directory);
     const auto all = slides(ctx);
     for (const auto& slide : all) {
-        const QString png = dir.filePath(slide.fileStem + ".png");
-        const QString png2x = dir.filePath(slide.fileStem + "@2x.png");
-        const QString svg = dir.filePath(slide.fileStem + ".svg");
-        if (!writeSlide(ctx, slide, png, error) || !writeSlide(ctx, slide, png2x, error) || !writeSlide(ctx, slide, svg, error))
-            return false;
-        if (written)
-            *written << png << png2x << svg;
+        for (const QString& name : {slide.fileStem + ".png", slide.fileStem + "@2x.png", slide.fileStem + ".svg"}) {
+            if (!writeSlide(ctx, slide, dir.filePath(name), error))
+                return false;
+            *names << name;
+        }
     }
     // The deck: one 16:9 page per slide, vectors throughout.
     const QString deckPath = dir.filePath("deck.pdf");
@@ -184,8 +185,69 @@ bool writeAll(const ReportContext& ctx, const QString& directory, QString* error
         *error = QObject::tr("Writing %1 failed: %2").arg(deckPath, file.errorString());
         return false;
     }
+    *names << "deck.pdf";
+    QFile marker(dir.filePath(kMarker));
+    if (!marker.open(QIODevice::WriteOnly) || marker.write("TrainPlan slide export\n") < 0 || !marker.flush()) {
+        *error = QObject::tr("Cannot write %1: %2").arg(marker.fileName(), marker.errorString());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool writeAll(const ReportContext& ctx, const QString& directory, QString* error, QStringList* written)
+{
+    // One run's slides never mix with another's: they are written into a fresh folder beside the
+    // target, which then replaces the target whole. A run killed midway leaves the previous
+    // export untouched (and a hidden partial folder, removed by the next export).
+    const QFileInfo target(QDir::cleanPath(QDir(directory).absolutePath()));
+    const QDir existing(target.absoluteFilePath());
+    if (target.exists()) {
+        if (!target.isDir()) {
+            *error = QObject::tr("%1 is a file, not a folder").arg(target.absoluteFilePath());
+            return false;
+        }
+        const bool empty = existing.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty();
+        if (!empty && !existing.exists(kMarker)) {
+            *error = QObject::tr("%1 holds files TrainPlan did not write; choose an empty folder for the slides").arg(target.absoluteFilePath());
+            return false;
+        }
+    }
+    QDir parent = target.absoluteDir();
+    if (!parent.exists() && !QDir().mkpath(parent.absolutePath())) {
+        *error = QObject::tr("Cannot create the folder %1").arg(parent.absolutePath());
+        return false;
+    }
+    const QString stem = "." + target.fileName() + ".trainplan-";
+    for (const QString& stale : parent.entryList({stem + "*"}, QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot))
+        QDir(parent.filePath(stale)).removeRecursively();
+    const QString fresh = parent.filePath(stem + "new");
+    if (!parent.mkdir(stem + "new")) {
+        *error = QObject::tr("Cannot create a folder in %1").arg(parent.absolutePath());
+        return false;
+    }
+    QStringList names;
+    if (!writeInto(ctx, fresh, error, &names)) {
+        QDir(fresh).removeRecursively();
+        return false;
+    }
+    const QString old = parent.filePath(stem + "old");
+    if (target.exists() && !parent.rename(target.fileName(), stem + "old")) {
+        *error = QObject::tr("Cannot replace %1").arg(target.absoluteFilePath());
+        QDir(fresh).removeRecursively();
+        return false;
+    }
+    if (!parent.rename(stem + "new", target.fileName())) {
+        *error = QObject::tr("Cannot move the slides into %1").arg(target.absoluteFilePath());
+        if (QFileInfo::exists(old))
+            parent.rename(stem + "old", target.fileName());
+        return false;
+    }
+    QDir(old).removeRecursively();
     if (written)
-        *written << deckPath;
+        for (const QString& name : names)
+            *written << QDir(target.absoluteFilePath()).filePath(name);
     return true;
 }
 

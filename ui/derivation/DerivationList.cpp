@@ -1,5 +1,5 @@
-#include "style/Theme.h"
 #include "derivation/DerivationList.h"
+#include "style/Theme.h"
 
 #include <QEvent>
 #include <QFontDatabase>

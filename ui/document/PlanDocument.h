@@ -16,6 +16,9 @@ class PlanDocument : public QObject {
 
 public:
     explicit PlanDocument(QObject* parent = nullptr);
+    // Silent while it dies: the undo stack's destructor reports "clean" again, and whoever
+    // listened (the window's title) may already be half destroyed.
+    ~PlanDocument() override;
 
     const trainplan::Plan& plan() const { return plan_; }
     // Everything the views show, computed once per change (core analyse()).
