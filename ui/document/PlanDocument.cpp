@@ -127,6 +127,17 @@ bool PlanDocument::save(const QString& path, QString* error)
     return true;
 }
 
+void PlanDocument::restoreRecovered(const trainplan::Plan& plan, const QString& originalPath)
+{
+    QString ignored;
+    if (originalPath.isEmpty() || !load(originalPath, &ignored))
+        resetTo(trainplan::defaultPlan());
+    if (plan == plan_)
+        undo_.resetClean();  // the same figures as the file, but a recovery is never "saved"
+    else
+        applyPlan(plan, tr("Restore unsaved changes"));
+}
+
 QString PlanDocument::displayName() const
 {
     return path_.isEmpty() ? QStringLiteral("Untitled plan") : QFileInfo(path_).fileName();

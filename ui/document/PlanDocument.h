@@ -51,6 +51,10 @@ public:
     void resetTo(const trainplan::Plan& plan, const QString& path = {});
     bool load(const QString& path, QString* error);
     bool save(const QString& path, QString* error);
+    // Unsaved work recovered after a crash: the file it was edited from (when it still reads) is
+    // the clean state and the recovered plan one undoable step on top, so nothing reaches the
+    // file until the person saves.
+    void restoreRecovered(const trainplan::Plan& plan, const QString& originalPath);
     QString filePath() const { return path_; }
     bool isModified() const { return !undo_.isClean(); }
     QString displayName() const;

@@ -31,6 +31,7 @@
 #include "inputs/InputPanel.h"
 #include "layoutdiagram/LayoutDiagramView.h"
 #include "charts/MemoryChart.h"
+#include "document/Autosaver.h"
 #include "document/PlanDocument.h"
 #include "document/RecentFiles.h"
 #include "summary/SummaryPanel.h"
@@ -45,12 +46,22 @@
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , doc_(new PlanDocument(this))
+    , autosaver_(new Autosaver(doc_, RecoveryStore::defaultDirectory(), this))
 {
     setWindowIcon(QIcon(":/icons/trainplan.svg"));
     setAcceptDrops(true);
     askToSaveChanges = [this] {
         return QMessageBox::warning(this, tr("Unsaved changes"), tr("“%1” has unsaved changes. Save them before continuing?").arg(doc_->displayName()),
                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    };
+    askToRestore = [this](const RecoveryStore::Pending& pending) {
+        const QString from = pending.originalPath.isEmpty() ? tr("a new plan") : QFileInfo(pending.originalPath).fileName();
+        return QMessageBox::question(this, tr("Restore unsaved work?"),
+                                     tr("TrainPlan did not close properly last time. Unsaved changes to %1 (last written %2) can be "
+                                        "restored. The file itself stays as it was until you save.")
+                                         .arg(from, QLocale().toString(pending.savedAt.toLocalTime(), QLocale::ShortFormat)),
+                                     QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes)
+            == QMessageBox::Yes;
     };
     askSavePath = [this] {
         const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
@@ -462,8 +473,25 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    // Saved, or deliberately discarded: nothing to recover from this session.
+    autosaver_->clear();
     saveSettings();
     event->accept();
+}
+
+bool MainWindow::offerRecovery()
+{
+    const auto pending = autosaver_->store().pending();
+    if (pending.empty())
+        return false;
+    const auto& newest = pending.front();
+    const bool restore = askToRestore(newest);
+    if (restore) {
+        doc_->restoreRecovered(newest.plan, newest.originalPath);
+        autosaver_->saveNow();  // this session holds the work now
+    }
+    RecoveryStore::discard(newest);
+    return restore;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -8,6 +8,8 @@
 #include <functional>
 #include <vector>
 
+#include "document/RecoveryStore.h"
+
 class DashboardPane;
 enum class ReportView;
 class DerivationView;
@@ -24,6 +26,7 @@ class QSplitter;
 class SummaryPanel;
 class TimeBreakdownChart;
 class WarningsPanel;
+class Autosaver;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -59,6 +62,13 @@ public:
     std::function<QMessageBox::StandardButton()> askToSaveChanges;
     // Asked for a file name on Save As; tests replace it.
     std::function<QString()> askSavePath;
+    // Asked whether to restore a crashed session's unsaved plan; tests replace it.
+    std::function<bool(const RecoveryStore::Pending&)> askToRestore;
+
+    // On start: offers the newest unsaved plan of a TrainPlan that did not exit cleanly. True when
+    // one was restored.
+    bool offerRecovery();
+    Autosaver* autosaver() const { return autosaver_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -82,6 +92,7 @@ private:
     bool runExport(const struct ExportRequest& request);
 
     PlanDocument* doc_;
+    Autosaver* autosaver_;
     InputPanel* inputs_;
     QScrollArea* inputScroll_;
     SummaryPanel* summary_;

@@ -1,0 +1,37 @@
+// Writes a document's unsaved work to its recovery session: a short pause after each change
+// (so a slider drag is one write, not hundreds), and at least every few seconds while changes
+// keep coming. A clean document has no recovery copy.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include "document/RecoveryStore.h"
+
+class PlanDocument;
+
+class Autosaver : public QObject {
+    Q_OBJECT
+
+public:
+    static constexpr int kPauseMilliseconds = 1500;
+    static constexpr int kMaxDelayMilliseconds = 10000;
+
+    Autosaver(PlanDocument* document, QString directory = RecoveryStore::defaultDirectory(), QObject* parent = nullptr);
+
+    RecoveryStore& store() { return store_; }
+    // Writes now if there is unsaved work (also what the timers call).
+    void saveNow();
+    // Nothing to recover any more: a save, a clean exit, or unsaved work deliberately discarded.
+    void clear();
+
+private:
+    void onChanged();
+
+    PlanDocument* doc_;
+    RecoveryStore store_;
+    QTimer pause_;
+    QElapsedTimer sinceWrite_;
+    bool pendingWrite_ = false;
+};
