@@ -1,5 +1,7 @@
 #include "estimate/LayoutChecks.h"
 
+#include "plan/Presets.h"
+
 namespace trainplan {
 
 namespace {
@@ -7,6 +9,37 @@ namespace {
 void add(Estimate& est, WarningCode code, Severity sev, const char* field, double a = 0, double b = 0, double c = 0, int stage = -1)
 {
     est.warnings.push_back(Warning{code, sev, field, a, b, c, stage});
+}
+
+// acceleratorMismatch() as a field mask and preset index, recomputed only when the cluster's
+// label or figures change (the layout search calls checkLayout for every candidate).
+struct PresetCheck {
+    int mask = 0;
+    int presetIndex = -1;
+};
+
+PresetCheck presetCheck(const ClusterSpec& cluster)
+{
+    thread_local ClusterSpec last;
+    thread_local PresetCheck cached;
+    thread_local bool valid = false;
+    if (valid && last.accelerator == cluster.accelerator && last.memoryBytesPerGpu == cluster.memoryBytesPerGpu &&
+        last.peakFlopsPerGpu == cluster.peakFlopsPerGpu && last.intraNodeBytesPerSecond == cluster.intraNodeBytesPerSecond &&
+        last.interNodeBytesPerSecond == cluster.interNodeBytesPerSecond && last.gpusPerNode == cluster.gpusPerNode)
+        return cached;
+    const AcceleratorMismatch mismatch = acceleratorMismatch(cluster);
+    cached = PresetCheck{};
+    if (mismatch.preset) {
+        const auto& names = acceleratorPresetFields();
+        for (const auto& field : mismatch.fields)
+            for (size_t i = 0; i < names.size(); ++i)
+                if (field == names[i])
+                    cached.mask |= 1 << i;
+        cached.presetIndex = int(mismatch.preset - acceleratorPresets().data());
+    }
+    last = cluster;
+    valid = true;
+    return cached;
 }
 
 }  // namespace
@@ -48,6 +81,8 @@ void checkLayout(const Plan& plan, Estimate& est)
     for (const auto& st : est.stages) {
         if (!st.fits)
             add(est, WarningCode::StageOverCapacity, Severity::Error, "layout", st.memory.total, est.capacityBytes, st.memory.total - est.capacityBytes, st.index);
+        else if (st.withinMargin)
+            add(est, WarningCode::StageNearCapacity, Severity::Warning, "layout", st.memory.total, est.capacityBytes, tr.memoryMarginFraction, st.index);
     }
 
     const long long mb = est.pipeline.microbatches;
@@ -78,6 +113,9 @@ void checkLayout(const Plan& plan, Estimate& est)
         add(est, WarningCode::NoFailureAllowance, Severity::Warning, "cluster.mtbf_hours_per_node");
     else if (rel.lostSecondsPerFailure >= rel.clusterMtbfSeconds)
         add(est, WarningCode::FailuresOutpaceProgress, Severity::Error, "cluster.mtbf_hours_per_node", rel.lostSecondsPerFailure, rel.clusterMtbfSeconds);
+
+    if (const PresetCheck preset = presetCheck(plan.cluster); preset.mask != 0)
+        add(est, WarningCode::AcceleratorDiffersFromPreset, Severity::Warning, "cluster.accelerator", preset.mask, preset.presetIndex);
 
     if (tr.mfu > kHighMfu)
         add(est, WarningCode::HighMfu, Severity::Warning, "training.mfu", tr.mfu, kHighMfu);
