@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "TestSupport.h"
+#include "plan/Presets.h"
 #include "search/LayoutSearch.h"
 
 using namespace testsupport;
@@ -50,6 +51,8 @@ private slots:
     void cancelStopsEarly();
     void progressReachesOne();
     void jsonHasTheInterfaceKeys();
+    void everyKeptRowKeepsTheMargin();
+    void llama405bOnH200sTopRowKeepsTheMargin();
 
 private:
     Plan plan_;
@@ -252,6 +255,61 @@ void TestSearch::jsonHasTheInterfaceKeys()
                             "layout.recompute", "layout.sequence_parallel", "step_seconds", "mfu", "memory_bytes", "gpu_hours", "pareto",
                             "simplest"})
         QVERIFY2(hasPath(results.at(0), key), key);
+}
+
+void TestSearch::everyKeptRowKeepsTheMargin()
+{
+    const double capacity = plan_.cluster.memoryBytesPerGpu;
+    const double margin = plan_.training.memoryMarginFraction * capacity;
+    QCOMPARE(all_.marginBytes, margin);
+    for (const auto& row : all_.rows) {
+        QCOMPARE(row.headroomBytes, capacity - row.memoryBytes);
+        QVERIFY2(row.headroomBytes >= margin && !row.withinMargin, qPrintable(describe(row.layout)));
+    }
+    // Without the requirement the tight layouts come back, flagged, and only they are new.
+    SearchOptions loose = everything();
+    loose.requireMemoryMargin = false;
+    const SearchResult tight = searchLayouts(plan_, loose);
+    QVERIFY(all_.underMargin > 0);
+    QCOMPARE(tight.fitting, all_.fitting + all_.underMargin);
+    long long flagged = 0;
+    for (const auto& row : tight.rows)
+        flagged += row.withinMargin;
+    QCOMPARE(flagged, all_.underMargin);
+    const auto json = searchToJson(all_);
+    QVERIFY(json["search"]["results"][0].contains("headroom_bytes"));
+    QCOMPARE(json["search"]["under_margin"].get<long long>(), all_.underMargin);
+}
+
+void TestSearch::llama405bOnH200sTopRowKeepsTheMargin()
+{
+    // Llama 3.1 405B on 16,384 H200s with Llama 3's 16M-token batch (2,048 x 8,192): the presets'
+    // numbers, the default reserve and margin.
+    Plan plan = defaultPlan();
+    const auto model = matchModelPreset("llama 3.1 405");
+    const auto gpu = matchAcceleratorPreset("H200");
+    QVERIFY(model.preset && gpu.preset);
+    plan.model = model.preset->model;
+    applyAccelerator(*gpu.preset, plan.cluster);
+    plan.cluster.gpus = 16384;
+    plan.training.tokens = 15.6e12;
+    plan.training.globalBatchSequences = 2048;
+    plan.layout = LayoutSpec{8, 16, 128, 1};
+    SearchOptions options;
+    options.top = 10;
+    const SearchResult result = searchLayouts(plan, options);
+    QVERIFY(!result.rows.empty());
+    const double margin = plan.training.memoryMarginFraction * plan.cluster.memoryBytesPerGpu;
+    const SearchRow* first = nullptr;
+    for (const auto& row : result.rows)
+        if (!first || row.totalSeconds < first->totalSeconds)
+            first = &row;
+    qInfo("405B on 16,384 H200: first %s, %.1f GB used, %.1f GB free (margin %.1f GB); %lld fit, %lld under the margin",
+          qPrintable(describe(first->layout)), first->memoryBytes / 1e9, first->headroomBytes / 1e9, margin / 1e9, result.fitting, result.underMargin);
+    QVERIFY2(first->headroomBytes >= margin, qPrintable(describe(first->layout)));
+    QVERIFY(!result.rows.front().withinMargin && result.rows.front().headroomBytes >= margin);
+    // The margin matters at this scale: some layouts fit only without it.
+    QVERIFY(result.underMargin > 0);
 }
 
 QTEST_GUILESS_MAIN(TestSearch)

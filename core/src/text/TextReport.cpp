@@ -156,12 +156,17 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
 std::string searchToText(const SearchResult& r)
 {
     std::ostringstream out;
-    out << "Layout search: " << formatInteger(double(r.evaluated)) << " layouts evaluated, " << formatInteger(double(r.fitting)) << " fit, "
+    out << "Layout search: " << countOf(double(r.evaluated), "layout") << " evaluated, " << formatInteger(double(r.fitting)) << " fit"
+        << (r.underMargin > 0 || r.marginBytes > 0 ? " keeping " + formatBytes(r.marginBytes) + " free" : std::string()) << ", "
         << r.paretoCount << " on the Pareto front of memory vs time, " << formatSeconds(r.seconds) << (r.cancelled ? " (cancelled)" : "")
-        << "\n\n";
+        << "\n";
+    if (r.underMargin > 0)
+        out << countOf(double(r.underMargin), "more layout") << " " << pluralNoun(double(r.underMargin), "fits", "fit")
+            << " with less than that free and " << pluralNoun(double(r.underMargin), "is", "are") << " left out\n";
+    out << "\n";
     out << std::left << std::setw(5) << "TP" << std::setw(5) << "PP" << std::setw(6) << "DP" << std::setw(4) << "CP" << std::setw(4) << "v"
         << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP" << std::setw(11) << "step"
-        << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(13) << "GPU-hours" << "flags\n";
+        << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13) << "GPU-hours" << "flags\n";
     for (const auto& row : r.rows) {
         const auto& l = row.layout;
         std::string flags;
@@ -171,11 +176,13 @@ std::string searchToText(const SearchResult& r)
             flags += "pareto ";
         if (row.tpAcrossNodes)
             flags += "TP-across-nodes ";
+        if (row.withinMargin)
+            flags += "under-margin ";
         out << std::left << std::setw(5) << l.tp << std::setw(5) << l.pp << std::setw(6) << l.dp << std::setw(4) << l.cp << std::setw(4)
             << l.virtualStages << std::setw(4) << l.microBatch << std::setw(6) << l.zeroStage << std::setw(11)
             << std::string(nameOf(kRecomputeNames, l.recompute)) << std::setw(4) << (l.sequenceParallel ? "yes" : "no") << std::setw(11)
             << formatSeconds(row.stepSeconds) << std::setw(8) << formatPercent(row.mfu) << std::setw(11) << formatBytes(row.memoryBytes)
-            << std::setw(13) << formatInteger(row.gpuHours) << flags << "\n";
+            << std::setw(11) << formatBytes(row.headroomBytes) << std::setw(13) << formatInteger(row.gpuHours) << flags << "\n";
     }
     return out.str();
 }
