@@ -1,4 +1,4 @@
-// Layout search: finds the seed's layout or better, keeps only layouts that fit and use every
+// Layout search: finds the example's layout or better, keeps only layouts that fit and use every
 // GPU, flags the Pareto front and the simplest layout by their definitions (LayoutSearch.h).
 #include <QtTest>
 
@@ -80,7 +80,7 @@ void TestSearch::findsTheSeedLayoutOrBetter()
     options.pipeline = PipelineMethod::ClosedForm;
     const PredictedStep expected = predictStep(plan_, estimate(plan_), options);
     const auto it = std::find_if(all_.rows.begin(), all_.rows.end(), [&](const SearchRow& r) { return r.layout == seed; });
-    QVERIFY2(it != all_.rows.end(), "the seed's layout was not found among the fitting layouts");
+    QVERIFY2(it != all_.rows.end(), "the example's layout was not found among the fitting layouts");
     QCOMPARE(it->stepSeconds, expected.stepSeconds);
     // ...and the best result is at least as fast.
     QVERIFY(all_.rows.front().stepSeconds <= expected.stepSeconds);
@@ -91,8 +91,8 @@ void TestSearch::findsTheSeedLayoutOrBetter()
 void TestSearch::everyResultFitsAndUsesAllGpus_data()
 {
     QTest::addColumn<QString>("example");
-    QTest::newRow("seed 000") << "70b-2048-h100.json";
-    QTest::newRow("seed 004") << "70b-512-gpu.json";
+    QTest::newRow("worked example A") << "70b-2048-h100.json";
+    QTest::newRow("worked example B") << "70b-512-gpu.json";
 }
 
 void TestSearch::everyResultFitsAndUsesAllGpus()
@@ -159,14 +159,14 @@ void TestSearch::simplestObeysItsDefinition()
 
 void TestSearch::seed004SimplestIsLightSharding()
 {
-    // Seed 004: with TP 8 inside the node, optimizer-state sharding (ZeRO-1) already fits, so the
+    // Worked example B: with TP 8 inside the node, optimizer-state sharding (ZeRO-1) already fits, so the
     // simplest layout uses neither pipeline nor full parameter sharding nor CP.
     const Plan plan = planWith("70b-512-gpu.json");
     const SearchResult r = searchLayouts(plan);
     const auto it = std::find_if(r.rows.begin(), r.rows.end(), [](const SearchRow& row) { return row.simplest; });
     QVERIFY(it != r.rows.end());
     const SearchLayout& s = it->layout;
-    qInfo("seed 004 simplest: %s", qPrintable(describe(s)));
+    qInfo("worked example B simplest: %s", qPrintable(describe(s)));
     QCOMPARE(s.pp, 1);
     QCOMPARE(s.cp, 1);
     QVERIFY(s.zeroStage <= 1);

@@ -49,9 +49,9 @@ void TestSensitivity::barsAreSortedAndFinite_data()
 {
     QTest::addColumn<QString>("example");
     QTest::addColumn<bool>("assumed");
-    QTest::newRow("seed 000 predicted") << "70b-2048-h100.json" << false;
-    QTest::newRow("seed 004 predicted") << "70b-512-gpu.json" << false;
-    QTest::newRow("seed 000 assumed") << "70b-2048-h100.json" << true;
+    QTest::newRow("worked example A predicted") << "70b-2048-h100.json" << false;
+    QTest::newRow("worked example B predicted") << "70b-512-gpu.json" << false;
+    QTest::newRow("worked example A assumed") << "70b-2048-h100.json" << true;
 }
 
 void TestSensitivity::barsAreSortedAndFinite()

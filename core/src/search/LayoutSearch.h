@@ -2,7 +2,7 @@
 // ones that fit in memory (estimate()), ranked by predicted time (StepTimeModel.h), with the
 // Pareto front of memory against time and the simplest layout that fits.
 //
-// "Simplest" (seed 004, "Choose a first layout": try the lightest sharding that fits before full
+// "Simplest" (worked example B, "Choose a first layout": try the lightest sharding that fits before full
 // parameter sharding, and "do not start with every parallelism dimension"), lexicographically:
 //   1. fewest heavy mechanisms: pipeline (PP > 1), full parameter sharding (ZeRO-3), context
 //      parallelism (CP > 1), tensor parallelism over the network (TP > GPUs per node);

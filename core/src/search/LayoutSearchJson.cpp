@@ -1,4 +1,4 @@
-// search --json (interfaces.md, "search --json: keys that must exist").
+// search --json: the scripting contract (keys that must exist).
 #include <nlohmann/json.hpp>
 
 #include "plan/EnumNames.h"
