@@ -269,7 +269,7 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     const auto& rs = plan.training.reserve;
     s.add("memory.reserve_cuda_context", "CUDA context", "given (training.reserve.cuda_context_gb)", formatBytes(rs.cudaContextBytes),
           mem.cudaContext, "bytes", formatBytes(mem.cudaContext), "PyTorch maintainers, pytorch/pytorch#109888 (≈ 400 MB with lazy loading)")
-        .note = "driver state and the kernels the process loads";
+        .note = "driver state and loaded kernels; the default 0.5 GB adds about 100 MB for the cuDNN, NCCL and Transformer Engine kernels a training step loads (an assumption)";
     s.add("memory.reserve_workspace", "GEMM workspaces", "given (training.reserve.workspace_mib)", num(rs.workspaceBytes / units::MiB) + " MiB",
           mem.workspace, "bytes", formatBytes(mem.workspace), "cuBLAS API reference, cublasSetWorkspace (32 MiB on Hopper); pytorch/pytorch#120925")
         .note = "default: 2 streams × (cuBLAS 32 MiB + cuBLASLt 32 MiB)";
