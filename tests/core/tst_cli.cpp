@@ -256,6 +256,10 @@ void TestCli::jsonCarriesResolvedValues()
     QVERIFY(layout["dp"].isDouble());
     QCOMPARE(layout["dp"].toInt(), 32);
     QCOMPARE(layout["dp_auto"].toBool(), true);
+    // The echoed plan reads back as the same plan.
+    const auto again = run({"estimate", "-", "--json"}, QJsonDocument(doc["plan"].toObject()).toJson());
+    QCOMPARE(again.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(again.out).object()["plan"].toObject(), doc["plan"].toObject());
     const auto memory = doc["memory"].toObject()["per_gpu_bytes"].toObject();
     QVERIFY(memory["reserve"].toDouble() > 0);
     QCOMPARE(memory["total"].toDouble(), memory["model_and_activations"].toDouble() + memory["reserve"].toDouble());

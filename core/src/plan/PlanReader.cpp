@@ -327,9 +327,11 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
     l.tp = int(s.integer("tp", true, 1, kMaxGpus).value_or(l.tp));
     l.pp = int(s.integer("pp", true, 1, kMaxGpus).value_or(l.pp));
     l.cp = int(s.integerOr("cp", 1, 1, kMaxGpus));
-    l.dpAuto = false;
+    // "dp_auto": true (as estimate --json writes beside the resolved integer) means "auto" too,
+    // so an estimate's plan reads back as the plan it came from.
+    l.dpAuto = s.boolean("dp_auto", false);
     if (const json* dp = s.find("dp", true)) {
-        if (dp->is_string() && dp->get<std::string>() == "auto") {
+        if (l.dpAuto || (dp->is_string() && dp->get<std::string>() == "auto")) {
             l.dpAuto = true;
             const long long others = (long long)l.tp * l.pp * l.cp;
             if (others > 0 && cluster.gpus % others == 0)
