@@ -1,5 +1,9 @@
 #include "estimate/LayoutChecks.h"
 
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
 #include "plan/Presets.h"
 
 namespace trainplan {
@@ -11,8 +15,9 @@ void add(Estimate& est, WarningCode code, Severity sev, const char* field, doubl
     est.warnings.push_back(Warning{code, sev, field, a, b, c, stage});
 }
 
-// acceleratorMismatch() as a field mask and preset index, recomputed only when the cluster's
-// label or figures change (the layout search calls checkLayout for every candidate).
+// acceleratorMismatch() as a field mask and preset index. Pure and allocation-free (the layout
+// search calls checkLayout for every candidate): presetLabelIndex() compares against keys
+// computed once.
 struct PresetCheck {
     int mask = 0;
     int presetIndex = -1;
@@ -20,26 +25,21 @@ struct PresetCheck {
 
 PresetCheck presetCheck(const ClusterSpec& cluster)
 {
-    thread_local ClusterSpec last;
-    thread_local PresetCheck cached;
-    thread_local bool valid = false;
-    if (valid && last.accelerator == cluster.accelerator && last.memoryBytesPerGpu == cluster.memoryBytesPerGpu &&
-        last.peakFlopsPerGpu == cluster.peakFlopsPerGpu && last.intraNodeBytesPerSecond == cluster.intraNodeBytesPerSecond &&
-        last.interNodeBytesPerSecond == cluster.interNodeBytesPerSecond && last.gpusPerNode == cluster.gpusPerNode)
-        return cached;
-    const AcceleratorMismatch mismatch = acceleratorMismatch(cluster);
-    cached = PresetCheck{};
-    if (mismatch.preset) {
-        const auto& names = acceleratorPresetFields();
-        for (const auto& field : mismatch.fields)
-            for (size_t i = 0; i < names.size(); ++i)
-                if (field == names[i])
-                    cached.mask |= 1 << i;
-        cached.presetIndex = int(mismatch.preset - acceleratorPresets().data());
-    }
-    last = cluster;
-    valid = true;
-    return cached;
+    PresetCheck out;
+    const int index = presetLabelIndex(cluster.accelerator);
+    if (index < 0)
+        return out;
+    const AcceleratorPreset& a = acceleratorPresets()[size_t(index)];
+    // Plan files give these in GB and TFLOP/s with a few digits: compare to 0.1 %.
+    const auto differs = [](double x, double y) { return std::abs(x - y) > 1e-3 * std::max(std::abs(x), std::abs(y)); };
+    const bool differing[] = {differs(cluster.memoryBytesPerGpu, a.memoryBytes), differs(cluster.peakFlopsPerGpu, a.peakBf16FlopsPerSecond),
+                              differs(cluster.intraNodeBytesPerSecond, a.intraNodeBytesPerSecond),
+                              differs(cluster.interNodeBytesPerSecond, a.interNodeBytesPerSecond), cluster.gpusPerNode != a.gpusPerNode};
+    for (int i = 0; i < int(std::size(differing)); ++i)
+        if (differing[i])
+            out.mask |= 1 << i;
+    out.presetIndex = index;
+    return out;
 }
 
 }  // namespace

@@ -168,13 +168,50 @@ const std::vector<const char*>& acceleratorPresetFields()
     return fields;
 }
 
+int presetLabelIndex(const std::string& label)
+{
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> k;
+        for (const auto& p : acceleratorPresets())
+            k.push_back(presetKey(p.name));
+        return k;
+    }();
+    int prefixOf = -1;
+    int prefixCount = 0;
+    bool empty = true;
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const std::string& key = keys[i];
+        size_t at = 0;
+        bool matches = true;
+        for (unsigned char ch : label) {
+            if (!std::isalnum(ch))
+                continue;
+            empty = false;
+            if (at >= key.size() || key[at] != char(std::tolower(ch))) {
+                matches = false;
+                break;
+            }
+            ++at;
+        }
+        if (empty)
+            return -1;
+        if (!matches)
+            continue;
+        if (at == key.size())
+            return int(i);  // exact
+        prefixOf = int(i);
+        ++prefixCount;
+    }
+    return prefixCount == 1 ? prefixOf : -1;
+}
+
 AcceleratorMismatch acceleratorMismatch(const ClusterSpec& c)
 {
     AcceleratorMismatch out;
-    const auto match = matchAcceleratorPreset(c.accelerator);
-    if (!match.preset)
+    const int index = presetLabelIndex(c.accelerator);
+    if (index < 0)
         return out;
-    const AcceleratorPreset& a = *match.preset;
+    const AcceleratorPreset& a = acceleratorPresets()[size_t(index)];
     // Plan files give these in GB and TFLOP/s with a few digits: compare to 0.1 %.
     const auto differs = [](double x, double y) { return std::abs(x - y) > 1e-3 * std::max(std::abs(x), std::abs(y)); };
     const auto& names = acceleratorPresetFields();

@@ -61,6 +61,9 @@ struct AcceleratorMismatch {
     std::vector<std::string> fields;  // e.g. "cluster.memory_gb"
 };
 AcceleratorMismatch acceleratorMismatch(const ClusterSpec& cluster);
+// The accelerator preset a label names (index into acceleratorPresets()), or -1: the same rule
+// as matchAcceleratorPreset, without allocating (for the estimate's hot path).
+int presetLabelIndex(const std::string& label);
 // The fields acceleratorMismatch compares, in a fixed order (bit i of a mask is field i).
 const std::vector<const char*>& acceleratorPresetFields();
 
