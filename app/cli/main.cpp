@@ -22,7 +22,7 @@
 #include "trainplan/Version.h"
 
 #ifdef TRAINPLAN_WITH_EXPORT
-#include <QApplication>
+#include <QGuiApplication>
 #include <QFileInfo>
 
 #include "report/Exporter.h"
@@ -333,7 +333,7 @@ int runExport(const Options& o, int argc, char** argv)
     // Headless unless a display is there: exports never need a window.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    QGuiApplication app(argc, argv);
     ExportRequest request;
     request.pdfPath = QString::fromStdString(o.pdf);
     request.pageSize = o.letter ? QPageSize::Letter : QPageSize::A4;

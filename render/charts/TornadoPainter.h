@@ -14,6 +14,7 @@
 
 #include <vector>
 
+#include "style/Theme.h"
 #include "analysis/Sensitivity.h"
 
 class QPainter;
@@ -55,8 +56,8 @@ public:
     // The input's value as a person reads it ("890 TFLOP/s", "3,712 tokens", "900 h").
     static QString inputValueText(const trainplan::SensitivityBar& bar, double value);
 
-    static QColor lowColor() { return QColor(0x3b, 0x82, 0xf6); }   // input 10 % down
-    static QColor highColor() { return QColor(0xf5, 0x9e, 0x0b); }  // input 10 % up
+    static QColor lowColor() { return theme::weights(); }   // input 10 % down
+    static QColor highColor() { return theme::optimizer(); }  // input 10 % up
 
 private:
     struct Geometry {

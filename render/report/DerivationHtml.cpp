@@ -1,5 +1,7 @@
 #include "report/DerivationHtml.h"
 
+#include "style/Theme.h"
+
 #include <algorithm>
 
 namespace derivationhtml {
@@ -23,14 +25,14 @@ QString renderSection(const trainplan::DerivationSection& section, double scale,
     for (int i = first; i < end; ++i) {
         const auto& s = section.steps[size_t(i)];
         const bool failed = s.unit == "check" && s.value == 0.0;
-        html += QString("<tr><td style='border-bottom:1px solid #e5e7eb'>"
+        html += QString("<tr><td style='border-bottom:1px solid @grid'>"
                         "<b>%1</b><br>"
                         "<span style='font-family:DejaVu Sans Mono,monospace'>%2</span><br>"
-                        "<span style='font-family:DejaVu Sans Mono,monospace; color:#374151'>= %3</span><br>"
+                        "<span style='font-family:DejaVu Sans Mono,monospace; color:@inkSoft'>= %3</span><br>"
                         "= <b style='color:%4'>%5</b>%6<br>"
-                        "<span style='color:#6b7280; font-size:%8pt'><i>%7</i></span></td></tr>")
-                    .arg(q(s.title), q(s.formula), q(s.substituted), failed ? "#dc2626" : "#111827", q(s.result),
-                         s.note.empty() ? QString() : QString(" <span style='color:#4b5563'>(%1)</span>").arg(q(s.note)), q(s.source))
+                        "<span style='color:@faint; font-size:%8pt'><i>%7</i></span></td></tr>")
+                    .arg(q(s.title), q(s.formula), q(s.substituted), failed ? "@error" : "@ink", q(s.result),
+                         s.note.empty() ? QString() : QString(" <span style='color:@muted'>(%1)</span>").arg(q(s.note)), q(s.source))
                     .arg(8.5 * scale, 0, 'f', 1);
     }
     return html + "</table>";
@@ -47,7 +49,7 @@ QString render(const std::vector<trainplan::DerivationSection>& sections, int se
         else if (i == sectionIndex)
             html += renderSection(sections[size_t(i)], scale, false, firstStep, lastStep);
     }
-    return html + "</body></html>";
+    return theme::styled(html + "</body></html>");
 }
 
 }  // namespace derivationhtml

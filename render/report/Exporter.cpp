@@ -11,7 +11,12 @@ namespace exporter {
 
 bool run(const trainplan::Plan& plan, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written)
 {
-    ReportContext context(plan, sourceName);
+    return run(trainplan::analyse(plan), sourceName, request, error, written);
+}
+
+bool run(const trainplan::Analysis& analysis, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written)
+{
+    const ReportContext context(analysis, sourceName);
     if (!request.pdfPath.isEmpty()) {
         if (!pdfreport::write(context, request.pdfPath, request.pageSize, error))
             return false;
@@ -28,7 +33,7 @@ bool run(const trainplan::Plan& plan, const QString& sourceName, const ExportReq
     if (!request.markdownPath.isEmpty()) {
         QSaveFile file(request.markdownPath);
         const std::string md = "# " + context.title().toStdString() + "\n\n" +
-                               trainplan::derivationToMarkdown(trainplan::derive(context.plan(), context.estimate()));
+                               trainplan::derivationToMarkdown(trainplan::derive(context.analysis()));
         if (!file.open(QIODevice::WriteOnly) || file.write(md.data(), qint64(md.size())) != qint64(md.size()) || !file.commit()) {
             *error = QObject::tr("Cannot write %1: %2").arg(request.markdownPath, file.errorString());
             return false;

@@ -5,7 +5,7 @@
 #include <QPageSize>
 #include <QString>
 
-#include "plan/Plan.h"
+#include "analysis/Analysis.h"
 
 struct ExportRequest {
     QString pdfPath;
@@ -16,8 +16,11 @@ struct ExportRequest {
 
 namespace exporter {
 
-// Returns false with a message naming what failed. Needs a QApplication (widgets render
-// the charts); headless runs use the offscreen platform.
+// Returns false with a message naming what failed. Needs a QGuiApplication (fonts, painting);
+// headless runs use the offscreen platform. The window passes its document's analysis so the
+// exports quote the figures on screen.
 bool run(const trainplan::Plan& plan, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written = nullptr);
+bool run(const trainplan::Analysis& analysis, const QString& sourceName, const ExportRequest& request, QString* error,
+         QStringList* written = nullptr);
 
 }  // namespace exporter

@@ -12,6 +12,7 @@
 #include "report/ReportPainter.h"
 #include "plan/EnumNames.h"
 #include "text/Format.h"
+#include "style/Theme.h"
 
 namespace pdfreport {
 
@@ -34,14 +35,14 @@ void paintFrame(QPainter& p, const QRectF& page, const QRectF& body, const Repor
 {
     const QFont small = reportpainter::font(8);
     p.setFont(small);
-    p.setPen(QColor(0x6b, 0x72, 0x80));
+    p.setPen(theme::faint());
     const QRectF header(body.left(), page.top() + 28, body.width(), 16);
     p.drawText(header, Qt::AlignLeft | Qt::AlignVCenter, QString("TrainPlan · %1").arg(ctx.title()));
     p.drawText(header, Qt::AlignRight | Qt::AlignVCenter, heading);
-    p.setPen(QPen(QColor(0xd1, 0xd5, 0xdb), 0.8));
+    p.setPen(QPen(theme::border(), 0.8));
     p.drawLine(QPointF(body.left(), header.bottom() + 4), QPointF(body.right(), header.bottom() + 4));
     const QRectF footer(body.left(), page.bottom() - 40, body.width(), 16);
-    p.setPen(QColor(0x6b, 0x72, 0x80));
+    p.setPen(theme::faint());
     p.drawText(footer, Qt::AlignLeft | Qt::AlignVCenter, ctx.created().toString("yyyy-MM-dd HH:mm"));
     p.drawText(footer, Qt::AlignRight | Qt::AlignVCenter, QObject::tr("Page %1 of %2").arg(number).arg(total));
 }
@@ -50,22 +51,22 @@ void paintHeading(QPainter& p, const QRectF& rect, const QString& text)
 {
     const QFont f = reportpainter::font(15, true);
     p.setFont(f);
-    p.setPen(QColor(0x11, 0x18, 0x27));
+    p.setPen(theme::ink());
     p.drawText(rect, Qt::AlignLeft | Qt::AlignTop, text);
 }
 
-void paintTitlePage(QPainter& p, const QRectF& body, ReportContext& ctx)
+void paintTitlePage(QPainter& p, const QRectF& body, const ReportContext& ctx)
 {
     const auto& plan = ctx.plan();
     const auto& e = ctx.estimate();
     const QFont big = reportpainter::font(22, true);
     p.setFont(big);
-    p.setPen(QColor(0x11, 0x18, 0x27));
+    p.setPen(theme::ink());
     QRectF titleRect(body.left(), body.top() + 20, body.width(), 80);
     p.drawText(titleRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, ctx.title());
     const QFont sub = reportpainter::font(11);
     p.setFont(sub);
-    p.setPen(QColor(0x37, 0x41, 0x51));
+    p.setPen(theme::inkSoft());
     const auto& l = plan.layout;
     const QString line = QString("%1 · %2 × %3 · TP %4 × PP %5 × DP %6 × CP %7 · ZeRO-%8 · %9")
                              .arg(QString::fromStdString(plan.model.name))
@@ -74,7 +75,7 @@ void paintTitlePage(QPainter& p, const QRectF& body, ReportContext& ctx)
                              .arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(l.zeroStage)
                              .arg(QString::fromStdString(std::string(trainplan::nameOf(trainplan::kScheduleNames, l.schedule))));
     p.drawText(QRectF(body.left(), body.top() + 100, body.width(), 40), Qt::AlignLeft | Qt::TextWordWrap, line);
-    p.setPen(QColor(0x6b, 0x72, 0x80));
+    p.setPen(theme::faint());
     p.drawText(QRectF(body.left(), body.top() + 140, body.width(), 20), Qt::AlignLeft,
                QObject::tr("Report created %1 by TrainPlan").arg(ctx.created().toString("d MMMM yyyy, HH:mm")));
     const QRectF figures(body.left(), body.top() + 180, body.width(), 300);
@@ -86,7 +87,7 @@ void paintTitlePage(QPainter& p, const QRectF& body, ReportContext& ctx)
     }
     const QFont flags = reportpainter::font(11, true);
     p.setFont(flags);
-    p.setPen(errors ? QColor(0xdc, 0x26, 0x26) : warnings ? QColor(0xd9, 0x77, 0x06) : QColor(0x16, 0xa3, 0x4a));
+    p.setPen(errors ? theme::capacity() : warnings ? theme::severity(trainplan::Severity::Warning) : theme::ok());
     p.drawText(QRectF(body.left(), figures.bottom() + 20, body.width(), 24), Qt::AlignLeft,
                errors + warnings ? QObject::tr("%1 errors and %2 warnings: see Red flags").arg(errors).arg(warnings)
                                  : QObject::tr("No red flags"));
@@ -94,7 +95,7 @@ void paintTitlePage(QPainter& p, const QRectF& body, ReportContext& ctx)
 
 }  // namespace
 
-bool write(ReportContext& ctx, const QString& path, QPageSize::PageSizeId pageSize, QString* error, int* pagesOut)
+bool write(const ReportContext& ctx, const QString& path, QPageSize::PageSizeId pageSize, QString* error, int* pagesOut)
 {
     // Written through QSaveFile: a failed export never leaves half a PDF behind.
     QSaveFile file(path);

@@ -12,6 +12,6 @@ namespace pdfreport {
 
 // Writes the report; returns false with a message on failure. Page count is returned
 // through pages when not null.
-bool write(ReportContext& context, const QString& path, QPageSize::PageSizeId pageSize, QString* error, int* pages = nullptr);
+bool write(const ReportContext& context, const QString& path, QPageSize::PageSizeId pageSize, QString* error, int* pages = nullptr);
 
 }  // namespace pdfreport

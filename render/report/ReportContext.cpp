@@ -1,27 +1,17 @@
 #include "report/ReportContext.h"
 
-#include "charts/MemoryChart.h"
-#include "document/PlanDocument.h"
-#include "charts/TimeBreakdownChart.h"
-
 ReportContext::ReportContext(const trainplan::Plan& plan, QString sourceName)
-    : doc_(std::make_unique<PlanDocument>())
+    : ReportContext(trainplan::analyse(plan), std::move(sourceName))
+{
+}
+
+ReportContext::ReportContext(trainplan::Analysis analysis, QString sourceName)
+    : analysis_(std::move(analysis))
     , sourceName_(std::move(sourceName))
     , created_(QDateTime::currentDateTime())
 {
-    doc_->resetTo(plan);
-}
-
-ReportContext::~ReportContext() = default;
-
-const trainplan::Plan& ReportContext::plan() const
-{
-    return doc_->plan();
-}
-
-const trainplan::Estimate& ReportContext::estimate() const
-{
-    return doc_->estimate();
+    memory_.setEstimate(analysis_.estimate);
+    time_.setAnalysis(analysis_);
 }
 
 QString ReportContext::title() const
@@ -29,18 +19,4 @@ QString ReportContext::title() const
     if (!plan().name.empty())
         return QString::fromStdString(plan().name);
     return sourceName_.isEmpty() ? QStringLiteral("Untitled plan") : sourceName_;
-}
-
-MemoryChart* ReportContext::memoryChart()
-{
-    if (!memory_)
-        memory_ = std::make_unique<MemoryChart>(doc_.get());
-    return memory_.get();
-}
-
-TimeBreakdownChart* ReportContext::timeChart()
-{
-    if (!time_)
-        time_ = std::make_unique<TimeBreakdownChart>(doc_.get());
-    return time_.get();
 }

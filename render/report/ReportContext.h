@@ -1,38 +1,34 @@
-// Everything an export needs, detached from the live window: a private copy of the plan
-// (its own PlanDocument, so an export never sees a half-finished edit) and the chart
-// widgets that render into any painter.
+// Everything an export needs, detached from the live window: one analysis of the plan
+// (its own copy, so an export never sees a half-finished edit) and the chart painters drawn
+// from it. QtGui only: the CLI exports with no widgets.
 #pragma once
 
 #include <QDateTime>
 #include <QString>
 
-#include <memory>
-
-#include "estimate/Estimate.h"
-
-class MemoryChart;
-class PlanDocument;
-class TimeBreakdownChart;
+#include "analysis/Analysis.h"
+#include "charts/MemoryChartPainter.h"
+#include "charts/StepTimeChartPainter.h"
 
 class ReportContext {
 public:
     explicit ReportContext(const trainplan::Plan& plan, QString sourceName = {});
-    ~ReportContext();
+    explicit ReportContext(trainplan::Analysis analysis, QString sourceName = {});
 
-    const trainplan::Plan& plan() const;
-    const trainplan::Estimate& estimate() const;
-    PlanDocument* document() const { return doc_.get(); }
-    QString title() const;        // the plan's name, or the file's
+    const trainplan::Analysis& analysis() const { return analysis_; }
+    const trainplan::Plan& plan() const { return analysis_.plan; }
+    const trainplan::Estimate& estimate() const { return analysis_.estimate; }
+    QString title() const;  // the plan's name, or the file's
     QString sourceName() const { return sourceName_; }
     QDateTime created() const { return created_; }
 
-    MemoryChart* memoryChart();
-    TimeBreakdownChart* timeChart();
+    const MemoryChartPainter& memoryChart() const { return memory_; }
+    const StepTimeChartPainter& timeChart() const { return time_; }
 
 private:
-    std::unique_ptr<PlanDocument> doc_;
+    trainplan::Analysis analysis_;
     QString sourceName_;
     QDateTime created_;
-    std::unique_ptr<MemoryChart> memory_;
-    std::unique_ptr<TimeBreakdownChart> time_;
+    MemoryChartPainter memory_;
+    StepTimeChartPainter time_;
 };

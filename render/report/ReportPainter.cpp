@@ -1,8 +1,6 @@
 #include "report/ReportPainter.h"
 
 #include <QAbstractTextDocumentLayout>
-#include <QChart>
-#include <QGraphicsScene>
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QTextDocument>
@@ -11,13 +9,11 @@
 #include "style/Fonts.h"
 #include "layoutdiagram/LayoutDiagramPainter.h"
 #include "layoutdiagram/LayoutDiagramStyle.h"
-#include "charts/MemoryChart.h"
 #include "timeline/TimelineScene.h"
 #include "charts/TornadoPainter.h"
 #include "analysis/Sensitivity.h"
 #include "report/ReportContext.h"
 #include "style/Theme.h"
-#include "charts/TimeBreakdownChart.h"
 #include "text/Derivation.h"
 #include "plan/EnumNames.h"
 #include "text/Format.h"
@@ -40,12 +36,12 @@ QString fmtNum(double v) { return q(formatNumber(v)); }
 
 QString htmlPage(const QString& body, double scale)
 {
-    return QString("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:#111827'>%2</body></html>").arg(10.0 * scale, 0, 'f', 1).arg(body);
+    return theme::styled(QString("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:@ink'>%2</body></html>").arg(10.0 * scale, 0, 'f', 1).arg(body));
 }
 
 QString row(const QString& label, const QString& value)
 {
-    return QString("<tr><td style='color:#4b5563; padding-right:14px'>%1</td><td><b>%2</b></td></tr>").arg(label, value);
+    return QString("<tr><td style='color:@muted; padding-right:14px'>%1</td><td><b>%2</b></td></tr>").arg(label, value);
 }
 
 QString inputsHtml(const Plan& p, const Estimate& e)
@@ -64,7 +60,7 @@ QString inputsHtml(const Plan& p, const Estimate& e)
                       row("Memory per GPU", fmtBytes(c.memoryBytesPerGpu)) + row("Peak BF16", QString("%1 TFLOP/s").arg(c.peakFlopsPerGpu / 1e12)) +
                       row("NVLink / network", QString("%1 / %2 GB/s per GPU").arg(c.intraNodeBytesPerSecond / 1e9).arg(c.interNodeBytesPerSecond / 1e9)) +
                       row("MTBF", c.mtbfSeconds ? QString("%1 h per %2").arg(*c.mtbfSeconds / 3600).arg(c.mtbfBasis == MtbfBasis::PerNode ? "node" : "GPU")
-                                                : QString("<span style='color:#dc2626'>not modelled</span>")) +
+                                                : QString("<span style='color:@error'>not modelled</span>")) +
                       "</table>";
     QString training = "<table>" + row("Tokens D", q(formatSci(t.tokens))) +
                        row("Global batch", QString("%1 sequences = %2 tokens").arg(t.globalBatchSequences).arg(q(formatInteger(e.time.tokensPerStep)))) +
@@ -87,21 +83,23 @@ QString inputsHtml(const Plan& p, const Estimate& e)
 QString redFlagsHtml(const Estimate& e)
 {
     if (e.warnings.empty())
-        return "<p style='color:#16a34a'><b>No red flags.</b> The layout fits, TP stays inside a node, the batch divides, and failures are budgeted.</p>";
+        return "<p style='color:@ok'><b>No red flags.</b> The layout fits, TP stays inside a node, the batch divides, and failures are budgeted.</p>";
     QString html = "<table cellspacing='0' cellpadding='4'>";
     for (auto sev : {Severity::Error, Severity::Warning, Severity::Info}) {
         for (const auto& w : e.warnings) {
             if (w.severity != sev)
                 continue;
-            html += QString("<tr><td style='color:%1'><b>%2</b></td><td><b>%3</b><br>%4<br><span style='color:#6b7280'>field: %5</span></td></tr>")
+            html += QString("<tr><td style='color:%1'><b>%2</b></td><td><b>%3</b><br>%4<br><span style='color:@faint'>field: %5</span></td></tr>")
                         .arg(theme::severity(sev).name(), QString(severityName(sev)).toUpper(), codeName(w.code), q(describe(w)), w.field);
         }
     }
     return html + "</table>";
 }
 
-QString validationHtml(const Plan& p, const Estimate& e)
+QString validationHtml(const Analysis& a)
 {
+    const Plan& p = a.plan;
+    const Estimate& e = a.estimate;
     const auto& r = e.reliability;
     const int node = p.cluster.gpusPerNode;
     QString grid;
@@ -116,8 +114,8 @@ QString validationHtml(const Plan& p, const Estimate& e)
                "<li>Measure kernel shapes and numerical stability.</li></ul>"
                "<h3>Stage 2: multi-node scaling</h3><ul>"
                "<li>Test a grid of %8 GPUs, keeping the global batch (%9 sequences) or reporting any change.</li>"
-               "<li>Record tokens/s (plan: %10 per GPU), MFU (plan: %11), median and tail step time (plan: %12), exposed collective time "
-               "(DP reduction %13, %14), per-rank imbalance and peak memory.</li></ul>"
+               "<li>Record tokens/s (predicted: %10 per GPU), MFU (predicted: %11), median and tail step time (predicted: %12), exposed "
+               "collective time (exposed DP, predicted: %13; %14 of TP, CP and ZeRO collectives), per-rank imbalance and peak memory.</li></ul>"
                "<h3>Stage 3: reliability</h3><ul>"
                "<li>Checkpoint model, optimizer, data position and random state: %15 in all, %16 per GPU; measure the write stall (plan: %17).</li>"
                "<li>Test restart before the full run (plan: %18 per restart). Checkpoint every %19 (Young/Daly).</li>"
@@ -129,8 +127,10 @@ QString validationHtml(const Plan& p, const Estimate& e)
         .arg(e.fullestStage + 1)
         .arg(fmtBytes(e.perGpu.weights), fmtBytes(e.perGpu.gradients), fmtBytes(e.perGpu.optimizer), fmtBytes(e.perGpu.activations), grid)
         .arg(p.training.globalBatchSequences)
-        .arg(fmtNum(e.time.tokensPerSecondPerGpu), q(formatPercent(p.training.mfu, 0)), q(formatSeconds(e.time.stepSeconds)),
-             q(formatSeconds(e.communication.dpSeconds)), e.communication.dpHidden ? "hidden under backward" : "exposed")
+        .arg(fmtNum(a.predicted.tokensPerSecondPerGpu), q(formatPercent(a.predicted.mfu)), q(formatSeconds(a.predicted.stepSeconds)),
+             q(formatSeconds(a.predicted.components.dpCommunication)),
+             q(formatSeconds(a.predicted.components.tpCommunication + a.predicted.components.cpCommunication
+                             + a.predicted.components.zeroCommunication)))
         .arg(fmtBytes(r.checkpointBytes), fmtBytes(r.checkpointBytesPerGpu), q(formatSeconds(r.checkpointWriteSeconds)),
              q(formatSeconds(p.reliability.restartSeconds)), r.failuresModelled ? q(formatSeconds(r.checkpointIntervalSeconds)) : QString("(no MTBF set)"),
              r.failuresModelled ? fmtNum(r.expectedFailures) : QString("an unknown number of"),
@@ -147,19 +147,28 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
     const auto& e = ctx.estimate();
     const auto& plan = ctx.plan();
     const QColor normal(0x11, 0x18, 0x27);
+    const auto& a = ctx.analysis();
+    const auto& pr = a.predicted;
+    const auto& atPredicted = a.atPredictedMfu.reliability;
+    const QString assumed = QString::fromLatin1(timeBasisLabel(TimeBasis::AssumedMfu));
+    const QString predicted = QString::fromLatin1(timeBasisLabel(TimeBasis::Predicted));
     const Figure figures[] = {
         {"Parameters", q(formatCount(e.parameters.total)), QString("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))), normal},
         {"Training FLOPs", q(formatSci(e.flops.total)), QString("6ND %1 + attention %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))), normal},
-        {"Compute time", QString("%1 days").arg(fmtNum(e.time.days)), QString("at MFU %1 on %2 GPUs").arg(q(formatPercent(plan.training.mfu, 0))).arg(e.gpusUsed), normal},
-        {"With failures", e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(e.reliability.paddedDays)) : QString("not modelled"),
-         e.reliability.failuresModelled ? QString("%1 expected failures").arg(fmtNum(e.reliability.expectedFailures)) : QString("set an MTBF"),
+        {"Compute time, " + predicted, QString("%1 days").arg(fmtNum(pr.days)),
+         QString("%1 %2 days at %3 %4").arg(assumed).arg(fmtNum(e.time.days)).arg(q(formatPercent(plan.training.mfu, 0))).arg(e.gpusUsed) + " GPUs", normal},
+        {"With failures, " + predicted, e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(atPredicted.paddedDays)) : QString("not modelled"),
+         e.reliability.failuresModelled ? QString("%1 %2 days; %3 failures").arg(assumed, fmtNum(e.reliability.paddedDays), fmtNum(e.reliability.expectedFailures))
+                                        : QString("set an MTBF"),
          e.reliability.failuresModelled ? normal : theme::severity(Severity::Warning)},
-        {"GPU-hours", q(formatCount(e.time.gpuHours)), QString("%1 steps").arg(q(formatInteger(double(e.time.steps)))), normal},
-        {"Step time", q(formatSeconds(e.time.stepSeconds)), QString("%1 tokens per step").arg(q(formatInteger(e.time.tokensPerStep))), normal},
+        {"GPU-hours, " + predicted, q(formatCount(pr.gpuHours)), QString("%1 %2").arg(assumed, q(formatCount(e.time.gpuHours))), normal},
+        {"Step time, " + predicted, q(formatSeconds(pr.stepSeconds)),
+         QString("%1 %2; MFU %3").arg(assumed, q(formatSeconds(e.time.stepSeconds)), q(formatPercent(pr.mfu))), normal},
         {"Memory per GPU", fmtBytes(e.perGpu.total), QString("of %1, stage %2").arg(fmtBytes(e.capacityBytes)).arg(e.fullestStage + 1),
          e.fits ? normal : theme::severity(Severity::Error)},
-        {"Pipeline bubble", q(formatPercent(e.pipeline.bubbleFraction)), QString("m = %1 micro-batches").arg(e.pipeline.microbatches),
-         e.pipeline.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : normal},
+        {"Pipeline bubble, " + predicted, q(formatPercent(pr.bubbleFraction)),
+         QString("closed form %1, m = %2").arg(q(formatPercent(e.pipeline.bubbleFraction))).arg(e.pipeline.microbatches),
+         pr.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : normal},
     };
     const int columns = rect.width() > rect.height() * 1.2 ? 4 : 2;
     const int rows = (int(std::size(figures)) + columns - 1) / columns;
@@ -171,12 +180,12 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
     const QFont detailFont = font(8.5 * scale);
     for (int i = 0; i < int(std::size(figures)); ++i) {
         const QRectF box(rect.x() + (i % columns) * (w + gap), rect.y() + (i / columns) * (h + gap), w, h);
-        p.setPen(QPen(QColor(0xd1, 0xd5, 0xdb), 1));
-        p.setBrush(QColor(0xf9, 0xfa, 0xfb));
+        p.setPen(QPen(theme::border(), 1));
+        p.setBrush(theme::panel());
         p.drawRoundedRect(box, 4 * scale, 4 * scale);
         const QRectF inner = box.adjusted(10 * scale, 6 * scale, -8 * scale, -6 * scale);
         p.setFont(titleFont);
-        p.setPen(QColor(0x4b, 0x55, 0x63));
+        p.setPen(theme::muted());
         p.drawText(inner, Qt::AlignLeft | Qt::AlignTop, figures[i].title);
         // Shrink the value until it fits its box rather than clipping it.
         QFont fitted = valueFont;
@@ -189,21 +198,11 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
         while (detail.pointSizeF() > 6 && QFontMetricsF(detail, p.device()).horizontalAdvance(figures[i].detail) > inner.width())
             detail.setPointSizeF(detail.pointSizeF() * 0.92);
         p.setFont(detail);
-        p.setPen(QColor(0x4b, 0x55, 0x63));
+        p.setPen(theme::muted());
         p.drawText(inner, Qt::AlignLeft | Qt::AlignBottom, figures[i].detail);
     }
 }
 
-void paintChart(QChart* chart, QPainter& p, const QRectF& rect, double scale)
-{
-    // Lay the chart out at the target size divided by the scale, then render its scene
-    // scaled up: text grows with the slide. Vectors on PDF and SVG.
-    const QSizeF logical = rect.size() / std::max(scale, 0.1);
-    chart->resize(logical);
-    chart->setPos(0, 0);
-    chart->scene()->setSceneRect(QRectF(QPointF(0, 0), logical));
-    chart->scene()->render(&p, rect, QRectF(QPointF(0, 0), logical));
-}
 
 }  // namespace
 
@@ -243,7 +242,7 @@ QString viewHtml(ReportView view, const ReportContext& ctx, int section, double 
     switch (view) {
     case ReportView::Inputs: return htmlPage(inputsHtml(ctx.plan(), ctx.estimate()), scale);
     case ReportView::RedFlags: return htmlPage(redFlagsHtml(ctx.estimate()), scale);
-    case ReportView::Validation: return htmlPage(validationHtml(ctx.plan(), ctx.estimate()), scale);
+    case ReportView::Validation: return htmlPage(validationHtml(ctx.analysis()), scale);
     case ReportView::Derivation: return derivationhtml::render(derive(ctx.plan(), ctx.estimate()), section, scale);
     default: return {};
     }
@@ -315,16 +314,16 @@ int pageCount(ReportView view, const ReportContext& ctx, const QSizeF& size, int
     return std::max(1, doc.pageCount());
 }
 
-void paint(ReportView view, ReportContext& ctx, QPainter& p, const QRectF& rect, int section, double scale, int page)
+void paint(ReportView view, const ReportContext& ctx, QPainter& p, const QRectF& rect, int section, double scale, int page)
 {
     switch (view) {
     case ReportView::Summary: paintSummary(ctx, p, rect, scale); return;
-    case ReportView::Memory: paintChart(ctx.memoryChart()->chart(), p, rect, scale); return;
-    case ReportView::StepTime: paintChart(ctx.timeChart()->chart(), p, rect, scale); return;
+    case ReportView::Memory: ctx.memoryChart().paint(p, rect, scale); return;
+    case ReportView::StepTime: ctx.timeChart().paint(p, rect, scale); return;
     case ReportView::Timeline: {
         // The plan's own schedule with its in-flight strip, fitted to the whole step.
         TimelineScene timeline;
-        timeline.setPlan(ctx.plan(), ctx.estimate());
+        timeline.setAnalysis(ctx.analysis());
         p.save();
         p.translate(rect.topLeft());
         p.scale(scale, scale);

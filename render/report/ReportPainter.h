@@ -33,7 +33,7 @@ QString viewTitle(ReportView view, const ReportContext& context, int section = 0
 int derivationSectionCount(const ReportContext& context);
 // `scale` enlarges type and chart text (presentation mode, slides); 1 is document size.
 // Text views flow over pages of the rectangle's size; `page` picks one (see pageCount).
-void paint(ReportView view, ReportContext& context, QPainter& painter, const QRectF& rect, int section = 0, double scale = 1.0, int page = 0);
+void paint(ReportView view, const ReportContext& context, QPainter& painter, const QRectF& rect, int section = 0, double scale = 1.0, int page = 0);
 // How many rectangles of this size a view needs (1 for drawings and charts).
 int pageCount(ReportView view, const ReportContext& context, const QSizeF& size, int section = 0, double scale = 1.0);
 bool isTextView(ReportView view);

@@ -1,6 +1,7 @@
 #include "report/SlideExport.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QPageLayout>
 #include <QPainter>
@@ -9,6 +10,7 @@
 #include <QSvgGenerator>
 
 #include "report/ReportContext.h"
+#include "style/Theme.h"
 #include "text/Format.h"
 
 namespace slideexport {
@@ -20,7 +22,7 @@ QString q(const std::string& s)
     return QString::fromStdString(s);
 }
 
-bool writeSvg(ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
+bool writeSvg(const ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -44,7 +46,7 @@ bool writeSvg(ReportContext& ctx, const Slide& slide, const QString& path, QStri
     return true;
 }
 
-bool writePng(ReportContext& ctx, const Slide& slide, const QString& path, double pixelRatio, QString* error)
+bool writePng(const ReportContext& ctx, const Slide& slide, const QString& path, double pixelRatio, QString* error)
 {
     QImage image(int(kWidth * pixelRatio), int(kHeight * pixelRatio), QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(pixelRatio);
@@ -94,17 +96,19 @@ std::vector<Slide> slides(const ReportContext& ctx)
 
 QString keyFigures(const ReportContext& ctx)
 {
-    const auto& e = ctx.estimate();
+    const auto& a = ctx.analysis();
+    const auto& e = a.estimate;
     const auto& l = ctx.plan().layout;
-    return QObject::tr("%1 parameters · %2 GPUs as TP %3 × PP %4 × DP %5 × CP %6 · %7 days (%8 with failures) · %9 per GPU · bubble %10")
+    return QObject::tr("%1 parameters · %2 GPUs as TP %3 × PP %4 × DP %5 × CP %6 · %7 %8 days (%9 with failures) · %10 per GPU · bubble %11")
         .arg(q(trainplan::formatCount(e.parameters.total)))
         .arg(e.gpusUsed)
         .arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp)
-        .arg(q(trainplan::formatNumber(e.time.days)), q(trainplan::formatNumber(e.reliability.paddedDays)), q(trainplan::formatBytes(e.perGpu.total)),
-             q(trainplan::formatPercent(e.pipeline.bubbleFraction)));
+        .arg(QString::fromLatin1(trainplan::timeBasisLabel(trainplan::TimeBasis::Predicted)), q(trainplan::formatNumber(a.predicted.days)),
+             q(trainplan::formatNumber(a.atPredictedMfu.reliability.paddedDays)), q(trainplan::formatBytes(e.perGpu.total)),
+             q(trainplan::formatPercent(a.predicted.bubbleFraction)));
 }
 
-void paintSlide(ReportContext& ctx, const Slide& slide, QPainter& p, const QRectF& rect)
+void paintSlide(const ReportContext& ctx, const Slide& slide, QPainter& p, const QRectF& rect)
 {
     // Proportions are of a 1920 x 1080 slide; smaller targets scale uniformly.
     p.save();
@@ -114,48 +118,48 @@ void paintSlide(ReportContext& ctx, const Slide& slide, QPainter& p, const QRect
     p.fillRect(QRectF(0, 0, kWidth, kHeight), Qt::white);
     const QFont title = reportpainter::font(30, true);
     p.setFont(title);
-    p.setPen(QColor(0x11, 0x18, 0x27));
+    p.setPen(theme::ink());
     const QString heading = reportpainter::viewTitle(slide.view, ctx, slide.section);
     p.drawText(QRectF(80, 50, kWidth - 160, 70), Qt::AlignLeft | Qt::AlignVCenter, slide.page > 0 ? QObject::tr("%1 (continued)").arg(heading) : heading);
     const QFont sub = reportpainter::font(13);
     p.setFont(sub);
-    p.setPen(QColor(0x4b, 0x55, 0x63));
+    p.setPen(theme::muted());
     p.drawText(QRectF(80, 118, kWidth - 160, 30), Qt::AlignLeft | Qt::AlignVCenter, ctx.title());
-    p.setPen(QPen(QColor(0x25, 0x63, 0xeb), 4));
+    p.setPen(QPen(theme::compute(), 4));
     p.drawLine(QPointF(80, 160), QPointF(260, 160));
     reportpainter::paint(slide.view, ctx, p, kBody, slide.section, kTextScale, slide.page);
-    p.setPen(QPen(QColor(0xd1, 0xd5, 0xdb), 1.5));
+    p.setPen(QPen(theme::border(), 1.5));
     p.drawLine(QPointF(80, kHeight - 90), QPointF(kWidth - 80, kHeight - 90));
     const QFont foot = reportpainter::font(13);
     p.setFont(foot);
-    p.setPen(QColor(0x37, 0x41, 0x51));
+    p.setPen(theme::inkSoft());
     p.drawText(QRectF(80, kHeight - 85, kWidth - 160, 60), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, keyFigures(ctx));
     p.restore();
 }
 
-bool writeSlide(ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
+bool writeSlide(const ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
 {
     if (path.endsWith(".svg", Qt::CaseInsensitive))
         return writeSvg(ctx, slide, path, error);
     return writePng(ctx, slide, path, path.endsWith("@2x.png", Qt::CaseInsensitive) ? 2.0 : 1.0, error);
 }
 
-bool writeAll(ReportContext& ctx, const QString& directory, QString* error, QStringList* written)
+namespace {
+
+// Marks a folder as one TrainPlan's slide export wrote, so a later export may replace it whole.
+constexpr const char* kMarker = ".trainplan-slides";
+
+// Every slide of one run, and the deck, into `directory` (which exists and is empty).
+bool writeInto(const ReportContext& ctx, const QString& directory, QString* error, QStringList* names)
 {
-    if (!QDir().mkpath(directory)) {
-        *error = QObject::tr("Cannot create the folder %1").arg(directory);
-        return false;
-    }
     const QDir dir(directory);
     const auto all = slides(ctx);
     for (const auto& slide : all) {
-        const QString png = dir.filePath(slide.fileStem + ".png");
-        const QString png2x = dir.filePath(slide.fileStem + "@2x.png");
-        const QString svg = dir.filePath(slide.fileStem + ".svg");
-        if (!writeSlide(ctx, slide, png, error) || !writeSlide(ctx, slide, png2x, error) || !writeSlide(ctx, slide, svg, error))
-            return false;
-        if (written)
-            *written << png << png2x << svg;
+        for (const QString& name : {slide.fileStem + ".png", slide.fileStem + "@2x.png", slide.fileStem + ".svg"}) {
+            if (!writeSlide(ctx, slide, dir.filePath(name), error))
+                return false;
+            *names << name;
+        }
     }
     // The deck: one 16:9 page per slide, vectors throughout.
     const QString deckPath = dir.filePath("deck.pdf");
@@ -181,8 +185,69 @@ bool writeAll(ReportContext& ctx, const QString& directory, QString* error, QStr
         *error = QObject::tr("Writing %1 failed: %2").arg(deckPath, file.errorString());
         return false;
     }
+    *names << "deck.pdf";
+    QFile marker(dir.filePath(kMarker));
+    if (!marker.open(QIODevice::WriteOnly) || marker.write("TrainPlan slide export\n") < 0 || !marker.flush()) {
+        *error = QObject::tr("Cannot write %1: %2").arg(marker.fileName(), marker.errorString());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool writeAll(const ReportContext& ctx, const QString& directory, QString* error, QStringList* written)
+{
+    // One run's slides never mix with another's: they are written into a fresh folder beside the
+    // target, which then replaces the target whole. A run killed midway leaves the previous
+    // export untouched (and a hidden partial folder, removed by the next export).
+    const QFileInfo target(QDir::cleanPath(QDir(directory).absolutePath()));
+    const QDir existing(target.absoluteFilePath());
+    if (target.exists()) {
+        if (!target.isDir()) {
+            *error = QObject::tr("%1 is a file, not a folder").arg(target.absoluteFilePath());
+            return false;
+        }
+        const bool empty = existing.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty();
+        if (!empty && !existing.exists(kMarker)) {
+            *error = QObject::tr("%1 holds files TrainPlan did not write; choose an empty folder for the slides").arg(target.absoluteFilePath());
+            return false;
+        }
+    }
+    QDir parent = target.absoluteDir();
+    if (!parent.exists() && !QDir().mkpath(parent.absolutePath())) {
+        *error = QObject::tr("Cannot create the folder %1").arg(parent.absolutePath());
+        return false;
+    }
+    const QString stem = "." + target.fileName() + ".trainplan-";
+    for (const QString& stale : parent.entryList({stem + "*"}, QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot))
+        QDir(parent.filePath(stale)).removeRecursively();
+    const QString fresh = parent.filePath(stem + "new");
+    if (!parent.mkdir(stem + "new")) {
+        *error = QObject::tr("Cannot create a folder in %1").arg(parent.absolutePath());
+        return false;
+    }
+    QStringList names;
+    if (!writeInto(ctx, fresh, error, &names)) {
+        QDir(fresh).removeRecursively();
+        return false;
+    }
+    const QString old = parent.filePath(stem + "old");
+    if (target.exists() && !parent.rename(target.fileName(), stem + "old")) {
+        *error = QObject::tr("Cannot replace %1").arg(target.absoluteFilePath());
+        QDir(fresh).removeRecursively();
+        return false;
+    }
+    if (!parent.rename(stem + "new", target.fileName())) {
+        *error = QObject::tr("Cannot move the slides into %1").arg(target.absoluteFilePath());
+        if (QFileInfo::exists(old))
+            parent.rename(stem + "old", target.fileName());
+        return false;
+    }
+    QDir(old).removeRecursively();
     if (written)
-        *written << deckPath;
+        for (const QString& name : names)
+            *written << QDir(target.absoluteFilePath()).filePath(name);
     return true;
 }
 

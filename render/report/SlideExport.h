@@ -30,10 +30,10 @@ inline constexpr double kTextScale = 1.8;  // slide type is 1.8x document type
 std::vector<Slide> slides(const ReportContext& context);
 // The one-line key figures shown on every slide.
 QString keyFigures(const ReportContext& context);
-void paintSlide(ReportContext& context, const Slide& slide, QPainter& painter, const QRectF& rect);
-bool writeAll(ReportContext& context, const QString& directory, QString* error, QStringList* written = nullptr);
+void paintSlide(const ReportContext& context, const Slide& slide, QPainter& painter, const QRectF& rect);
+bool writeAll(const ReportContext& context, const QString& directory, QString* error, QStringList* written = nullptr);
 // One slide to one file: .svg writes SVG, anything else PNG at 1920x1080, and a path
 // ending "@2x.png" at twice the pixels.
-bool writeSlide(ReportContext& context, const Slide& slide, const QString& path, QString* error);
+bool writeSlide(const ReportContext& context, const Slide& slide, const QString& path, QString* error);
 
 }  // namespace slideexport

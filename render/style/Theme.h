@@ -2,10 +2,22 @@
 #pragma once
 
 #include <QColor>
+#include <QString>
 
 #include "estimate/Warning.h"
 
 namespace theme {
+
+// Neutral tones of text, lines and surfaces (Tailwind's gray scale).
+inline QColor ink() { return QColor(0x11, 0x18, 0x27); }        // headings, values
+inline QColor inkSoft() { return QColor(0x37, 0x41, 0x51); }    // labels
+inline QColor muted() { return QColor(0x4b, 0x55, 0x63); }      // secondary text, axis labels
+inline QColor faint() { return QColor(0x6b, 0x72, 0x80); }      // notes, captions
+inline QColor quiet() { return QColor(0x9c, 0xa3, 0xaf); }      // disabled, placeholders
+inline QColor border() { return QColor(0xd1, 0xd5, 0xdb); }
+inline QColor gridLine() { return QColor(0xe5, 0xe7, 0xeb); }
+inline QColor panel() { return QColor(0xf9, 0xfa, 0xfb); }      // card background
+inline QColor accent() { return QColor(0x7c, 0x3a, 0xed); }     // selection, focus
 
 // Memory components, in stacking order (weights at the bottom).
 inline QColor weights() { return QColor(0x3b, 0x82, 0xf6); }
@@ -36,5 +48,19 @@ inline QColor severity(trainplan::Severity s)
 }
 inline QColor ok() { return QColor(0x16, 0xa3, 0x4a); }
 inline QColor highlight() { return QColor(0xfd, 0xe6, 0x8a); }
+
+// Rich text with the theme's colours: "@ink", "@inkSoft", "@muted", "@faint", "@grid", "@error"
+// and "@ok" in `html` become their hex names, so HTML fragments name colours by role too.
+inline QString styled(QString html)
+{
+    html.replace(QLatin1String("@inkSoft"), inkSoft().name());
+    html.replace(QLatin1String("@ink"), ink().name());
+    html.replace(QLatin1String("@muted"), muted().name());
+    html.replace(QLatin1String("@faint"), faint().name());
+    html.replace(QLatin1String("@grid"), gridLine().name());
+    html.replace(QLatin1String("@error"), severity(trainplan::Severity::Error).name());
+    html.replace(QLatin1String("@ok"), ok().name());
+    return html;
+}
 
 }  // namespace theme

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "charts/InFlightSeries.h"
+#include "timeline/InFlightSeries.h"
 #include "timeline/TimelineTrack.h"
 #include "analysis/Analysis.h"
 #include "estimate/Estimate.h"

@@ -14,7 +14,7 @@
 #include <optional>
 #include <utility>
 
-#include "charts/InFlightChartPainter.h"
+#include "timeline/InFlightChartPainter.h"
 #include "timeline/TimelineModel.h"
 #include "timeline/TimelinePainter.h"
 

@@ -50,16 +50,16 @@ QColor TimelineStyle::textOn(QColor fill)
 {
     // Relative luminance with the Rec. 709 weights; 0.6 keeps white on the blue and emerald.
     const double y = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();
-    return y > 0.6 ? QColor(0x11, 0x18, 0x27) : QColor(Qt::white);
+    return y > 0.6 ? theme::ink() : QColor(Qt::white);
 }
 
 QColor TimelineStyle::kindColor(ScheduleKind kind) const
 {
     switch (kind) {
-    case ScheduleKind::GPipe: return QColor(0xdc, 0x26, 0x26);         // red: holds every micro-batch
-    case ScheduleKind::OneFOneB: return QColor(0x25, 0x63, 0xeb);      // blue
-    case ScheduleKind::Interleaved: return QColor(0x7c, 0x3a, 0xed);   // violet
-    case ScheduleKind::ZeroBubbleH1: return QColor(0xd9, 0x77, 0x06);  // amber, like its W blocks
+    case ScheduleKind::GPipe: return theme::capacity();         // red: holds every micro-batch
+    case ScheduleKind::OneFOneB: return theme::compute();      // blue
+    case ScheduleKind::Interleaved: return theme::accent();   // violet
+    case ScheduleKind::ZeroBubbleH1: return theme::severity(trainplan::Severity::Warning);  // amber, like its W blocks
     }
     return text;
 }

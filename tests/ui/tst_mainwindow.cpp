@@ -47,6 +47,7 @@ private slots:
     void openReportsBadFilesAndKeepsThePlan();
     void titleShowsUnsavedMark();
     void closingWithUnsavedChangesAsks();
+    void aDocumentDiesQuietly();
     void dropOpensAPlan();
     void enlargeShowsOnePane();
     void cardTooltipsShowTheirFormula();
@@ -277,6 +278,27 @@ void TestMainWindow::titleShowsUnsavedMark()
     QVERIFY(window_->saveTo(dir_.filePath("titled.json")));
     QVERIFY(window_->windowTitle().startsWith("titled.json"));
     QVERIFY(!window_->isWindowModified());
+}
+
+void TestMainWindow::aDocumentDiesQuietly()
+{
+    // Close, then Discard: the document's undo stack, destroyed with the window, reports itself
+    // clean again. Nobody may hear it: the window listening is already half destroyed (a Debug
+    // build aborted in the title update).
+    auto* doc = new PlanDocument;
+    doc->edit("MFU", [](trainplan::Plan& p) { p.training.mfu = 0.45; });
+    QVERIFY(doc->isModified());
+    int heard = 0;
+    connect(doc, &PlanDocument::fileStateChanged, this, [&] { ++heard; });
+    connect(doc, &PlanDocument::planChanged, this, [&] { ++heard; });
+    delete doc;
+    QCOMPARE(heard, 0);
+
+    window_->inputPanel()->mfuSlider()->moveTo(45);
+    window_->askToSaveChanges = [] { return QMessageBox::Discard; };
+    QVERIFY(window_->close());
+    delete window_;
+    window_ = new MainWindow;  // cleanup() deletes it
 }
 
 void TestMainWindow::closingWithUnsavedChangesAsks()

@@ -48,6 +48,7 @@ private slots:
     void letterSizeWorks();
     void redFlagsReachTheReport();
     void slidesAreWrittenInEveryForm();
+    void slideRunsNeverMix();
     void svgIsXmlWithRealText();
     void markdownCopyIsTheDerivation();
     void exportRefusesAnUnwritablePath();
@@ -152,6 +153,51 @@ void TestReport::slidesAreWrittenInEveryForm()
     QCOMPARE(images.size(), 2);
 }
 
+void TestReport::slideRunsNeverMix()
+{
+    const QString folder = dir_.filePath("runs");
+    QString error;
+    // A long plan's slides, then a short plan's into the same folder: only the second run's
+    // files remain (the derivation appendix of the first had more slides).
+    trainplan::Plan longer = trainplan::defaultPlan();
+    ReportContext first(longer);
+    QVERIFY2(slideexport::writeAll(first, folder, &error), qPrintable(error));
+    // An export killed midway left a partial folder beside the target: it never reaches the
+    // target, and the next export clears it.
+    const QString partial = dir_.filePath(".runs.trainplan-new");
+    QVERIFY(QDir().mkpath(partial));
+    QFile junk(partial + "/99-stale.png");
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.close();
+    trainplan::Plan other = longer;
+    other.name = "second run";
+    other.layout.pp = 1;
+    other.layout.dp = 256;
+    ReportContext second(other);
+    QStringList written;
+    QVERIFY2(slideexport::writeAll(second, folder, &error, &written), qPrintable(error));
+    QStringList expected;
+    for (const QString& path : written)
+        expected << QFileInfo(path).fileName();
+    expected << ".trainplan-slides";
+    QStringList present = QDir(folder).entryList(QDir::Files | QDir::Hidden);
+    expected.sort();
+    present.sort();
+    QCOMPARE(present, expected);
+    QVERIFY(!QFileInfo::exists(partial));
+    QVERIFY(runTool("pdftotext", {QDir(folder).filePath("deck.pdf"), "-"}).contains("second run"));
+
+    // A folder with someone else's files is refused, and left as it was.
+    const QString foreign = dir_.filePath("holiday-photos");
+    QVERIFY(QDir().mkpath(foreign));
+    QFile photo(foreign + "/beach.jpg");
+    QVERIFY(photo.open(QIODevice::WriteOnly));
+    photo.close();
+    QVERIFY(!slideexport::writeAll(second, foreign, &error));
+    QVERIFY2(error.contains("did not write"), qPrintable(error));
+    QCOMPARE(QDir(foreign).entryList(QDir::Files), QStringList{"beach.jpg"});
+}
+
 void TestReport::svgIsXmlWithRealText()
 {
     ReportContext context(trainplan::defaultPlan());
@@ -204,7 +250,7 @@ void TestReport::exportRefusesAnUnwritablePath()
 
 void TestReport::presentationStepsThroughTheSlides()
 {
-    PresentationWindow window(trainplan::defaultPlan());
+    PresentationWindow window(trainplan::analyse(trainplan::defaultPlan()));
     window.setAttribute(Qt::WA_DeleteOnClose, false);
     window.resize(1280, 720);
     window.show();

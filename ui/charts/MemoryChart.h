@@ -1,40 +1,30 @@
-// Memory per GPU for every pipeline stage: a stacked bar per stage (weights, gradients,
-// optimizer, activations, buffers) with the GPU's capacity drawn as a line; a stage that
-// does not fit is marked in its label and highlighted.
+// Memory per GPU for every pipeline stage, live: MemoryChartPainter over the document's
+// analysis, with the stage's breakdown as hover text.
 #pragma once
+#include <QStringList>
 
-#include <QChartView>
-
-#include <vector>
+#include "charts/PaintedChart.h"
+#include "charts/MemoryChartPainter.h"
 
 class PlanDocument;
-class QBarCategoryAxis;
-class QBarSet;
-class QLineSeries;
-class QStackedBarSeries;
-class QValueAxis;
 
-class MemoryChart : public QChartView {
+class MemoryChart : public PaintedChart {
     Q_OBJECT
 
 public:
     explicit MemoryChart(PlanDocument* document, QWidget* parent = nullptr);
-    QStringList categories() const;
-    double barValue(int set, int stage) const;  // GB
-    double capacityLine() const;                // GB
+    QStringList categories() const { return painter_.stageLabels(); }
+    double barValue(int part, int stage) const;  // GB
+    double capacityLine() const;                 // GB
+    const MemoryChartPainter& chartPainter() const { return painter_; }
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
+    void paintChart(QPainter& painter, const QRectF& rect) const override { painter_.paint(painter, rect); }
+    QString toolTipAt(QPoint point) const override;
 
 private:
     void refresh();
 
     PlanDocument* doc_;
-    QStackedBarSeries* bars_;
-    QBarSet* sets_[5];
-    QLineSeries* capacity_;
-    QBarCategoryAxis* stageAxis_;
-    QValueAxis* lineAxisX_;
-    QValueAxis* gbAxis_;
-    std::vector<double> shownValues_;  // what the bars show now, to skip unchanged refreshes
+    MemoryChartPainter painter_;
 };

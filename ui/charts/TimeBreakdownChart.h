@@ -1,34 +1,33 @@
-// Where a step's time goes: the predicted step by component (compute, memory-bound work,
-// recompute, exposed TP/CP/ZeRO collectives, PP sends, bubble, exposed DP tail) beside the
-// step at the assumed MFU (compute and bubble), on one seconds axis.
+// Where a step's time goes, live: StepTimeChartPainter over the document's analysis (the
+// predicted step by component beside the step at the assumed MFU), with hover values.
 #pragma once
 
-#include <QChartView>
+#include "charts/PaintedChart.h"
+#include "charts/StepTimeChartPainter.h"
 
 class PlanDocument;
-class QBarSet;
-class QBarCategoryAxis;
-class QValueAxis;
 
-class TimeBreakdownChart : public QChartView {
+class TimeBreakdownChart : public PaintedChart {
     Q_OBJECT
 
 public:
     explicit TimeBreakdownChart(PlanDocument* document, QWidget* parent = nullptr);
-    double value(int set, int row) const;  // seconds
+    double value(int part, int row) const { return painter_.value(part, row); }  // seconds
+    const StepTimeChartPainter& chartPainter() const { return painter_; }
 
-    // Parts of a step, for the predicted row (issue 7's components, grouped) and the row at
-    // the assumed MFU (compute and bubble only).
-    enum Part { Compute, MemoryBound, Recompute, Collectives, PpSend, Bubble, DpExposed, PartCount };
-    enum Row { AssumedRow, PredictedRow };
+    using Part = StepTimeChartPainter::Part;
+    using Row = StepTimeChartPainter::Row;
+    static constexpr int PartCount = StepTimeChartPainter::PartCount;
+    static constexpr Row AssumedRow = StepTimeChartPainter::AssumedRow;
+    static constexpr Row PredictedRow = StepTimeChartPainter::PredictedRow;
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
+    void paintChart(QPainter& painter, const QRectF& rect) const override { painter_.paint(painter, rect); }
+    QString toolTipAt(QPoint point) const override;
 
 private:
     void refresh();
 
     PlanDocument* doc_;
-    QBarSet* sets_[PartCount];
-    QValueAxis* secondsAxis_;
+    StepTimeChartPainter painter_;
 };

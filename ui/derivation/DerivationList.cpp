@@ -1,4 +1,5 @@
 #include "derivation/DerivationList.h"
+#include "style/Theme.h"
 
 #include <QEvent>
 #include <QFontDatabase>
@@ -146,7 +147,7 @@ void DerivationList::paintEvent(QPaintEvent*)
         draw("= " + q(s.substituted), monoFont_, muted);
         QFont resultFont = font();
         resultFont.setBold(true);
-        draw("= " + q(s.result) + (s.note.empty() ? QString() : "  (" + q(s.note) + ")"), resultFont, failed ? QColor(0xdc, 0x26, 0x26) : text);
+        draw("= " + q(s.result) + (s.note.empty() ? QString() : "  (" + q(s.note) + ")"), resultFont, failed ? theme::capacity() : text);
         draw(q(s.source), smallFont_, muted);
         p.setPen(QPen(palette().color(QPalette::Midlight), 1));
         p.drawLine(QPointF(kMargin, top + r.height - 1), QPointF(kMargin + width, top + r.height - 1));

@@ -16,6 +16,12 @@ PlanDocument::PlanDocument(QObject* parent)
     connect(&undo_, &QUndoStack::cleanChanged, this, &PlanDocument::fileStateChanged);
 }
 
+PlanDocument::~PlanDocument()
+{
+    undo_.disconnect(this);
+    blockSignals(true);
+}
+
 void PlanDocument::recompute()
 {
     analyser_.analyse(plan_, analysis_);

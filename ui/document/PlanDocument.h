@@ -16,6 +16,9 @@ class PlanDocument : public QObject {
 
 public:
     explicit PlanDocument(QObject* parent = nullptr);
+    // Silent while it dies: the undo stack's destructor reports "clean" again, and whoever
+    // listened (the window's title) may already be half destroyed.
+    ~PlanDocument() override;
 
     const trainplan::Plan& plan() const { return plan_; }
     // Everything the views show, computed once per change (core analyse()).
@@ -52,9 +55,6 @@ public:
     bool isModified() const { return !undo_.isClean(); }
     QString displayName() const;
 
-    // Called by PlanEditCommand on redo/undo.
-    void setPlanFromCommand(const trainplan::Plan& plan);
-
 signals:
     void planChanged();        // the plan and its estimate changed
     void fileStateChanged();   // path or modified flag changed
@@ -62,6 +62,8 @@ signals:
     void timeBasisChanged();
 
 private:
+    friend class PlanEditCommand;  // the undo path is the only way to replace the plan in place
+    void setPlanFromCommand(const trainplan::Plan& plan);
     void recompute();
 
     trainplan::Plan plan_;

@@ -183,12 +183,11 @@ void InputPanel::addChoice(QFormLayout* form, const QString& label, const QStrin
     registerField(path, combo);
 }
 
-void InputPanel::addSlider(QFormLayout* form, ValueSlider* slider, const QString& path, int mergeKey, std::function<void(int)> onValue,
+void InputPanel::addSlider(QFormLayout* form, ValueSlider* slider, const QString& path, std::function<void(int)> onValue,
                            std::function<void()> refresh)
 {
     connect(slider, &ValueSlider::valueEdited, this, [onValue](int v) { onValue(v); });
     connect(slider, &ValueSlider::dragFinished, doc_, &PlanDocument::endMerge);
-    Q_UNUSED(mergeKey);
     refreshers_.push_back(std::move(refresh));
     form->addRow(slider);
     registerField(path, slider);
@@ -227,7 +226,7 @@ QGroupBox* InputPanel::buildLayout()
         layoutSliders_[i] = s;
         const auto dim = trainplan::LayoutDimension(i);
         const int key = keys[i];
-        addSlider(form, s, paths[i], key, [this, dim, key](int v) { doc_->setLayoutDimension(dim, v, key); },
+        addSlider(form, s, paths[i], [this, dim, key](int v) { doc_->setLayoutDimension(dim, v, key); },
                   [this, s, dim] {
                       const auto& plan = doc_->plan();
                       s->setCandidates(trainplan::candidateValues(plan, dim, doc_->follower()), trainplan::layoutValue(plan.layout, dim));
@@ -266,7 +265,7 @@ QGroupBox* InputPanel::buildTraining()
 
     globalBatch_ = new ValueSlider(tr("Batch"));
     globalBatch_->setToolTip(tr("Global batch in sequences (multiples of DP × micro-batch)."));
-    addSlider(form, globalBatch_, "training.global_batch_sequences", kGlobalBatch,
+    addSlider(form, globalBatch_, "training.global_batch_sequences",
               [this](int v) { doc_->edit(tr("Set global batch"), [v](Plan& p) { p.training.globalBatchSequences = v; }, kGlobalBatch); },
               [this] {
                   const auto& p = doc_->plan();
@@ -279,7 +278,7 @@ QGroupBox* InputPanel::buildTraining()
               });
     microBatch_ = new ValueSlider(tr("Micro"));
     microBatch_->setToolTip(tr("Micro-batch size b in sequences (divisors of B / DP)."));
-    addSlider(form, microBatch_, "training.micro_batch_size", kMicroBatch,
+    addSlider(form, microBatch_, "training.micro_batch_size",
               [this](int v) { doc_->edit(tr("Set micro-batch"), [v](Plan& p) { p.training.microBatchSize = v; }, kMicroBatch); },
               [this] {
                   const auto& p = doc_->plan();
@@ -288,7 +287,7 @@ QGroupBox* InputPanel::buildTraining()
     mfu_ = new ValueSlider(tr("MFU"));
     mfu_->setSuffix(tr(" %"));
     mfu_->setToolTip(tr("Assumed model FLOPs utilisation: useful FLOP/s over peak."));
-    addSlider(form, mfu_, "training.mfu", kMfu,
+    addSlider(form, mfu_, "training.mfu",
               [this](int v) { doc_->edit(tr("Set MFU"), [v](Plan& p) { p.training.mfu = v / 100.0; }, kMfu); },
               [this] {
                   std::vector<int> values;

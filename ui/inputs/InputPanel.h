@@ -56,7 +56,7 @@ private:
     template <typename E, size_t N>
     void addChoice(QFormLayout* form, const QString& label, const QString& path, const std::array<std::pair<E, std::string_view>, N>& names,
                    std::function<E(const trainplan::Plan&)> get, std::function<void(trainplan::Plan&, E)> set);
-    void addSlider(QFormLayout* form, ValueSlider* slider, const QString& path, int mergeKey, std::function<void(int)> onValue,
+    void addSlider(QFormLayout* form, ValueSlider* slider, const QString& path, std::function<void(int)> onValue,
                    std::function<void()> refresh);
 
     PlanDocument* doc_;

@@ -101,7 +101,7 @@ void plotCases(QChartView* view, const std::vector<trainplan::RealityRow>& rows,
     auto* c = new QChart;
     chartstyle::apply(c, view);
     c->setTitleFont(fonts::pixels(11));
-    c->setTitle(QObject::tr("<font color='#4b5563'>Solid line: predicted = measured; dashed: ±10 %</font>"));
+    c->setTitle(theme::styled(QObject::tr("<font color='@muted'>Solid line: predicted = measured; dashed: ±10 %</font>")));
     view->setRenderHint(QPainter::Antialiasing, true);  // apply() turns it off; diagonals need it
     delete old;
 
@@ -211,9 +211,9 @@ void plotCases(QChartView* view, const std::vector<trainplan::RealityRow>& rows,
         return l;
     };
     // The lines are named in the chart's title, keeping the legend to the cases.
-    for (QLineSeries* l : {line(1.0, QObject::tr("y = x"), Qt::SolidLine, QColor(0x37, 0x41, 0x51)),
-                           line(1.0 + kBand, QObject::tr("+10 %"), Qt::DashLine, QColor(0x6b, 0x72, 0x80)),
-                           line(1.0 - kBand, QObject::tr("−10 %"), Qt::DashLine, QColor(0x6b, 0x72, 0x80))})
+    for (QLineSeries* l : {line(1.0, QObject::tr("y = x"), Qt::SolidLine, theme::inkSoft()),
+                           line(1.0 + kBand, QObject::tr("+10 %"), Qt::DashLine, theme::faint()),
+                           line(1.0 - kBand, QObject::tr("−10 %"), Qt::DashLine, theme::faint())})
         c->legend()->markers(l).first()->setVisible(false);
     for (QAbstractSeries* s : cases) {
         c->addSeries(s);
@@ -409,7 +409,7 @@ void RealityCheckView::fill()
         items << gated;
         for (auto* it : items)
             if (!r.gated)
-                it->setForeground(QColor(0x6b, 0x72, 0x80));
+                it->setForeground(theme::faint());
         if (r.gated)
             err->setForeground(errorColor(absError));
         model_->appendRow(items);

@@ -163,7 +163,7 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (stale_)
-            return QColor(0x9c, 0xa3, 0xaf);
+            return theme::quiet();
         if (index.column() == Flags && r.tpAcrossNodes)
             return theme::severity(trainplan::Severity::Warning);
         return {};

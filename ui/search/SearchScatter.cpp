@@ -39,7 +39,7 @@ void setAxis(QValueAxis* axis, double from, double to, double interval)
     axis->setTickInterval(interval);
 }
 
-QColor others() { return QColor(0x93, 0xc5, 0xfd); }  // light blue: the crowd
+QColor others() { return theme::memoryBound(); }  // light blue: the crowd
 QColor paretoColor() { return theme::optimizer(); }  // amber: stands out from the crowd
 
 }  // namespace
@@ -73,7 +73,7 @@ SearchScatter::SearchScatter(QWidget* parent)
     current_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     current_->setMarkerSize(13);
     current_->setColor(Qt::transparent);
-    current_->setPen(QPen(QColor(0x11, 0x18, 0x27), 2.5));
+    current_->setPen(QPen(theme::ink(), 2.5));
     selected_->setName(tr("Selected"));
     selected_->setMarkerSize(18);
     selected_->setColor(Qt::transparent);
@@ -165,12 +165,12 @@ void SearchScatter::updateTitle()
     if (stale_)
         lines << tr("<font color='%1'>Results are for an earlier plan: search again</font>").arg(theme::severity(trainplan::Severity::Warning).name());
     if (result_.rows.empty() && !stale_)
-        lines << tr("<font color='#6b7280'>Search to compare every layout; the square is the plan's own</font>");
+        lines << tr("<font color='@faint'>Search to compare every layout; the square is the plan's own</font>");
     if (offChart_ > 0)
-        lines << tr("<font color='#6b7280'>%n slower layout(s) beyond %1 %2 not drawn (in the table)</font>", nullptr, offChart_)
+        lines << tr("<font color='@faint'>%n slower layout(s) beyond %1 %2 not drawn (in the table)</font>", nullptr, offChart_)
                      .arg(xAxis_->max(), 0, 'g', 3)
                      .arg(xIsDays_ ? tr("days") : tr("s"));
-    chart()->setTitle(lines.join(QStringLiteral("<br>")));
+    chart()->setTitle(theme::styled(lines.join(QStringLiteral("<br>"))));
 }
 
 void SearchScatter::fitAxes()

@@ -392,7 +392,7 @@ bool MainWindow::runExport(const ExportRequest& request)
     QString error;
     QStringList written;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = exporter::run(doc_->plan(), QFileInfo(doc_->displayName()).completeBaseName(), request, &error, &written);
+    const bool ok = exporter::run(doc_->analysis(), QFileInfo(doc_->displayName()).completeBaseName(), request, &error, &written);
     QApplication::restoreOverrideCursor();
     if (!ok) {
         showError(tr("Export failed"), error);
@@ -429,7 +429,7 @@ bool MainWindow::exportMarkdown(const QString& path)
 
 bool MainWindow::exportView(ReportView view, const QString& path)
 {
-    ReportContext context(doc_->plan(), QFileInfo(doc_->displayName()).completeBaseName());
+    const ReportContext context(doc_->analysis(), QFileInfo(doc_->displayName()).completeBaseName());
     QString error;
     if (!slideexport::writeSlide(context, Slide{view, 0, 0, {}}, path, &error)) {
         showError(tr("Export failed"), error);
@@ -441,7 +441,7 @@ bool MainWindow::exportView(ReportView view, const QString& path)
 
 void MainWindow::startPresentation()
 {
-    auto* presentation = new PresentationWindow(doc_->plan());
+    auto* presentation = new PresentationWindow(doc_->analysis());
     presentation->showFullScreen();
     presentation->setFocus();
 }

@@ -4,10 +4,11 @@
 #include <QPainter>
 
 #include "report/ReportContext.h"
+#include "style/Theme.h"
 
-PresentationWindow::PresentationWindow(const trainplan::Plan& plan, QWidget* parent)
+PresentationWindow::PresentationWindow(const trainplan::Analysis& analysis, QWidget* parent)
     : QWidget(parent, Qt::Window)
-    , context_(std::make_unique<ReportContext>(plan))
+    , context_(std::make_unique<ReportContext>(analysis))
     , slides_(slideexport::slides(*context_))
 {
     setAttribute(Qt::WA_DeleteOnClose);
@@ -38,7 +39,7 @@ void PresentationWindow::paintEvent(QPaintEvent*)
     const QSizeF size(slideexport::kWidth * s, slideexport::kHeight * s);
     const QRectF target(QPointF((width() - size.width()) / 2, (height() - size.height()) / 2), size);
     slideexport::paintSlide(*context_, slides_[size_t(current_)], p, target);
-    p.setPen(QColor(0x9c, 0xa3, 0xaf));
+    p.setPen(theme::quiet());
     p.setFont(reportpainter::font(11));
     p.drawText(target.adjusted(0, 0, -20, -12), Qt::AlignRight | Qt::AlignBottom, QString("%1 / %2").arg(current_ + 1).arg(slideCount()));
 }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "report/SlideExport.h"
-#include "plan/Plan.h"
+#include "analysis/Analysis.h"
 
 class ReportContext;
 
@@ -17,7 +17,7 @@ class PresentationWindow : public QWidget {
     Q_OBJECT
 
 public:
-    explicit PresentationWindow(const trainplan::Plan& plan, QWidget* parent = nullptr);
+    explicit PresentationWindow(const trainplan::Analysis& analysis, QWidget* parent = nullptr);
     ~PresentationWindow() override;
 
     int slideCount() const { return int(slides_.size()); }

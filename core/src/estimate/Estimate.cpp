@@ -64,7 +64,7 @@ void estimateTime(const Plan& plan, Estimate& est)
     t.sixNdDays = t.sixNdSeconds / 86400.0;
 }
 
-void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPerStage)
+void estimateStages(const Plan& plan, Estimate& est)
 {
     const auto& l = plan.layout;
     const int p = l.pp;
@@ -79,7 +79,6 @@ void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPer
     est.ncclCommunicators = reserve.communicators;
     est.ncclBytesPerCommunicator = reserve.perCommunicator;
 
-    splitLayers(plan, layersPerStage);
     est.stages.resize(p);
     int first = 0;
     double worst = -1.0;
@@ -87,7 +86,7 @@ void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPer
         StageEstimate& st = est.stages[i];
         st.index = i;
         st.firstLayer = first;
-        st.layers = layersPerStage[i];
+        st.layers = layersOfStage(plan, i);
         first += st.layers;
         st.hasEmbedding = i == 0;
         st.hasLmHead = i == p - 1;
@@ -124,7 +123,6 @@ bool Estimate::hasErrors() const
 void estimateInto(const Plan& plan, Estimate& est)
 {
     const auto& l = plan.layout;
-    static thread_local std::vector<int> layersPerStage;
     est.warnings.clear();
     est.gpusUsed = l.tp * l.pp * l.dp * l.cp;
     est.nodes = (est.gpusUsed + plan.cluster.gpusPerNode - 1) / plan.cluster.gpusPerNode;
@@ -142,7 +140,7 @@ void estimateInto(const Plan& plan, Estimate& est)
     pipe.bubbleFraction = l.pp > 1 ? bubbleFraction(l.schedule, l.pp, pipe.microbatches, l.virtualStages) : 0.0;
 
     est.activation = activationPerLayer(plan);
-    estimateStages(plan, est, layersPerStage);
+    estimateStages(plan, est);
     est.perGpu = est.stages[est.fullestStage].memory;
     est.capacityBytes = plan.cluster.memoryBytesPerGpu;
     est.fits = est.perGpu.total <= est.capacityBytes;

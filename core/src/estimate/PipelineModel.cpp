@@ -4,20 +4,29 @@
 
 namespace trainplan {
 
-void splitLayers(const Plan& plan, std::vector<int>& layers)
+int layersOfStage(const Plan& plan, int stage)
 {
     const int p = plan.layout.pp;
-    if (!plan.layout.stageLayers.empty() && int(plan.layout.stageLayers.size()) == p) {
-        layers = plan.layout.stageLayers;
-        return;
-    }
-    layers.assign(p, plan.model.layers / p);
-    int remainder = plan.model.layers % p;
-    // Middle stages first, then the ends.
-    for (int i = 1; i + 1 < p && remainder > 0; ++i, --remainder)
-        ++layers[i];
-    for (int i = 0; i < p && remainder > 0; ++i, --remainder)
-        ++layers[i];
+    if (!plan.layout.stageLayers.empty() && int(plan.layout.stageLayers.size()) == p)
+        return plan.layout.stageLayers[size_t(stage)];
+    // An even split; the remainder goes to the middle stages first (1, 2, ...), which carry no
+    // embedding or LM head, then to the first stage. Since remainder < p, at most one layer is
+    // left for the ends once the p - 2 middle stages have one each.
+    const int remainder = plan.model.layers % p;
+    const int middle = std::max(0, p - 2);
+    int layers = plan.model.layers / p;
+    if (stage >= 1 && stage <= p - 2 && stage <= remainder)
+        ++layers;
+    if (stage == 0 && remainder > middle)
+        ++layers;
+    return layers;
+}
+
+void splitLayers(const Plan& plan, std::vector<int>& layers)
+{
+    layers.resize(size_t(plan.layout.pp));
+    for (int i = 0; i < plan.layout.pp; ++i)
+        layers[size_t(i)] = layersOfStage(plan, i);
 }
 
 double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, int v)

@@ -9,6 +9,8 @@ namespace trainplan {
 
 // Layers on each stage: the plan's explicit split, else an even split with any
 // remainder given to the middle stages (the ends also hold embedding and LM head).
+// Transformer layers on one pipeline stage: layout.stage_layers when given, else an even split.
+int layersOfStage(const Plan& plan, int stage);
 void splitLayers(const Plan& plan, std::vector<int>& layersPerStage);
 
 // Peak micro-batches whose activations a stage holds at once, in whole-stage units:

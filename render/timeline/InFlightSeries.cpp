@@ -1,4 +1,4 @@
-#include "charts/InFlightSeries.h"
+#include "timeline/InFlightSeries.h"
 
 #include <algorithm>
 

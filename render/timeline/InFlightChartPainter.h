@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "charts/InFlightSeries.h"
+#include "timeline/InFlightSeries.h"
 #include "timeline/TimelineAxis.h"
 #include "timeline/TimelineStyle.h"
 

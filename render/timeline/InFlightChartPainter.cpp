@@ -1,4 +1,4 @@
-#include "charts/InFlightChartPainter.h"
+#include "timeline/InFlightChartPainter.h"
 
 #include <QFontMetricsF>
 #include <QLocale>

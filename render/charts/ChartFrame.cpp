@@ -1,0 +1,119 @@
+#include "charts/ChartFrame.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+#include "style/Fonts.h"
+#include "style/Theme.h"
+
+namespace chartframe {
+
+namespace {
+
+constexpr double kSwatch = 10;  // legend swatch edge, logical px
+constexpr double kGap = 14;     // between legend entries
+
+double entryWidth(const QFontMetricsF& fm, const LegendEntry& e, double scale)
+{
+    return (kSwatch + 5) * scale + fm.horizontalAdvance(e.label);
+}
+
+}  // namespace
+
+QFont labelFont(double scale)
+{
+    return fonts::points(8.0 * scale);
+}
+
+QFont valueFont(double scale)
+{
+    return fonts::points(7.5 * scale);
+}
+
+QFont titleFont(double scale)
+{
+    return fonts::points(9.0 * scale, true);
+}
+
+double legendHeight(const std::vector<LegendEntry>& entries, double width, double scale)
+{
+    if (entries.empty())
+        return 0;
+    const QFontMetricsF fm(labelFont(scale));
+    const double line = fm.height() + 4 * scale;
+    double x = 0;
+    int lines = 1;
+    for (const auto& e : entries) {
+        const double w = entryWidth(fm, e, scale);
+        if (x > 0 && x + w > width) {
+            ++lines;
+            x = 0;
+        }
+        x += w + kGap * scale;
+    }
+    return lines * line;
+}
+
+double paintLegend(QPainter& p, const QRectF& rect, const std::vector<LegendEntry>& entries, double scale)
+{
+    if (entries.empty())
+        return 0;
+    p.save();
+    const QFont font = labelFont(scale);
+    p.setFont(font);
+    const QFontMetricsF fm(font, p.device());
+    const double line = fm.height() + 4 * scale;
+    double x = rect.left(), y = rect.top();
+    for (const auto& e : entries) {
+        const double w = entryWidth(fm, e, scale);
+        if (x > rect.left() && x + w > rect.right()) {
+            x = rect.left();
+            y += line;
+        }
+        const QRectF swatch(x, y + (line - kSwatch * scale) / 2, kSwatch * scale, kSwatch * scale);
+        if (e.dashed) {
+            p.setPen(QPen(e.color, 2 * scale, Qt::DashLine));
+            p.drawLine(QPointF(swatch.left(), swatch.center().y()), QPointF(swatch.right(), swatch.center().y()));
+        } else {
+            p.setPen(QPen(e.color.darker(115), 1));
+            p.setBrush(e.color);
+            p.drawRect(swatch);
+        }
+        p.setPen(theme::inkSoft());
+        p.drawText(QRectF(swatch.right() + 5 * scale, y, w, line), Qt::AlignLeft | Qt::AlignVCenter, e.label);
+        x += w + kGap * scale;
+    }
+    p.restore();
+    return y + line - rect.top();
+}
+
+double tickStep(double top, int targetTicks)
+{
+    if (!(top > 0) || !std::isfinite(top))
+        return 1;
+    const double raw = top / std::max(1, targetTicks);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (m * magnitude >= raw)
+            return m * magnitude;
+    return 10 * magnitude;
+}
+
+double axisEnd(double top, int targetTicks)
+{
+    const double step = tickStep(top, targetTicks);
+    return std::max(step, std::ceil(top / step - 1e-9) * step);
+}
+
+QString tickLabel(double value, double step)
+{
+    int decimals = 0;
+    while (decimals < 6 && std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
+        ++decimals;
+    return QString::number(value, 'f', decimals);
+}
+
+}  // namespace chartframe

@@ -1,0 +1,258 @@
+#include "charts/MemoryChartPainter.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+#include "charts/ChartFrame.h"
+#include "style/Theme.h"
+#include "text/Format.h"
+
+namespace {
+
+constexpr double kGB = 1e9;  // the chart's unit: GB = 1e9 bytes
+
+QString gb(double bytes)
+{
+    return QString::fromStdString(trainplan::formatBytes(bytes));
+}
+
+// A segment's value in the chart's unit, short enough to sit on a bar: "4.5", "11".
+QString shortGb(double bytes)
+{
+    const double v = bytes / kGB;
+    return QString::number(v, 'f', v >= 10 ? 0 : 1);
+}
+
+}  // namespace
+
+QString MemoryChartPainter::partName(int part)
+{
+    static const char* names[PartCount] = {"Weights", "Gradients", "Optimizer", "Activations", "Buffers"};
+    return QString::fromLatin1(names[part]);
+}
+
+QColor MemoryChartPainter::partColor(int part)
+{
+    switch (part) {
+    case Weights: return theme::weights();
+    case Gradients: return theme::gradients();
+    case Optimizer: return theme::optimizer();
+    case Activations: return theme::activations();
+    default: return theme::buffers();
+    }
+}
+
+double MemoryChartPainter::partBytes(const trainplan::MemoryBreakdown& m, int part)
+{
+    switch (part) {
+    case Weights: return m.weights;
+    case Gradients: return m.gradients;
+    case Optimizer: return m.optimizer;
+    case Activations: return m.activations;
+    default: return m.buffers;
+    }
+}
+
+void MemoryChartPainter::setEstimate(const trainplan::Estimate& est)
+{
+    stages_.clear();
+    allFit_ = true;
+    for (const auto& st : est.stages) {
+        Stage s;
+        for (int i = 0; i < PartCount; ++i)
+            s.parts[i] = partBytes(st.memory, i);
+        s.total = st.memory.total;
+        s.layers = st.layers;
+        s.hasEmbedding = st.hasEmbedding;
+        s.hasLmHead = st.hasLmHead;
+        s.fits = st.fits;
+        allFit_ = allFit_ && st.fits;
+        stages_.push_back(s);
+    }
+    capacity_ = est.capacityBytes;
+}
+
+double MemoryChartPainter::valueBytes(int part, int stage) const
+{
+    return stages_[size_t(stage)].parts[part];
+}
+
+double MemoryChartPainter::totalBytes(int stage) const
+{
+    return stages_[size_t(stage)].total;
+}
+
+QStringList MemoryChartPainter::stageLabels() const
+{
+    QStringList labels;
+    for (size_t i = 0; i < stages_.size(); ++i)
+        labels << QString::number(i + 1) + (stages_[i].fits ? QString() : QStringLiteral(" \u2716"));
+    return labels;
+}
+
+QString MemoryChartPainter::warningTitle() const
+{
+    if (allFit_)
+        return {};
+    int over = 0;
+    for (const auto& s : stages_)
+        over += s.fits ? 0 : 1;
+    return over == 1 ? QStringLiteral("A stage does not fit in %1").arg(gb(capacity_))
+                     : QStringLiteral("%1 stages do not fit in %2").arg(over).arg(gb(capacity_));
+}
+
+void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) const
+{
+    using namespace chartframe;
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, false);
+    const int n = stageCount();
+    std::vector<LegendEntry> legend;
+    for (int i = 0; i < PartCount; ++i)
+        legend.push_back({partName(i), partColor(i)});
+    legend.push_back({QStringLiteral("Capacity %1").arg(gb(capacity_)), theme::capacity(), true});
+
+    QRectF area = rect.adjusted(4 * scale, 4 * scale, -4 * scale, -4 * scale);
+    if (!allFit_) {
+        p.setFont(titleFont(scale));
+        p.setPen(theme::capacity());
+        const double h = QFontMetricsF(p.font(), p.device()).height();
+        p.drawText(QRectF(area.left(), area.top(), area.width(), h), Qt::AlignLeft | Qt::AlignVCenter, warningTitle());
+        area.setTop(area.top() + h + 4 * scale);
+    }
+    area.setTop(area.top() + paintLegend(p, area, legend, scale) + 6 * scale);
+
+    double top = capacity_;
+    for (const auto& s : stages_)
+        top = std::max(top, s.total);
+    const double end = axisEnd(top * 1.06 / kGB, 5);
+    const double step = tickStep(top * 1.06 / kGB, 5);
+
+    const QFont label = labelFont(scale);
+    const QFontMetricsF fm(label, p.device());
+    const double lineH = fm.height();
+    double tickWidth = 0;
+    for (double v = 0; v <= end + 1e-9; v += step)
+        tickWidth = std::max(tickWidth, fm.horizontalAdvance(tickLabel(v, step)));
+    // Left: rotated axis title and tick labels; bottom: stage numbers and the axis title.
+    QRectF plot = area.adjusted(lineH + tickWidth + 10 * scale, lineH + 2 * scale, -6 * scale, -(2 * lineH + 8 * scale));
+    if (plot.width() < 20 || plot.height() < 20 || n == 0) {
+        p.restore();
+        plot_ = QRectF();
+        return;
+    }
+    plot_ = plot;
+    const auto yOf = [&](double bytes) { return plot.bottom() - bytes / kGB / end * plot.height(); };
+
+    // Grid and ticks.
+    p.setFont(label);
+    for (double v = 0; v <= end + 1e-9; v += step) {
+        const double y = plot.bottom() - v / end * plot.height();
+        p.setPen(QPen(theme::gridLine(), 1));
+        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        p.setPen(theme::muted());
+        p.drawText(QRectF(plot.left() - tickWidth - 6 * scale, y - lineH / 2, tickWidth, lineH), Qt::AlignRight | Qt::AlignVCenter,
+                   tickLabel(v, step));
+    }
+    p.save();
+    p.translate(area.left() + lineH / 2, plot.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-plot.height() / 2, -lineH / 2, plot.height(), lineH), Qt::AlignCenter, QStringLiteral("GB per GPU"));
+    p.restore();
+
+    // Bars.
+    slot_ = plot.width() / n;
+    const double barW = std::min(slot_ * 0.62, 90.0 * scale);
+    const QFont valueF = valueFont(scale);
+    const QFontMetricsF vfm(valueF, p.device());
+    // Stage labels: skip some when they would touch.
+    const double labelW = fm.horizontalAdvance(QStringLiteral("88 \u2716")) + 4 * scale;
+    const int labelEvery = std::max(1, int(std::ceil(labelW / slot_)));
+    for (int s = 0; s < n; ++s) {
+        const Stage& st = stages_[size_t(s)];
+        const double cx = plot.left() + (s + 0.5) * slot_;
+        double base = 0;
+        for (int i = 0; i < PartCount; ++i) {
+            const double v = st.parts[i];
+            if (v <= 0)
+                continue;
+            const QRectF seg(cx - barW / 2, yOf(base + v), barW, yOf(base) - yOf(base + v));
+            const QColor c = st.fits ? partColor(i) : partColor(i).darker(160);
+            p.setPen(Qt::NoPen);
+            p.setBrush(c);
+            p.drawRect(seg);
+            const QString text = shortGb(v);
+            if (seg.height() >= vfm.height() + 1 && vfm.horizontalAdvance(text) + 4 * scale <= seg.width()) {
+                p.setFont(valueF);
+                p.setPen(c.lightnessF() > 0.6 ? theme::ink() : Qt::white);
+                p.drawText(seg, Qt::AlignCenter, text);
+            }
+            base += v;
+        }
+        // Total above the bar, when the slot is wide enough for it.
+        const QString total = shortGb(st.total);
+        p.setFont(valueF);
+        if (vfm.horizontalAdvance(total) + 2 * scale <= slot_) {
+            p.setPen(st.fits ? theme::ink() : theme::capacity());
+            p.drawText(QRectF(cx - slot_ / 2, yOf(st.total) - vfm.height() - 1 * scale, slot_, vfm.height()), Qt::AlignCenter, total);
+        }
+        if (s % labelEvery == 0 || s == n - 1) {
+            p.setFont(label);
+            p.setPen(st.fits ? theme::inkSoft() : theme::capacity());
+            p.drawText(QRectF(cx - slot_ * labelEvery / 2.0, plot.bottom() + 2 * scale, slot_ * labelEvery, lineH), Qt::AlignCenter,
+                       QString::number(s + 1) + (st.fits ? QString() : QStringLiteral(" \u2716")));
+        }
+    }
+    p.setFont(label);
+    p.setPen(theme::muted());
+    p.drawText(QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("Pipeline stage"));
+
+    // Capacity line, labelled with its value at the right end.
+    const double capY = yOf(capacity_);
+    p.setPen(QPen(theme::capacity(), 2 * scale, Qt::DashLine));
+    p.drawLine(QPointF(plot.left(), capY), QPointF(plot.right(), capY));
+    p.setFont(valueF);
+    const QString capText = QStringLiteral("capacity %1").arg(gb(capacity_));
+    const double capW = vfm.horizontalAdvance(capText) + 6 * scale;
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(255, 255, 255, 220));
+    const QRectF capBox(plot.right() - capW, capY - vfm.height() - 2 * scale, capW, vfm.height());
+    p.drawRect(capBox);
+    p.setPen(theme::capacity());
+    p.drawText(capBox, Qt::AlignCenter, capText);
+    p.restore();
+}
+
+int MemoryChartPainter::stageAt(QPointF point) const
+{
+    if (plot_.isNull() || !plot_.adjusted(0, -plot_.height() * 0.1, 0, 0).contains(point) || slot_ <= 0)
+        return -1;
+    const int s = int((point.x() - plot_.left()) / slot_);
+    return s >= 0 && s < stageCount() ? s : -1;
+}
+
+QString MemoryChartPainter::toolTip(int stage) const
+{
+    if (stage < 0 || stage >= stageCount())
+        return {};
+    const Stage& st = stages_[size_t(stage)];
+    QString extras;
+    if (st.hasEmbedding)
+        extras += QStringLiteral(", embedding");
+    if (st.hasLmHead)
+        extras += QStringLiteral(", LM head");
+    QString text = QStringLiteral("<b>Stage %1</b> (%2 %3%4)<table>")
+                       .arg(stage + 1)
+                       .arg(st.layers)
+                       .arg(st.layers == 1 ? QStringLiteral("layer") : QStringLiteral("layers"), extras);
+    for (int i = PartCount - 1; i >= 0; --i)
+        text += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td></tr>").arg(partName(i), gb(st.parts[i]));
+    text += QStringLiteral("<tr><td><b>Total</b></td><td align='right'><b>%1</b></td></tr></table>").arg(gb(st.total));
+    const double headroom = capacity_ - st.total;
+    text += headroom >= 0 ? QStringLiteral("%1 free of %2").arg(gb(headroom), gb(capacity_))
+                          : QStringLiteral("<font color='%1'>%2 over %3</font>").arg(theme::capacity().name(), gb(-headroom), gb(capacity_));
+    return text;
+}

@@ -1,0 +1,58 @@
+// Memory per GPU for every pipeline stage, drawn into any QPainter: a stacked bar per stage
+// (one segment per memory component, its value written on it where it fits), the stage's total
+// above it, and the GPU's capacity as a labelled dashed line. A stage over capacity is drawn
+// darker and marked with a cross. The window, the PDF report and the slides share it; hover
+// text comes from the geometry of the last paint.
+#pragma once
+
+#include <QColor>
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+#include "estimate/Estimate.h"
+
+class QPainter;
+
+class MemoryChartPainter {
+public:
+    // Components in stacking order (bottom first).
+    enum Part { Weights, Gradients, Optimizer, Activations, Buffers, PartCount };
+    static QString partName(int part);
+    static QColor partColor(int part);
+    static double partBytes(const trainplan::MemoryBreakdown& m, int part);
+
+    void setEstimate(const trainplan::Estimate& est);
+
+    int stageCount() const { return int(stages_.size()); }
+    double valueBytes(int part, int stage) const;
+    double totalBytes(int stage) const;
+    double capacityBytes() const { return capacity_; }
+    bool allFit() const { return allFit_; }
+    // "1", "2 ✖" (over capacity): the stage axis labels.
+    QStringList stageLabels() const;
+    // What a person reading the chart is told first: empty when every stage fits.
+    QString warningTitle() const;
+
+    void paint(QPainter& painter, const QRectF& rect, double scale = 1.0) const;
+    // The stage whose bar is under point (in the last paint's coordinates), or -1.
+    int stageAt(QPointF point) const;
+    QString toolTip(int stage) const;
+
+private:
+    struct Stage {
+        double parts[PartCount] = {};
+        double total = 0;
+        int layers = 0;
+        bool hasEmbedding = false, hasLmHead = false, fits = true;
+    };
+    std::vector<Stage> stages_;
+    double capacity_ = 0;
+    bool allFit_ = true;
+    // Geometry of the last paint, for hit-testing.
+    mutable QRectF plot_;
+    mutable double slot_ = 0;
+};

@@ -1,0 +1,185 @@
+#include "charts/StepTimeChartPainter.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+
+#include "charts/ChartFrame.h"
+#include "style/Theme.h"
+#include "text/Format.h"
+
+namespace {
+
+QString seconds(double s)
+{
+    return QString::fromStdString(trainplan::formatSeconds(s));
+}
+
+}  // namespace
+
+QString StepTimeChartPainter::partName(int part)
+{
+    static const char* names[PartCount] = {"Compute", "Memory-bound", "Recompute", "TP/CP/ZeRO comm.", "PP sends", "Bubble", "DP tail"};
+    return QString::fromLatin1(names[part]);
+}
+
+QColor StepTimeChartPainter::partColor(int part)
+{
+    switch (part) {
+    case Compute: return theme::compute();
+    case MemoryBound: return theme::memoryBound();
+    case Recompute: return theme::recompute();
+    case Collectives: return theme::tpComm();
+    case PpSend: return theme::ppComm();
+    case Bubble: return theme::bubble();
+    default: return theme::dpExposed();
+    }
+}
+
+void StepTimeChartPainter::setAnalysis(const trainplan::Analysis& a)
+{
+    const double step = a.estimate.time.stepSeconds;
+    const double bubble = step * a.estimate.pipeline.bubbleFraction;
+    const double assumed[PartCount] = {step - bubble, 0, 0, 0, 0, bubble, 0};
+    const auto& c = a.predicted.components;
+    const double predicted[PartCount] = {c.forwardCompute + c.backwardCompute,
+                                         c.memoryBound + c.optimizer,
+                                         c.recompute,
+                                         c.tpCommunication + c.cpCommunication + c.zeroCommunication,
+                                         c.ppSend,
+                                         c.pipelineBubble,
+                                         c.dpCommunication};
+    std::copy(std::begin(assumed), std::end(assumed), values_[AssumedRow]);
+    std::copy(std::begin(predicted), std::end(predicted), values_[PredictedRow]);
+    mfu_[AssumedRow] = a.plan.training.mfu;
+    mfu_[PredictedRow] = a.predicted.mfu;
+}
+
+double StepTimeChartPainter::total(int row) const
+{
+    double t = 0;
+    for (double v : values_[row])
+        t += v;
+    return t;
+}
+
+QString StepTimeChartPainter::rowLabel(int row) const
+{
+    const auto basis = row == AssumedRow ? trainplan::TimeBasis::AssumedMfu : trainplan::TimeBasis::Predicted;
+    QString label = QString::fromLatin1(trainplan::timeBasisLabel(basis));
+    label[0] = label[0].toUpper();
+    return label;
+}
+
+void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) const
+{
+    using namespace chartframe;
+    p.save();
+    std::vector<LegendEntry> legend;
+    for (int i = 0; i < PartCount; ++i)
+        legend.push_back({partName(i), partColor(i)});
+    QRectF area = rect.adjusted(4 * scale, 4 * scale, -4 * scale, -4 * scale);
+    area.setTop(area.top() + paintLegend(p, area, legend, scale) + 6 * scale);
+
+    const QFont label = labelFont(scale);
+    const QFontMetricsF fm(label, p.device());
+    const double lineH = fm.height();
+    QString rowTexts[RowCount];
+    double labelW = 0;
+    for (int r = 0; r < RowCount; ++r) {
+        rowTexts[r] = rowLabel(r);
+        labelW = std::max(labelW, fm.horizontalAdvance(rowTexts[r]));
+        labelW = std::max(labelW, fm.horizontalAdvance(QStringLiteral("MFU 100.0 %")));
+    }
+    const double top = std::max(total(AssumedRow), total(PredictedRow)) * 1.18;  // room for the totals
+    const double end = axisEnd(top, 5), step = tickStep(top, 5);
+    QRectF plot = area.adjusted(labelW + 10 * scale, 0, -6 * scale, -(2 * lineH + 8 * scale));
+    if (plot.width() < 40 || plot.height() < 20 || !(end > 0)) {
+        plot_ = QRectF();
+        p.restore();
+        return;
+    }
+    plot_ = plot;
+    secondsPerPixel_ = end / plot.width();
+    rowPitch_ = plot.height() / RowCount;
+    barH_ = std::min(rowPitch_ * 0.6, 46.0 * scale);
+    const auto xOf = [&](double s) { return plot.left() + s / end * plot.width(); };
+
+    p.setFont(label);
+    for (double v = 0; v <= end + 1e-12; v += step) {
+        const double x = xOf(v);
+        p.setPen(QPen(theme::gridLine(), 1));
+        p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        p.setPen(theme::muted());
+        p.drawText(QRectF(x - 40 * scale, plot.bottom() + 2 * scale, 80 * scale, lineH), Qt::AlignCenter, tickLabel(v, step));
+    }
+    p.drawText(QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("seconds per step"));
+
+    const QFont valueF = valueFont(scale);
+    const QFontMetricsF vfm(valueF, p.device());
+    for (int r = 0; r < RowCount; ++r) {
+        const double cy = plot.top() + (r + 0.5) * rowPitch_;
+        p.setFont(label);
+        p.setPen(theme::inkSoft());
+        p.drawText(QRectF(area.left(), cy - lineH, labelW, lineH), Qt::AlignRight | Qt::AlignVCenter, rowTexts[r]);
+        p.setPen(theme::faint());
+        p.drawText(QRectF(area.left(), cy, labelW, lineH), Qt::AlignRight | Qt::AlignVCenter,
+                   QStringLiteral("MFU %1").arg(QString::fromStdString(trainplan::formatPercent(mfu_[r]))));
+        double x0 = 0;
+        for (int i = 0; i < PartCount; ++i) {
+            const double v = values_[r][i];
+            if (v <= 0)
+                continue;
+            const QRectF seg(xOf(x0), cy - barH_ / 2, xOf(x0 + v) - xOf(x0), barH_);
+            p.setPen(Qt::NoPen);
+            p.setBrush(partColor(i));
+            p.drawRect(seg);
+            const QString text = seconds(v);
+            if (vfm.horizontalAdvance(text) + 4 * scale <= seg.width() && vfm.height() <= seg.height()) {
+                p.setFont(valueF);
+                p.setPen(partColor(i).lightnessF() > 0.6 ? theme::ink() : Qt::white);
+                p.drawText(seg, Qt::AlignCenter, text);
+            }
+            x0 += v;
+        }
+        p.setFont(valueF);
+        p.setPen(theme::ink());
+        p.drawText(QRectF(xOf(x0) + 4 * scale, cy - barH_ / 2, plot.right() - xOf(x0) + 6 * scale, barH_), Qt::AlignLeft | Qt::AlignVCenter,
+                   seconds(x0));
+    }
+    p.restore();
+}
+
+std::pair<int, int> StepTimeChartPainter::segmentAt(QPointF point) const
+{
+    if (plot_.isNull() || rowPitch_ <= 0)
+        return {-1, -1};
+    const int r = int((point.y() - plot_.top()) / rowPitch_);
+    if (r < 0 || r >= RowCount)
+        return {-1, -1};
+    const double cy = plot_.top() + (r + 0.5) * rowPitch_;
+    if (std::abs(point.y() - cy) > barH_ / 2)
+        return {r, -1};
+    const double s = (point.x() - plot_.left()) * secondsPerPixel_;
+    double x0 = 0;
+    for (int i = 0; i < PartCount; ++i) {
+        if (values_[r][i] > 0 && s >= x0 && s < x0 + values_[r][i])
+            return {r, i};
+        x0 += values_[r][i];
+    }
+    return {r, -1};
+}
+
+QString StepTimeChartPainter::toolTip(int row, int part) const
+{
+    if (row < 0 || row >= RowCount)
+        return {};
+    const double t = total(row);
+    QString text = QStringLiteral("<b>%1</b>: %2 per step").arg(rowLabel(row), seconds(t));
+    if (part >= 0 && part < PartCount && t > 0)
+        text += QStringLiteral("<br>%1: %2 (%3 of the step)")
+                    .arg(partName(part), seconds(values_[row][part]),
+                         QString::fromStdString(trainplan::formatPercent(values_[row][part] / t)));
+    return text;
+}

@@ -1,0 +1,2 @@
+// A core/ source that breaks the layer rule: the layer_rules tests expect it rejected.
+#include <QString>
