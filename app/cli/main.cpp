@@ -1,5 +1,6 @@
 // trainplan-cli: the estimate (and later schedule, search, export) for scripts.
-// Exit status (interfaces.md): 0 success, 2 invalid input, 1 anything else.
+// Exit status: 0 success, 2 invalid input, 3 valid input whose plan has error-level red flags,
+// 1 anything else.
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,8 @@
 #include "text/EstimateJson.h"
 #include "search/LayoutSearch.h"
 #include "plan/PlanIO.h"
+#include "plan/Presets.h"
+#include "plan/PresetsListing.h"
 #include "schedule/Schedule.h"
 #include "text/PredictedScheduleJson.h"
 #include "text/TextReport.h"
@@ -30,14 +33,16 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;
 constexpr int kExitInvalidInput = 2;
+constexpr int kExitRedFlags = 3;
 
 const char* kUsage =
-    "Usage: trainplan-cli estimate PLAN.json [--set PATH=VALUE]... [--json] [--derivation]\n"
-    "       trainplan-cli schedule PLAN.json [--set PATH=VALUE]... [--json] [--no-events]\n"
-    "       trainplan-cli search PLAN.json [--set PATH=VALUE]... [--top N] [--objective time|gpu-hours|cost]\n"
-    "                            [--cost-per-gpu-hour USD] [--batch-range MIN:MAX] [--json]\n"
-    "       trainplan-cli export PLAN.json [--set PATH=VALUE]... [--pdf OUT.pdf] [--letter]\n"
+    "Usage: trainplan-cli estimate PLAN.json [PLAN OPTIONS] [--json] [--derivation]\n"
+    "       trainplan-cli schedule PLAN.json [PLAN OPTIONS] [--json] [--no-events]\n"
+    "       trainplan-cli search PLAN.json [PLAN OPTIONS] [--top N] [--objective time|gpu-hours|cost]\n"
+    "                            [--cost-per-gpu-hour USD] [--batch-range MIN:MAX] [--allow-tight-memory] [--json]\n"
+    "       trainplan-cli export PLAN.json [PLAN OPTIONS] [--pdf OUT.pdf] [--letter]\n"
     "                            [--slides DIR] [--markdown OUT.md]\n"
+    "       trainplan-cli presets [--json]\n"
     "\n"
     "estimate: parameters, FLOPs, time, memory per GPU and stage, pipeline bubble,\n"
     "          communication, checkpoints and failures, and red flags.\n"
@@ -49,20 +54,38 @@ const char* kUsage =
     "          against time and the simplest layout that fits marked.\n"
     "export:   writes the PDF report (A4, or US Letter with --letter), slides (PNG at\n"
     "          1920x1080 and 2x, SVG, deck.pdf) and/or the derivation as Markdown; headless.\n"
+    "presets:  the model and accelerator presets with their figures and sources.\n"
     "\n"
     "  PLAN.json           a TrainPlan plan file (docs/plan-format.md); '-' reads stdin\n"
+    "PLAN OPTIONS, applied in this order:\n"
+    "  --model NAME        take the model from a preset, e.g. --model \"llama 3.1 405\"\n"
+    "  --gpu NAME          take the accelerator's memory, peak, bandwidths and GPUs per node\n"
+    "                      from a preset, e.g. --gpu h200 (GPU count and layout unchanged)\n"
+    "                      Names match case-insensitively, ignoring spaces and punctuation,\n"
+    "                      by a unique prefix; see 'trainplan-cli presets'.\n"
     "  --set PATH=VALUE    override one field by its JSON path, e.g. --set layout.tp=4\n"
     "                      --set training.mfu=0.35 --set layout.dp=auto (repeatable)\n"
     "  --json              print one JSON object (SI units) instead of text\n"
     "  --derivation        with text output, also print every step of the arithmetic\n"
     "  --no-events         schedule: leave the event list out (large pipelines)\n"
+    "  --allow-tight-memory  search: also keep layouts that fit with less free memory than\n"
+    "                      training.memory_margin_fraction (flagged under-margin)\n"
     "  --help, --version\n"
     "\n"
-    "Exit status: 0 success, 2 invalid input (the message names the field), 1 otherwise.\n";
+    "Exit status:\n"
+    "  0  success\n"
+    "  2  invalid input: bad arguments, an unreadable file, or a field out of range (the\n"
+    "     message names the field by its JSON path)\n"
+    "  3  the input is valid but the plan has error-level red flags: it does not fit in\n"
+    "     memory, failures outpace progress, the layout does not match the GPUs, TP does not\n"
+    "     divide the attention heads, the batch does not divide... (search: no layout fits).\n"
+    "     The output is still printed; the flags are listed on standard error.\n"
+    "  1  anything else\n";
 
 struct Options {
     std::string verb;
     std::string planPath;
+    std::string modelPreset, gpuPreset;
     std::vector<std::string> overrides;
     bool json = false;
     bool derivation = false;
@@ -73,9 +96,16 @@ struct Options {
     std::string objective = "time";
     double costPerGpuHour = 0;
     long long minBatch = 0, maxBatch = 0;
+    bool allowTightMemory = false;
 };
 
 class UsageError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// An unknown or ambiguous --model / --gpu name: invalid input (exit 2), reported with the
+// candidate names rather than the whole usage text.
+class PresetNameError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
@@ -90,6 +120,12 @@ Options parseArguments(int argc, char** argv)
             o.overrides.push_back(argv[++i]);
         } else if (arg.rfind("--set=", 0) == 0) {
             o.overrides.push_back(arg.substr(6));
+        } else if (arg == "--model" || arg == "--gpu") {
+            if (i + 1 >= argc)
+                throw UsageError(arg + " needs a preset name (see 'trainplan-cli presets')");
+            (arg == "--model" ? o.modelPreset : o.gpuPreset) = argv[++i];
+        } else if (arg == "--allow-tight-memory") {
+            o.allowTightMemory = true;
         } else if (arg == "--json") {
             o.json = true;
         } else if (arg == "--derivation") {
@@ -142,9 +178,14 @@ Options parseArguments(int argc, char** argv)
         }
     }
     if (o.verb.empty())
-        throw UsageError("missing command (estimate, schedule, search, export)");
-    if (o.verb != "estimate" && o.verb != "schedule" && o.verb != "export" && o.verb != "search")
-        throw UsageError("unknown command " + o.verb + " (available: estimate, schedule, search, export)");
+        throw UsageError("missing command (estimate, schedule, search, export, presets)");
+    if (o.verb != "estimate" && o.verb != "schedule" && o.verb != "export" && o.verb != "search" && o.verb != "presets")
+        throw UsageError("unknown command " + o.verb + " (available: estimate, schedule, search, export, presets)");
+    if (o.verb == "presets") {
+        if (!o.planPath.empty())
+            throw UsageError("presets takes no plan file");
+        return o;
+    }
     if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty())
         throw UsageError("export needs at least one of --pdf, --slides, --markdown");
     if (o.planPath.empty())
@@ -166,6 +207,41 @@ std::string readInput(const std::string& path)
     return ss.str();
 }
 
+template <typename T>
+const T& requirePreset(const trainplan::PresetMatch<T>& match, const std::string& option, const std::string& name)
+{
+    if (match.preset)
+        return *match.preset;
+    std::string list;
+    for (const auto& c : match.candidates)
+        list += "\n  " + c;
+    throw PresetNameError(option + " \"" + name + "\"" + (match.ambiguous ? " is ambiguous; it matches:" : " matches no preset; the presets are:") + list);
+}
+
+// --model and --gpu write a preset's numbers into the plan document before any --set.
+void applyPresets(nlohmann::json& doc, const Options& o)
+{
+    if (!doc.is_object())
+        return;  // planFromJson reports it
+    if (!o.modelPreset.empty()) {
+        const auto& preset = requirePreset(trainplan::matchModelPreset(o.modelPreset), "--model", o.modelPreset);
+        trainplan::Plan holder;
+        holder.model = preset.model;
+        doc["model"] = trainplan::planToJson(holder)["model"];
+    }
+    if (!o.gpuPreset.empty()) {
+        const auto& preset = requirePreset(trainplan::matchAcceleratorPreset(o.gpuPreset), "--gpu", o.gpuPreset);
+        if (!doc["cluster"].is_object())
+            doc["cluster"] = nlohmann::json::object();
+        trainplan::Plan holder;
+        trainplan::applyAccelerator(preset, holder.cluster);
+        const nlohmann::json cluster = trainplan::planToJson(holder)["cluster"];
+        for (const char* key : {"accelerator", "memory_gb", "peak_bf16_tflops", "intra_node_bandwidth_gb_per_s",
+                                "inter_node_bandwidth_gb_per_s", "gpus_per_node"})
+            doc["cluster"][key] = cluster[key];
+    }
+}
+
 trainplan::Plan loadPlan(const Options& o)
 {
     nlohmann::json doc;
@@ -176,9 +252,22 @@ trainplan::Plan loadPlan(const Options& o)
         const auto at = what.find("parse error");
         throw trainplan::PlanError({{"", o.planPath + " is not valid JSON: " + (at == std::string::npos ? what : what.substr(at))}});
     }
+    applyPresets(doc, o);
     for (const auto& assignment : o.overrides)
         trainplan::applyOverride(doc, assignment);
     return trainplan::planFromJson(doc);
+}
+
+// Exit 3 when the plan is valid but has error-level red flags; they are listed on stderr so a
+// script that gates on the status can say why.
+int exitStatusFor(const trainplan::Estimate& est)
+{
+    if (!est.hasErrors())
+        return kExitOk;
+    for (const auto& w : est.warnings)
+        if (w.severity == trainplan::Severity::Error)
+            std::cerr << "trainplan-cli: red flag: " << trainplan::codeName(w.code) << ": " << trainplan::describe(w) << "\n";
+    return kExitRedFlags;
 }
 
 int runEstimate(const Options& o)
@@ -188,7 +277,7 @@ int runEstimate(const Options& o)
         std::cout << trainplan::estimateToJson(analysis).dump(2) << "\n";
     else
         std::cout << trainplan::estimateToText(analysis, o.derivation);
-    return kExitOk;
+    return exitStatusFor(analysis.estimate);
 }
 
 int runSchedule(const Options& o)
@@ -200,7 +289,7 @@ int runSchedule(const Options& o)
         std::cout << trainplan::predictedScheduleToJson(analysis, o.events).dump(o.events ? -1 : 2) << "\n";
     else
         std::cout << trainplan::scheduleToText(analysis);
-    return kExitOk;
+    return exitStatusFor(analysis.estimate);
 }
 
 int runSearch(const Options& o)
@@ -214,11 +303,26 @@ int runSearch(const Options& o)
     options.costPerGpuHour = o.costPerGpuHour;
     options.minGlobalBatch = o.minBatch;
     options.maxGlobalBatch = o.maxBatch;
+    options.requireMemoryMargin = !o.allowTightMemory;
     const trainplan::SearchResult result = trainplan::searchLayouts(plan, options);
     if (o.json)
         std::cout << trainplan::searchToJson(result).dump(2) << "\n";
     else
         std::cout << trainplan::searchToText(result);
+    if (result.rows.empty() && !result.cancelled) {
+        std::cerr << "trainplan-cli: red flag: no layout of this model fits on this cluster" << (options.requireMemoryMargin ? " with the memory margin" : "") << "\n";
+        return kExitRedFlags;
+    }
+    return kExitOk;
+}
+
+int runPresets(const Options& o)
+{
+    if (o.json) {
+        std::cout << trainplan::presetsToJson().dump(2) << "\n";
+        return kExitOk;
+    }
+    std::cout << trainplan::presetsToText();
     return kExitOk;
 }
 
@@ -243,7 +347,7 @@ int runExport(const Options& o, int argc, char** argv)
     }
     for (const auto& f : written)
         std::cout << f.toStdString() << "\n";
-    return kExitOk;
+    return exitStatusFor(trainplan::estimate(plan));
 #else
     (void)o;
     (void)argc;
@@ -273,7 +377,12 @@ int main(int argc, char** argv)
             return runExport(options, argc, argv);
         if (options.verb == "search")
             return runSearch(options);
+        if (options.verb == "presets")
+            return runPresets(options);
         return options.verb == "schedule" ? runSchedule(options) : runEstimate(options);
+    } catch (const PresetNameError& e) {
+        std::cerr << "trainplan-cli: " << e.what() << "\n";
+        return kExitInvalidInput;
     } catch (const UsageError& e) {
         std::cerr << "trainplan-cli: " << e.what() << "\n\n" << kUsage;
         return kExitInvalidInput;

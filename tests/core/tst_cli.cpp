@@ -34,6 +34,15 @@ private slots:
     void readsStdin();
     void scheduleVerb();
     void searchVerb();
+    void redFlagsExitThree_data();
+    void redFlagsExitThree();
+    void jsonCarriesResolvedValues();
+    void presetsVerb();
+    void presetOptions_data();
+    void presetOptions();
+    void unknownOrAmbiguousPreset_data();
+    void unknownOrAmbiguousPreset();
+    void acceleratorLabelMismatchIsFlagged();
 };
 
 void TestCli::helpAndVersion()
@@ -200,6 +209,145 @@ void TestCli::searchVerb()
     QVERIFY(r.err.contains("--top"));
     r = run({"search", example("70b-2048-h100.json"), "--batch-range", "512"});
     QCOMPARE(r.exitCode, 2);
+}
+
+void TestCli::redFlagsExitThree_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("code");
+    const QString plan = example("70b-2048-h100.json");
+    QTest::newRow("does not fit") << QStringList{"estimate", plan, "--set", "cluster.memory_gb=20"} << "STAGE_OVER_CAPACITY";
+    QTest::newRow("does not fit, json") << QStringList{"estimate", plan, "--json", "--set", "cluster.memory_gb=20"} << "STAGE_OVER_CAPACITY";
+    QTest::newRow("layout does not match the GPUs") << QStringList{"estimate", plan, "--set", "layout.dp=32"} << "LAYOUT_PRODUCT_MISMATCH";
+    QTest::newRow("TP does not divide heads")
+        << QStringList{"estimate", plan, "--set", "layout.tp=3", "--set", "layout.pp=1", "--set", "layout.dp=682", "--set", "cluster.gpus=2046",
+                       "--set", "training.global_batch_sequences=682"}
+        << "TP_DOES_NOT_DIVIDE_HEADS";
+    QTest::newRow("cannot make progress")
+        << QStringList{"estimate", plan, "--set", "cluster.mtbf_hours_per_node=1", "--set", "reliability.restart_seconds=3600"}
+        << "FAILURES_OUTPACE_PROGRESS";
+    QTest::newRow("schedule of a plan that does not fit") << QStringList{"schedule", plan, "--set", "cluster.memory_gb=20"} << "STAGE_OVER_CAPACITY";
+}
+
+void TestCli::redFlagsExitThree()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, code);
+    const auto r = run(args);
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(!r.out.isEmpty(), "the output is still printed");
+    QVERIFY2(QString::fromUtf8(r.err).contains(code), r.err.constData());
+    if (args.contains("--json")) {
+        QJsonParseError error;
+        QJsonDocument::fromJson(r.out, &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+    }
+    // Warnings alone (TP across nodes) are not a failure.
+    QCOMPARE(run({"estimate", example("70b-2048-h100.json"), "--set", "layout.tp=16", "--set", "layout.dp=32"}).exitCode, 0);
+    QVERIFY(run({"--help"}).out.contains("3  the input is valid but the plan has error-level red flags"));
+}
+
+void TestCli::jsonCarriesResolvedValues()
+{
+    const auto r = run({"estimate", example("70b-2048-h100.json"), "--json", "--set", "layout.dp=auto", "--set", "layout.pp=8"});
+    QCOMPARE(r.exitCode, 0);
+    const auto doc = QJsonDocument::fromJson(r.out).object();
+    const auto layout = doc["plan"].toObject()["layout"].toObject();
+    QVERIFY(layout["dp"].isDouble());
+    QCOMPARE(layout["dp"].toInt(), 32);
+    QCOMPARE(layout["dp_auto"].toBool(), true);
+    // The echoed plan reads back as the same plan.
+    const auto again = run({"estimate", "-", "--json"}, QJsonDocument(doc["plan"].toObject()).toJson());
+    QCOMPARE(again.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(again.out).object()["plan"].toObject(), doc["plan"].toObject());
+    const auto memory = doc["memory"].toObject()["per_gpu_bytes"].toObject();
+    QVERIFY(memory["reserve"].toDouble() > 0);
+    QCOMPARE(memory["total"].toDouble(), memory["model_and_activations"].toDouble() + memory["reserve"].toDouble());
+}
+
+void TestCli::presetsVerb()
+{
+    auto r = run({"presets", "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const auto p = QJsonDocument::fromJson(r.out).object()["presets"].toObject();
+    const auto models = p["models"].toArray();
+    const auto accelerators = p["accelerators"].toArray();
+    QVERIFY(models.size() >= 10 && accelerators.size() >= 8);
+    QStringList names;
+    for (const auto& a : accelerators) {
+        const auto o = a.toObject();
+        names << o["name"].toString();
+        QVERIFY2(!o["source"].toString().isEmpty(), qPrintable(o["name"].toString()));
+        QVERIFY(o["memory_gb"].toDouble() > 0 && o["peak_bf16_tflops"].toDouble() > 0);
+    }
+    for (const char* name : {"H800 SXM 80GB", "H200 SXM 141GB", "B200 180GB", "MI300X 192GB", "MI325X 256GB"})
+        QVERIFY2(names.contains(name), name);
+    for (const auto& m : models)
+        QVERIFY(!m.toObject()["source"].toString().isEmpty());
+    r = run({"presets"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("Llama 3.1 405B") && r.out.contains("source: "));
+}
+
+void TestCli::presetOptions_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("path");  // "section/key"
+    QTest::addColumn<double>("expected");
+    const QString plan = example("70b-2048-h100.json");
+    QTest::newRow("--gpu h800") << QStringList{"--gpu", "h800"} << "cluster/intra_node_bandwidth_gb_per_s" << 200.0;
+    QTest::newRow("--gpu B200") << QStringList{"--gpu", "B200"} << "cluster/memory_gb" << 180.0;
+    QTest::newRow("--gpu 'h-200 sxm'") << QStringList{"--gpu", "h-200 sxm"} << "cluster/memory_gb" << 141.0;
+    QTest::newRow("--model 'llama 3.1 405'") << QStringList{"--model", "llama 3.1 405"} << "model/layers" << 126.0;
+    // --set comes after the preset, so it wins.
+    QTest::newRow("--set after --gpu") << QStringList{"--set", "cluster.memory_gb=100", "--gpu", "h200"} << "cluster/memory_gb" << 100.0;
+}
+
+void TestCli::presetOptions()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, path);
+    QFETCH(double, expected);
+    const auto r = run(QStringList{"estimate", example("70b-2048-h100.json"), "--json"} + args);
+    QVERIFY2(r.exitCode == 0 || r.exitCode == 3, r.err.constData());
+    const auto plan = QJsonDocument::fromJson(r.out).object()["plan"].toObject();
+    const auto parts = path.split('/');
+    QCOMPARE(plan[parts[0]].toObject()[parts[1]].toDouble(), expected);
+}
+
+void TestCli::unknownOrAmbiguousPreset_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("listed");
+    QTest::newRow("ambiguous gpu") << QStringList{"--gpu", "a100"} << QStringList{"A100 SXM 40GB", "A100 SXM 80GB", "ambiguous"};
+    QTest::newRow("unknown gpu") << QStringList{"--gpu", "tpu"} << QStringList{"H100 SXM 80GB", "MI300X 192GB", "no preset"};
+    QTest::newRow("ambiguous model") << QStringList{"--model", "llama 3.1"} << QStringList{"Llama 3.1 8B", "Llama 3.1 70B", "Llama 3.1 405B"};
+}
+
+void TestCli::unknownOrAmbiguousPreset()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, listed);
+    const auto r = run(QStringList{"estimate", example("70b-2048-h100.json")} + args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.out.isEmpty());
+    for (const auto& name : listed)
+        QVERIFY2(QString::fromUtf8(r.err).contains(name), r.err.constData());
+}
+
+void TestCli::acceleratorLabelMismatchIsFlagged()
+{
+    // The label says H100 but the memory and NVLink figures are someone else's.
+    const auto r = run({"estimate", example("70b-2048-h100.json"), "--json", "--set", "cluster.memory_gb=94", "--set",
+                        "cluster.intra_node_bandwidth_gb_per_s=300"});
+    QCOMPARE(r.exitCode, 0);
+    const QString warnings = QString::fromUtf8(QJsonDocument(QJsonDocument::fromJson(r.out).object()["warnings"].toArray()).toJson());
+    QVERIFY(warnings.contains("ACCELERATOR_DIFFERS_FROM_PRESET"));
+    QVERIFY(warnings.contains("cluster.memory_gb") && warnings.contains("cluster.intra_node_bandwidth_gb_per_s"));
+    QVERIFY(!warnings.contains("cluster.peak_bf16_tflops"));
+    // The shipped example matches its preset exactly.
+    const auto clean = run({"estimate", example("70b-2048-h100.json"), "--json"});
+    QVERIFY(!clean.out.contains("ACCELERATOR_DIFFERS_FROM_PRESET"));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -142,7 +142,7 @@ void TestMemory::zeroFigure1()
 
 void TestMemory::fullRecomputeKeepsLayerInputs()
 {
-    // Seed 004 with full recompute: 80 layer inputs of 2 s b h bytes, plus one layer's
+    // Worked example B with full recompute: 80 layer inputs of 2 s b h bytes, plus one layer's
     // working set while it is recomputed, plus the logits.
     const auto est = trainplan::estimate(planWith("70b-512-gpu.json"));
     const double sbh = 8192.0 * 8192.0;

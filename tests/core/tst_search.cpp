@@ -1,10 +1,11 @@
-// Layout search: finds the seed's layout or better, keeps only layouts that fit and use every
+// Layout search: finds the example's layout or better, keeps only layouts that fit and use every
 // GPU, flags the Pareto front and the simplest layout by their definitions (LayoutSearch.h).
 #include <QtTest>
 
 #include <climits>
 
 #include "TestSupport.h"
+#include "plan/Presets.h"
 #include "search/LayoutSearch.h"
 
 using namespace testsupport;
@@ -50,6 +51,8 @@ private slots:
     void cancelStopsEarly();
     void progressReachesOne();
     void jsonHasTheInterfaceKeys();
+    void everyKeptRowKeepsTheMargin();
+    void llama405bOnH200sTopRowKeepsTheMargin();
 
 private:
     Plan plan_;
@@ -77,7 +80,7 @@ void TestSearch::findsTheSeedLayoutOrBetter()
     options.pipeline = PipelineMethod::ClosedForm;
     const PredictedStep expected = predictStep(plan_, estimate(plan_), options);
     const auto it = std::find_if(all_.rows.begin(), all_.rows.end(), [&](const SearchRow& r) { return r.layout == seed; });
-    QVERIFY2(it != all_.rows.end(), "the seed's layout was not found among the fitting layouts");
+    QVERIFY2(it != all_.rows.end(), "the example's layout was not found among the fitting layouts");
     QCOMPARE(it->stepSeconds, expected.stepSeconds);
     // ...and the best result is at least as fast.
     QVERIFY(all_.rows.front().stepSeconds <= expected.stepSeconds);
@@ -88,8 +91,8 @@ void TestSearch::findsTheSeedLayoutOrBetter()
 void TestSearch::everyResultFitsAndUsesAllGpus_data()
 {
     QTest::addColumn<QString>("example");
-    QTest::newRow("seed 000") << "70b-2048-h100.json";
-    QTest::newRow("seed 004") << "70b-512-gpu.json";
+    QTest::newRow("worked example A") << "70b-2048-h100.json";
+    QTest::newRow("worked example B") << "70b-512-gpu.json";
 }
 
 void TestSearch::everyResultFitsAndUsesAllGpus()
@@ -156,14 +159,14 @@ void TestSearch::simplestObeysItsDefinition()
 
 void TestSearch::seed004SimplestIsLightSharding()
 {
-    // Seed 004: with TP 8 inside the node, optimizer-state sharding (ZeRO-1) already fits, so the
+    // Worked example B: with TP 8 inside the node, optimizer-state sharding (ZeRO-1) already fits, so the
     // simplest layout uses neither pipeline nor full parameter sharding nor CP.
     const Plan plan = planWith("70b-512-gpu.json");
     const SearchResult r = searchLayouts(plan);
     const auto it = std::find_if(r.rows.begin(), r.rows.end(), [](const SearchRow& row) { return row.simplest; });
     QVERIFY(it != r.rows.end());
     const SearchLayout& s = it->layout;
-    qInfo("seed 004 simplest: %s", qPrintable(describe(s)));
+    qInfo("worked example B simplest: %s", qPrintable(describe(s)));
     QCOMPARE(s.pp, 1);
     QCOMPARE(s.cp, 1);
     QVERIFY(s.zeroStage <= 1);
@@ -252,6 +255,61 @@ void TestSearch::jsonHasTheInterfaceKeys()
                             "layout.recompute", "layout.sequence_parallel", "step_seconds", "mfu", "memory_bytes", "gpu_hours", "pareto",
                             "simplest"})
         QVERIFY2(hasPath(results.at(0), key), key);
+}
+
+void TestSearch::everyKeptRowKeepsTheMargin()
+{
+    const double capacity = plan_.cluster.memoryBytesPerGpu;
+    const double margin = plan_.training.memoryMarginFraction * capacity;
+    QCOMPARE(all_.marginBytes, margin);
+    for (const auto& row : all_.rows) {
+        QCOMPARE(row.headroomBytes, capacity - row.memoryBytes);
+        QVERIFY2(row.headroomBytes >= margin && !row.withinMargin, qPrintable(describe(row.layout)));
+    }
+    // Without the requirement the tight layouts come back, flagged, and only they are new.
+    SearchOptions loose = everything();
+    loose.requireMemoryMargin = false;
+    const SearchResult tight = searchLayouts(plan_, loose);
+    QVERIFY(all_.underMargin > 0);
+    QCOMPARE(tight.fitting, all_.fitting + all_.underMargin);
+    long long flagged = 0;
+    for (const auto& row : tight.rows)
+        flagged += row.withinMargin;
+    QCOMPARE(flagged, all_.underMargin);
+    const auto json = searchToJson(all_);
+    QVERIFY(json["search"]["results"][0].contains("headroom_bytes"));
+    QCOMPARE(json["search"]["under_margin"].get<long long>(), all_.underMargin);
+}
+
+void TestSearch::llama405bOnH200sTopRowKeepsTheMargin()
+{
+    // Llama 3.1 405B on 16,384 H200s with Llama 3's 16M-token batch (2,048 x 8,192): the presets'
+    // numbers, the default reserve and margin.
+    Plan plan = defaultPlan();
+    const auto model = matchModelPreset("llama 3.1 405");
+    const auto gpu = matchAcceleratorPreset("H200");
+    QVERIFY(model.preset && gpu.preset);
+    plan.model = model.preset->model;
+    applyAccelerator(*gpu.preset, plan.cluster);
+    plan.cluster.gpus = 16384;
+    plan.training.tokens = 15.6e12;
+    plan.training.globalBatchSequences = 2048;
+    plan.layout = LayoutSpec{8, 16, 128, 1};
+    SearchOptions options;
+    options.top = 10;
+    const SearchResult result = searchLayouts(plan, options);
+    QVERIFY(!result.rows.empty());
+    const double margin = plan.training.memoryMarginFraction * plan.cluster.memoryBytesPerGpu;
+    const SearchRow* first = nullptr;
+    for (const auto& row : result.rows)
+        if (!first || row.totalSeconds < first->totalSeconds)
+            first = &row;
+    qInfo("405B on 16,384 H200: first %s, %.1f GB used, %.1f GB free (margin %.1f GB); %lld fit, %lld under the margin",
+          qPrintable(describe(first->layout)), first->memoryBytes / 1e9, first->headroomBytes / 1e9, margin / 1e9, result.fitting, result.underMargin);
+    QVERIFY2(first->headroomBytes >= margin, qPrintable(describe(first->layout)));
+    QVERIFY(!result.rows.front().withinMargin && result.rows.front().headroomBytes >= margin);
+    // The margin matters at this scale: some layouts fit only without it.
+    QVERIFY(result.underMargin > 0);
 }
 
 QTEST_GUILESS_MAIN(TestSearch)

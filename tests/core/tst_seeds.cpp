@@ -1,7 +1,7 @@
-// Every number in the two seed documents, reproduced from the example plans.
+// Every number in the two worked examples, reproduced from the example plans.
 // Each row names the seed's figure, the estimate's JSON path (or a derivation step id)
-// and a tolerance that reflects the seed's own rounding: seed 000 rounds N to 70e9
-// (the plan's exact count is 70.55e9, +0.8 %), seed 004 rounds its 69.5e9 to 70e9
+// and a tolerance that reflects each example's own rounding: worked example A rounds N to 70e9
+// (the plan's exact count is 70.55e9, +0.8 %), worked example B rounds its 69.5e9 to 70e9
 // (+0.7 %), and "~" figures are quoted to one or two significant digits.
 #include <QtTest>
 
@@ -22,6 +22,7 @@ private slots:
     void tpSixteenRaisesTheSeedsRedFlag();
     void mfuThirtyPercentGivesTheSeedsFollowUp();
     void interleavingHalvesTheBubble();
+    void reserveIsShownSeparately();
 };
 
 void TestSeeds::figures_data()
@@ -33,7 +34,7 @@ void TestSeeds::figures_data()
     QTest::addColumn<double>("relTolerance");
 
     const QString s0 = "70b-2048-h100.json";
-    // Seed 000, 5-15 min "Compute and time".
+    // Worked example A, 5-15 min "Compute and time".
     QTest::newRow("000 FLOPs 6ND 5.9e23") << s0 << "" << "flops.model_6nd" << 5.9e23 << 0.01;
     QTest::newRow("000 cluster peak 2.0e18") << s0 << "" << "time.peak_cluster_flops_per_second" << 2.0e18 << 0.015;
     QTest::newRow("000 at 40% MFU 8.1e17") << s0 << "" << "time.effective_flops_per_second" << 8.1e17 << 0.01;
@@ -53,7 +54,10 @@ void TestSeeds::figures_data()
     QTest::newRow("000 x 20 layers 2.9 GB") << s0 << "" << "step:memory.activation_per_microbatch" << 2.9e9 << 0.02;
     QTest::newRow("000 p = 4 in flight") << s0 << "" << "memory.stages.0.microbatches_in_flight" << 4.0 << 0.0;
     QTest::newRow("000 activations 11.5 GB") << s0 << "" << "memory.per_gpu_bytes.activations" << 11.5e9 << 0.01;
-    QTest::newRow("000 total ~21 GB") << s0 << "" << "memory.per_gpu_bytes.total" << 21e9 << 0.03;
+    // The example quotes "~21 GB plus buffers": its figure is the subtotal before the runtime
+    // reserve (context, workspaces, NCCL buffers, fragmentation), which the total adds on top
+    // (reserveIsShownSeparately checks total = subtotal + reserve).
+    QTest::newRow("000 total ~21 GB") << s0 << "" << "memory.per_gpu_bytes.model_and_activations" << 21e9 << 0.03;
     // 25-32 min "Batch and pipeline schedule".
     QTest::newRow("000 m = 16") << s0 << "" << "pipeline.micro_batches" << 16.0 << 0.0;
     QTest::newRow("000 bubble 3/19") << s0 << "" << "pipeline.bubble_fraction" << 3.0 / 19.0 << 1e-12;
@@ -65,7 +69,7 @@ void TestSeeds::figures_data()
     QTest::newRow("000 DP hidden under backward") << s0 << "" << "communication.dp_hidden" << 1.0 << 0.0;
 
     const QString s4 = "70b-512-gpu.json";
-    // Seed 004 "Count the parameters".
+    // Worked example B "Count the parameters".
     QTest::newRow("004 FFN 3DF 704.6M") << s4 << "" << "parameters.ffn_per_layer" << 704.6e6 << 0.0002;
     QTest::newRow("004 attention 151.0M") << s4 << "" << "parameters.attention_per_layer" << 151.0e6 << 0.0002;
     QTest::newRow("004 80 layers 68.4B") << s4 << "" << "step:parameters.layers" << 68.4e9 << 0.002;
@@ -118,7 +122,7 @@ void TestSeeds::figures()
     }
     const double err = std::abs(actual - expected) / std::max(std::abs(expected), 1e-300);
     QVERIFY2(err <= relTolerance + 1e-12,
-             qPrintable(QString("%1 = %2, seed says %3 (off by %4 %, tolerance %5 %)")
+             qPrintable(QString("%1 = %2, example says %3 (off by %4 %, tolerance %5 %)")
                             .arg(path).arg(actual, 0, 'g', 6).arg(expected, 0, 'g', 6).arg(err * 100, 0, 'f', 2).arg(relTolerance * 100)));
 }
 
@@ -128,7 +132,7 @@ void TestSeeds::ranges_data()
     QTest::addColumn<QString>("path");
     QTest::addColumn<double>("low");
     QTest::addColumn<double>("high");
-    // Seed 000: attention is "about 8 %" on top of 6N; budget "~10-11 days" with failures;
+    // Worked example A: attention is "about 8 %" on top of 6N; budget "~10-11 days" with failures;
     // checkpoint "about every 20 minutes", interval "20-40 minutes"; "a failure every few hours".
     QTest::newRow("000 attention ~8% of 6N") << "70b-2048-h100.json" << "attention_share" << 0.075 << 0.085;
     QTest::newRow("000 padded 10-11 days") << "70b-2048-h100.json" << "reliability.padded_days" << 10.0 << 11.0;
@@ -170,7 +174,7 @@ void TestSeeds::tpSixteenRaisesTheSeedsRedFlag()
 
 void TestSeeds::mfuThirtyPercentGivesTheSeedsFollowUp()
 {
-    // Seed 000 follow-up: "What if MFU is 30%? ~11 days of compute" (6ND), design.md: ~9 -> ~12 days.
+    // Worked example A follow-up: "What if MFU is 30%? ~11 days of compute" (6ND): ~9 -> ~12 days.
     const auto est = trainplan::estimate(planWith("70b-2048-h100.json", {"training.mfu=0.30"}));
     QVERIFY2(std::abs(est.time.sixNdDays - 11.0) < 0.5, qPrintable(QString::number(est.time.sixNdDays)));
     QVERIFY2(std::abs(est.time.days - 12.0) < 0.5, qPrintable(QString::number(est.time.days)));
@@ -183,6 +187,22 @@ void TestSeeds::interleavingHalvesTheBubble()
     // Interleaving holds more activations on stage 1: p (1 + (p - 1)/(p v)) = 4 x 1.375.
     QCOMPARE(est.stages[0].microbatchesInFlight, 4.0 * (1.0 + 3.0 / 8.0));
     QVERIFY(!est.hasErrors());
+}
+
+void TestSeeds::reserveIsShownSeparately()
+{
+    for (const char* example : {"70b-2048-h100.json", "70b-512-gpu.json"}) {
+        const auto doc = estimateJsonFor(planWith(example));
+        const double subtotal = figure(doc, "memory.per_gpu_bytes.model_and_activations");
+        const double reserve = figure(doc, "memory.per_gpu_bytes.reserve");
+        QCOMPARE(figure(doc, "memory.per_gpu_bytes.total"), subtotal + reserve);
+        double parts = 0;
+        for (const char* part : {"cuda_context", "workspace", "nccl_buffers", "fragmentation", "extra_allowance"})
+            parts += figure(doc, std::string("memory.per_gpu_bytes.reserve_parts.") + part);
+        QVERIFY(std::abs(parts - reserve) <= 1e-9 * reserve);
+        // A few GB on an 80 GB part: context + workspace + NCCL + 10 % fragmentation.
+        QVERIFY2(reserve > 2e9 && reserve < 8e9, qPrintable(QString("%1: reserve %2").arg(example).arg(reserve)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSeeds)

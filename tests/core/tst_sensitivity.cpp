@@ -41,15 +41,17 @@ private slots:
     void assumedBasisUsesMfu();
     void discreteInputsStayValid();
     void jsonHasTheBars();
+    void barsSayHowTheyMove();
+    void resultNamesItsBasis();
 };
 
 void TestSensitivity::barsAreSortedAndFinite_data()
 {
     QTest::addColumn<QString>("example");
     QTest::addColumn<bool>("assumed");
-    QTest::newRow("seed 000 predicted") << "70b-2048-h100.json" << false;
-    QTest::newRow("seed 004 predicted") << "70b-512-gpu.json" << false;
-    QTest::newRow("seed 000 assumed") << "70b-2048-h100.json" << true;
+    QTest::newRow("worked example A predicted") << "70b-2048-h100.json" << false;
+    QTest::newRow("worked example B predicted") << "70b-512-gpu.json" << false;
+    QTest::newRow("worked example A assumed") << "70b-2048-h100.json" << true;
 }
 
 void TestSensitivity::barsAreSortedAndFinite()
@@ -153,6 +155,49 @@ void TestSensitivity::jsonHasTheBars()
     QVERIFY(bars.size() >= 9);
     for (const char* key : {"input", "field", "low_value", "high_value", "step_seconds_low", "step_seconds_high", "days_low", "days_high", "swing_days"})
         QVERIFY2(bars.at(0).contains(key), key);
+}
+
+void TestSensitivity::barsSayHowTheyMove()
+{
+    const Plan plan = planWith("70b-2048-h100.json");
+    const SensitivityResult r = sensitivity(plan);
+    for (const auto& b : r.bars) {
+        const bool discrete = b.field == "training.micro_batch_size" || b.field == "training.global_batch_sequences" || b.field == "model.sequence_length";
+        QCOMPARE(b.kind == SensitivityKind::Discrete, discrete);
+        if (!discrete) {
+            // Continuous inputs move by exactly +-10 %, and say so.
+            QCOMPARE(b.change, std::string("±10 %"));
+            QVERIFY(std::abs(b.lowValue - 0.9 * b.baseValue) <= 1e-12 * b.baseValue);
+            QVERIFY(std::abs(b.highValue - 1.1 * b.baseValue) <= 1e-12 * b.baseValue);
+        }
+    }
+    // Micro-batch 1 has no smaller valid size and 2 is the next one: "b 1 → 2", never "±10 %".
+    const auto* micro = bar(r, "training.micro_batch_size");
+    QVERIFY(micro);
+    QCOMPARE(micro->change, std::string("b 1 → 2"));
+    // The global batch moves to multiples of DP x b = 64 nearest to +-10 % (921.6 and 1,126.4): 896 and 1,152.
+    const auto* batch = bar(r, "training.global_batch_sequences");
+    QCOMPARE(batch->change, std::string("B 896 ← 1,024 → 1,152"));
+    // A micro-batch in the middle of its valid sizes moves both ways.
+    const SensitivityResult mid = sensitivity(planWith("70b-2048-h100.json", {"training.micro_batch_size=2"}));
+    QCOMPARE(bar(mid, "training.micro_batch_size")->change, std::string("b 1 ← 2 → 4"));
+}
+
+void TestSensitivity::resultNamesItsBasis()
+{
+    const Plan plan = planWith("70b-2048-h100.json");
+    SensitivityOptions assumedOptions;
+    assumedOptions.basis = SensitivityBasis::Assumed;
+    const SensitivityResult predicted = sensitivity(plan);
+    const SensitivityResult assumed = sensitivity(plan, assumedOptions);
+    QVERIFY(predicted.basisLabel.find("predicted") != std::string::npos);
+    QCOMPARE(assumed.basisLabel, std::string("assumed MFU of 40 %"));
+    QVERIFY(predicted.title.find(predicted.basisLabel) != std::string::npos);
+    QVERIFY(assumed.title.find("padded days") != std::string::npos);
+    const auto doc = sensitivityToJson(assumed);
+    QCOMPARE(doc["sensitivity"]["basis"].get<std::string>(), std::string("assumed"));
+    QCOMPARE(doc["sensitivity"]["basis_label"].get<std::string>(), assumed.basisLabel);
+    QCOMPARE(doc["sensitivity"]["bars"][0]["kind"].is_string(), true);
 }
 
 QTEST_GUILESS_MAIN(TestSensitivity)

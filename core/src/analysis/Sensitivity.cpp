@@ -7,6 +7,7 @@
 
 #include "analysis/Analysis.h"
 #include "search/LayoutAdjuster.h"
+#include "text/Format.h"
 
 namespace trainplan {
 
@@ -32,7 +33,23 @@ struct Input {
     const char* field;
     double base;
     std::function<std::optional<double>(int direction, Plan&, StepTimeOptions&)> vary;
+    SensitivityKind kind = SensitivityKind::Continuous;
+    const char* symbol = "";  // for a discrete input's change text, e.g. "b"
 };
+
+// "b 1 → 2", "B 960 ← 1,024 → 1,088", "s 3,712 ← 4,096": the values a discrete bar moved to.
+std::string discreteChange(const char* symbol, double base, double low, double high)
+{
+    std::string text = std::string(symbol) + " ";
+    if (low != base)
+        text += formatNumber(low, 6) + " ← ";
+    text += formatNumber(base, 6);
+    if (high != base)
+        text += " → " + formatNumber(high, 6);
+    if (low == base && high == base)
+        text += " (no valid neighbour)";
+    return text;
+}
 
 // A continuous input scaled by (1 +- fraction).
 Input scaled(const char* label, const char* field, double base, double fraction, std::function<void(Plan&, StepTimeOptions&, double)> set)
@@ -91,7 +108,8 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
                           return std::nullopt;
                       p.training.globalBatchSequences = value;
                       return double(value);
-                  }});
+                  },
+                  SensitivityKind::Discrete, "B"});
     const std::vector<int> micro = microBatchCandidates(plan);
     in.push_back({"Micro-batch", "training.micro_batch_size", double(tr.microBatchSize),
                   [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
@@ -100,7 +118,8 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
                           return std::nullopt;
                       p.training.microBatchSize = *value;
                       return double(*value);
-                  }});
+                  },
+                  SensitivityKind::Discrete, "b"});
     // Sequence length: a multiple of 64 x CP (even per-rank halves for CP), tokens held fixed.
     const int seqUnit = 64 * plan.layout.cp;
     in.push_back({"Sequence length", "model.sequence_length", double(plan.model.sequenceLength),
@@ -111,7 +130,8 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
                           return std::nullopt;
                       p.model.sequenceLength = int(value);
                       return double(value);
-                  }});
+                  },
+                  SensitivityKind::Discrete, "s"});
     if (cl.mtbfSeconds) {
         const double mtbf = *cl.mtbfSeconds;
         in.push_back(scaled("MTBF", cl.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", mtbf, f,
@@ -134,6 +154,11 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
     base.framework = options.framework;
     SensitivityResult out;
     out.basis = options.basis;
+    out.basisLabel = options.basis == SensitivityBasis::Predicted ? std::string("predicted step time (step-time model)")
+                                                                  : "assumed MFU of " + formatPercent(plan.training.mfu, 0);
+    const std::string days = plan.cluster.mtbfSeconds ? "padded days" : "compute days";
+    out.title = "Sensitivity of " + days + ", " + out.basisLabel + ": continuous inputs ±" + formatPercent(options.fraction, 0) +
+                ", whole-number inputs to their neighbouring valid values";
     Analyser analyser;
     Analysis scratch;
     const Outcome center = evaluate(plan, base, options.basis, analyser, scratch);
@@ -143,6 +168,7 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
         SensitivityBar bar;
         bar.input = input.label;
         bar.field = input.field;
+        bar.kind = input.kind;
         bar.baseValue = input.base;
         Outcome ends[2] = {center, center};
         double values[2] = {input.base, input.base};
@@ -156,6 +182,8 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
         }
         bar.lowValue = values[0];
         bar.highValue = values[1];
+        bar.change = input.kind == SensitivityKind::Discrete ? discreteChange(input.symbol, input.base, values[0], values[1])
+                                                             : "±" + formatPercent(options.fraction, 0);
         bar.stepSecondsLow = ends[0].stepSeconds;
         bar.stepSecondsHigh = ends[1].stepSeconds;
         bar.daysLow = ends[0].days;

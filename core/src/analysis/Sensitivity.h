@@ -1,5 +1,6 @@
-// Which inputs move the run most: each input 10 % down and up, the others held, and the
-// predicted step time and padded days at each end (for a tornado chart, widest bar first).
+// Which inputs move the run most: each continuous input 10 % down and up, each whole-number
+// input to its neighbouring valid values, the others held, and the step time and padded days at
+// each end on one basis (for a tornado chart, widest bar first).
 #pragma once
 
 #include <string>
@@ -22,9 +23,17 @@ struct SensitivityOptions {
     FrameworkOptions framework;   // for the predicted basis
 };
 
+// How an input moves: a continuous one by +-fraction, a discrete (whole-number) one to the
+// neighbouring values that keep the plan valid.
+enum class SensitivityKind { Continuous, Discrete };
+
 struct SensitivityBar {
     std::string input;    // what a person reads, e.g. "Inter-node bandwidth"
     std::string field;    // plan JSON path, or "step_time.<name>" for an accelerator efficiency
+    SensitivityKind kind = SensitivityKind::Continuous;
+    // What the bar varies, for its label: "±10 %" for a continuous input, the values for a
+    // discrete one, e.g. "b 1 → 2" (no smaller micro-batch) or "B 960 ← 1,024 → 1,088".
+    std::string change;
     double baseValue = 0;
     double lowValue = 0;  // the input at its low end (as applied: batch and sizes round to valid values)
     double highValue = 0;
@@ -36,22 +45,30 @@ struct SensitivityBar {
 
 struct SensitivityResult {
     SensitivityBasis basis = SensitivityBasis::Predicted;
+    // The basis in words, so a chart titles itself: "predicted step time (step-time model)" or
+    // "assumed MFU of 40 %".
+    std::string basisLabel;
+    // A whole title: the measure, the basis and how inputs move.
+    std::string title;
     double baseStepSeconds = 0;
     double baseDays = 0;
     std::vector<SensitivityBar> bars;  // widest swing in days first
 };
 
-// Inputs: peak FLOP/s, intra- and inter-node bandwidth, global batch (to the nearest multiple of
-// DP x micro-batch), micro-batch (the neighbouring valid sizes), sequence length (to a multiple of
-// 64 x CP, tokens held), MTBF, checkpoint write time, restart time; on the predicted basis also
-// matmul efficiency, FlashAttention efficiency and HBM bandwidth; on the assumed basis MFU.
+// Continuous inputs (+-fraction): peak FLOP/s, intra- and inter-node bandwidth, MTBF, checkpoint
+// write time, restart time; on the predicted basis also matmul efficiency, FlashAttention
+// efficiency and HBM bandwidth; on the assumed basis MFU.
+// Discrete inputs (neighbouring valid values): micro-batch (the next smaller and larger size that
+// divides the batch per replica), global batch (the valid values, multiples of DP x micro-batch
+// (x PP when interleaving), nearest to +-fraction and at least one step away), sequence length
+// (multiples of 64 x CP nearest to +-fraction, tokens held). The bar's change names the values.
 // An input that cannot move (e.g. micro-batch 1 has no smaller neighbour) keeps its base value
 // at that end. Values are finite for any plan estimate() accepts.
 SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& options = {});
 
-// {"sensitivity": {basis, base_step_seconds, base_days, bars: [{input, field, base_value,
-// low_value, high_value, step_seconds_low, step_seconds_high, days_low, days_high, swing_days,
-// swing_step_seconds}]}}
+// {"sensitivity": {basis, basis_label, title, base_step_seconds, base_days, bars: [{input, field,
+// kind ("continuous" | "discrete"), change, base_value, low_value, high_value, step_seconds_low,
+// step_seconds_high, days_low, days_high, swing_days, swing_step_seconds}]}}
 nlohmann::json sensitivityToJson(const SensitivityResult& result);
 
 }  // namespace trainplan

@@ -12,6 +12,8 @@ nlohmann::json sensitivityToJson(const SensitivityResult& r)
     for (const auto& b : r.bars) {
         bars.push_back({{"input", b.input},
                         {"field", b.field},
+                        {"kind", b.kind == SensitivityKind::Discrete ? "discrete" : "continuous"},
+                        {"change", b.change},
                         {"base_value", b.baseValue},
                         {"low_value", b.lowValue},
                         {"high_value", b.highValue},
@@ -24,6 +26,8 @@ nlohmann::json sensitivityToJson(const SensitivityResult& r)
     }
     return json{{"sensitivity",
                  {{"basis", r.basis == SensitivityBasis::Predicted ? "predicted" : "assumed"},
+                  {"basis_label", r.basisLabel},
+                  {"title", r.title},
                   {"base_step_seconds", r.baseStepSeconds},
                   {"base_days", r.baseDays},
                   {"bars", std::move(bars)}}}};

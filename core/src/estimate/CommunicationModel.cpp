@@ -37,7 +37,7 @@ void estimateCommunication(const Plan& plan, Estimate& est)
     // TP (Shoeybi et al. 2019, Sec. 3): two all-reduces of b s h activations in the
     // forward pass of each layer and two in the backward; sequence parallelism turns each
     // into a reduce-scatter plus all-gather of the same total volume (Korthikanti et al.
-    // 2022, Sec. 4.2.2). Full recompute repeats the forward's two (seed 000, "Communication").
+    // 2022, Sec. 4.2.2). Full recompute repeats the forward's two (worked example A, "Communication").
     c.tpMessageBytes = b * s * h * actBytes;
     c.tpCollectivesPerLayer = l.tp > 1 ? (l.recompute == Recompute::Full ? 6 : 4) : 0;
     c.tpCrossesNodes = groupCrossesNodes(strides.tp, l.tp, cl.gpusPerNode, est.gpusUsed);
@@ -45,7 +45,7 @@ void estimateCommunication(const Plan& plan, Estimate& est)
     c.tpSecondsPerStep = c.tpSecondsPerCollective * c.tpCollectivesPerLayer * maxLayers * mb;
 
     // PP: one activation tensor forward and one gradient back per micro-batch per stage
-    // boundary; with sequence parallelism each TP rank sends its 1/t slice (seed 000).
+    // boundary; with sequence parallelism each TP rank sends its 1/t slice (worked example A).
     c.ppBytesPerMicrobatch = l.pp > 1 ? b * s * h * actBytes / (l.sequenceParallel ? l.tp : 1) : 0.0;
     c.ppCrossesNodes = groupCrossesNodes(strides.pp, l.pp, cl.gpusPerNode, est.gpusUsed);
     c.ppSecondsPerSend = c.ppBytesPerMicrobatch / linkFor(c.ppCrossesNodes);

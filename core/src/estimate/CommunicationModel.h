@@ -6,7 +6,7 @@
 namespace trainplan {
 
 // Ring collectives on n ranks moving S bytes at B bytes/s per rank (Patarasuk and
-// Yuan 2009; seed 004, "Check communication"):
+// Yuan 2009; worked example B, "Check communication"):
 //   all-reduce 2 (n - 1)/n S / B;  reduce-scatter or all-gather (n - 1)/n S / B.
 double ringAllReduceSeconds(double bytes, int ranks, double bytesPerSecond);
 double ringGatherSeconds(double bytes, int ranks, double bytesPerSecond);

@@ -10,6 +10,7 @@
 #include "estimate/ParameterModel.h"
 #include "estimate/PipelineModel.h"
 #include "estimate/ReliabilityModel.h"
+#include "estimate/ReserveModel.h"
 
 namespace trainplan {
 
@@ -22,10 +23,10 @@ void estimateFlops(const Plan& plan, Estimate& est)
     const double n = est.parameters.total;
     const double qDim = double(m.attentionHeads) * m.headDim;
     auto& f = est.flops;
-    // 6 N D: 2 N per token forward, 4 N backward (Kaplan et al. 2020, Sec. 2.1; seeds 000/004).
+    // 6 N D: 2 N per token forward, 4 N backward (Kaplan et al. 2020, Sec. 2.1).
     f.model6nd = 6.0 * n * tokens;
     // Attention scores and weighted values: 12 L h s per token, forward and backward
-    // (PaLM, Chowdhery et al. 2022, App. B; seed 000 "Compute and time", seed 004 12STDL).
+    // (PaLM, Chowdhery et al. 2022, App. B).
     f.attentionPerToken = 12.0 * m.layers * qDim * m.sequenceLength;
     f.attention = f.attentionPerToken * tokens;
     f.total = f.model6nd + f.attention;
@@ -53,7 +54,7 @@ void estimateTime(const Plan& plan, Estimate& est)
     t.steps = (int64_t)std::ceil(t.stepsExact - 1e-9);
     t.peakClusterFlopsPerSecond = plan.cluster.peakFlopsPerGpu * est.gpusUsed;
     t.effectiveFlopsPerSecond = t.peakClusterFlopsPerSecond * plan.training.mfu;
-    // Compute time at the assumed MFU (interfaces.md: flops.total / (MFU peak GPUs)).
+    // Compute time at the assumed MFU (flops.total / (MFU x peak x GPUs), PaLM App. B's MFU definition).
     t.totalSeconds = est.flops.total / t.effectiveFlopsPerSecond;
     t.days = t.totalSeconds / 86400.0;
     t.gpuHours = t.totalSeconds / 3600.0 * est.gpusUsed;
@@ -72,6 +73,11 @@ void estimateStages(const Plan& plan, Estimate& est)
     const double perLayer = est.activation.perLayerPerMicrobatch;
     const double workingSet = recomputeWorkingSet(plan);
     const double logits = logitsBytes(plan);
+    const FixedReserve reserve = fixedReserve(plan);
+    const double capacity = plan.cluster.memoryBytesPerGpu;
+    const double margin = plan.training.memoryMarginFraction * capacity;
+    est.ncclCommunicators = reserve.communicators;
+    est.ncclBytesPerCommunicator = reserve.perCommunicator;
 
     est.stages.resize(p);
     int first = 0;
@@ -96,10 +102,10 @@ void estimateStages(const Plan& plan, Estimate& est)
         mem.gradients = modelState.gradients;
         mem.optimizer = modelState.optimizer;
         mem.activations = st.microbatchesInFlight * st.activationsPerMicrobatch + st.activationExtras;
-        const double core = mem.weights + mem.gradients + mem.optimizer + mem.activations;
-        mem.buffers = plan.training.bufferBytes + plan.training.fragmentationFraction * core;
-        mem.total = core + mem.buffers;
-        st.fits = mem.total <= plan.cluster.memoryBytesPerGpu;
+        applyReserve(plan, reserve, mem);
+        st.headroomBytes = capacity - mem.total;
+        st.fits = mem.total <= capacity;
+        st.withinMargin = st.fits && st.headroomBytes < margin;
         if (mem.total > worst) {
             worst = mem.total;
             est.fullestStage = i;
@@ -126,7 +132,7 @@ void estimateInto(const Plan& plan, Estimate& est)
     estimateFlops(plan, est);
     estimateTime(plan, est);
 
-    // Micro-batches per replica: B / (DP b); CP and TP ranks share sequences (seed 004,
+    // Micro-batches per replica: B / (DP b); CP and TP ranks share sequences (worked example B,
     // "Build the global batch").
     auto& pipe = est.pipeline;
     pipe.microbatches = std::max<int64_t>(1, plan.training.globalBatchSequences / (int64_t(l.dp) * plan.training.microBatchSize));
@@ -138,6 +144,9 @@ void estimateInto(const Plan& plan, Estimate& est)
     est.perGpu = est.stages[est.fullestStage].memory;
     est.capacityBytes = plan.cluster.memoryBytesPerGpu;
     est.fits = est.perGpu.total <= est.capacityBytes;
+    est.headroomBytes = est.capacityBytes - est.perGpu.total;
+    est.marginBytes = plan.training.memoryMarginFraction * est.capacityBytes;
+    est.hasMargin = std::none_of(est.stages.begin(), est.stages.end(), [](const StageEstimate& st) { return st.withinMargin || !st.fits; });
 
     estimateCommunication(plan, est);
     estimateReliability(plan, est);

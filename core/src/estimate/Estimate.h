@@ -28,8 +28,15 @@ struct MemoryBreakdown {
     double gradients = 0;
     double optimizer = 0;     // FP32 master copy + Adam moments, after ZeRO sharding
     double activations = 0;
-    double buffers = 0;       // fixed allowance + fragmentation fraction
-    double total = 0;
+    double modelAndActivations = 0;  // weights + gradients + optimizer + activations
+    // The runtime reserve, term by term (ReserveModel.h).
+    double cudaContext = 0;
+    double workspace = 0;
+    double ncclBuffers = 0;
+    double fragmentation = 0;
+    double extraAllowance = 0;       // training.buffer_gb
+    double buffers = 0;       // the whole reserve: the five terms above (JSON "reserve")
+    double total = 0;         // model and activations + reserve
 };
 
 struct StageEstimate {
@@ -44,7 +51,9 @@ struct StageEstimate {
     double activationsPerMicrobatch = 0;  // bytes, all the stage's layers, one micro-batch
     double activationExtras = 0;   // recompute working set and LM-head logits, bytes
     MemoryBreakdown memory;        // bytes per GPU of this stage
+    double headroomBytes = 0;      // capacity - memory.total (negative when it does not fit)
     bool fits = true;
+    bool withinMargin = false;     // fits, but with less free than training.memory_margin_fraction
 };
 
 struct FlopsEstimate {
@@ -68,7 +77,7 @@ struct TimeEstimate {
     double gpuHours = 0;
     double stepSeconds = 0;
     double tokensPerSecondPerGpu = 0;
-    double sixNdSeconds = 0;      // the seeds' first cut: 6ND only
+    double sixNdSeconds = 0;      // the worked examples' first cut: 6ND only
     double sixNdDays = 0;
 };
 
@@ -130,7 +139,7 @@ struct Estimate {
     int gpusUsed = 0;              // TP * PP * DP * CP
     int nodes = 0;                 // ceil(GPUs used / GPUs per node)
     ParameterCounts parameters;
-    double parametersPerGpuMean = 0;   // N / (TP * PP), as seed 000 computes it
+    double parametersPerGpuMean = 0;   // N / (TP * PP), as worked example A computes it
     FlopsEstimate flops;
     TimeEstimate time;
     ActivationEstimate activation;
@@ -139,6 +148,11 @@ struct Estimate {
     MemoryBreakdown perGpu;        // the fullest GPU
     double capacityBytes = 0;
     bool fits = true;
+    double headroomBytes = 0;      // capacity - the fullest GPU's total
+    double marginBytes = 0;        // training.memory_margin_fraction x capacity
+    bool hasMargin = true;         // every stage keeps at least marginBytes free
+    int ncclCommunicators = 0;     // communicators counted in the reserve
+    double ncclBytesPerCommunicator = 0;
     PipelineEstimate pipeline;
     CommunicationEstimate communication;
     ReliabilityEstimate reliability;

@@ -1,5 +1,11 @@
 #include "estimate/LayoutChecks.h"
 
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+#include "plan/Presets.h"
+
 namespace trainplan {
 
 namespace {
@@ -7,6 +13,33 @@ namespace {
 void add(Estimate& est, WarningCode code, Severity sev, const char* field, double a = 0, double b = 0, double c = 0, int stage = -1)
 {
     est.warnings.push_back(Warning{code, sev, field, a, b, c, stage});
+}
+
+// acceleratorMismatch() as a field mask and preset index. Pure and allocation-free (the layout
+// search calls checkLayout for every candidate): presetLabelIndex() compares against keys
+// computed once.
+struct PresetCheck {
+    int mask = 0;
+    int presetIndex = -1;
+};
+
+PresetCheck presetCheck(const ClusterSpec& cluster)
+{
+    PresetCheck out;
+    const int index = presetLabelIndex(cluster.accelerator);
+    if (index < 0)
+        return out;
+    const AcceleratorPreset& a = acceleratorPresets()[size_t(index)];
+    // Plan files give these in GB and TFLOP/s with a few digits: compare to 0.1 %.
+    const auto differs = [](double x, double y) { return std::abs(x - y) > 1e-3 * std::max(std::abs(x), std::abs(y)); };
+    const bool differing[] = {differs(cluster.memoryBytesPerGpu, a.memoryBytes), differs(cluster.peakFlopsPerGpu, a.peakBf16FlopsPerSecond),
+                              differs(cluster.intraNodeBytesPerSecond, a.intraNodeBytesPerSecond),
+                              differs(cluster.interNodeBytesPerSecond, a.interNodeBytesPerSecond), cluster.gpusPerNode != a.gpusPerNode};
+    for (int i = 0; i < int(std::size(differing)); ++i)
+        if (differing[i])
+            out.mask |= 1 << i;
+    out.presetIndex = index;
+    return out;
 }
 
 }  // namespace
@@ -48,6 +81,8 @@ void checkLayout(const Plan& plan, Estimate& est)
     for (const auto& st : est.stages) {
         if (!st.fits)
             add(est, WarningCode::StageOverCapacity, Severity::Error, "layout", st.memory.total, est.capacityBytes, st.memory.total - est.capacityBytes, st.index);
+        else if (st.withinMargin)
+            add(est, WarningCode::StageNearCapacity, Severity::Warning, "layout", st.memory.total, est.capacityBytes, tr.memoryMarginFraction, st.index);
     }
 
     const long long mb = est.pipeline.microbatches;
@@ -78,6 +113,9 @@ void checkLayout(const Plan& plan, Estimate& est)
         add(est, WarningCode::NoFailureAllowance, Severity::Warning, "cluster.mtbf_hours_per_node");
     else if (rel.lostSecondsPerFailure >= rel.clusterMtbfSeconds)
         add(est, WarningCode::FailuresOutpaceProgress, Severity::Error, "cluster.mtbf_hours_per_node", rel.lostSecondsPerFailure, rel.clusterMtbfSeconds);
+
+    if (const PresetCheck preset = presetCheck(plan.cluster); preset.mask != 0)
+        add(est, WarningCode::AcceleratorDiffersFromPreset, Severity::Warning, "cluster.accelerator", preset.mask, preset.presetIndex);
 
     if (tr.mfu > kHighMfu)
         add(est, WarningCode::HighMfu, Severity::Warning, "training.mfu", tr.mfu, kHighMfu);

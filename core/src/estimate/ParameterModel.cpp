@@ -3,8 +3,8 @@
 namespace trainplan {
 
 // Attention with grouped-query heads: Q and O are h x (a d), K and V are h x (kv d)
-// (seed 004, "Count the parameters": 2D^2 + 2DKH when a d = D).
-// Feed-forward: gated (SwiGLU) has three h x f matrices, GeLU two (seed 004: 3DF).
+// (worked example B, "Count the parameters": 2D^2 + 2DKH when a d = D).
+// Feed-forward: gated (SwiGLU) has three h x f matrices, GeLU two (worked example B: 3DF).
 // Norms: RMSNorm has a scale of h, LayerNorm a scale and a bias.
 ParameterCounts countParameters(const ModelSpec& m)
 {

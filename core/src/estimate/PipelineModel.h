@@ -23,7 +23,7 @@ void splitLayers(const Plan& plan, std::vector<int>& layersPerStage);
 double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, int v);
 
 // Bubble as a fraction of the step: (p - 1)/(m + p - 1) for GPipe and 1F1B,
-// (p - 1)/(v m + p - 1) interleaved (Narayanan et al. 2021, Sec. 2.2; seed 000),
+// (p - 1)/(v m + p - 1) interleaved (Narayanan et al. 2021, Sec. 2.2; worked example A),
 // (p - 1)/(3m + p - 1) for ZB-H1 with equal F, B and W (Qi et al. 2023).
 double bubbleFraction(Schedule schedule, int p, long long m, int v);
 

@@ -40,7 +40,7 @@ void estimateReliability(const Plan& plan, Estimate& est)
     // cluster rate the same way).
     const double parts = cl.mtbfBasis == MtbfBasis::PerNode ? est.nodes : est.gpusUsed;
     r.clusterMtbfSeconds = *cl.mtbfSeconds / parts;
-    // Young 1974 / Daly 2006 first-order optimum: tau = sqrt(2 delta M) (seed 000).
+    // Young 1974 / Daly 2006 first-order optimum: tau = sqrt(2 delta M) (worked example A).
     const double delta = r.checkpointWriteSeconds;
     r.checkpointIntervalSeconds = std::sqrt(2.0 * delta * r.clusterMtbfSeconds);
     // Each failure costs the restart and, on average, half an interval of lost work.

@@ -1,5 +1,6 @@
 #include "estimate/Warning.h"
 
+#include "plan/Presets.h"
 #include "text/Format.h"
 
 namespace trainplan {
@@ -16,6 +17,7 @@ const char* codeName(WarningCode code)
     case WarningCode::LayoutProductMismatch: return "LAYOUT_PRODUCT_MISMATCH";
     case WarningCode::BatchNotDivisible: return "BATCH_NOT_DIVISIBLE";
     case WarningCode::StageOverCapacity: return "STAGE_OVER_CAPACITY";
+    case WarningCode::StageNearCapacity: return "STAGE_NEAR_CAPACITY";
     case WarningCode::LargeBubble: return "LARGE_BUBBLE";
     case WarningCode::FewMicrobatches: return "FEW_MICROBATCHES";
     case WarningCode::DpNotHidden: return "DP_NOT_HIDDEN";
@@ -29,6 +31,7 @@ const char* codeName(WarningCode code)
     case WarningCode::SequenceParallelWithoutTp: return "SEQUENCE_PARALLEL_WITHOUT_TP";
     case WarningCode::HighMfu: return "HIGH_MFU";
     case WarningCode::LowMfu: return "LOW_MFU";
+    case WarningCode::AcceleratorDiffersFromPreset: return "ACCELERATOR_DIFFERS_FROM_PRESET";
     }
     return "UNKNOWN";
 }
@@ -48,14 +51,17 @@ std::string describe(const Warning& w)
     const auto n = [](double v) { return formatNumber(v); };
     switch (w.code) {
     case WarningCode::TpSpansNodes:
-        return "TP " + n(w.a) + " spans nodes of " + n(w.b) + " GPUs: every layer's all-reduces cross the network "
+        if (w.a < w.b)  // small enough for a node, but not a divisor of it: some groups straddle two nodes
+            return "TP " + n(w.a) + " does not divide the " + n(w.b) + " GPUs per node, so some TP groups straddle two nodes and their "
+                   "all-reduces cross the network instead of NVLink. Choose a TP that divides " + n(w.b) + ".";
+        return "TP " + n(w.a) + " is larger than a node of " + n(w.b) + " GPUs: every layer's all-reduces cross the network "
                "instead of NVLink. Keep TP within a node (TP <= GPUs per node, dividing it).";
     case WarningCode::TpDoesNotDivideHeads:
-        return "TP " + n(w.a) + " does not divide the " + n(w.b) + " attention heads; each TP rank must hold whole heads.";
+        return "TP " + n(w.a) + " does not divide the " + countOf(w.b, "attention head") + "; each TP rank must hold whole heads.";
     case WarningCode::TpDoesNotDivideKvHeads:
         return "TP " + n(w.a) + " and the " + n(w.b) + " KV heads do not divide one another; KV heads cannot be split or replicated evenly.";
     case WarningCode::TpReplicatesKvHeads:
-        return "TP " + n(w.a) + " exceeds the " + n(w.b) + " KV heads, so each KV head is replicated on " + n(w.a / w.b) + " ranks.";
+        return "TP " + n(w.a) + " exceeds the " + countOf(w.b, "KV head") + ", so each KV head is replicated on " + countOf(w.a / w.b, "rank") + ".";
     case WarningCode::PpDoesNotDivideLayers:
         return "PP " + n(w.a) + " does not divide the " + n(w.b) + " layers; stages get uneven layer counts (set layout.stage_layers to choose).";
     case WarningCode::StageLayersMismatch:
@@ -67,10 +73,14 @@ std::string describe(const Warning& w)
     case WarningCode::StageOverCapacity:
         return "Pipeline stage " + std::to_string(w.stage + 1) + " needs " + formatBytes(w.a) + " per GPU, " + formatBytes(w.c) +
                " over the " + formatBytes(w.b) + " capacity: raise TP or PP, shard more (ZeRO), recompute activations or shrink the micro-batch.";
+    case WarningCode::StageNearCapacity:
+        return "Pipeline stage " + std::to_string(w.stage + 1) + " needs " + formatBytes(w.a) + " per GPU, leaving only " + formatBytes(w.b - w.a) +
+               " (" + formatPercent((w.b - w.a) / w.b) + ") of the " + formatBytes(w.b) + " free, under the " + formatPercent(w.c, 0) +
+               " margin (training.memory_margin_fraction): a longer sequence, a larger micro-batch or an allocator spike would run out of memory.";
     case WarningCode::LargeBubble:
         return "Pipeline bubble is " + formatPercent(w.a) + " of the step (over " + formatPercent(w.b, 0) + "): add micro-batches, interleave stages or lower PP.";
     case WarningCode::FewMicrobatches:
-        return "Only " + n(w.a) + " micro-batches per replica for PP " + n(w.b) + ": the pipeline never fills. Raise the global batch or lower DP or PP.";
+        return "Only " + countOf(w.a, "micro-batch", "micro-batches") + " per replica for PP " + n(w.b) + ": the pipeline never fills. Raise the global batch or lower DP or PP.";
     case WarningCode::DpNotHidden:
         return "DP gradient reduction takes " + formatSeconds(w.a) + ", longer than the " + formatSeconds(w.b) +
                " backward pass it should hide under; the excess is exposed every step.";
@@ -84,7 +94,7 @@ std::string describe(const Warning& w)
         return "Interleaved 1F1B needs PP > 1, at least 2 virtual stages, and PP x virtual stages (" + n(w.b) + " x " + n(w.a) +
                ") dividing the " + n(w.c) + " layers.";
     case WarningCode::InterleavedNeedsMicrobatches:
-        return "Interleaved 1F1B needs the " + n(w.a) + " micro-batches per replica to be a multiple of PP " + n(w.b) + ".";
+        return "Interleaved 1F1B needs the micro-batches per replica (" + n(w.a) + ") to be a multiple of PP " + n(w.b) + ".";
     case WarningCode::VirtualStagesWithoutInterleaving:
         return "Virtual stages (" + n(w.a) + ") only take effect with the interleaved schedule.";
     case WarningCode::Zero3WithPipeline:
@@ -93,6 +103,20 @@ std::string describe(const Warning& w)
         return "Sequence parallelism has no effect without tensor parallelism (TP = 1).";
     case WarningCode::HighMfu:
         return "An MFU of " + formatPercent(w.a, 0) + " is above what large runs report (" + formatPercent(w.b, 0) + " is already exceptional).";
+    case WarningCode::AcceleratorDiffersFromPreset: {
+        const auto& presets = acceleratorPresets();
+        const size_t index = size_t(w.b);
+        const std::string name = index < presets.size() ? presets[index].name : std::string("a preset");
+        std::string fields;
+        const auto& all = acceleratorPresetFields();
+        for (size_t i = 0; i < all.size(); ++i) {
+            if (!(int(w.a) & (1 << i)))
+                continue;
+            fields += (fields.empty() ? "" : ", ") + std::string(all[i]);
+        }
+        return "cluster.accelerator says \"" + name + "\" but " + fields + " differ from that preset's datasheet figures; correct them "
+               "(or use --gpu / the preset menu), or rename the accelerator if the hardware really differs.";
+    }
     case WarningCode::LowMfu:
         return "An MFU of " + formatPercent(w.a, 0) + " is unusually low for a planned run; check the assumption.";
     }

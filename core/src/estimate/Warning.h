@@ -9,7 +9,7 @@ namespace trainplan {
 enum class Severity { Info, Warning, Error };
 
 enum class WarningCode {
-    TpSpansNodes,            // seed 000 red flag: "TP across nodes"
+    TpSpansNodes,            // worked example A red flag: "TP across nodes"
     TpDoesNotDivideHeads,
     TpDoesNotDivideKvHeads,
     TpReplicatesKvHeads,
@@ -17,11 +17,12 @@ enum class WarningCode {
     StageLayersMismatch,
     LayoutProductMismatch,   // TP*PP*DP*CP != GPUs
     BatchNotDivisible,       // global batch not divisible by DP * micro-batch
-    StageOverCapacity,       // seed 000 red flag: "a layout without checking memory"
+    StageOverCapacity,       // worked example A red flag: "a layout without checking memory"
+    StageNearCapacity,       // fits, but with less free than training.memory_margin_fraction
     LargeBubble,
     FewMicrobatches,         // m < p: the pipeline never fills
     DpNotHidden,             // DP communication longer than the backward pass
-    NoFailureAllowance,      // seed 000 red flag: "no allowance for failures"
+    NoFailureAllowance,      // worked example A red flag: "no allowance for failures"
     FailuresOutpaceProgress, // restart + lost work per failure >= MTBF
     CpDoesNotDivideSequence,
     InterleavedNeedsDivisibleLayers,
@@ -31,6 +32,7 @@ enum class WarningCode {
     SequenceParallelWithoutTp,
     HighMfu,
     LowMfu,
+    AcceleratorDiffersFromPreset,  // cluster.accelerator names a preset whose figures differ
 };
 
 struct Warning {

@@ -46,18 +46,30 @@ struct ClusterSpec {
     double intraNodeBytesPerSecond = 450e9;  // per GPU, per direction (NVLink)
     double interNodeBytesPerSecond = 50e9;   // per GPU (NIC)
     // Mean time between failures in seconds; absent means failures are not modelled,
-    // which is itself a red flag (seed 000, "Red flags": no allowance for failures).
+    // which is itself a red flag (worked example A, "Red flags": no allowance for failures).
     std::optional<double> mtbfSeconds;
     MtbfBasis mtbfBasis = MtbfBasis::PerNode;
 
     bool operator==(const ClusterSpec&) const = default;
 };
 
-// Bytes per parameter of each piece of model state (ZeRO paper, Sec. 3.1 "K"; seeds 000/004).
+// Bytes per parameter of each piece of model state (ZeRO paper, Sec. 3.1 "K"; worked examples A/B).
 enum class PrecisionScheme {
-    Bf16WithFp32MasterAdam,   // 2 weights + 2 grads + 4 master + 8 Adam moments = 16 (seed 000)
-    Bf16AdamNoMaster,         // 2 weights + 2 grads + 8 Adam moments = 12 (seed 004)
+    Bf16WithFp32MasterAdam,   // 2 weights + 2 grads + 4 master + 8 Adam moments = 16 (worked example A)
+    Bf16AdamNoMaster,         // 2 weights + 2 grads + 8 Adam moments = 12 (worked example B)
     Fp32Adam,                 // 4 weights + 4 grads + 8 Adam moments = 16
+};
+
+// Runtime memory every training process holds besides model state and activations (the
+// reserve). Defaults and their sources are in estimate/ReserveModel.cpp; every term is editable
+// under training.reserve.
+struct ReserveSpec {
+    double cudaContextBytes = 0.5e9;                  // CUDA context with lazy module loading
+    double workspaceBytes = 128.0 * 1048576.0;        // cuBLAS/cuBLASLt workspaces, 4 x 32 MiB (Hopper)
+    int ncclChannels = 32;                            // channels per communicator
+    double ncclBytesPerConnection = 9.1875 * 1048576.0;  // Simple 4 + LL128 4.6875 + LL 0.5 MiB
+
+    bool operator==(const ReserveSpec&) const = default;
 };
 
 struct TrainingSpec {
@@ -67,9 +79,14 @@ struct TrainingSpec {
     int microBatchSize = 1;
     double mfu = 0.40;
     PrecisionScheme precision = PrecisionScheme::Bf16WithFp32MasterAdam;
-    // Allowance for communication buffers, workspace and allocator fragmentation.
+    // Extra fixed allowance on top of the reserve (anything the reserve does not model).
     double bufferBytes = 0.0;
-    double fragmentationFraction = 0.0;  // of everything else on the GPU
+    // Allocator fragmentation, as a fraction of model state + activations (part of the reserve).
+    double fragmentationFraction = 0.10;
+    ReserveSpec reserve;
+    // A stage whose free memory is below this fraction of capacity is flagged, and the layout
+    // search keeps only layouts with at least this much free.
+    double memoryMarginFraction = 0.05;
 
     bool operator==(const TrainingSpec&) const = default;
 };

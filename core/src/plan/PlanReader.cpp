@@ -277,6 +277,19 @@ void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& prob
     s.rejectUnknownKeys();
 }
 
+// training.reserve: the runtime reserve's editable terms (defaults in Plan.h, sources in
+// estimate/ReserveModel.cpp).
+void readReserve(const json& training, ReserveSpec& r, std::vector<PlanProblem>& problems)
+{
+    Section s(training, "training.reserve", problems, false);
+    const ReserveSpec d;
+    r.cudaContextBytes = s.numberOr("cuda_context_gb", d.cudaContextBytes / units::GB, 0, 1e3, false) * units::GB;
+    r.workspaceBytes = s.numberOr("workspace_mib", d.workspaceBytes / units::MiB, 0, 1e6, false) * units::MiB;
+    r.ncclChannels = int(s.integerOr("nccl_channels", d.ncclChannels, 0, 1024));
+    r.ncclBytesPerConnection = s.numberOr("nccl_buffer_mib_per_connection", d.ncclBytesPerConnection / units::MiB, 0, 1e4, false) * units::MiB;
+    s.rejectUnknownKeys();
+}
+
 void readTraining(const json& doc, TrainingSpec& t, int sequenceLength, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "training", problems);
@@ -298,8 +311,13 @@ void readTraining(const json& doc, TrainingSpec& t, int sequenceLength, std::vec
     t.microBatchSize = int(s.integer("micro_batch_size", true, 1, 1'000'000).value_or(t.microBatchSize));
     t.mfu = s.number("mfu", true, 0, 1, true).value_or(t.mfu);
     t.precision = s.choice("precision", kPrecisionNames, PrecisionScheme::Bf16WithFp32MasterAdam);
-    t.bufferBytes = s.numberOr("buffer_gb", 0.0, 0, 1e5, false) * units::GB;
-    t.fragmentationFraction = s.numberOr("fragmentation_fraction", 0.0, 0, 0.9, false);
+    const TrainingSpec defaults;
+    t.bufferBytes = s.numberOr("buffer_gb", defaults.bufferBytes / units::GB, 0, 1e5, false) * units::GB;
+    t.fragmentationFraction = s.numberOr("fragmentation_fraction", defaults.fragmentationFraction, 0, 0.9, false);
+    t.memoryMarginFraction = s.numberOr("memory_margin_fraction", defaults.memoryMarginFraction, 0, 0.5, false);
+    s.find("reserve", false);
+    if (s.object())
+        readReserve(*s.object(), t.reserve, problems);
     s.rejectUnknownKeys();
 }
 
@@ -309,9 +327,11 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
     l.tp = int(s.integer("tp", true, 1, kMaxGpus).value_or(l.tp));
     l.pp = int(s.integer("pp", true, 1, kMaxGpus).value_or(l.pp));
     l.cp = int(s.integerOr("cp", 1, 1, kMaxGpus));
-    l.dpAuto = false;
+    // "dp_auto": true (as estimate --json writes beside the resolved integer) means "auto" too,
+    // so an estimate's plan reads back as the plan it came from.
+    l.dpAuto = s.boolean("dp_auto", false);
     if (const json* dp = s.find("dp", true)) {
-        if (dp->is_string() && dp->get<std::string>() == "auto") {
+        if (l.dpAuto || (dp->is_string() && dp->get<std::string>() == "auto")) {
             l.dpAuto = true;
             const long long others = (long long)l.tp * l.pp * l.cp;
             if (others > 0 && cluster.gpus % others == 0)

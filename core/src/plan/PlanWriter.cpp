@@ -47,7 +47,10 @@ json planToJson(const Plan& plan)
     json training = {
         {"tokens", t.tokens}, {"global_batch_sequences", t.globalBatchSequences}, {"micro_batch_size", t.microBatchSize},
         {"mfu", t.mfu}, {"precision", name(kPrecisionNames, t.precision)}, {"buffer_gb", t.bufferBytes / units::GB},
-        {"fragmentation_fraction", t.fragmentationFraction},
+        {"fragmentation_fraction", t.fragmentationFraction}, {"memory_margin_fraction", t.memoryMarginFraction},
+        {"reserve",
+         {{"cuda_context_gb", t.reserve.cudaContextBytes / units::GB}, {"workspace_mib", t.reserve.workspaceBytes / units::MiB},
+          {"nccl_channels", t.reserve.ncclChannels}, {"nccl_buffer_mib_per_connection", t.reserve.ncclBytesPerConnection / units::MiB}}},
     };
     json layout = {
         {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"virtual_stages", l.virtualStages},

@@ -1,7 +1,12 @@
 #include "plan/Presets.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
+#include "estimate/ReliabilityModel.h"
 #include "plan/PlanIO.h"
 #include "plan/Units.h"
 
@@ -11,6 +16,7 @@ namespace embedded {
 extern const std::string_view kModelsJson;
 extern const std::string_view kAcceleratorsJson;
 extern const std::string_view kDefaultPlanJson;
+extern const std::string_view kExampleBPlanJson;
 }  // namespace embedded
 
 ModelSpec modelSpecFromJson(const nlohmann::json& modelObject);  // PlanReader.cpp
@@ -101,6 +107,125 @@ const AcceleratorPreset* findAcceleratorPreset(const std::string& name)
     return nullptr;
 }
 
+std::string presetKey(const std::string& name)
+{
+    std::string key;
+    for (unsigned char ch : name)
+        if (std::isalnum(ch))
+            key += char(std::tolower(ch));
+    return key;
+}
+
+namespace {
+
+template <typename T, typename NameOf>
+PresetMatch<T> matchPreset(const std::vector<T>& presets, const std::string& name, NameOf nameOf)
+{
+    PresetMatch<T> out;
+    const std::string key = presetKey(name);
+    std::vector<const T*> prefixed;
+    for (const auto& p : presets) {
+        const std::string candidate = presetKey(nameOf(p));
+        if (key.empty())
+            break;
+        if (candidate == key) {
+            out.preset = &p;
+            return out;
+        }
+        if (candidate.compare(0, key.size(), key) == 0)
+            prefixed.push_back(&p);
+    }
+    if (prefixed.size() == 1) {
+        out.preset = prefixed.front();
+        return out;
+    }
+    out.ambiguous = prefixed.size() > 1;
+    if (out.ambiguous)
+        for (const T* p : prefixed)
+            out.candidates.push_back(nameOf(*p));
+    else
+        for (const auto& p : presets)
+            out.candidates.push_back(nameOf(p));
+    return out;
+}
+
+}  // namespace
+
+PresetMatch<ModelPreset> matchModelPreset(const std::string& name)
+{
+    return matchPreset(modelPresets(), name, [](const ModelPreset& p) { return p.model.name; });
+}
+
+PresetMatch<AcceleratorPreset> matchAcceleratorPreset(const std::string& name)
+{
+    return matchPreset(acceleratorPresets(), name, [](const AcceleratorPreset& p) { return p.name; });
+}
+
+const std::vector<const char*>& acceleratorPresetFields()
+{
+    static const std::vector<const char*> fields = {"cluster.memory_gb", "cluster.peak_bf16_tflops", "cluster.intra_node_bandwidth_gb_per_s",
+                                                    "cluster.inter_node_bandwidth_gb_per_s", "cluster.gpus_per_node"};
+    return fields;
+}
+
+int presetLabelIndex(const std::string& label)
+{
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> k;
+        for (const auto& p : acceleratorPresets())
+            k.push_back(presetKey(p.name));
+        return k;
+    }();
+    int prefixOf = -1;
+    int prefixCount = 0;
+    bool empty = true;
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const std::string& key = keys[i];
+        size_t at = 0;
+        bool matches = true;
+        for (unsigned char ch : label) {
+            if (!std::isalnum(ch))
+                continue;
+            empty = false;
+            if (at >= key.size() || key[at] != char(std::tolower(ch))) {
+                matches = false;
+                break;
+            }
+            ++at;
+        }
+        if (empty)
+            return -1;
+        if (!matches)
+            continue;
+        if (at == key.size())
+            return int(i);  // exact
+        prefixOf = int(i);
+        ++prefixCount;
+    }
+    return prefixCount == 1 ? prefixOf : -1;
+}
+
+AcceleratorMismatch acceleratorMismatch(const ClusterSpec& c)
+{
+    AcceleratorMismatch out;
+    const int index = presetLabelIndex(c.accelerator);
+    if (index < 0)
+        return out;
+    const AcceleratorPreset& a = acceleratorPresets()[size_t(index)];
+    // Plan files give these in GB and TFLOP/s with a few digits: compare to 0.1 %.
+    const auto differs = [](double x, double y) { return std::abs(x - y) > 1e-3 * std::max(std::abs(x), std::abs(y)); };
+    const auto& names = acceleratorPresetFields();
+    const bool differing[] = {differs(c.memoryBytesPerGpu, a.memoryBytes), differs(c.peakFlopsPerGpu, a.peakBf16FlopsPerSecond),
+                              differs(c.intraNodeBytesPerSecond, a.intraNodeBytesPerSecond),
+                              differs(c.interNodeBytesPerSecond, a.interNodeBytesPerSecond), c.gpusPerNode != a.gpusPerNode};
+    for (size_t i = 0; i < names.size(); ++i)
+        if (differing[i])
+            out.fields.push_back(names[i]);
+    if (!out.fields.empty())
+        out.preset = &a;
+    return out;
+}
+
 void applyAccelerator(const AcceleratorPreset& a, ClusterSpec& c)
 {
     c.accelerator = a.name;
@@ -111,9 +236,32 @@ void applyAccelerator(const AcceleratorPreset& a, ClusterSpec& c)
     c.gpusPerNode = a.gpusPerNode;
 }
 
+Plan workedExamplePlan(WorkedExample example)
+{
+    static const Plan a = planFromText(std::string(embedded::kDefaultPlanJson));
+    static const Plan b = planFromText(std::string(embedded::kExampleBPlanJson));
+    return example == WorkedExample::B ? b : a;
+}
+
+WorkedExample workedExampleOf(const Plan& plan)
+{
+    for (WorkedExample which : {WorkedExample::A, WorkedExample::B}) {
+        Plan example = workedExamplePlan(which);
+        example.name = plan.name;
+        if (example == plan)
+            return which;
+    }
+    return WorkedExample::None;
+}
+
 Plan defaultPlan()
 {
-    static const Plan plan = planFromText(std::string(embedded::kDefaultPlanJson));
+    static const Plan plan = [] {
+        Plan p = workedExamplePlan(WorkedExample::A);
+        p.cluster.mtbfSeconds = kDefaultMtbfHoursPerNode * units::secondsPerHour;
+        p.cluster.mtbfBasis = MtbfBasis::PerNode;
+        return p;
+    }();
     return plan;
 }
 

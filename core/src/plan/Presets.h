@@ -31,15 +31,52 @@ struct AcceleratorPreset {
     std::string efficiencySource;
 };
 
+// A preset found by name, or why not: names match case-insensitively, ignoring spaces and
+// punctuation, by exact name or unique prefix ("h800", "B200", "llama 3.1 405"). When nothing
+// is found, candidates lists the names that matched (ambiguous) or every name (unknown).
+template <typename T>
+struct PresetMatch {
+    const T* preset = nullptr;
+    std::vector<std::string> candidates;
+    bool ambiguous = false;
+};
+
 const std::vector<ModelPreset>& modelPresets();
 const std::vector<AcceleratorPreset>& acceleratorPresets();
 const ModelPreset* findModelPreset(const std::string& name);
 const AcceleratorPreset* findAcceleratorPreset(const std::string& name);
 
+// Lower-case letters and digits only: the key names are compared by.
+std::string presetKey(const std::string& name);
+PresetMatch<ModelPreset> matchModelPreset(const std::string& name);
+PresetMatch<AcceleratorPreset> matchAcceleratorPreset(const std::string& name);
+
 // Copies an accelerator's hardware figures into a cluster (GPU count untouched).
 void applyAccelerator(const AcceleratorPreset& preset, ClusterSpec& cluster);
 
-// The default plan: seed 000's 70B model on 2,048 H100s (interfaces.md, "Executables").
+// When cluster.accelerator names a preset (as matchAcceleratorPreset finds it) but the
+// cluster's figures differ from it: the preset and the JSON paths of the differing fields.
+struct AcceleratorMismatch {
+    const AcceleratorPreset* preset = nullptr;
+    std::vector<std::string> fields;  // e.g. "cluster.memory_gb"
+};
+AcceleratorMismatch acceleratorMismatch(const ClusterSpec& cluster);
+// The accelerator preset a label names (index into acceleratorPresets()), or -1: the same rule
+// as matchAcceleratorPreset, without allocating (for the estimate's hot path).
+int presetLabelIndex(const std::string& label);
+// The fields acceleratorMismatch compares, in a fixed order (bit i of a mask is field i).
+const std::vector<const char*>& acceleratorPresetFields();
+
+// The two worked examples (docs/worked-examples.md), exactly as examples/ ships them:
+// A is the 70B model on 2,048 H100s, B the 70B model on 512 GPUs.
+enum class WorkedExample { None, A, B };
+Plan workedExamplePlan(WorkedExample example);
+// Which worked example the plan is (every input equal, the name aside), or None.
+WorkedExample workedExampleOf(const Plan& plan);
+
+// The default plan: worked example A's model, cluster and layout, with the sourced default
+// failure rate (kDefaultMtbfHoursPerNode, from Llama 3) in place of the example's own
+// assumption of 1,000 h per node.
 Plan defaultPlan();
 
 }  // namespace trainplan

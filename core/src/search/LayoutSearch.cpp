@@ -108,6 +108,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     const auto& model = plan.model;
     const long long gpus = plan.cluster.gpus;
     const int perNode = plan.cluster.gpusPerNode;
+    result.marginBytes = plan.training.memoryMarginFraction * plan.cluster.memoryBytesPerGpu;
 
     StepTimeOptions stepOptions = stepTimeOptionsFor(plan);
     stepOptions.framework = options.framework;
@@ -172,6 +173,10 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                         ++result.evaluated;
                                         if (!est.fits)
                                             continue;
+                                        if (options.requireMemoryMargin && !est.hasMargin) {
+                                            ++result.underMargin;
+                                            continue;
+                                        }
                                         workspace.predict(work, est, stepOptions, predicted);
                                         SearchRow row;
                                         row.layout = s;
@@ -179,6 +184,8 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                         row.totalSeconds = predicted.totalSeconds;
                                         row.mfu = predicted.mfu;
                                         row.memoryBytes = est.perGpu.total;
+                                        row.headroomBytes = est.headroomBytes;
+                                        row.withinMargin = !est.hasMargin;
                                         row.gpuHours = predicted.gpuHours;
                                         row.cost = predicted.gpuHours * options.costPerGpuHour;
                                         row.tpAcrossNodes = est.communication.tpCrossesNodes;

@@ -2,7 +2,7 @@
 // ones that fit in memory (estimate()), ranked by predicted time (StepTimeModel.h), with the
 // Pareto front of memory against time and the simplest layout that fits.
 //
-// "Simplest" (seed 004, "Choose a first layout": try the lightest sharding that fits before full
+// "Simplest" (worked example B, "Choose a first layout": try the lightest sharding that fits before full
 // parameter sharding, and "do not start with every parallelism dimension"), lexicographically:
 //   1. fewest heavy mechanisms: pipeline (PP > 1), full parameter sharding (ZeRO-3), context
 //      parallelism (CP > 1), tensor parallelism over the network (TP > GPUs per node);
@@ -38,6 +38,9 @@ struct SearchOptions {
     long long minGlobalBatch = 0;
     long long maxGlobalBatch = 0;
     bool allowTpAcrossNodes = true;  // such layouts are kept but flagged (tpAcrossNodes)
+    // Keep only layouts whose every stage leaves training.memory_margin_fraction of capacity free;
+    // false also keeps the ones that fit with less (their rows say so by headroomBytes).
+    bool requireMemoryMargin = true;
     int maxTp = 64;
     int maxCp = 16;
     int maxVirtualStages = 8;
@@ -64,6 +67,8 @@ struct SearchRow {
     double totalSeconds = 0;  // predicted compute time of the whole run
     double mfu = 0;
     double memoryBytes = 0;   // the fullest GPU (estimate's memory.per_gpu_bytes.total)
+    double headroomBytes = 0; // capacity - memoryBytes
+    bool withinMargin = false; // fits, but some stage leaves less than the margin free
     double gpuHours = 0;
     double cost = 0;
     bool tpAcrossNodes = false;
@@ -73,7 +78,9 @@ struct SearchRow {
 
 struct SearchResult {
     long long evaluated = 0;  // layouts estimated (valid for the model and cluster)
-    long long fitting = 0;    // of those, the ones that fit in memory
+    long long fitting = 0;    // of those, the ones that fit in memory (with the margin when required)
+    long long underMargin = 0; // fit, but left out for leaving less than the margin free
+    double marginBytes = 0;   // training.memory_margin_fraction x capacity
     double seconds = 0;       // wall time of the search
     bool cancelled = false;
     SearchObjective objective = SearchObjective::Time;
@@ -100,8 +107,9 @@ std::array<int, 5> simplicityKey(const SearchLayout& layout, int gpusPerNode);
 
 // search.evaluated, search.fitting, search.seconds, search.results[] (layout{tp, pp, dp, cp,
 // virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
-// step_seconds, mfu, memory_bytes, gpu_hours, cost, days, pareto, simplest, tp_across_nodes),
-// plus objective, cancelled and pareto_count; under a top-level "search" key.
+// step_seconds, mfu, memory_bytes, headroom_bytes, within_margin, gpu_hours, cost, days, pareto,
+// simplest, tp_across_nodes), plus objective, cancelled, pareto_count, under_margin and
+// margin_bytes; under a top-level "search" key.
 nlohmann::json searchToJson(const SearchResult& result);
 
 }  // namespace trainplan

@@ -1,4 +1,4 @@
-// search --json (interfaces.md, "search --json: keys that must exist").
+// search --json: the scripting contract (keys that must exist).
 #include <nlohmann/json.hpp>
 
 #include "plan/EnumNames.h"
@@ -35,6 +35,8 @@ nlohmann::json searchToJson(const SearchResult& r)
             {"step_seconds", row.stepSeconds},
             {"mfu", row.mfu},
             {"memory_bytes", row.memoryBytes},
+            {"headroom_bytes", row.headroomBytes},
+            {"within_margin", row.withinMargin},
             {"gpu_hours", row.gpuHours},
             {"cost", row.cost},
             {"days", row.totalSeconds / 86400.0},
@@ -46,6 +48,8 @@ nlohmann::json searchToJson(const SearchResult& r)
     return json{{"search",
                  {{"evaluated", r.evaluated},
                   {"fitting", r.fitting},
+                  {"under_margin", r.underMargin},
+                  {"margin_bytes", r.marginBytes},
                   {"seconds", r.seconds},
                   {"cancelled", r.cancelled},
                   {"objective", objectiveName(r.objective)},

@@ -4,9 +4,13 @@
 #include <sstream>
 
 #include "plan/EnumNames.h"
+#include "plan/Presets.h"
+#include "plan/Units.h"
 #include "text/Format.h"
 #include "estimate/ModelStateModel.h"
 #include "estimate/PipelineModel.h"
+#include "estimate/ReliabilityModel.h"
+#include "estimate/ReserveModel.h"
 
 namespace trainplan {
 
@@ -17,9 +21,11 @@ std::string num(double v) { return formatNumber(v, 4); }
 std::string integer(double v) { return formatInteger(v); }
 
 
+// Each step's source names where its formula comes from. A worked example's own figure is shown
+// only when the plan is that example, in the note and marked "for comparison" (compare()).
 class SectionBuilder {
 public:
-    explicit SectionBuilder(std::string title) { section_.title = std::move(title); }
+    SectionBuilder(std::string title, WorkedExample example) : example_(example) { section_.title = std::move(title); }
 
     DerivationStep& add(std::string id, std::string title, std::string formula, std::string substituted, double value,
                         std::string unit, std::string result, std::string source)
@@ -29,15 +35,30 @@ public:
         return section_.steps.back();
     }
 
+    DerivationStep& last() { return section_.steps.back(); }
+
+    // Appends a worked example's own figure to the step's note when the plan is that example.
+    void compare(DerivationStep& step, WorkedExample which, const std::string& figure) const
+    {
+        if (which != example_ || which == WorkedExample::None)
+            return;
+        const std::string text = std::string("for comparison, worked example ") + (which == WorkedExample::A ? "A" : "B") + ": " + figure;
+        step.note = step.note.empty() ? text : step.note + "; " + text;
+    }
+
     DerivationSection take() { return std::move(section_); }
 
 private:
     DerivationSection section_;
+    WorkedExample example_;
 };
+
+constexpr WorkedExample A = WorkedExample::A;
+constexpr WorkedExample B = WorkedExample::B;
 
 std::string check(bool ok) { return ok ? "pass" : "FAIL"; }
 
-DerivationSection computeSection(const Plan& plan, const Estimate& e)
+DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExample example)
 {
     const auto& m = plan.model;
     const auto& p = e.parameters;
@@ -46,43 +67,57 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e)
     const double D = plan.training.tokens;
     const double qDim = double(m.attentionHeads) * m.headDim;
     const double kvDim = double(m.kvHeads) * m.headDim;
-    SectionBuilder s("Compute and time");
+    SectionBuilder s("Compute and time", example);
 
     s.add("parameters.attention_per_layer", "Attention parameters per layer (GQA)", "h·(a·d) + 2·h·(k·d) + (a·d)·h" + std::string(m.bias ? " + biases" : ""),
           integer(m.hiddenSize) + " × " + integer(qDim) + " + 2 × " + integer(m.hiddenSize) + " × " + integer(kvDim) + " + " +
               integer(qDim) + " × " + integer(m.hiddenSize),
-          p.attentionPerLayer, "parameters", formatCount(p.attentionPerLayer), "seed 004, Count the parameters (2D² + 2DKH)");
+          p.attentionPerLayer, "parameters", formatCount(p.attentionPerLayer),
+          "Vaswani et al. 2017 (Q, K, V, O projections); Ainslie et al. 2023 (GQA: k KV heads)");
+    s.compare(s.last(), B, "2D² + 2DKH ≈ 151.0 million");
     const bool gated = m.ffnKind == FfnKind::SwiGlu;
     s.add("parameters.ffn_per_layer", gated ? "Gated feed-forward parameters per layer" : "Feed-forward parameters per layer",
           std::string(gated ? "3·h·f" : "2·h·f") + (m.bias ? " + biases" : ""),
           std::string(gated ? "3" : "2") + " × " + integer(m.hiddenSize) + " × " + integer(m.ffnHiddenSize), p.ffnPerLayer,
-          "parameters", formatCount(p.ffnPerLayer), "seed 004, Count the parameters (3DF)");
+          "parameters", formatCount(p.ffnPerLayer),
+          gated ? "Shazeer 2020 (SwiGLU: gate, up and down matrices)" : "Vaswani et al. 2017 (two h × f matrices)");
+    s.compare(s.last(), B, "3DF ≈ 704.6 million");
     s.add("parameters.per_layer", "Parameters per layer", "attention + feed-forward + 2 norms",
           formatCount(p.attentionPerLayer) + " + " + formatCount(p.ffnPerLayer) + " + " + integer(p.normsPerLayer), p.perLayer,
-          "parameters", formatCount(p.perLayer), "seed 004, Count the parameters");
+          "parameters", formatCount(p.perLayer), "sum of the rows above; Zhang and Sennrich 2019 (RMSNorm: h weights each)");
+    s.compare(s.last(), B, "≈ 855.6 million");
     s.add("parameters.layers", "All transformer layers", "L × per layer", integer(m.layers) + " × " + formatCount(p.perLayer),
-          m.layers * p.perLayer, "parameters", formatCount(m.layers * p.perLayer), "seed 004, Count the parameters (80 × 855.6 million)");
+          m.layers * p.perLayer, "parameters", formatCount(m.layers * p.perLayer), "definition (L identical layers)");
+    s.compare(s.last(), B, "80 × 855.6 million ≈ 68.4 billion");
     s.add("parameters.embedding", m.tiedEmbeddings ? "Token embedding (tied with the output layer)" : "Token embedding",
           m.positionEmbedding == PositionEmbedding::Learned ? "V·h + s·h" : "V·h",
           integer(m.vocabSize) + " × " + integer(m.hiddenSize), p.embedding, "parameters", formatCount(p.embedding),
-          "seed 004, Count the parameters (VD)");
+          "Vaswani et al. 2017 (token embedding, V × h)");
+    s.compare(s.last(), B, "VD ≈ 1.05 billion");
     s.add("parameters.lm_head", "Output layer (LM head)", m.tiedEmbeddings ? "0 (tied to the embedding)" : "V·h",
           m.tiedEmbeddings ? "0" : integer(m.vocabSize) + " × " + integer(m.hiddenSize), p.lmHead, "parameters", formatCount(p.lmHead),
           "Megatron-LM untie_embeddings_and_output_weights");
     s.add("parameters.total", "Total parameters N", "L·layer + embedding + head + final norm",
           formatCount(m.layers * p.perLayer) + " + " + formatCount(p.embedding) + " + " + formatCount(p.lmHead) + " + " + integer(p.finalNorm),
-          p.total, "parameters", formatCount(p.total), "seed 004 (≈ 70 billion); seed 000 uses N = 70e9");
+          p.total, "parameters", formatCount(p.total), "sum of the rows above");
+    s.compare(s.last(), A, "rounds N to 70e9");
+    s.compare(s.last(), B, "≈ 70 billion");
 
     s.add("flops.model_6nd", "Training FLOPs, parameter matrices", "6 · N · D", "6 × " + sci(p.total) + " × " + sci(D), f.model6nd,
-          "FLOPs", formatSci(f.model6nd) + " FLOPs", "Kaplan et al. 2020, Sec. 2.1; seed 000 and seed 004, Compute");
+          "FLOPs", formatSci(f.model6nd) + " FLOPs", "Kaplan et al. 2020, Sec. 2.1");
+    s.compare(s.last(), A, "≈ 5.9e23");
+    s.compare(s.last(), B, "≈ 1.26e23");
     s.add("flops.attention_per_token", "Attention FLOPs per token", "12 · L · h · s",
           "12 × " + integer(m.layers) + " × " + integer(qDim) + " × " + integer(m.sequenceLength), f.attentionPerToken, "FLOPs",
-          formatSci(f.attentionPerToken) + " FLOPs/token", "PaLM (Chowdhery et al. 2022), App. B; seed 000, Compute and time")
+          formatSci(f.attentionPerToken) + " FLOPs/token", "PaLM (Chowdhery et al. 2022), App. B")
         .note = formatPercent(f.attentionPerToken / (6.0 * p.total), 1) + " on top of 6N = " + formatSci(6.0 * p.total) + " FLOPs/token";
+    s.compare(s.last(), A, "≈ 3.2e10, about 8 % on top of 6N");
     s.add("flops.attention", "Attention FLOPs over the run", "12 · L · h · s · D", formatSci(f.attentionPerToken) + " × " + sci(D),
-          f.attention, "FLOPs", formatSci(f.attention) + " FLOPs", "seed 004, Count the compute (12STDL)");
+          f.attention, "FLOPs", formatSci(f.attention) + " FLOPs", "PaLM (Chowdhery et al. 2022), App. B (per token × D)");
+    s.compare(s.last(), B, "12STDL ≈ 1.93e22");
     s.add("flops.total", "Model FLOPs", "6ND + 12·L·h·s·D", formatSci(f.model6nd) + " + " + formatSci(f.attention), f.total, "FLOPs",
-          formatSci(f.total) + " FLOPs", "seed 004 (refined total); Korthikanti et al. 2022, Eq. 7");
+          formatSci(f.total) + " FLOPs", "Korthikanti et al. 2022, Eq. 7; PaLM App. B");
+    s.compare(s.last(), B, "≈ 1.45e23");
     const char* recomputeFormula = plan.layout.recompute == Recompute::Full ? "model + (2·N_layers + 4·L·h·s)·D"
                                    : plan.layout.recompute == Recompute::Selective ? "model + 12·L·h·s·D (Eq. 8 counting)"
                                                                                    : "model (no recompute)";
@@ -91,53 +126,72 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e)
 
     s.add("time.peak_cluster", "Cluster peak", "GPUs × peak per GPU",
           integer(e.gpusUsed) + " × " + sci(plan.cluster.peakFlopsPerGpu), t.peakClusterFlopsPerSecond, "FLOP/s",
-          formatSci(t.peakClusterFlopsPerSecond) + " FLOP/s", "seed 000 and seed 004, Compute");
+          formatSci(t.peakClusterFlopsPerSecond) + " FLOP/s", "definition (datasheet dense BF16 peak × GPUs)");
+    s.compare(s.last(), A, "≈ 2.0e18");
+    s.compare(s.last(), B, "5.12e17");
     s.add("time.effective", "Useful throughput at the assumed MFU", "peak × MFU",
           formatSci(t.peakClusterFlopsPerSecond) + " × " + num(plan.training.mfu), t.effectiveFlopsPerSecond, "FLOP/s",
           formatSci(t.effectiveFlopsPerSecond) + " FLOP/s", "PaLM App. B (MFU definition)");
+    s.compare(s.last(), A, "≈ 8.1e17 at 40 %");
+    s.compare(s.last(), B, "2.56e17 at 50 %");
     s.add("time.model_6nd_seconds", "Time for 6ND alone", "6ND / (MFU · peak)",
           formatSci(f.model6nd) + " / " + formatSci(t.effectiveFlopsPerSecond), t.sixNdSeconds, "s",
-          formatSci(t.sixNdSeconds) + " s = " + num(t.sixNdDays) + " days", "seed 000, 30-second answer (≈ 8.4 days)");
+          formatSci(t.sixNdSeconds) + " s = " + num(t.sixNdDays) + " days", "Kaplan et al. 2020 (6ND); PaLM App. B (MFU)");
+    s.compare(s.last(), A, "≈ 7.3e5 s, about 8.4 days");
     s.add("time.total_seconds", "Compute time", "(6ND + attention) / (MFU · peak)",
           formatSci(f.total) + " / " + formatSci(t.effectiveFlopsPerSecond), t.totalSeconds, "s", formatSci(t.totalSeconds) + " s",
-          "seed 004, Count the compute; interfaces.md (time.total_seconds)");
+          "PaLM App. B (model FLOPs / (MFU × peak))");
+    s.compare(s.last(), B, "≈ 568,000 s");
     s.add("time.days", "Compute days", "seconds / 86,400", formatSci(t.totalSeconds) + " / 86,400", t.days, "days",
-          num(t.days) + " days", "seed 000 (~9 days of pure compute); seed 004 (≈ 6.6 days)");
+          num(t.days) + " days", "definition");
+    s.compare(s.last(), A, "~9 days of pure compute");
+    s.compare(s.last(), B, "≈ 6.6 days");
     s.add("time.gpu_hours", "GPU-hours", "days × 24 × GPUs", num(t.days) + " × 24 × " + integer(e.gpusUsed), t.gpuHours, "GPU-hours",
-          integer(t.gpuHours) + " GPU-hours", "seed 004 (≈ 81,000 accelerator-hours)");
+          integer(t.gpuHours) + " GPU-hours", "definition");
+    s.compare(s.last(), B, "≈ 81,000 accelerator-hours");
     s.add("time.tokens_per_step", "Tokens per optimizer step", "B · s",
           integer(double(plan.training.globalBatchSequences)) + " × " + integer(m.sequenceLength), t.tokensPerStep, "tokens",
-          integer(t.tokensPerStep) + " tokens", "seed 000, Batch (1,024 × 4,096); seed 004, Build the global batch");
+          integer(t.tokensPerStep) + " tokens", "definition");
+    s.compare(s.last(), A, "1,024 × 4,096");
+    s.compare(s.last(), B, "512 × 8,192");
     s.add("time.steps", "Optimizer steps", "⌈D / tokens per step⌉", "⌈" + sci(D) + " / " + integer(t.tokensPerStep) + "⌉", double(t.steps),
-          "steps", integer(double(t.steps)) + " steps", "seed 000 (≈ 334k); seed 004 (≈ 71,500)");
+          "steps", integer(double(t.steps)) + " steps", "definition");
+    s.compare(s.last(), A, "≈ 334k");
+    s.compare(s.last(), B, "≈ 71,500");
     s.add("time.step_seconds", "Step time", "compute seconds / steps", formatSci(t.totalSeconds) + " / " + integer(t.stepsExact),
-          t.stepSeconds, "s", formatSeconds(t.stepSeconds), "seed 000 (each step must take ~2.3 s)");
+          t.stepSeconds, "s", formatSeconds(t.stepSeconds), "definition");
+    s.compare(s.last(), A, "each step must take ~2.3 s");
     s.add("time.tokens_per_second_per_gpu", "Throughput per GPU", "D / (seconds × GPUs)",
           sci(D) + " / (" + formatSci(t.totalSeconds) + " × " + integer(e.gpusUsed) + ")", t.tokensPerSecondPerGpu, "tokens/s",
           num(t.tokensPerSecondPerGpu) + " tokens/s per GPU", "definition");
     return s.take();
 }
 
-DerivationSection memorySection(const Plan& plan, const Estimate& e)
+DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExample example)
 {
     const auto& l = plan.layout;
     const auto state = stateBytesPerParameter(plan.training.precision);
     const double shards = double(l.dp) * l.cp;
     const double n = e.parameters.total;
     const double mean = e.parametersPerGpuMean;
-    SectionBuilder s("Memory and layout");
+    SectionBuilder s("Memory and layout", example);
 
     std::string parts = num(state.weights) + " + " + num(state.gradients) + (state.master > 0 ? " + " + num(state.master) : "") + " + " +
                         num(state.moments);
     s.add("memory.bytes_per_parameter", "Model state per parameter",
           state.master > 0 ? "weights + gradients + FP32 master + Adam moments" : "weights + gradients + Adam moments", parts,
-          state.total(), "bytes", num(state.total()) + " B", "ZeRO paper, Sec. 3.1 (2 + 2 + K); seed 000 (16 B), seed 004 (12 B)");
+          state.total(), "bytes", num(state.total()) + " B", "Rajbhandari et al. 2020 (ZeRO), Sec. 3.1 (2 + 2 + K)");
+    s.compare(s.last(), A, "16 B");
+    s.compare(s.last(), B, "12 B");
     s.add("memory.model_state", "Total model state", "N × bytes per parameter", formatCount(n) + " × " + num(state.total()) + " B",
-          e.reliability.modelStateBytes, "bytes", formatBytes(e.reliability.modelStateBytes), "seed 000 (≈ 1.1 TB); seed 004 (≈ 840 GB)")
-        .note = "before activations, buffers and allocator margin";
+          e.reliability.modelStateBytes, "bytes", formatBytes(e.reliability.modelStateBytes), "Rajbhandari et al. 2020 (ZeRO), Sec. 3.1")
+        .note = "before activations and the runtime reserve";
+    s.compare(s.last(), A, "≈ 1.1 TB");
+    s.compare(s.last(), B, "≈ 840 GB");
     s.add("memory.parameters_per_gpu_mean", "Parameters per GPU (average)", "N / (TP × PP)",
           formatCount(n) + " / (" + integer(l.tp) + " × " + integer(l.pp) + ")", mean, "parameters", formatSci(mean),
-          "seed 000, Memory and layout (70e9 / 32 ≈ 2.19e9)");
+          "Shoeybi et al. 2019 (TP splits every layer); Narayanan et al. 2021 (PP splits the layers)");
+    s.compare(s.last(), A, "70e9 / 32 ≈ 2.19e9");
     const ShardedState sharded = shardModelState(mean, state, l.zeroStage, shards);
     const double w = sharded.weights, g = sharded.gradients, o = sharded.optimizer;
     const auto divisor = [](double n) { return n > 1 ? " / " + integer(n) : std::string(); };
@@ -145,21 +199,28 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e)
     const std::string gDiv = divisor(sharded.gradientShards);
     const std::string oDiv = divisor(sharded.optimizerShards);
     s.add("memory.weights_per_gpu_mean", "Weights per GPU (average)", "N/(TP·PP) × weight bytes" + std::string(l.zeroStage >= 3 ? " / (DP·CP)" : ""),
-          formatSci(mean) + " × " + num(state.weights) + " B" + wDiv, w, "bytes", formatBytes(w), "seed 004 (140/8 = 17.5 GB)");
+          formatSci(mean) + " × " + num(state.weights) + " B" + wDiv, w, "bytes", formatBytes(w), "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 3 shards weights)");
+    s.compare(s.last(), B, "140/8 = 17.5 GB");
     s.add("memory.gradients_per_gpu_mean", "Gradients per GPU (average)", "N/(TP·PP) × gradient bytes" + std::string(l.zeroStage >= 2 ? " / (DP·CP)" : ""),
-          formatSci(mean) + " × " + num(state.gradients) + " B" + gDiv, g, "bytes", formatBytes(g), "seed 004 (another 17.5 GB)");
+          formatSci(mean) + " × " + num(state.gradients) + " B" + gDiv, g, "bytes", formatBytes(g), "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 2 shards gradients)");
+    s.compare(s.last(), B, "another 17.5 GB");
     s.add("memory.weights_and_gradients_per_gpu_mean", "Weights + gradients per GPU (average)", "weights + gradients",
-          formatBytes(w) + " + " + formatBytes(g), w + g, "bytes", formatBytes(w + g), "seed 000 (2.19e9 × 4 B ≈ 8.8 GB)");
+          formatBytes(w) + " + " + formatBytes(g), w + g, "bytes", formatBytes(w + g), "sum of the rows above");
+    s.compare(s.last(), A, "2.19e9 × 4 B ≈ 8.8 GB");
     s.add("memory.optimizer_per_gpu_mean", "Optimizer state per GPU (average)",
           "N/(TP·PP) × optimizer bytes" + std::string(l.zeroStage >= 1 ? " / (DP·CP)  (ZeRO-" + std::to_string(l.zeroStage) + ")" : ""),
           formatSci(mean) + " × " + num(state.optimizer()) + " B" + oDiv, o, "bytes", formatBytes(o),
-          "ZeRO paper, Sec. 5.1; seed 000 (≈ 0.4 GB), seed 004 (560/(8×64) ≈ 1.1 GB)");
+          "Rajbhandari et al. 2020 (ZeRO), Sec. 5.1");
+    s.compare(s.last(), A, "≈ 0.4 GB");
+    s.compare(s.last(), B, "560/(8×64) ≈ 1.1 GB");
     s.add("memory.model_state_per_gpu_mean", "Model state per GPU (average)", "weights + gradients + optimizer",
           formatBytes(w) + " + " + formatBytes(g) + " + " + formatBytes(o), w + g + o, "bytes", formatBytes(w + g + o),
-          "seed 004 (≈ 36.1 GB)");
-    s.add("memory.headroom_after_state", "Left for activations and buffers", "capacity − model state",
+          "sum of the rows above");
+    s.compare(s.last(), B, "≈ 36.1 GB");
+    s.add("memory.headroom_after_state", "Left for activations and the reserve", "capacity − model state",
           formatBytes(e.capacityBytes) + " − " + formatBytes(w + g + o), e.capacityBytes - (w + g + o), "bytes",
-          formatBytes(e.capacityBytes - (w + g + o)), "seed 004 (about 44 GB)");
+          formatBytes(e.capacityBytes - (w + g + o)), "definition");
+    s.compare(s.last(), B, "about 44 GB");
 
     const auto& a = e.activation;
     std::string formula, bracket;
@@ -173,16 +234,18 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e)
     const std::string sbh = integer(sLocal) + " × " + integer(plan.training.microBatchSize) + " × " + integer(plan.model.hiddenSize);
     s.add("memory.activation_per_layer", "Activations per layer per micro-batch", formula,
           sbh + " × " + num(a.linearCoefficient + a.attentionScoreTerm), a.perLayerPerMicrobatch, "bytes", formatBytes(a.perLayerPerMicrobatch),
-          "Korthikanti et al. 2022, Table 2; seed 000 (34 × 4096 × 8192 / 8 ≈ 143 MB)")
+          "Korthikanti et al. 2022, Table 2")
         .note = std::string(l.flashAttention ? "flash attention: no 5as/h score term; " : "") + "TP " + std::to_string(l.tp) +
                 (l.sequenceParallel ? " with sequence parallelism" : " without sequence parallelism") + ", recompute " +
                 std::string(nameOf(kRecomputeNames, l.recompute));
+    s.compare(s.last(), A, "34 × 4096 × 8192 / 8 ≈ 143 MB");
 
     const StageEstimate& st = e.stages[e.fullestStage];
     const std::string stageName = "stage " + std::to_string(st.index + 1);
     s.add("memory.activation_per_microbatch", "Activations per micro-batch on " + stageName, "per layer × layers on the stage",
           formatBytes(a.perLayerPerMicrobatch) + " × " + integer(st.layers), st.activationsPerMicrobatch, "bytes",
-          formatBytes(st.activationsPerMicrobatch), "seed 000 (143 MB × 20 layers ≈ 2.9 GB)");
+          formatBytes(st.activationsPerMicrobatch), "definition");
+    s.compare(s.last(), A, "143 MB × 20 layers ≈ 2.9 GB");
     const char* inFlightFormula = l.schedule == Schedule::GPipe ? "m (GPipe)"
                                   : l.schedule == Schedule::OneFOneB ? "min(p − i, m) (1F1B)"
                                   : l.schedule == Schedule::ZeroBubble ? "min(p, m) (ZB-H1)"
@@ -190,33 +253,68 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e)
     s.add("memory.microbatches_in_flight", "Micro-batches in flight on " + stageName, inFlightFormula,
           "p = " + integer(l.pp) + ", i = " + integer(st.index) + ", m = " + integer(double(e.pipeline.microbatches)) +
               (l.schedule == Schedule::Interleaved ? ", v = " + integer(l.virtualStages) : ""),
-          st.microbatchesInFlight, "micro-batches", num(st.microbatchesInFlight), "Narayanan et al. 2021, Sec. 2.2; Korthikanti et al. 2022, Sec. 4.2.3; seed 000 (p = 4 on stage 1)");
+          st.microbatchesInFlight, "micro-batches", num(st.microbatchesInFlight), "Narayanan et al. 2021, Sec. 2.2; Korthikanti et al. 2022, Sec. 4.2.3");
+    s.compare(s.last(), A, "p = 4 on stage 1");
     s.add("memory.activations", "Activations on " + stageName, "in flight × per micro-batch + recompute working set + logits",
           num(st.microbatchesInFlight) + " × " + formatBytes(st.activationsPerMicrobatch) + " + " + formatBytes(st.activationExtras),
-          st.memory.activations, "bytes", formatBytes(st.memory.activations), "seed 000 (≈ 11.5 GB); Korthikanti et al. 2022, Sec. 4.3 (logits)");
+          st.memory.activations, "bytes", formatBytes(st.memory.activations), "Korthikanti et al. 2022, Sec. 4.2.3 and 4.3 (logits)");
+    s.compare(s.last(), A, "≈ 11.5 GB");
     const auto& mem = st.memory;
-    s.add("memory.per_gpu_total", "Fullest GPU (" + stageName + ")", "weights + gradients + optimizer + activations + buffers",
-          formatBytes(mem.weights) + " + " + formatBytes(mem.gradients) + " + " + formatBytes(mem.optimizer) + " + " +
-              formatBytes(mem.activations) + " + " + formatBytes(mem.buffers),
-          mem.total, "bytes", formatBytes(mem.total) + " of " + formatBytes(e.capacityBytes), "seed 000 (~21 GB plus buffers)")
+    s.add("memory.model_and_activations", "Model state and activations on " + stageName, "weights + gradients + optimizer + activations",
+          formatBytes(mem.weights) + " + " + formatBytes(mem.gradients) + " + " + formatBytes(mem.optimizer) + " + " + formatBytes(mem.activations),
+          mem.modelAndActivations, "bytes", formatBytes(mem.modelAndActivations), "sum of the rows above");
+    s.compare(s.last(), A, "~21 GB plus buffers");
+
+    // The runtime reserve, term by term (ReserveModel.cpp has the sources in full).
+    const auto& rs = plan.training.reserve;
+    s.add("memory.reserve_cuda_context", "CUDA context", "given (training.reserve.cuda_context_gb)", formatBytes(rs.cudaContextBytes),
+          mem.cudaContext, "bytes", formatBytes(mem.cudaContext), "PyTorch maintainers, pytorch/pytorch#109888 (≈ 400 MB with lazy loading)")
+        .note = "driver state and loaded kernels; the default 0.5 GB adds about 100 MB for the cuDNN, NCCL and Transformer Engine kernels a training step loads (an assumption)";
+    s.add("memory.reserve_workspace", "GEMM workspaces", "given (training.reserve.workspace_mib)", num(rs.workspaceBytes / units::MiB) + " MiB",
+          mem.workspace, "bytes", formatBytes(mem.workspace), "cuBLAS API reference, cublasSetWorkspace (32 MiB on Hopper); pytorch/pytorch#120925")
+        .note = "default: 2 streams × (cuBLAS 32 MiB + cuBLASLt 32 MiB)";
+    s.add("memory.reserve_nccl", "NCCL communication buffers", "communicators × channels × 2 connections × buffer per connection",
+          integer(e.ncclCommunicators) + " × " + integer(rs.ncclChannels) + " × " + integer(kNcclConnectionsPerChannel) + " × " +
+              num(rs.ncclBytesPerConnection / units::MiB) + " MiB",
+          mem.ncclBuffers, "bytes", formatBytes(mem.ncclBuffers), "NCCL src/init.cc computeBuffSizes (Simple 4 + LL128 4.6875 + LL 0.5 MiB); NVIDIA/nccl#986")
+        .note = "one communicator each for TP, CP, DP × CP and PP when the group has more than one rank";
+    s.add("memory.reserve_fragmentation", "Allocator fragmentation", "fraction × model state and activations",
+          num(plan.training.fragmentationFraction) + " × " + formatBytes(mem.modelAndActivations), mem.fragmentation, "bytes",
+          formatBytes(mem.fragmentation), "Guo et al. 2024 (GMLake), fragmentation of the caching allocator in LLM training")
+        .note = "training.fragmentation_fraction";
+    s.add("memory.reserve", "Runtime reserve", "context + workspace + NCCL + fragmentation" + std::string(mem.extraAllowance > 0 ? " + extra allowance" : ""),
+          formatBytes(mem.cudaContext) + " + " + formatBytes(mem.workspace) + " + " + formatBytes(mem.ncclBuffers) + " + " + formatBytes(mem.fragmentation) +
+              (mem.extraAllowance > 0 ? " + " + formatBytes(mem.extraAllowance) : std::string()),
+          mem.buffers, "bytes", formatBytes(mem.buffers), "sum of the rows above");
+    s.add("memory.per_gpu_total", "Fullest GPU (" + stageName + ")", "model state and activations + runtime reserve",
+          formatBytes(mem.modelAndActivations) + " + " + formatBytes(mem.buffers), mem.total, "bytes",
+          formatBytes(mem.total) + " of " + formatBytes(e.capacityBytes), "definition")
         .note = e.fits ? "fits, " + formatBytes(e.capacityBytes - mem.total) + " to spare" : "does NOT fit: " + formatBytes(mem.total - e.capacityBytes) + " over";
+    s.add("memory.headroom", "Free memory on the fullest GPU", "capacity − total, against margin × capacity",
+          formatBytes(e.capacityBytes) + " − " + formatBytes(mem.total) + " vs " + num(plan.training.memoryMarginFraction) + " × " + formatBytes(e.capacityBytes),
+          e.headroomBytes, "bytes", formatBytes(e.headroomBytes) + " (" + formatPercent(e.headroomBytes / e.capacityBytes) + ")",
+          "definition; margin from training.memory_margin_fraction")
+        .note = e.hasMargin ? "every stage keeps the margin" : "a stage is over capacity or under the margin";
     return s.take();
 }
 
-DerivationSection batchSection(const Plan& plan, const Estimate& e)
+DerivationSection batchSection(const Plan& plan, const Estimate& e, WorkedExample example)
 {
     const auto& l = plan.layout;
     const auto& pipe = e.pipeline;
     const double m = double(pipe.microbatches);
-    SectionBuilder s("Batch and pipeline schedule");
+    SectionBuilder s("Batch and pipeline schedule", example);
     s.add("pipeline.micro_batches", "Micro-batches per replica", "B / (DP × b)",
           integer(double(plan.training.globalBatchSequences)) + " / (" + integer(l.dp) + " × " + integer(plan.training.microBatchSize) + ")", m,
-          "micro-batches", integer(m), "seed 000 (1,024 / 64 = 16); seed 004 (8 micro-batches accumulated)");
+          "micro-batches", integer(m), "Narayanan et al. 2021, Sec. 2 (gradient accumulation over micro-batches)");
+    s.compare(s.last(), A, "1,024 / 64 = 16");
+    s.compare(s.last(), B, "8 micro-batches accumulated");
     s.add("pipeline.tokens_per_step", "Global batch construction", "DP × b × m × s",
           integer(l.dp) + " × " + integer(plan.training.microBatchSize) + " × " + integer(m) + " × " + integer(plan.model.sequenceLength),
           double(l.dp) * plan.training.microBatchSize * m * plan.model.sequenceLength, "tokens",
           integer(double(l.dp) * plan.training.microBatchSize * m * plan.model.sequenceLength) + " tokens",
-          "seed 004 (64 × 1 × 8 × 8192 = 4,194,304); TP and CP ranks share sequences");
+          "definition; TP and CP ranks share sequences");
+    s.compare(s.last(), B, "64 × 1 × 8 × 8192 = 4,194,304");
     if (l.pp > 1) {
         const bool inter = l.schedule == Schedule::Interleaved;
         const bool zeroBubble = l.schedule == Schedule::ZeroBubble;
@@ -225,20 +323,22 @@ DerivationSection batchSection(const Plan& plan, const Estimate& e)
               inter ? "(p − 1) / (v·m + p − 1)" : zeroBubble ? "(p − 1) / (3·m + p − 1) (ZB-H1, F = B = W)" : "(p − 1) / (m + p − 1)",
               "(" + integer(l.pp) + " − 1) / (" + work + " + " + integer(l.pp) + " − 1)", pipe.bubbleFraction, "fraction",
               formatPercent(pipe.bubbleFraction),
-              zeroBubble ? "Qi et al. 2023, Sec. 3.1" : "Narayanan et al. 2021, Sec. 2.2; seed 000 (≈ 16 %)");
+              zeroBubble ? "Qi et al. 2023, Sec. 3.1" : "Narayanan et al. 2021, Sec. 2.2");
+        s.compare(s.last(), A, "≈ 16 %");
         if (!inter && !zeroBubble) {
             const double v2 = bubbleFraction(Schedule::Interleaved, l.pp, pipe.microbatches, 2);
             s.add("pipeline.bubble_if_interleaved_v2", "What-if: interleaved 1F1B with v = 2", "(p − 1) / (2·m + p − 1)",
                   "(" + integer(l.pp) + " − 1) / (2 × " + integer(m) + " + " + integer(l.pp) + " − 1)", v2, "fraction", formatPercent(v2),
-                  "Narayanan et al. 2021, Sec. 2.2.2; seed 000 (≈ 3/35 ≈ 9 %)");
+                  "Narayanan et al. 2021, Sec. 2.2.2");
+            s.compare(s.last(), A, "≈ 3/35 ≈ 9 %");
         }
     } else {
-        s.add("pipeline.bubble_fraction", "Pipeline bubble", "none with PP = 1", "PP = 1", 0.0, "fraction", "0 %", "seed 004 (no pipeline)");
+        s.add("pipeline.bubble_fraction", "Pipeline bubble", "none with PP = 1", "PP = 1", 0.0, "fraction", "0 %", "definition (no pipeline)");
     }
     return s.take();
 }
 
-DerivationSection communicationSection(const Plan& plan, const Estimate& e)
+DerivationSection communicationSection(const Plan& plan, const Estimate& e, WorkedExample example)
 {
     const auto& l = plan.layout;
     const auto& c = e.communication;
@@ -247,13 +347,15 @@ DerivationSection communicationSection(const Plan& plan, const Estimate& e)
     const double actBytes = activationBytesPerElement(plan.training.precision);
     const std::string bsh = integer(plan.training.microBatchSize) + " × " + integer(sLocal) + " × " + integer(plan.model.hiddenSize) +
                             " × " + num(actBytes) + " B";
-    SectionBuilder s("Communication");
+    SectionBuilder s("Communication", example);
     s.add("communication.tp_message_bytes", "One TP collective's message", "b · s · h · 2 B", bsh, c.tpMessageBytes, "bytes",
-          formatBytes(c.tpMessageBytes), "Shoeybi et al. 2019, Sec. 3; seed 000 (64 MB, i.e. 64 MiB)");
+          formatBytes(c.tpMessageBytes), "Shoeybi et al. 2019, Sec. 3");
+    s.compare(s.last(), A, "64 MB, i.e. 64 MiB");
     s.add("communication.tp_collectives_per_layer", "TP collectives per layer per micro-batch",
           l.recompute == Recompute::Full ? "2 forward + 2 backward + 2 recomputed forward" : "2 forward + 2 backward",
           l.tp > 1 ? (l.recompute == Recompute::Full ? "2 + 2 + 2" : "2 + 2") : "TP = 1: none", c.tpCollectivesPerLayer, "all-reduces",
-          integer(c.tpCollectivesPerLayer), "Korthikanti et al. 2022, Sec. 4.2.2; seed 000 (four per layer per micro-batch)");
+          integer(c.tpCollectivesPerLayer), "Korthikanti et al. 2022, Sec. 4.2.2");
+    s.compare(s.last(), A, "four per layer per micro-batch");
     const double tpBw = c.tpCrossesNodes ? cl.interNodeBytesPerSecond : cl.intraNodeBytesPerSecond;
     s.add("communication.tp_seconds_per_collective", std::string("One TP all-reduce on ") + (c.tpCrossesNodes ? "the network" : "NVLink"),
           "2(t − 1)/t × message / bandwidth",
@@ -266,11 +368,15 @@ DerivationSection communicationSection(const Plan& plan, const Estimate& e)
     if (l.pp > 1)
         s.add("communication.pp_bytes_per_microbatch", "Stage-to-stage send per micro-batch",
               l.sequenceParallel ? "b · s · h · 2 B / t" : "b · s · h · 2 B", bsh + (l.sequenceParallel ? " / " + integer(l.tp) : ""),
-              c.ppBytesPerMicrobatch, "bytes", formatBytes(c.ppBytesPerMicrobatch), "Narayanan et al. 2021, Sec. 4.1; seed 000 (8 MB with SP)");
+              c.ppBytesPerMicrobatch, "bytes", formatBytes(c.ppBytesPerMicrobatch), "Narayanan et al. 2021, Sec. 4.1");
+    if (l.pp > 1)
+        s.compare(s.last(), A, "8 MB with SP");
     const auto state = stateBytesPerParameter(plan.training.precision);
     s.add("communication.dp_bytes_per_gpu_mean", "Gradient bytes per GPU (average)", "N/(TP·PP) × gradient bytes",
           formatSci(e.parametersPerGpuMean) + " × " + num(state.gradients) + " B", c.dpBytesPerGpuMean, "bytes", formatBytes(c.dpBytesPerGpuMean),
-          "seed 000 (~4.4 GB); seed 004 (17.5 GB)");
+          "Rajbhandari et al. 2020 (ZeRO), Sec. 3 (gradients in 16-bit)");
+    s.compare(s.last(), A, "~4.4 GB");
+    s.compare(s.last(), B, "17.5 GB");
     s.add("communication.dp_bytes_per_gpu", "Gradient bytes per GPU on the fullest stage", "stage parameters / TP × gradient bytes",
           formatSci(e.stages[e.fullestStage].parametersPerGpu) + " × " + num(state.gradients) + " B", c.dpBytesPerGpu, "bytes",
           formatBytes(c.dpBytesPerGpu), "derived (embedding and LM head make the end stages heavier)");
@@ -279,11 +385,14 @@ DerivationSection communicationSection(const Plan& plan, const Estimate& e)
     s.add("communication.dp_seconds", "DP gradient reduction (ring)",
           l.zeroStage >= 3 ? "(n − 1)/n × bytes / bandwidth (reduce-scatter)" : "2(n − 1)/n × bytes / bandwidth",
           (l.zeroStage >= 3 ? "" : "2 × ") + integer(n - 1) + "/" + integer(n) + " × " + formatBytes(c.dpBytesPerGpu) + " / " + formatBytes(dpBw) + "/s",
-          c.dpSeconds, "s", formatSeconds(c.dpSeconds), "seed 004, Check communication (2(63/64)(17.5 GB)/45 GB/s ≈ 0.77 s)");
+          c.dpSeconds, "s", formatSeconds(c.dpSeconds), "Patarasuk and Yuan 2009 (ring all-reduce)");
+    s.compare(s.last(), B, "2(63/64)(17.5 GB)/45 GB/s ≈ 0.77 s");
     s.add("communication.dp_backward_window_seconds", "Backward compute it can hide under", "2/3 × step × (1 − bubble)",
           "2/3 × " + formatSeconds(e.time.stepSeconds) + " × (1 − " + formatPercent(e.pipeline.bubbleFraction) + ")", c.dpBackwardWindowSeconds, "s",
-          formatSeconds(c.dpBackwardWindowSeconds), "seed 000 (overlapped with backward), seed 004 (exposed tail)")
+          formatSeconds(c.dpBackwardWindowSeconds), "Narayanan et al. 2021, Sec. 3 (backward ≈ 2 × forward)")
         .note = c.dpHidden ? "the reduction fits inside the backward pass" : "the reduction is longer than the backward pass: exposed";
+    s.compare(s.last(), A, "overlapped with backward");
+    s.compare(s.last(), B, "an exposed tail");
     if (l.zeroStage >= 3)
         s.add("communication.zero3_allgather_bytes_per_step", "ZeRO-3 parameter all-gathers per step", "2 × m × stage parameters / TP × 2 B",
               "2 × " + integer(double(e.pipeline.microbatches)) + " × " + formatSci(e.stages[e.fullestStage].parametersPerGpu) + " × 2 B",
@@ -295,32 +404,40 @@ DerivationSection communicationSection(const Plan& plan, const Estimate& e)
     return s.take();
 }
 
-DerivationSection reliabilitySection(const Plan& plan, const Estimate& e)
+DerivationSection reliabilitySection(const Plan& plan, const Estimate& e, WorkedExample example)
 {
     const auto& r = e.reliability;
     const auto& cl = plan.cluster;
     const auto state = stateBytesPerParameter(plan.training.precision);
-    SectionBuilder s("Reliability");
+    SectionBuilder s("Reliability", example);
     s.add("reliability.checkpoint_bytes", "Checkpoint size", "N × (weights + master + moments)",
           formatCount(e.parameters.total) + " × " + num(state.weights + state.optimizer()) + " B", r.checkpointBytes, "bytes",
-          formatBytes(r.checkpointBytes), "Megatron-LM distributed checkpoint contents; seed 000 (~1.1 TB incl. gradients)")
+          formatBytes(r.checkpointBytes), "Megatron-LM distributed checkpoint contents")
         .note = "gradients are not saved; sharded across ranks: " + formatBytes(r.checkpointBytesPerGpu) + " per GPU";
+    s.compare(s.last(), A, "~1.1 TB including gradients");
     s.add("reliability.checkpoint_write_seconds", "Checkpoint stall (δ)", plan.reliability.checkpointWriteSeconds ? "given" : "bytes per GPU / write bandwidth",
           plan.reliability.checkpointWriteSeconds ? num(r.checkpointWriteSeconds) + " s" : formatBytes(r.checkpointBytesPerGpu) + " / write bandwidth",
-          r.checkpointWriteSeconds, "s", formatSeconds(r.checkpointWriteSeconds), "seed 000 (1 min, asynchronous)");
+          r.checkpointWriteSeconds, "s", formatSeconds(r.checkpointWriteSeconds),
+          plan.reliability.checkpointWriteSeconds ? "assumption (reliability.checkpoint_write_seconds; default 60 s for an asynchronous save)"
+                                                  : "definition");
+    s.compare(s.last(), A, "1 min, asynchronous");
     if (!r.failuresModelled) {
         s.add("reliability.padded_days", "Wall time", "compute (no failure model)", num(r.computeSeconds) + " s", r.paddedDays, "days",
-              num(r.paddedDays) + " days", "RED FLAG: no allowance for failures (seed 000)");
+              num(r.paddedDays) + " days", "RED FLAG: no allowance for failures");
         return s.take();
     }
     const bool perNode = cl.mtbfBasis == MtbfBasis::PerNode;
     const double parts = perNode ? e.nodes : e.gpusUsed;
     s.add("reliability.cluster_mtbf_seconds", "Cluster mean time between failures", perNode ? "node MTBF / nodes" : "GPU MTBF / GPUs",
           num(*cl.mtbfSeconds / 3600.0) + " h / " + integer(parts), r.clusterMtbfSeconds, "s", formatSeconds(r.clusterMtbfSeconds),
-          "Llama 3 paper, Sec. 3.3.4; seed 000 (a failure every few hours at 2,048 GPUs)");
+          "Llama 3 paper (Dubey et al. 2024), Sec. 3.3.4 (failures independent across nodes)")
+        .note = "the default " + integer(kDefaultMtbfHoursPerNode) + " h per node reproduces Llama 3's " + integer(kLlama3Interruptions) +
+                " interruptions in " + integer(kLlama3SnapshotDays) + " days on " + integer(kLlama3Gpus) + " GPUs";
+    s.compare(s.last(), A, "assumes 1,000 h per node, a failure every few hours at 2,048 GPUs (about 6 × Llama 3's rate)");
     s.add("reliability.checkpoint_interval_seconds", "Checkpoint interval", "√(2 · δ · MTBF)",
           "√(2 × " + num(r.checkpointWriteSeconds) + " s × " + num(r.clusterMtbfSeconds) + " s)", r.checkpointIntervalSeconds, "s",
-          formatSeconds(r.checkpointIntervalSeconds), "Young 1974; Daly 2006; seed 000 (≈ 20–40 minutes)");
+          formatSeconds(r.checkpointIntervalSeconds), "Young 1974; Daly 2006");
+    s.compare(s.last(), A, "≈ 20–40 minutes");
     s.add("reliability.lost_seconds_per_failure", "Time lost per failure", "restart + interval / 2",
           formatSeconds(plan.reliability.restartSeconds) + " + " + formatSeconds(r.checkpointIntervalSeconds / 2), r.lostSecondsPerFailure, "s",
           formatSeconds(r.lostSecondsPerFailure), "Daly 2006 (expected rework is half an interval)");
@@ -329,36 +446,38 @@ DerivationSection reliabilitySection(const Plan& plan, const Estimate& e)
               num(r.lostSecondsPerFailure) + "/" + num(r.clusterMtbfSeconds) + ")",
           r.paddedSeconds, "s", formatSci(r.paddedSeconds) + " s", "derived: failures arrive during the padded run itself");
     s.add("reliability.padded_days", "Padded wall days", "seconds / 86,400", formatSci(r.paddedSeconds) + " / 86,400", r.paddedDays, "days",
-          num(r.paddedDays) + " days", "seed 000 (budget ~10–11 days with failures)");
+          num(r.paddedDays) + " days", "definition");
+    s.compare(s.last(), A, "budget ~10–11 days with failures");
     s.add("reliability.expected_failures", "Expected failures over the run", "wall time / MTBF",
           formatSci(r.paddedSeconds) + " / " + num(r.clusterMtbfSeconds), r.expectedFailures, "failures", num(r.expectedFailures),
           "Poisson arrivals at the cluster MTBF");
     return s.take();
 }
 
-DerivationSection checksSection(const Plan& plan, const Estimate& e)
+DerivationSection checksSection(const Plan& plan, const Estimate& e, WorkedExample example)
 {
     const auto& l = plan.layout;
     const auto& cl = plan.cluster;
-    SectionBuilder s("Red flags and checks");
+    SectionBuilder s("Red flags and checks", example);
     const bool tpInNode = !e.communication.tpCrossesNodes;
     s.add("checks.tp_within_node", "TP stays inside a node", "TP ≤ GPUs per node, dividing it",
-          integer(l.tp) + " vs " + integer(cl.gpusPerNode), tpInNode, "check", check(tpInNode), "seed 000, Red flags (TP across nodes)");
+          integer(l.tp) + " vs " + integer(cl.gpusPerNode), tpInNode, "check", check(tpInNode),
+          "Shoeybi et al. 2019, Sec. 3 (TP's per-layer all-reduces need NVLink bandwidth)");
     const bool covers = e.gpusUsed == cl.gpus;
     s.add("checks.layout_product", "Layout uses every GPU", "TP × PP × DP × CP = GPUs",
           integer(l.tp) + " × " + integer(l.pp) + " × " + integer(l.dp) + " × " + integer(l.cp) + " = " + integer(e.gpusUsed) + " vs " + integer(cl.gpus),
-          covers, "check", check(covers), "seed 000, Layout");
+          covers, "check", check(covers), "definition");
     const long long per = (long long)l.dp * plan.training.microBatchSize;
     const bool divides = plan.training.globalBatchSequences % per == 0;
     s.add("checks.batch_divisible", "Global batch divides into micro-batches", "B mod (DP × b) = 0",
           integer(double(plan.training.globalBatchSequences)) + " mod " + integer(double(per)), divides, "check", check(divides),
-          "seed 004, Build the global batch");
+          "definition");
     s.add("checks.fits_memory", "Fullest GPU fits in memory", "fullest GPU ≤ capacity",
           formatBytes(e.perGpu.total) + " ≤ " + formatBytes(e.capacityBytes), e.fits, "check", check(e.fits),
-          "seed 000, Red flags (a layout without checking memory)");
+          "definition (total includes the runtime reserve)");
     const bool allowance = e.reliability.failuresModelled;
     s.add("checks.failure_allowance", "Failures are budgeted", "MTBF given", allowance ? "yes" : "no", allowance, "check", check(allowance),
-          "seed 000, Red flags (no allowance for failures)");
+          "Llama 3 paper (Dubey et al. 2024), Sec. 3.3.4 (419 interruptions in 54 days at 16,384 GPUs)");
     return s.take();
 }
 
@@ -366,8 +485,9 @@ DerivationSection checksSection(const Plan& plan, const Estimate& e)
 
 std::vector<DerivationSection> derive(const Plan& plan, const Estimate& est)
 {
-    return {computeSection(plan, est), memorySection(plan, est), batchSection(plan, est), communicationSection(plan, est),
-            reliabilitySection(plan, est), checksSection(plan, est)};
+    const WorkedExample example = workedExampleOf(plan);
+    return {computeSection(plan, est, example),       memorySection(plan, est, example),      batchSection(plan, est, example),
+            communicationSection(plan, est, example), reliabilitySection(plan, est, example), checksSection(plan, est, example)};
 }
 
 const DerivationStep* findStep(const std::vector<DerivationSection>& sections, const std::string& id)

@@ -1,4 +1,4 @@
-// The arithmetic behind every figure, step by step, as the seed documents show it:
+// The arithmetic behind every figure, step by step, as the worked examples show it:
 // the formula in symbols, the same formula with this plan's numbers, the result with
 // units, and its source. Built on demand from a plan and its estimate; every value is
 // the estimate's own number (tests check this), so the text can never drift from it.
@@ -20,8 +20,8 @@ struct DerivationStep {
     double value = 0;         // in SI units (bytes, FLOPs, seconds) or a plain count
     std::string unit;         // "FLOPs", "bytes", "s", "", ...
     std::string result;       // "5.93e23 FLOPs"
-    std::string source;       // "Kaplan et al. 2020, Sec. 2.1; seed 000, Compute and time"
-    std::string note;         // optional remark, e.g. how the seed rounded
+    std::string source;       // where the formula comes from, e.g. "Kaplan et al. 2020, Sec. 2.1"
+    std::string note;         // optional remark; a worked example's own figure "for comparison"
 };
 
 struct DerivationSection {

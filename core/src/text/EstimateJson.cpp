@@ -11,10 +11,34 @@ using nlohmann::json;
 
 namespace {
 
+// "total" includes the runtime reserve; "model_and_activations" is the subtotal before it (the
+// figure worked examples quote "plus buffers"); "buffers" is kept as the reserve's older name.
 json memoryJson(const MemoryBreakdown& m)
 {
-    return json{{"weights", m.weights},         {"gradients", m.gradients}, {"optimizer", m.optimizer},
-                {"activations", m.activations}, {"buffers", m.buffers},     {"total", m.total}};
+    return json{{"weights", m.weights},
+                {"gradients", m.gradients},
+                {"optimizer", m.optimizer},
+                {"activations", m.activations},
+                {"model_and_activations", m.modelAndActivations},
+                {"reserve", m.buffers},
+                {"reserve_parts",
+                 {{"cuda_context", m.cudaContext},
+                  {"workspace", m.workspace},
+                  {"nccl_buffers", m.ncclBuffers},
+                  {"fragmentation", m.fragmentation},
+                  {"extra_allowance", m.extraAllowance}}},
+                {"buffers", m.buffers},
+                {"total", m.total}};
+}
+
+// The plan as the analysis used it: layout.dp is the resolved count, with dp_auto saying the
+// file asked for "auto" (the plan file itself keeps "auto" so it round-trips).
+json resolvedPlanJson(const Plan& plan)
+{
+    json out = planToJson(plan);
+    out["layout"]["dp"] = plan.layout.dp;
+    out["layout"]["dp_auto"] = plan.layout.dpAuto;
+    return out;
 }
 
 }  // namespace
@@ -26,7 +50,7 @@ json estimateToJson(const Analysis& analysis)
     json out;
     out["format"] = "trainplan.estimate";
     out["version"] = 1;
-    out["plan"] = planToJson(plan);
+    out["plan"] = resolvedPlanJson(plan);
     out["gpus_used"] = e.gpusUsed;
     out["nodes"] = e.nodes;
 
@@ -62,11 +86,15 @@ json estimateToJson(const Analysis& analysis)
         s["parameters_per_gpu"] = st.parametersPerGpu;
         s["microbatches_in_flight"] = st.microbatchesInFlight;
         s["fits"] = st.fits;
+        s["headroom_bytes"] = st.headroomBytes;
+        s["within_margin"] = st.withinMargin;
         stages.push_back(std::move(s));
     }
     out["memory"] = {
         {"per_gpu_bytes", memoryJson(e.perGpu)}, {"capacity_bytes", e.capacityBytes}, {"fits", e.fits},
         {"fullest_stage", e.fullestStage}, {"stages", std::move(stages)},
+        {"headroom_bytes", e.headroomBytes}, {"margin_bytes", e.marginBytes}, {"has_margin", e.hasMargin},
+        {"nccl_communicators", e.ncclCommunicators}, {"nccl_bytes_per_communicator", e.ncclBytesPerCommunicator},
         {"activation_bytes_per_layer_per_microbatch", e.activation.perLayerPerMicrobatch},
     };
     out["pipeline"] = {

@@ -1,4 +1,4 @@
-// estimate --json: the contract of interfaces.md ("keys that must exist"), SI units.
+// estimate --json: the scripting contract (keys that must exist, SI units).
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>

@@ -125,4 +125,16 @@ std::string formatPercent(double fraction, int decimals)
     return buf;
 }
 
+std::string pluralNoun(double count, const std::string& singular, const std::string& plural)
+{
+    if (count == 1.0)
+        return singular;
+    return plural.empty() ? singular + "s" : plural;
+}
+
+std::string countOf(double count, const std::string& singular, const std::string& plural)
+{
+    return formatNumber(count) + " " + pluralNoun(count, singular, plural);
+}
+
 }  // namespace trainplan

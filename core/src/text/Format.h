@@ -14,4 +14,10 @@ std::string formatNumber(double value, int significant = 3);  // "0.0158", "1,02
 std::string formatInteger(double value);          // "333,786"
 std::string formatPercent(double fraction, int decimals = 1);  // "15.8 %"
 
+// The noun for a count: singular for exactly one, plural otherwise (0, 2, 1.5); the plural
+// defaults to singular + "s" ("micro-batch" needs "micro-batches").
+std::string pluralNoun(double count, const std::string& singular, const std::string& plural = {});
+// The count and its noun: "1 micro-batch", "16 micro-batches", "1.38 micro-batches", "0 errors".
+std::string countOf(double count, const std::string& singular, const std::string& plural = {});
+
 }  // namespace trainplan

@@ -31,6 +31,19 @@ std::string bytes(double b) { return formatBytes(b); }
 
 }  // namespace
 
+std::string warningCounts(const std::vector<Warning>& warnings)
+{
+    int count[3] = {0, 0, 0};
+    for (const auto& w : warnings)
+        ++count[int(w.severity)];
+    return countOf(count[int(Severity::Error)], "error") + ", " + countOf(count[int(Severity::Warning)], "warning") + ", " +
+           countOf(count[int(Severity::Info)], "note");
+}
+
+namespace {
+
+}  // namespace
+
 std::string estimateToText(const Analysis& analysis, bool withDerivation)
 {
     const Plan& plan = analysis.plan;
@@ -76,12 +89,22 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("gradients", bytes(e.perGpu.gradients));
     t.row("optimizer", bytes(e.perGpu.optimizer));
     t.row("activations", bytes(e.perGpu.activations));
-    t.row("buffers", bytes(e.perGpu.buffers));
+    t.row("model state + activations", bytes(e.perGpu.modelAndActivations));
+    const auto& m = e.perGpu;
+    t.row("runtime reserve", bytes(m.buffers),
+          "context " + bytes(m.cudaContext) + ", workspace " + bytes(m.workspace) + ", NCCL " + bytes(m.ncclBuffers) + " (" +
+              countOf(e.ncclCommunicators, "communicator") + "), fragmentation " + bytes(m.fragmentation) +
+              (m.extraAllowance > 0 ? ", extra " + bytes(m.extraAllowance) : std::string()));
     t.row("total", bytes(e.perGpu.total), "of " + bytes(e.capacityBytes) + (e.fits ? " (fits)" : " (DOES NOT FIT)"));
+    t.row("headroom", bytes(e.headroomBytes),
+          formatPercent(e.headroomBytes / e.capacityBytes) + " of capacity; margin " + formatPercent(plan.training.memoryMarginFraction, 0) +
+              (e.hasMargin ? " kept" : " NOT kept"));
     for (const auto& st : e.stages) {
-        t.row("  stage " + std::to_string(st.index + 1) + " (" + std::to_string(st.layers) + " layers" + (st.hasEmbedding ? ", emb" : "") +
+        t.row("  stage " + std::to_string(st.index + 1) + " (" + countOf(st.layers, "layer") + (st.hasEmbedding ? ", emb" : "") +
                   (st.hasLmHead ? ", head" : "") + ")",
-              bytes(st.memory.total), formatNumber(st.microbatchesInFlight) + " micro-batches in flight");
+              bytes(st.memory.total),
+              countOf(st.microbatchesInFlight, "micro-batch", "micro-batches") + " in flight, " + bytes(st.headroomBytes) + " free" +
+                  (!st.fits ? " (DOES NOT FIT)" : st.withinMargin ? " (UNDER MARGIN)" : ""));
     }
 
     t.heading("Pipeline");
@@ -118,6 +141,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.heading("Warnings");
     if (e.warnings.empty())
         out << "  none\n";
+    else
+        out << "  " << warningCounts(e.warnings) << "\n";
     for (const auto& w : e.warnings)
         out << "  [" << severityName(w.severity) << "] " << codeName(w.code) << ": " << describe(w) << "\n";
 
@@ -131,12 +156,17 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
 std::string searchToText(const SearchResult& r)
 {
     std::ostringstream out;
-    out << "Layout search: " << formatInteger(double(r.evaluated)) << " layouts evaluated, " << formatInteger(double(r.fitting)) << " fit, "
+    out << "Layout search: " << countOf(double(r.evaluated), "layout") << " evaluated, " << formatInteger(double(r.fitting)) << " fit"
+        << (r.underMargin > 0 || r.marginBytes > 0 ? " keeping " + formatBytes(r.marginBytes) + " free" : std::string()) << ", "
         << r.paretoCount << " on the Pareto front of memory vs time, " << formatSeconds(r.seconds) << (r.cancelled ? " (cancelled)" : "")
-        << "\n\n";
+        << "\n";
+    if (r.underMargin > 0)
+        out << countOf(double(r.underMargin), "more layout") << " " << pluralNoun(double(r.underMargin), "fits", "fit")
+            << " with less than that free and " << pluralNoun(double(r.underMargin), "is", "are") << " left out\n";
+    out << "\n";
     out << std::left << std::setw(5) << "TP" << std::setw(5) << "PP" << std::setw(6) << "DP" << std::setw(4) << "CP" << std::setw(4) << "v"
         << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP" << std::setw(11) << "step"
-        << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(13) << "GPU-hours" << "flags\n";
+        << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13) << "GPU-hours" << "flags\n";
     for (const auto& row : r.rows) {
         const auto& l = row.layout;
         std::string flags;
@@ -146,11 +176,13 @@ std::string searchToText(const SearchResult& r)
             flags += "pareto ";
         if (row.tpAcrossNodes)
             flags += "TP-across-nodes ";
+        if (row.withinMargin)
+            flags += "under-margin ";
         out << std::left << std::setw(5) << l.tp << std::setw(5) << l.pp << std::setw(6) << l.dp << std::setw(4) << l.cp << std::setw(4)
             << l.virtualStages << std::setw(4) << l.microBatch << std::setw(6) << l.zeroStage << std::setw(11)
             << std::string(nameOf(kRecomputeNames, l.recompute)) << std::setw(4) << (l.sequenceParallel ? "yes" : "no") << std::setw(11)
             << formatSeconds(row.stepSeconds) << std::setw(8) << formatPercent(row.mfu) << std::setw(11) << formatBytes(row.memoryBytes)
-            << std::setw(13) << formatInteger(row.gpuHours) << flags << "\n";
+            << std::setw(11) << formatBytes(row.headroomBytes) << std::setw(13) << formatInteger(row.gpuHours) << flags << "\n";
     }
     return out.str();
 }
@@ -176,7 +208,7 @@ std::string scheduleToText(const Analysis& analysis)
     for (size_t i = 0; i < r.stages.size(); ++i) {
         const auto& st = r.stages[i];
         t.row("stage " + std::to_string(i + 1), "idle " + formatSeconds(st.idleSeconds),
-              "busy " + formatSeconds(st.busySeconds) + ", peak " + formatNumber(st.peakInFlightMicrobatches) + " micro-batches in flight");
+              "busy " + formatSeconds(st.busySeconds) + ", peak " + countOf(st.peakInFlightMicrobatches, "micro-batch", "micro-batches") + " in flight");
     }
     out << "\n" << r.events.size() << " events (use --json to list them)\n";
     return out.str();
