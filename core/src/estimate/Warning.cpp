@@ -54,8 +54,8 @@ std::string describe(const Warning& w)
         if (w.a < w.b)  // small enough for a node, but not a divisor of it: some groups straddle two nodes
             return "TP " + n(w.a) + " does not divide the " + n(w.b) + " GPUs per node, so some TP groups straddle two nodes and their "
                    "all-reduces cross the network instead of NVLink. Choose a TP that divides " + n(w.b) + ".";
-        return "TP " + n(w.a) + " is larger than a node of " + n(w.b) + " GPUs: every layer's all-reduces cross the network "
-               "instead of NVLink. Keep TP within a node (TP <= GPUs per node, dividing it).";
+        return "TP " + n(w.a) + " spans nodes: it is larger than a node of " + n(w.b) + " GPUs, so every layer's all-reduces cross "
+               "the network instead of NVLink. Keep TP within a node (TP <= GPUs per node, dividing it).";
     case WarningCode::TpDoesNotDivideHeads:
         return "TP " + n(w.a) + " does not divide the " + countOf(w.b, "attention head") + "; each TP rank must hold whole heads.";
     case WarningCode::TpDoesNotDivideKvHeads:
