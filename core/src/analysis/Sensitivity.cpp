@@ -131,7 +131,8 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
 SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& options)
 {
     StepTimeOptions base = stepTimeOptionsFor(plan);
-    base.framework = options.framework;
+    if (options.framework)
+        base.framework = *options.framework;
     SensitivityResult out;
     out.basis = options.basis;
     Analyser analyser;

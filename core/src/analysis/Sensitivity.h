@@ -2,6 +2,7 @@
 // predicted step time and padded days at each end (for a tornado chart, widest bar first).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,7 @@ enum class SensitivityBasis {
 struct SensitivityOptions {
     SensitivityBasis basis = SensitivityBasis::Predicted;
     double fraction = 0.10;       // relative change of continuous inputs
-    FrameworkOptions framework;   // for the predicted basis
+    std::optional<FrameworkOptions> framework;  // unset: the plan's own framework section
 };
 
 struct SensitivityBar {

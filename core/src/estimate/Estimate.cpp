@@ -67,7 +67,8 @@ void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPer
 {
     const auto& l = plan.layout;
     const int p = l.pp;
-    const auto state = stateBytesPerParameter(plan.training.precision);
+    auto state = stateBytesPerParameter(plan.training.precision);
+    state.gradients = gradientBytesPerParameter(plan);  // FP32 accumulators when the framework keeps them
     const double shards = double(l.dp) * l.cp;  // ZeRO shards over the DP-CP group
     const double perLayer = est.activation.perLayerPerMicrobatch;
     const double workingSet = recomputeWorkingSet(plan);
@@ -89,7 +90,8 @@ void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPer
         st.parametersPerGpu = st.parameters / l.tp;
         st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
         st.activationsPerMicrobatch = perLayer * st.layers;
-        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0);
+        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0)
+            + gatheredParameterBytes(plan, est.parameters.perLayer / l.tp);
 
         MemoryBreakdown& mem = st.memory;
         const ShardedState modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);
