@@ -164,6 +164,23 @@ void TestRealityCheck::leaveOneFamilyOut()
     for (const auto& [key, s] : v.outOfSampleByFramework)
         printStats(("out of sample, " + key).c_str(), s);
     qInfo("held-out rows inside the predicted range: %.0f %%", v.rangeCoverage * 100);
+
+    // The presets carry the in-sample fit (accelerators.json cites it): refitting moves nothing.
+    QCOMPARE(v.fitted.matmulScale, 1.0);
+    QCOMPARE(v.fitted.kernelOverheadSeconds, 6e-6);
+    QVERIFY2(v.inSample.median <= 0.06, qPrintable(QString::number(v.inSample.median)));
+    // Out of sample: every family predicted from the others.
+    QVERIFY2(v.outOfSample.median <= 0.08, qPrintable(QString::number(v.outOfSample.median)));
+    QVERIFY2(v.outOfSample.p90 <= 0.25, qPrintable(QString::number(v.outOfSample.p90)));
+    for (const auto& f : v.folds)
+        QVERIFY2(f.heldOut.median <= 0.25, f.family.c_str());
+    // The range's model-error band covers the out-of-sample 90th percentile, and most held-out
+    // measurements fall inside their predicted range.
+    QVERIFY(modelErrorSlower() >= v.outOfSample.p90);
+    QVERIFY2(v.rangeCoverage >= 0.8, qPrintable(QString::number(v.rangeCoverage)));
+    const auto doc = modelValidationToJson(v);
+    QVERIFY(doc.at("model_validation").at("folds").size() == v.folds.size());
+    QVERIFY(doc.at("model_validation").contains("out_of_sample_by_accelerator"));
 }
 
 QTEST_GUILESS_MAIN(TestRealityCheck)

@@ -11,7 +11,7 @@ namespace {
 // dropout keeps them (memory errs towards not fitting).
 double dropoutMaskBytes(const Plan& plan)
 {
-    return resolvedFramework(plan.framework).dropout.value_or(true) ? 0.0 : 2.0;
+    return frameworkSwitch(plan.framework, &FrameworkSpec::dropout).value_or(true) ? 0.0 : 2.0;
 }
 
 double localSequence(const Plan& plan)
@@ -74,14 +74,14 @@ double recomputeWorkingSet(const Plan& plan)
 
 bool usesFlashAttention(const Plan& plan)
 {
-    const auto version = resolvedFramework(plan.framework).flashAttention;
-    return plan.layout.flashAttention && version.value_or(FlashAttentionVersion::V2) != FlashAttentionVersion::None;
+    return plan.layout.flashAttention
+        && frameworkSwitch(plan.framework, &FrameworkSpec::flashAttention).value_or(FlashAttentionVersion::V2) != FlashAttentionVersion::None;
 }
 
 double gradientBytesPerParameter(const Plan& plan)
 {
     const double own = stateBytesPerParameter(plan.training.precision).gradients;
-    return resolvedFramework(plan.framework).fp32Gradients.value_or(false) ? std::max(own, 4.0) : own;
+    return frameworkSwitch(plan.framework, &FrameworkSpec::fp32Gradients).value_or(false) ? std::max(own, 4.0) : own;
 }
 
 double gatheredParameterBytes(const Plan& plan, double layerParametersPerGpu)

@@ -45,4 +45,14 @@ const std::array<std::string_view, 4>& frameworkProfileNames();
 // The plan's switch where given, else its profile's, else unset.
 FrameworkSpec resolvedFramework(const FrameworkSpec& plan);
 
+// One switch resolved the same way, without copying the spec (the estimate's hot path).
+template <typename T>
+std::optional<T> frameworkSwitch(const FrameworkSpec& plan, std::optional<T> FrameworkSpec::*field)
+{
+    if (plan.*field || plan.profile.empty())
+        return plan.*field;
+    const FrameworkSpec* profile = findFrameworkProfile(plan.profile);
+    return profile ? profile->*field : std::nullopt;
+}
+
 }  // namespace trainplan

@@ -50,9 +50,27 @@ struct TileChoice {
 };
 constexpr TileChoice kTiles[] = {{1.0, 1.0, 1.0}, {0.5, 1.0, 0.92}, {0.5, 0.5, 0.80}};
 
+// ceil() for the positive, well below 2^53 counts here; libm's ceil is a call on baseline x86-64.
+inline double ceilCount(double x)
+{
+    const double truncated = double(static_cast<long long>(x));
+    return truncated < x ? truncated + 1.0 : truncated;
+}
+
 struct GemmTotals {
     double flops = 0;
     double forward = 0, inputGrad = 0, weightGrad = 0;  // seconds
+    double forwardEach[4] = {0, 0, 0, 0}, inputGradEach[4] = {0, 0, 0, 0};
+    double headForward = 0, headInputGrad = 0, headWeightGrad = 0;
+};
+
+// The layer's and LM head's GEMM times depend only on these; the layout search revisits the same
+// shapes for every PP, DP, ZeRO and schedule choice, so the last result is kept per thread.
+struct GemmKey {
+    double tokens = -1, qkv = 0, heads = 0, h = 0, ffnIn = 0, ffn = 0, vocab = 0, peak = 0;
+    double matmulEfficiency = 0, gemmKHalf = 0;
+    int smCount = 0, tileM = 0, tileN = 0;
+    bool operator==(const GemmKey&) const = default;
 };
 
 }  // namespace
@@ -73,17 +91,23 @@ double matmulEfficiency(double m, double n, double k, const AcceleratorEfficienc
 {
     if (m <= 0 || n <= 0 || k <= 0 || e.smCount <= 0)
         return 0.0;
-    double best = 0.0;
+    // Each candidate's share of peak is rate x (m n / covered area) x (tiles / (waves x SMs));
+    // candidates compare as fractions so that the search's hot loop divides only at the end.
+    const double invTileM = 1.0 / e.gemmTileM, invTileN = 1.0 / e.gemmTileN, sm = e.smCount, invSm = 1.0 / sm;
+    const double blocks = std::max(1.0, batch);
+    double bestNumerator = 0.0, bestDenominator = 1.0;
     for (const TileChoice& t : kTiles) {
-        const double tm = e.gemmTileM * t.mScale, tn = e.gemmTileN * t.nScale;
-        const double tilesM = std::ceil(m / tm), tilesN = std::ceil(n / tn);
-        const double tileFill = (m * n) / (tilesM * tm * tilesN * tn);
-        const double tiles = tilesM * tilesN * std::max(1.0, batch);
-        const double waves = std::ceil(tiles / e.smCount);
-        const double waveFill = tiles / (waves * e.smCount);
-        best = std::max(best, t.rate * tileFill * waveFill);
+        const double tilesM = ceilCount(m * invTileM / t.mScale), tilesN = ceilCount(n * invTileN / t.nScale);
+        const double tiles = tilesM * tilesN * blocks;
+        const double waves = ceilCount(tiles * invSm);
+        const double covered = tilesM * tilesN * (e.gemmTileM * t.mScale) * (e.gemmTileN * t.nScale);
+        const double numerator = t.rate * tiles, denominator = covered * waves;
+        if (numerator * bestDenominator > bestNumerator * denominator) {
+            bestNumerator = numerator;
+            bestDenominator = denominator;
+        }
     }
-    return e.matmulEfficiency * best * k / (k + e.gemmKHalf);
+    return e.matmulEfficiency * (m * n * bestNumerator * k) / (bestDenominator * sm * (k + e.gemmKHalf));
 }
 
 CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, const AcceleratorEfficiency& e)
@@ -113,13 +137,12 @@ CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, c
     return g;
 }
 
-MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options)
+MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups)
 {
     const auto& model = plan.model;
     const auto& l = plan.layout;
     const auto& e = options.efficiency;
     const auto& fw = options.framework;
-    const CommunicationGroups groups = communicationGroups(plan, est, e);
     const double peak = plan.cluster.peakFlopsPerGpu;
     const double t = l.tp;
     const double b = plan.training.microBatchSize;
@@ -144,26 +167,42 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     // column-parallel, attention output and FFN-out row-parallel). Forward C = A(m x k) B(k x n);
     // backward input gradient (m x k, reducing over n) and weight gradient (k x n, reducing over
     // m): the same FLOPs, other shapes (Narayanan et al. 2021, Sec. 5.1 FLOP count).
-    GemmTotals g;
-    double gemmForward[4] = {0, 0, 0, 0}, gemmInputGrad[4] = {0, 0, 0, 0};
-    int index = 0;
-    const auto gemm = [&](double m, double n, double k) {
-        const double flops = 2.0 * m * n * k;
-        g.flops += flops;
-        const double fwd = flops / (peak * matmulEfficiency(m, n, k, e));
-        const double dgrad = flops / (peak * matmulEfficiency(m, k, n, e));
-        const double wgrad = flops / (peak * matmulEfficiency(k, n, m, e));
-        g.forward += fwd;
-        g.inputGrad += dgrad;
-        g.weightGrad += wgrad;
-        gemmForward[index] = fwd;
-        gemmInputGrad[index] = dgrad;
-        ++index;
-    };
-    gemm(tokens, (heads + 2.0 * kvHeads) * d, h);   // Q, K, V
-    gemm(tokens, h, heads * d);                      // attention output
-    gemm(tokens, (swiglu ? 2.0 : 1.0) * ffn, h);     // FFN in (gate and up fused for SwiGLU)
-    gemm(tokens, h, ffn);                            // FFN out
+    const double vocab = double(model.vocabSize) / t;
+    const GemmKey key{tokens, (heads + 2.0 * kvHeads) * d, heads * d, h, (swiglu ? 2.0 : 1.0) * ffn, ffn, vocab, peak,
+                      e.matmulEfficiency, e.gemmKHalf, e.smCount, e.gemmTileM, e.gemmTileN};
+    static thread_local GemmKey cachedKey;
+    static thread_local GemmTotals cached;
+    if (!(key == cachedKey)) {
+        GemmTotals fresh;
+        int index = 0;
+        const auto gemm = [&](double m, double n, double k) {
+            const double flops = 2.0 * m * n * k;
+            fresh.flops += flops;
+            const double fwd = flops / (peak * matmulEfficiency(m, n, k, e));
+            const double dgrad = flops / (peak * matmulEfficiency(m, k, n, e));
+            const double wgrad = flops / (peak * matmulEfficiency(k, n, m, e));
+            fresh.forward += fwd;
+            fresh.inputGrad += dgrad;
+            fresh.weightGrad += wgrad;
+            fresh.forwardEach[index] = fwd;
+            fresh.inputGradEach[index] = dgrad;
+            ++index;
+        };
+        gemm(tokens, key.qkv, h);     // Q, K, V
+        gemm(tokens, h, key.heads);   // attention output
+        gemm(tokens, key.ffnIn, h);   // FFN in (gate and up fused for SwiGLU)
+        gemm(tokens, h, ffn);         // FFN out
+        // The LM head: V/t output columns per rank.
+        const double headFlops = 2.0 * tokens * vocab * h;
+        fresh.headForward = headFlops / (peak * matmulEfficiency(tokens, vocab, h, e));
+        fresh.headInputGrad = headFlops / (peak * matmulEfficiency(tokens, h, vocab, e));
+        fresh.headWeightGrad = headFlops / (peak * matmulEfficiency(h, vocab, tokens, e));
+        cached = fresh;
+        cachedKey = key;
+    }
+    const GemmTotals& g = cached;
+    const double* gemmForward = g.forwardEach;
+    const double* gemmInputGrad = g.inputGradEach;
     L.forwardMatmul = g.forward;
     L.backwardMatmul = g.inputGrad + g.weightGrad;
     L.weightGradMatmul = g.weightGrad;
@@ -301,11 +340,9 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     // Last stage: the output projection (V/t columns per rank), the loss on the logits, and with
     // sequence parallelism an all-gather of the final hidden states before it (reduce-scatter
     // after it in the backward); without SP only the backward reduces the input gradient.
-    const double vocab = double(model.vocabSize) / t;
-    const double headFlops = 2.0 * tokens * vocab * h;
-    out.lmHead.forwardMatmul = headFlops / (peak * matmulEfficiency(tokens, vocab, h, e));
-    out.lmHead.weightGradMatmul = headFlops / (peak * matmulEfficiency(h, vocab, tokens, e));
-    out.lmHead.backwardMatmul = headFlops / (peak * matmulEfficiency(tokens, h, vocab, e)) + out.lmHead.weightGradMatmul;
+    out.lmHead.forwardMatmul = g.headForward;
+    out.lmHead.weightGradMatmul = g.headWeightGrad;
+    out.lmHead.backwardMatmul = g.headInputGrad + g.headWeightGrad;
     out.lmHead.forwardMemory = tokens * vocab * kLossForwardBytesPerLogit / hbm;
     out.lmHead.backwardMemory = tokens * vocab * kLossBackwardBytesPerLogit / hbm;
     out.lmHead.forwardTp = sp ? tpCollective : 0.0;

@@ -49,7 +49,7 @@ double reducedGradientBytes(const Plan& plan, const FrameworkOptions& framework)
 // NVLink and InfiniBand (estimate), so overlapped compute runs that much slower while it lasts.
 double collectiveSmShare(const AcceleratorEfficiency& efficiency);
 
-// Needs est = estimate(plan) (stages, parameters).
-MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options);
+// Needs est = estimate(plan) (stages, parameters) and its communicationGroups().
+MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups);
 
 }  // namespace trainplan

@@ -53,13 +53,13 @@ struct DataParallelTimes {
 constexpr double kForeachOptimizerBytesFactor = 3.0;
 constexpr double kPerTensorOptimizerKernelsPerTensor = 12.0;
 
-DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const StepTimeOptions& o, const ScheduleCosts& costs)
+DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const StepTimeOptions& o, const CommunicationGroups& groups,
+                                    const ScheduleCosts& costs)
 {
     const auto& l = plan.layout;
     const auto& e = o.efficiency;
     const auto& fw = o.framework;
     const auto state = stateBytesPerParameter(plan.training.precision);
-    const CommunicationGroups groups = communicationGroups(plan, est, e);
     const double bucket = bucketParameters(plan, fw);
     const double shards = l.zeroStage >= 1 ? double(l.dp) * l.cp : 1.0;
     const double hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
@@ -69,21 +69,26 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
     const double tensorsPerLayer = plan.model.bias ? 12.0 : 7.0;
 
     DataParallelTimes out;
+    // Stages of equal size reduce the same bytes: price each size once.
+    double pricedParameters = -1.0, reduce = 0.0, gather = 0.0, buckets = 1.0;
     for (int i = 0; i < costs.p; ++i) {
         const double parameters = est.stages[i].parametersPerGpu;
-        const double buckets = fw.overlapGradientReduce ? std::max(1.0, std::ceil(parameters / bucket)) : 1.0;
-        const auto bucketed = [&](Collective kind, double bytesPerParameter) {
-            return buckets * collectiveSeconds(kind, parameters / buckets * bytesPerParameter, groups.dp, groups.fabric);
-        };
-        double reduce = 0.0, gather = 0.0;
-        switch (l.zeroStage) {
-        case 0: reduce = bucketed(Collective::AllReduce, gradientBytes); break;
-        case 1:
-            reduce = bucketed(Collective::ReduceScatter, gradientBytes);
-            gather = bucketed(Collective::AllGather, state.weights);
-            break;
-        case 2: gather = bucketed(Collective::AllGather, state.weights); break;
-        default: break;
+        if (parameters != pricedParameters) {
+            pricedParameters = parameters;
+            buckets = fw.overlapGradientReduce ? std::max(1.0, std::ceil(parameters / bucket)) : 1.0;
+            const auto bucketed = [&](Collective kind, double bytesPerParameter) {
+                return buckets * collectiveSeconds(kind, parameters / buckets * bytesPerParameter, groups.dp, groups.fabric);
+            };
+            reduce = gather = 0.0;
+            switch (l.zeroStage) {
+            case 0: reduce = bucketed(Collective::AllReduce, gradientBytes); break;
+            case 1:
+                reduce = bucketed(Collective::ReduceScatter, gradientBytes);
+                gather = bucketed(Collective::AllGather, state.weights);
+                break;
+            case 2: gather = bucketed(Collective::AllGather, state.weights); break;
+            default: break;
+            }
         }
         double lastBackward = 0.0;
         for (int c = 0; c < costs.v; ++c)
@@ -136,11 +141,10 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
 
 // One stage-to-stage send: the activation (1/t of it with sequence parallelism) to the next
 // stage's GPU, priced on the PP group's placement.
-double sendSeconds(const Plan& plan, const Estimate& est, const StepTimeOptions& o)
+double sendSeconds(const Plan& plan, const Estimate& est, const CommunicationGroups& groups)
 {
     if (plan.layout.pp <= 1)
         return 0.0;
-    const CommunicationGroups groups = communicationGroups(plan, est, o.efficiency);
     GroupPlacement pair = groups.pp;
     pair.ranks = 2;
     pair.perNode = groups.pp.nodes > 1 ? 1 : 2;
@@ -195,12 +199,13 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
 {
     Scratch& s = *scratch_;
     const auto& l = plan.layout;
-    const MicrobatchCosts mc = microbatchCosts(plan, est, options);
+    const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
+    const MicrobatchCosts mc = microbatchCosts(plan, est, options, groups);
     const ScheduleKind kind = scheduleKindOf(l.schedule);
     ScheduleCosts& costs = s.costs;
     fillStageCosts(plan, est, mc, kind, costs);
-    const double send = sendSeconds(plan, est, options);
-    const DataParallelTimes dp = dataParallelTimes(plan, est, options, costs);
+    const double send = sendSeconds(plan, est, groups);
+    const DataParallelTimes dp = dataParallelTimes(plan, est, options, groups, costs);
 
     // The reference stage: the one with the most work per micro-batch.
     int reference = 0;
@@ -289,9 +294,10 @@ ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, cons
 ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, ScheduleKind kind)
 {
     ScheduleCosts costs;
-    fillStageCosts(plan, est, microbatchCosts(plan, est, options), kind, costs);
-    costs.sendSeconds = sendSeconds(plan, est, options);
-    costs.dpSyncSeconds = dataParallelTimes(plan, est, options, costs).gradientTail;
+    const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
+    fillStageCosts(plan, est, microbatchCosts(plan, est, options, groups), kind, costs);
+    costs.sendSeconds = sendSeconds(plan, est, groups);
+    costs.dpSyncSeconds = dataParallelTimes(plan, est, options, groups, costs).gradientTail;
     return costs;
 }
 

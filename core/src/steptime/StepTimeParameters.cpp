@@ -46,12 +46,9 @@ FrameworkChoices frameworkChoicesFor(const Plan& plan)
         c.slowest.*field = !fastValue;
         c.unknownSwitches += c.fastest.*field != c.slowest.*field;
     };
-    // Unknown overlaps follow the stacks' own defaults: opt-in for Megatron's data parallelism
-    // (overlap_grad_reduce / overlap_param_gather default False, DistributedDataParallelConfig)
-    // and DeepSpeed ZeRO-1/2 (overlap_comm default false), built in for sharded parameters
-    // (FSDP always prefetches and reduce-scatters per block; DeepSpeed ZeRO-3 turns overlap_comm on).
-    const bool sharded = plan.layout.zeroStage >= 3;
-    c.expected.overlapGradientReduce = c.expected.overlapParamGather = sharded;
+    // Unknown data-parallel overlaps are expected on: PyTorch DDP and FSDP always overlap, DeepSpeed
+    // ZeRO-3 turns overlap_comm on, and NVIDIA's Megatron recipes set --overlap-grad-reduce and
+    // --overlap-param-gather (opt-in flags there); the range covers them off.
     flag(spec.overlapGradReduce, &FrameworkOptions::overlapGradientReduce, true);
     flag(spec.overlapParamGather, &FrameworkOptions::overlapParamGather, true);
     flag(spec.tpCommOverlap, &FrameworkOptions::tpCommOverlap, true);

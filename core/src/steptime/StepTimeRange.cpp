@@ -10,7 +10,7 @@ namespace {
 // The model's out-of-sample error on throughput, from leave-one-family-out over the calibration
 // runs (resources/reference/*.json; tst_realitycheck recomputes it and fails if these no longer
 // cover the measured 90th percentiles). Asymmetric: the model has been more often optimistic.
-constexpr double kModelErrorSlower = 0.20;  // the real step up to 20 % longer
+constexpr double kModelErrorSlower = 0.25;  // the real step up to 25 % longer
 constexpr double kModelErrorFaster = 0.12;  // or 12 % shorter
 
 PredictedFigures figuresAt(const Plan& plan, const Estimate& est, double stepSeconds)
