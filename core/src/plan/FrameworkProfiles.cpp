@@ -67,9 +67,10 @@ const std::vector<NamedProfile>& profiles()
         t.push_back({"megatron-deepspeed-2022", ds});
         // PyTorch FSDP2 (torchtitan): per-block reduce-scatter and prefetched all-gathers
         // (reshard_after_forward, BACKWARD_PRE prefetch: torchtitan docs/fsdp.md), SDPA's
-        // FlashAttention-2 backend, AdamW foreach, eager element-wise kernels unless
-        // torch.compile is on (left unknown), no TP userbuffers overlap.
+        // FlashAttention-2 backend, AdamW foreach, eager element-wise kernels (torch.compile is
+        // off in its default train configs), no TP userbuffers overlap.
         FrameworkSpec fsdp;
+        fsdp.fusedKernels = false;
         fsdp.tpCommOverlap = false;
         fsdp.overlapGradReduce = true;
         fsdp.overlapParamGather = true;
