@@ -1,6 +1,7 @@
 #include "estimate/CommunicationModel.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "estimate/Topology.h"
 
@@ -98,7 +99,7 @@ namespace {
 // LL (4 flag bytes per 4 data bytes: half the bandwidth), LL128 (120 of 128 bytes; the model's
 // 0.92 factor), Simple.
 enum Protocol { kLL = 0, kLL128 = 1, kSimple = 2 };
-constexpr double kProtocolBandwidth[3] = {0.5, 0.92, 1.0};
+constexpr double kProtocolSlowdown[3] = {1.0 / 0.5, 1.0 / 0.92, 1.0};
 constexpr double kRingBaseUs[3] = {6.6, 14.0, 8.4};
 constexpr double kTreeBaseUs[3] = {6.8, 14.0, 8.4};
 constexpr double kNvlinkRingStepUs[3] = {0.6, 1.9, 3.4};
@@ -110,10 +111,7 @@ constexpr double kPatBandwidth = 0.75;
 
 double log2Ceil(int n)
 {
-    double steps = 0;
-    for (int x = 1; x < n; x *= 2)
-        ++steps;
-    return steps;
+    return n <= 1 ? 0.0 : double(std::bit_width(unsigned(n - 1)));
 }
 
 }  // namespace
@@ -172,21 +170,23 @@ double collectiveSeconds(Collective kind, double bytes, const GroupPlacement& g,
     // nodes - 1) cross the network.
     const double steps = allReduce ? 2.0 * (n - 1) : double(n - 1);
     const double interSteps = crosses ? (allReduce ? 2.0 : 1.0) * (g.nodes - 1) : 0.0;
+    const double transfer = busBytes / bus;  // seconds at the full bus bandwidth
+    const bool tree = allReduce && crosses, pat = !allReduce && crosses && g.perNode == 1;
+    const double treeHops = tree ? log2Ceil(g.nodes) : 0.0, patHops = pat ? log2Ceil(n) : 0.0;
     double best = -1.0;
     for (int p = 0; p < 3; ++p) {
         const double ringLatency = kRingBaseUs[p] + (steps - interSteps) * kNvlinkRingStepUs[p] + interSteps * kNetworkStepUs[p];
-        const double ring = ringLatency * us + busBytes / (bus * kProtocolBandwidth[p]);
+        const double ring = ringLatency * us + transfer * kProtocolSlowdown[p];
         best = best < 0 ? ring : std::min(best, ring);
-        if (allReduce && crosses) {
+        if (tree) {
             // Tree: up and down the node's chain, then log2(nodes) network hops each way.
-            const double treeLatency = kTreeBaseUs[p]
-                + 2.0 * ((g.perNode - 1) * kNvlinkTreeStepUs[p] + log2Ceil(g.nodes) * kNetworkStepUs[p]);
-            best = std::min(best, treeLatency * us + busBytes / (bus * kProtocolBandwidth[p] * kTreeBandwidth));
+            const double treeLatency = kTreeBaseUs[p] + 2.0 * ((g.perNode - 1) * kNvlinkTreeStepUs[p] + treeHops * kNetworkStepUs[p]);
+            best = std::min(best, treeLatency * us + transfer * kProtocolSlowdown[p] / kTreeBandwidth);
         }
-        if (!allReduce && crosses && g.perNode == 1) {
+        if (pat) {
             // PAT (NCCL 2.23+): log2(n) steps, only with one GPU per node (ncclPatEnable).
-            const double patLatency = kRingBaseUs[p] + log2Ceil(n) * kNetworkStepUs[p];
-            best = std::min(best, patLatency * us + busBytes / (bus * kProtocolBandwidth[p] * kPatBandwidth));
+            const double patLatency = kRingBaseUs[p] + patHops * kNetworkStepUs[p];
+            best = std::min(best, patLatency * us + transfer * kProtocolSlowdown[p] / kPatBandwidth);
         }
     }
     return best;

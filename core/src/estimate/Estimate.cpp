@@ -73,6 +73,7 @@ void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPer
     const double perLayer = est.activation.perLayerPerMicrobatch;
     const double workingSet = recomputeWorkingSet(plan);
     const double logits = logitsBytes(plan);
+    const double gathered = gatheredParameterBytes(plan, est.parameters.perLayer / l.tp);
 
     splitLayers(plan, layersPerStage);
     est.stages.resize(p);
@@ -90,8 +91,7 @@ void estimateStages(const Plan& plan, Estimate& est, std::vector<int>& layersPer
         st.parametersPerGpu = st.parameters / l.tp;
         st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
         st.activationsPerMicrobatch = perLayer * st.layers;
-        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0)
-            + gatheredParameterBytes(plan, est.parameters.perLayer / l.tp);
+        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0) + gathered;
 
         MemoryBreakdown& mem = st.memory;
         const ShardedState modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);

@@ -330,7 +330,9 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
 
     // First stage: the embedding lookup reads and writes b s h values; with TP the
     // vocabulary-parallel embedding reduces its output once (Megatron VocabParallelEmbedding).
-    const double tpAllReduce = l.tp > 1 ? collectiveSeconds(sp ? Collective::ReduceScatter : Collective::AllReduce, tpBuffer, groups.tp, groups.fabric) : 0.0;
+    // The same collective as a layer's: an all-reduce, or with SP a reduce-scatter, which costs
+    // what the all-gather does (same bus bytes, same steps).
+    const double tpAllReduce = tpCollective;
     out.embedding.forwardMemory = 2.0 * tokens * h * bytes / hbm;
     out.embedding.backwardMemory = kBackwardMemoryFactor * out.embedding.forwardMemory;
     out.embedding.forwardTp = tpAllReduce;

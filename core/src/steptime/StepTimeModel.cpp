@@ -51,7 +51,13 @@ struct DataParallelTimes {
 // corrections, sqrt, divide, weight decay, update) as its own multi-tensor pass, about three
 // times the bytes; one kernel per tensor and op adds a launch per tensor.
 constexpr double kForeachOptimizerBytesFactor = 3.0;
+
 constexpr double kPerTensorOptimizerKernelsPerTensor = 12.0;
+
+double bucketedSeconds(Collective kind, double bytes, double buckets, const CommunicationGroups& groups)
+{
+    return buckets * collectiveSeconds(kind, bytes / buckets, groups.dp, groups.fabric);
+}
 
 DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const StepTimeOptions& o, const CommunicationGroups& groups,
                                     const ScheduleCosts& costs)
@@ -68,6 +74,8 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
     // Tensors per layer (about 9 with biases and norms, 6 without) for the per-tensor optimizer.
     const double tensorsPerLayer = plan.model.bias ? 12.0 : 7.0;
 
+    const double optimizerSecondsPerParameter = optimizerBytes / (shards * hbm);
+    const double share = collectiveSmShare(e);
     DataParallelTimes out;
     // Stages of equal size reduce the same bytes: price each size once.
     double pricedParameters = -1.0, reduce = 0.0, gather = 0.0, buckets = 1.0;
@@ -75,9 +83,10 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
         const double parameters = est.stages[i].parametersPerGpu;
         if (parameters != pricedParameters) {
             pricedParameters = parameters;
-            buckets = fw.overlapGradientReduce ? std::max(1.0, std::ceil(parameters / bucket)) : 1.0;
+            const double whole = double(static_cast<long long>(parameters / bucket));  // ceil without a libm call
+            buckets = fw.overlapGradientReduce ? std::max(1.0, whole < parameters / bucket ? whole + 1.0 : whole) : 1.0;
             const auto bucketed = [&](Collective kind, double bytesPerParameter) {
-                return buckets * collectiveSeconds(kind, parameters / buckets * bytesPerParameter, groups.dp, groups.fabric);
+                return bucketedSeconds(kind, parameters * bytesPerParameter, buckets, groups);
             };
             reduce = gather = 0.0;
             switch (l.zeroStage) {
@@ -95,11 +104,11 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
             lastBackward += costs.stages[size_t(c) * costs.p + i].backwardSeconds;
         // Overlapped buckets also slow the backward under them by the SMs NCCL occupies.
         const double tail = fw.overlapGradientReduce
-            ? std::max(reduce / buckets, reduce - lastBackward) + collectiveSmShare(e) * std::min(reduce, lastBackward)
+            ? std::max(reduce / buckets, reduce - lastBackward) + share * std::min(reduce, lastBackward)
             : reduce;
         out.gradientTail = std::max(out.gradientTail, tail);
         out.paramGather = std::max(out.paramGather, fw.overlapParamGather ? gather / buckets : gather);
-        double optimizer = optimizerBytes * parameters / shards / hbm;
+        double optimizer = optimizerSecondsPerParameter * parameters;
         if (fw.optimizer == OptimizerImplementation::PerTensor)
             optimizer += est.stages[i].layers * tensorsPerLayer * kPerTensorOptimizerKernelsPerTensor * e.kernelLaunchSeconds;
         out.optimizer = std::max(out.optimizer, optimizer);
