@@ -19,6 +19,33 @@ nlohmann::json loadRuns()
     return testsupport::readJsonFile(std::string(TRAINPLAN_SOURCE_DIR) + "/resources/reference/published_runs.json");
 }
 
+nlohmann::json loadCalibration()
+{
+    return testsupport::readJsonFile(std::string(TRAINPLAN_SOURCE_DIR) + "/resources/reference/calibration_runs.json");
+}
+
+std::vector<RealityCase> allCases()
+{
+    std::vector<RealityCase> cases = realityCases(loadRuns());
+    for (auto& c : calibrationCases(loadCalibration()))
+        cases.push_back(std::move(c));
+    return cases;
+}
+
+void printRows(const std::vector<RealityRow>& rows)
+{
+    qInfo("%-58s %-18s %10s %10s %8s %21s", "case", "metric", "predicted", "measured", "error", "range");
+    for (const auto& r : rows)
+        qInfo("%-58s %-18s %10.4g %10.4g %+7.1f%% [%8.4g, %8.4g]%s%s", r.id.c_str(), realityMetricName(r.metric), r.predicted, r.measured,
+              r.error * 100, r.low, r.high, r.gated ? "" : "  (not gated)", r.fits ? "" : "  (estimate: does not fit)");
+}
+
+void printStats(const char* label, const ErrorStats& s)
+{
+    qInfo("%-44s n=%3d  median %5.1f %%  p90 %5.1f %%  mean optimism %+5.1f %%", label, s.count, s.median * 100, s.p90 * 100,
+          s.meanSigned * 100);
+}
+
 }  // namespace
 
 class TestRealityCheck : public QObject {
@@ -29,6 +56,8 @@ private slots:
     void everyUsableCaseIsBuilt();
     void conventionsMatchThePapers();
     void publishedRunsWithinTolerance();
+    void calibrationRunsAreBuilt();
+    void leaveOneFamilyOut();
 };
 
 void TestRealityCheck::dataIsTheSharedReference()
@@ -105,6 +134,64 @@ void TestRealityCheck::publishedRunsWithinTolerance()
              qPrintable(QString("%1: |error| %2 % > 25 %").arg(summary.worstId.c_str()).arg(summary.worstAbsError * 100, 0, 'f', 1)));
     const auto doc = realityCheckToJson(summary);
     QCOMPARE(doc.at("reality_check").at("rows").size(), summary.rows.size());
+}
+
+void TestRealityCheck::calibrationRunsAreBuilt()
+{
+    const auto shared = std::string(TRAINPLAN_SOURCE_DIR) + "/../shared/reference/calibration_runs.json";
+    if (QFile::exists(QString::fromStdString(shared)))
+        QCOMPARE(loadCalibration(), testsupport::readJsonFile(shared));
+    const auto cases = calibrationCases(loadCalibration());
+    // 36 throughput rows and the 5 BigScience peak-memory rows.
+    QCOMPARE(int(cases.size()), 36 + 5);
+    for (const auto& rc : cases) {
+        const Estimate est = estimate(rc.plan);
+        QVERIFY2(est.gpusUsed == rc.plan.cluster.gpus, rc.id.c_str());
+        QVERIFY2(!est.hasErrors() || !est.fits, rc.id.c_str());
+        QVERIFY(rc.measured > 0);
+    }
+    std::vector<RealityRow> rows;
+    for (const auto& rc : cases)
+        rows.push_back(evaluateRealityCase(rc));
+    printRows(rows);
+}
+
+void TestRealityCheck::leaveOneFamilyOut()
+{
+    const ModelValidation v = validateModel(allCases());
+    qInfo("fitted on every gated row: matmul scale %.3f, kernel overhead %.1f us", v.fitted.matmulScale, v.fitted.kernelOverheadSeconds * 1e6);
+    printStats("in sample", v.inSample);
+    printStats("out of sample (leave one family out)", v.outOfSample);
+    for (const auto& f : v.folds) {
+        qInfo("  without %-40s scale %.3f overhead %.1f us", f.family.c_str(), f.fitted.matmulScale, f.fitted.kernelOverheadSeconds * 1e6);
+        printStats(("    held out: " + f.family).substr(0, 44).c_str(), f.heldOut);
+    }
+    for (const auto& [key, s] : v.inSampleByAccelerator)
+        printStats(("in sample, " + key).c_str(), s);
+    for (const auto& [key, s] : v.outOfSampleByAccelerator)
+        printStats(("out of sample, " + key).c_str(), s);
+    for (const auto& [key, s] : v.inSampleByFramework)
+        printStats(("in sample, " + key).c_str(), s);
+    for (const auto& [key, s] : v.outOfSampleByFramework)
+        printStats(("out of sample, " + key).c_str(), s);
+    qInfo("held-out rows inside the predicted range: %.0f %%", v.rangeCoverage * 100);
+
+    // The presets carry the in-sample fit (accelerators.json cites it): refitting moves nothing.
+    QCOMPARE(v.fitted.matmulScale, 1.0);
+    QCOMPARE(v.fitted.kernelOverheadSeconds, 6e-6);
+    QVERIFY2(v.inSample.median <= 0.06, qPrintable(QString::number(v.inSample.median)));
+    // Out of sample: every family predicted from the others.
+    QVERIFY2(v.outOfSample.median <= 0.08, qPrintable(QString::number(v.outOfSample.median)));
+    QVERIFY2(v.outOfSample.p90 <= 0.25, qPrintable(QString::number(v.outOfSample.p90)));
+    for (const auto& f : v.folds)
+        QVERIFY2(f.heldOut.median <= 0.25, f.family.c_str());
+    // The range's model-error band covers the out-of-sample 90th percentile, and most held-out
+    // measurements fall inside their predicted range.
+    QVERIFY(modelErrorSlower() >= v.outOfSample.p90);
+    QVERIFY2(v.rangeCoverage >= 0.8, qPrintable(QString::number(v.rangeCoverage)));
+    const auto doc = modelValidationToJson(v);
+    QVERIFY(doc.at("model_validation").at("folds").size() == v.folds.size());
+    QVERIFY(doc.at("model_validation").contains("out_of_sample_by_accelerator"));
 }
 
 QTEST_GUILESS_MAIN(TestRealityCheck)

@@ -36,6 +36,18 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
     } else {
         out.schedule = ScheduleResult{};
     }
+    // The range: the framework switches the plan leaves unknown, all at their faster and all at
+    // their slower values (each switch acts one way), then the model's own error around both.
+    const FrameworkChoices choices = frameworkChoicesFor(plan);
+    if (choices.unknownSwitches > 0) {
+        StepTimeOptions variant = options;
+        variant.framework = choices.fastest;
+        stepTime_.predict(plan, out.estimate, variant, variantStep_);
+        const double fastest = variantStep_.stepSeconds;
+        variant.framework = choices.slowest;
+        stepTime_.predict(plan, out.estimate, variant, variantStep_);
+        setPredictedRange(plan, out.estimate, fastest, variantStep_.stepSeconds, choices.unknownSwitches, out.predicted);
+    }
     estimateInto(withPredictedMfu(plan, out.predicted), out.atPredictedMfu);
 }
 

@@ -2,7 +2,9 @@
 //
 //   estimate        figures at the assumed MFU (training.mfu): parameters, FLOPs, memory, volumes,
 //                   time, reliability, warnings
-//   predicted       the step-time model's step for this layout (StepTimeModel.h)
+//   predicted       the step-time model's step for this layout (StepTimeModel.h), with its range
+//                   (predicted.range: low / high figures from unknown framework switches and the
+//                   model's out-of-sample error; estimateAndPredict() gives the error band only)
 //   schedule        the simulated pipeline step with the predicted costs: what the timeline draws;
 //                   its step plus the work after the pipeline (optimizer, parameter gather) is
 //                   predicted.stepSeconds
@@ -72,6 +74,7 @@ public:
 private:
     StepTimeWorkspace stepTime_;
     ScheduleSimulator simulator_;
+    PredictedStep variantStep_;  // the range's framework variants
 };
 
 }  // namespace trainplan

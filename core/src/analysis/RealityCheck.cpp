@@ -61,6 +61,8 @@ Plan seleneGptPlan(const json& model, int gpus)
     l.zeroStage = 0;
     l.flashAttention = false;
     l.stageLayers.clear();
+    plan.framework = FrameworkSpec{};
+    plan.framework.profile = "megatron-lm-2021";
     return plan;
 }
 
@@ -181,12 +183,9 @@ double median(std::vector<double> v)
 
 FrameworkOptions realityCheckFramework()
 {
-    FrameworkOptions fw;
-    fw.overlapGradientReduce = false;
-    fw.overlapParamGather = false;
-    fw.tpOverlapFraction = 0.0;
-    fw.dropout = true;
-    return fw;
+    Plan plan;
+    plan.framework.profile = "megatron-lm-2021";
+    return frameworkOptionsFor(plan);
 }
 
 std::vector<RealityCase> realityCases(const json& runs)
@@ -194,6 +193,7 @@ std::vector<RealityCase> realityCases(const json& runs)
     std::vector<RealityCase> out;
     for (const auto& c : runs.at("cases")) {
         const std::string family = c.at("family");
+        const size_t before = out.size();
         if (family.find("weak scaling") != std::string::npos)
             addWeakScaling(c, out);
         else if (family.find("vs ZeRO-3") != std::string::npos)
@@ -202,25 +202,88 @@ std::vector<RealityCase> realityCases(const json& runs)
             addKorthikanti(c, out);
         else if (family.find("per-layer timing") != std::string::npos)
             addLayerTimes(runs, c, out);
+        // Folds by source paper: Narayanan et al. 2021 or Korthikanti et al. 2022.
+        const std::string source = c.at("source").value("ref", std::string());
+        for (size_t i = before; i < out.size(); ++i) {
+            out[i].family = source.rfind("narayanan", 0) == 0 ? "Narayanan et al. 2021" : "Korthikanti et al. 2022";
+            out[i].accelerator = "A100 SXM 80GB";
+            out[i].framework = out[i].plan.framework.profile;
+        }
     }
     return out;
 }
 
-RealityRow evaluateRealityCase(const RealityCase& rc)
+bool isThroughputMetric(RealityMetric metric)
+{
+    return metric == RealityMetric::HardwareTflopsPerGpu || metric == RealityMetric::Mfu;
+}
+
+RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& knobs)
 {
     StepTimeOptions options = stepTimeOptionsFor(rc.plan);
-    options.framework = realityCheckFramework();
+    options.efficiency.matmulEfficiency *= knobs.matmulScale;
+    if (knobs.kernelOverheadSeconds >= 0)
+        options.efficiency.kernelOverheadSeconds = knobs.kernelOverheadSeconds;
     const Analysis analysis = analyse(rc.plan, options);
     const PredictedStep& p = analysis.predicted;
-    RealityRow row{rc.id, rc.location, rc.metric, 0.0, rc.measured, 0.0, rc.gated, analysis.estimate.fits};
+    RealityRow row;
+    row.id = rc.id;
+    row.location = rc.location;
+    row.family = rc.family;
+    row.metric = rc.metric;
+    row.measured = rc.measured;
+    row.gated = rc.gated;
+    row.fits = analysis.estimate.fits;
+    // The range ends in the metric's unit: throughput scales as 1 / step, durations as the step.
+    const double stepLow = p.range.low.stepSeconds / p.stepSeconds, stepHigh = p.range.high.stepSeconds / p.stepSeconds;
+    double slow = 1.0, fast = 1.0;  // factors on the prediction at the pessimistic / optimistic end
     switch (rc.metric) {
-    case RealityMetric::HardwareTflopsPerGpu: row.predicted = p.hardwareTflopsPerGpu; break;
-    case RealityMetric::Mfu: row.predicted = p.mfu; break;
-    case RealityMetric::IterationSeconds: row.predicted = p.stepSeconds; break;
-    case RealityMetric::LayerMilliseconds: row.predicted = (p.layer.forward() + p.layer.backward()) * 1e3; break;
+    case RealityMetric::HardwareTflopsPerGpu:
+        row.predicted = p.hardwareTflopsPerGpu;
+        slow = 1.0 / stepLow, fast = 1.0 / stepHigh;
+        break;
+    case RealityMetric::Mfu:
+        row.predicted = p.mfu;
+        slow = 1.0 / stepLow, fast = 1.0 / stepHigh;
+        break;
+    case RealityMetric::IterationSeconds:
+        row.predicted = p.stepSeconds;
+        slow = stepLow, fast = stepHigh;
+        break;
+    case RealityMetric::LayerMilliseconds:
+        row.predicted = (p.layer.forward() + p.layer.backward()) * 1e3;
+        slow = stepLow, fast = stepHigh;
+        break;
+    case RealityMetric::PeakMemoryGib: row.predicted = analysis.estimate.perGpu.total / double(1ull << 30); break;
     }
+    row.low = row.predicted * std::min(slow, fast);
+    row.high = row.predicted * std::max(slow, fast);
+    row.inRange = row.measured >= row.low && row.measured <= row.high;
     row.error = (row.predicted - row.measured) / row.measured;
     return row;
+}
+
+RealitySummary realityCheck(const json& runs, const json& calibrationRuns)
+{
+    std::vector<RealityCase> cases = realityCases(runs);
+    for (auto& c : calibrationCases(calibrationRuns))
+        cases.push_back(std::move(c));
+    RealitySummary s;
+    std::vector<double> gated;
+    for (const auto& rc : cases) {
+        RealityRow row = evaluateRealityCase(rc);
+        if (row.gated) {
+            gated.push_back(std::abs(row.error));
+            if (std::abs(row.error) > s.worstAbsError) {
+                s.worstAbsError = std::abs(row.error);
+                s.worstId = row.id;
+            }
+        }
+        s.rows.push_back(std::move(row));
+    }
+    s.gatedCount = int(gated.size());
+    s.medianAbsError = median(gated);
+    return s;
 }
 
 RealitySummary realityCheck(const json& runs)
@@ -250,6 +313,7 @@ const char* realityMetricName(RealityMetric m)
     case RealityMetric::Mfu: return "mfu";
     case RealityMetric::IterationSeconds: return "iteration_seconds";
     case RealityMetric::LayerMilliseconds: return "layer_milliseconds";
+    case RealityMetric::PeakMemoryGib: return "peak_memory_gib";
     }
     return "";
 }
@@ -260,6 +324,10 @@ json realityCheckToJson(const RealitySummary& s)
     for (const auto& r : s.rows)
         rows.push_back({{"id", r.id},
                         {"location", r.location},
+                        {"family", r.family},
+                        {"low", r.low},
+                        {"high", r.high},
+                        {"in_range", r.inRange},
                         {"metric", realityMetricName(r.metric)},
                         {"predicted", r.predicted},
                         {"measured", r.measured},

@@ -42,7 +42,11 @@ enum class RealityMetric {
     Mfu,                   // Korthikanti's MFU (PredictedStep::mfu)
     IterationSeconds,      // PredictedStep::stepSeconds
     LayerMilliseconds,     // one layer's forward + backward, one micro-batch (PredictedStep::layer)
+    PeakMemoryGib,         // the estimate's fullest GPU, GiB (Estimate::perGpu.total / 2^30)
 };
+
+// Whether a metric is a throughput (higher predicted = optimistic) or a duration / memory.
+bool isThroughputMetric(RealityMetric metric);
 
 struct RealityCase {
     std::string id;        // the data's case id, plus " full" or the Table 4 setting
@@ -51,17 +55,25 @@ struct RealityCase {
     RealityMetric metric = RealityMetric::Mfu;
     double measured = 0;   // in the metric's unit (MFU as a fraction)
     bool gated = true;     // counted in the median and the worst case
+    std::string family;    // the source (paper or stack) a leave-one-family-out fold leaves out
+    std::string accelerator;  // preset name, for the per-accelerator error
+    std::string framework;    // the plan's framework profile, or "unstated"
 };
 
 struct RealityRow {
     std::string id;
     std::string location;
+    std::string family;
     RealityMetric metric = RealityMetric::Mfu;
     double predicted = 0;
     double measured = 0;
     double error = 0;      // (predicted - measured) / measured
     bool gated = true;
     bool fits = true;      // the estimate's memory verdict (Table 4 ran single layers)
+    // The prediction's range in the metric's unit (equal to predicted for memory) and whether
+    // the measured figure lies inside it.
+    double low = 0, high = 0;
+    bool inRange = true;
 };
 
 struct RealitySummary {
@@ -75,10 +87,59 @@ struct RealitySummary {
 // Megatron-LM as the 2021-2022 papers ran it (see the rules above).
 FrameworkOptions realityCheckFramework();
 
+// The few global figures a calibration fits (everything else is datasheet or microbenchmark):
+// a scale on every accelerator's large-GEMM efficiency and the per-kernel fixed cost.
+struct CalibrationKnobs {
+    double matmulScale = 1.0;
+    double kernelOverheadSeconds = -1.0;  // < 0: the preset's
+    bool operator==(const CalibrationKnobs&) const = default;
+};
+
 // The cases of a published_runs.json document (its "cases" array), by the rules above.
 std::vector<RealityCase> realityCases(const nlohmann::json& publishedRuns);
-RealityRow evaluateRealityCase(const RealityCase& realityCase);
+// The cases of a calibration_runs.json document (CalibrationRuns.cpp): each published layout as
+// a plan, with the data's stated values and its "assumed" fills; what the data leaves unknown
+// stays unknown in the plan's framework section (so it widens the range). Rows of a modified
+// workload the plan cannot describe (MegaScale's own system: parallel transformer block,
+// sliding-window attention) are evaluated but not gated. Peak memory, where published, is its
+// own ungated-for-throughput row (metric PeakMemoryGib).
+std::vector<RealityCase> calibrationCases(const nlohmann::json& calibrationRuns);
+RealityRow evaluateRealityCase(const RealityCase& realityCase, const CalibrationKnobs& knobs = {});
 RealitySummary realityCheck(const nlohmann::json& publishedRuns);
+// Both files' cases (published first).
+RealitySummary realityCheck(const nlohmann::json& publishedRuns, const nlohmann::json& calibrationRuns);
+
+// Median and 90th percentile of |error| over a set of rows.
+struct ErrorStats {
+    int count = 0;
+    double median = 0;
+    double p90 = 0;
+    double meanSigned = 0;  // > 0: optimistic on throughput on average
+};
+
+struct FamilyFold {
+    std::string family;
+    CalibrationKnobs fitted;  // fitted without this family
+    ErrorStats heldOut;       // this family's gated throughput rows, predicted with those knobs
+};
+
+// In-sample (fitted on every gated throughput row, evaluated on them) and leave-one-family-out
+// (each family predicted with knobs fitted on the others) error, overall and per accelerator and
+// framework profile: what the reality-check view shows beside the table.
+struct ModelValidation {
+    CalibrationKnobs fitted;        // on all gated throughput rows
+    ErrorStats inSample;
+    ErrorStats outOfSample;         // over every held-out row of every fold
+    std::vector<FamilyFold> folds;
+    std::vector<std::pair<std::string, ErrorStats>> inSampleByAccelerator, outOfSampleByAccelerator;
+    std::vector<std::pair<std::string, ErrorStats>> inSampleByFramework, outOfSampleByFramework;
+    double rangeCoverage = 0;       // share of held-out rows whose measured figure lies in the range
+};
+
+// The knob grid the fit searches (matmul scale x kernel overhead), minimising median |error|.
+ModelValidation validateModel(const std::vector<RealityCase>& cases);
+ErrorStats errorStats(const std::vector<RealityRow>& rows);
+nlohmann::json modelValidationToJson(const ModelValidation& validation);
 
 const char* realityMetricName(RealityMetric metric);
 

@@ -151,7 +151,8 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
 SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& options)
 {
     StepTimeOptions base = stepTimeOptionsFor(plan);
-    base.framework = options.framework;
+    if (options.framework)
+        base.framework = *options.framework;
     SensitivityResult out;
     out.basis = options.basis;
     out.basisLabel = options.basis == SensitivityBasis::Predicted ? std::string("predicted step time (step-time model)")

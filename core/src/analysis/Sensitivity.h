@@ -3,6 +3,7 @@
 // each end on one basis (for a tornado chart, widest bar first).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ enum class SensitivityBasis {
 struct SensitivityOptions {
     SensitivityBasis basis = SensitivityBasis::Predicted;
     double fraction = 0.10;       // relative change of continuous inputs
-    FrameworkOptions framework;   // for the predicted basis
+    std::optional<FrameworkOptions> framework;  // unset: the plan's own framework section
 };
 
 // How an input moves: a continuous one by +-fraction, a discrete (whole-number) one to the

@@ -1,8 +1,18 @@
 #include "estimate/ActivationModel.h"
 
+#include <algorithm>
+
 namespace trainplan {
 
 namespace {
+
+// Dropout masks (one byte per element after attention and after the MLP) are part of Korthikanti
+// et al.'s 34; a framework that runs without dropout stores neither: 2 of the 34 bytes. Unknown
+// dropout keeps them (memory errs towards not fitting).
+double dropoutMaskBytes(const Plan& plan)
+{
+    return frameworkSwitch(plan.framework, &FrameworkSpec::dropout).value_or(true) ? 0.0 : 2.0;
+}
 
 double localSequence(const Plan& plan)
 {
@@ -29,8 +39,11 @@ ActivationEstimate storedActivations(const Plan& plan, bool ignoreRecompute)
 
     ActivationEstimate e;
     e.sbh = s * b * h;
-    e.linearCoefficient = l.sequenceParallel ? 34.0 / t : 10.0 + 24.0 / t;
-    const bool storesScores = !l.flashAttention && (ignoreRecompute || l.recompute == Recompute::None);
+    // Without dropout the two mask bytes go: from the t-sharded part with SP, from the unsharded
+    // 10 (the masks sit on the residual path, Korthikanti Sec. 4.2.2) without it.
+    const double masks = dropoutMaskBytes(plan);
+    e.linearCoefficient = l.sequenceParallel ? (34.0 - masks) / t : 10.0 - masks + 24.0 / t;
+    const bool storesScores = !usesFlashAttention(plan) && (ignoreRecompute || l.recompute == Recompute::None);
     // Scores are a_local x s_local x s (each CP rank's queries against the whole sequence).
     e.attentionScoreTerm = storesScores ? 5.0 * a * s * l.cp / (h * t) : 0.0;
     e.perLayerPerMicrobatch = e.sbh * (e.linearCoefficient + e.attentionScoreTerm) * scale;
@@ -57,6 +70,26 @@ double recomputeWorkingSet(const Plan& plan)
     if (plan.layout.recompute != Recompute::Full)
         return 0.0;
     return storedActivations(plan, true).perLayerPerMicrobatch;
+}
+
+bool usesFlashAttention(const Plan& plan)
+{
+    return plan.layout.flashAttention
+        && frameworkSwitch(plan.framework, &FrameworkSpec::flashAttention).value_or(FlashAttentionVersion::V2) != FlashAttentionVersion::None;
+}
+
+double gradientBytesPerParameter(const Plan& plan)
+{
+    const double own = stateBytesPerParameter(plan.training.precision).gradients;
+    return frameworkSwitch(plan.framework, &FrameworkSpec::fp32Gradients).value_or(false) ? std::max(own, 4.0) : own;
+}
+
+double gatheredParameterBytes(const Plan& plan, double layerParametersPerGpu)
+{
+    if (plan.layout.zeroStage < 3)
+        return 0.0;
+    const auto state = stateBytesPerParameter(plan.training.precision);
+    return layerParametersPerGpu * (2.0 * state.weights + gradientBytesPerParameter(plan));
 }
 
 double logitsBytes(const Plan& plan)

@@ -1,6 +1,7 @@
 #include "estimate/CommunicationModel.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "estimate/Topology.h"
 
@@ -86,6 +87,109 @@ void estimateCommunication(const Plan& plan, Estimate& est)
         c.cpCrossesNodes = false;
         c.cpSecondsPerStep = 0.0;
     }
+}
+
+}  // namespace trainplan
+
+namespace trainplan {
+
+namespace {
+
+// NCCL 2.2x tuning.cc (ncclTopoTuneModel) latencies in microseconds. Per protocol:
+// LL (4 flag bytes per 4 data bytes: half the bandwidth), LL128 (120 of 128 bytes; the model's
+// 0.92 factor), Simple.
+enum Protocol { kLL = 0, kLL128 = 1, kSimple = 2 };
+constexpr double kProtocolSlowdown[3] = {1.0 / 0.5, 1.0 / 0.92, 1.0};
+constexpr double kRingBaseUs[3] = {6.6, 14.0, 8.4};
+constexpr double kTreeBaseUs[3] = {6.8, 14.0, 8.4};
+constexpr double kNvlinkRingStepUs[3] = {0.6, 1.9, 3.4};
+constexpr double kNvlinkTreeStepUs[3] = {0.6, 1.25, 4.0};
+constexpr double kNetworkStepUs[3] = {2.7, 4.0, 14.0};
+// Tree all-reduce reaches 0.92 of the ring's bandwidth, PAT 0.75 (tuning.cc factors).
+constexpr double kTreeBandwidth = 0.92;
+constexpr double kPatBandwidth = 0.75;
+
+double log2Ceil(int n)
+{
+    return n <= 1 ? 0.0 : double(std::bit_width(unsigned(n - 1)));
+}
+
+}  // namespace
+
+GroupPlacement groupPlacement(long long stride, int size, int gpusPerNode, long long worldSize)
+{
+    GroupPlacement g;
+    g.ranks = std::max(1, size);
+    const long long span = stride * (g.ranks - 1) + 1;
+    if (g.ranks == 1 || (worldSize > 0 && worldSize <= gpusPerNode) || (span <= gpusPerNode && stride * g.ranks <= gpusPerNode)) {
+        g.perNode = g.ranks;
+        g.nodes = 1;
+    } else if (stride >= gpusPerNode) {
+        g.perNode = 1;
+        g.nodes = g.ranks;
+    } else {
+        // Consecutive members fill a node, then the group continues on the next.
+        g.perNode = std::max<int>(1, std::min<long long>(g.ranks, gpusPerNode / stride));
+        g.nodes = (g.ranks + g.perNode - 1) / g.perNode;
+    }
+    return g;
+}
+
+double collectiveSeconds(Collective kind, double bytes, const GroupPlacement& g, const Fabric& f)
+{
+    const int n = g.ranks;
+    if (n <= 1 || bytes <= 0)
+        return 0.0;
+    const bool crosses = g.nodes > 1;
+    const double nvlink = f.nvlinkBytesPerSecond * f.nvlinkBusEfficiency;
+    // Per-rank bus bandwidth: every member in a node drives its own NIC, so the group's rings
+    // together leave the node through perNode NICs (1 NIC with one GPU per node).
+    const double network = f.nicBytesPerSecond * f.networkBusEfficiency * g.perNode;
+    const double bus = crosses ? std::min(nvlink, network) : nvlink;
+    const double us = 1e-6;
+
+    if (kind == Collective::SendRecv) {
+        const double link = crosses ? f.nicBytesPerSecond * f.networkBusEfficiency : nvlink;
+        const double step = crosses ? kNetworkStepUs[kSimple] : kNvlinkRingStepUs[kSimple];
+        return (kRingBaseUs[kSimple] + step) * us + bytes / link;
+    }
+    if (kind == Collective::AllToAll) {
+        // Each rank keeps 1/n and sends (n - 1)/n: to its node's other members over NVLink, to
+        // the rest over its own NIC (all-to-all cannot spread over other GPUs' NICs:
+        // nccl-tests#267); both at once.
+        const double local = bytes * double(g.perNode - 1) / n;
+        const double remote = bytes * double(n - g.perNode) / n;
+        const double seconds = std::max(local / nvlink, remote / (f.nicBytesPerSecond * f.networkBusEfficiency));
+        const double step = crosses ? kNetworkStepUs[kSimple] : kNvlinkRingStepUs[kSimple];
+        return (kRingBaseUs[kSimple] + (n - 1) * step) * us + seconds;
+    }
+
+    const bool allReduce = kind == Collective::AllReduce;
+    const double busBytes = bytes * (allReduce ? 2.0 : 1.0) * (n - 1) / n;
+    // Ring: 2(n - 1) steps for all-reduce, n - 1 for the gathers, of which 2(nodes - 1) (or
+    // nodes - 1) cross the network.
+    const double steps = allReduce ? 2.0 * (n - 1) : double(n - 1);
+    const double interSteps = crosses ? (allReduce ? 2.0 : 1.0) * (g.nodes - 1) : 0.0;
+    const double transfer = busBytes / bus;  // seconds at the full bus bandwidth
+    const bool tree = allReduce && crosses, pat = !allReduce && crosses && g.perNode == 1;
+    const double treeHops = tree ? log2Ceil(g.nodes) : 0.0, patHops = pat ? log2Ceil(n) : 0.0;
+    double best = -1.0;
+    for (int p = 0; p < 3; ++p) {
+        const double ringLatency = kRingBaseUs[p] + (steps - interSteps) * kNvlinkRingStepUs[p] + interSteps * kNetworkStepUs[p];
+        const double ring = ringLatency * us + transfer * kProtocolSlowdown[p];
+        best = best < 0 ? ring : std::min(best, ring);
+        if (tree) {
+            // Tree: up and down the node's chain, then log2(nodes) network hops each way.
+            const double treeLatency = kTreeBaseUs[p] + 2.0 * ((g.perNode - 1) * kNvlinkTreeStepUs[p] + treeHops * kNetworkStepUs[p]);
+            best = std::min(best, treeLatency * us + transfer * kProtocolSlowdown[p] / kTreeBandwidth);
+        }
+        if (pat) {
+            // PAT (NCCL 2.23+): log2(n) steps, only with one GPU per node (ncclPatEnable).
+            const double patLatency = kRingBaseUs[p] + patHops * kNetworkStepUs[p];
+            best = std::min(best, patLatency * us + transfer * kProtocolSlowdown[p] / kPatBandwidth);
+        }
+    }
+    return best;
 }
 
 }  // namespace trainplan

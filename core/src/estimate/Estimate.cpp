@@ -68,7 +68,8 @@ void estimateStages(const Plan& plan, Estimate& est)
 {
     const auto& l = plan.layout;
     const int p = l.pp;
-    const auto state = stateBytesPerParameter(plan.training.precision);
+    auto state = stateBytesPerParameter(plan.training.precision);
+    state.gradients = gradientBytesPerParameter(plan);  // FP32 accumulators when the framework keeps them
     const double shards = double(l.dp) * l.cp;  // ZeRO shards over the DP-CP group
     const double perLayer = est.activation.perLayerPerMicrobatch;
     const double workingSet = recomputeWorkingSet(plan);
@@ -78,6 +79,7 @@ void estimateStages(const Plan& plan, Estimate& est)
     const double margin = plan.training.memoryMarginFraction * capacity;
     est.ncclCommunicators = reserve.communicators;
     est.ncclBytesPerCommunicator = reserve.perCommunicator;
+    const double gathered = gatheredParameterBytes(plan, est.parameters.perLayer / l.tp);
 
     est.stages.resize(p);
     int first = 0;
@@ -94,7 +96,7 @@ void estimateStages(const Plan& plan, Estimate& est)
         st.parametersPerGpu = st.parameters / l.tp;
         st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
         st.activationsPerMicrobatch = perLayer * st.layers;
-        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0);
+        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0) + gathered;
 
         MemoryBreakdown& mem = st.memory;
         const ShardedState modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "plan/FrameworkSpec.h"
+
 namespace trainplan {
 
 enum class FfnKind { SwiGlu, Gelu };
@@ -134,6 +136,7 @@ struct Plan {
     TrainingSpec training;
     LayoutSpec layout;
     ReliabilitySpec reliability;
+    FrameworkSpec framework;  // the training software (absent: every switch unknown)
 
     bool operator==(const Plan&) const = default;
 };

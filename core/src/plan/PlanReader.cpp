@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plan/EnumNames.h"
+#include "plan/FrameworkNames.h"
 #include "plan/PlanIO.h"
 #include "plan/Units.h"
 
@@ -397,6 +398,39 @@ void readReliability(const json& doc, ReliabilitySpec& r, std::vector<PlanProble
     s.rejectUnknownKeys();
 }
 
+
+// The "framework" object: a profile by name and individual switches, each optional.
+void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& problems)
+{
+    Section s(doc, "framework", problems, false);
+    f = FrameworkSpec{};
+    f.profile = s.text("profile");
+    if (!f.profile.empty() && !findFrameworkProfile(f.profile)) {
+        std::string allowed;
+        for (auto name : frameworkProfileNames())
+            allowed += (allowed.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+        s.problem("framework.profile", "must be one of " + allowed + ", got \"" + f.profile + "\"");
+    }
+    const auto flag = [&](const char* key, std::optional<bool>& out) {
+        if (s.find(key, false))
+            out = s.boolean(key, false);
+    };
+    flag("tp_comm_overlap", f.tpCommOverlap);
+    flag("overlap_grad_reduce", f.overlapGradReduce);
+    flag("overlap_param_gather", f.overlapParamGather);
+    flag("fused_kernels", f.fusedKernels);
+    flag("cuda_graphs", f.cudaGraphs);
+    flag("dropout", f.dropout);
+    flag("fp32_gradients", f.fp32Gradients);
+    if (const json* v = s.find("flash_attention", false); v && v->is_number_integer())
+        s.problem("framework.flash_attention", "must be a string, one of \"none\", \"2\", \"3\", got " + describeJson(*v));
+    else if (v)
+        f.flashAttention = s.choice("flash_attention", kFlashAttentionVersionNames, FlashAttentionVersion::V2);
+    if (s.find("optimizer", false))
+        f.optimizer = s.choice("optimizer", kOptimizerImplementationNames, OptimizerImplementation::Fused);
+    s.rejectUnknownKeys();
+}
+
 }  // namespace
 
 Plan planFromJson(const json& doc)
@@ -425,11 +459,13 @@ Plan planFromJson(const json& doc)
     readTraining(doc, plan.training, plan.model.sequenceLength, problems);
     readLayout(doc, plan.layout, plan.cluster, plan.model, problems);
     readReliability(doc, plan.reliability, problems);
+    readFramework(doc, plan.framework, problems);
     top.find("model", false);
     top.find("cluster", false);
     top.find("training", false);
     top.find("layout", false);
     top.find("reliability", false);
+    top.find("framework", false);
     top.find("notes", false);
     top.rejectUnknownKeys();
     if (!problems.empty())

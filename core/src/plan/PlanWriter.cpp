@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plan/EnumNames.h"
+#include "plan/FrameworkNames.h"
 #include "plan/PlanIO.h"
 #include "plan/Units.h"
 
@@ -17,6 +18,31 @@ template <typename E, size_t N>
 std::string name(const NameTable<E, N>& table, E value)
 {
     return std::string(nameOf(table, value));
+}
+
+
+// The "framework" object with only what the plan sets (unset switches stay unknown on reading).
+json frameworkToJson(const FrameworkSpec& f)
+{
+    json out = json::object();
+    if (!f.profile.empty())
+        out["profile"] = f.profile;
+    const auto flag = [&](const char* key, const std::optional<bool>& v) {
+        if (v)
+            out[key] = *v;
+    };
+    flag("tp_comm_overlap", f.tpCommOverlap);
+    flag("overlap_grad_reduce", f.overlapGradReduce);
+    flag("overlap_param_gather", f.overlapParamGather);
+    flag("fused_kernels", f.fusedKernels);
+    flag("cuda_graphs", f.cudaGraphs);
+    flag("dropout", f.dropout);
+    flag("fp32_gradients", f.fp32Gradients);
+    if (f.flashAttention)
+        out["flash_attention"] = name(kFlashAttentionVersionNames, *f.flashAttention);
+    if (f.optimizer)
+        out["optimizer"] = name(kOptimizerImplementationNames, *f.optimizer);
+    return out;
 }
 
 }  // namespace
@@ -67,10 +93,13 @@ json planToJson(const Plan& plan)
     else
         reliability["checkpoint_write_seconds"] = r.checkpointWriteSeconds.value_or(60.0);
 
-    return json{
+    json doc{
         {"format", kPlanFormat}, {"version", kPlanVersion}, {"name", plan.name}, {"model", model},
         {"cluster", cluster},    {"training", training},   {"layout", layout},  {"reliability", reliability},
     };
+    if (!plan.framework.empty())
+        doc["framework"] = frameworkToJson(plan.framework);
+    return doc;
 }
 
 std::string planToText(const Plan& plan)

@@ -47,8 +47,14 @@ void readEfficiency(const nlohmann::json& entry, const nlohmann::json& t, Accele
     AcceleratorEfficiency& e = a.efficiency;
     e.hbmBytesPerSecond = entry.at("hbm_bandwidth_gb_per_s").get<double>() * units::GB;  // datasheet figure
     e.matmulEfficiency = t.at("matmul_efficiency").get<double>();
-    e.matmulHalfDimension = t.at("matmul_half_dimension").get<double>();
+    e.smCount = t.at("sm_count").get<int>();
+    e.gemmTileM = t.at("gemm_tile").at(0).get<int>();
+    e.gemmTileN = t.at("gemm_tile").at(1).get<int>();
+    e.gemmKHalf = t.at("gemm_k_half").get<double>();
     e.flashAttentionEfficiency = t.at("flash_attention_efficiency").get<double>();
+    e.flash3AttentionEfficiency = t.at("flash_attention_3_efficiency").get<double>();
+    e.kernelOverheadSeconds = t.at("kernel_overhead_us").get<double>() * 1e-6;
+    e.kernelLaunchSeconds = t.at("kernel_launch_us").get<double>() * 1e-6;
     e.hbmEfficiency = t.at("hbm_efficiency").get<double>();
     e.intraNodeCollectiveEfficiency = t.at("intra_node_collective_efficiency").get<double>();
     e.interNodeCollectiveEfficiency = t.at("inter_node_collective_efficiency").get<double>();

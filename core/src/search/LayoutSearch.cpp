@@ -111,7 +111,8 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     result.marginBytes = plan.training.memoryMarginFraction * plan.cluster.memoryBytesPerGpu;
 
     StepTimeOptions stepOptions = stepTimeOptionsFor(plan);
-    stepOptions.framework = options.framework;
+    if (options.framework)
+        stepOptions.framework = *options.framework;
     stepOptions.pipeline = PipelineMethod::ClosedForm;
     // The plan's own non-interleaved schedule for v = 1 (1F1B if it interleaves).
     const Schedule flat = plan.layout.schedule == Schedule::Interleaved ? Schedule::OneFOneB : plan.layout.schedule;

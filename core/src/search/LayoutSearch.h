@@ -13,6 +13,7 @@
 //   then the fastest among equals.
 #pragma once
 
+#include <optional>
 #include <array>
 #include <atomic>
 #include <functional>
@@ -45,7 +46,7 @@ struct SearchOptions {
     int maxCp = 16;
     int maxVirtualStages = 8;
     int maxMicroBatch = 16;
-    FrameworkOptions framework;  // what the training framework overlaps (StepTimeModel.h)
+    std::optional<FrameworkOptions> framework;  // unset: the plan's own framework section
 };
 
 struct SearchLayout {

@@ -1,21 +1,26 @@
 #include "steptime/StepTimeCosts.h"
 
 #include <algorithm>
+#include <cmath>
 
-#include "estimate/CommunicationModel.h"
+#include "estimate/Topology.h"
 
 namespace trainplan {
 
 namespace {
 
-// Element-wise passes per element (16-bit activations, e bytes; Korthikanti et al. 2022,
-// Sec. 4.1 lists the same operations when counting activation memory):
-//   norm (LayerNorm / RMSNorm):           read x, write y                      2e
-//   residual add (fused bias-dropout-add): read x and the residual, write y     3e  (+1 mask byte)
-//   activation function: GeLU read, write  2e per FFN element; SwiGLU read gate and up, write 3e
-//   RoPE on queries and keys:             read, write                           2e
-//   softmax over the scores (fused scale-mask-softmax, no FlashAttention): read, write 2e, and
-//   attention dropout: read, write, mask  2e + 1
+// Element-wise HBM passes per element, e bytes per activation (Korthikanti et al. 2022, Sec. 4.1
+// lists the same operations when counting activation memory). Fused kernels (Megatron's
+// bias-GeLU, bias-dropout-add, fused norms; TE):
+//   norm (LayerNorm / RMSNorm) read x, write y                                  2e
+//   residual: bias-dropout-add reads x and the residual, writes y               3e (+1 mask byte)
+//   activation: GeLU read, write 2e per FFN element; SwiGLU read gate and up, write 3e
+// Unfused (one PyTorch op per kernel, each reading and writing its tensors):
+//   norm: square, mean, rsqrt-scale, weight multiply                           ~7e
+//   residual: bias add 2e, dropout 2e (+1 mask byte), add 3e                    7e
+//   activation: bias add 2e then GeLU 2e = 4e; SwiGLU: SiLU 2e then multiply 3e = 5e
+//   attention softmax without flash: scale, mask, softmax as three passes       6e (fused: 2e)
+// RoPE on queries and keys reads and writes them, 2e, in either case.
 // Each op's backward reads its saved input and the incoming gradient and writes one gradient:
 // three passes against the forward's two, so 1.5x the forward's bytes.
 constexpr double kBackwardMemoryFactor = 1.5;
@@ -31,32 +36,113 @@ constexpr double kFlashBackwardFactor = 2.5;
 // Causal masking: FlashAttention skips the tiles above the diagonal, about half the score
 // matrix (Dao 2023, Sec. 3.1.1); without it the full matrix is computed and masked.
 constexpr double kCausalFraction = 0.5;
+// TE userbuffers overlap (Megatron --tp-comm-overlap): each AG/RS is split into chunks pipelined
+// with its GEMM (num_splits 4 in Megatron-Core's default tp_comm_overlap_cfg), so one chunk stays
+// exposed, and the communication kernels take SMs from the GEMM while they run (16 of the
+// Hopper presets' 2-32 SMs per overlap; Megatron-Bridge comm_overlap.py).
+constexpr double kTpOverlapSplits = 4.0;
+constexpr double kTpOverlapSms = 16.0;
+// Tile candidates as fractions of the accelerator's large tile, with the fraction of the large
+// tile's rate each sustains: halving a tile side lowers its arithmetic intensity (data reuse per
+// loaded byte) by a third, and cuBLAS falls back to such tiles for small outputs (estimate).
+struct TileChoice {
+    double mScale, nScale, rate;
+};
+constexpr TileChoice kTiles[] = {{1.0, 1.0, 1.0}, {0.5, 1.0, 0.92}, {0.5, 0.5, 0.80}};
 
-struct Gemms {
+// ceil() for the positive, well below 2^53 counts here; libm's ceil is a call on baseline x86-64.
+inline double ceilCount(double x)
+{
+    const double truncated = double(static_cast<long long>(x));
+    return truncated < x ? truncated + 1.0 : truncated;
+}
+
+struct GemmTotals {
     double flops = 0;
-    double seconds = 0;
+    double forward = 0, inputGrad = 0, weightGrad = 0;  // seconds
+    double forwardEach[4] = {0, 0, 0, 0}, inputGradEach[4] = {0, 0, 0, 0};
+    double headForward = 0, headInputGrad = 0, headWeightGrad = 0;
+};
+
+// The layer's and LM head's GEMM times depend only on these; the layout search revisits the same
+// shapes for every PP, DP, ZeRO and schedule choice, so the last result is kept per thread.
+struct GemmKey {
+    double tokens = -1, qkv = 0, heads = 0, h = 0, ffnIn = 0, ffn = 0, vocab = 0, peak = 0;
+    double matmulEfficiency = 0, gemmKHalf = 0;
+    int smCount = 0, tileM = 0, tileN = 0;
+    bool operator==(const GemmKey&) const = default;
 };
 
 }  // namespace
 
-double matmulEfficiency(double m, double n, double k, const AcceleratorEfficiency& e)
+double reducedGradientBytes(const Plan& plan, const FrameworkOptions& fw)
 {
-    const double x = std::min({m, n, k});
-    return x <= 0 ? 0.0 : e.matmulEfficiency * x / (x + e.matmulHalfDimension);
+    const double own = stateBytesPerParameter(plan.training.precision).gradients;
+    return fw.fp32Gradients ? std::max(own, 4.0) : own;
 }
 
-double collectiveEfficiency(bool crossesNodes, const AcceleratorEfficiency& e)
+double collectiveSmShare(const AcceleratorEfficiency& e)
 {
-    return crossesNodes ? e.interNodeCollectiveEfficiency : e.intraNodeCollectiveEfficiency;
+    constexpr double kNcclChannels = 16.0;
+    return e.smCount > 0 ? std::min(1.0, kNcclChannels / e.smCount) : 0.0;
 }
 
-MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options)
+double matmulEfficiency(double m, double n, double k, const AcceleratorEfficiency& e, double batch)
+{
+    if (m <= 0 || n <= 0 || k <= 0 || e.smCount <= 0)
+        return 0.0;
+    // Each candidate's share of peak is rate x (m n / covered area) x (tiles / (waves x SMs));
+    // candidates compare as fractions so that the search's hot loop divides only at the end.
+    const double invTileM = 1.0 / e.gemmTileM, invTileN = 1.0 / e.gemmTileN, sm = e.smCount, invSm = 1.0 / sm;
+    const double blocks = std::max(1.0, batch);
+    double bestNumerator = 0.0, bestDenominator = 1.0;
+    for (const TileChoice& t : kTiles) {
+        const double tilesM = ceilCount(m * invTileM / t.mScale), tilesN = ceilCount(n * invTileN / t.nScale);
+        const double tiles = tilesM * tilesN * blocks;
+        const double waves = ceilCount(tiles * invSm);
+        const double covered = tilesM * tilesN * (e.gemmTileM * t.mScale) * (e.gemmTileN * t.nScale);
+        const double numerator = t.rate * tiles, denominator = covered * waves;
+        if (numerator * bestDenominator > bestNumerator * denominator) {
+            bestNumerator = numerator;
+            bestDenominator = denominator;
+        }
+    }
+    return e.matmulEfficiency * (m * n * bestNumerator * k) / (bestDenominator * sm * (k + e.gemmKHalf));
+}
+
+CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, const AcceleratorEfficiency& e)
+{
+    const auto& l = plan.layout;
+    const auto& cl = plan.cluster;
+    const GroupStrides s = groupStrides(l);
+    const long long world = est.gpusUsed;
+    CommunicationGroups g;
+    g.tp = groupPlacement(s.tp, l.tp, cl.gpusPerNode, world);
+    g.cp = groupPlacement(s.cp, l.cp, cl.gpusPerNode, world);
+    g.pp = groupPlacement(s.pp, l.pp, cl.gpusPerNode, world);
+    // The DP x CP group: one strided group when CP ranks lie just inside DP ones (tp-cp-dp-pp),
+    // otherwise the two dimensions' members per node multiply.
+    if (l.cp == 1) {
+        g.dp = groupPlacement(s.dp, l.dp, cl.gpusPerNode, world);
+    } else if (s.dp == s.cp * l.cp) {
+        g.dp = groupPlacement(s.cp, l.dp * l.cp, cl.gpusPerNode, world);
+    } else {
+        const GroupPlacement dp = groupPlacement(s.dp, l.dp, cl.gpusPerNode, world);
+        g.dp.ranks = l.dp * l.cp;
+        g.dp.perNode = std::min(cl.gpusPerNode, dp.perNode * g.cp.perNode);
+        g.dp.nodes = (g.dp.ranks + g.dp.perNode - 1) / g.dp.perNode;
+    }
+    g.fabric = Fabric{cl.intraNodeBytesPerSecond, cl.interNodeBytesPerSecond, e.intraNodeCollectiveEfficiency,
+                      e.interNodeCollectiveEfficiency};
+    return g;
+}
+
+MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups)
 {
     const auto& model = plan.model;
     const auto& l = plan.layout;
     const auto& e = options.efficiency;
     const auto& fw = options.framework;
-    const auto& comm = est.communication;
     const double peak = plan.cluster.peakFlopsPerGpu;
     const double t = l.tp;
     const double b = plan.training.microBatchSize;
@@ -69,6 +155,8 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     const double kvHeads = std::max(1.0, double(model.kvHeads) / t);  // replicated when kv < t
     const double ffn = double(model.ffnHiddenSize) / t;
     const bool swiglu = model.ffnKind == FfnKind::SwiGlu;
+    const bool flash = l.flashAttention && fw.flashAttention != FlashAttentionVersion::None;
+    const bool sp = l.sequenceParallel && l.tp > 1;
     const double bytes = activationBytesPerElement(plan.training.precision);
     const double hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
 
@@ -76,85 +164,161 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     LayerTimes& L = out.layer;
 
     // Projections of one layer on one TP rank (Shoeybi et al. 2019, Sec. 3: QKV and FFN-in
-    // column-parallel, attention output and FFN-out row-parallel), forward: 2 m n k FLOPs each.
-    Gemms gemms;
-    const auto gemm = [&](double m, double n, double k) {
-        const double flops = 2.0 * m * n * k;
-        gemms.flops += flops;
-        gemms.seconds += flops / (peak * matmulEfficiency(m, n, k, e));
-    };
-    gemm(tokens, (heads + 2.0 * kvHeads) * d, h);   // Q, K, V
-    gemm(tokens, h, heads * d);                      // attention output
-    gemm(tokens, (swiglu ? 2.0 : 1.0) * ffn, h);     // FFN in (gate and up fused for SwiGLU)
-    gemm(tokens, h, ffn);                            // FFN out
-    L.forwardMatmul = gemms.seconds;
-    // Backward: input-gradient and weight-gradient GEMMs of the same three dimensions, so the
-    // same efficiency and twice the FLOPs (Narayanan et al. 2021, Sec. 5.1 FLOP count).
-    L.backwardMatmul = 2.0 * gemms.seconds;
-    L.weightGradMatmul = gemms.seconds;
-    out.matmulEfficiency = gemms.seconds > 0 ? gemms.flops / (gemms.seconds * peak) : 0.0;
+    // column-parallel, attention output and FFN-out row-parallel). Forward C = A(m x k) B(k x n);
+    // backward input gradient (m x k, reducing over n) and weight gradient (k x n, reducing over
+    // m): the same FLOPs, other shapes (Narayanan et al. 2021, Sec. 5.1 FLOP count).
+    const double vocab = double(model.vocabSize) / t;
+    const GemmKey key{tokens, (heads + 2.0 * kvHeads) * d, heads * d, h, (swiglu ? 2.0 : 1.0) * ffn, ffn, vocab, peak,
+                      e.matmulEfficiency, e.gemmKHalf, e.smCount, e.gemmTileM, e.gemmTileN};
+    static thread_local GemmKey cachedKey;
+    static thread_local GemmTotals cached;
+    if (!(key == cachedKey)) {
+        GemmTotals fresh;
+        int index = 0;
+        const auto gemm = [&](double m, double n, double k) {
+            const double flops = 2.0 * m * n * k;
+            fresh.flops += flops;
+            const double fwd = flops / (peak * matmulEfficiency(m, n, k, e));
+            const double dgrad = flops / (peak * matmulEfficiency(m, k, n, e));
+            const double wgrad = flops / (peak * matmulEfficiency(k, n, m, e));
+            fresh.forward += fwd;
+            fresh.inputGrad += dgrad;
+            fresh.weightGrad += wgrad;
+            fresh.forwardEach[index] = fwd;
+            fresh.inputGradEach[index] = dgrad;
+            ++index;
+        };
+        gemm(tokens, key.qkv, h);     // Q, K, V
+        gemm(tokens, h, key.heads);   // attention output
+        gemm(tokens, key.ffnIn, h);   // FFN in (gate and up fused for SwiGLU)
+        gemm(tokens, h, ffn);         // FFN out
+        // The LM head: V/t output columns per rank.
+        const double headFlops = 2.0 * tokens * vocab * h;
+        fresh.headForward = headFlops / (peak * matmulEfficiency(tokens, vocab, h, e));
+        fresh.headInputGrad = headFlops / (peak * matmulEfficiency(tokens, h, vocab, e));
+        fresh.headWeightGrad = headFlops / (peak * matmulEfficiency(h, vocab, tokens, e));
+        cached = fresh;
+        cachedKey = key;
+    }
+    const GemmTotals& g = cached;
+    const double* gemmForward = g.forwardEach;
+    const double* gemmInputGrad = g.inputGradEach;
+    L.forwardMatmul = g.forward;
+    L.backwardMatmul = g.inputGrad + g.weightGrad;
+    L.weightGradMatmul = g.weightGrad;
+    out.matmulEfficiency = g.forward > 0 ? g.flops / (g.forward * peak) : 0.0;
 
     // Attention core: 4 b s_q s_k (a/t) d FLOPs forward (QK^T and AV; the estimate's 12 L h s
     // per token, PaLM App. B). FlashAttention: causal half at the kernel's efficiency; without
-    // it, two batched GEMMs whose smallest dimension is the head dimension.
+    // it, two batched GEMMs per head (b a/t of them) shaped by the sequence and head dimension.
     const double attentionFlops = 4.0 * b * sq * sk * heads * d;
-    if (l.flashAttention) {
-        L.forwardAttention = kCausalFraction * attentionFlops / (peak * e.flashAttentionEfficiency);
+    if (flash) {
+        const double efficiency = fw.flashAttention == FlashAttentionVersion::V3 ? e.flash3AttentionEfficiency : e.flashAttentionEfficiency;
+        L.forwardAttention = kCausalFraction * attentionFlops / (peak * efficiency);
         L.backwardAttention = kFlashBackwardFactor * L.forwardAttention;
     } else {
-        L.forwardAttention = attentionFlops / (peak * matmulEfficiency(sq, sk, d, e));
+        const double batch = b * heads;
+        const double scores = 0.5 * attentionFlops / (peak * matmulEfficiency(sq, sk, d, e, batch));
+        const double values = 0.5 * attentionFlops / (peak * matmulEfficiency(sq, d, sk, e, batch));
+        L.forwardAttention = scores + values;
         L.backwardAttention = 2.0 * L.forwardAttention;
     }
 
     // Memory-bound work (see the table above). Sequence parallelism runs norms and residual
     // adds on 1/t of the sequence (Korthikanti et al. 2022, Sec. 4.2.2).
-    const double hiddenElements = tokens * h / (l.sequenceParallel ? t : 1.0);
-    const double hiddenBytes = hiddenElements * (2.0 * 2.0 * bytes + 2.0 * 3.0 * bytes + (fw.dropout ? 2.0 : 0.0));
-    const double activationBytes = tokens * ffn * (swiglu ? 3.0 : 2.0) * bytes;
+    const bool fused = fw.fusedKernels;
+    const double mask = fw.dropout ? 1.0 : 0.0;
+    const double hiddenElements = tokens * h / (sp ? t : 1.0);
+    const double normBytes = (fused ? 2.0 : 7.0) * bytes;
+    const double residualBytes = (fused ? 3.0 : 7.0) * bytes + mask;
+    const double hiddenBytes = hiddenElements * 2.0 * (normBytes + residualBytes);
+    const double activationPasses = swiglu ? (fused ? 3.0 : 5.0) : (fused ? 2.0 : 4.0);
+    const double activationBytes = tokens * ffn * activationPasses * bytes;
     const double ropeBytes = model.positionEmbedding == PositionEmbedding::Rope ? 2.0 * bytes * tokens * (heads + kvHeads) * d : 0.0;
-    const double scoreBytes = l.flashAttention ? 0.0 : b * heads * sq * sk * (2.0 * bytes + (fw.dropout ? 2.0 * bytes + 1.0 : 0.0));
+    const double scoreBytes = flash ? 0.0 : b * heads * sq * sk * ((fused ? 2.0 : 6.0) * bytes + (fw.dropout ? 2.0 * bytes + 1.0 : 0.0));
     L.forwardMemory = (hiddenBytes + activationBytes + ropeBytes + scoreBytes) / hbm;
     L.backwardMemory = kBackwardMemoryFactor * L.forwardMemory;
 
-    // TP: two collectives forward and two backward (CommunicationModel.cpp), each at the
-    // estimate's ring time over the achieved bus bandwidth; exposed unless the framework
-    // overlaps them with GEMMs.
-    const double tpCollective = comm.tpSecondsPerCollective / collectiveEfficiency(comm.tpCrossesNodes, e);
-    const double tpExposed = 1.0 - std::clamp(fw.tpOverlapFraction, 0.0, 1.0);
-    L.forwardTp = 2.0 * tpCollective * tpExposed;
-    L.backwardTp = 2.0 * tpCollective * tpExposed;
-
-    // CP ring attention: the K/V blocks of a layer (one third forward, two thirds backward:
-    // CommunicationModel.cpp) travel while the attention core computes on the block in hand
-    // (Liu et al. 2023, Ring Attention, Sec. 3; Megatron-Core context parallelism), so only
-    // what the attention core cannot cover is exposed.
-    if (l.cp > 1) {
-        const double link = comm.cpCrossesNodes ? plan.cluster.interNodeBytesPerSecond : plan.cluster.intraNodeBytesPerSecond;
-        const double cpSeconds = comm.cpBytesPerLayer / (link * collectiveEfficiency(comm.cpCrossesNodes, e));
-        L.forwardCp = std::max(0.0, cpSeconds / 3.0 - L.forwardAttention);
-        L.backwardCp = std::max(0.0, cpSeconds * 2.0 / 3.0 - L.backwardAttention);
+    // TP (Shoeybi et al. 2019; Korthikanti et al. 2022, Sec. 4.2.2): two all-reduces of the
+    // b s h activations forward and two backward, or with sequence parallelism an all-gather
+    // before each column-parallel GEMM and a reduce-scatter after each row-parallel one (same
+    // bus bytes). Priced on the TP group's placement (collectiveSeconds). Exposed unless the
+    // framework pipelines them with the GEMMs (tpCommOverlap: TE userbuffers need SP, TP >= 2;
+    // Megatron-Bridge comm_overlap.py), which leaves one chunk exposed and slows the GEMM by the
+    // SMs the communication takes while it runs.
+    const double tpBuffer = tokens * h * bytes;
+    const double tpCollective = l.tp > 1 ? collectiveSeconds(sp ? Collective::AllGather : Collective::AllReduce, tpBuffer, groups.tp, groups.fabric)
+                                         : 0.0;
+    const bool tpOverlap = fw.tpCommOverlap && sp;
+    const double contention = e.smCount > 0 ? std::min(1.0, kTpOverlapSms / e.smCount) : 0.0;
+    const auto tpExposed = [&](double gemmSeconds) {
+        if (!tpOverlap)
+            return tpCollective;
+        const double hidden = std::min(tpCollective, gemmSeconds);
+        return std::max(0.0, tpCollective - gemmSeconds) + hidden / kTpOverlapSplits + hidden * contention;
+    };
+    if (l.tp > 1) {
+        // Forward: AG + QKV, proj + RS, AG + FC1, FC2 + RS; backward: the same pairs on the
+        // input-gradient GEMMs (without SP only the two all-reduces, one per block, each way).
+        if (sp) {
+            for (int i = 0; i < 4; ++i) {
+                L.forwardTp += tpExposed(gemmForward[i]);
+                L.backwardTp += tpExposed(gemmInputGrad[i]);
+            }
+        } else {
+            L.forwardTp = 2.0 * tpCollective;
+            L.backwardTp = 2.0 * tpCollective;
+        }
     }
 
-    // ZeRO over the DP x CP group (Rajbhandari et al. 2020, Sec. 5 and 7): stage 3 gathers each
-    // layer's weights before its forward and again before its backward, and stages 2 and 3
-    // reduce-scatter each micro-batch's gradients (the sharded gradients cannot accumulate
-    // unreduced). Gathers are prefetched a layer ahead, so only what the layer's own compute
-    // cannot cover is exposed.
+    // CP ring attention: each rank passes its K/V block around the ring, cp - 1 hops forward and
+    // K, V and their gradients backward (Liu et al. 2023, Ring Attention, Sec. 3; Megatron-Core
+    // context parallelism), each hop while the attention core computes on the block in hand, so
+    // only what the attention core cannot cover is exposed.
+    if (l.cp > 1) {
+        const double kvBlock = 2.0 * b * sq * kvHeads * d * bytes;
+        const double hop = collectiveSeconds(Collective::SendRecv, kvBlock, groups.cp, groups.fabric);
+        L.forwardCp = std::max(0.0, (l.cp - 1) * hop - L.forwardAttention);
+        L.backwardCp = std::max(0.0, 2.0 * (l.cp - 1) * hop - L.backwardAttention);
+    }
+
+    // ZeRO over the DP x CP group (Rajbhandari et al. 2020, Sec. 5 and 7): stage 3 (FSDP) gathers
+    // each layer's weights before its forward and again before its backward, and stages 2 and 3
+    // reduce-scatter each micro-batch's gradients. Gathers are prefetched a layer ahead when the
+    // framework does (overlap_param_gather; FSDP2's BACKWARD_PRE prefetch), so only what the
+    // layer's own compute cannot cover is exposed.
     if (l.zeroStage >= 2) {
         const auto state = stateBytesPerParameter(plan.training.precision);
-        const int ranks = l.dp * l.cp;
-        const double link = comm.dpCrossesNodes ? plan.cluster.interNodeBytesPerSecond : plan.cluster.intraNodeBytesPerSecond;
-        const double bandwidth = link * collectiveEfficiency(comm.dpCrossesNodes, e);
         const double layerParameters = est.parameters.perLayer / t;
-        const double gather = l.zeroStage >= 3 ? ringGatherSeconds(layerParameters * state.weights, ranks, bandwidth) : 0.0;
-        const double reduce = ringGatherSeconds(layerParameters * state.gradients, ranks, bandwidth);
+        const double gather = l.zeroStage >= 3 ? collectiveSeconds(Collective::AllGather, layerParameters * state.weights, groups.dp, groups.fabric) : 0.0;
+        const double reduce = collectiveSeconds(Collective::ReduceScatter, layerParameters * reducedGradientBytes(plan, fw),
+                                                groups.dp, groups.fabric);
         const double forwardWork = L.forwardMatmul + L.forwardAttention + L.forwardMemory;
         const double backwardWork = L.backwardMatmul + L.backwardAttention + L.backwardMemory;
-        L.forwardZero = fw.overlapParamGather ? std::max(0.0, gather - forwardWork) : gather;
+        // Overlapped, a collective still slows the compute under it by the SMs it occupies.
+        const double share = collectiveSmShare(e);
+        L.forwardZero = fw.overlapParamGather ? std::max(0.0, gather - forwardWork) + share * std::min(gather, forwardWork) : gather;
         // Backward: the overlapped collectives share the layer's backward as cover.
         const double hidden = (fw.overlapParamGather ? gather : 0.0) + (fw.overlapGradientReduce ? reduce : 0.0);
-        L.backwardZero = std::max(0.0, hidden - backwardWork) + (gather + reduce - hidden);
+        L.backwardZero = std::max(0.0, hidden - backwardWork) + share * std::min(hidden, backwardWork) + (gather + reduce - hidden);
     }
+
+    // Fixed costs per kernel. A layer launches its norms, GEMMs, attention, activation, residual
+    // adds and RoPE (fused: about 11; unfused ops add bias adds, dropouts and the norm's parts),
+    // plus one kernel per TP collective; the backward about twice the forward (input and weight
+    // gradients). Every kernel pays the GPU's fixed start and tail cost, and without CUDA graphs
+    // the CPU must launch each, a floor on the layer's time (Megatron-Core docs, cuda_graph.md).
+    const double computeKernels = (fused ? 11.0 : 22.0) + (flash ? 0.0 : 2.0) + (model.positionEmbedding == PositionEmbedding::Rope ? 1.0 : 0.0);
+    const double tpKernels = l.tp > 1 ? (sp ? 4.0 : 2.0) : 0.0;
+    const double forwardKernels = computeKernels + tpKernels;
+    const double backwardKernels = 2.0 * computeKernels + tpKernels;
+    const auto fixedCost = [&](double kernels, double busy) {
+        const double gpu = kernels * e.kernelOverheadSeconds;
+        const double floor = fw.cudaGraphs ? 0.0 : kernels * e.kernelLaunchSeconds;
+        return std::max(gpu, floor - busy);
+    };
+    L.forwardFixed = fixedCost(forwardKernels, L.forward());
+    L.backwardFixed = fixedCost(backwardKernels, L.backward());
 
     // Recompute (Korthikanti et al. 2022, Sec. 5): selective repeats the attention core's
     // forward (and its softmax traffic); full repeats the whole layer forward, collectives too.
@@ -166,22 +330,27 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
 
     // First stage: the embedding lookup reads and writes b s h values; with TP the
     // vocabulary-parallel embedding reduces its output once (Megatron VocabParallelEmbedding).
+    // The same collective as a layer's: an all-reduce, or with SP a reduce-scatter, which costs
+    // what the all-gather does (same bus bytes, same steps).
+    const double tpAllReduce = tpCollective;
     out.embedding.forwardMemory = 2.0 * tokens * h * bytes / hbm;
     out.embedding.backwardMemory = kBackwardMemoryFactor * out.embedding.forwardMemory;
-    out.embedding.forwardTp = tpCollective * tpExposed;
+    out.embedding.forwardTp = tpAllReduce;
+    out.embedding.forwardFixed = e.kernelOverheadSeconds * 2.0;
+    out.embedding.backwardFixed = e.kernelOverheadSeconds * 2.0;
 
     // Last stage: the output projection (V/t columns per rank), the loss on the logits, and with
     // sequence parallelism an all-gather of the final hidden states before it (reduce-scatter
     // after it in the backward); without SP only the backward reduces the input gradient.
-    const double vocab = double(model.vocabSize) / t;
-    const double headFlops = 2.0 * tokens * vocab * h;
-    out.lmHead.forwardMatmul = headFlops / (peak * matmulEfficiency(tokens, vocab, h, e));
-    out.lmHead.backwardMatmul = 2.0 * out.lmHead.forwardMatmul;
-    out.lmHead.weightGradMatmul = out.lmHead.forwardMatmul;
+    out.lmHead.forwardMatmul = g.headForward;
+    out.lmHead.weightGradMatmul = g.headWeightGrad;
+    out.lmHead.backwardMatmul = g.headInputGrad + g.headWeightGrad;
     out.lmHead.forwardMemory = tokens * vocab * kLossForwardBytesPerLogit / hbm;
     out.lmHead.backwardMemory = tokens * vocab * kLossBackwardBytesPerLogit / hbm;
-    out.lmHead.forwardTp = l.sequenceParallel ? tpCollective * tpExposed : 0.0;
-    out.lmHead.backwardTp = tpCollective * tpExposed;
+    out.lmHead.forwardTp = sp ? tpCollective : 0.0;
+    out.lmHead.backwardTp = tpAllReduce;
+    out.lmHead.forwardFixed = e.kernelOverheadSeconds * 6.0;   // norm, GEMM, loss kernels (max, exp-sum, softmax, loss)
+    out.lmHead.backwardFixed = e.kernelOverheadSeconds * 6.0;
     return out;
 }
 

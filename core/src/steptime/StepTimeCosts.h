@@ -3,6 +3,7 @@
 // multiplies these by layers and micro-batches and lays them out on the pipeline.
 #pragma once
 
+#include "estimate/CommunicationModel.h"
 #include "steptime/StepTimeModel.h"
 
 namespace trainplan {
@@ -12,9 +13,10 @@ struct EndCosts {
     double forwardMatmul = 0, backwardMatmul = 0, weightGradMatmul = 0;
     double forwardMemory = 0, backwardMemory = 0;
     double forwardTp = 0, backwardTp = 0;
+    double forwardFixed = 0, backwardFixed = 0;
 
-    double forward() const { return forwardMatmul + forwardMemory + forwardTp; }
-    double backward() const { return backwardMatmul + backwardMemory + backwardTp; }
+    double forward() const { return forwardMatmul + forwardMemory + forwardTp + forwardFixed; }
+    double backward() const { return backwardMatmul + backwardMemory + backwardTp + backwardFixed; }
 };
 
 struct MicrobatchCosts {
@@ -24,20 +26,30 @@ struct MicrobatchCosts {
     double matmulEfficiency = 0;  // FLOP-weighted over one layer's projections
 };
 
-// Achieved fraction of peak for a (m x k) by (k x n) matrix multiply:
-//   matmulEfficiency x x / (x + matmulHalfDimension),  x = min(m, n, k).
-// GEMM throughput rises with the problem's smallest dimension and saturates: small dimensions
-// leave tensor-core tiles partly empty and waves of thread blocks short (NVIDIA, "Matrix
-// Multiplication Background User's Guide", tile and wave quantization; Anthony et al. 2024,
-// "The Case for Co-Designing Model Architectures with Hardware", Sec. 4, GEMM throughput against
-// hidden size). The asymptote is at or below the measured MAMF (Bekman, ml-engineering,
-// "Maximum Achievable Matmul FLOPS comparison table").
-double matmulEfficiency(double m, double n, double k, const AcceleratorEfficiency& efficiency);
+// How the plan's communicators sit on nodes (rank map strides), and the links they use.
+struct CommunicationGroups {
+    GroupPlacement tp, cp, dp, pp;  // dp: the DP x CP group the gradients reduce over
+    Fabric fabric;
+};
+CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, const AcceleratorEfficiency& efficiency);
 
-// NCCL bus bandwidth achieved as a fraction of the nominal link (intra- or inter-node).
-double collectiveEfficiency(bool crossesNodes, const AcceleratorEfficiency& efficiency);
+// Achieved fraction of peak for C(m x n) = A(m x k) B(k x n), `batch` independent GEMMs at once:
+//   matmulEfficiency x tile fill x wave fill x k / (k + gemmKHalf), best over three tile sizes.
+// Tile fill: m n over the area of the whole tiles covering it; wave fill: tiles over whole waves
+// of smCount (NVIDIA, "Matrix Multiplication Background User's Guide": tile and wave quantization).
+double matmulEfficiency(double m, double n, double k, const AcceleratorEfficiency& efficiency, double batch = 1.0);
 
-// Needs est = estimate(plan) (communication volumes, which link each group uses).
-MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options);
+// Bytes each gradient takes in the data-parallel reduction: 4 when the framework accumulates and
+// reduces FP32 gradients (Megatron's accumulate_allreduce_grads_in_fp32 for bf16, arguments.py;
+// torchtitan's reduce_dtype float32; DeepSpeed's BF16 optimizer), else the precision's own.
+double reducedGradientBytes(const Plan& plan, const FrameworkOptions& framework);
+
+// Share of the SMs a collective's kernels occupy while it overlaps compute: NCCL runs one thread
+// block per channel (src/device, MAXCHANNELS; NCCL_MAX_CTAS), about 16 for large messages on
+// NVLink and InfiniBand (estimate), so overlapped compute runs that much slower while it lasts.
+double collectiveSmShare(const AcceleratorEfficiency& efficiency);
+
+// Needs est = estimate(plan) (stages, parameters) and its communicationGroups().
+MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups);
 
 }  // namespace trainplan

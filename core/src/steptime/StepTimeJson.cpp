@@ -23,8 +23,21 @@ nlohmann::json predictedToJson(const PredictedStep& p)
         {"tp_communication", c.tpCommunication}, {"cp_communication", c.cpCommunication},
         {"zero_communication", c.zeroCommunication}, {"pp_send", c.ppSend},
         {"pipeline_bubble", c.pipelineBubble},   {"dp_communication", c.dpCommunication},
-        {"optimizer", c.optimizer},
+        {"optimizer", c.optimizer},              {"kernel_overhead", c.kernelOverhead},
     };
+    const auto figures = [](const PredictedFigures& f) {
+        return json{{"step_seconds", f.stepSeconds},
+                    {"mfu", f.mfu},
+                    {"tflops_per_gpu", f.tflopsPerGpu},
+                    {"tokens_per_second_per_gpu", f.tokensPerSecondPerGpu},
+                    {"days", f.days},
+                    {"gpu_hours", f.gpuHours}};
+    };
+    out["range"] = {{"low", figures(p.range.low)},
+                    {"high", figures(p.range.high)},
+                    {"model_error_slower", p.range.modelErrorSlower},
+                    {"model_error_faster", p.range.modelErrorFaster},
+                    {"unknown_framework_switches", p.range.unknownSwitches}};
     out["model_flops_per_step"] = p.modelFlopsPerStep;
     out["hardware_flops_per_step"] = p.hardwareFlopsPerStep;
     out["total_seconds"] = p.totalSeconds;
@@ -44,6 +57,7 @@ nlohmann::json predictedToJson(const PredictedStep& p)
         {"backward_matmul", L.backwardMatmul}, {"backward_attention", L.backwardAttention},
         {"backward_memory", L.backwardMemory}, {"backward_tp", L.backwardTp},
         {"backward_cp", L.backwardCp},         {"backward_zero", L.backwardZero},
+        {"forward_fixed", L.forwardFixed},     {"backward_fixed", L.backwardFixed},
         {"recompute", L.recompute},
     };
     return out;

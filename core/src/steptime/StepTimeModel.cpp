@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <utility>
 
+#include <cmath>
+
 #include "estimate/CommunicationModel.h"
 #include "schedule/SchedulePreconditions.h"
 #include "steptime/StepTimeCosts.h"
@@ -34,49 +36,82 @@ struct DataParallelTimes {
 
 // Per stage: ZeRO-0 all-reduces its gradients, ZeRO-1 reduce-scatters them and all-gathers the
 // updated parameters, ZeRO-2 all-gathers only (its reduce-scatters ran per micro-batch), ZeRO-3
-// neither (Rajbhandari et al. 2020, Sec. 7; Megatron-Core distributed optimizer). With
-// overlap, buckets reduce while the last micro-batch's backward still runs, so the exposed tail
-// is what that backward cannot cover, and at least the last bucket (Li et al. 2020, PyTorch
-// Distributed, Sec. 3.2.3; Megatron-Core overlap_grad_reduce); gathers overlap the next
-// forward except the first bucket (overlap_param_gather).
-// Optimizer: a fused Adam step reads and writes the stage's whole model state once and the
-// gradient-norm pass reads the gradients again: about 2 x (bytes of state) per parameter it
-// updates (its 1/(DP x CP) shard under ZeRO), at HBM bandwidth.
-DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const StepTimeOptions& o, const ScheduleCosts& costs)
+// neither (Rajbhandari et al. 2020, Sec. 7; Megatron-Core distributed optimizer), bucket by
+// bucket, each bucket a collective over the DP x CP group as it sits on nodes (its latency
+// counts once per bucket). With overlap, buckets reduce while the last micro-batch's backward
+// still runs, so the exposed tail is what that backward cannot cover, and at least the last
+// bucket (Li et al. 2020, PyTorch Distributed, Sec. 3.2.3; Megatron-Core overlap_grad_reduce:
+// only the last micro-batch's backward sends, param_and_grad_buffer.py); gathers overlap the
+// next forward except the first bucket (overlap_param_gather). Without overlap there is one
+// bucket (Megatron) and every collective is exposed.
+// Optimizer: a fused Adam step (one multi-tensor kernel) reads and writes the stage's whole
+// model state once and the gradient-norm pass reads the gradients again: about 2 x (bytes of
+// state) per parameter it updates (its 1/(DP x CP) shard under ZeRO), at HBM bandwidth.
+// PyTorch's foreach AdamW runs each of its element-wise steps (moment updates, bias
+// corrections, sqrt, divide, weight decay, update) as its own multi-tensor pass, about three
+// times the bytes; one kernel per tensor and op adds a launch per tensor.
+constexpr double kForeachOptimizerBytesFactor = 3.0;
+
+constexpr double kPerTensorOptimizerKernelsPerTensor = 12.0;
+
+double bucketedSeconds(Collective kind, double bytes, double buckets, const CommunicationGroups& groups)
+{
+    return buckets * collectiveSeconds(kind, bytes / buckets, groups.dp, groups.fabric);
+}
+
+DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const StepTimeOptions& o, const CommunicationGroups& groups,
+                                    const ScheduleCosts& costs)
 {
     const auto& l = plan.layout;
     const auto& e = o.efficiency;
     const auto& fw = o.framework;
     const auto state = stateBytesPerParameter(plan.training.precision);
-    const int ranks = l.dp * l.cp;
-    const bool crosses = est.communication.dpCrossesNodes;
-    const double link = crosses ? plan.cluster.interNodeBytesPerSecond : plan.cluster.intraNodeBytesPerSecond;
-    const double bandwidth = link * collectiveEfficiency(crosses, e);
     const double bucket = bucketParameters(plan, fw);
-    const double shards = l.zeroStage >= 1 ? double(ranks) : 1.0;
+    const double shards = l.zeroStage >= 1 ? double(l.dp) * l.cp : 1.0;
     const double hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
+    const double gradientBytes = reducedGradientBytes(plan, fw);
+    const double optimizerBytes = 2.0 * state.total() * (fw.optimizer == OptimizerImplementation::Fused ? 1.0 : kForeachOptimizerBytesFactor);
+    // Tensors per layer (about 9 with biases and norms, 6 without) for the per-tensor optimizer.
+    const double tensorsPerLayer = plan.model.bias ? 12.0 : 7.0;
 
+    const double optimizerSecondsPerParameter = optimizerBytes / (shards * hbm);
+    const double share = collectiveSmShare(e);
     DataParallelTimes out;
+    // Stages of equal size reduce the same bytes: price each size once.
+    double pricedParameters = -1.0, reduce = 0.0, gather = 0.0, buckets = 1.0;
     for (int i = 0; i < costs.p; ++i) {
         const double parameters = est.stages[i].parametersPerGpu;
-        const double buckets = std::max(1.0, parameters / bucket);
-        double reduce = 0.0, gather = 0.0;
-        switch (l.zeroStage) {
-        case 0: reduce = ringAllReduceSeconds(parameters * state.gradients, ranks, bandwidth); break;
-        case 1:
-            reduce = ringGatherSeconds(parameters * state.gradients, ranks, bandwidth);
-            gather = ringGatherSeconds(parameters * state.weights, ranks, bandwidth);
-            break;
-        case 2: gather = ringGatherSeconds(parameters * state.weights, ranks, bandwidth); break;
-        default: break;
+        if (parameters != pricedParameters) {
+            pricedParameters = parameters;
+            const double whole = double(static_cast<long long>(parameters / bucket));  // ceil without a libm call
+            buckets = fw.overlapGradientReduce ? std::max(1.0, whole < parameters / bucket ? whole + 1.0 : whole) : 1.0;
+            const auto bucketed = [&](Collective kind, double bytesPerParameter) {
+                return bucketedSeconds(kind, parameters * bytesPerParameter, buckets, groups);
+            };
+            reduce = gather = 0.0;
+            switch (l.zeroStage) {
+            case 0: reduce = bucketed(Collective::AllReduce, gradientBytes); break;
+            case 1:
+                reduce = bucketed(Collective::ReduceScatter, gradientBytes);
+                gather = bucketed(Collective::AllGather, state.weights);
+                break;
+            case 2: gather = bucketed(Collective::AllGather, state.weights); break;
+            default: break;
+            }
         }
         double lastBackward = 0.0;
         for (int c = 0; c < costs.v; ++c)
             lastBackward += costs.stages[size_t(c) * costs.p + i].backwardSeconds;
-        const double tail = fw.overlapGradientReduce ? std::max(reduce / buckets, reduce - lastBackward) : reduce;
+        // Overlapped buckets also slow the backward under them by the SMs NCCL occupies.
+        const double tail = fw.overlapGradientReduce
+            ? std::max(reduce / buckets, reduce - lastBackward) + share * std::min(reduce, lastBackward)
+            : reduce;
         out.gradientTail = std::max(out.gradientTail, tail);
         out.paramGather = std::max(out.paramGather, fw.overlapParamGather ? gather / buckets : gather);
-        out.optimizer = std::max(out.optimizer, 2.0 * state.total() * parameters / shards / hbm);
+        double optimizer = optimizerSecondsPerParameter * parameters;
+        if (fw.optimizer == OptimizerImplementation::PerTensor)
+            optimizer += est.stages[i].layers * tensorsPerLayer * kPerTensorOptimizerKernelsPerTensor * e.kernelLaunchSeconds;
+        out.optimizer = std::max(out.optimizer, optimizer);
     }
     return out;
 }
@@ -113,10 +148,17 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
     }
 }
 
-// One stage-to-stage send at the achieved bandwidth of its link.
-double sendSeconds(const Estimate& est, const StepTimeOptions& o)
+// One stage-to-stage send: the activation (1/t of it with sequence parallelism) to the next
+// stage's GPU, priced on the PP group's placement.
+double sendSeconds(const Plan& plan, const Estimate& est, const CommunicationGroups& groups)
 {
-    return est.communication.ppSecondsPerSend / collectiveEfficiency(est.communication.ppCrossesNodes, o.efficiency);
+    if (plan.layout.pp <= 1)
+        return 0.0;
+    GroupPlacement pair = groups.pp;
+    pair.ranks = 2;
+    pair.perNode = groups.pp.nodes > 1 ? 1 : 2;
+    pair.nodes = groups.pp.nodes > 1 ? 2 : 1;
+    return collectiveSeconds(Collective::SendRecv, est.communication.ppBytesPerMicrobatch, pair, groups.fabric);
 }
 
 // The reference stage's busy time by component, over the step's m micro-batches.
@@ -128,6 +170,7 @@ PredictedComponents busyComponents(const StageEstimate& stage, const MicrobatchC
     c.forwardCompute = n * (L.forwardMatmul + L.forwardAttention);
     c.backwardCompute = n * (L.backwardMatmul + L.backwardAttention);
     c.memoryBound = n * (L.forwardMemory + L.backwardMemory);
+    c.kernelOverhead = n * (L.forwardFixed + L.backwardFixed);
     c.recompute = n * L.recompute;
     c.tpCommunication = n * (L.forwardTp + L.backwardTp);
     c.cpCommunication = n * (L.forwardCp + L.backwardCp);
@@ -137,13 +180,14 @@ PredictedComponents busyComponents(const StageEstimate& stage, const MicrobatchC
         c.backwardCompute += end.backwardMatmul;
         c.memoryBound += end.forwardMemory + end.backwardMemory;
         c.tpCommunication += end.forwardTp + end.backwardTp;
+        c.kernelOverhead += end.forwardFixed + end.backwardFixed;
     };
     if (stage.hasEmbedding)
         addEnd(mc.embedding);
     if (stage.hasLmHead)
         addEnd(mc.lmHead);
     for (double* part : {&c.forwardCompute, &c.backwardCompute, &c.memoryBound, &c.recompute, &c.tpCommunication,
-                         &c.cpCommunication, &c.zeroCommunication})
+                         &c.cpCommunication, &c.zeroCommunication, &c.kernelOverhead})
         *part *= m;
     return c;
 }
@@ -164,12 +208,13 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
 {
     Scratch& s = *scratch_;
     const auto& l = plan.layout;
-    const MicrobatchCosts mc = microbatchCosts(plan, est, options);
+    const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
+    const MicrobatchCosts mc = microbatchCosts(plan, est, options, groups);
     const ScheduleKind kind = scheduleKindOf(l.schedule);
     ScheduleCosts& costs = s.costs;
     fillStageCosts(plan, est, mc, kind, costs);
-    const double send = sendSeconds(est, options);
-    const DataParallelTimes dp = dataParallelTimes(plan, est, options, costs);
+    const double send = sendSeconds(plan, est, groups);
+    const DataParallelTimes dp = dataParallelTimes(plan, est, options, groups, costs);
 
     // The reference stage: the one with the most work per micro-batch.
     int reference = 0;
@@ -247,6 +292,7 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     out.totalSeconds = steps * out.stepSeconds;
     out.days = out.totalSeconds / 86400.0;
     out.gpuHours = out.totalSeconds / 3600.0 * gpus;
+    setPredictedRange(plan, est, out.stepSeconds, out.stepSeconds, 0, out);
 }
 
 ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options)
@@ -257,9 +303,10 @@ ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, cons
 ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, ScheduleKind kind)
 {
     ScheduleCosts costs;
-    fillStageCosts(plan, est, microbatchCosts(plan, est, options), kind, costs);
-    costs.sendSeconds = sendSeconds(est, options);
-    costs.dpSyncSeconds = dataParallelTimes(plan, est, options, costs).gradientTail;
+    const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
+    fillStageCosts(plan, est, microbatchCosts(plan, est, options, groups), kind, costs);
+    costs.sendSeconds = sendSeconds(plan, est, groups);
+    costs.dpSyncSeconds = dataParallelTimes(plan, est, options, groups, costs).gradientTail;
     return costs;
 }
 

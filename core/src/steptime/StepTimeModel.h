@@ -18,28 +18,50 @@
 #include "steptime/AcceleratorEfficiency.h"
 #include "estimate/Estimate.h"
 #include "schedule/Schedule.h"
+#include "plan/FrameworkSpec.h"
 
 namespace trainplan {
 
-// What the training framework overlaps and runs: software, not hardware. The defaults describe
-// a current Megatron-Core / TransformerEngine setup; the Megatron-LM of 2021-2022 (the published
-// runs) overlapped neither gradient reduction nor parameter gathers and used dropout.
+// What the training framework overlaps and runs: software, not hardware. Each switch acts
+// through one mechanism in StepTimeCosts.cpp / StepTimeModel.cpp (its comment cites the source).
+// The defaults are what a plan gets for a switch it leaves unknown (frameworkOptionsFor()).
 struct FrameworkOptions {
     // Bucketed gradient reduce-scatter/all-reduce under the last micro-batch's backward
-    // (Megatron-Core DistributedDataParallelConfig.overlap_grad_reduce; PyTorch DDP buckets).
+    // (Megatron-Core DistributedDataParallelConfig.overlap_grad_reduce; PyTorch DDP/FSDP buckets).
     bool overlapGradientReduce = true;
     // ZeRO parameter all-gathers under compute (overlap_param_gather; ZeRO-3/FSDP prefetch).
     bool overlapParamGather = true;
-    // Share of TP collectives hidden under GEMMs (TransformerEngine userbuffers comm overlap).
-    double tpOverlapFraction = 0.0;
+    // TP all-gathers / reduce-scatters pipelined with the GEMMs beside them (TransformerEngine
+    // userbuffers, Megatron --tp-comm-overlap); acts only with sequence parallelism and TP >= 2.
+    bool tpCommOverlap = false;
+    // Fused bias-activation, bias-dropout-add, softmax and norm kernels: fewer HBM passes and
+    // fewer kernels per layer.
+    bool fusedKernels = true;
+    // The attention kernel where the layout uses FlashAttention.
+    FlashAttentionVersion flashAttention = FlashAttentionVersion::V2;
+    OptimizerImplementation optimizer = OptimizerImplementation::Fused;
+    // Each layer's kernels replayed as a CUDA graph: no CPU launch floor.
+    bool cudaGraphs = false;
     // GPT-3-style dropout after attention and in the residual path: extra mask traffic.
     bool dropout = false;
+    // Gradients accumulated and reduced in FP32 (twice the data-parallel bytes of BF16 ones).
+    bool fp32Gradients = false;
     // Gradient bucket size in parameters; 0 = Megatron-Core's default max(40e6, 1e6 x DP)
     // (DistributedDataParallelConfig.bucket_size).
     double bucketParameters = 0.0;
 
     bool operator==(const FrameworkOptions&) const = default;
 };
+
+// The plan's framework (profile, then its own switches) as options: expected uses each known
+// switch and the defaults above for unknown ones; fastest and slowest set every unknown switch to
+// its faster or slower value (the range). unknownSwitches counts them.
+struct FrameworkChoices {
+    FrameworkOptions expected, fastest, slowest;
+    int unknownSwitches = 0;
+};
+FrameworkChoices frameworkChoicesFor(const Plan& plan);
+FrameworkOptions frameworkOptionsFor(const Plan& plan);
 
 enum class PipelineMethod {
     Simulate,    // simulateSchedule() with the model's per-stage costs (exact for the model)
@@ -74,13 +96,18 @@ struct LayerTimes {
     double backwardTp = 0;
     double backwardCp = 0;
     double backwardZero = 0;      // exposed ZeRO-3 gather and ZeRO-2/3 per-micro-batch reduce-scatter
+    double forwardFixed = 0;      // per-kernel fixed costs and the CPU launch floor
+    double backwardFixed = 0;
     double recompute = 0;         // forward work repeated before the backward
     double weightGradMatmul = 0;  // the weight-gradient part of backwardMatmul (ZB-H1's W)
 
-    double forward() const { return forwardMatmul + forwardAttention + forwardMemory + forwardTp + forwardCp + forwardZero; }
+    double forward() const
+    {
+        return forwardMatmul + forwardAttention + forwardMemory + forwardTp + forwardCp + forwardZero + forwardFixed;
+    }
     double backward() const
     {
-        return backwardMatmul + backwardAttention + backwardMemory + backwardTp + backwardCp + backwardZero + recompute;
+        return backwardMatmul + backwardAttention + backwardMemory + backwardTp + backwardCp + backwardZero + backwardFixed + recompute;
     }
 };
 
@@ -98,12 +125,34 @@ struct PredictedComponents {
     double pipelineBubble = 0;   // the reference stage idle, waiting for other stages
     double dpCommunication = 0;  // exposed gradient-reduction tail and parameter all-gather
     double optimizer = 0;        // optimizer step (memory-bound)
+    double kernelOverhead = 0;   // fixed cost of every kernel and the CPU launch floor (forward and backward)
 
     double total() const
     {
         return forwardCompute + backwardCompute + memoryBound + recompute + tpCommunication + cpCommunication
-            + zeroCommunication + ppSend + pipelineBubble + dpCommunication + optimizer;
+            + zeroCommunication + ppSend + pipelineBubble + dpCommunication + optimizer + kernelOverhead;
     }
+};
+
+// One end of a predicted range: the figures a view quotes.
+struct PredictedFigures {
+    double stepSeconds = 0;
+    double mfu = 0;
+    double tflopsPerGpu = 0;
+    double tokensPerSecondPerGpu = 0;
+    double days = 0;
+    double gpuHours = 0;
+};
+
+// low = the pessimistic end (longest step, lowest MFU), high = the optimistic end. Two sources
+// (StepTimeRange.cpp): the framework switches the plan leaves unknown, each at its slower and
+// faster value, and the model's own error out of sample (leave-one-family-out over the
+// calibration runs, tst_realitycheck), applied around those.
+struct PredictedRange {
+    PredictedFigures low, high;
+    double modelErrorSlower = 0;   // fraction: the step can be this much longer than predicted
+    double modelErrorFaster = 0;   // and this much shorter
+    int unknownSwitches = 0;
 };
 
 struct PredictedStep {
@@ -125,7 +174,18 @@ struct PredictedStep {
     LayerTimes layer;                  // one layer of the reference stage, one micro-batch
     bool simulated = false;            // pipeline from the simulator (else the closed form)
     const char* efficiencySource = nullptr;
+    PredictedRange range;
 };
+
+// Fills predicted.range: the model-error band around [fastest, slowest] step seconds (the step
+// of the plan with its unknown framework switches at their faster / slower values; pass
+// predicted.stepSeconds for both when none is unknown).
+// The model-error fractions setPredictedRange() applies (step up to slower x longer, or shorter by
+// a factor 1 + faster).
+double modelErrorSlower();
+double modelErrorFaster();
+void setPredictedRange(const Plan& plan, const Estimate& est, double fastestStepSeconds, double slowestStepSeconds,
+                       int unknownSwitches, PredictedStep& predicted);
 
 // Pure: same plan in, same numbers out; never throws. est must be estimate(plan). A pipeline the
 // simulator cannot run (pipelineProblem(): interleaving with m % p != 0, too many micro-batches)

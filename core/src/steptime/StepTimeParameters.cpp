@@ -31,10 +31,58 @@ AcceleratorEfficiency efficiencyFor(const ClusterSpec& cluster, const char** sou
     return chosen ? chosen->efficiency : AcceleratorEfficiency{};
 }
 
+FrameworkChoices frameworkChoicesFor(const Plan& plan)
+{
+    const FrameworkSpec spec = resolvedFramework(plan.framework);
+    FrameworkChoices c;
+    // Each switch: the known value everywhere, or the unknown default as expected and its faster
+    // and slower values at the ends.
+    const auto flag = [&](const std::optional<bool>& known, bool FrameworkOptions::*field, bool fastValue) {
+        if (known) {
+            c.expected.*field = c.fastest.*field = c.slowest.*field = *known;
+            return;
+        }
+        c.fastest.*field = fastValue;
+        c.slowest.*field = !fastValue;
+        c.unknownSwitches += c.fastest.*field != c.slowest.*field;
+    };
+    // Unknown data-parallel overlaps are expected on: PyTorch DDP and FSDP always overlap, DeepSpeed
+    // ZeRO-3 turns overlap_comm on, and NVIDIA's Megatron recipes set --overlap-grad-reduce and
+    // --overlap-param-gather (opt-in flags there); the range covers them off.
+    flag(spec.overlapGradReduce, &FrameworkOptions::overlapGradientReduce, true);
+    flag(spec.overlapParamGather, &FrameworkOptions::overlapParamGather, true);
+    flag(spec.tpCommOverlap, &FrameworkOptions::tpCommOverlap, true);
+    flag(spec.fusedKernels, &FrameworkOptions::fusedKernels, true);
+    flag(spec.cudaGraphs, &FrameworkOptions::cudaGraphs, true);
+    flag(spec.dropout, &FrameworkOptions::dropout, false);
+    flag(spec.fp32Gradients, &FrameworkOptions::fp32Gradients, false);
+    if (spec.flashAttention) {
+        c.expected.flashAttention = c.fastest.flashAttention = c.slowest.flashAttention = *spec.flashAttention;
+    } else {
+        c.fastest.flashAttention = FlashAttentionVersion::V3;
+        c.slowest.flashAttention = FlashAttentionVersion::V2;
+        ++c.unknownSwitches;
+    }
+    if (spec.optimizer) {
+        c.expected.optimizer = c.fastest.optimizer = c.slowest.optimizer = *spec.optimizer;
+    } else {
+        c.fastest.optimizer = OptimizerImplementation::Fused;
+        c.slowest.optimizer = OptimizerImplementation::Foreach;
+        ++c.unknownSwitches;
+    }
+    return c;
+}
+
+FrameworkOptions frameworkOptionsFor(const Plan& plan)
+{
+    return frameworkChoicesFor(plan).expected;
+}
+
 StepTimeOptions stepTimeOptionsFor(const Plan& plan)
 {
     StepTimeOptions options;
     options.efficiency = efficiencyFor(plan.cluster, &options.efficiencySource);
+    options.framework = frameworkOptionsFor(plan);
     return options;
 }
 

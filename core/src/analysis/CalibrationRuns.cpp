@@ -1,0 +1,156 @@
+// calibration_runs.json cases as plans (RealityCheck.h, calibrationCases()). One rule per field for
+// every row alike; the data's own "assumed" block already fills what a source leaves out, and a
+// field it leaves null takes the plan default named here.
+#include <nlohmann/json.hpp>
+
+#include "analysis/RealityCheck.h"
+#include "plan/Presets.h"
+
+namespace trainplan {
+
+using nlohmann::json;
+
+namespace {
+
+// The data's GPU labels as presets.
+const AcceleratorPreset* presetFor(const std::string& gpu)
+{
+    if (gpu.find("H100") != std::string::npos)
+        return findAcceleratorPreset("H100 SXM 80GB");
+    if (gpu.find("A100") != std::string::npos)
+        return findAcceleratorPreset(gpu.find("40") != std::string::npos ? "A100 SXM 40GB" : "A100 SXM 80GB");
+    return nullptr;
+}
+
+template <typename T>
+T valueOr(const json& j, const char* key, T fallback)
+{
+    const auto it = j.find(key);
+    return it == j.end() || it->is_null() ? fallback : it->get<T>();
+}
+
+// The software each source ran, as the plan's framework section. Only what the source or its
+// framework's defaults state is set; the rest stays unknown.
+FrameworkSpec frameworkFor(const std::string& family, const std::string& method)
+{
+    FrameworkSpec f;
+    if (family.find("Megatron-Core") != std::string::npos) {
+        // The README states --overlap-grad-reduce --overlap-param-gather --tp-comm-overlap on TE.
+        f.profile = "megatron-core-2024";
+    } else if (family.find("BigScience") != std::string::npos) {
+        f.profile = "megatron-deepspeed-2022";
+    } else if (method == "MegaScale") {
+        // MegaScale (Jiang et al. 2024, Sec. 3): overlaps TP, PP and DP communication with
+        // compute and uses FlashAttention-2 and fused kernels.
+        f.tpCommOverlap = true;
+        f.overlapGradReduce = true;
+        f.overlapParamGather = true;
+        f.fusedKernels = true;
+        f.flashAttention = FlashAttentionVersion::V2;
+    } else {
+        // The Megatron-LM baseline of MegaScale (2023): which overlaps it ran is not stated.
+        f.fusedKernels = true;
+    }
+    return f;
+}
+
+}  // namespace
+
+std::vector<RealityCase> calibrationCases(const json& runs)
+{
+    std::vector<RealityCase> out;
+    for (const auto& c : runs.at("cases")) {
+        const json& m = c.at("model");
+        const json& cl = c.at("cluster");
+        const json& l = c.at("layout");
+        const json& measured = c.at("measured");
+        const std::string family = c.at("family");
+        const std::string method = c.contains("measured_other") ? valueOr<std::string>(c.at("measured_other"), "method", "") : "";
+        const AcceleratorPreset* preset = presetFor(cl.at("gpu").get<std::string>());
+        if (!preset)
+            continue;
+
+        Plan plan;
+        plan.name = "calibration run";
+        applyAccelerator(*preset, plan.cluster);
+        plan.cluster.gpus = cl.at("gpus").get<int>();
+        plan.cluster.gpusPerNode = valueOr<int>(cl, "gpus_per_node", 8);
+        plan.cluster.mtbfSeconds.reset();
+        auto& model = plan.model;
+        model.name = c.at("id").get<std::string>();
+        model.layers = m.at("layers").get<int>();
+        model.hiddenSize = m.at("hidden").get<int>();
+        model.ffnHiddenSize = valueOr<int>(m, "ffn_hidden", 4 * model.hiddenSize);
+        model.ffnKind = valueOr<std::string>(m, "ffn_kind", "gelu") == "swiglu" ? FfnKind::SwiGlu : FfnKind::Gelu;
+        model.attentionHeads = m.at("heads").get<int>();
+        model.kvHeads = valueOr<int>(m, "kv_heads", model.attentionHeads);
+        model.headDim = model.hiddenSize / model.attentionHeads;
+        model.vocabSize = m.at("vocab").get<int>();
+        model.tiedEmbeddings = valueOr<bool>(m, "tied_embeddings", true);
+        model.sequenceLength = m.at("seq_len").get<int>();
+        // GPT-style (GeLU) models: Megatron's GPT defaults, LayerNorm with biases and learned
+        // positions; SwiGLU models: Llama-style RMSNorm, no biases, RoPE.
+        const bool gpt = model.ffnKind == FfnKind::Gelu;
+        model.norm = gpt ? NormKind::LayerNorm : NormKind::RmsNorm;
+        model.bias = gpt;
+        model.positionEmbedding = gpt ? PositionEmbedding::Learned : PositionEmbedding::Rope;
+
+        plan.training.tokens = 300e9;
+        plan.training.globalBatchSequences = l.at("global_batch_seqs").get<long long>();
+        plan.training.microBatchSize = valueOr<int>(l, "micro_batch", 1);
+        plan.training.precision = PrecisionScheme::Bf16WithFp32MasterAdam;
+        auto& layout = plan.layout;
+        layout.tp = l.at("tp").get<int>();
+        layout.pp = l.at("pp").get<int>();
+        layout.dp = l.at("dp").get<int>();
+        layout.cp = valueOr<int>(l, "cp", 1);
+        layout.virtualStages = valueOr<int>(l, "virtual_stages", 1);
+        layout.schedule = layout.virtualStages > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
+        // Unstated: Megatron's distributed optimizer (ZeRO-1), sequence parallelism with TP, no
+        // recompute.
+        layout.zeroStage = valueOr<int>(l, "zero_stage", 1);
+        layout.sequenceParallel = valueOr<bool>(l, "sequence_parallel", layout.tp > 1);
+        const std::string recompute = valueOr<std::string>(l, "recompute", "none");
+        layout.recompute = recompute == "full" ? Recompute::Full : recompute == "selective" ? Recompute::Selective : Recompute::None;
+        plan.framework = frameworkFor(family, method);
+        // FlashAttention: in the 2024 stacks and MegaScale's era; not in the 2022 BigScience runs.
+        layout.flashAttention = plan.framework.profile != "megatron-deepspeed-2022";
+        layout.stageLayers.clear();
+
+        const std::string id = c.at("id").get<std::string>() + (c.contains("sub_id") ? " " + c.at("sub_id").get<std::string>() : "");
+        const std::string location = valueOr<std::string>(c, "source", "");
+        RealityCase base;
+        base.location = location;
+        base.plan = plan;
+        base.accelerator = preset->name;
+        base.framework = plan.framework.profile.empty() ? "unstated" : plan.framework.profile;
+        base.family = family.find("MegaScale") != std::string::npos ? "MegaScale (Jiang et al. 2024)" : family;
+        // MegaScale's own rows run a modified block the plan cannot describe (the data's notes).
+        base.gated = method != "MegaScale";
+
+        if (measured.contains("mfu") && measured.at("mfu").is_number()) {
+            RealityCase rc = base;
+            rc.id = id;
+            rc.metric = RealityMetric::Mfu;
+            rc.measured = measured.at("mfu").get<double>();
+            out.push_back(std::move(rc));
+        } else if (measured.contains("hardware_tflops_per_gpu") && measured.at("hardware_tflops_per_gpu").is_number()) {
+            RealityCase rc = base;
+            rc.id = id;
+            rc.metric = RealityMetric::HardwareTflopsPerGpu;
+            rc.measured = measured.at("hardware_tflops_per_gpu").get<double>();
+            out.push_back(std::move(rc));
+        }
+        if (measured.contains("peak_memory_gib") && measured.at("peak_memory_gib").is_number()) {
+            RealityCase rc = base;
+            rc.id = id + " memory";
+            rc.metric = RealityMetric::PeakMemoryGib;
+            rc.measured = measured.at("peak_memory_gib").get<double>();
+            rc.gated = false;
+            out.push_back(std::move(rc));
+        }
+    }
+    return out;
+}
+
+}  // namespace trainplan

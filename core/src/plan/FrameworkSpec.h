@@ -1,0 +1,58 @@
+// What the plan says about the training software (the plan's "framework" object): a named
+// profile and any individual switches. A switch left unset takes the profile's value; a switch
+// neither the plan nor its profile sets is unknown, and the step-time model widens its range
+// over both of its values (steptime/FrameworkOptionsFor.h).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace trainplan {
+
+enum class FlashAttentionVersion { None, V2, V3 };
+// Adam as run: one multi-tensor kernel over all parameters (apex/TE FusedAdam), PyTorch's
+// foreach (a few multi-tensor kernels per op), or one kernel per op per tensor.
+enum class OptimizerImplementation { Fused, Foreach, PerTensor };
+
+struct FrameworkSpec {
+    std::string profile;  // empty: none named
+    std::optional<bool> tpCommOverlap;        // TE userbuffers AG/RS overlapped with GEMMs
+    std::optional<bool> overlapGradReduce;    // bucketed gradient reduction under the backward
+    std::optional<bool> overlapParamGather;   // ZeRO/FSDP parameter all-gathers prefetched
+    std::optional<bool> fusedKernels;         // fused bias/activation/norm/softmax kernels
+    std::optional<FlashAttentionVersion> flashAttention;
+    std::optional<OptimizerImplementation> optimizer;
+    std::optional<bool> cudaGraphs;           // layers captured as CUDA graphs (no per-kernel CPU launch)
+    std::optional<bool> dropout;              // dropout after attention and in the residual path
+    std::optional<bool> fp32Gradients;        // gradients accumulated and reduced in FP32 (main_grad)
+
+    bool empty() const
+    {
+        return profile.empty() && !tpCommOverlap && !overlapGradReduce && !overlapParamGather && !fusedKernels && !flashAttention
+            && !optimizer && !cudaGraphs && !dropout && !fp32Gradients;
+    }
+    bool operator==(const FrameworkSpec&) const = default;
+};
+
+// The named profiles, every switch set or deliberately left unknown (FrameworkProfiles.cpp
+// cites what each one runs). nullptr for a name that is no profile.
+const FrameworkSpec* findFrameworkProfile(std::string_view name);
+// "megatron-core-2024", ...: for messages and the UI.
+const std::array<std::string_view, 4>& frameworkProfileNames();
+
+// The plan's switch where given, else its profile's, else unset.
+FrameworkSpec resolvedFramework(const FrameworkSpec& plan);
+
+// One switch resolved the same way, without copying the spec (the estimate's hot path).
+template <typename T>
+std::optional<T> frameworkSwitch(const FrameworkSpec& plan, std::optional<T> FrameworkSpec::*field)
+{
+    if (plan.*field || plan.profile.empty())
+        return plan.*field;
+    const FrameworkSpec* profile = findFrameworkProfile(plan.profile);
+    return profile ? profile->*field : std::nullopt;
+}
+
+}  // namespace trainplan
