@@ -30,7 +30,8 @@ QString shortGb(double bytes)
 
 QString MemoryChartPainter::partName(int part)
 {
-    static const char* names[PartCount] = {"Weights", "Gradients", "Optimizer", "Activations", "Buffers"};
+    static const char* names[PartCount] = {"Weights",       "Gradients",  "Optimizer",     "Activations", "CUDA context",
+                                           "Workspaces",    "NCCL buffers", "Fragmentation", "Allowance"};
     return QString::fromLatin1(names[part]);
 }
 
@@ -41,6 +42,10 @@ QColor MemoryChartPainter::partColor(int part)
     case Gradients: return theme::gradients();
     case Optimizer: return theme::optimizer();
     case Activations: return theme::activations();
+    case CudaContext: return theme::cudaContext();
+    case Workspace: return theme::workspace();
+    case NcclBuffers: return theme::ncclBuffers();
+    case Fragmentation: return theme::fragmentation();
     default: return theme::buffers();
     }
 }
@@ -52,7 +57,11 @@ double MemoryChartPainter::partBytes(const trainplan::MemoryBreakdown& m, int pa
     case Gradients: return m.gradients;
     case Optimizer: return m.optimizer;
     case Activations: return m.activations;
-    default: return m.buffers;
+    case CudaContext: return m.cudaContext;
+    case Workspace: return m.workspace;
+    case NcclBuffers: return m.ncclBuffers;
+    case Fragmentation: return m.fragmentation;
+    default: return m.extraAllowance;
     }
 }
 
@@ -111,8 +120,13 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
     p.setRenderHint(QPainter::Antialiasing, false);
     const int n = stageCount();
     std::vector<LegendEntry> legend;
-    for (int i = 0; i < PartCount; ++i)
-        legend.push_back({partName(i), partColor(i)});
+    for (int i = 0; i < PartCount; ++i) {
+        bool present = false;
+        for (const auto& st : stages_)
+            present = present || st.parts[i] > 0;
+        if (present)
+            legend.push_back({partName(i), partColor(i)});
+    }
     legend.push_back({QStringLiteral("Capacity %1").arg(gb(capacity_)), theme::capacity(), true});
 
     QRectF area = rect.adjusted(4 * scale, 4 * scale, -4 * scale, -4 * scale);
@@ -249,7 +263,9 @@ QString MemoryChartPainter::toolTip(int stage) const
                        .arg(st.layers)
                        .arg(st.layers == 1 ? QStringLiteral("layer") : QStringLiteral("layers"), extras);
     for (int i = PartCount - 1; i >= 0; --i)
-        text += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td></tr>").arg(partName(i), gb(st.parts[i]));
+        if (st.parts[i] > 0 || i <= Activations)
+            text += QStringLiteral("<tr><td>%1%2</td><td align='right'>%3</td></tr>")
+                        .arg(i > Activations ? QStringLiteral("reserve: ") : QString(), partName(i), gb(st.parts[i]));
     text += QStringLiteral("<tr><td><b>Total</b></td><td align='right'><b>%1</b></td></tr></table>").arg(gb(st.total));
     const double headroom = capacity_ - st.total;
     text += headroom >= 0 ? QStringLiteral("%1 free of %2").arg(gb(headroom), gb(capacity_))

@@ -1,6 +1,6 @@
 // Memory per GPU for every pipeline stage, drawn into any QPainter: a stacked bar per stage
-// (one segment per memory component, its value written on it where it fits), the stage's total
-// above it, and the GPU's capacity as a labelled dashed line. A stage over capacity is drawn
+// (one segment per memory component and reserve term, its value written on it where it fits;
+// the legend lists the parts some stage has), the stage's total above it, and the GPU's capacity as a labelled dashed line. A stage over capacity is drawn
 // darker and marked with a cross. The window, the PDF report and the slides share it; hover
 // text comes from the geometry of the last paint.
 #pragma once
@@ -19,8 +19,9 @@ class QPainter;
 
 class MemoryChartPainter {
 public:
-    // Components in stacking order (bottom first).
-    enum Part { Weights, Gradients, Optimizer, Activations, Buffers, PartCount };
+    // Components in stacking order (bottom first): the model and its activations, then the
+    // runtime reserve term by term.
+    enum Part { Weights, Gradients, Optimizer, Activations, CudaContext, Workspace, NcclBuffers, Fragmentation, Allowance, PartCount };
     static QString partName(int part);
     static QColor partColor(int part);
     static double partBytes(const trainplan::MemoryBreakdown& m, int part);

@@ -20,7 +20,8 @@ QString seconds(double s)
 
 QString StepTimeChartPainter::partName(int part)
 {
-    static const char* names[PartCount] = {"Compute", "Memory-bound", "Recompute", "TP/CP/ZeRO comm.", "PP sends", "Bubble", "DP tail"};
+    static const char* names[PartCount] = {"Compute", "Memory-bound", "Recompute", "TP/CP/ZeRO comm.", "PP sends", "Bubble", "DP tail",
+                                           "Kernel overhead"};
     return QString::fromLatin1(names[part]);
 }
 
@@ -33,7 +34,8 @@ QColor StepTimeChartPainter::partColor(int part)
     case Collectives: return theme::tpComm();
     case PpSend: return theme::ppComm();
     case Bubble: return theme::bubble();
-    default: return theme::dpExposed();
+    case DpExposed: return theme::dpExposed();
+    default: return theme::kernelOverhead();
     }
 }
 
@@ -41,7 +43,7 @@ void StepTimeChartPainter::setAnalysis(const trainplan::Analysis& a)
 {
     const double step = a.estimate.time.stepSeconds;
     const double bubble = step * a.estimate.pipeline.bubbleFraction;
-    const double assumed[PartCount] = {step - bubble, 0, 0, 0, 0, bubble, 0};
+    const double assumed[PartCount] = {step - bubble, 0, 0, 0, 0, bubble, 0, 0};
     const auto& c = a.predicted.components;
     const double predicted[PartCount] = {c.forwardCompute + c.backwardCompute,
                                          c.memoryBound + c.optimizer,
@@ -49,11 +51,14 @@ void StepTimeChartPainter::setAnalysis(const trainplan::Analysis& a)
                                          c.tpCommunication + c.cpCommunication + c.zeroCommunication,
                                          c.ppSend,
                                          c.pipelineBubble,
-                                         c.dpCommunication};
+                                         c.dpCommunication,
+                                         c.kernelOverhead};
     std::copy(std::begin(assumed), std::end(assumed), values_[AssumedRow]);
     std::copy(std::begin(predicted), std::end(predicted), values_[PredictedRow]);
     mfu_[AssumedRow] = a.plan.training.mfu;
     mfu_[PredictedRow] = a.predicted.mfu;
+    rangeLow_ = a.predicted.range.high.stepSeconds;   // the optimistic end: the shortest step
+    rangeHigh_ = a.predicted.range.low.stepSeconds;   // the pessimistic end: the longest
 }
 
 double StepTimeChartPainter::total(int row) const
@@ -92,7 +97,7 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
         labelW = std::max(labelW, fm.horizontalAdvance(rowTexts[r]));
         labelW = std::max(labelW, fm.horizontalAdvance(QStringLiteral("MFU 100.0 %")));
     }
-    const double top = std::max(total(AssumedRow), total(PredictedRow)) * 1.18;  // room for the totals
+    const double top = std::max({total(AssumedRow), total(PredictedRow), rangeHigh_}) * 1.18;  // room for the totals
     const double end = axisEnd(top, 5), step = tickStep(top, 5);
     QRectF plot = area.adjusted(labelW + 10 * scale, 0, -6 * scale, -(2 * lineH + 8 * scale));
     if (plot.width() < 40 || plot.height() < 20 || !(end > 0)) {
@@ -143,10 +148,28 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
             }
             x0 += v;
         }
+        double textX = xOf(x0) + 4 * scale;
+        if (r == PredictedRow && rangeHigh_ > rangeLow_ && rangeLow_ > 0) {
+            // The honest range: a whisker from the optimistic to the pessimistic step.
+            const double y = cy + barH_ / 2 + 4 * scale;
+            p.setPen(QPen(theme::range(), 1.5 * scale));
+            p.drawLine(QPointF(xOf(rangeLow_), y), QPointF(xOf(rangeHigh_), y));
+            p.drawLine(QPointF(xOf(rangeLow_), y - 3 * scale), QPointF(xOf(rangeLow_), y + 3 * scale));
+            p.drawLine(QPointF(xOf(rangeHigh_), y - 3 * scale), QPointF(xOf(rangeHigh_), y + 3 * scale));
+            textX = xOf(rangeHigh_) + 4 * scale;
+        }
         p.setFont(valueF);
         p.setPen(theme::ink());
-        p.drawText(QRectF(xOf(x0) + 4 * scale, cy - barH_ / 2, plot.right() - xOf(x0) + 6 * scale, barH_), Qt::AlignLeft | Qt::AlignVCenter,
-                   seconds(x0));
+        p.drawText(QRectF(xOf(x0) + 4 * scale, cy - barH_ / 2, plot.right() - xOf(x0), barH_), Qt::AlignLeft | Qt::AlignVCenter, seconds(x0));
+        if (textX > xOf(x0) + 4 * scale || (r == PredictedRow && rangeHigh_ > rangeLow_ && rangeLow_ > 0)) {
+            // The range's ends, under the whisker's right end.
+            const QString range = QStringLiteral("range %1 – %2").arg(seconds(rangeLow_), seconds(rangeHigh_));
+            const double y = cy + barH_ / 2 + 6 * scale;
+            const double w = vfm.horizontalAdvance(range) + 4 * scale;
+            const double x = std::clamp(xOf(rangeHigh_) - w, plot.left(), std::max(plot.left(), plot.right() - w));
+            p.setPen(theme::faint());
+            p.drawText(QRectF(x, y, w, vfm.height()), Qt::AlignRight | Qt::AlignTop, range);
+        }
     }
     p.restore();
 }
@@ -177,6 +200,9 @@ QString StepTimeChartPainter::toolTip(int row, int part) const
         return {};
     const double t = total(row);
     QString text = QStringLiteral("<b>%1</b>: %2 per step").arg(rowLabel(row), seconds(t));
+    if (row == PredictedRow && rangeHigh_ > rangeLow_ && rangeLow_ > 0)
+        text += QStringLiteral("<br>range %1 to %2 (unknown framework switches and the model's out-of-sample error)")
+                    .arg(seconds(rangeLow_), seconds(rangeHigh_));
     if (part >= 0 && part < PartCount && t > 0)
         text += QStringLiteral("<br>%1: %2 (%3 of the step)")
                     .arg(partName(part), seconds(values_[row][part]),

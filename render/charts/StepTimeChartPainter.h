@@ -1,7 +1,8 @@
 // Where a step's time goes, drawn into any QPainter: the predicted step by component
 // (compute, memory-bound work, recompute, exposed TP/CP/ZeRO collectives, PP sends, bubble,
-// exposed DP tail) beside the step at the assumed MFU (compute and bubble only), on one seconds
-// axis. Each segment carries its value where it fits, each row its total. Window, PDF and
+// exposed DP tail, kernel overheads) beside the step at the assumed MFU (compute and bubble only),
+// on one seconds axis. Each segment carries its value where it fits, each row its total, and the
+// predicted row its honest range as a whisker. Window, PDF and
 // slides share it; hover text comes from the geometry of the last paint.
 #pragma once
 
@@ -16,7 +17,7 @@ class QPainter;
 
 class StepTimeChartPainter {
 public:
-    enum Part { Compute, MemoryBound, Recompute, Collectives, PpSend, Bubble, DpExposed, PartCount };
+    enum Part { Compute, MemoryBound, Recompute, Collectives, PpSend, Bubble, DpExposed, KernelOverhead, PartCount };
     enum Row { AssumedRow, PredictedRow, RowCount };
     static QString partName(int part);
     static QColor partColor(int part);
@@ -34,6 +35,7 @@ public:
 
 private:
     double values_[RowCount][PartCount] = {};
+    double rangeLow_ = 0, rangeHigh_ = 0;  // predicted step at the optimistic and pessimistic ends
     double mfu_[RowCount] = {};
     mutable QRectF plot_;
     mutable double rowPitch_ = 0, secondsPerPixel_ = 0, barH_ = 0;

@@ -25,6 +25,11 @@ inline QColor gradients() { return QColor(0x8b, 0x5c, 0xf6); }
 inline QColor optimizer() { return QColor(0xf5, 0x9e, 0x0b); }
 inline QColor activations() { return QColor(0x10, 0xb9, 0x81); }
 inline QColor buffers() { return QColor(0x9c, 0xa3, 0xaf); }
+// The runtime reserve, in greys from dark to light (it is overhead, not the model).
+inline QColor cudaContext() { return QColor(0x6b, 0x72, 0x80); }
+inline QColor workspace() { return QColor(0x8b, 0x93, 0xa1); }
+inline QColor ncclBuffers() { return QColor(0xa3, 0xab, 0xb8); }
+inline QColor fragmentation() { return QColor(0xc4, 0xc9, 0xd2); }
 inline QColor capacity() { return QColor(0xdc, 0x26, 0x26); }
 
 // Step time parts.
@@ -36,6 +41,8 @@ inline QColor tpComm() { return QColor(0x06, 0xb6, 0xd4); }
 inline QColor ppComm() { return QColor(0xa8, 0x55, 0xf7); }
 inline QColor dpExposed() { return QColor(0xef, 0x44, 0x44); }
 inline QColor dpHidden() { return QColor(0xfc, 0xa5, 0xa5); }
+inline QColor kernelOverhead() { return QColor(0x64, 0x74, 0x8b); }
+inline QColor range() { return QColor(0x1f, 0x29, 0x37); }  // low-high whiskers of a prediction
 
 inline QColor severity(trainplan::Severity s)
 {

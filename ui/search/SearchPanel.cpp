@@ -355,7 +355,8 @@ void SearchPanel::updateCurrentLayout()
     model_->setCurrentLayout(trainplan::searchLayoutOf(plan));
     // Where the plan itself sits, predicted the way the search predicts (closed-form pipeline).
     trainplan::StepTimeOptions o = trainplan::stepTimeOptionsFor(plan);
-    o.framework = options().framework;
+    if (const auto framework = options().framework)
+        o.framework = *framework;
     o.pipeline = trainplan::PipelineMethod::ClosedForm;
     const trainplan::PredictedStep p = trainplan::predictStep(plan, est, o);
     if (!(p.stepSeconds > 0) || !std::isfinite(p.stepSeconds)) {
