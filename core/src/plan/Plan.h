@@ -46,17 +46,17 @@ struct ClusterSpec {
     double intraNodeBytesPerSecond = 450e9;  // per GPU, per direction (NVLink)
     double interNodeBytesPerSecond = 50e9;   // per GPU (NIC)
     // Mean time between failures in seconds; absent means failures are not modelled,
-    // which is itself a red flag (seed 000, "Red flags": no allowance for failures).
+    // which is itself a red flag (worked example A lists "no allowance for failures" among its red flags).
     std::optional<double> mtbfSeconds;
     MtbfBasis mtbfBasis = MtbfBasis::PerNode;
 
     bool operator==(const ClusterSpec&) const = default;
 };
 
-// Bytes per parameter of each piece of model state (ZeRO paper, Sec. 3.1 "K"; seeds 000/004).
+// Bytes per parameter of each piece of model state (ZeRO paper, Sec. 3.1 "K"; worked examples A and B).
 enum class PrecisionScheme {
-    Bf16WithFp32MasterAdam,   // 2 weights + 2 grads + 4 master + 8 Adam moments = 16 (seed 000)
-    Bf16AdamNoMaster,         // 2 weights + 2 grads + 8 Adam moments = 12 (seed 004)
+    Bf16WithFp32MasterAdam,   // 2 weights + 2 grads + 4 master + 8 Adam moments = 16 (worked example A)
+    Bf16AdamNoMaster,         // 2 weights + 2 grads + 8 Adam moments = 12 (worked example B)
     Fp32Adam,                 // 4 weights + 4 grads + 8 Adam moments = 16
 };
 
@@ -86,9 +86,11 @@ struct LayoutSpec {
     int cp = 1;
     int virtualStages = 1;
     Schedule schedule = Schedule::OneFOneB;
-    int zeroStage = 1;
-    bool sequenceParallel = true;
-    Recompute recompute = Recompute::Selective;
+    // Defaults equal the plan file's for an omitted field (PlanFields): nothing is sharded,
+    // split or recomputed unless the plan says so.
+    int zeroStage = 0;
+    bool sequenceParallel = false;
+    Recompute recompute = Recompute::None;
     bool flashAttention = true;
     // Layers per pipeline stage; empty means an even split of model.layers.
     std::vector<int> stageLayers;

@@ -39,7 +39,7 @@ const AcceleratorPreset* findAcceleratorPreset(const std::string& name);
 // Copies an accelerator's hardware figures into a cluster (GPU count untouched).
 void applyAccelerator(const AcceleratorPreset& preset, ClusterSpec& cluster);
 
-// The default plan: seed 000's 70B model on 2,048 H100s (interfaces.md, "Executables").
+// The default plan: worked example A, a 70B model on 2,048 H100s.
 Plan defaultPlan();
 
 }  // namespace trainplan
