@@ -41,7 +41,12 @@ inline void checkAcceptedPlan(const trainplan::Plan& plan)
 {
     const trainplan::Analysis analysis = trainplan::analyse(plan);
     requireFinite(trainplan::estimateToJson(analysis), "estimate");
-    requireFinite(trainplan::predictedScheduleToJson(analysis, false), "schedule");
+    // As the schedule verb does: a plan whose pipeline cannot be simulated is reported by field
+    // (scheduleProblem) instead of written.
+    if (!analysis.scheduleProblem)
+        requireFinite(trainplan::predictedScheduleToJson(analysis, false), "schedule");
+    else if (!analysis.scheduleProblem->field || !*analysis.scheduleProblem->field || analysis.scheduleProblem->message.empty())
+        fail("a schedule problem without a field or a reason");
     const double mfu = analysis.predicted.mfu;
     if (!(mfu >= 0 && mfu <= 1.0 + 1e-9))
         fail("predicted MFU " + std::to_string(mfu) + " is outside [0, 1]");
