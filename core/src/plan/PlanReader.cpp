@@ -258,7 +258,6 @@ std::optional<long long> boundedProduct(std::initializer_list<long long> factors
     return p;
 }
 
-constexpr long long kMaxGpus = 10'000'000;
 
 void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
 {
@@ -349,6 +348,8 @@ void readTraining(const json& doc, TrainingSpec& t, int sequenceLength, std::vec
 void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, const ModelSpec& model, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "layout", problems);
+    // TP x PP x DP x CP is bounded like the cluster's GPU count.
+    const long long maxGpus = (long long)F("cluster.gpus").max;
     l.tp = int(s.integerOr(F("layout.tp"), l.tp));
     l.pp = int(s.integerOr(F("layout.pp"), l.pp));
     l.cp = int(s.integerOrDefault(F("layout.cp")));
@@ -357,11 +358,11 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
     if (const json* dp = s.find(dpField)) {
         if (dp->is_string() && dp->get<std::string>() == "auto") {
             l.dpAuto = true;
-            const auto others = boundedProduct({l.tp, l.pp, l.cp}, kMaxGpus);
+            const auto others = boundedProduct({l.tp, l.pp, l.cp}, maxGpus);
             if (others && cluster.gpus % *others == 0)
                 l.dp = int(cluster.gpus / *others);
             else
-                s.problem("layout.dp", "is \"auto\" but TP x PP x CP = " + (others ? std::to_string(*others) : std::string("more than ") + std::to_string(kMaxGpus)) +
+                s.problem("layout.dp", "is \"auto\" but TP x PP x CP = " + (others ? std::to_string(*others) : std::string("more than ") + std::to_string(maxGpus)) +
                                            " does not divide cluster.gpus (" + std::to_string(cluster.gpus) + ")");
         } else if (dp->is_string()) {
             s.problem("layout.dp", "must be a whole number or \"auto\", got " + describeJson(*dp));
@@ -369,8 +370,8 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
             l.dp = int(*v);
         }
     }
-    if (!boundedProduct({l.tp, l.pp, l.dp, l.cp}, kMaxGpus))
-        s.problem("layout", "TP x PP x DP x CP is more than " + std::to_string(kMaxGpus) + " GPUs (implausibly large)");
+    if (!boundedProduct({l.tp, l.pp, l.dp, l.cp}, maxGpus))
+        s.problem("layout", "TP x PP x DP x CP is more than " + std::to_string(maxGpus) + " GPUs (implausibly large)");
     l.virtualStages = int(s.integerOrDefault(F("layout.virtual_stages")));
     l.schedule = s.choice(F("layout.schedule"), kScheduleNames);
     l.zeroStage = int(s.integerOrDefault(F("layout.zero_stage")));
