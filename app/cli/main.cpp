@@ -1,10 +1,9 @@
 // trainplan-cli: the estimate (and later schedule, search, export) for scripts.
-// Exit status: 0 success, 2 invalid input, 3 valid input whose plan has error-level red flags,
-// 1 anything else.
+// Exit status: 0 success, 2 invalid input (including a plan file that cannot be read),
+// 3 valid input whose plan has error-level red flags, 1 anything else (e.g. an output file that
+// cannot be written; the message names the path).
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,10 +12,13 @@
 #include "analysis/Analysis.h"
 #include "text/EstimateJson.h"
 #include "search/LayoutSearch.h"
+#include "plan/AtomicFile.h"
+#include "plan/BoundedJson.h"
 #include "plan/PlanIO.h"
 #include "plan/Presets.h"
 #include "plan/PresetsListing.h"
 #include "schedule/Schedule.h"
+#include "text/Derivation.h"
 #include "text/PredictedScheduleJson.h"
 #include "text/TextReport.h"
 #include "trainplan/Version.h"
@@ -193,18 +195,18 @@ Options parseArguments(int argc, char** argv)
     return o;
 }
 
-std::string readInput(const std::string& path)
+// Standard input is held to the same 16 MiB bound as a plan file.
+std::string readStandardInput()
 {
-    std::ostringstream ss;
-    if (path == "-") {
-        ss << std::cin.rdbuf();
-        return ss.str();
+    constexpr size_t kMaxPlanBytes = 16 * 1024 * 1024;
+    std::string text;
+    char chunk[65536];
+    while (std::cin.read(chunk, sizeof chunk) || std::cin.gcount() > 0) {
+        text.append(chunk, size_t(std::cin.gcount()));
+        if (text.size() > kMaxPlanBytes)
+            throw trainplan::PlanError({{"", std::string("standard input is larger than 16 MiB; not a plan file")}});
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw std::runtime_error("cannot open " + path);  // I/O, not invalid input: exit 1
-    ss << in.rdbuf();
-    return ss.str();
+    return text;
 }
 
 template <typename T>
@@ -242,16 +244,12 @@ void applyPresets(nlohmann::json& doc, const Options& o)
     }
 }
 
+// A missing or unreadable plan is invalid input (exit 2), like a malformed one.
 trainplan::Plan loadPlan(const Options& o)
 {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(readInput(o.planPath));
-    } catch (const nlohmann::json::parse_error& e) {
-        std::string what = e.what();
-        const auto at = what.find("parse error");
-        throw trainplan::PlanError({{"", o.planPath + " is not valid JSON: " + (at == std::string::npos ? what : what.substr(at))}});
-    }
+    const bool fromStdin = o.planPath == "-";
+    const std::string text = fromStdin ? readStandardInput() : trainplan::readPlanFileText(o.planPath);
+    nlohmann::json doc = trainplan::parseJsonBounded(text, fromStdin ? "standard input" : o.planPath);
     applyPresets(doc, o);
     for (const auto& assignment : o.overrides)
         trainplan::applyOverride(doc, assignment);
@@ -268,6 +266,16 @@ int exitStatusFor(const trainplan::Estimate& est)
         if (w.severity == trainplan::Severity::Error)
             std::cerr << "trainplan-cli: red flag: " << trainplan::codeName(w.code) << ": " << trainplan::describe(w) << "\n";
     return kExitRedFlags;
+}
+
+// QFileInfo::completeBaseName without Qt: the file name up to its last dot.
+std::string planTitle(const std::string& planPath)
+{
+    std::string base = planPath.substr(planPath.rfind('/') == std::string::npos ? 0 : planPath.rfind('/') + 1);
+    const auto dot = base.rfind('.');
+    if (dot != std::string::npos)
+        base = base.substr(0, dot);
+    return base.empty() ? "Untitled plan" : base;
 }
 
 int runEstimate(const Options& o)
@@ -328,8 +336,15 @@ int runPresets(const Options& o)
 
 int runExport(const Options& o, int argc, char** argv)
 {
+    const trainplan::Analysis analysis = trainplan::analyse(loadPlan(o));
+    // The derivation needs no drawing, so it is written here, atomically, in every build.
+    if (!o.markdown.empty())
+        trainplan::writeFileAtomically(o.markdown, "# " + planTitle(o.planPath) + "\n\n" + trainplan::derivationToMarkdown(trainplan::derive(analysis)));
+    if (o.pdf.empty() && o.slides.empty()) {
+        std::cout << o.markdown << "\n";
+        return exitStatusFor(analysis.estimate);
+    }
 #ifdef TRAINPLAN_WITH_EXPORT
-    const trainplan::Plan plan = loadPlan(o);
     // Headless unless a display is there: exports never need a window.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -338,21 +353,21 @@ int runExport(const Options& o, int argc, char** argv)
     request.pdfPath = QString::fromStdString(o.pdf);
     request.pageSize = o.letter ? QPageSize::Letter : QPageSize::A4;
     request.slidesDirectory = QString::fromStdString(o.slides);
-    request.markdownPath = QString::fromStdString(o.markdown);
     QString error;
     QStringList written;
-    if (!exporter::run(plan, QFileInfo(QString::fromStdString(o.planPath)).completeBaseName(), request, &error, &written)) {
+    if (!exporter::run(analysis, QFileInfo(QString::fromStdString(o.planPath)).completeBaseName(), request, &error, &written)) {
         std::cerr << "trainplan-cli: " << error.toStdString() << "\n";
         return kExitFailure;
     }
     for (const auto& f : written)
         std::cout << f.toStdString() << "\n";
-    return exitStatusFor(trainplan::estimate(plan));
+    if (!o.markdown.empty())
+        std::cout << o.markdown << "\n";
+    return exitStatusFor(analysis.estimate);
 #else
-    (void)o;
     (void)argc;
     (void)argv;
-    std::cerr << "trainplan-cli: export needs the Qt views; this build has TRAINPLAN_BUILD_UI=OFF\n";
+    std::cerr << "trainplan-cli: --pdf and --slides need the Qt views; this build has TRAINPLAN_BUILD_UI=OFF\n";
     return kExitFailure;
 #endif
 }
@@ -390,6 +405,9 @@ int main(int argc, char** argv)
         for (const auto& p : e.problems())
             std::cerr << "trainplan-cli: invalid plan: " << (p.path.empty() ? "" : p.path + ": ") << p.message << "\n";
         return kExitInvalidInput;
+    } catch (const trainplan::FileWriteError& e) {
+        std::cerr << "trainplan-cli: " << e.what() << "\n";
+        return kExitFailure;
     } catch (const std::exception& e) {
         std::cerr << "trainplan-cli: " << e.what() << "\n";
         return kExitFailure;

@@ -1,7 +1,9 @@
 // trainplan-cli as scripts use it: exit codes, JSON on stdout, messages naming fields.
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QDir>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 class TestCli : public QObject {
@@ -30,7 +32,11 @@ private slots:
     void setOverrides();
     void invalidInput_data();
     void invalidInput();
-    void missingFileIsNotInvalidInput();
+    void unreadablePlanIsInvalidInput();
+    void hostileInput_data();
+    void hostileInput();
+    void setWithBytesThatAreNotUtf8();
+    void markdownExportIsAtomicAndNamesFailures();
     void readsStdin();
     void scheduleVerb();
     void searchVerb();
@@ -116,11 +122,81 @@ void TestCli::invalidInput()
     QVERIFY(r.out.isEmpty());
 }
 
-void TestCli::missingFileIsNotInvalidInput()
+// A plan that cannot be read is invalid input like one that cannot be parsed: exit 2, with
+// the path and the system's reason.
+void TestCli::unreadablePlanIsInvalidInput()
 {
-    const auto r = run({"estimate", "/nonexistent/plan.json"});
+    auto r = run({"estimate", "/nonexistent/plan.json"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("cannot open /nonexistent/plan.json: No such file or directory"), r.err.constData());
+    QTemporaryDir dir;
+    r = run({"estimate", dir.path()});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(dir.path().toUtf8()), r.err.constData());
+}
+
+void TestCli::hostileInput_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QByteArray>("input");  // standard input, for "-"
+    QTest::addColumn<QString>("fragment");
+    const QString plan = example("70b-2048-h100.json");
+    QFile f(plan);
+    f.open(QIODevice::ReadOnly);
+    const QByteArray text = f.readAll();
+    QByteArray overflow = text;
+    overflow.replace("1.4e12", "1e400");
+    QTest::newRow("1e400 in --set") << QStringList{"estimate", plan, "--set", "training.tokens=1e400"} << QByteArray() << "training.tokens: 1e400 is outside the range";
+    QTest::newRow("1e400 in the file") << QStringList{"estimate", "-"} << overflow << "training.tokens: 1e400 is outside the range";
+    QTest::newRow("70,000 levels deep") << QStringList{"estimate", "-"} << (QByteArray(70000, '[') + QByteArray(70000, ']')) << "nests deeper than 64 levels";
+    // One argument is at most 128 KiB (Linux MAX_ARG_STRLEN): 60,000 levels.
+    QTest::newRow("60,000 levels in --set") << QStringList{"estimate", plan, "--set", "layout.stage_layers=" + QString(60000, '[') + QString(60000, ']')}
+                                            << QByteArray() << "layout.stage_layers: the value nests deeper";
+    QTest::newRow("MTBF 1e-308") << QStringList{"estimate", plan, "--set", "cluster.mtbf_hours_per_node=1e-308"} << QByteArray() << "cluster.mtbf_hours_per_node: must be at least 0.1 hours";
+    QTest::newRow("GPU product overflow") << QStringList{"estimate", plan, "--set", "layout.tp=10000000", "--set", "layout.pp=10000000", "--set", "layout.dp=10000000"}
+                                          << QByteArray() << "layout: TP x PP x DP x CP is more than 10000000 GPUs";
+}
+
+void TestCli::hostileInput()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QByteArray, input);
+    QFETCH(QString, fragment);
+    const auto r = run(args, input);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(r.err).contains(fragment), r.err.left(400).constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+// QProcess would encode a QString argument as UTF-8, so the shell passes the raw bytes.
+void TestCli::setWithBytesThatAreNotUtf8()
+{
+    QProcess p;
+    p.start("/bin/sh", {"-c", "exec \"$0\" estimate \"$1\" --set \"$(printf 'model.name=\\377\\376')\"", TRAINPLAN_CLI_PATH, example("70b-2048-h100.json")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 2);
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(err.contains("model.name: the value is not valid UTF-8"), err.constData());
+}
+
+// export --markdown writes through writeFileAtomically in every build (no Qt needed), and a
+// write that fails exits 1 naming the path and the reason.
+void TestCli::markdownExportIsAtomicAndNamesFailures()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath("plan.md");
+    auto r = run({"export", example("70b-2048-h100.json"), "--markdown", out});
+    QCOMPARE(r.exitCode, 0);
+    QFile md(out);
+    QVERIFY(md.open(QIODevice::ReadOnly));
+    const QByteArray text = md.readAll();
+    QVERIFY(text.startsWith("# 70b-2048-h100\n"));
+    QVERIFY(text.contains("6"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+    const QString missing = dir.filePath("no/such/dir/plan.md");
+    r = run({"export", example("70b-2048-h100.json"), "--markdown", missing});
     QCOMPARE(r.exitCode, 1);
-    QVERIFY(r.err.contains("cannot open"));
+    QVERIFY2(r.err.contains(missing.toUtf8()) && r.err.contains("No such file or directory"), r.err.constData());
 }
 
 void TestCli::readsStdin()

@@ -3,7 +3,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <functional>
+
 #include <fstream>
+
+#include <sys/stat.h>
+
+#include "plan/BoundedJson.h"
+#include "plan/PlanFields.h"
 
 #include "TestSupport.h"
 
@@ -25,6 +32,17 @@ private slots:
     void globalBatchInTokens();
     void dpAuto();
     void overrideSyntax();
+    void fieldTableMatchesTheDocs();
+    void fieldTableIsConsistent();
+    void omittedFieldsReadAsStructDefaults();
+    void versionOneFileReadsToTheSamePlan();
+    void numberOutsideDoubleRangeNamesTheField();
+    void deepNestingIsRefused();
+    void overrideRejectsBytesThatAreNotUtf8();
+    void layoutProductCannotOverflow();
+    void physicallyImplausibleInputsAreRejected_data();
+    void physicallyImplausibleInputsAreRejected();
+    void unreadableFileIsAPlanError();
 };
 
 void TestPlanIO::examplesLoad()
@@ -189,6 +207,315 @@ void TestPlanIO::overrideSyntax()
     QCOMPARE(QString::fromStdString(doc["layout"]["schedule"].get<std::string>()), QString("interleaved"));
     trainplan::applyOverride(doc, "layout.stage_layers=[19,21,21,19]");
     QCOMPARE(int(doc["layout"]["stage_layers"].size()), 4);
+}
+
+namespace {
+
+std::string dataPlan(const std::string& name)
+{
+    return std::string(TRAINPLAN_SOURCE_DIR) + "/tests/data/plans/" + name;
+}
+
+std::string fileText(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The problem at `path` whose message contains `fragment`, or a description of what was seen.
+QString expectProblem(const std::function<void()>& read, const QString& path, const QString& fragment)
+{
+    try {
+        read();
+    } catch (const trainplan::PlanError& e) {
+        QStringList seen;
+        for (const auto& p : e.problems()) {
+            if (QString::fromStdString(p.path) == path && QString::fromStdString(p.message).contains(fragment))
+                return {};
+            seen << QString::fromStdString(p.path + ": " + p.message);
+        }
+        return "expected " + path + " ~ " + fragment + "; got " + seen.join(" | ");
+    } catch (const std::exception& e) {
+        return QString("expected a PlanError, got ") + e.what();
+    }
+    return "the input was accepted";
+}
+
+// What a message shows of bytes that are not UTF-8: printable ASCII as is, the rest as '?'.
+QString printableBytes(const std::string& bytes)
+{
+    QString out;
+    for (unsigned char c : bytes)
+        out += (c >= 0x20 && c < 0x7F) ? QChar(c) : QChar('?');
+    return out;
+}
+
+}  // namespace
+
+// docs/plan-format.md's field table is generated from PlanFields; regenerate it when a field
+// changes (the expected text is printed on failure).
+void TestPlanIO::fieldTableMatchesTheDocs()
+{
+    const std::string doc = fileText(std::string(TRAINPLAN_SOURCE_DIR) + "/docs/plan-format.md");
+    const std::string begin = "<!-- plan-fields:begin -->\n", end = "<!-- plan-fields:end -->";
+    const auto b = doc.find(begin), e = doc.find(end);
+    QVERIFY2(b != std::string::npos && e != std::string::npos && b < e, "docs/plan-format.md has no plan-fields markers");
+    const std::string table = doc.substr(b + begin.size(), e - b - begin.size());
+    const std::string expected = trainplan::planFieldsMarkdownTable();
+    QVERIFY2(table == expected, qPrintable("docs/plan-format.md's field table is out of date; it should be:\n" + QString::fromStdString(expected)));
+    // And, read back as a table, every row names a field with the table's default.
+    int rows = 0;
+    std::istringstream lines(table);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("| `", 0) != 0)
+            continue;
+        const auto pathEnd = line.find('`', 3);
+        const std::string path = line.substr(3, pathEnd - 3);
+        const trainplan::PlanField* f = trainplan::findPlanField(path);
+        QVERIFY2(f, path.c_str());
+        QStringList cells = QString::fromStdString(line).split(" | ");
+        QVERIFY(cells.size() >= 5);
+        const QString def = cells[3];
+        if (f->required)
+            QVERIFY2(def.startsWith("required"), path.c_str());
+        else if (!f->defaultValue.empty())
+            QVERIFY2(def.startsWith("`" + QString::fromUtf8(f->defaultValue.data(), int(f->defaultValue.size())) + "`"), path.c_str());
+        ++rows;
+    }
+    QCOMPARE(rows, int(trainplan::planFields().size()));
+}
+
+void TestPlanIO::fieldTableIsConsistent()
+{
+    QSet<QString> paths;
+    for (const auto& f : trainplan::planFields()) {
+        const QString path = QString::fromUtf8(f.path.data(), int(f.path.size()));
+        QVERIFY2(!paths.contains(path), qPrintable("duplicate " + path));
+        paths << path;
+        QVERIFY2(!f.label.empty(), qPrintable(path));
+        QVERIFY2(!(f.required && !f.defaultValue.empty()), qPrintable(path + ": required fields have no default"));
+        if (f.type == trainplan::PlanFieldType::Integer || f.type == trainplan::PlanFieldType::Number || f.type == trainplan::PlanFieldType::IntegerList ||
+            f.type == trainplan::PlanFieldType::IntegerOrAuto) {
+            QVERIFY2(std::isfinite(f.min) && std::isfinite(f.max) && f.min < f.max, qPrintable(path));
+            QVERIFY2(f.toSi > 0, qPrintable(path));
+        }
+        if (f.type == trainplan::PlanFieldType::Choice)
+            QVERIFY2(!f.choices.empty(), qPrintable(path));
+        if (!f.alternative.empty())
+            QVERIFY2(trainplan::findPlanField(f.alternative), qPrintable(path));
+        // A default is valid JSON of the field's kind, within range.
+        if (!f.defaultValue.empty()) {
+            const json d = json::parse(f.defaultValue);
+            if (d.is_number())
+                QVERIFY2(d.get<double>() >= f.min && d.get<double>() <= f.max, qPrintable(path));
+        }
+    }
+    // Every field the writer writes is in the table.
+    const json written = trainplan::planToJson(planWith("70b-2048-h100.json"));
+    // Nested objects ("training.reserve") name their fields by the whole path. The framework
+    // section is written only when the plan sets it; it is checked by the framework's own tests.
+    std::function<void(const json&, const std::string&)> walk = [&](const json& node, const std::string& prefix) {
+        for (const auto& [key, value] : node.items()) {
+            const std::string path = prefix.empty() ? key : prefix + "." + key;
+            if (value.is_object())
+                walk(value, path);
+            else
+                QVERIFY2(trainplan::findPlanField(path), path.c_str());
+        }
+    };
+    walk(written, "");
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, trainplan::planField("layout.nonsense"));
+    QCOMPARE(QString::fromStdString(std::string(trainplan::planField("cluster.memory_gb").unit)), QString("GB"));
+    QCOMPARE(trainplan::planField("cluster.memory_gb").toSi, 1e9);
+}
+
+// An omitted optional field reads as the struct's default, so code that builds a Plan and
+// code that reads one agree; and each default is the one the table documents.
+void TestPlanIO::omittedFieldsReadAsStructDefaults()
+{
+    const trainplan::Plan plan = trainplan::loadPlanFile(dataPlan("minimal-v1.json"));
+    trainplan::Plan expected;  // struct defaults, with the required fields the file gives
+    expected.name = plan.name;
+    expected.model.name = plan.model.name;
+    expected.model.layers = plan.model.layers;
+    expected.model.hiddenSize = plan.model.hiddenSize;
+    expected.model.ffnHiddenSize = plan.model.ffnHiddenSize;
+    expected.model.attentionHeads = plan.model.attentionHeads;
+    expected.model.vocabSize = plan.model.vocabSize;
+    expected.model.sequenceLength = plan.model.sequenceLength;
+    expected.model.kvHeads = plan.model.attentionHeads;                            // derived default
+    expected.model.headDim = plan.model.hiddenSize / plan.model.attentionHeads;   // derived default
+    expected.cluster.accelerator = plan.cluster.accelerator;
+    expected.cluster.gpus = plan.cluster.gpus;
+    expected.cluster.gpusPerNode = plan.cluster.gpusPerNode;
+    expected.cluster.memoryBytesPerGpu = plan.cluster.memoryBytesPerGpu;
+    expected.cluster.peakFlopsPerGpu = plan.cluster.peakFlopsPerGpu;
+    expected.cluster.intraNodeBytesPerSecond = plan.cluster.intraNodeBytesPerSecond;
+    expected.cluster.interNodeBytesPerSecond = plan.cluster.interNodeBytesPerSecond;
+    expected.training.tokens = plan.training.tokens;
+    expected.training.globalBatchSequences = plan.training.globalBatchSequences;
+    expected.training.microBatchSize = plan.training.microBatchSize;
+    expected.training.mfu = plan.training.mfu;
+    expected.layout.tp = plan.layout.tp;
+    expected.layout.pp = plan.layout.pp;
+    expected.layout.dp = plan.layout.dp;
+    QVERIFY2(plan == expected, qPrintable("read:    " + QString::fromStdString(trainplan::planToJson(plan).dump()) +
+                                          "\nstruct:  " + QString::fromStdString(trainplan::planToJson(expected).dump())));
+    // Field by field against the table's documented defaults, as written.
+    const json written = trainplan::planToJson(plan);
+    int checked = 0;
+    for (const auto& f : trainplan::planFields()) {
+        if (f.required || f.defaultValue.empty() || f.section().empty())
+            continue;
+        const json::json_pointer at("/" + std::string(f.section()) + "/" + std::string(f.key()));
+        if (!written.contains(at))
+            continue;
+        QVERIFY2(written.at(at) == json::parse(f.defaultValue), std::string(f.path).c_str());
+        ++checked;
+    }
+    QVERIFY(checked >= 15);
+}
+
+// Format version 1 is the current one; a kept version-1 file reads to the plan of its example,
+// and reading never writes: the file's bytes and time stamp are unchanged.
+void TestPlanIO::versionOneFileReadsToTheSamePlan()
+{
+    const std::string path = dataPlan("v1-example-a.json");
+    const std::string before = fileText(path);
+    struct stat st0, st1;
+    QCOMPARE(::stat(path.c_str(), &st0), 0);
+    trainplan::Plan kept = trainplan::loadPlanFile(path);
+    trainplan::Plan example = planWith("70b-2048-h100.json");
+    kept.name = example.name;
+    QVERIFY(kept == example);
+    QCOMPARE(::stat(path.c_str(), &st1), 0);
+    QCOMPARE(fileText(path), before);
+    QCOMPARE(st1.st_mtim.tv_sec, st0.st_mtim.tv_sec);
+    QCOMPARE(st1.st_mtim.tv_nsec, st0.st_mtim.tv_nsec);
+    // A newer version is refused with a clear message.
+    json doc = json::parse(before);
+    doc["version"] = trainplan::kPlanVersion + 1;
+    QVERIFY2(expectProblem([&] { trainplan::planFromJson(doc); }, "version", "newer than this TrainPlan reads").isEmpty(), "newer version");
+}
+
+void TestPlanIO::numberOutsideDoubleRangeNamesTheField()
+{
+    std::string text = fileText(examplePath("70b-2048-h100.json"));
+    const auto at = text.find("1.4e12");
+    QVERIFY(at != std::string::npos);
+    text.replace(at, 6, "1e400");
+    QString r = expectProblem([&] { trainplan::planFromText(text); }, "training.tokens", "outside the range of a double");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    r = expectProblem([&] { trainplan::planFromText(text); }, "training.tokens", "line 33");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    // Inside an array, and negative.
+    r = expectProblem([] { trainplan::planFromText(R"({"layout": {"stage_layers": [1, 2, -1e999]}})"); }, "layout.stage_layers[2]", "outside the range");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    json doc = readJsonFile(examplePath("70b-2048-h100.json"));
+    r = expectProblem([&] { trainplan::applyOverride(doc, "training.tokens=1e400"); }, "training.tokens", "outside the range of a double");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+}
+
+// ~70,000 levels (140 KB) would overflow the stack of anything walking the document
+// recursively; the reader stops at kMaxJsonDepth.
+void TestPlanIO::deepNestingIsRefused()
+{
+    const std::string deep = std::string(70000, '[') + std::string(70000, ']');
+    QString r = expectProblem([&] { trainplan::planFromText(deep); }, QString("[0]").repeated(64), "nests deeper than 64 levels");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    const std::string inPlan = R"({"format": "trainplan.plan", "notes": )" + deep + "}";
+    r = expectProblem([&] { trainplan::planFromText(inPlan); }, "notes" + QString("[0]").repeated(63), "nests deeper");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    json doc = readJsonFile(examplePath("70b-2048-h100.json"));
+    r = expectProblem([&] { trainplan::applyOverride(doc, "layout.stage_layers=" + deep); }, "layout.stage_layers", "nests deeper");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    // A path of 35,000 keys would build a document as deep.
+    std::string longPath = "a";
+    for (int i = 0; i < 35000; ++i)
+        longPath += ".a";
+    r = expectProblem([&] { trainplan::applyOverride(doc, longPath + "=1"); }, QString::fromStdString(longPath), "not a valid field path");
+    QVERIFY2(r.isEmpty(), qPrintable(r.left(200)));
+    // 64 levels is still fine.
+    QVERIFY(trainplan::parseJsonBounded(std::string(64, '[') + std::string(64, ']'), "test").is_array());
+}
+
+void TestPlanIO::overrideRejectsBytesThatAreNotUtf8()
+{
+    json doc = readJsonFile(examplePath("70b-2048-h100.json"));
+    for (const std::string& bad : {std::string("\xff"), std::string("\xc3("), std::string("\xed\xa0\x80"), std::string("\xf4\x90\x80\x80"), std::string("\xc0\xaf")}) {
+        const QString r = expectProblem([&] { trainplan::applyOverride(doc, "name=" + bad); }, "name", "not valid UTF-8");
+        QVERIFY2(r.isEmpty(), qPrintable(r));
+        const QString r2 = expectProblem([&] { trainplan::applyOverride(doc, "model.name" + bad + "=x"); }, "model.name" + printableBytes(bad), "path is not valid UTF-8");
+        QVERIFY2(r2.isEmpty(), qPrintable(r2));
+    }
+    trainplan::applyOverride(doc, "name=Grüße 🚀");
+    QCOMPARE(QString::fromStdString(doc["name"].get<std::string>()), QString::fromUtf8("Grüße 🚀"));
+    QVERIFY(trainplan::isValidUtf8("plain"));
+    QVERIFY(!trainplan::isValidUtf8("\xe2\x82"));  // truncated
+}
+
+void TestPlanIO::layoutProductCannotOverflow()
+{
+    // Each factor is within its own bound; the product (1e28) is not, and is not computed.
+    json doc = readJsonFile(examplePath("70b-2048-h100.json"));
+    for (const char* a : {"layout.tp=10000000", "layout.pp=10000000", "layout.dp=10000000", "layout.cp=10000000", "model.layers=10000"})
+        trainplan::applyOverride(doc, a);
+    QString r = expectProblem([&] { trainplan::planFromJson(doc); }, "layout", "more than 10000000 GPUs");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    trainplan::applyOverride(doc, "layout.dp=auto");
+    r = expectProblem([&] { trainplan::planFromJson(doc); }, "layout.dp", "does not divide");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    // Batch x sequence: tokens per step within bound.
+    doc = readJsonFile(examplePath("70b-2048-h100.json"));
+    trainplan::applyOverride(doc, "training.global_batch_sequences=1000000000");
+    trainplan::applyOverride(doc, "model.sequence_length=10000000");
+    r = expectProblem([&] { trainplan::planFromJson(doc); }, "training.global_batch_sequences", "tokens per step");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+}
+
+void TestPlanIO::physicallyImplausibleInputsAreRejected_data()
+{
+    QTest::addColumn<QString>("assignment");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("MTBF 1e-308 h") << "cluster.mtbf_hours_per_node=1e-308" << "cluster.mtbf_hours_per_node" << "at least 0.1 hours";
+    QTest::newRow("MTBF per GPU tiny") << "cluster.mtbf_hours_per_node=null cluster.mtbf_hours_per_gpu=1e-5" << "cluster.mtbf_hours_per_gpu" << "physically implausible";
+    QTest::newRow("MTBF huge") << "cluster.mtbf_hours_per_node=1e300" << "cluster.mtbf_hours_per_node" << "at most";
+    QTest::newRow("memory 1 byte") << "cluster.memory_gb=1e-9" << "cluster.memory_gb" << "at least 0.1 GB";
+    QTest::newRow("peak tiny") << "cluster.peak_bf16_tflops=1e-300" << "cluster.peak_bf16_tflops" << "physically implausible";
+    QTest::newRow("peak huge") << "cluster.peak_bf16_tflops=1e300" << "cluster.peak_bf16_tflops" << "at most";
+    QTest::newRow("intra bandwidth tiny") << "cluster.intra_node_bandwidth_gb_per_s=1e-300" << "cluster.intra_node_bandwidth_gb_per_s" << "at least";
+    QTest::newRow("inter bandwidth huge") << "cluster.inter_node_bandwidth_gb_per_s=1e300" << "cluster.inter_node_bandwidth_gb_per_s" << "at most";
+    QTest::newRow("tokens huge") << "training.tokens=1e300" << "training.tokens" << "at most";
+    QTest::newRow("tokens tiny") << "training.tokens=1e-300" << "training.tokens" << "at least 1";
+    QTest::newRow("MFU tiny") << "training.mfu=1e-300" << "training.mfu" << "at least";
+    QTest::newRow("checkpoint seconds tiny") << "reliability.checkpoint_write_seconds=1e-300" << "reliability.checkpoint_write_seconds" << "at least";
+    QTest::newRow("checkpoint bandwidth huge") << "reliability.checkpoint_write_seconds=null reliability.checkpoint_write_gb_per_s_per_gpu=1e300"
+                                               << "reliability.checkpoint_write_gb_per_s_per_gpu" << "at most";
+    QTest::newRow("restart huge") << "reliability.restart_seconds=1e300" << "reliability.restart_seconds" << "at most";
+    QTest::newRow("buffer huge") << "training.buffer_gb=1e300" << "training.buffer_gb" << "at most";
+    QTest::newRow("sequence huge") << "model.sequence_length=1e12" << "model.sequence_length" << "implausibly large";
+    QTest::newRow("layers huge") << "model.layers=1000000" << "model.layers" << "implausibly large";
+}
+
+void TestPlanIO::physicallyImplausibleInputsAreRejected()
+{
+    QFETCH(QString, assignment);
+    QFETCH(QString, path);
+    QFETCH(QString, fragment);
+    const QString r = expectProblem([&] { planWith("70b-2048-h100.json", toStd(splitOverrides(assignment))); }, path, fragment);
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+}
+
+void TestPlanIO::unreadableFileIsAPlanError()
+{
+    QString r = expectProblem([] { trainplan::loadPlanFile("/nonexistent/plan.json"); }, "", "No such file or directory");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    QTemporaryDir dir;
+    r = expectProblem([&] { trainplan::loadPlanFile(dir.path().toStdString()); }, "", "cannot read");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
 }
 
 QTEST_GUILESS_MAIN(TestPlanIO)

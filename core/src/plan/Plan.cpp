@@ -3,7 +3,7 @@
 namespace trainplan {
 
 // ZeRO paper (Rajbhandari et al. 2020) Sec. 3.1: mixed-precision Adam keeps 2 + 2 + K bytes
-// per parameter with K = 12 (FP32 master, momentum, variance). Seed 004 drops the master
+// per parameter with K = 12 (FP32 master, momentum, variance). Worked example B drops the master
 // copy (K = 8).
 StateBytesPerParameter stateBytesPerParameter(PrecisionScheme scheme)
 {

@@ -105,9 +105,11 @@ struct LayoutSpec {
     int cp = 1;
     int virtualStages = 1;
     Schedule schedule = Schedule::OneFOneB;
-    int zeroStage = 1;
-    bool sequenceParallel = true;
-    Recompute recompute = Recompute::Selective;
+    // Defaults equal the plan file's for an omitted field (PlanFields): nothing is sharded,
+    // split or recomputed unless the plan says so.
+    int zeroStage = 0;
+    bool sequenceParallel = false;
+    Recompute recompute = Recompute::None;
     bool flashAttention = true;
     // Layers per pipeline stage; empty means an even split of model.layers.
     std::vector<int> stageLayers;

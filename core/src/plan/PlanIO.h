@@ -17,15 +17,21 @@ Plan planFromJson(const nlohmann::json& document);
 // Parses text first; a syntax error is reported with its line and column.
 Plan planFromText(const std::string& text);
 Plan loadPlanFile(const std::string& path);
+// The bytes of a plan file; a file that is missing, unreadable or larger than any plan
+// (16 MiB) is a PlanError naming the path and the system's reason.
+std::string readPlanFileText(const std::string& path);
 
 nlohmann::json planToJson(const Plan& plan);
 std::string planToText(const Plan& plan);  // pretty, newline-terminated
-// Writes through a temporary file and rename(), so a crash never leaves half a plan.
+// Writes through writeFileAtomically (AtomicFile.h): the previous file survives any failure.
+// Throws PlanError naming the path and the system's reason.
 void savePlanFile(const Plan& plan, const std::string& path);
 
 // Applies "--set PATH=VALUE" to a plan document. VALUE is read as JSON when it parses
-// (numbers, true, null, [19,21,21,19], "auto") and as a plain string otherwise.
-// Throws PlanError for a malformed assignment or a path through a non-object.
+// (numbers, true, null, [19,21,21,19], "auto") and as a plain string otherwise; for a text
+// field of the table (PlanFields) it is always the string as given.
+// Throws PlanError naming PATH for a malformed assignment, bytes that are not UTF-8, a number
+// outside double range, nesting deeper than kMaxJsonDepth, or a path through a non-object.
 void applyOverride(nlohmann::json& document, const std::string& assignment);
 
 }  // namespace trainplan

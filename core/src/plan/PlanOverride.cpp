@@ -1,30 +1,72 @@
+// --set PATH=VALUE on a plan document, before the reader checks it. Hostile bytes stop here
+// with the field named: not UTF-8, numbers outside double range, unbounded nesting.
 #include <nlohmann/json.hpp>
 
+#include "plan/BoundedJson.h"
+#include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
 
 namespace trainplan {
 
 using nlohmann::json;
 
+namespace {
+
+// No plan field is more than two keys deep; a longer path is a typo, and an unbounded one
+// would build an unboundedly deep document.
+constexpr size_t kMaxPathKeys = 4;
+
+// The path as printable text for a message: bytes that are not UTF-8 become '?'.
+std::string printable(const std::string& bytes)
+{
+    if (isValidUtf8(bytes))
+        return bytes;
+    std::string out;
+    for (unsigned char c : bytes)
+        out += (c >= 0x20 && c < 0x7F) ? char(c) : '?';
+    return out;
+}
+
+json overrideValue(const std::string& path, const std::string& text)
+{
+    using Status = BoundedJsonResult::Status;
+    const PlanField* field = findPlanField(path);
+    BoundedJsonResult parsed = tryParseJsonBounded(text, "the value", kMaxJsonDepth);
+    if (field && field->type == PlanFieldType::Text) {
+        // Free text is taken as given, unless it is a JSON string or null.
+        if (parsed.status == Status::Ok && (parsed.value.is_string() || parsed.value.is_null()))
+            return std::move(parsed.value);
+        return text;
+    }
+    switch (parsed.status) {
+    case Status::Ok: return std::move(parsed.value);
+    case Status::SyntaxError: return text;  // a bare word such as auto or interleaved
+    case Status::NumberOutOfRange:
+    case Status::TooDeep: break;
+    }
+    throw PlanError({{path, parsed.message}});
+}
+
+}  // namespace
+
 void applyOverride(json& doc, const std::string& assignment)
 {
     const auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
-        throw PlanError({{assignment, "--set needs PATH=VALUE, e.g. layout.tp=4"}});
+        throw PlanError({{printable(assignment), "--set needs PATH=VALUE, e.g. layout.tp=4"}});
     const std::string path = assignment.substr(0, eq);
     const std::string text = assignment.substr(eq + 1);
-    json value;
-    try {
-        value = json::parse(text);
-    } catch (const json::parse_error&) {
-        value = text;  // a bare word such as auto or interleaved
-    }
+    if (!isValidUtf8(path))
+        throw PlanError({{printable(path), "the field path is not valid UTF-8"}});
+    if (!isValidUtf8(text))
+        throw PlanError({{path, "the value is not valid UTF-8 text"}});
+    const json value = overrideValue(path, text);
     json* node = &doc;
     size_t start = 0;
-    while (true) {
+    for (size_t keys = 1;; ++keys) {
         const auto dot = path.find('.', start);
         const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        if (key.empty())
+        if (key.empty() || keys > kMaxPathKeys)
             throw PlanError({{path, "is not a valid field path"}});
         if (!node->is_object())
             throw PlanError({{path.substr(0, start ? start - 1 : 0), "is not an object, so " + path + " cannot be set"}});

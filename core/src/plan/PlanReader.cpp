@@ -1,16 +1,19 @@
 // Reads and checks a plan document. Every problem is collected with its JSON path so a
 // person fixes a file in one pass rather than one error at a time.
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "plan/BoundedJson.h"
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
+#include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
-#include "plan/Units.h"
 
 namespace trainplan {
 
@@ -44,18 +47,26 @@ std::string describeJson(const json& v)
     return s.size() > 40 ? s.substr(0, 37) + "..." : s;
 }
 
-// One object of the document: typed getters that record problems instead of throwing,
-// and a final check that flags keys nobody asked for (typos).
+// One object of the document: typed getters, driven by the field table (PlanFields), that
+// record problems instead of throwing, and a final check that flags keys nobody asked for.
 class Section {
 public:
     Section(const json& doc, std::string path, std::vector<PlanProblem>& problems, bool required = true)
         : path_(std::move(path)), problems_(problems)
     {
-        const auto key = path_.substr(path_.rfind('.') + 1);
+        // A nested section ("training.reserve") is found key by key.
+        const json* at = &doc;
+        size_t from = 0;
+        while (at && !path_.empty() && from <= path_.size()) {
+            const size_t dot = std::min(path_.find('.', from), path_.size());
+            const std::string key = path_.substr(from, dot - from);
+            at = at->is_object() && at->contains(key) ? &at->at(key) : nullptr;
+            from = dot + 1;
+        }
         if (path_.empty()) {
             obj_ = &doc;
-        } else if (doc.is_object() && doc.contains(key)) {
-            obj_ = &doc.at(key);
+        } else if (at) {
+            obj_ = at;
             if (!obj_->is_object()) {
                 problem(path_, "must be an object, got " + describeJson(*obj_));
                 obj_ = nullptr;
@@ -63,132 +74,136 @@ public:
         } else if (required) {
             problem(path_, "is missing (required section)");
         }
+        for (const auto& f : planFields())
+            if (f.section() == path_)
+                known_.insert(std::string(f.key()));
     }
 
     bool present() const { return obj_ != nullptr; }
-    const json* object() const { return obj_; }
+    void allow(const std::string& key) { known_.insert(key); }
 
-    const json* find(const std::string& key, bool required)
+    const json* find(const PlanField& f)
     {
-        known_.insert(key);
         if (!obj_)
             return nullptr;
-        const auto it = obj_->find(key);
+        const auto it = obj_->find(std::string(f.key()));
         if (it == obj_->end() || it->is_null()) {
-            if (required)
-                problem(at(key), "is missing (required)");
+            if (f.required)
+                problem(path(f), "is missing (required)");
             return nullptr;
         }
         return &*it;
     }
 
-    std::optional<double> number(const std::string& key, bool required, double min, double max, bool minExclusive)
+    // A number in file units, within the field's range.
+    std::optional<double> number(const PlanField& f)
     {
-        const json* v = find(key, required);
+        const json* v = find(f);
         if (!v)
             return std::nullopt;
         if (!v->is_number()) {
-            problem(at(key), "must be a number, got " + describeJson(*v));
+            problem(path(f), "must be a number, got " + describeJson(*v));
             return std::nullopt;
         }
         const double x = v->get<double>();
         if (!std::isfinite(x)) {
-            problem(at(key), "must be a finite number");
+            problem(path(f), "must be a finite number");
             return std::nullopt;
         }
-        if (minExclusive ? x <= min : x < min) {
-            problem(at(key), std::string("must be ") + (minExclusive ? "greater than " : "at least ") + fmt(min) + ", got " + fmt(x));
+        const std::string unit = f.unit.empty() ? "" : " " + std::string(f.unit);
+        if (f.min > 0 && x <= 0) {
+            problem(path(f), "must be greater than 0, got " + fmt(x));
             return std::nullopt;
         }
-        if (x > max) {
-            problem(at(key), "must be at most " + fmt(max) + ", got " + fmt(x) + " (implausibly large)");
+        if (f.minExclusive ? x <= f.min : x < f.min) {
+            problem(path(f), std::string("must be ") + (f.minExclusive ? "greater than " : "at least ") + fmt(f.min) + unit + ", got " + fmt(x) +
+                                 (f.min > 0 ? " (physically implausible)" : ""));
+            return std::nullopt;
+        }
+        if (x > f.max) {
+            problem(path(f), "must be at most " + fmt(f.max) + unit + ", got " + fmt(x) + " (implausibly large)");
             return std::nullopt;
         }
         return x;
     }
 
-    double numberOr(const std::string& key, double fallback, double min, double max, bool minExclusive = true)
-    {
-        return number(key, false, min, max, minExclusive).value_or(fallback);
-    }
+    // The field's value in the Plan's SI units, or its default when omitted.
+    double numberOrDefault(const PlanField& f) { return number(f).value_or(defaultNumber(f)) * f.toSi; }
 
-    std::optional<long long> integer(const std::string& key, bool required, long long min, long long max)
+    std::optional<long long> integer(const PlanField& f)
     {
-        const json* v = find(key, required);
+        const json* v = find(f);
         if (!v)
             return std::nullopt;
-        return integerValue(*v, at(key), min, max);
+        return integerValue(*v, path(f), f);
     }
 
-    long long integerOr(const std::string& key, long long fallback, long long min, long long max)
-    {
-        return integer(key, false, min, max).value_or(fallback);
-    }
+    long long integerOr(const PlanField& f, long long fallback) { return integer(f).value_or(fallback); }
+    long long integerOrDefault(const PlanField& f) { return integerOr(f, (long long)defaultNumber(f)); }
 
-    std::optional<long long> integerValue(const json& v, const std::string& path, long long min, long long max)
+    std::optional<long long> integerValue(const json& v, const std::string& at, const PlanField& f)
     {
         if (!v.is_number()) {
-            problem(path, "must be a whole number, got " + describeJson(v));
+            problem(at, "must be a whole number, got " + describeJson(v));
             return std::nullopt;
         }
         const double x = v.get<double>();
         if (!std::isfinite(x) || x != std::floor(x)) {
-            problem(path, "must be a whole number, got " + describeJson(v));
+            problem(at, "must be a whole number, got " + describeJson(v));
             return std::nullopt;
         }
-        if (x < double(min)) {
-            problem(path, "must be at least " + std::to_string(min) + ", got " + describeJson(v));
+        if (x < f.min) {
+            problem(at, "must be at least " + fmt(f.min) + ", got " + describeJson(v));
             return std::nullopt;
         }
-        if (x > double(max)) {
-            problem(path, "must be at most " + std::to_string(max) + ", got " + describeJson(v) + " (implausibly large)");
+        if (x > f.max) {
+            problem(at, "must be at most " + fmt(f.max) + ", got " + describeJson(v) + " (implausibly large)");
             return std::nullopt;
         }
         return (long long)x;
     }
 
-    bool boolean(const std::string& key, bool fallback)
+    bool boolean(const PlanField& f)
     {
-        const json* v = find(key, false);
+        const bool fallback = f.defaultValue == "true";
+        const json* v = find(f);
         if (!v)
             return fallback;
         if (!v->is_boolean()) {
-            problem(at(key), "must be true or false, got " + describeJson(*v));
+            problem(path(f), "must be true or false, got " + describeJson(*v));
             return fallback;
         }
         return v->get<bool>();
     }
 
-    std::string text(const std::string& key, const std::string& fallback = {})
+    std::string text(const PlanField& f)
     {
-        const json* v = find(key, false);
+        const json* v = find(f);
         if (!v)
-            return fallback;
+            return {};
         if (!v->is_string()) {
-            problem(at(key), "must be a string, got " + describeJson(*v));
-            return fallback;
+            problem(path(f), "must be a string, got " + describeJson(*v));
+            return {};
         }
         return v->get<std::string>();
     }
 
     template <typename E, size_t N>
-    E choice(const std::string& key, const NameTable<E, N>& table, E fallback)
+    E choice(const PlanField& f, const NameTable<E, N>& table)
     {
-        const json* v = find(key, false);
+        const E fallback = valueOf(table, unquote(f.defaultValue)).value_or(table[0].first);
+        const json* v = find(f);
         if (!v)
             return fallback;
-        std::string allowed;
-        for (const auto& [e, name] : table)
-            allowed += (allowed.empty() ? "" : ", ") + std::string("\"") + std::string(name) + "\"";
         if (v->is_string()) {
             if (auto e = valueOf(table, v->get<std::string>()))
                 return *e;
         }
-        problem(at(key), "must be one of " + allowed + ", got " + describeJson(*v));
+        problem(path(f), "must be " + describeRange(f) + ", got " + describeJson(*v));
         return fallback;
     }
 
-    // Keys in the file that no getter asked for: almost always a typo.
+    // Keys in the file that the table does not know: almost always a typo.
     void rejectUnknownKeys()
     {
         if (!obj_)
@@ -211,12 +226,23 @@ public:
 
     void problem(const std::string& path, const std::string& message) { problems_.push_back({path, message}); }
     std::string at(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+    static std::string path(const PlanField& f) { return std::string(f.path); }
 
     static std::string fmt(double x)
     {
         std::ostringstream s;
         s << x;
         return s.str();
+    }
+    static double defaultNumber(const PlanField& f)
+    {
+        if (f.defaultValue.empty())
+            return 0;
+        return std::stod(std::string(f.defaultValue));
+    }
+    static std::string_view unquote(std::string_view s)
+    {
+        return s.size() >= 2 && s.front() == '"' ? s.substr(1, s.size() - 2) : s;
     }
 
 private:
@@ -226,26 +252,41 @@ private:
     std::vector<PlanProblem>& problems_;
 };
 
-constexpr long long kMaxGpus = 10'000'000;
+const PlanField& F(std::string_view path)
+{
+    return planField(path);
+}
+
+// a x b x ... without overflow: nullopt when the product passes `limit`.
+std::optional<long long> boundedProduct(std::initializer_list<long long> factors, long long limit)
+{
+    long long p = 1;
+    for (long long f : factors) {
+        if (__builtin_mul_overflow(p, f, &p) || p > limit)
+            return std::nullopt;
+    }
+    return p;
+}
+
 
 void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "model", problems);
-    m.name = s.text("name");
-    m.layers = int(s.integer("layers", true, 1, 100'000).value_or(m.layers));
-    m.hiddenSize = int(s.integer("hidden_size", true, 1, 1'000'000).value_or(m.hiddenSize));
-    m.ffnHiddenSize = int(s.integer("ffn_hidden_size", true, 1, 10'000'000).value_or(m.ffnHiddenSize));
-    m.ffnKind = s.choice("ffn_kind", kFfnKindNames, FfnKind::SwiGlu);
-    m.attentionHeads = int(s.integer("attention_heads", true, 1, 100'000).value_or(m.attentionHeads));
-    m.kvHeads = int(s.integerOr("kv_heads", m.attentionHeads, 1, 100'000));
+    m.name = s.text(F("model.name"));
+    m.layers = int(s.integerOr(F("model.layers"), m.layers));
+    m.hiddenSize = int(s.integerOr(F("model.hidden_size"), m.hiddenSize));
+    m.ffnHiddenSize = int(s.integerOr(F("model.ffn_hidden_size"), m.ffnHiddenSize));
+    m.ffnKind = s.choice(F("model.ffn_kind"), kFfnKindNames);
+    m.attentionHeads = int(s.integerOr(F("model.attention_heads"), m.attentionHeads));
+    m.kvHeads = int(s.integerOr(F("model.kv_heads"), m.attentionHeads));
     const long long defaultHeadDim = m.attentionHeads > 0 ? std::max(1, m.hiddenSize / m.attentionHeads) : 128;
-    m.headDim = int(s.integerOr("head_dim", defaultHeadDim, 1, 100'000));
-    m.vocabSize = int(s.integer("vocab_size", true, 1, 100'000'000).value_or(m.vocabSize));
-    m.tiedEmbeddings = s.boolean("tied_embeddings", false);
-    m.sequenceLength = int(s.integer("sequence_length", true, 1, 100'000'000).value_or(m.sequenceLength));
-    m.norm = s.choice("norm", kNormNames, NormKind::RmsNorm);
-    m.bias = s.boolean("bias", false);
-    m.positionEmbedding = s.choice("position_embedding", kPositionNames, PositionEmbedding::Rope);
+    m.headDim = int(s.integerOr(F("model.head_dim"), defaultHeadDim));
+    m.vocabSize = int(s.integerOr(F("model.vocab_size"), m.vocabSize));
+    m.tiedEmbeddings = s.boolean(F("model.tied_embeddings"));
+    m.sequenceLength = int(s.integerOr(F("model.sequence_length"), m.sequenceLength));
+    m.norm = s.choice(F("model.norm"), kNormNames);
+    m.bias = s.boolean(F("model.bias"));
+    m.positionEmbedding = s.choice(F("model.position_embedding"), kPositionNames);
     s.rejectUnknownKeys();
     if (s.present() && m.kvHeads > m.attentionHeads)
         s.problem("model.kv_heads", "must not exceed model.attention_heads (" + std::to_string(m.attentionHeads) + ")");
@@ -256,23 +297,29 @@ void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems
 void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "cluster", problems);
-    c.accelerator = s.text("accelerator");
-    c.gpus = int(s.integer("gpus", true, 1, kMaxGpus).value_or(c.gpus));
-    c.gpusPerNode = int(s.integer("gpus_per_node", true, 1, 4096).value_or(c.gpusPerNode));
-    c.memoryBytesPerGpu = s.number("memory_gb", true, 0, 1e5, true).value_or(c.memoryBytesPerGpu / units::GB) * units::GB;
-    c.peakFlopsPerGpu = s.number("peak_bf16_tflops", true, 0, 1e6, true).value_or(c.peakFlopsPerGpu / units::TFLOPS) * units::TFLOPS;
-    c.intraNodeBytesPerSecond = s.number("intra_node_bandwidth_gb_per_s", true, 0, 1e6, true).value_or(c.intraNodeBytesPerSecond / units::GB) * units::GB;
-    c.interNodeBytesPerSecond = s.number("inter_node_bandwidth_gb_per_s", true, 0, 1e6, true).value_or(c.interNodeBytesPerSecond / units::GB) * units::GB;
-    const auto perNode = s.number("mtbf_hours_per_node", false, 0, 1e9, true);
-    const auto perGpu = s.number("mtbf_hours_per_gpu", false, 0, 1e9, true);
+    c.accelerator = s.text(F("cluster.accelerator"));
+    c.gpus = int(s.integerOr(F("cluster.gpus"), c.gpus));
+    c.gpusPerNode = int(s.integerOr(F("cluster.gpus_per_node"), c.gpusPerNode));
+    const auto si = [&](const char* path, double fallback) {
+        const PlanField& f = F(path);
+        return s.number(f).value_or(fallback / f.toSi) * f.toSi;
+    };
+    c.memoryBytesPerGpu = si("cluster.memory_gb", c.memoryBytesPerGpu);
+    c.peakFlopsPerGpu = si("cluster.peak_bf16_tflops", c.peakFlopsPerGpu);
+    c.intraNodeBytesPerSecond = si("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
+    c.interNodeBytesPerSecond = si("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
+    const PlanField& nodeField = F("cluster.mtbf_hours_per_node");
+    const PlanField& gpuField = F("cluster.mtbf_hours_per_gpu");
+    const auto perNode = s.number(nodeField);
+    const auto perGpu = s.number(gpuField);
     c.mtbfSeconds.reset();
     if (perNode && perGpu) {
         s.problem("cluster.mtbf_hours_per_gpu", "give either mtbf_hours_per_node or mtbf_hours_per_gpu, not both");
     } else if (perNode) {
-        c.mtbfSeconds = *perNode * units::secondsPerHour;
+        c.mtbfSeconds = *perNode * nodeField.toSi;
         c.mtbfBasis = MtbfBasis::PerNode;
     } else if (perGpu) {
-        c.mtbfSeconds = *perGpu * units::secondsPerHour;
+        c.mtbfSeconds = *perGpu * gpuField.toSi;
         c.mtbfBasis = MtbfBasis::PerGpu;
     }
     s.rejectUnknownKeys();
@@ -280,27 +327,30 @@ void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& prob
 
 // training.reserve: the runtime reserve's editable terms (defaults in Plan.h, sources in
 // estimate/ReserveModel.cpp).
-void readReserve(const json& training, ReserveSpec& r, std::vector<PlanProblem>& problems)
+void readReserve(const json& doc, ReserveSpec& r, std::vector<PlanProblem>& problems)
 {
-    Section s(training, "training.reserve", problems, false);
-    const ReserveSpec d;
-    r.cudaContextBytes = s.numberOr("cuda_context_gb", d.cudaContextBytes / units::GB, 0, 1e3, false) * units::GB;
-    r.workspaceBytes = s.numberOr("workspace_mib", d.workspaceBytes / units::MiB, 0, 1e6, false) * units::MiB;
-    r.ncclChannels = int(s.integerOr("nccl_channels", d.ncclChannels, 0, 1024));
-    r.ncclBytesPerConnection = s.numberOr("nccl_buffer_mib_per_connection", d.ncclBytesPerConnection / units::MiB, 0, 1e4, false) * units::MiB;
+    Section s(doc, "training.reserve", problems, false);
+    r.cudaContextBytes = s.numberOrDefault(F("training.reserve.cuda_context_gb"));
+    r.workspaceBytes = s.numberOrDefault(F("training.reserve.workspace_mib"));
+    r.ncclChannels = int(s.integerOrDefault(F("training.reserve.nccl_channels")));
+    r.ncclBytesPerConnection = s.numberOrDefault(F("training.reserve.nccl_buffer_mib_per_connection"));
     s.rejectUnknownKeys();
 }
 
 void readTraining(const json& doc, TrainingSpec& t, int sequenceLength, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "training", problems);
-    t.tokens = s.number("tokens", true, 0, 1e18, true).value_or(t.tokens);
-    const auto seqs = s.integer("global_batch_sequences", false, 1, 1'000'000'000);
-    const auto toks = s.integer("global_batch_tokens", false, 1, 1'000'000'000'000LL);
+    t.tokens = s.number(F("training.tokens")).value_or(t.tokens);
+    const PlanField& tokensField = F("training.global_batch_tokens");
+    const auto seqs = s.integer(F("training.global_batch_sequences"));
+    const auto toks = s.integer(tokensField);
     if (seqs && toks) {
         s.problem("training.global_batch_tokens", "give either global_batch_sequences or global_batch_tokens, not both");
     } else if (seqs) {
         t.globalBatchSequences = *seqs;
+        if (sequenceLength > 0 && double(*seqs) * sequenceLength > tokensField.max)
+            s.problem("training.global_batch_sequences", std::to_string(*seqs) + " sequences of " + std::to_string(sequenceLength) + " tokens is more than " +
+                                                             Section::fmt(tokensField.max) + " tokens per step (implausibly large)");
     } else if (toks) {
         if (sequenceLength > 0 && *toks % sequenceLength != 0)
             s.problem("training.global_batch_tokens", "must be a multiple of model.sequence_length (" + std::to_string(sequenceLength) + "), got " + std::to_string(*toks));
@@ -309,60 +359,62 @@ void readTraining(const json& doc, TrainingSpec& t, int sequenceLength, std::vec
     } else if (s.present()) {
         s.problem("training.global_batch_sequences", "is missing (give global_batch_sequences or global_batch_tokens)");
     }
-    t.microBatchSize = int(s.integer("micro_batch_size", true, 1, 1'000'000).value_or(t.microBatchSize));
-    t.mfu = s.number("mfu", true, 0, 1, true).value_or(t.mfu);
-    t.precision = s.choice("precision", kPrecisionNames, PrecisionScheme::Bf16WithFp32MasterAdam);
-    const TrainingSpec defaults;
-    t.bufferBytes = s.numberOr("buffer_gb", defaults.bufferBytes / units::GB, 0, 1e5, false) * units::GB;
-    t.fragmentationFraction = s.numberOr("fragmentation_fraction", defaults.fragmentationFraction, 0, 0.9, false);
-    t.memoryMarginFraction = s.numberOr("memory_margin_fraction", defaults.memoryMarginFraction, 0, 0.5, false);
-    s.find("reserve", false);
-    if (s.object())
-        readReserve(*s.object(), t.reserve, problems);
+    t.microBatchSize = int(s.integerOr(F("training.micro_batch_size"), t.microBatchSize));
+    t.mfu = s.number(F("training.mfu")).value_or(t.mfu);
+    t.precision = s.choice(F("training.precision"), kPrecisionNames);
+    t.bufferBytes = s.numberOrDefault(F("training.buffer_gb"));
+    t.fragmentationFraction = s.numberOrDefault(F("training.fragmentation_fraction"));
+    t.memoryMarginFraction = s.numberOrDefault(F("training.memory_margin_fraction"));
+    s.allow("reserve");
+    readReserve(doc, t.reserve, problems);
     s.rejectUnknownKeys();
 }
 
 void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, const ModelSpec& model, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "layout", problems);
-    l.tp = int(s.integer("tp", true, 1, kMaxGpus).value_or(l.tp));
-    l.pp = int(s.integer("pp", true, 1, kMaxGpus).value_or(l.pp));
-    l.cp = int(s.integerOr("cp", 1, 1, kMaxGpus));
+    // TP x PP x DP x CP is bounded like the cluster's GPU count.
+    const long long maxGpus = (long long)F("cluster.gpus").max;
+    l.tp = int(s.integerOr(F("layout.tp"), l.tp));
+    l.pp = int(s.integerOr(F("layout.pp"), l.pp));
+    l.cp = int(s.integerOrDefault(F("layout.cp")));
     // "dp_auto": true (as estimate --json writes beside the resolved integer) means "auto" too,
     // so an estimate's plan reads back as the plan it came from.
-    l.dpAuto = s.boolean("dp_auto", false);
-    if (const json* dp = s.find("dp", true)) {
+    l.dpAuto = s.boolean(F("layout.dp_auto"));
+    const PlanField& dpField = F("layout.dp");
+    if (const json* dp = s.find(dpField)) {
         if (l.dpAuto || (dp->is_string() && dp->get<std::string>() == "auto")) {
             l.dpAuto = true;
-            const long long others = (long long)l.tp * l.pp * l.cp;
-            if (others > 0 && cluster.gpus % others == 0)
-                l.dp = int(cluster.gpus / others);
+            const auto others = boundedProduct({l.tp, l.pp, l.cp}, maxGpus);
+            if (others && cluster.gpus % *others == 0)
+                l.dp = int(cluster.gpus / *others);
             else
-                s.problem("layout.dp", "is \"auto\" but TP x PP x CP = " + std::to_string(others) + " does not divide cluster.gpus (" + std::to_string(cluster.gpus) + ")");
+                s.problem("layout.dp", "is \"auto\" but TP x PP x CP = " + (others ? std::to_string(*others) : std::string("more than ") + std::to_string(maxGpus)) +
+                                           " does not divide cluster.gpus (" + std::to_string(cluster.gpus) + ")");
         } else if (dp->is_string()) {
             s.problem("layout.dp", "must be a whole number or \"auto\", got " + describeJson(*dp));
-        } else if (auto v = s.integerValue(*dp, "layout.dp", 1, kMaxGpus)) {
+        } else if (auto v = s.integerValue(*dp, "layout.dp", dpField)) {
             l.dp = int(*v);
         }
     }
-    const long long product = (long long)l.tp * l.pp * l.dp * l.cp;
-    if (product > kMaxGpus)
-        s.problem("layout", "TP x PP x DP x CP = " + std::to_string(product) + " GPUs is implausibly large");
-    l.virtualStages = int(s.integerOr("virtual_stages", 1, 1, 1024));
-    l.schedule = s.choice("schedule", kScheduleNames, Schedule::OneFOneB);
-    l.zeroStage = int(s.integerOr("zero_stage", 0, 0, 3));
-    l.sequenceParallel = s.boolean("sequence_parallel", false);
-    l.recompute = s.choice("recompute", kRecomputeNames, Recompute::None);
-    l.flashAttention = s.boolean("flash_attention", true);
-    l.rankOrder = s.choice("rank_order", kRankOrderNames, RankOrder::TpCpDpPp);
+    if (!boundedProduct({l.tp, l.pp, l.dp, l.cp}, maxGpus))
+        s.problem("layout", "TP x PP x DP x CP is more than " + std::to_string(maxGpus) + " GPUs (implausibly large)");
+    l.virtualStages = int(s.integerOrDefault(F("layout.virtual_stages")));
+    l.schedule = s.choice(F("layout.schedule"), kScheduleNames);
+    l.zeroStage = int(s.integerOrDefault(F("layout.zero_stage")));
+    l.sequenceParallel = s.boolean(F("layout.sequence_parallel"));
+    l.recompute = s.choice(F("layout.recompute"), kRecomputeNames);
+    l.flashAttention = s.boolean(F("layout.flash_attention"));
+    l.rankOrder = s.choice(F("layout.rank_order"), kRankOrderNames);
     l.stageLayers.clear();
-    if (const json* sl = s.find("stage_layers", false)) {
+    const PlanField& stageField = F("layout.stage_layers");
+    if (const json* sl = s.find(stageField)) {
         if (!sl->is_array()) {
             s.problem("layout.stage_layers", "must be an array of layer counts, one per pipeline stage");
         } else {
             long long sum = 0;
             for (size_t i = 0; i < sl->size(); ++i) {
-                if (auto v = s.integerValue((*sl)[i], "layout.stage_layers[" + std::to_string(i) + "]", 1, 100'000)) {
+                if (auto v = s.integerValue((*sl)[i], "layout.stage_layers[" + std::to_string(i) + "]", stageField)) {
                     l.stageLayers.push_back(int(*v));
                     sum += *v;
                 }
@@ -383,18 +435,20 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
 void readReliability(const json& doc, ReliabilitySpec& r, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "reliability", problems, false);
-    const auto seconds = s.number("checkpoint_write_seconds", false, 0, 1e7, true);
-    const auto bandwidth = s.number("checkpoint_write_gb_per_s_per_gpu", false, 0, 1e5, true);
+    const PlanField& secondsField = F("reliability.checkpoint_write_seconds");
+    const PlanField& bandwidthField = F("reliability.checkpoint_write_gb_per_s_per_gpu");
+    const auto seconds = s.number(secondsField);
+    const auto bandwidth = s.number(bandwidthField);
     r.checkpointWriteSeconds.reset();
     r.checkpointWriteBytesPerSecondPerGpu.reset();
     if (seconds && bandwidth)
         s.problem("reliability.checkpoint_write_gb_per_s_per_gpu", "give either checkpoint_write_seconds or checkpoint_write_gb_per_s_per_gpu, not both");
     else if (bandwidth)
-        r.checkpointWriteBytesPerSecondPerGpu = *bandwidth * units::GB;
+        r.checkpointWriteBytesPerSecondPerGpu = *bandwidth * bandwidthField.toSi;
     else
-        r.checkpointWriteSeconds = seconds.value_or(60.0);
-    r.restartSeconds = s.numberOr("restart_seconds", 600.0, 0, 1e7, false);
-    r.otherOverheadFraction = s.numberOr("other_overhead_fraction", 0.0, 0, 10, false);
+        r.checkpointWriteSeconds = seconds.value_or(Section::defaultNumber(secondsField)) * secondsField.toSi;
+    r.restartSeconds = s.numberOrDefault(F("reliability.restart_seconds"));
+    r.otherOverheadFraction = s.numberOrDefault(F("reliability.other_overhead_fraction"));
     s.rejectUnknownKeys();
 }
 
@@ -404,30 +458,31 @@ void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& 
 {
     Section s(doc, "framework", problems, false);
     f = FrameworkSpec{};
-    f.profile = s.text("profile");
+    f.profile = s.text(F("framework.profile"));
     if (!f.profile.empty() && !findFrameworkProfile(f.profile)) {
         std::string allowed;
         for (auto name : frameworkProfileNames())
             allowed += (allowed.empty() ? "\"" : ", \"") + std::string(name) + "\"";
         s.problem("framework.profile", "must be one of " + allowed + ", got \"" + f.profile + "\"");
     }
-    const auto flag = [&](const char* key, std::optional<bool>& out) {
-        if (s.find(key, false))
-            out = s.boolean(key, false);
+    // A switch the file leaves out stays unknown: the profile (or the range) decides.
+    const auto flag = [&](const char* path, std::optional<bool>& out) {
+        if (s.find(F(path)))
+            out = s.boolean(F(path));
     };
-    flag("tp_comm_overlap", f.tpCommOverlap);
-    flag("overlap_grad_reduce", f.overlapGradReduce);
-    flag("overlap_param_gather", f.overlapParamGather);
-    flag("fused_kernels", f.fusedKernels);
-    flag("cuda_graphs", f.cudaGraphs);
-    flag("dropout", f.dropout);
-    flag("fp32_gradients", f.fp32Gradients);
-    if (const json* v = s.find("flash_attention", false); v && v->is_number_integer())
+    flag("framework.tp_comm_overlap", f.tpCommOverlap);
+    flag("framework.overlap_grad_reduce", f.overlapGradReduce);
+    flag("framework.overlap_param_gather", f.overlapParamGather);
+    flag("framework.fused_kernels", f.fusedKernels);
+    flag("framework.cuda_graphs", f.cudaGraphs);
+    flag("framework.dropout", f.dropout);
+    flag("framework.fp32_gradients", f.fp32Gradients);
+    if (const json* v = s.find(F("framework.flash_attention")); v && v->is_number_integer())
         s.problem("framework.flash_attention", "must be a string, one of \"none\", \"2\", \"3\", got " + describeJson(*v));
     else if (v)
-        f.flashAttention = s.choice("flash_attention", kFlashAttentionVersionNames, FlashAttentionVersion::V2);
-    if (s.find("optimizer", false))
-        f.optimizer = s.choice("optimizer", kOptimizerImplementationNames, OptimizerImplementation::Fused);
+        f.flashAttention = s.choice(F("framework.flash_attention"), kFlashAttentionVersionNames);
+    if (s.find(F("framework.optimizer")))
+        f.optimizer = s.choice(F("framework.optimizer"), kOptimizerImplementationNames);
     s.rejectUnknownKeys();
 }
 
@@ -440,33 +495,28 @@ Plan planFromJson(const json& doc)
         throw PlanError({{"", "a plan must be a JSON object, got " + describeJson(doc)}});
 
     Section top(doc, "", problems);
-    const std::string format = top.text("format");
-    if (!top.find("format", true)) {
-        // reported by find()
-    } else if (format != kPlanFormat) {
-        throw PlanError({{"format", "must be \"" + std::string(kPlanFormat) + "\", got \"" + format + "\" (not a TrainPlan plan file)"}});
+    const PlanField& formatField = F("format");
+    if (const json* format = top.find(formatField)) {
+        if (!format->is_string() || format->get<std::string>() != kPlanFormat)
+            throw PlanError({{"format", "must be \"" + std::string(kPlanFormat) + "\", got " + describeJson(*format) + " (not a TrainPlan plan file)"}});
     }
-    if (auto version = top.integer("version", true, 1, 1'000'000)) {
+    if (auto version = top.integer(F("version"))) {
         if (*version > kPlanVersion)
             throw PlanError({{"version", "is " + std::to_string(*version) + ", newer than this TrainPlan reads (" + std::to_string(kPlanVersion) +
                                              "); open it with a newer TrainPlan"}});
     }
 
     Plan plan;
-    plan.name = top.text("name");
+    plan.name = top.text(F("name"));
+    top.text(F("notes"));
     readModel(doc, plan.model, problems);
     readCluster(doc, plan.cluster, problems);
     readTraining(doc, plan.training, plan.model.sequenceLength, problems);
     readLayout(doc, plan.layout, plan.cluster, plan.model, problems);
     readReliability(doc, plan.reliability, problems);
     readFramework(doc, plan.framework, problems);
-    top.find("model", false);
-    top.find("cluster", false);
-    top.find("training", false);
-    top.find("layout", false);
-    top.find("reliability", false);
-    top.find("framework", false);
-    top.find("notes", false);
+    for (const char* section : {"model", "cluster", "training", "layout", "reliability", "framework"})
+        top.allow(section);
     top.rejectUnknownKeys();
     if (!problems.empty())
         throw PlanError(std::move(problems));
@@ -485,29 +535,33 @@ ModelSpec modelSpecFromJson(const json& modelObject)
 
 Plan planFromText(const std::string& text)
 {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        // nlohmann reports "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
-        std::string what = e.what();
-        const auto at = what.find("parse error");
-        throw PlanError({{"", "not valid JSON: " + (at == std::string::npos ? what : what.substr(at))}});
+    return planFromJson(parseJsonBounded(text, "the plan"));
+}
+
+std::string readPlanFileText(const std::string& path)
+{
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw PlanError({{"", "cannot open " + path + ": " + std::strerror(errno ? errno : ENOENT)}});
+    // A plan is a few kilobytes; refuse anything that cannot be one before reading it all.
+    constexpr std::streamsize kMaxPlanBytes = 16 * 1024 * 1024;
+    std::string text;
+    std::vector<char> chunk(64 * 1024);
+    while (in) {
+        in.read(chunk.data(), std::streamsize(chunk.size()));
+        text.append(chunk.data(), size_t(in.gcount()));
+        if (std::streamsize(text.size()) > kMaxPlanBytes)
+            throw PlanError({{"", path + " is larger than 16 MiB; not a plan file"}});
     }
-    return planFromJson(doc);
+    if (in.bad())
+        throw PlanError({{"", "cannot read " + path + ": " + std::strerror(errno ? errno : EIO)}});
+    return text;
 }
 
 Plan loadPlanFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw PlanError({{"", "cannot open " + path}});
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    constexpr size_t kMaxPlanBytes = 16 * 1024 * 1024;
-    if (ss.str().size() > kMaxPlanBytes)
-        throw PlanError({{"", path + " is larger than 16 MiB; not a plan file"}});
-    return planFromText(ss.str());
+    return planFromJson(parseJsonBounded(readPlanFileText(path), path));
 }
 
 }  // namespace trainplan

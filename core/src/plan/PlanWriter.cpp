@@ -1,12 +1,12 @@
-#include <cstdio>
-#include <fstream>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
+#include "plan/AtomicFile.h"
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
+#include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
-#include "plan/Units.h"
 
 namespace trainplan {
 
@@ -14,11 +14,37 @@ using nlohmann::json;
 
 namespace {
 
-template <typename E, size_t N>
-std::string name(const NameTable<E, N>& table, E value)
-{
-    return std::string(nameOf(table, value));
-}
+// Sets one field by its table entry: the path says where, toSi converts SI back to file units.
+class DocumentWriter {
+public:
+    template <typename V>
+    void set(std::string_view path, const V& value)
+    {
+        const PlanField& f = planField(path);
+        // "training.reserve.cuda_context_gb": one object per level.
+        json* at = &doc_;
+        const std::string_view section = f.section();
+        for (size_t from = 0; !section.empty() && from <= section.size();) {
+            const size_t dot = std::min(section.find('.', from), section.size());
+            at = &(*at)[std::string(section.substr(from, dot - from))];
+            from = dot + 1;
+        }
+        json& slot = (*at)[std::string(f.key())];
+        if constexpr (std::is_floating_point_v<V>)
+            slot = f.toSi == 1.0 ? value : value / f.toSi;
+        else
+            slot = value;
+    }
+    template <typename E, size_t N>
+    void choice(std::string_view path, const NameTable<E, N>& table, E value)
+    {
+        set(path, std::string(nameOf(table, value)));
+    }
+    json take() { return std::move(doc_); }
+
+private:
+    json doc_ = json::object();
+};
 
 
 // The "framework" object with only what the plan sets (unset switches stay unknown on reading).
@@ -39,9 +65,9 @@ json frameworkToJson(const FrameworkSpec& f)
     flag("dropout", f.dropout);
     flag("fp32_gradients", f.fp32Gradients);
     if (f.flashAttention)
-        out["flash_attention"] = name(kFlashAttentionVersionNames, *f.flashAttention);
+        out["flash_attention"] = std::string(nameOf(kFlashAttentionVersionNames, *f.flashAttention));
     if (f.optimizer)
-        out["optimizer"] = name(kOptimizerImplementationNames, *f.optimizer);
+        out["optimizer"] = std::string(nameOf(kOptimizerImplementationNames, *f.optimizer));
     return out;
 }
 
@@ -55,48 +81,73 @@ json planToJson(const Plan& plan)
     const auto& l = plan.layout;
     const auto& r = plan.reliability;
 
-    json model = {
-        {"name", m.name}, {"layers", m.layers}, {"hidden_size", m.hiddenSize}, {"ffn_hidden_size", m.ffnHiddenSize},
-        {"ffn_kind", name(kFfnKindNames, m.ffnKind)}, {"attention_heads", m.attentionHeads}, {"kv_heads", m.kvHeads},
-        {"head_dim", m.headDim}, {"vocab_size", m.vocabSize}, {"tied_embeddings", m.tiedEmbeddings},
-        {"sequence_length", m.sequenceLength}, {"norm", name(kNormNames, m.norm)}, {"bias", m.bias},
-        {"position_embedding", name(kPositionNames, m.positionEmbedding)},
-    };
-    json cluster = {
-        {"accelerator", c.accelerator}, {"gpus", c.gpus}, {"gpus_per_node", c.gpusPerNode},
-        {"memory_gb", c.memoryBytesPerGpu / units::GB}, {"peak_bf16_tflops", c.peakFlopsPerGpu / units::TFLOPS},
-        {"intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond / units::GB},
-        {"inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond / units::GB},
-    };
-    if (c.mtbfSeconds)
-        cluster[c.mtbfBasis == MtbfBasis::PerNode ? "mtbf_hours_per_node" : "mtbf_hours_per_gpu"] = *c.mtbfSeconds / units::secondsPerHour;
-    json training = {
-        {"tokens", t.tokens}, {"global_batch_sequences", t.globalBatchSequences}, {"micro_batch_size", t.microBatchSize},
-        {"mfu", t.mfu}, {"precision", name(kPrecisionNames, t.precision)}, {"buffer_gb", t.bufferBytes / units::GB},
-        {"fragmentation_fraction", t.fragmentationFraction}, {"memory_margin_fraction", t.memoryMarginFraction},
-        {"reserve",
-         {{"cuda_context_gb", t.reserve.cudaContextBytes / units::GB}, {"workspace_mib", t.reserve.workspaceBytes / units::MiB},
-          {"nccl_channels", t.reserve.ncclChannels}, {"nccl_buffer_mib_per_connection", t.reserve.ncclBytesPerConnection / units::MiB}}},
-    };
-    json layout = {
-        {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"virtual_stages", l.virtualStages},
-        {"schedule", name(kScheduleNames, l.schedule)}, {"zero_stage", l.zeroStage}, {"sequence_parallel", l.sequenceParallel},
-        {"recompute", name(kRecomputeNames, l.recompute)}, {"flash_attention", l.flashAttention},
-        {"rank_order", name(kRankOrderNames, l.rankOrder)},
-    };
-    layout["dp"] = l.dpAuto ? json("auto") : json(l.dp);
-    if (!l.stageLayers.empty())
-        layout["stage_layers"] = l.stageLayers;
-    json reliability = {{"restart_seconds", r.restartSeconds}, {"other_overhead_fraction", r.otherOverheadFraction}};
-    if (r.checkpointWriteBytesPerSecondPerGpu)
-        reliability["checkpoint_write_gb_per_s_per_gpu"] = *r.checkpointWriteBytesPerSecondPerGpu / units::GB;
-    else
-        reliability["checkpoint_write_seconds"] = r.checkpointWriteSeconds.value_or(60.0);
+    DocumentWriter w;
+    w.set("format", std::string(kPlanFormat));
+    w.set("version", kPlanVersion);
+    w.set("name", plan.name);
 
-    json doc{
-        {"format", kPlanFormat}, {"version", kPlanVersion}, {"name", plan.name}, {"model", model},
-        {"cluster", cluster},    {"training", training},   {"layout", layout},  {"reliability", reliability},
-    };
+    w.set("model.name", m.name);
+    w.set("model.layers", m.layers);
+    w.set("model.hidden_size", m.hiddenSize);
+    w.set("model.ffn_hidden_size", m.ffnHiddenSize);
+    w.choice("model.ffn_kind", kFfnKindNames, m.ffnKind);
+    w.set("model.attention_heads", m.attentionHeads);
+    w.set("model.kv_heads", m.kvHeads);
+    w.set("model.head_dim", m.headDim);
+    w.set("model.vocab_size", m.vocabSize);
+    w.set("model.tied_embeddings", m.tiedEmbeddings);
+    w.set("model.sequence_length", m.sequenceLength);
+    w.choice("model.norm", kNormNames, m.norm);
+    w.set("model.bias", m.bias);
+    w.choice("model.position_embedding", kPositionNames, m.positionEmbedding);
+
+    w.set("cluster.accelerator", c.accelerator);
+    w.set("cluster.gpus", c.gpus);
+    w.set("cluster.gpus_per_node", c.gpusPerNode);
+    w.set("cluster.memory_gb", c.memoryBytesPerGpu);
+    w.set("cluster.peak_bf16_tflops", c.peakFlopsPerGpu);
+    w.set("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
+    w.set("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
+    if (c.mtbfSeconds)
+        w.set(c.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", *c.mtbfSeconds);
+
+    w.set("training.tokens", t.tokens);
+    w.set("training.global_batch_sequences", t.globalBatchSequences);
+    w.set("training.micro_batch_size", t.microBatchSize);
+    w.set("training.mfu", t.mfu);
+    w.choice("training.precision", kPrecisionNames, t.precision);
+    w.set("training.buffer_gb", t.bufferBytes);
+    w.set("training.fragmentation_fraction", t.fragmentationFraction);
+    w.set("training.memory_margin_fraction", t.memoryMarginFraction);
+    w.set("training.reserve.cuda_context_gb", t.reserve.cudaContextBytes);
+    w.set("training.reserve.workspace_mib", t.reserve.workspaceBytes);
+    w.set("training.reserve.nccl_channels", t.reserve.ncclChannels);
+    w.set("training.reserve.nccl_buffer_mib_per_connection", t.reserve.ncclBytesPerConnection);
+
+    w.set("layout.tp", l.tp);
+    w.set("layout.pp", l.pp);
+    w.set("layout.cp", l.cp);
+    w.set("layout.virtual_stages", l.virtualStages);
+    w.choice("layout.schedule", kScheduleNames, l.schedule);
+    w.set("layout.zero_stage", l.zeroStage);
+    w.set("layout.sequence_parallel", l.sequenceParallel);
+    w.choice("layout.recompute", kRecomputeNames, l.recompute);
+    w.set("layout.flash_attention", l.flashAttention);
+    w.choice("layout.rank_order", kRankOrderNames, l.rankOrder);
+    if (l.dpAuto)
+        w.set("layout.dp", std::string("auto"));
+    else
+        w.set("layout.dp", l.dp);
+    if (!l.stageLayers.empty())
+        w.set("layout.stage_layers", l.stageLayers);
+
+    w.set("reliability.restart_seconds", r.restartSeconds);
+    w.set("reliability.other_overhead_fraction", r.otherOverheadFraction);
+    if (r.checkpointWriteBytesPerSecondPerGpu)
+        w.set("reliability.checkpoint_write_gb_per_s_per_gpu", *r.checkpointWriteBytesPerSecondPerGpu);
+    else
+        w.set("reliability.checkpoint_write_seconds", r.checkpointWriteSeconds.value_or(60.0));
+    json doc = w.take();
     if (!plan.framework.empty())
         doc["framework"] = frameworkToJson(plan.framework);
     return doc;
@@ -109,19 +160,12 @@ std::string planToText(const Plan& plan)
 
 void savePlanFile(const Plan& plan, const std::string& path)
 {
-    const std::string tmp = path + ".tmp-trainplan";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw PlanError({{"", "cannot write " + tmp}});
-        out << planToText(plan);
-        out.flush();
-        if (!out)
-            throw PlanError({{"", "writing " + tmp + " failed"}});
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw PlanError({{"", "cannot replace " + path}});
+    // Callers handle a plan they cannot use and a plan they cannot save alike (PlanError),
+    // with the path and the system's reason in the message.
+    try {
+        writeFileAtomically(path, planToText(plan));
+    } catch (const FileWriteError& e) {
+        throw PlanError({{"", std::string(e.what())}});
     }
 }
 

@@ -18,7 +18,7 @@ const char* scheduleEventKindName(ScheduleEventKind kind)
     return "F";
 }
 
-json scheduleToJson(const ScheduleResult& r)
+json scheduleToJson(const ScheduleResult& r, bool withEvents)
 {
     json stages = json::array();
     for (size_t i = 0; i < r.stages.size(); ++i) {
@@ -30,8 +30,9 @@ json scheduleToJson(const ScheduleResult& r)
                           {"dp_sync_hidden_seconds", st.dpSyncHiddenSeconds}});
     }
     json events = json::array();
-    events.get_ref<json::array_t&>().reserve(r.events.size());
-    for (const auto& e : r.events) {
+    events.get_ref<json::array_t&>().reserve(withEvents ? r.events.size() : 0);
+    for (size_t i = 0; withEvents && i < r.events.size(); ++i) {
+        const ScheduleEvent& e = r.events[i];
         json event = {{"stage", e.stage},
                       {"chunk", e.chunk},
                       {"microbatch", e.microbatch},

@@ -11,7 +11,9 @@ namespace trainplan {
 //  bubble_fraction, closed_form_bubble_fraction, stages[], events[], ...}}, SI units.
 // Event kinds are F, B, W, send, dp_sync; send events also carry to_stage, and dp_sync
 // events have chunk and microbatch -1.
-nlohmann::json scheduleToJson(const ScheduleResult& result);
+// withEvents false leaves the events out (a large pipeline has millions; building them is
+// most of the cost).
+nlohmann::json scheduleToJson(const ScheduleResult& result, bool withEvents = true);
 
 const char* scheduleEventKindName(ScheduleEventKind kind);  // "F", "B", "W", "send", "dp_sync"
 

@@ -11,7 +11,7 @@ nlohmann::json predictedScheduleToJson(const Analysis& analysis, bool withEvents
 {
     if (analysis.scheduleProblem)
         throw PlanError({{analysis.scheduleProblem->field, analysis.scheduleProblem->message}});
-    nlohmann::json out = scheduleToJson(analysis.schedule);
+    nlohmann::json out = scheduleToJson(analysis.schedule, withEvents);
     auto& s = out["schedule"];
     if (!withEvents)
         s.erase("events");

@@ -1,0 +1,243 @@
+#include "plan/PlanFields.h"
+
+#include <array>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "plan/EnumNames.h"
+#include "plan/FrameworkNames.h"
+
+namespace trainplan {
+
+namespace {
+
+template <typename E, size_t N>
+constexpr std::array<std::string_view, N> spellings(const NameTable<E, N>& table)
+{
+    std::array<std::string_view, N> out{};
+    for (size_t i = 0; i < N; ++i)
+        out[i] = table[i].second;
+    return out;
+}
+
+constexpr auto kFfnKinds = spellings(kFfnKindNames);
+constexpr auto kNorms = spellings(kNormNames);
+constexpr auto kPositions = spellings(kPositionNames);
+constexpr auto kPrecisions = spellings(kPrecisionNames);
+constexpr auto kSchedules = spellings(kScheduleNames);
+constexpr auto kRecomputes = spellings(kRecomputeNames);
+constexpr auto kRankOrders = spellings(kRankOrderNames);
+constexpr auto kFlashAttentionVersions = spellings(kFlashAttentionVersionNames);
+constexpr auto kOptimizerImplementations = spellings(kOptimizerImplementationNames);
+
+using T = PlanFieldType;
+constexpr double GB = 1e9;        // bytes (docs: GB = 1e9 bytes, never GiB)
+constexpr double TFLOPS = 1e12;   // FLOP/s
+constexpr double HOUR = 3600.0;   // seconds
+constexpr double MIB = 1048576.0; // bytes (MiB = 2^20 bytes, as NCCL and cuBLAS size their buffers)
+
+// Upper bounds are generous physical limits (the largest machines and models by orders of
+// magnitude), lower bounds the smallest value that still describes real hardware. Together
+// they keep every derived figure (FLOPs, bytes, seconds) far inside double range.
+constexpr long long kMaxGpus = 10'000'000;
+
+PlanField field(std::string_view path, T type, std::string_view label)
+{
+    PlanField f{};
+    f.path = path;
+    f.type = type;
+    f.toSi = 1.0;
+    f.min = 0;
+    f.max = 0;
+    f.label = label;
+    return f;
+}
+
+struct Builder {
+    PlanField f;
+    Builder(std::string_view path, T type, std::string_view label) : f(field(path, type, label)) {}
+    Builder& unit(std::string_view u, double toSi = 1.0) { f.unit = u; f.toSi = toSi; return *this; }
+    Builder& range(double lo, double hi, bool loExclusive = false) { f.min = lo; f.max = hi; f.minExclusive = loExclusive; return *this; }
+    Builder& choices(std::span<const std::string_view> c) { f.choices = c; return *this; }
+    Builder& required() { f.required = true; return *this; }
+    Builder& byDefault(std::string_view json) { f.defaultValue = json; return *this; }
+    Builder& note(std::string_view n) { f.defaultNote = n; return *this; }
+    Builder& instead(std::string_view other) { f.alternative = other; return *this; }
+    operator PlanField() const { return f; }
+};
+
+std::vector<PlanField> makeFields()
+{
+    return {
+        Builder("format", T::Text, "file format, always \"trainplan.plan\"").required(),
+        Builder("version", T::Integer, "format version").range(1, 1'000'000).required(),
+        Builder("name", T::Text, "plan name").byDefault("\"\""),
+        Builder("notes", T::Text, "free-text notes").byDefault("\"\""),
+
+        Builder("model.name", T::Text, "model name").byDefault("\"\""),
+        Builder("model.layers", T::Integer, "transformer layers L").range(1, 10'000).required(),
+        Builder("model.hidden_size", T::Integer, "hidden size h").range(1, 1'000'000).required(),
+        Builder("model.ffn_hidden_size", T::Integer, "feed-forward width f").range(1, 4'000'000).required(),
+        Builder("model.ffn_kind", T::Choice, "feed-forward kind (gated: three h x f matrices; else two)").choices(kFfnKinds).byDefault("\"swiglu\""),
+        Builder("model.attention_heads", T::Integer, "attention heads a").range(1, 65'536).required(),
+        Builder("model.kv_heads", T::Integer, "key-value heads (GQA/MQA), dividing the attention heads").range(1, 65'536).note("= model.attention_heads"),
+        Builder("model.head_dim", T::Integer, "head dimension d").range(1, 65'536).note("= hidden_size / attention_heads"),
+        Builder("model.vocab_size", T::Integer, "vocabulary size V").range(1, 100'000'000).required(),
+        Builder("model.tied_embeddings", T::Boolean, "output layer shares the embedding").byDefault("false"),
+        Builder("model.sequence_length", T::Integer, "sequence length s").unit("tokens").range(1, 10'000'000).required(),
+        Builder("model.norm", T::Choice, "normalisation (LayerNorm adds a bias per norm)").choices(kNorms).byDefault("\"rmsnorm\""),
+        Builder("model.bias", T::Boolean, "linear layers have biases").byDefault("false"),
+        Builder("model.position_embedding", T::Choice, "position embedding (learned adds s x h parameters)").choices(kPositions).byDefault("\"rope\""),
+
+        Builder("cluster.accelerator", T::Text, "accelerator label").byDefault("\"\""),
+        Builder("cluster.gpus", T::Integer, "GPUs in the job").range(1, kMaxGpus).required(),
+        Builder("cluster.gpus_per_node", T::Integer, "GPUs per node (sharing the fast link)").range(1, 4096).required(),
+        Builder("cluster.memory_gb", T::Number, "memory per GPU").unit("GB", GB).range(0.1, 100'000).required(),
+        Builder("cluster.peak_bf16_tflops", T::Number, "dense BF16 peak per GPU").unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).required(),
+        Builder("cluster.intra_node_bandwidth_gb_per_s", T::Number, "intra-node bandwidth per GPU, per direction").unit("GB/s", GB).range(0.01, 100'000).required(),
+        Builder("cluster.inter_node_bandwidth_gb_per_s", T::Number, "inter-node bandwidth per GPU").unit("GB/s", GB).range(0.01, 100'000).required(),
+        Builder("cluster.mtbf_hours_per_node", T::Number, "mean time between failures of one node").unit("hours", HOUR).range(0.1, 1e9).note("absent: failures not modelled (a red flag)").instead("cluster.mtbf_hours_per_gpu"),
+        Builder("cluster.mtbf_hours_per_gpu", T::Number, "mean time between failures of one GPU").unit("hours", HOUR).range(0.1, 1e9).note("absent: failures not modelled (a red flag)").instead("cluster.mtbf_hours_per_node"),
+
+        Builder("training.tokens", T::Number, "training tokens D").unit("tokens").range(1, 1e18).required(),
+        Builder("training.global_batch_sequences", T::Integer, "global batch B in sequences").unit("sequences").range(1, 1'000'000'000).instead("training.global_batch_tokens").note("one of the two is required"),
+        Builder("training.global_batch_tokens", T::Integer, "global batch in tokens (a multiple of s)").unit("tokens").range(1, 1e12).instead("training.global_batch_sequences").note("one of the two is required"),
+        Builder("training.micro_batch_size", T::Integer, "micro-batch size b").unit("sequences").range(1, 1'000'000).required(),
+        Builder("training.mfu", T::Number, "assumed model FLOPs utilisation").range(0.001, 1).required(),
+        Builder("training.precision", T::Choice, "precision and optimizer state (16, 12 or 16 bytes per parameter)").choices(kPrecisions).byDefault("\"bf16-fp32-master-adam\""),
+        Builder("training.buffer_gb", T::Number, "fixed allowance per GPU for buffers and workspace").unit("GB", GB).range(0, 100'000).byDefault("0"),
+        Builder("training.fragmentation_fraction", T::Number, "allocator allowance, a fraction of everything else").range(0, 0.9).byDefault("0.1"),
+        Builder("training.memory_margin_fraction", T::Number, "headroom a stage keeps free before it is flagged, a fraction of capacity").range(0, 0.5).byDefault("0.05"),
+        Builder("training.reserve.cuda_context_gb", T::Number, "CUDA context per GPU (runtime reserve)").unit("GB", GB).range(0, 1000).byDefault("0.5"),
+        Builder("training.reserve.workspace_mib", T::Number, "GEMM library workspaces per GPU (runtime reserve)").unit("MiB", MIB).range(0, 1e6).byDefault("128"),
+        Builder("training.reserve.nccl_channels", T::Integer, "NCCL channels per communicator (runtime reserve)").range(0, 1024).byDefault("32"),
+        Builder("training.reserve.nccl_buffer_mib_per_connection", T::Number, "NCCL buffer per channel and connection (runtime reserve)").unit("MiB", MIB).range(0, 1e4).byDefault("9.1875"),
+
+        Builder("layout.tp", T::Integer, "tensor parallelism").range(1, kMaxGpus).required(),
+        Builder("layout.pp", T::Integer, "pipeline parallelism").range(1, kMaxGpus).required(),
+        Builder("layout.dp", T::IntegerOrAuto, "data parallelism (\"auto\" = gpus / (tp x pp x cp))").range(1, kMaxGpus).required(),
+        Builder("layout.dp_auto", T::Boolean, "true: layout.dp follows gpus / (tp x pp x cp), as \"auto\"").byDefault("false"),
+        Builder("layout.cp", T::Integer, "context parallelism").range(1, kMaxGpus).byDefault("1"),
+        Builder("layout.virtual_stages", T::Integer, "model chunks per pipeline stage (interleaved)").range(1, 1024).byDefault("1"),
+        Builder("layout.schedule", T::Choice, "pipeline schedule").choices(kSchedules).byDefault("\"1f1b\""),
+        Builder("layout.zero_stage", T::Integer, "ZeRO stage: shard optimizer (1), + gradients (2), + weights (3)").range(0, 3).byDefault("0"),
+        Builder("layout.sequence_parallel", T::Boolean, "Megatron sequence parallelism").byDefault("false"),
+        Builder("layout.recompute", T::Choice, "activation recomputation").choices(kRecomputes).byDefault("\"none\""),
+        Builder("layout.flash_attention", T::Boolean, "flash attention (no s x s scores stored)").byDefault("true"),
+        Builder("layout.stage_layers", T::IntegerList, "layers per pipeline stage (pp entries summing to L)").range(1, 10'000).note("even split"),
+        Builder("layout.rank_order", T::Choice, "order ranks fill the dimensions, fastest first").choices(kRankOrders).byDefault("\"tp-cp-dp-pp\""),
+
+        Builder("reliability.checkpoint_write_seconds", T::Number, "time the loop stalls per checkpoint").unit("s").range(0.001, 1e7).byDefault("60").instead("reliability.checkpoint_write_gb_per_s_per_gpu"),
+        Builder("reliability.checkpoint_write_gb_per_s_per_gpu", T::Number, "checkpoint write bandwidth per GPU").unit("GB/s", GB).range(0.001, 100'000).note("absent: checkpoint_write_seconds").instead("reliability.checkpoint_write_seconds"),
+        Builder("reliability.restart_seconds", T::Number, "time to restart after a failure").unit("s").range(0, 1e7).byDefault("600"),
+        Builder("reliability.other_overhead_fraction", T::Number, "evaluations and stalls, a fraction of compute time").range(0, 10).byDefault("0"),
+
+        Builder("framework.profile", T::Text, "training stack: megatron-core-2024, megatron-lm-2021, megatron-deepspeed-2022 or pytorch-fsdp2").note("absent: unknown (the prediction's range covers it)"),
+        Builder("framework.tp_comm_overlap", T::Boolean, "TP collectives overlapped with GEMMs (TransformerEngine userbuffers)").note("absent: from the profile, else unknown"),
+        Builder("framework.overlap_grad_reduce", T::Boolean, "gradient reduction overlapped with the backward pass").note("absent: from the profile, else unknown"),
+        Builder("framework.overlap_param_gather", T::Boolean, "ZeRO parameter all-gathers prefetched under compute").note("absent: from the profile, else unknown"),
+        Builder("framework.fused_kernels", T::Boolean, "fused element-wise kernels (norm, activation, bias-dropout-add)").note("absent: from the profile, else unknown"),
+        Builder("framework.cuda_graphs", T::Boolean, "layers run as CUDA graphs (no per-kernel CPU launch)").note("absent: from the profile, else unknown"),
+        Builder("framework.dropout", T::Boolean, "dropout after attention and in the residual path").note("absent: from the profile, else unknown"),
+        Builder("framework.fp32_gradients", T::Boolean, "gradients accumulated and kept in FP32").note("absent: from the profile, else unknown"),
+        Builder("framework.flash_attention", T::Choice, "FlashAttention version").choices(kFlashAttentionVersions).note("absent: from the profile, else unknown"),
+        Builder("framework.optimizer", T::Choice, "optimizer implementation").choices(kOptimizerImplementations).note("absent: from the profile, else unknown"),
+    };
+}
+
+std::string number(double x)
+{
+    std::ostringstream s;
+    s.precision(12);
+    s << x;
+    return s.str();
+}
+
+}  // namespace
+
+std::string_view PlanField::section() const
+{
+    const auto dot = path.rfind('.');
+    return dot == std::string_view::npos ? std::string_view{} : path.substr(0, dot);
+}
+
+std::string_view PlanField::key() const
+{
+    const auto dot = path.rfind('.');
+    return dot == std::string_view::npos ? path : path.substr(dot + 1);
+}
+
+const std::vector<PlanField>& planFields()
+{
+    static const std::vector<PlanField> fields = makeFields();
+    return fields;
+}
+
+const PlanField* findPlanField(std::string_view path)
+{
+    for (const auto& f : planFields())
+        if (f.path == path)
+            return &f;
+    return nullptr;
+}
+
+const PlanField& planField(std::string_view path)
+{
+    if (const PlanField* f = findPlanField(path))
+        return *f;
+    throw std::logic_error("no plan field " + std::string(path) + " in the field table");
+}
+
+std::string describeRange(const PlanField& f)
+{
+    switch (f.type) {
+    case T::Text: return "text";
+    case T::Boolean: return "true or false";
+    case T::Choice: {
+        std::string s = "one of ";
+        for (size_t i = 0; i < f.choices.size(); ++i)
+            s += (i ? ", \"" : "\"") + std::string(f.choices[i]) + "\"";
+        return s;
+    }
+    case T::Integer:
+    case T::IntegerList:
+    case T::IntegerOrAuto: {
+        std::string s = "whole number " + number(f.min) + " to " + number(f.max);
+        if (f.type == T::IntegerList)
+            s = "array of " + s;
+        if (f.type == T::IntegerOrAuto)
+            s += " or \"auto\"";
+        return s;
+    }
+    case T::Number:
+        return std::string(f.minExclusive ? "> " : "") + number(f.min) + (f.minExclusive ? " and up to " : " to ") + number(f.max);
+    }
+    return {};
+}
+
+std::string planFieldsMarkdownTable()
+{
+    std::string out = "| path | unit | allowed | default | meaning |\n| --- | --- | --- | --- | --- |\n";
+    for (const auto& f : planFields()) {
+        std::string def;
+        if (f.required)
+            def = "required";
+        else if (!f.defaultValue.empty())
+            def = "`" + std::string(f.defaultValue) + "`";
+        if (!f.defaultNote.empty())
+            def += (def.empty() ? "" : "; ") + std::string(f.defaultNote);
+        if (!f.alternative.empty())
+            def += (def.empty() ? "" : "; ") + std::string("or `") + std::string(f.alternative) + "`";
+        std::string allowed = describeRange(f);
+        std::string label(f.label);
+        for (std::string* s : {&allowed, &label}) {
+            for (size_t at = s->find('|'); at != std::string::npos; at = s->find('|', at + 2))
+                s->replace(at, 1, "\\|");
+        }
+        out += "| `" + std::string(f.path) + "` | " + (f.unit.empty() ? "" : std::string(f.unit)) + " | " + allowed + " | " + def + " | " + label + " |\n";
+    }
+    return out;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,58 @@
+// The one table of plan-file fields: JSON path, unit, allowed range, default and a short
+// label. The reader checks against it, the writer and --set overrides look fields up in it,
+// docs/plan-format.md's field table is generated from it (and a test keeps the two equal),
+// and views label their inputs with it.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trainplan {
+
+enum class PlanFieldType {
+    Text,           // any string
+    Integer,        // a whole number within [min, max]
+    Number,         // a finite number within [min, max] (min exclusive when minExclusive)
+    Boolean,        // true or false
+    Choice,         // one of choices
+    IntegerList,    // an array of whole numbers, each within [min, max]
+    IntegerOrAuto,  // a whole number within [min, max], or the string "auto"
+};
+
+struct PlanField {
+    std::string_view path;   // JSON path, e.g. "layout.tp"
+    PlanFieldType type;
+    std::string_view unit;   // unit in the file ("GB", "GB/s", "TFLOP/s", "hours", "s", "tokens"); "" when none
+    double toSi;             // file value x toSi = the Plan's SI value (bytes, FLOP/s, seconds); 1 when unitless
+    double min;              // bounds in file units; physical, so no input can make a figure overflow
+    double max;
+    bool minExclusive;       // true: value must be > min; false: >= min
+    std::span<const std::string_view> choices;  // Choice only, file spellings
+    bool required;
+    std::string_view defaultValue;  // JSON text of the value an omitted optional field takes; "" if none
+    std::string_view defaultNote;   // when the default is derived or "absent", how (e.g. "= model.attention_heads")
+    std::string_view alternative;   // path of a field given instead of this one (either/or), "" if none
+    std::string_view label;         // short human label for inputs, tables and messages
+
+    // The section: "model" for "model.layers", "" for top-level fields.
+    std::string_view section() const;
+    // The key within its section: "layers" for "model.layers".
+    std::string_view key() const;
+};
+
+// Every field, in file order (top level, model, cluster, training, layout, reliability).
+const std::vector<PlanField>& planFields();
+// The field at a JSON path, or nullptr.
+const PlanField* findPlanField(std::string_view path);
+// The field at a JSON path; throws std::logic_error for a path not in the table (a
+// programming error: code asked for a field the table does not define).
+const PlanField& planField(std::string_view path);
+
+// "at least 1", "> 0 and <= 1e+06", "one of \"gpipe\", \"1f1b\"": the range in words.
+std::string describeRange(const PlanField& field);
+// docs/plan-format.md's field table, generated from planFields().
+std::string planFieldsMarkdownTable();
+
+}  // namespace trainplan
