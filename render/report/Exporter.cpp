@@ -1,7 +1,8 @@
 #include "report/Exporter.h"
 
-#include <QSaveFile>
+#include <QFile>
 
+#include "plan/AtomicFile.h"
 #include "report/PdfReport.h"
 #include "report/ReportContext.h"
 #include "report/SlideExport.h"
@@ -31,11 +32,11 @@ bool run(const trainplan::Analysis& analysis, const QString& sourceName, const E
             *written << files;
     }
     if (!request.markdownPath.isEmpty()) {
-        QSaveFile file(request.markdownPath);
-        const std::string md = "# " + context.title().toStdString() + "\n\n" +
-                               trainplan::derivationToMarkdown(trainplan::derive(context.analysis()));
-        if (!file.open(QIODevice::WriteOnly) || file.write(md.data(), qint64(md.size())) != qint64(md.size()) || !file.commit()) {
-            *error = QObject::tr("Cannot write %1: %2").arg(request.markdownPath, file.errorString());
+        const std::string md = "# " + context.title().toStdString() + "\n\n" + trainplan::derivationToMarkdown(trainplan::derive(context.analysis()));
+        try {
+            trainplan::writeFileAtomically(QFile::encodeName(request.markdownPath).toStdString(), md);
+        } catch (const trainplan::FileWriteError& e) {
+            *error = QObject::tr("Cannot write %1: %2").arg(request.markdownPath, QString::fromLocal8Bit(e.what()));
             return false;
         }
         if (written)

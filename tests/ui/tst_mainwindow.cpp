@@ -20,6 +20,7 @@
 #include "charts/TimeBreakdownChart.h"
 #include "inputs/ValueSlider.h"
 #include "summary/WarningsPanel.h"
+#include "plan/AtomicFile.h"
 #include "plan/PlanIO.h"
 
 using trainplan::LayoutDimension;
@@ -44,6 +45,7 @@ private slots:
     void undoRestoresThePreviousPlan();
     void oneDragIsOneUndoStep();
     void saveAndOpenRoundTripExactly();
+    void aFailedSaveKeepsTheFileAndTheEdits();
     void openReportsBadFilesAndKeepsThePlan();
     void titleShowsUnsavedMark();
     void closingWithUnsavedChangesAsks();
@@ -233,6 +235,30 @@ void TestMainWindow::oneDragIsOneUndoStep()
     doc()->undoStack()->undo();
     doc()->undoStack()->undo();
     QCOMPARE(doc()->plan().training.mfu, 0.40);
+}
+
+void TestMainWindow::aFailedSaveKeepsTheFileAndTheEdits()
+{
+    // A full disk at the write: the window says so, the previous file stays whole, and the
+    // document stays unsaved (it used to report success and leave a 0-byte plan).
+    const QString path = dir_.filePath("full-disk.json");
+    QVERIFY(window_->saveTo(path));
+    QFile before(path);
+    QVERIFY(before.open(QIODevice::ReadOnly));
+    const QByteArray saved = before.readAll();
+    before.close();
+    window_->inputPanel()->mfuSlider()->moveTo(45);
+    QVERIFY(doc()->isModified());
+    trainplan::injectAtomicWriteFault(trainplan::AtomicWriteStep::Write, ENOSPC);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression("Could not save: .*No space left on device.*unchanged"));
+    const bool ok = window_->saveTo(path);
+    trainplan::injectAtomicWriteFault(std::nullopt);
+    QVERIFY(!ok);
+    QVERIFY(doc()->isModified());
+    QFile after(path);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), saved);
+    QCOMPARE(QDir(dir_.path()).entryList({"*.json*", ".*json*"}, QDir::Files | QDir::Hidden).filter("full-disk").size(), 1);
 }
 
 void TestMainWindow::saveAndOpenRoundTripExactly()

@@ -2,9 +2,9 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include "document/PlanEditCommand.h"
+#include "plan/AtomicFile.h"
 #include "plan/PlanIO.h"
 #include "plan/Presets.h"
 
@@ -108,17 +108,14 @@ bool PlanDocument::load(const QString& path, QString* error)
 
 bool PlanDocument::save(const QString& path, QString* error)
 {
-    // QSaveFile writes a temporary file and renames it on commit: a crash or a full disk
-    // never leaves a half-written plan behind (design.md, after Tiled).
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QString("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    const std::string text = trainplan::planToText(plan_);
-    file.write(text.data(), qint64(text.size()));
-    if (!file.commit()) {
-        *error = QString("Saving %1 failed: %2").arg(path, file.errorString());
+    // The core's one writer: a temporary file beside the target, every write and the rename
+    // checked, the previous file untouched on any failure (a full disk included), a symlink's
+    // target replaced rather than the link.
+    try {
+        trainplan::writeFileAtomically(QFile::encodeName(path).toStdString(), trainplan::planToText(plan_));
+    } catch (const trainplan::FileWriteError& e) {
+        if (error)
+            *error = QString("Saving %1 failed: %2. The file on disk is unchanged.").arg(path, QString::fromLocal8Bit(e.what()));
         return false;
     }
     path_ = QFileInfo(path).absoluteFilePath();
