@@ -6,8 +6,8 @@
 
 namespace testplans {
 
-// The seed 000 plan stretched to p = 64 stages of v = 4 chunks (256 layers, one per chunk)
-// with DP = 1 at b = 1, so that B = 1,024 sequences make m = 1,024 micro-batches: issue 4's
+// The worked example A plan stretched to p = 64 stages of v = 4 chunks (256 layers, one per chunk)
+// with DP = 1 at b = 1, so that B = 1,024 sequences make m = 1,024 micro-batches: the timeline's
 // speed case for the schedule simulator and the timeline.
 inline trainplan::Plan largePipelinePlan()
 {

@@ -47,7 +47,7 @@ public:
     const trainplan::Warning* tpWarning() const { return tpWarning_ ? &*tpWarning_ : nullptr; }
     QString tpWarningText() const;
 
-    // Text. "Stage 1", "Stages 1–4"; "layers 1–20 + embedding"; captions as in seed 000.
+    // Text. "Stage 1", "Stages 1–4"; "layers 1–20 + embedding"; captions as in worked example A.
     QString stageText(int firstStage, int lastStage) const;
     QString layersText(int firstStage, int lastStage) const;
     QString frontCaption() const;    // "REPLICA 1 OF 64 · 4 NODES · 32 GPUS"

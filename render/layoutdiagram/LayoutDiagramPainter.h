@@ -1,4 +1,4 @@
-// The isometric layout diagram (issue 5): draws which rank sits on which node and GPU for a
+// The isometric layout diagram : draws which rank sits on which node and GPU for a
 // plan into any QPainter, so the window, PNG, SVG and PDF exports share one drawing. No
 // QWidget involved. Hit-testing maps a point of the last target back to a rank.
 //

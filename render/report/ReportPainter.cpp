@@ -107,7 +107,7 @@ QString validationHtml(const Analysis& a)
         grid += QString::number(g) + ", ";
     grid += QString::number(e.gpusUsed);
     return QString(
-               "<p>Stages after seed 004, \"Validate the plan in stages\", with this plan's expected figures to compare against.</p>"
+               "<p>Stages after worked example B, \"Validate the plan in stages\", with this plan's expected figures to compare against.</p>"
                "<h3>Stage 1: one-node correctness</h3><ul>"
                "<li>Confirm loss and gradient behaviour; check the parameter count is %1 and the FLOPs per token %2.</li>"
                "<li>Record peak memory by component on the fullest stage (stage %3): weights %4, gradients %5, optimizer %6, activations %7.</li>"

@@ -18,7 +18,7 @@ enum class ReportView {
     Timeline,    // pipeline schedule
     Layout,      // ranks on nodes and GPUs
     RedFlags,    // warnings
-    Validation,  // staged validation and reliability plan (seed 004)
+    Validation,  // staged validation and reliability plan (worked example B)
     Sensitivity, // which inputs move the run's days most (tornado)
     Derivation,  // one section of the math (see section argument)
 };

@@ -155,7 +155,7 @@ void TimelineModel::simulateLane(TimelineLane& lane, ScheduleKind kind)
             lane.track.result() = analysis_->schedule;
     } else {
         try {
-            // Op durations from the step-time model (issue 7: the timeline shows the
+            // Op durations from the step-time model (the timeline shows the
             // predicted components), the same for every compared kind.
             simulator_.simulate(trainplan::predictedScheduleCosts(*plan, *est, trainplan::stepTimeOptionsFor(*plan), kind), kind,
                                 lane.track.result());

@@ -1,4 +1,4 @@
-// The pipeline timeline (issue 4): draws the lanes of a TimelineModel (one simulated step
+// The pipeline timeline : draws the lanes of a TimelineModel (one simulated step
 // each) into any QPainter, so the window and the PNG, SVG and PDF exports share one drawing.
 // No QWidget involved. Rows are the stages of one pipeline replica, time runs left to right
 // over a visible window; forward, backward and W blocks carry their micro-batch (and chunk)

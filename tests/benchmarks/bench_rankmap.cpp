@@ -1,4 +1,4 @@
-// Rank map speed at 16,384 GPUs (issue 5: the window queries it every frame).
+// Rank map speed at 16,384 GPUs (the window queries it every frame).
 // Measures: building the map; one "frame" of queries (for every rank: location,
 // coordinates, its TP, CP, DP groups and pipeline with their node crossing, its pipeline
 // neighbours); walking every member of every group of every rank; and the summary.

@@ -1,8 +1,8 @@
-// Benchmark: one simulated pipeline step for p = 64, m = 1,024, v = 4 (issue 4, "Speed":
+// Benchmark: one simulated pipeline step for p = 64, m = 1,024, v = 4 (target:
 // under 10 ms on the project's 2-core machine), for each schedule kind.
 //   fresh:  simulateSchedule(), allocating its result and scratch every call
 //   reused: ScheduleSimulator::simulate() into a result kept across calls (the live view)
-// Costs come from the seed plan's cost model with the layout changed to p = 64.
+// Costs come from the worked-example plan's cost model with the layout changed to p = 64.
 #include "../TestPlans.h"
 #include <algorithm>
 #include <chrono>

@@ -219,7 +219,7 @@ void TestCli::scheduleVerb()
     r = run({"schedule", example("70b-2048-h100.json"), "--json", "--set", "layout.schedule=interleaved", "--set", "layout.virtual_stages=2"});
     QCOMPARE(r.exitCode, 0);
     const auto s = QJsonDocument::fromJson(r.out).object()["schedule"].toObject();
-    // interfaces.md, "schedule --json: keys that must exist".
+    // docs/plan-format.md, "schedule --json: keys that must exist".
     QCOMPARE(s["kind"].toString(), QString("interleaved"));
     for (const char* key : {"step_seconds", "bubble_fraction", "closed_form_bubble_fraction"})
         QVERIFY2(s[key].isDouble(), key);
@@ -260,7 +260,7 @@ void TestCli::searchVerb()
     r = run({"search", example("70b-2048-h100.json"), "--json", "--top", "10"});
     QCOMPARE(r.exitCode, 0);
     const auto s = QJsonDocument::fromJson(r.out).object()["search"].toObject();
-    // interfaces.md, "search --json: keys that must exist".
+    // docs/plan-format.md, "search --json: keys that must exist".
     QVERIFY(s["evaluated"].toDouble() > 1000);
     QVERIFY(s["fitting"].toDouble() > 0 && s["fitting"].toDouble() <= s["evaluated"].toDouble());
     QVERIFY(s["seconds"].isDouble());

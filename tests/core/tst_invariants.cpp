@@ -132,7 +132,7 @@ void TestInvariants::derivationQuotesTheEstimate()
 
 void TestInvariants::contractKeysExist()
 {
-    // interfaces.md, "estimate --json: keys that must exist".
+    // docs/plan-format.md, "estimate --json: keys that must exist".
     const auto doc = estimateJsonFor(planWith("70b-2048-h100.json"));
     const char* keys[] = {"parameters.total", "parameters.embedding", "parameters.per_layer", "flops.model_6nd", "flops.attention",
                           "flops.total", "time.steps", "time.tokens_per_step", "time.step_seconds", "time.total_seconds", "time.days",

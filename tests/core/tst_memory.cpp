@@ -68,7 +68,7 @@ void TestMemory::korthikantiTable2()
 void TestMemory::korthikantiFigure1_data()
 {
     // Activation memory of the first pipeline stage, GiB, as Korthikanti et al. 2022 Fig. 1
-    // draws it (values via Calculon's validation.py, in ../shared/reference/published_runs.json).
+    // draws it (values via Calculon's validation.py, in resources/reference/published_runs.json).
     // Table 3 layouts: 22B t8 p1 b4; 175B t8 p8 v3 b1; 530B t8 p35 v3 b1; 1T t8 p64 b1.
     QTest::addColumn<QString>("model");
     QTest::addColumn<bool>("sequenceAndSelective");

@@ -55,7 +55,7 @@ void TestPlanIO::examplesLoad()
 
 void TestPlanIO::badInput_data()
 {
-    QTest::addColumn<QString>("assignment");  // applied to the seed 000 example
+    QTest::addColumn<QString>("assignment");  // applied to the worked example A example
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("fragment");
     QTest::newRow("zero TP") << "layout.tp=0" << "layout.tp" << "at least 1";
@@ -148,8 +148,8 @@ void TestPlanIO::roundTripIsExact_data()
 {
     QTest::addColumn<QString>("example");
     QTest::addColumn<QString>("overrides");
-    QTest::newRow("seed 000") << "70b-2048-h100.json" << "";
-    QTest::newRow("seed 004") << "70b-512-gpu.json" << "";
+    QTest::newRow("worked example A") << "70b-2048-h100.json" << "";
+    QTest::newRow("worked example B") << "70b-512-gpu.json" << "";
     QTest::newRow("uneven, auto DP, per-GPU MTBF")
         << "70b-2048-h100.json" << "layout.stage_layers=[19,21,21,19] layout.dp=auto cluster.mtbf_hours_per_node=null cluster.mtbf_hours_per_gpu=8000.5";
     QTest::newRow("bandwidth checkpoint, tokens batch")

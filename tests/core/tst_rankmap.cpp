@@ -1,6 +1,6 @@
-// The rank map (issue 5, "Core: the rank map"): bijection, groups against a port of
+// The rank map : bijection, groups against a port of
 // Megatron-LM's own group generator, node crossing against brute force and against the
-// estimate's flags, the seed 000 layout, alternative orders, traffic and JSON.
+// estimate's flags, the worked example A layout, alternative orders, traffic and JSON.
 #include <QtTest>
 
 #include <algorithm>
@@ -396,7 +396,7 @@ void TestRankMap::singleNodeJobNeverCrosses()
 
 void TestRankMap::seedLayout()
 {
-    // Seed 000: "TP 8 x PP 4 x DP 64"; "Each node's 8 GPUs form one tensor-parallel group
+    // Worked example A: "TP 8 x PP 4 x DP 64"; "Each node's 8 GPUs form one tensor-parallel group
     // ... Four nodes make one model replica"; "64 replicas"; DP "over InfiniBand".
     const Plan plan = loadPlanFile(kSeedPlan);
     const RankMap map(plan);
@@ -457,7 +457,7 @@ void TestRankMap::seedLayout()
     QCOMPARE(map.previousStage(0), std::optional<int>());
     QCOMPARE(map.coordinates(1234), (RankCoords{.tp = 2, .cp = 0, .dp = 26, .pp = 2}));
 
-    // Traffic, from the seed's numbers: 64 MB per TP all-reduce, four per layer, 20 layers,
+    // Traffic, from the worked example's numbers: 64 MB per TP all-reduce, four per layer, 20 layers,
     // 16 micro-batches; PP 8 MB per send with SP; DP ~4.4 GB of gradients per GPU.
     QCOMPARE(est.communication.tpMessageBytes, 4096.0 * 8192 * 2);
     QCOMPARE(tp.traffic.payloadBytesPerStep, 4096.0 * 8192 * 2 * 4 * 20 * 16);

@@ -1,5 +1,5 @@
 // Reality check: the step-time model against the measured runs of resources/reference/published_runs.json
-// (a copy of shared/reference/published_runs.json). The plans, conventions and rules are in
+// (resources/reference). The plans, conventions and rules are in
 // trainplan/RealityCheck.h; this test prints the predicted-against-measured table and fails if
 // the median absolute error exceeds 10 % or any gated case exceeds 25 %.
 #include <QCryptographicHash>
@@ -62,9 +62,8 @@ private slots:
 
 void TestRealityCheck::dataIsTheSharedReference()
 {
-    // The repository ships its own copy (resources/reference); its SHA-256 is recorded beside it,
-    // so the copy is checked in every clone, and against the team's reference folder too when
-    // one lies beside the clone (as in CI).
+    // The repository ships its own copy (resources/reference), taken from the team's reference
+    // set; its SHA-256 is recorded beside it, so a changed copy is caught in every clone.
     const QString copy = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/reference/published_runs.json");
     QFile file(copy);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -74,9 +73,6 @@ void TestRealityCheck::dataIsTheSharedReference()
     const QByteArray sums = recorded.readAll();
     QVERIFY2(sums.contains(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex() + "  published_runs.json"),
              "resources/reference/published_runs.json differs from its recorded SHA-256");
-    const std::string shared = std::string(TRAINPLAN_SOURCE_DIR) + "/../shared/reference/published_runs.json";
-    if (QFile::exists(QString::fromStdString(shared)))
-        QCOMPARE(loadRuns(), testsupport::readJsonFile(shared));
 }
 
 void TestRealityCheck::everyUsableCaseIsBuilt()
@@ -138,9 +134,12 @@ void TestRealityCheck::publishedRunsWithinTolerance()
 
 void TestRealityCheck::calibrationRunsAreBuilt()
 {
-    const auto shared = std::string(TRAINPLAN_SOURCE_DIR) + "/../shared/reference/calibration_runs.json";
-    if (QFile::exists(QString::fromStdString(shared)))
-        QCOMPARE(loadCalibration(), testsupport::readJsonFile(shared));
+    QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/reference/calibration_runs.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QFile recorded(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/reference/SHA256SUMS"));
+    QVERIFY(recorded.open(QIODevice::ReadOnly));
+    QVERIFY2(recorded.readAll().contains(QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex() + "  calibration_runs.json"),
+             "resources/reference/calibration_runs.json differs from its recorded SHA-256");
     const auto cases = calibrationCases(loadCalibration());
     // 36 throughput rows and the 5 BigScience peak-memory rows.
     QCOMPARE(int(cases.size()), 36 + 5);

@@ -1,6 +1,6 @@
 // The pipeline schedule simulator: closed forms (Narayanan et al. 2021, Sec. 2.2; Qi et al.
 // 2023, Sec. 3.1), every event's dependencies, in-flight peaks against the memory model,
-// the cost model against the FLOP count, the seed plan, and the JSON contract.
+// the cost model against the FLOP count, the worked-example plan, and the JSON contract.
 #include <QtTest>
 
 #include <algorithm>
@@ -418,15 +418,15 @@ void TestSchedule::inFlightPeaksMatchMemoryEstimate()
 
 void TestSchedule::zeroBubbleBeatsOneFOneB_data()
 {
-    QTest::addColumn<QString>("overrides");  // "" uniform costs, else the seed plan with these
+    QTest::addColumn<QString>("overrides");  // "" uniform costs, else the worked-example plan with these
     QTest::addColumn<int>("p");
     QTest::addColumn<int>("m");
     QTest::newRow("uniform p4 m16") << QString() << 4 << 16;
     QTest::newRow("uniform p8 m8") << QString() << 8 << 8;
     QTest::newRow("uniform p8 m64") << QString() << 8 << 64;
-    QTest::newRow("seed plan") << "-" << 0 << 0;
-    QTest::newRow("seed plan, full recompute") << "layout.recompute=full" << 0 << 0;
-    QTest::newRow("seed plan pp8") << "layout.pp=8 layout.dp=32" << 0 << 0;
+    QTest::newRow("worked-example plan") << "-" << 0 << 0;
+    QTest::newRow("worked-example plan, full recompute") << "layout.recompute=full" << 0 << 0;
+    QTest::newRow("worked-example plan pp8") << "layout.pp=8 layout.dp=32" << 0 << 0;
 }
 
 // Splitting B from W lets B run ahead and W fill the cool-down (Qi et al. 2023, Sec. 3.1):
@@ -593,7 +593,7 @@ void TestSchedule::unevenLayerSplit()
     QVERIFY(r.computeSeconds > e.computeSeconds);
 }
 
-// Seed 000: TP 8, PP 4, DP 64, B = 1024, b = 1 gives m = 16 micro-batches on 4 stages and
+// Worked example A: TP 8, PP 4, DP 64, B = 1024, b = 1 gives m = 16 micro-batches on 4 stages and
 // the closed-form bubble 3/19. The simulation sits a little above it: the last stage also
 // runs the LM head (2 V h per token, about 1.1 layers), which paces the pipeline.
 void TestSchedule::seedPlan()
@@ -611,7 +611,7 @@ void TestSchedule::seedPlan()
              qPrintable(QString("simulated bubble %1").arg(r.bubbleFraction)));
     QVERIFY(dependencyViolation(r, trainplan::scheduleCosts(plan, est), r.kind).isEmpty());
 
-    // Without the LM head's extra work and the sends, the seed's stages are equal and the
+    // Without the LM head's extra work and the sends, the worked example's stages are equal and the
     // simulation gives 3/19 exactly.
     auto costs = trainplan::scheduleCosts(plan, est);
     costs.stages.back() = costs.stages.front();
@@ -630,7 +630,7 @@ void TestSchedule::jsonContract_data()
     QTest::newRow("zero-bubble") << ScheduleKind::ZeroBubbleH1 << "zero-bubble" << 1;
 }
 
-// interfaces.md, "schedule --json": keys that must exist.
+// docs/plan-format.md, "schedule --json": keys that must exist.
 void TestSchedule::jsonContract()
 {
     QFETCH(ScheduleKind, kind);

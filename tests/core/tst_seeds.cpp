@@ -1,5 +1,5 @@
 // Every number in the two worked examples, reproduced from the example plans.
-// Each row names the seed's figure, the estimate's JSON path (or a derivation step id)
+// Each row names the worked example's figure, the estimate's JSON path (or a derivation step id)
 // and a tolerance that reflects each example's own rounding: worked example A rounds N to 70e9
 // (the plan's exact count is 70.55e9, +0.8 %), worked example B rounds its 69.5e9 to 70e9
 // (+0.7 %), and "~" figures are quoted to one or two significant digits.

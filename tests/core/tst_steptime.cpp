@@ -1,5 +1,5 @@
 // The step-time model: its parts sum to the whole, it moves the right way when the hardware
-// or the layout changes, its closed-form pipeline agrees with the simulator, and the seed plans
+// or the layout changes, its closed-form pipeline agrees with the simulator, and the worked-example plans
 // and two well-known runs on other hardware come out plausible (loose ranges, not fitted).
 #include <QtTest>
 
@@ -129,8 +129,8 @@ void TestStepTime::componentsSumToTotal_data()
     QTest::addColumn<QString>("example");
     QTest::addColumn<QString>("overrides");
     const QString s0 = "70b-2048-h100.json", s4 = "70b-512-gpu.json";
-    QTest::newRow("seed 000") << s0 << "";
-    QTest::newRow("seed 004") << s4 << "";
+    QTest::newRow("worked example A") << s0 << "";
+    QTest::newRow("worked example B") << s4 << "";
     QTest::newRow("interleaved v2") << s0 << "layout.schedule=interleaved layout.virtual_stages=2";
     QTest::newRow("zero bubble") << s0 << "layout.schedule=zero-bubble";
     QTest::newRow("gpipe") << s0 << "layout.schedule=gpipe";
@@ -221,8 +221,8 @@ void TestStepTime::moreBandwidthIsNeverSlower_data()
 {
     QTest::addColumn<QString>("example");
     QTest::addColumn<QString>("overrides");
-    QTest::newRow("seed 000") << "70b-2048-h100.json" << "";
-    QTest::newRow("seed 004") << "70b-512-gpu.json" << "";
+    QTest::newRow("worked example A") << "70b-2048-h100.json" << "";
+    QTest::newRow("worked example B") << "70b-512-gpu.json" << "";
     QTest::newRow("zero-3") << "70b-2048-h100.json" << "layout.pp=1 layout.dp=256 layout.zero_stage=3";
     QTest::newRow("cp 4") << "70b-2048-h100.json" << "layout.cp=4 layout.dp=16";
     QTest::newRow("tp 16") << "70b-2048-h100.json" << "layout.tp=16 layout.dp=32";
@@ -251,7 +251,7 @@ void TestStepTime::moreBandwidthIsNeverSlower()
 
 void TestStepTime::tpOverTheNetworkIsSlower()
 {
-    // Seed 000's red flag: TP 16 puts every layer's collectives on InfiniBand.
+    // Worked example A's red flag: TP 16 puts every layer's collectives on InfiniBand.
     const Plan tp8 = planWith("70b-2048-h100.json");
     const Plan tp16 = planWith("70b-2048-h100.json", {"layout.tp=16", "layout.dp=32"});
     const PredictedStep a = predict(tp8), b = predict(tp16);
@@ -296,17 +296,17 @@ void TestStepTime::utilisationFollowsTheEstimatesFlops()
 
 void TestStepTime::seedPlansPredictPlausibleMfu()
 {
-    // Seed 000 assumes 40 % MFU for TP 8 PP 4 DP 64 on H100 with selective recompute; the
+    // Worked example A assumes 40 % MFU for TP 8 PP 4 DP 64 on H100 with selective recompute; the
     // model puts it a little above (H100 GEMMs at ~0.7 of peak, a 3/19 bubble, hidden DP).
     const PredictedStep s0 = predict(planWith("70b-2048-h100.json"));
-    qInfo("seed 000: predicted step %.3f s, MFU %.1f %%, HFU %.1f %%, bubble %.1f %%", s0.stepSeconds, s0.mfu * 100, s0.hfu * 100,
+    qInfo("worked example A: predicted step %.3f s, MFU %.1f %%, HFU %.1f %%, bubble %.1f %%", s0.stepSeconds, s0.mfu * 100, s0.hfu * 100,
           s0.bubbleFraction * 100);
     QVERIFY2(s0.mfu > 0.35 && s0.mfu < 0.55, qPrintable(QString::number(s0.mfu)));
-    // Seed 004 assumes 50 % MFU but also chooses full activation recompute: the repeated forward
+    // Worked example B assumes 50 % MFU but also chooses full activation recompute: the repeated forward
     // is hardware work that MFU does not count, so its MFU falls below 50 % while its HFU
-    // (counting the recompute) stays in the same range as seed 000's.
+    // (counting the recompute) stays in the same range as worked example A's.
     const PredictedStep s4 = predict(planWith("70b-512-gpu.json"));
-    qInfo("seed 004: predicted step %.3f s, MFU %.1f %%, HFU %.1f %%", s4.stepSeconds, s4.mfu * 100, s4.hfu * 100);
+    qInfo("worked example B: predicted step %.3f s, MFU %.1f %%, HFU %.1f %%", s4.stepSeconds, s4.mfu * 100, s4.hfu * 100);
     QVERIFY2(s4.mfu > 0.28 && s4.mfu < 0.50, qPrintable(QString::number(s4.mfu)));
     QVERIFY(s4.hfu > 1.25 * s4.mfu);
     QVERIFY(s4.mfu < s0.mfu);
@@ -326,7 +326,7 @@ void TestStepTime::otherHardwareIsPlausible()
 
 void TestStepTime::customAcceleratorTakesTheNearestPreset()
 {
-    // Seed 004's "80 GB, 1 PFLOP/s BF16" is no preset: the nearest peak is the H100's.
+    // Worked example B's "80 GB, 1 PFLOP/s BF16" is no preset: the nearest peak is the H100's.
     const char* source = nullptr;
     const AcceleratorEfficiency e = efficiencyFor(planWith("70b-512-gpu.json").cluster, &source);
     QVERIFY(source);

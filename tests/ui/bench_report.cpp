@@ -1,4 +1,4 @@
-// Benchmark (issue 6): the full PDF report of the default plan, and the slide set.
+// Benchmark: the full PDF report of the default plan, and the slide set.
 // Target: PDF export under 1 s. Run offscreen: QT_QPA_PLATFORM=offscreen ./bench_report
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-// Pipeline timeline benchmark (issue 4, "Speed": simulate p = 64, m = 1,024, v = 4 under
+// Pipeline timeline benchmark (target: simulate p = 64, m = 1,024, v = 4 under
 // 10 ms, paint that timeline under 16 ms). For each case it prints the median and
 // 99th-percentile milliseconds of
 //   - simulate:  ScheduleSimulator::simulate of the plan's schedule into a reused result;
@@ -88,9 +88,9 @@ int main(int argc, char** argv)
         QDir().mkpath(pngDir);
 
     const Case cases[] = {
-        {"seed 000: p 4, m 16, 1F1B", "default", trainplan::defaultPlan(), false},
-        {"seed 000, interleaved v 2", "interleaved-v2", interleavedDefault(), false},
-        {"seed 000, 4 schedules compared", "compare", trainplan::defaultPlan(), true},
+        {"worked example A: p 4, m 16, 1F1B", "default", trainplan::defaultPlan(), false},
+        {"worked example A, interleaved v 2", "interleaved-v2", interleavedDefault(), false},
+        {"worked example A, 4 schedules compared", "compare", trainplan::defaultPlan(), true},
         {"p 64, m 1024, v 4, interleaved", "p64-m1024-v4", testplans::largePipelinePlan(), false},
         {"p 64, m 1024, 4 schedules compared", "p64-m1024-compare", testplans::largePipelinePlan(), true},
     };

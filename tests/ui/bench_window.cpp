@@ -1,4 +1,4 @@
-// Benchmark (issue 3): from a slider's value change to every visible view repainted, for
+// Benchmark: from a slider's value change to every visible view repainted, for
 // the default plan, and start-up to the first painted window. Run offscreen:
 //   QT_QPA_PLATFORM=offscreen ./bench_window
 // Targets: p99 under 16 ms per slider tick; start-up under 0.5 s.

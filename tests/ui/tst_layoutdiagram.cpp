@@ -1,4 +1,4 @@
-// The layout diagram (issue 5, "Window: the diagram"), offscreen: it draws the plan with
+// The layout diagram , offscreen: it draws the plan with
 // stage colours, maps a drawn GPU back to its rank, lights up the right groups when a GPU is
 // selected, flags a TP group that crosses nodes, stays legible at 16,384 GPUs by drawing
 // blocks instead of thousands of GPUs, never lets text overlap or leave the picture, and
@@ -99,7 +99,7 @@ void TestLayoutDiagram::viewRendersTheSeedPlanInStageColours()
         const QColor color = LayoutDiagramStyle::stageColor(stage, 4);
         QVERIFY2(countPixels(image, color) > 200, qPrintable(QString("stage %1's colour %2 is missing").arg(stage + 1).arg(color.name())));
     }
-    // Four nodes of eight GPUs in front: replica 1 of the seed's TP 8 x PP 4 x DP 64.
+    // Four nodes of eight GPUs in front: replica 1 of the worked example's TP 8 x PP 4 x DP 64.
     QCOMPARE(view.diagram().individuallyDrawnGpus(), 32);
     QVERIFY(!view.diagram().nodesAggregated());
 }

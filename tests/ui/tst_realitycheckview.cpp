@@ -1,4 +1,4 @@
-// The reality check view (issue 7), offscreen: it reads the published runs shipped in the
+// The reality check view , offscreen: it reads the published runs shipped in the
 // resources, shows every case (every gated one counted), a median error under 10 %, the
 // predicted-against-measured scatter with y = x and the ±10 % band, and says so when the
 // data cannot be read.

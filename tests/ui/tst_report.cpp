@@ -62,12 +62,12 @@ void TestReport::pdfHasPagesFiguresAndSections_data()
 {
     QTest::addColumn<QString>("example");
     QTest::addColumn<QStringList>("expected");
-    QTest::newRow("seed 000") << "70b-2048-h100.json"
+    QTest::newRow("worked example A") << "70b-2048-h100.json"
                               << QStringList{"70.55 billion", "6.38e23", "9.11 days", "10.5 days", "20.9 GB", "15.8 %", "Inputs",
                                              "Memory and step time", "Pipeline schedule", "Layout on the hardware", "Red flags",
                                              "Validation and reliability plan", "Stage 1: one-node correctness", "Stage 4: convergence",
                                              "The math: Compute and time", "The math: Reliability", "6 · N · D", "Young 1974"};
-    QTest::newRow("seed 004") << "70b-512-gpu.json" << QStringList{"69.50 billion", "6.53 days", "1.44e23", "760 ms", "Stage 3: reliability"};
+    QTest::newRow("worked example B") << "70b-512-gpu.json" << QStringList{"69.50 billion", "6.53 days", "1.44e23", "760 ms", "Stage 3: reliability"};
 }
 
 void TestReport::pdfHasPagesFiguresAndSections()

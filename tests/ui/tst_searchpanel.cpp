@@ -1,4 +1,4 @@
-// The layout search panel (issue 7), offscreen: the search runs off the UI thread and fills
+// The layout search panel , offscreen: the search runs off the UI thread and fills
 // the table with layouts that all fit, cancel stops it, "Apply" changes the document's layout
 // as one undo step, the table sorts by step time, the Pareto points are a subset of the
 // layouts and none dominates another, selection follows between table and scatter plot, and

@@ -1,4 +1,4 @@
-// The pipeline timeline (issue 4), offscreen: it draws the default plan's schedule, follows
+// The pipeline timeline , offscreen: it draws the default plan's schedule, follows
 // the document, finds the block under the pointer, zooms and fits, compares four schedules
 // with their closed-form bubbles, says why a schedule cannot run, keeps a million-event step
 // to a bounded number of rectangles, and derives activations in flight that agree with the

@@ -1,4 +1,4 @@
-// The sensitivity tornado (issue 7), offscreen: one bar per input of trainplan::sensitivity,
+// The sensitivity tornado , offscreen: one bar per input of trainplan::sensitivity,
 // widest swing on top, each bar's width the swing it shows, the base line through them; the
 // step-time measure re-sorts; the chart follows the document and the basis; an update costs
 // well under 5 ms; the painter draws into vector devices for the report.

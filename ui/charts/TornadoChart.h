@@ -1,4 +1,4 @@
-// Sensitivity of the plan (issue 7): which inputs move the run most, as a tornado chart drawn
+// Sensitivity of the plan : which inputs move the run most, as a tornado chart drawn
 // by TornadoPainter. Follows the document: trainplan::sensitivity() of the default plan takes
 // a fraction of a millisecond, so it is recomputed directly on every planChanged (no debounce;
 // lastUpdateMilliseconds() reports the cost). Right-click switches the basis and the measure.

@@ -1,4 +1,4 @@
-// "Show the math": every step of the plan's arithmetic in the seeds' order (compute and
+// "Show the math": every step of the plan's arithmetic in the worked examples' order (compute and
 // time, memory and layout, batch and pipeline, communication, reliability, red flags),
 // each with its formula, the same formula with this plan's numbers, the result and its
 // source. Built from the core's derive(), never from strings assembled here.

@@ -295,7 +295,7 @@ QGroupBox* InputPanel::buildTraining()
                       values.push_back(v);
                   mfu_->setCandidates(values, int(std::lround(doc_->plan().training.mfu * 100)));
               });
-    // Issue 7: time and cost from the assumed MFU or from the predicted step time.
+    // Time and cost from the assumed MFU or from the predicted step time.
     auto* basis = new QComboBox;
     basis->addItem(tr("Assumed MFU"), int(PlanDocument::TimeBasis::AssumedMfu));
     basis->addItem(tr("Predicted step time"), int(PlanDocument::TimeBasis::Predicted));

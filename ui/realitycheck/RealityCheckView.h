@@ -1,4 +1,4 @@
-// Reality check (issue 7): the step-time model against measured, published training runs
+// Reality check : the step-time model against measured, published training runs
 // (Megatron-LM papers, shipped as :/data/published_runs.json), as a table of cases and a
 // predicted-against-measured scatter plot with the y = x line and a ±10 % band (log axes for
 // every metric at once, linear for one), under a line giving the median and worst error, so a

@@ -1,4 +1,4 @@
-// Layout search in the window (issue 7): options, a background search with progress and
+// Layout search in the window : options, a background search with progress and
 // cancel, the kept layouts as a sortable table and a memory-against-time scatter plot kept in
 // step (select a row, its point rings; click a point, its row is selected), and "Apply", which
 // puts the chosen layout on the document as one undo step. When the plan changes the results

@@ -1,4 +1,4 @@
-// The pipeline timeline pane (issue 4): a TimelineScene on a widget that follows the
+// The pipeline timeline pane : a TimelineScene on a widget that follows the
 // document. A tool row toggles the schedule comparison and fits the step to the view; the
 // canvas under it zooms with the wheel, pans by dragging, fits on double-click and shows
 // each block's details on hover.

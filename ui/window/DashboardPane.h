@@ -1,5 +1,5 @@
 // A titled pane of the dashboard with an "enlarge" toggle: every view stays visible at a
-// glance, and any one can take the whole area (design.md, "Journeys").
+// glance, and any one can take the whole area (docs/architecture.md).
 #pragma once
 
 #include <QFrame>

@@ -95,7 +95,7 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::RightDockWidgetArea, mathDock_);
     mathDock_->hide();
 
-    // Issue 7's tools share the right-hand dock area with the math, one tab each.
+    // The analysis tools share the right-hand dock area with the math, one tab each.
     searchPanel_ = new SearchPanel(doc_);
     tornado_ = new TornadoChart(doc_);
     realityCheck_ = new RealityCheckView;
@@ -200,7 +200,7 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QMenu* newMenu = file->addMenu(tr("&New"));
-    QAction* newDefault = newMenu->addAction(tr("Default plan: 70B on 2,048 H100s (seed 000)"), this, [this] {
+    QAction* newDefault = newMenu->addAction(tr("Default plan: 70B on 2,048 H100s (worked example A)"), this, [this] {
         if (maybeSave())
             doc_->resetTo(trainplan::defaultPlan());
     });

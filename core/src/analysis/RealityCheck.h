@@ -1,5 +1,5 @@
 // Reality check: the step-time model against measured, published training runs
-// (shared/reference/published_runs.json; the repository keeps a copy in resources/reference/).
+// (resources/reference/published_runs.json, the team's reference set).
 //
 // Every case with enough information becomes a plan on the A100 SXM 80GB preset (Selene: 8 GPUs
 // per node, NVLink 300 GB/s per direction, 8 x 200 Gb/s HDR per node = 25 GB/s per GPU; 312

@@ -1,6 +1,6 @@
 // The rank map: where every global rank of a plan sits (node, local GPU), its coordinate
 // in each parallel dimension, its groups, and whether each group stays inside a node
-// (NVLink) or crosses nodes (network). Issue 5, "Core: the rank map"; seed 000's drawing
+// (NVLink) or crosses nodes (network). worked example A's drawing
 // ("TP 8 x PP 4 x DP 64": a replica of four nodes, one pipeline stage per node).
 //
 // Everything is arithmetic on strides: no per-rank tables, O(1) per query, so the window
@@ -19,7 +19,7 @@
 //   and Megatron's docstring asks that "adjacent ranks are on the same DGX box".
 // - Groups. The TP, CP, DP and PP groups of a rank are the ranks that differ from it in
 //   that one coordinate only (Megatron's get_ranks("tp"), ("cp"), ("dp"), ("pp")). The
-//   gradient reduction runs over DP x CP (Megatron's "dp-cp" group; seed 004), see
+//   gradient reduction runs over DP x CP (Megatron's "dp-cp" group; worked example B), see
 //   gradientGroupRanks().
 // - EP (later). Megatron builds expert groups with a second RankGenerator over the same
 //   world (expert TP, EP, expert DP, PP; CP = 1), so expert parallelism will be a second
@@ -99,7 +99,7 @@ struct RankGroup {
 
 // What one group moves per step, from the estimate's communication figures.
 struct GroupTraffic {
-    // Sum of the messages the group's operations carry, as the seeds count them ("each TP
+    // Sum of the messages the group's operations carry, as the worked examples count them ("each TP
     // all-reduce moves b s h 2 B"; "each GPU reduces ~4.4 GB of gradients").
     double payloadBytesPerStep = 0;
     // Bytes each GPU of the group sends on its link: the payload times the ring factor

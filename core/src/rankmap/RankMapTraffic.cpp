@@ -55,7 +55,7 @@ GroupTraffic RankMap::stageTraffic(ParallelDim dim, int stage, const Estimate& e
     }
     case ParallelDim::Pp:
         // Per stage boundary and per TP rank: one activation forward and one gradient back
-        // per micro-batch, once per model chunk when interleaved (seed 000; the chunk
+        // per micro-batch, once per model chunk when interleaved (worked example A; the chunk
         // factor matches CommunicationModel's ppSecondsPerStep). Same for every stage.
         t.payloadBytesPerStep = size(ParallelDim::Pp) > 1 ? 2.0 * mb * ppChunks_ * c.ppBytesPerMicrobatch : 0.0;
         t.sentBytesPerGpuPerStep = t.payloadBytesPerStep;

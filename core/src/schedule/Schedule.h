@@ -25,7 +25,7 @@ enum class ScheduleKind {
     ZeroBubbleH1,  // ZB-H1: backward split into B and W (Qi et al. 2023, Sec. 3.1)
 };
 
-// File and JSON spellings (interfaces.md, "schedule --json": schedule.kind).
+// File and JSON spellings (docs/plan-format.md, "schedule --json": schedule.kind).
 inline constexpr NameTable<ScheduleKind, 4> kScheduleKindNames{{
     {ScheduleKind::GPipe, "gpipe"},
     {ScheduleKind::OneFOneB, "1f1b"},

@@ -18,7 +18,7 @@ namespace trainplan {
 //                             the attention core's gradient and any recompute stay in B
 //   recompute:                full adds every layer's forward to the backward; selective the
 //                             attention core's forward (Korthikanti et al. 2022, Sec. 5)
-// Seconds: the plan's MFU is end to end (interfaces.md: time = FLOPs / (MFU peak GPUs)), so
+// Seconds: the plan's MFU is end to end (docs/plan-format.md: time = FLOPs / (MFU peak GPUs)), so
 // the bubble is already inside it. Ops therefore run at the rate that makes the mean stage's
 // busy time equal the estimate's step time less the plan's closed-form bubble:
 //   k = est.time.stepSeconds (1 - bubble) / (mean busy seconds at peak).

@@ -1,4 +1,4 @@
-// schedule --json: the contract of interfaces.md ("schedule --json": keys that must exist).
+// schedule --json: the contract of docs/plan-format.md ("schedule --json": keys that must exist).
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>

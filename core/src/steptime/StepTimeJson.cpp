@@ -1,4 +1,4 @@
-// estimate --json "predicted" (interfaces.md, "once the step-time model exists").
+// estimate --json "predicted" (docs/plan-format.md, "once the step-time model exists").
 #include <nlohmann/json.hpp>
 
 #include "steptime/StepTimeModel.h"

@@ -77,7 +77,7 @@ struct StepTimeOptions {
 };
 
 // The efficiencies of the cluster's accelerator preset, found by name (cluster.accelerator);
-// a label that is no preset (e.g. seed 004's "80 GB, 1 PFLOP/s BF16") takes the preset with
+// a label that is no preset (e.g. worked example B's "80 GB, 1 PFLOP/s BF16") takes the preset with
 // the nearest dense BF16 peak. sourceName receives that preset's name.
 AcceleratorEfficiency efficiencyFor(const ClusterSpec& cluster, const char** sourceName = nullptr);
 StepTimeOptions stepTimeOptionsFor(const Plan& plan);
@@ -234,7 +234,7 @@ double pipelineComputeSecondsClosedForm(const ScheduleCosts& costs, ScheduleKind
 // cost and the failure-padded days at the predicted speed (the "use predicted MFU" switch).
 Plan withPredictedMfu(const Plan& plan, const PredictedStep& predicted);
 
-// The object for `estimate --json` under "predicted" (interfaces.md): step_seconds, mfu, hfu,
+// The object for `estimate --json` under "predicted" (docs/plan-format.md): step_seconds, mfu, hfu,
 // tflops_per_gpu, tokens_per_second_per_gpu, components{...} (seconds, summing to step_seconds),
 // plus days, gpu_hours, bubble_fraction, matmul_efficiency, layer{...}, efficiency_source.
 nlohmann::json predictedToJson(const PredictedStep& predicted);
