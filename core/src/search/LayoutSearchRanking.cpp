@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 
 namespace trainplan {
 
@@ -29,19 +28,25 @@ namespace {
 // its time is the least among rows of its memory and below every row with less memory.
 void markPareto(std::vector<SearchRow>& rows)
 {
-    std::vector<size_t> order(rows.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return rows[a].memoryBytes != rows[b].memoryBytes ? rows[a].memoryBytes < rows[b].memoryBytes
-                                                          : rows[a].totalSeconds < rows[b].totalSeconds;
+    // Sorts compact (memory, time, index) keys rather than indices into the rows: a search keeps
+    // tens of thousands of rows, and comparing through the index touched two rows per compare.
+    struct Key {
+        double memory, seconds;
+        size_t index;
+    };
+    std::vector<Key> keys(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i)
+        keys[i] = Key{rows[i].memoryBytes, rows[i].totalSeconds, i};
+    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+        return a.memory != b.memory ? a.memory < b.memory : a.seconds < b.seconds;
     });
     double bestBelow = std::numeric_limits<double>::infinity();  // least time at strictly less memory
-    for (size_t i = 0; i < order.size();) {
+    for (size_t i = 0; i < keys.size();) {
         size_t j = i;
-        const double memory = rows[order[i]].memoryBytes;
-        const double least = rows[order[i]].totalSeconds;  // sorted: first of the group is the fastest
-        while (j < order.size() && rows[order[j]].memoryBytes == memory) {
-            SearchRow& r = rows[order[j]];
+        const double memory = keys[i].memory;
+        const double least = keys[i].seconds;  // sorted: first of the group is the fastest
+        while (j < keys.size() && keys[j].memory == memory) {
+            SearchRow& r = rows[keys[j].index];
             r.pareto = r.totalSeconds == least && least < bestBelow;
             ++j;
         }
@@ -68,13 +73,20 @@ void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& option
     }
     fitting[simplest].simplest = true;
 
-    std::vector<size_t> order(fitting.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return objectiveValue(fitting[a], options.objective) < objectiveValue(fitting[b], options.objective);
+    // Rows by objective, ties in their enumeration order (a stable sort's result), sorting
+    // compact (value, index) keys: the index breaks ties, so std::sort gives the same order.
+    struct Ranked {
+        double value;
+        size_t index;
+    };
+    std::vector<Ranked> ranked(fitting.size());
+    for (size_t i = 0; i < fitting.size(); ++i)
+        ranked[i] = Ranked{objectiveValue(fitting[i], options.objective), i};
+    std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+        return a.value != b.value ? a.value < b.value : a.index < b.index;
     });
-    for (size_t rank = 0; rank < order.size(); ++rank) {
-        const SearchRow& row = fitting[order[rank]];
+    for (size_t rank = 0; rank < ranked.size(); ++rank) {
+        const SearchRow& row = fitting[ranked[rank].index];
         result.paretoCount += row.pareto;
         if ((long long)rank < options.top || row.pareto || row.simplest)
             result.rows.push_back(row);
