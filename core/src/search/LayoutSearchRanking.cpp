@@ -73,24 +73,33 @@ void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& option
     }
     fitting[simplest].simplest = true;
 
-    // Rows by objective, ties in their enumeration order (a stable sort's result), sorting
-    // compact (value, index) keys: the index breaks ties, so std::sort gives the same order.
+    // Kept rows by objective, ties in their enumeration order (what a stable sort gives): the
+    // `top` best, found with nth_element, plus the Pareto and simplest rows, then only those
+    // sorted, on compact (value, index) keys whose index breaks ties. A search keeps tens of
+    // thousands of rows and returns about a hundred, so this skips sorting all of them.
     struct Ranked {
         double value;
         size_t index;
     };
+    const auto better = [](const Ranked& a, const Ranked& b) { return a.value != b.value ? a.value < b.value : a.index < b.index; };
     std::vector<Ranked> ranked(fitting.size());
     for (size_t i = 0; i < fitting.size(); ++i)
         ranked[i] = Ranked{objectiveValue(fitting[i], options.objective), i};
-    std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
-        return a.value != b.value ? a.value < b.value : a.index < b.index;
-    });
-    for (size_t rank = 0; rank < ranked.size(); ++rank) {
-        const SearchRow& row = fitting[ranked[rank].index];
-        result.paretoCount += row.pareto;
-        if ((long long)rank < options.top || row.pareto || row.simplest)
-            result.rows.push_back(row);
+    const size_t top = size_t(std::clamp<long long>(options.top, 0, (long long)ranked.size()));
+    if (top < ranked.size())
+        std::nth_element(ranked.begin(), ranked.begin() + std::ptrdiff_t(top), ranked.end(), better);
+    std::vector<Ranked> kept(ranked.begin(), ranked.begin() + std::ptrdiff_t(top));
+    for (size_t i = top; i < ranked.size(); ++i) {
+        const SearchRow& row = fitting[ranked[i].index];
+        if (row.pareto || row.simplest)
+            kept.push_back(ranked[i]);
     }
+    std::sort(kept.begin(), kept.end(), better);
+    for (const SearchRow& row : fitting)
+        result.paretoCount += row.pareto;
+    result.rows.reserve(kept.size());
+    for (const Ranked& k : kept)
+        result.rows.push_back(fitting[k.index]);
 }
 
 }  // namespace trainplan
