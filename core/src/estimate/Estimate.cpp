@@ -84,6 +84,8 @@ void estimateStages(const Plan& plan, Estimate& est)
     est.stages.resize(p);
     int first = 0;
     double worst = -1.0;
+    double shardedParameters = -1.0;
+    ShardedState modelState;
     for (int i = 0; i < p; ++i) {
         StageEstimate& st = est.stages[i];
         st.index = i;
@@ -99,7 +101,12 @@ void estimateStages(const Plan& plan, Estimate& est)
         st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0) + gathered;
 
         MemoryBreakdown& mem = st.memory;
-        const ShardedState modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);
+        // Middle stages hold the same parameters: shard their state once (pp reaches the layer
+        // count in the layout search, so this loop runs up to a stage per layer).
+        if (st.parametersPerGpu != shardedParameters) {
+            shardedParameters = st.parametersPerGpu;
+            modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);
+        }
         mem.weights = modelState.weights;
         mem.gradients = modelState.gradients;
         mem.optimizer = modelState.optimizer;
