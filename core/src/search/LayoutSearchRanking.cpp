@@ -65,11 +65,20 @@ void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& option
         return;
     markPareto(fitting);
 
+    // The simplest row: least simplicity key, then best objective (the first of equals).
     size_t simplest = 0;
+    auto simplestKey = simplicityKey(fitting[0].layout, gpusPerNode);
+    double simplestValue = objectiveValue(fitting[0], options.objective);
     for (size_t i = 1; i < fitting.size(); ++i) {
-        const auto a = simplicityKey(fitting[i].layout, gpusPerNode), b = simplicityKey(fitting[simplest].layout, gpusPerNode);
-        if (a < b || (a == b && objectiveValue(fitting[i], options.objective) < objectiveValue(fitting[simplest], options.objective)))
+        const auto key = simplicityKey(fitting[i].layout, gpusPerNode);
+        if (key > simplestKey)
+            continue;
+        const double value = objectiveValue(fitting[i], options.objective);
+        if (key < simplestKey || value < simplestValue) {
             simplest = i;
+            simplestKey = key;
+            simplestValue = value;
+        }
     }
     fitting[simplest].simplest = true;
 
