@@ -81,6 +81,7 @@ void estimateStages(const Plan& plan, Estimate& est)
     est.ncclBytesPerCommunicator = reserve.perCommunicator;
     const double gathered = gatheredParameterBytes(plan, est.parameters.perLayer / l.tp);
 
+    const StageLayerSplit split(plan);
     est.stages.resize(p);
     int first = 0;
     double worst = -1.0;
@@ -90,7 +91,7 @@ void estimateStages(const Plan& plan, Estimate& est)
         StageEstimate& st = est.stages[i];
         st.index = i;
         st.firstLayer = first;
-        st.layers = layersOfStage(plan, i);
+        st.layers = split.layersOf(i);
         first += st.layers;
         st.hasEmbedding = i == 0;
         st.hasLmHead = i == p - 1;
