@@ -14,6 +14,7 @@ private slots:
     void modelsMatchPublishedCounts();
     void acceleratorsAreSourced();
     void defaultPlanIsSeed000();
+    void labelIndexAnswersEachLabelWhenLabelsAlternate();
 };
 
 void TestPresets::modelsMatchPublishedCounts_data()
@@ -59,6 +60,27 @@ void TestPresets::defaultPlanIsSeed000()
     QCOMPARE(plan.cluster.gpus, 2048);
     QCOMPARE(plan.layout.tp * plan.layout.pp * plan.layout.dp, 2048);
     QCOMPARE(plan.training.tokens, 1.4e12);
+}
+
+// presetLabelIndex() remembers the last label it matched (the estimate asks once per layout):
+// alternating labels, each answer must still be the one for that label, the matcher's preset.
+void TestPresets::labelIndexAnswersEachLabelWhenLabelsAlternate()
+{
+    const auto& presets = trainplan::acceleratorPresets();
+    QVERIFY(presets.size() >= 2);
+    std::vector<std::string> labels;
+    for (const auto& p : presets)
+        labels.push_back(p.name);
+    labels.push_back("not an accelerator we know");
+    labels.push_back("");
+    for (int round = 0; round < 3; ++round)
+        for (size_t i = 0; i < labels.size(); ++i) {
+            const std::string& label = labels[(i * (round + 1)) % labels.size()];
+            const auto match = trainplan::matchAcceleratorPreset(label);
+            const int expected = match.preset && !match.ambiguous ? int(match.preset - presets.data()) : -1;
+            QCOMPARE(trainplan::presetLabelIndex(label), expected);
+            QCOMPARE(trainplan::presetLabelIndex(label), expected);  // the cached answer
+        }
 }
 
 QTEST_GUILESS_MAIN(TestPresets)

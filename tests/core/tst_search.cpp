@@ -46,6 +46,7 @@ private slots:
     void simplestObeysItsDefinition();
     void seed004SimplestIsLightSharding();
     void resultsAreRankedByTheObjective();
+    void keptRowsAreTheFullRankingsTopAndFlags();
     void tpAcrossNodesIsFlaggedOrExcluded();
     void globalBatchRange();
     void cancelStopsEarly();
@@ -190,6 +191,37 @@ void TestSearch::resultsAreRankedByTheObjective()
     for (const auto& row : r.rows)
         flagged += row.pareto || row.simplest;
     QVERIFY(int(r.rows.size()) <= 10 + flagged);
+}
+
+// With the default top, the kept rows must be exactly those of the full ranking (every row
+// kept, ties in enumeration order) whose rank is below top or that are Pareto or simplest, in
+// the same order: the partial ranking must pick and order rows as a full stable sort does.
+void TestSearch::keptRowsAreTheFullRankingsTopAndFlags()
+{
+    SearchOptions options;
+    options.top = 50;
+    const SearchResult kept = searchLayouts(plan_, options);
+    QVERIFY(all_.rows.size() > size_t(options.top) + 10);
+    std::vector<const SearchRow*> expected;
+    for (size_t rank = 0; rank < all_.rows.size(); ++rank) {
+        const SearchRow& r = all_.rows[rank];
+        if ((long long)rank < options.top || r.pareto || r.simplest)
+            expected.push_back(&r);
+    }
+    QCOMPARE(kept.rows.size(), expected.size());
+    QCOMPARE(kept.paretoCount, all_.paretoCount);
+    for (size_t i = 0; i < expected.size(); ++i) {
+        const SearchRow& a = kept.rows[i];
+        const SearchRow& b = *expected[i];
+        QVERIFY2(a.layout.tp == b.layout.tp && a.layout.pp == b.layout.pp && a.layout.dp == b.layout.dp && a.layout.cp == b.layout.cp
+                     && a.layout.virtualStages == b.layout.virtualStages && a.layout.microBatch == b.layout.microBatch
+                     && a.layout.zeroStage == b.layout.zeroStage && a.layout.recompute == b.layout.recompute
+                     && a.layout.sequenceParallel == b.layout.sequenceParallel,
+                 qPrintable(QString("row %1: ").arg(i) + describe(a.layout) + " vs " + describe(b.layout)));
+        QCOMPARE(a.totalSeconds, b.totalSeconds);
+        QCOMPARE(a.pareto, b.pareto);
+        QCOMPARE(a.simplest, b.simplest);
+    }
 }
 
 void TestSearch::tpAcrossNodesIsFlaggedOrExcluded()

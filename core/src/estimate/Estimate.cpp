@@ -81,14 +81,17 @@ void estimateStages(const Plan& plan, Estimate& est)
     est.ncclBytesPerCommunicator = reserve.perCommunicator;
     const double gathered = gatheredParameterBytes(plan, est.parameters.perLayer / l.tp);
 
+    const StageLayerSplit split(plan);
     est.stages.resize(p);
     int first = 0;
     double worst = -1.0;
+    double shardedParameters = -1.0;
+    ShardedState modelState;
     for (int i = 0; i < p; ++i) {
         StageEstimate& st = est.stages[i];
         st.index = i;
         st.firstLayer = first;
-        st.layers = layersOfStage(plan, i);
+        st.layers = split.layersOf(i);
         first += st.layers;
         st.hasEmbedding = i == 0;
         st.hasLmHead = i == p - 1;
@@ -99,7 +102,12 @@ void estimateStages(const Plan& plan, Estimate& est)
         st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0) + gathered;
 
         MemoryBreakdown& mem = st.memory;
-        const ShardedState modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);
+        // Middle stages hold the same parameters: shard their state once (pp reaches the layer
+        // count in the layout search, so this loop runs up to a stage per layer).
+        if (st.parametersPerGpu != shardedParameters) {
+            shardedParameters = st.parametersPerGpu;
+            modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);
+        }
         mem.weights = modelState.weights;
         mem.gradients = modelState.gradients;
         mem.optimizer = modelState.optimizer;

@@ -4,22 +4,25 @@
 
 namespace trainplan {
 
-int layersOfStage(const Plan& plan, int stage)
+StageLayerSplit::StageLayerSplit(const Plan& plan)
 {
     const int p = plan.layout.pp;
-    if (!plan.layout.stageLayers.empty() && int(plan.layout.stageLayers.size()) == p)
-        return plan.layout.stageLayers[size_t(stage)];
+    if (!plan.layout.stageLayers.empty() && int(plan.layout.stageLayers.size()) == p) {
+        explicit_ = &plan.layout.stageLayers;
+        return;
+    }
     // An even split; the remainder goes to the middle stages first (1, 2, ...), which carry no
     // embedding or LM head, then to the first stage. Since remainder < p, at most one layer is
     // left for the ends once the p - 2 middle stages have one each.
-    const int remainder = plan.model.layers % p;
-    const int middle = std::max(0, p - 2);
-    int layers = plan.model.layers / p;
-    if (stage >= 1 && stage <= p - 2 && stage <= remainder)
-        ++layers;
-    if (stage == 0 && remainder > middle)
-        ++layers;
-    return layers;
+    p_ = p;
+    base_ = plan.model.layers / p;
+    remainder_ = plan.model.layers % p;
+    firstGetsOne_ = remainder_ > std::max(0, p - 2);
+}
+
+int layersOfStage(const Plan& plan, int stage)
+{
+    return StageLayerSplit(plan).layersOf(stage);
 }
 
 void splitLayers(const Plan& plan, std::vector<int>& layers)

@@ -11,6 +11,29 @@ namespace trainplan {
 // remainder given to the middle stages (the ends also hold embedding and LM head).
 // Transformer layers on one pipeline stage: layout.stage_layers when given, else an even split.
 int layersOfStage(const Plan& plan, int stage);
+
+// layersOfStage() for every stage of one plan, its divisions done once: the estimate asks for
+// each of up to a stage per layer, for every layout a search visits.
+class StageLayerSplit {
+public:
+    explicit StageLayerSplit(const Plan& plan);
+    int layersOf(int stage) const
+    {
+        if (explicit_)
+            return (*explicit_)[size_t(stage)];
+        int layers = base_;
+        if (stage >= 1 && stage <= p_ - 2 && stage <= remainder_)
+            ++layers;
+        if (stage == 0 && firstGetsOne_)
+            ++layers;
+        return layers;
+    }
+
+private:
+    const std::vector<int>* explicit_ = nullptr;
+    int p_ = 1, base_ = 0, remainder_ = 0;
+    bool firstGetsOne_ = false;
+};
 void splitLayers(const Plan& plan, std::vector<int>& layersPerStage);
 
 // Peak micro-batches whose activations a stage holds at once, in whole-stage units:

@@ -43,16 +43,4 @@ FixedReserve fixedReserve(const Plan& plan)
     return f;
 }
 
-void applyReserve(const Plan& plan, const FixedReserve& fixed, MemoryBreakdown& m)
-{
-    m.modelAndActivations = m.weights + m.gradients + m.optimizer + m.activations;
-    m.cudaContext = fixed.cudaContext;
-    m.workspace = fixed.workspace;
-    m.ncclBuffers = fixed.ncclBuffers;
-    m.fragmentation = plan.training.fragmentationFraction * m.modelAndActivations;
-    m.extraAllowance = plan.training.bufferBytes;
-    m.buffers = m.cudaContext + m.workspace + m.ncclBuffers + m.fragmentation + m.extraAllowance;
-    m.total = m.modelAndActivations + m.buffers;
-}
-
 }  // namespace trainplan

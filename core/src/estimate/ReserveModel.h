@@ -27,6 +27,17 @@ int ncclCommunicators(const LayoutSpec& layout);
 FixedReserve fixedReserve(const Plan& plan);
 
 // Fills memory's reserve terms from its model state + activations, then its total.
-void applyReserve(const Plan& plan, const FixedReserve& fixed, MemoryBreakdown& memory);
+// Inline: it runs for every pipeline stage of every estimate the layout search makes.
+inline void applyReserve(const Plan& plan, const FixedReserve& fixed, MemoryBreakdown& m)
+{
+    m.modelAndActivations = m.weights + m.gradients + m.optimizer + m.activations;
+    m.cudaContext = fixed.cudaContext;
+    m.workspace = fixed.workspace;
+    m.ncclBuffers = fixed.ncclBuffers;
+    m.fragmentation = plan.training.fragmentationFraction * m.modelAndActivations;
+    m.extraAllowance = plan.training.bufferBytes;
+    m.buffers = m.cudaContext + m.workspace + m.ncclBuffers + m.fragmentation + m.extraAllowance;
+    m.total = m.modelAndActivations + m.buffers;
+}
 
 }  // namespace trainplan

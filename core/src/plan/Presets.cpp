@@ -174,7 +174,9 @@ const std::vector<const char*>& acceleratorPresetFields()
     return fields;
 }
 
-int presetLabelIndex(const std::string& label)
+namespace {
+
+int matchPresetLabel(const std::string& label)
 {
     static const std::vector<std::string> keys = [] {
         std::vector<std::string> k;
@@ -209,6 +211,24 @@ int presetLabelIndex(const std::string& label)
         ++prefixCount;
     }
     return prefixCount == 1 ? prefixOf : -1;
+}
+
+}  // namespace
+
+int presetLabelIndex(const std::string& label)
+{
+    // checkLayout() asks for every estimate, and a layout search asks hundreds of thousands of
+    // times with one label: matching it costs a tolower() per character per preset, a compare
+    // with the last label one memcmp. The presets never change after start-up, so the cached
+    // answer is the one matchPresetLabel() would give.
+    static thread_local std::string lastLabel;
+    static thread_local int lastIndex = -2;  // -2: nothing cached yet
+    if (lastIndex != -2 && label == lastLabel)
+        return lastIndex;
+    const int index = matchPresetLabel(label);
+    lastLabel = label;
+    lastIndex = index;
+    return index;
 }
 
 AcceleratorMismatch acceleratorMismatch(const ClusterSpec& c)

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 
 namespace trainplan {
 
@@ -29,19 +28,25 @@ namespace {
 // its time is the least among rows of its memory and below every row with less memory.
 void markPareto(std::vector<SearchRow>& rows)
 {
-    std::vector<size_t> order(rows.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return rows[a].memoryBytes != rows[b].memoryBytes ? rows[a].memoryBytes < rows[b].memoryBytes
-                                                          : rows[a].totalSeconds < rows[b].totalSeconds;
+    // Sorts compact (memory, time, index) keys rather than indices into the rows: a search keeps
+    // tens of thousands of rows, and comparing through the index touched two rows per compare.
+    struct Key {
+        double memory, seconds;
+        size_t index;
+    };
+    std::vector<Key> keys(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i)
+        keys[i] = Key{rows[i].memoryBytes, rows[i].totalSeconds, i};
+    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+        return a.memory != b.memory ? a.memory < b.memory : a.seconds < b.seconds;
     });
     double bestBelow = std::numeric_limits<double>::infinity();  // least time at strictly less memory
-    for (size_t i = 0; i < order.size();) {
+    for (size_t i = 0; i < keys.size();) {
         size_t j = i;
-        const double memory = rows[order[i]].memoryBytes;
-        const double least = rows[order[i]].totalSeconds;  // sorted: first of the group is the fastest
-        while (j < order.size() && rows[order[j]].memoryBytes == memory) {
-            SearchRow& r = rows[order[j]];
+        const double memory = keys[i].memory;
+        const double least = keys[i].seconds;  // sorted: first of the group is the fastest
+        while (j < keys.size() && keys[j].memory == memory) {
+            SearchRow& r = rows[keys[j].index];
             r.pareto = r.totalSeconds == least && least < bestBelow;
             ++j;
         }
@@ -60,25 +65,50 @@ void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& option
         return;
     markPareto(fitting);
 
+    // The simplest row: least simplicity key, then best objective (the first of equals).
     size_t simplest = 0;
+    auto simplestKey = simplicityKey(fitting[0].layout, gpusPerNode);
+    double simplestValue = objectiveValue(fitting[0], options.objective);
     for (size_t i = 1; i < fitting.size(); ++i) {
-        const auto a = simplicityKey(fitting[i].layout, gpusPerNode), b = simplicityKey(fitting[simplest].layout, gpusPerNode);
-        if (a < b || (a == b && objectiveValue(fitting[i], options.objective) < objectiveValue(fitting[simplest], options.objective)))
+        const auto key = simplicityKey(fitting[i].layout, gpusPerNode);
+        if (key > simplestKey)
+            continue;
+        const double value = objectiveValue(fitting[i], options.objective);
+        if (key < simplestKey || value < simplestValue) {
             simplest = i;
+            simplestKey = key;
+            simplestValue = value;
+        }
     }
     fitting[simplest].simplest = true;
 
-    std::vector<size_t> order(fitting.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return objectiveValue(fitting[a], options.objective) < objectiveValue(fitting[b], options.objective);
-    });
-    for (size_t rank = 0; rank < order.size(); ++rank) {
-        const SearchRow& row = fitting[order[rank]];
-        result.paretoCount += row.pareto;
-        if ((long long)rank < options.top || row.pareto || row.simplest)
-            result.rows.push_back(row);
+    // Kept rows by objective, ties in their enumeration order (what a stable sort gives): the
+    // `top` best, found with nth_element, plus the Pareto and simplest rows, then only those
+    // sorted, on compact (value, index) keys whose index breaks ties. A search keeps tens of
+    // thousands of rows and returns about a hundred, so this skips sorting all of them.
+    struct Ranked {
+        double value;
+        size_t index;
+    };
+    const auto better = [](const Ranked& a, const Ranked& b) { return a.value != b.value ? a.value < b.value : a.index < b.index; };
+    std::vector<Ranked> ranked(fitting.size());
+    for (size_t i = 0; i < fitting.size(); ++i)
+        ranked[i] = Ranked{objectiveValue(fitting[i], options.objective), i};
+    const size_t top = size_t(std::clamp<long long>(options.top, 0, (long long)ranked.size()));
+    if (top < ranked.size())
+        std::nth_element(ranked.begin(), ranked.begin() + std::ptrdiff_t(top), ranked.end(), better);
+    std::vector<Ranked> kept(ranked.begin(), ranked.begin() + std::ptrdiff_t(top));
+    for (size_t i = top; i < ranked.size(); ++i) {
+        const SearchRow& row = fitting[ranked[i].index];
+        if (row.pareto || row.simplest)
+            kept.push_back(ranked[i]);
     }
+    std::sort(kept.begin(), kept.end(), better);
+    for (const SearchRow& row : fitting)
+        result.paretoCount += row.pareto;
+    result.rows.reserve(kept.size());
+    for (const Ranked& k : kept)
+        result.rows.push_back(fitting[k.index]);
 }
 
 }  // namespace trainplan
