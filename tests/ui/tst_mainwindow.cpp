@@ -55,6 +55,7 @@ private slots:
     void cardTooltipsShowTheirFormula();
     void exportsOneView();
     void timeFollowsTheChosenBasis();
+    void cardsSayWhenThePlanIsInvalid();
 
 private:
     MainWindow* window_ = nullptr;
@@ -405,6 +406,30 @@ void TestMainWindow::exportsOneView()
     QVERIFY(f.readAll().contains("<svg"));
 }
 
+void TestMainWindow::cardsSayWhenThePlanIsInvalid()
+{
+    // 376 GB on an 80 GB GPU (no sharding, no pipeline): the wall-time card says the plan is
+    // invalid instead of a normal-looking figure.
+    doc()->edit("Break it", [](trainplan::Plan& p) {
+        p.layout.tp = 1;
+        p.layout.pp = 1;
+        p.layout.dp = 2048;
+        p.layout.zeroStage = 0;
+    });
+    QVERIFY(doc()->estimate().hasErrors());
+    QCOMPARE(window_->summary()->card("days")->valueText(), QString("Plan invalid"));
+    // Failures that outpace progress: no finite time "with failures".
+    doc()->undoStack()->undo();
+    doc()->edit("Fragile", [](trainplan::Plan& p) { p.cluster.mtbfSeconds = 0.2 * 3600; });
+    const auto& e = doc()->estimate();
+    bool outpaced = false;
+    for (const auto& w : e.warnings)
+        outpaced = outpaced || w.code == trainplan::WarningCode::FailuresOutpaceProgress;
+    QVERIFY(outpaced);
+    const QString detail = window_->summary()->card("days")->detailText() + window_->summary()->card("days")->valueText();
+    QVERIFY2(detail.contains("never finishes") || detail.contains("Plan invalid"), qPrintable(detail));
+}
+
 void TestMainWindow::timeFollowsTheChosenBasis()
 {
     const QString assumedDays = window_->summary()->card("days")->valueText();
@@ -416,7 +441,9 @@ void TestMainWindow::timeFollowsTheChosenBasis()
     const QString expected = QString::fromStdString(trainplan::formatNumber(doc()->predictedEstimate().time.days)) + " days";
     QCOMPARE(window_->summary()->card("days")->valueText(), expected);
     QVERIFY(expected != assumedDays);
-    QVERIFY(window_->summary()->card("days")->detailText().contains("assumed 9.11"));
+    // Both bases named the one way every view names them.
+    QVERIFY(window_->summary()->card("days")->detailText().contains("assumed MFU 9.11"));
+    QCOMPARE(window_->summary()->card("days")->titleText(), QString("Wall time, predicted"));
     QCOMPARE(window_->tornado()->basis(), trainplan::SensitivityBasis::Predicted);
     // The plan itself is untouched: the basis is a way of reading it.
     QCOMPARE(doc()->plan().training.mfu, 0.40);

@@ -4,6 +4,8 @@
 #include <QPainter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 SummaryCard::SummaryCard(const QString& title, QWidget* parent)
     : QFrame(parent)
     , title_(new QLabel(title, this))
@@ -29,14 +31,44 @@ SummaryCard::SummaryCard(const QString& title, QWidget* parent)
     layout->addWidget(title_);
     layout->addWidget(value_);
     layout->addWidget(detail_);
+    // Cards share the row equally; a text too long for its card is elided, never allowed to
+    // widen one card and squeeze its neighbours.
+    for (QLabel* label : {title_, value_, detail_})
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     setMinimumWidth(118);
+}
+
+void SummaryCard::setTitle(const QString& title)
+{
+    if (title_->text() != title)
+        title_->setText(title);
+}
+
+QString SummaryCard::titleText() const
+{
+    return title_->text();
 }
 
 void SummaryCard::setValue(const QString& value, const QString& detail, const QColor& accent)
 {
     value_->setText(value);
-    detail_->setText(detail);
+    detailFull_ = detail;
+    elide();
     value_->setStyleSheet(accent.isValid() ? QString("color: %1").arg(accent.name()) : QString());
+}
+
+void SummaryCard::elide()
+{
+    const int width = detail_->contentsRect().width() > 0 ? detail_->contentsRect().width() : detail_->width();
+    const QString shown = detail_->fontMetrics().elidedText(detailFull_, Qt::ElideRight, std::max(20, width));
+    if (detail_->text() != shown)
+        detail_->setText(shown);
+}
+
+void SummaryCard::resizeEvent(QResizeEvent* event)
+{
+    QFrame::resizeEvent(event);
+    elide();
 }
 
 QString SummaryCard::valueText() const
@@ -51,7 +83,7 @@ QColor SummaryCard::valueColor() const
 
 QString SummaryCard::detailText() const
 {
-    return detail_->text();
+    return detailFull_;
 }
 
 void SummaryCard::setFill(double fraction, const QColor& color)

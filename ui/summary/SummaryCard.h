@@ -12,6 +12,8 @@ class SummaryCard : public QFrame {
 public:
     SummaryCard(const QString& title, QWidget* parent = nullptr);
     void setValue(const QString& value, const QString& detail, const QColor& accent = QColor());
+    void setTitle(const QString& title);
+    QString titleText() const;
     QString valueText() const;
     QString detailText() const;
     QColor valueColor() const;
@@ -20,11 +22,14 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     QLabel* title_;
     QLabel* value_;
     QLabel* detail_;
+    QString detailFull_;  // detail_ shows it elided to the card's width
+    void elide();
     double fill_ = -1;
     QColor fillColor_;
 };

@@ -53,6 +53,8 @@ SummaryPanel::SummaryPanel(PlanDocument* document, QWidget* parent)
         ++column;
         entries_.push_back({s.id, s.steps, card});
     }
+    for (int c = 0; c < 4; ++c)
+        grid->setColumnStretch(c, 1);
     connect(doc_, &PlanDocument::planChanged, this, &SummaryPanel::refresh);
     refresh();
 }
@@ -109,15 +111,40 @@ void SummaryPanel::refresh()
     const auto& other = usePredicted ? e : doc_->predictedEstimate();
     card("parameters")->setValue(q(formatCount(e.parameters.total)), tr("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))));
     card("flops")->setValue(q(formatSci(e.flops.total)), tr("6ND %1 + attn %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))));
+    // Time figures come in two bases; the chosen one is the value, named in the card's title, the
+    // other is in the detail line, named too.
+    const QString chosen = QString::fromLatin1(timeBasisLabel(doc_->timeBasis()));
+    const QString otherName = QString::fromLatin1(timeBasisLabel(usePredicted ? TimeBasis::AssumedMfu : TimeBasis::Predicted));
+    card("days")->setTitle(tr("Wall time, %1").arg(chosen));
+    card("gpu_hours")->setTitle(tr("GPU-hours, %1").arg(chosen));
+    card("step")->setTitle(tr("Step time, %1").arg(chosen));
+    const auto& range = predicted.range;
+    const QString predictedRange = range.low.days > range.high.days
+        ? tr(" (%1–%2)").arg(q(formatNumber(range.high.days)), q(formatNumber(range.low.days)))
+        : QString();
     const bool failures = t.reliability.failuresModelled;
-    card("days")->setValue(tr("%1 days").arg(q(formatNumber(t.time.days))),
-                           (failures ? tr("%1 with failures").arg(q(formatNumber(t.reliability.paddedDays))) : tr("failures not modelled")) +
-                               tr(" · %1 %2").arg(usePredicted ? tr("assumed") : tr("predicted"), q(formatNumber(other.time.days))),
-                           failures ? QColor() : theme::severity(Severity::Warning));
-    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 GPUs, %2 MFU").arg(t.gpusUsed).arg(usePredicted ? tr("predicted") : tr("assumed")));
+    bool noProgress = false;
+    const Warning* firstError = nullptr;
+    for (const auto& w : e.warnings) {
+        noProgress = noProgress || w.code == WarningCode::FailuresOutpaceProgress;
+        if (!firstError && w.severity == Severity::Error)
+            firstError = &w;
+    }
+    const QString failureText = !failures ? tr("failures not modelled")
+                                : noProgress ? tr("with failures: never finishes")
+                                             : tr("%1 with failures").arg(q(formatNumber(t.reliability.paddedDays)));
+    const QString otherDays = tr(" · %1 %2").arg(otherName, q(formatNumber(other.time.days))) + predictedRange;
+    if (firstError) {
+        // A plan with error-level red flags has no wall time worth reading as normal.
+        card("days")->setValue(tr("Plan invalid"), q(codeName(firstError->code)) + tr(": see Red flags"), theme::severity(Severity::Error));
+    } else {
+        card("days")->setValue(tr("%1 days").arg(q(formatNumber(t.time.days))), failureText + otherDays,
+                               !failures || noProgress ? theme::severity(noProgress ? Severity::Error : Severity::Warning) : QColor());
+    }
+    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 GPUs · %2 %3").arg(t.gpusUsed).arg(otherName, q(formatCount(other.time.gpuHours))));
     card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 steps · %2 %3")
                                                                     .arg(q(formatInteger(double(t.time.steps))))
-                                                                    .arg(usePredicted ? tr("assumed") : tr("predicted"))
+                                                                    .arg(otherName)
                                                                     .arg(q(formatSeconds(other.time.stepSeconds))));
     const double fraction = e.perGpu.total / e.capacityBytes;
     const QColor memColor = e.fits ? (fraction > 0.9 ? theme::severity(Severity::Warning) : theme::ok()) : theme::severity(Severity::Error);
