@@ -184,7 +184,11 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
         p.setBrush(theme::panel());
         p.drawRoundedRect(box, 4 * scale, 4 * scale);
         const QRectF inner = box.adjusted(10 * scale, 6 * scale, -8 * scale, -6 * scale);
-        p.setFont(titleFont);
+        // Titles and values shrink to fit their box rather than being clipped.
+        QFont title = titleFont;
+        while (title.pointSizeF() > 6.5 && QFontMetricsF(title, p.device()).horizontalAdvance(figures[i].title) > inner.width())
+            title.setPointSizeF(title.pointSizeF() * 0.93);
+        p.setFont(title);
         p.setPen(theme::muted());
         p.drawText(inner, Qt::AlignLeft | Qt::AlignTop, figures[i].title);
         // Shrink the value until it fits its box rather than clipping it.
@@ -194,12 +198,16 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
         p.setFont(fitted);
         p.setPen(figures[i].accent);
         p.drawText(inner, Qt::AlignLeft | Qt::AlignVCenter, figures[i].value);
+        // Details wrap onto a second line at a readable size instead of shrinking to nothing.
         QFont detail = detailFont;
-        while (detail.pointSizeF() > 6 && QFontMetricsF(detail, p.device()).horizontalAdvance(figures[i].detail) > inner.width())
-            detail.setPointSizeF(detail.pointSizeF() * 0.92);
+        const QRectF detailBox(inner.left(), inner.bottom() - 2.4 * QFontMetricsF(detail, p.device()).height(), inner.width(),
+                               2.4 * QFontMetricsF(detail, p.device()).height());
+        while (detail.pointSizeF() > 7 * scale
+               && QFontMetricsF(detail, p.device()).boundingRect(detailBox, Qt::TextWordWrap, figures[i].detail).height() > detailBox.height())
+            detail.setPointSizeF(detail.pointSizeF() * 0.94);
         p.setFont(detail);
         p.setPen(theme::muted());
-        p.drawText(inner, Qt::AlignLeft | Qt::AlignBottom, figures[i].detail);
+        p.drawText(detailBox, Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, figures[i].detail);
     }
 }
 
