@@ -188,6 +188,8 @@ Options parseArguments(int argc, char** argv)
             throw UsageError("presets takes no plan file");
         return o;
     }
+    if (o.objective == "cost" && !(o.costPerGpuHour > 0))
+        throw UsageError("--objective cost needs --cost-per-gpu-hour USD (the price of one GPU-hour)");
     if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty())
         throw UsageError("export needs at least one of --pdf, --slides, --markdown");
     if (o.planPath.empty())

@@ -266,6 +266,13 @@ void TestCli::searchVerb()
     QVERIFY(s["seconds"].isDouble());
     const auto results = s["results"].toArray();
     QVERIFY(results.size() >= 10);
+    // --top N is N ranked rows; the Pareto front and the simplest layout have their own keys.
+    QCOMPARE(results.size(), 10);
+    const auto front = s["pareto_front"].toArray();
+    QVERIFY(!front.isEmpty());
+    for (const auto& v : front)
+        QVERIFY(v.toObject()["pareto"].toBool());
+    QVERIFY(s["simplest"].toObject()["simplest"].toBool());
     bool anyPareto = false;
     for (const auto& v : results) {
         const auto o = v.toObject();
@@ -279,6 +286,16 @@ void TestCli::searchVerb()
         anyPareto = anyPareto || o["pareto"].toBool();
     }
     QVERIFY(anyPareto);
+
+    r = run({"search", example("70b-2048-h100.json"), "--top", "3"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("Top 3 by predicted step time") && r.out.contains("Pareto front of memory against step time"));
+    r = run({"search", example("70b-2048-h100.json"), "--objective", "cost"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("--cost-per-gpu-hour"));
+    r = run({"search", example("70b-2048-h100.json"), "--objective", "cost", "--cost-per-gpu-hour", "2.5", "--top", "2"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("cost (USD)"));
 
     r = run({"search", example("70b-2048-h100.json"), "--top", "zero"});
     QCOMPARE(r.exitCode, 2);

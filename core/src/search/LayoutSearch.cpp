@@ -105,6 +105,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     const auto started = std::chrono::steady_clock::now();
     SearchResult result;
     result.objective = options.objective;
+    result.top = options.top;
     const auto& model = plan.model;
     const long long gpus = plan.cluster.gpus;
     const int perNode = plan.cluster.gpusPerNode;

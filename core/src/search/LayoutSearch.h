@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <array>
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <vector>
@@ -85,8 +86,11 @@ struct SearchResult {
     double seconds = 0;       // wall time of the search
     bool cancelled = false;
     SearchObjective objective = SearchObjective::Time;
-    // The best `top` by the objective, plus every Pareto layout and the simplest one, best first.
+    // The best `top` by the objective, plus every Pareto layout and the simplest one, best first:
+    // rows[0, top) are the ranking (topRows()), the rest only complete the front and the simplest.
     std::vector<SearchRow> rows;
+    int top = 0;
+    size_t topRows() const { return std::min(rows.size(), size_t(std::max(0, top))); }
     int paretoCount = 0;
 };
 

@@ -1,4 +1,6 @@
 // search --json: the scripting contract (keys that must exist).
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "plan/EnumNames.h"
@@ -23,10 +25,9 @@ const char* objectiveName(SearchObjective o)
 nlohmann::json searchToJson(const SearchResult& r)
 {
     using nlohmann::json;
-    json results = json::array();
-    for (const SearchRow& row : r.rows) {
+    const auto rowJson = [](const SearchRow& row) {
         const SearchLayout& s = row.layout;
-        results.push_back({
+        return json{
             {"layout",
              {{"tp", s.tp}, {"pp", s.pp}, {"dp", s.dp}, {"cp", s.cp}, {"virtual_stages", s.virtualStages},
               {"micro_batch", s.microBatch}, {"zero", s.zeroStage}, {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
@@ -43,8 +44,23 @@ nlohmann::json searchToJson(const SearchResult& r)
             {"pareto", row.pareto},
             {"simplest", row.simplest},
             {"tp_across_nodes", row.tpAcrossNodes},
-        });
+        };
+    };
+    // results: the ranking, exactly `top` rows; the Pareto front and the simplest layout each
+    // under their own key.
+    json results = json::array(), front = json::array(), simplest = nullptr;
+    for (size_t i = 0; i < r.topRows(); ++i)
+        results.push_back(rowJson(r.rows[i]));
+    std::vector<const SearchRow*> pareto;
+    for (const SearchRow& row : r.rows) {
+        if (row.pareto)
+            pareto.push_back(&row);
+        if (row.simplest)
+            simplest = rowJson(row);
     }
+    std::sort(pareto.begin(), pareto.end(), [](const SearchRow* a, const SearchRow* b) { return a->stepSeconds < b->stepSeconds; });
+    for (const SearchRow* row : pareto)
+        front.push_back(rowJson(*row));
     return json{{"search",
                  {{"evaluated", r.evaluated},
                   {"fitting", r.fitting},
@@ -54,7 +70,9 @@ nlohmann::json searchToJson(const SearchResult& r)
                   {"cancelled", r.cancelled},
                   {"objective", objectiveName(r.objective)},
                   {"pareto_count", r.paretoCount},
-                  {"results", std::move(results)}}}};
+                  {"results", std::move(results)},
+                  {"pareto_front", std::move(front)},
+                  {"simplest", std::move(simplest)}}}};
 }
 
 }  // namespace trainplan

@@ -1,5 +1,6 @@
 #include "text/TextReport.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -163,11 +164,14 @@ std::string searchToText(const SearchResult& r)
     if (r.underMargin > 0)
         out << countOf(double(r.underMargin), "more layout") << " " << pluralNoun(double(r.underMargin), "fits", "fit")
             << " with less than that free and " << pluralNoun(double(r.underMargin), "is", "are") << " left out\n";
-    out << "\n";
-    out << std::left << std::setw(5) << "TP" << std::setw(5) << "PP" << std::setw(6) << "DP" << std::setw(4) << "CP" << std::setw(4) << "v"
-        << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP" << std::setw(11) << "step"
-        << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13) << "GPU-hours" << "flags\n";
-    for (const auto& row : r.rows) {
+    const bool cost = r.objective == SearchObjective::Cost;
+    const auto header = [&] {
+        out << std::left << std::setw(5) << "TP" << std::setw(5) << "PP" << std::setw(6) << "DP" << std::setw(4) << "CP" << std::setw(4) << "v"
+            << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP" << std::setw(11) << "step"
+            << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13) << "GPU-hours"
+            << (cost ? std::string("cost (USD)   ") : std::string()) << "flags\n";
+    };
+    const auto line = [&](const SearchRow& row) {
         const auto& l = row.layout;
         std::string flags;
         if (row.simplest)
@@ -182,7 +186,35 @@ std::string searchToText(const SearchResult& r)
             << l.virtualStages << std::setw(4) << l.microBatch << std::setw(6) << l.zeroStage << std::setw(11)
             << std::string(nameOf(kRecomputeNames, l.recompute)) << std::setw(4) << (l.sequenceParallel ? "yes" : "no") << std::setw(11)
             << formatSeconds(row.stepSeconds) << std::setw(8) << formatPercent(row.mfu) << std::setw(11) << formatBytes(row.memoryBytes)
-            << std::setw(11) << formatBytes(row.headroomBytes) << std::setw(13) << formatInteger(row.gpuHours) << flags << "\n";
+            << std::setw(11) << formatBytes(row.headroomBytes) << std::setw(13) << formatInteger(row.gpuHours);
+        if (cost)
+            out << std::setw(13) << formatInteger(row.cost);
+        out << flags << "\n";
+    };
+    // The ranking is exactly `top` rows; the Pareto front and the simplest layout follow, each
+    // in its own labelled section.
+    out << "\nTop " << r.topRows() << " by " << (cost ? "cost" : r.objective == SearchObjective::GpuHours ? "GPU-hours" : "predicted step time")
+        << "\n";
+    header();
+    for (size_t i = 0; i < r.topRows(); ++i)
+        line(r.rows[i]);
+    std::vector<const SearchRow*> pareto;
+    const SearchRow* simplest = nullptr;
+    for (const auto& row : r.rows) {
+        if (row.pareto)
+            pareto.push_back(&row);
+        if (row.simplest)
+            simplest = &row;
+    }
+    std::sort(pareto.begin(), pareto.end(), [](const SearchRow* a, const SearchRow* b) { return a->stepSeconds < b->stepSeconds; });
+    out << "\nPareto front of memory against step time (" << countOf(double(pareto.size()), "layout") << ", fastest first)\n";
+    header();
+    for (const SearchRow* row : pareto)
+        line(*row);
+    if (simplest) {
+        out << "\nSimplest layout that fits\n";
+        header();
+        line(*simplest);
     }
     return out.str();
 }
