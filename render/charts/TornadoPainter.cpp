@@ -1,5 +1,7 @@
 #include "charts/TornadoPainter.h"
 
+#include "analysis/Analysis.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
 
@@ -88,8 +90,10 @@ QString TornadoPainter::titleHead() const
 
 QString TornadoPainter::titleDetail() const
 {
-    const QString basis = result_.basis == trainplan::SensitivityBasis::Predicted ? tr("predicted step time") : tr("assumed MFU");
-    return tr(" · each input 10 % down and up · %1").arg(basis);
+    // The basis in the words every view uses for it (timeBasisLabel).
+    const QString basis = QString::fromLatin1(trainplan::timeBasisLabel(
+        result_.basis == trainplan::SensitivityBasis::Predicted ? trainplan::TimeBasis::Predicted : trainplan::TimeBasis::AssumedMfu));
+    return tr(" · basis: %1 · continuous inputs ±10 %, whole-number inputs to their neighbouring valid values").arg(basis);
 }
 
 QString TornadoPainter::title() const
