@@ -93,7 +93,7 @@ QString TornadoPainter::titleDetail() const
     // The basis in the words every view uses for it (timeBasisLabel).
     const QString basis = QString::fromLatin1(trainplan::timeBasisLabel(
         result_.basis == trainplan::SensitivityBasis::Predicted ? trainplan::TimeBasis::Predicted : trainplan::TimeBasis::AssumedMfu));
-    return tr(" · basis: %1 · continuous inputs ±10 %, whole-number inputs to their neighbouring valid values").arg(basis);
+    return tr(" · basis: %1 · inputs ±10 % or one valid step").arg(basis);
 }
 
 QString TornadoPainter::title() const
