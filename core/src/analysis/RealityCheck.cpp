@@ -263,11 +263,11 @@ RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& kn
     return row;
 }
 
-RealitySummary realityCheck(const json& runs, const json& calibrationRuns)
+namespace {
+
+// Every case's row, with the median and worst |error| over the gated ones.
+RealitySummary summarise(const std::vector<RealityCase>& cases)
 {
-    std::vector<RealityCase> cases = realityCases(runs);
-    for (auto& c : calibrationCases(calibrationRuns))
-        cases.push_back(std::move(c));
     RealitySummary s;
     std::vector<double> gated;
     for (const auto& rc : cases) {
@@ -286,24 +286,19 @@ RealitySummary realityCheck(const json& runs, const json& calibrationRuns)
     return s;
 }
 
+}  // namespace
+
+RealitySummary realityCheck(const json& runs, const json& calibrationRuns)
+{
+    std::vector<RealityCase> cases = realityCases(runs);
+    for (auto& c : calibrationCases(calibrationRuns))
+        cases.push_back(std::move(c));
+    return summarise(cases);
+}
+
 RealitySummary realityCheck(const json& runs)
 {
-    RealitySummary s;
-    std::vector<double> gated;
-    for (const auto& rc : realityCases(runs)) {
-        RealityRow row = evaluateRealityCase(rc);
-        if (row.gated) {
-            gated.push_back(std::abs(row.error));
-            if (std::abs(row.error) > s.worstAbsError) {
-                s.worstAbsError = std::abs(row.error);
-                s.worstId = row.id;
-            }
-        }
-        s.rows.push_back(std::move(row));
-    }
-    s.gatedCount = int(gated.size());
-    s.medianAbsError = median(gated);
-    return s;
+    return summarise(realityCases(runs));
 }
 
 const char* realityMetricName(RealityMetric m)
