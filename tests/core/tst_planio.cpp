@@ -31,6 +31,7 @@ private slots:
     void saveIsAtomicAndRoundTrips();
     void globalBatchInTokens();
     void dpAuto();
+    void emptyStageLayersIsTheEvenSplit();
     void overrideSyntax();
     void fieldTableMatchesTheDocs();
     void fieldTableIsConsistent();
@@ -194,6 +195,14 @@ void TestPlanIO::dpAuto()
     QCOMPARE(plan.layout.dp, 128);
     QVERIFY(plan.layout.dpAuto);
     QCOMPARE(QString::fromStdString(trainplan::planToJson(plan)["layout"]["dp"].get<std::string>()), QString("auto"));
+}
+
+void TestPlanIO::emptyStageLayersIsTheEvenSplit()
+{
+    // An empty list reads as the even split, like an absent field (the reader rejected it).
+    const auto plan = planWith("70b-2048-h100.json", {"layout.stage_layers=[]"});
+    QVERIFY(plan.layout.stageLayers.empty());
+    QCOMPARE(plan.layout.pp, 4);
 }
 
 void TestPlanIO::overrideSyntax()

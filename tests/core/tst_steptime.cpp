@@ -112,6 +112,7 @@ private slots:
     void tpOverTheNetworkIsSlower();
     void recomputeCostsTime();
     void utilisationFollowsTheEstimatesFlops();
+    void embeddingDominatedModelStaysBelowPeak();
     void seedPlansPredictPlausibleMfu();
     void otherHardwareIsPlausible();
     void customAcceleratorTakesTheNearestPreset();
@@ -292,6 +293,30 @@ void TestStepTime::utilisationFollowsTheEstimatesFlops()
     QVERIFY(std::abs(p.tokensPerSecondPerGpu - est.time.tokensPerStep / p.stepSeconds / gpus) < 1e-9);
     QVERIFY(std::abs(p.tflopsPerGpu - p.mfu * peak / 1e12) < 1e-9);
     QVERIFY(std::abs(p.gpuHours - p.stepSeconds * est.time.stepsExact * gpus / 3600.0) <= 1e-9 * p.gpuHours);
+}
+
+void TestStepTime::embeddingDominatedModelStaysBelowPeak()
+{
+    // One layer under a 1M-token untied vocabulary: the input table is half of N, and a
+    // lookup does no multiply-adds. Counting it as 6N FLOPs gave MFU 1.07 here (and 153 TFLOP/s
+    // on a 125 TFLOP/s GPU elsewhere); model FLOPs count only matmuls (Narayanan et al. 2021, Eq. 3).
+    for (const char* recompute : {"none", "selective", "full"}) {
+        const Plan plan = planWith("70b-512-gpu.json", {"model.layers=1", "model.hidden_size=4096", "model.ffn_hidden_size=16384",
+                                                        "model.attention_heads=16", "model.kv_heads=16", "model.head_dim=256",
+                                                        "model.vocab_size=1000000", "model.tied_embeddings=false",
+                                                        "model.sequence_length=2048", "cluster.gpus=8", "layout.tp=1", "layout.pp=1",
+                                                        "layout.dp=auto", "layout.stage_layers=[]", "layout.zero_stage=3",
+                                                        "training.micro_batch_size=4", std::string("layout.recompute=") + recompute});
+        const Estimate est = estimate(plan);
+        QVERIFY2(est.flops.embeddingLookup > 0.45 * est.flops.model6nd, "the input table should be half of N");
+        QCOMPARE(est.flops.total, est.flops.model6nd - est.flops.embeddingLookup + est.flops.attention);
+        const PredictedStep p = predictStep(plan, est);
+        const double sixNdMfu = p.mfu * (est.flops.total + est.flops.embeddingLookup) / est.flops.total;
+        QVERIFY2(sixNdMfu > 1.0, "the plan should be one where 6N counting passes peak");
+        QVERIFY2(p.mfu > 0 && p.mfu <= 1.0, qPrintable(QString("%1: MFU %2").arg(recompute).arg(p.mfu)));
+        QVERIFY2(p.hfu >= p.mfu && p.hfu <= 1.0, qPrintable(QString("%1: HFU %2").arg(recompute).arg(p.hfu)));
+        QVERIFY(p.tflopsPerGpu <= plan.cluster.peakFlopsPerGpu / 1e12);
+    }
 }
 
 void TestStepTime::seedPlansPredictPlausibleMfu()

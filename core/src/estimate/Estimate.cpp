@@ -29,15 +29,23 @@ void estimateFlops(const Plan& plan, Estimate& est)
     // (PaLM, Chowdhery et al. 2022, App. B).
     f.attentionPerToken = 12.0 * m.layers * qDim * m.sequenceLength;
     f.attention = f.attentionPerToken * tokens;
-    f.total = f.model6nd + f.attention;
+    // 6N charges every parameter a multiply-add per token, but an embedding lookup is a
+    // gather: the input embedding (and learned positions) does no matmul. Model FLOPs count
+    // the layers' matrices, attention and the output layer, as Narayanan et al. 2021, Eq. 3
+    // does; a tied embedding's matrix is counted once, as the output layer it also is.
+    const double lookupOnly = m.tiedEmbeddings ? est.parameters.embedding - est.parameters.wordEmbedding
+                                               : est.parameters.embedding;
+    f.embeddingLookup = 6.0 * lookupOnly * tokens;
+    f.total = f.model6nd - f.embeddingLookup + f.attention;
     f.perToken = f.total / tokens;
-    // Hardware FLOPs (Korthikanti et al. 2022, Eq. 7-8): selective recompute is counted as
-    // the paper counts it, 72 B L s h^2 (s / 6h) more, i.e. one more attention term; full
-    // recompute repeats every layer's forward: 2 N_layers + 4 L h s per token
-    // (Narayanan et al. 2021, Eq. 3's 96 = 4/3 x 72).
+    // Hardware FLOPs: the model's plus the forward work recompute repeats. Selective recompute
+    // repeats the attention core's forward (Q K^T and the weighted values, 4 L h s per token,
+    // a third of the attention term); Korthikanti et al. 2022, Eq. 8 charges the whole term
+    // again, which counts work the step never does. Full recompute repeats every layer's
+    // forward: 2 N_layers + 4 L h s per token (Narayanan et al. 2021, Eq. 3's 96 = 4/3 x 72).
     switch (plan.layout.recompute) {
     case Recompute::None: f.recompute = 0.0; break;
-    case Recompute::Selective: f.recompute = f.attention; break;
+    case Recompute::Selective: f.recompute = f.attention / 3.0; break;
     case Recompute::Full:
         f.recompute = (2.0 * m.layers * est.parameters.perLayer + f.attentionPerToken / 3.0) * tokens;
         break;

@@ -59,7 +59,8 @@ struct StageEstimate {
 struct FlopsEstimate {
     double model6nd = 0;          // 6 N D
     double attention = 0;         // 12 L h s D
-    double total = 0;             // model FLOPs = 6ND + attention
+    double embeddingLookup = 0;   // 6 N_lookup D: the part of 6ND an embedding gather never does
+    double total = 0;             // model FLOPs = 6ND - embedding lookup + attention
     double recompute = 0;         // extra forward work from activation recompute
     double hardware = 0;          // total + recompute
     double perToken = 0;          // total / D

@@ -419,7 +419,8 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
                     sum += *v;
                 }
             }
-            if (l.stageLayers.size() == sl->size()) {
+            // An empty list is the even split, as if the field were absent.
+            if (!sl->empty() && l.stageLayers.size() == sl->size()) {
                 if (int(sl->size()) != l.pp)
                     s.problem("layout.stage_layers", "lists " + std::to_string(sl->size()) + " stages but layout.pp is " + std::to_string(l.pp));
                 else if (sum != model.layers)

@@ -276,8 +276,9 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
                          : pipelineSeconds > 0 ? (parts.pipelineBubble + parts.ppSend) / pipelineSeconds
                                                : 0.0;
 
-    // MFU and HFU in the estimate's conventions (Estimate.h FlopsEstimate: model FLOPs 6N +
-    // attention, hardware adds recompute per Korthikanti et al. 2022, Eq. 7-8).
+    // MFU and HFU in the estimate's conventions (Estimate.h FlopsEstimate: model FLOPs are the
+    // matmuls the model needs, hardware FLOPs add what recompute repeats), so both count only
+    // work the step performs and neither can pass 1.
     const double gpus = est.gpusUsed;
     const double peak = plan.cluster.peakFlopsPerGpu;
     const double steps = est.time.stepsExact;

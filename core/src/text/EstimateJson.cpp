@@ -62,7 +62,7 @@ json estimateToJson(const Analysis& analysis)
     };
     const auto& f = e.flops;
     out["flops"] = {
-        {"model_6nd", f.model6nd}, {"attention", f.attention}, {"total", f.total}, {"recompute", f.recompute},
+        {"model_6nd", f.model6nd}, {"attention", f.attention}, {"embedding_lookup", f.embeddingLookup}, {"total", f.total}, {"recompute", f.recompute},
         {"hardware", f.hardware}, {"per_token", f.perToken}, {"attention_per_token", f.attentionPerToken},
     };
     const auto& t = e.time;

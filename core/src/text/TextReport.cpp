@@ -67,6 +67,7 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.heading("Compute and time");
     t.row("6ND", formatSci(e.flops.model6nd) + " FLOPs");
     t.row("attention (12 L h s D)", formatSci(e.flops.attention) + " FLOPs");
+    t.row("embedding lookups (in 6ND)", "−" + formatSci(e.flops.embeddingLookup) + " FLOPs");
     t.row("total model FLOPs", formatSci(e.flops.total) + " FLOPs");
     t.row("hardware FLOPs (recompute)", formatSci(e.flops.hardware) + " FLOPs");
     t.row("tokens per step", formatInteger(e.time.tokensPerStep));
