@@ -7,6 +7,9 @@
 #include "TestSupport.h"
 #include "plan/Presets.h"
 #include "search/LayoutSearch.h"
+#include "search/LayoutSearchRanking.h"
+
+#include <random>
 
 using namespace testsupport;
 using namespace trainplan;
@@ -43,6 +46,7 @@ private slots:
     void everyResultFitsAndUsesAllGpus_data();
     void everyResultFitsAndUsesAllGpus();
     void paretoFlagsAreCorrect();
+    void paretoFlagsMatchTheDefinitionWithTies();
     void simplestObeysItsDefinition();
     void seed004SimplestIsLightSharding();
     void resultsAreRankedByTheObjective();
@@ -116,6 +120,34 @@ void TestSearch::everyResultFitsAndUsesAllGpus()
         for (const auto& w : est.warnings)
             QVERIFY2(w.severity != Severity::Error || w.code == WarningCode::FailuresOutpaceProgress, qPrintable(describe(s)));
         QVERIFY(std::isfinite(row.stepSeconds) && row.stepSeconds > 0 && row.mfu > 0 && row.mfu < 1);
+    }
+}
+
+void TestSearch::paretoFlagsMatchTheDefinitionWithTies()
+{
+    // Rows drawn from few memory and time values, so ties in either and rows at the bins' edges
+    // are common; the marking must match the definition row for row.
+    std::mt19937 rng(7);
+    for (int round = 0; round < 50; ++round) {
+        std::uniform_int_distribution<int> memory(0, round % 2 ? 5 : 3000), time(0, round % 3 ? 6 : 4000);
+        std::vector<SearchRow> rows(size_t(1 + round * 40));
+        for (auto& r : rows) {
+            r.memoryBytes = 1e9 + 1e6 * memory(rng);
+            r.totalSeconds = 1e5 + 10.0 * time(rng);
+        }
+        SearchOptions options;
+        options.top = int(rows.size());
+        SearchResult result;
+        rankSearchRows(rows, options, 8, result);
+        int front = 0;
+        for (const auto& a : rows) {
+            bool dominated = false;
+            for (const auto& b : rows)
+                dominated = dominated || dominates(b, a);
+            QVERIFY2(a.pareto == !dominated, qPrintable(QString("round %1: %2 B, %3 s").arg(round).arg(a.memoryBytes).arg(a.totalSeconds)));
+            front += a.pareto;
+        }
+        QCOMPARE(result.paretoCount, front);
     }
 }
 

@@ -28,15 +28,43 @@ namespace {
 // its time is the least among rows of its memory and below every row with less memory.
 void markPareto(std::vector<SearchRow>& rows)
 {
-    // Sorts compact (memory, time, index) keys rather than indices into the rows: a search keeps
-    // tens of thousands of rows, and comparing through the index touched two rows per compare.
+    // Most rows are far from the front. Binning memory first (a bin of lower index holds only
+    // rows of strictly less memory) rules out every row whose time some lower bin already
+    // matches; only the rest are sorted. Rows on the front always pass the bins (a lower bin
+    // at no more time would dominate them), and a passing row dominated by a dropped one is
+    // also dominated by a row on the front, so the front of the rest is the front of all.
+    constexpr size_t kBins = 1024;
+    double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+    for (SearchRow& r : rows) {
+        r.pareto = false;
+        lowest = std::min(lowest, r.memoryBytes);
+        highest = std::max(highest, r.memoryBytes);
+    }
+    const double perBin = highest > lowest ? double(kBins) / (highest - lowest) : 0.0;
+    const auto binOf = [&](double memory) { return std::min(kBins - 1, size_t((memory - lowest) * perBin)); };
+    std::vector<double> fastest(kBins, std::numeric_limits<double>::infinity());
+    for (const SearchRow& r : rows) {
+        double& f = fastest[binOf(r.memoryBytes)];
+        f = std::min(f, r.totalSeconds);
+    }
+    // fastest[k] becomes the least time over bins below k.
+    double below = std::numeric_limits<double>::infinity();
+    for (double& f : fastest) {
+        const double own = f;
+        f = below;
+        below = std::min(below, own);
+    }
+
+    // Compact (memory, time, index) keys rather than indices into the rows: comparing through
+    // the index touched two rows per compare.
     struct Key {
         double memory, seconds;
         size_t index;
     };
-    std::vector<Key> keys(rows.size());
+    std::vector<Key> keys;
     for (size_t i = 0; i < rows.size(); ++i)
-        keys[i] = Key{rows[i].memoryBytes, rows[i].totalSeconds, i};
+        if (rows[i].totalSeconds < fastest[binOf(rows[i].memoryBytes)])
+            keys.push_back(Key{rows[i].memoryBytes, rows[i].totalSeconds, i});
     std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
         return a.memory != b.memory ? a.memory < b.memory : a.seconds < b.seconds;
     });
