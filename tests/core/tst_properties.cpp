@@ -218,6 +218,7 @@ void TestProperties::randomValidPlans()
         for (const auto& st : e.stages)
             allStagesFit = allStagesFit && st.fits;
         QVERIFY2(e.fits == allStagesFit, where);
+        QVERIFY2(a.memoryRange.lowBytes > 0 && a.memoryRange.lowBytes <= e.perGpu.total && e.perGpu.total <= a.memoryRange.highBytes, where);
         // Utilisation counts only work the step performs (model FLOPs without embedding
         // lookups; recompute as repeated): neither MFU nor HFU can pass 1.
         QVERIFY2(std::isfinite(a.predicted.mfu) && a.predicted.mfu > 0 && a.predicted.mfu <= 1.0,

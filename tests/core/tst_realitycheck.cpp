@@ -150,8 +150,19 @@ void TestRealityCheck::calibrationRunsAreBuilt()
         QVERIFY(rc.measured > 0);
     }
     std::vector<RealityRow> rows;
-    for (const auto& rc : cases)
+    int memoryRows = 0;
+    for (const auto& rc : cases) {
         rows.push_back(evaluateRealityCase(rc));
+        // Every published peak lies inside the memory range (its high end carries the model
+        // error memoryModelErrorAbove() quotes from these rows).
+        if (rc.metric == RealityMetric::PeakMemoryGib) {
+            ++memoryRows;
+            const RealityRow& r = rows.back();
+            QVERIFY2(r.low < r.predicted && r.predicted < r.high, rc.id.c_str());
+            QVERIFY2(r.inRange, qPrintable(QString("%1: measured %2 GiB outside [%3, %4]").arg(rc.id.c_str()).arg(r.measured).arg(r.low).arg(r.high)));
+        }
+    }
+    QCOMPARE(memoryRows, 5);
     printRows(rows);
 }
 

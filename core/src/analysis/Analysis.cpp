@@ -48,6 +48,7 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
         stepTime_.predict(plan, out.estimate, variant, variantStep_);
         setPredictedRange(plan, out.estimate, fastest, variantStep_.stepSeconds, choices.unknownSwitches, out.predicted);
     }
+    out.memoryRange = memoryRange(plan, out.estimate, memoryVariant_);
     estimateInto(withPredictedMfu(plan, out.predicted), out.atPredictedMfu);
 }
 

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "estimate/Estimate.h"
+#include "estimate/MemoryRange.h"
 #include "schedule/Schedule.h"
 #include "schedule/SchedulePreconditions.h"
 #include "steptime/StepTimeModel.h"
@@ -42,6 +43,7 @@ struct Analysis {
     ScheduleResult schedule;
     std::optional<ScheduleProblem> scheduleProblem;
     Estimate atPredictedMfu;
+    MemoryRange memoryRange;  // around estimate.perGpu.total
 
     // The estimate whose time figures follow the basis (memory and volumes are the same in both).
     const Estimate& timeEstimate(TimeBasis basis) const { return basis == TimeBasis::Predicted ? atPredictedMfu : estimate; }
@@ -75,6 +77,7 @@ private:
     StepTimeWorkspace stepTime_;
     ScheduleSimulator simulator_;
     PredictedStep variantStep_;  // the range's framework variants
+    Estimate memoryVariant_;     // the memory range's framework variants
 };
 
 }  // namespace trainplan

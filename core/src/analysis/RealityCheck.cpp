@@ -254,7 +254,11 @@ RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& kn
         row.predicted = (p.layer.forward() + p.layer.backward()) * 1e3;
         slow = stepLow, fast = stepHigh;
         break;
-    case RealityMetric::PeakMemoryGib: row.predicted = analysis.estimate.perGpu.total / double(1ull << 30); break;
+    case RealityMetric::PeakMemoryGib:
+        row.predicted = analysis.estimate.perGpu.total / double(1ull << 30);
+        slow = analysis.memoryRange.lowBytes / analysis.estimate.perGpu.total;
+        fast = analysis.memoryRange.highBytes / analysis.estimate.perGpu.total;
+        break;
     }
     row.low = row.predicted * std::min(slow, fast);
     row.high = row.predicted * std::max(slow, fast);

@@ -96,6 +96,10 @@ json estimateToJson(const Analysis& analysis)
         {"headroom_bytes", e.headroomBytes}, {"margin_bytes", e.marginBytes}, {"has_margin", e.hasMargin},
         {"nccl_communicators", e.ncclCommunicators}, {"nccl_bytes_per_communicator", e.ncclBytesPerCommunicator},
         {"activation_bytes_per_layer_per_microbatch", e.activation.perLayerPerMicrobatch},
+        {"range", {{"low_bytes", analysis.memoryRange.lowBytes}, {"high_bytes", analysis.memoryRange.highBytes},
+                   {"fits_at_high", analysis.memoryRange.highBytes <= e.capacityBytes},
+                   {"unknown_framework_switches", analysis.memoryRange.unknownSwitches},
+                   {"model_error_above", analysis.memoryRange.modelErrorAbove}}},
     };
     out["pipeline"] = {
         {"micro_batches", e.pipeline.microbatches}, {"gradient_accumulation", e.pipeline.gradientAccumulation},
