@@ -99,7 +99,7 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
               (m.extraAllowance > 0 ? ", extra " + bytes(m.extraAllowance) : std::string()));
     t.row("total", bytes(e.perGpu.total), "of " + bytes(e.capacityBytes) + (e.fits ? " (fits)" : " (DOES NOT FIT)"));
     const MemoryRange& mr = analysis.memoryRange;
-    t.row("range", bytes(mr.lowBytes) + " – " + bytes(mr.highBytes),
+    t.row("range", bytes(mr.lowBytes) + " to " + bytes(mr.highBytes),
           countOf(mr.unknownSwitches, "unknown framework switch", "unknown framework switches") + ", no fragmentation at the low end, +" +
               formatPercent(mr.modelErrorAbove, 0) + " model error at the high end" +
               (mr.highBytes > e.capacityBytes ? " (high end does not fit)" : ""));
