@@ -45,6 +45,7 @@ TimelineView::TimelineView(PlanDocument* document, QWidget* parent)
     hint_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     hint_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     tools->addWidget(hint_, 1);  // takes the row's free width (resizeEvent hides it when short)
+    tools->addStretch(0);        // ...which, while it is hidden, stays empty after the buttons
 
     // Rows keep a legible height in a low pane: the drawing scrolls instead of squeezing them.
     scene_.setScrollable(true);
