@@ -8,6 +8,7 @@
 #include <QScrollBar>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -38,6 +39,8 @@ DerivationList::DerivationList(QWidget* parent)
     monoCharWidth_ = QFontMetricsF(monoFont_).horizontalAdvance(QLatin1Char('0'));
     viewport()->setBackgroundRole(QPalette::Base);
     verticalScrollBar()->setSingleStep(20);
+    // Scrolling by hand lets go of the step scrolled to.
+    connect(verticalScrollBar(), &QScrollBar::actionTriggered, this, [this] { anchorStep_.clear(); });
 }
 
 void DerivationList::setSections(std::vector<trainplan::DerivationSection> sections, int onlySection)
@@ -111,6 +114,8 @@ void DerivationList::resizeEvent(QResizeEvent* event)
 {
     QAbstractScrollArea::resizeEvent(event);
     relayout();
+    if (!anchorStep_.isEmpty())
+        scrollToStep(QString(anchorStep_));
 }
 
 void DerivationList::paintEvent(QPaintEvent*)
@@ -131,6 +136,8 @@ void DerivationList::paintEvent(QPaintEvent*)
             continue;
         }
         const auto& s = *r.step;
+        if (highlighted_.contains(q(s.id)))
+            p.fillRect(QRectF(kMargin / 2, top, width + kMargin, r.height - 1), theme::highlight());
         double y = top + kGap;
         auto draw = [&](const QString& str, const QFont& f, const QColor& c) {
             p.setFont(f);
@@ -152,6 +159,35 @@ void DerivationList::paintEvent(QPaintEvent*)
         p.setPen(QPen(palette().color(QPalette::Midlight), 1));
         p.drawLine(QPointF(kMargin, top + r.height - 1), QPointF(kMargin + width, top + r.height - 1));
     }
+}
+
+void DerivationList::setHighlightedSteps(const QStringList& ids)
+{
+    highlighted_ = ids;
+    viewport()->update();
+}
+
+QRect DerivationList::stepRect(const QString& id) const
+{
+    const double scroll = verticalScrollBar()->value();
+    for (const auto& r : rows_)
+        if (r.step && q(r.step->id) == id)
+            return QRectF(0, r.top - scroll, viewport()->width(), r.height).toAlignedRect();
+    return {};
+}
+
+bool DerivationList::scrollToStep(const QString& id)
+{
+    for (const auto& r : rows_) {
+        if (r.step && q(r.step->id) == id) {
+            // A little of what comes before stays in view, so the step is read in context.
+            verticalScrollBar()->setValue(int(std::max(0.0, r.top - kMargin)));
+            viewport()->update();
+            anchorStep_ = id;  // kept in view while the list re-wraps to a new width
+            return true;
+        }
+    }
+    return false;
 }
 
 QString DerivationList::stepTitleAt(const QPoint& pos) const

@@ -14,6 +14,7 @@
 
 #include "document/PlanDocument.h"
 #include "style/Theme.h"
+#include "inputs/ElidingComboBox.h"
 #include "inputs/ValueSlider.h"
 #include "plan/EnumNames.h"
 #include "search/LayoutAdjuster.h"
@@ -165,7 +166,7 @@ template <typename E, size_t N>
 void InputPanel::addChoice(QFormLayout* form, const QString& label, const QString& path, const std::array<std::pair<E, std::string_view>, N>& names,
                            std::function<E(const Plan&)> get, std::function<void(Plan&, E)> set)
 {
-    auto* combo = new QComboBox;
+    auto* combo = new ElidingComboBox;
     // Long entries must not dictate the panel's width: show about 16 characters.
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(16);
@@ -199,7 +200,7 @@ QGroupBox* InputPanel::buildLayout()
     auto* form = newForm(box);
     registerField("layout", box);
 
-    auto* follower = new QComboBox;
+    auto* follower = new ElidingComboBox;
     follower->addItem(tr("DP follows"), int(trainplan::Follower::Dp));
     follower->addItem(tr("TP follows"), int(trainplan::Follower::Tp));
     follower->addItem(tr("PP follows"), int(trainplan::Follower::Pp));
@@ -296,7 +297,7 @@ QGroupBox* InputPanel::buildTraining()
                   mfu_->setCandidates(values, int(std::lround(doc_->plan().training.mfu * 100)));
               });
     // Time and cost from the assumed MFU or from the predicted step time.
-    auto* basis = new QComboBox;
+    auto* basis = new ElidingComboBox;
     basis->addItem(tr("Assumed MFU"), int(PlanDocument::TimeBasis::AssumedMfu));
     basis->addItem(tr("Predicted step time"), int(PlanDocument::TimeBasis::Predicted));
     basis->setToolTip(tr("Whether days, GPU-hours and step time use the MFU above or the step-time model's prediction; the other is shown beside it."));
@@ -323,7 +324,7 @@ QGroupBox* InputPanel::buildModel()
     auto* box = new QGroupBox(tr("Model"));
     auto* form = newForm(box);
     registerField("model", box);
-    modelPreset_ = new QComboBox;
+    modelPreset_ = new ElidingComboBox;
     modelPreset_->addItem(tr("Custom"));
     for (const auto& preset : trainplan::modelPresets())
         modelPreset_->addItem(QString::fromStdString(preset.model.name));
@@ -373,7 +374,7 @@ QGroupBox* InputPanel::buildCluster()
     auto* box = new QGroupBox(tr("Cluster"));
     auto* form = newForm(box);
     registerField("cluster", box);
-    acceleratorPreset_ = new QComboBox;
+    acceleratorPreset_ = new ElidingComboBox;
     acceleratorPreset_->addItem(tr("Custom"));
     for (const auto& a : trainplan::acceleratorPresets())
         acceleratorPreset_->addItem(QString::fromStdString(a.name));
