@@ -1,6 +1,7 @@
 #include "text/Derivation.h"
 
 #include <cmath>
+#include <regex>
 #include <sstream>
 
 #include "plan/EnumNames.h"
@@ -497,6 +498,16 @@ const DerivationStep* findStep(const std::vector<DerivationSection>& sections, c
             if (step.id == id)
                 return &step;
     return nullptr;
+}
+
+bool substitutionAddsToResult(const DerivationStep& step)
+{
+    if (step.substituted.empty() || step.substituted == step.result)
+        return false;
+    // One number ("60", "1,024", "1.4e12", "70.55") with at most a unit of words ("s",
+    // "billion", "GB/s", "tokens"): a value, not a substitution.
+    static const std::regex loneValue(R"(^\s*[0-9][0-9.,]*(e[+-]?[0-9]+)?(\s+[A-Za-z%/]+)*\s*$)");
+    return !std::regex_match(step.substituted, loneValue);
 }
 
 std::string derivationToMarkdown(const std::vector<DerivationSection>& sections)
