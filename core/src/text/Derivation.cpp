@@ -517,7 +517,10 @@ std::string derivationToMarkdown(const std::vector<DerivationSection>& sections)
         out << "## " << section.title << "\n\n";
         for (const auto& s : section.steps) {
             out << "**" << s.title << "**  \n";
-            out << "`" << s.formula << "` = `" << s.substituted << "` = **" << s.result << "**  \n";
+            out << "`" << s.formula << "` = ";
+            if (substitutionAddsToResult(s))
+                out << "`" << s.substituted << "` = ";
+            out << "**" << s.result << "**  \n";
             if (!s.note.empty())
                 out << s.note << "  \n";
             out << "_Source: " << s.source << "_\n\n";
@@ -534,7 +537,8 @@ std::string derivationToText(const std::vector<DerivationSection>& sections)
         for (const auto& s : section.steps) {
             out << "  " << s.title << "\n";
             out << "    " << s.formula << "\n";
-            out << "    = " << s.substituted << "\n";
+            if (substitutionAddsToResult(s))
+                out << "    = " << s.substituted << "\n";
             out << "    = " << s.result << "\n";
             if (!s.note.empty())
                 out << "    (" << s.note << ")\n";
