@@ -240,7 +240,11 @@ QString TimelinePainter::headerFor(const QFontMetricsF& metrics, double width) c
         for (int i = 0; i < model_->laneCount() && !any; ++i)
             if (model_->lane(i).simulated())
                 any = &model_->lane(i);
-        const QString shape = any ? QStringLiteral("p = %1 stages · m = %2 micro-batches").arg(any->result().p).arg(any->result().m) : QString();
+        const QString shape = any ? QStringLiteral("p = %1 %2 · m = %3 %4")
+                                              .arg(any->result().p)
+                                              .arg(any->result().p == 1 ? QStringLiteral("stage") : QStringLiteral("stages"))
+                                              .arg(any->result().m)
+                                              .arg(any->result().m == 1 ? QStringLiteral("micro-batch") : QStringLiteral("micro-batches")) : QString();
         candidates << QStringLiteral("%1 schedules of the same plan · %2 · bubble = idle share of the compute time, "
                                      "simulated (closed form)")
                           .arg(model_->laneCount())

@@ -23,6 +23,7 @@ private slots:
     void sourcesNeverCiteAWorkedExample();
     void comparisonsOnlyForThatExample();
     void noInternalDocumentNames();
+    void givenValuesAreNotRepeated();
 };
 
 void TestDerivation::sourcesNeverCiteAWorkedExample_data()
@@ -86,6 +87,31 @@ void TestDerivation::noInternalDocumentNames()
     const std::string text = derivationToText(derive(plan, estimate(plan)));
     for (const char* banned : {"seed 0", "interfaces.md", "design.md"})
         QVERIFY2(!contains(text, banned), banned);
+}
+
+// A given value ("60 s", shown as "60.0 s") has nothing to substitute: views skip that line
+// rather than print "given = 60 s = 60.0 s"; a real substitution is always shown.
+void TestDerivation::givenValuesAreNotRepeated()
+{
+    const Plan plan = planWith("70b-2048-h100.json");
+    const auto sections = derive(plan, estimate(plan));
+    const DerivationStep* stall = findStep(sections, "reliability.checkpoint_write_seconds");
+    QVERIFY(stall);
+    QCOMPARE(QString::fromStdString(stall->formula), QString("given"));
+    QVERIFY(!substitutionAddsToResult(*stall));
+    int shown = 0, skipped = 0;
+    for (const auto& section : sections)
+        for (const auto& step : section.steps) {
+            const bool adds = substitutionAddsToResult(step);
+            (adds ? shown : skipped) += 1;
+            // Any arithmetic in the substitution is shown.
+            for (const char* op : {" × ", " / ", " + ", " = ", " − "})
+                if (contains(step.substituted, op))
+                    QVERIFY2(adds, step.id.c_str());
+        }
+    QVERIFY(shown > 3 * skipped);  // skipping is the exception
+    const DerivationStep* flops = findStep(sections, "flops.model_6nd");
+    QVERIFY(flops && substitutionAddsToResult(*flops));
 }
 
 QTEST_GUILESS_MAIN(TestDerivation)

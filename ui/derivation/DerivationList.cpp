@@ -99,7 +99,8 @@ void DerivationList::relayout()
         for (const auto& step : section.steps) {
             const QString result = "= " + q(step.result) + (step.note.empty() ? QString() : "  (" + q(step.note) + ")");
             const double h = wrappedLines(q(step.title), titleFont_, width) * line + wrappedLines(q(step.formula), monoFont_, width) * mono +
-                             wrappedLines("= " + q(step.substituted), monoFont_, width) * mono + wrappedLines(result, font(), width) * line +
+                             (trainplan::substitutionAddsToResult(step) ? wrappedLines("= " + q(step.substituted), monoFont_, width) * mono : 0) +
+                             wrappedLines(result, font(), width) * line +
                              wrappedLines(q(step.source), smallFont_, width) * small + kGap * 2;
             rows_.push_back({&section, &step, y, h});
             y += h;
@@ -151,7 +152,8 @@ void DerivationList::paintEvent(QPaintEvent*)
         const bool failed = s.unit == "check" && s.value == 0.0;
         draw(q(s.title), titleFont_, text);
         draw(q(s.formula), monoFont_, text);
-        draw("= " + q(s.substituted), monoFont_, muted);
+        if (trainplan::substitutionAddsToResult(s))  // never "given = 60 s = 60.0 s"
+            draw("= " + q(s.substituted), monoFont_, muted);
         QFont resultFont = font();
         resultFont.setBold(true);
         draw("= " + q(s.result) + (s.note.empty() ? QString() : "  (" + q(s.note) + ")"), resultFont, failed ? theme::capacity() : text);

@@ -115,9 +115,10 @@ QString SummaryPanel::tooltipHtml(const QString& id) const
             const auto* step = findStep(sections, stepId.toStdString());
             if (!step)
                 continue;
-            html += QString("<tr><td><b>%1</b><br><code>%2</code><br>= %3<br>= <b>%4</b><br><i>%5</i></td></tr>")
-                        .arg(q(step->title).toHtmlEscaped(), q(step->formula).toHtmlEscaped(), q(step->substituted).toHtmlEscaped(),
-                             q(step->result).toHtmlEscaped(), q(step->source).toHtmlEscaped());
+            const QString substituted = trainplan::substitutionAddsToResult(*step) ? "= " + q(step->substituted).toHtmlEscaped() + "<br>" : QString();
+            html += QString("<tr><td><b>%1</b><br><code>%2</code><br>%3= <b>%4</b><br><i>%5</i></td></tr>")
+                        .arg(q(step->title).toHtmlEscaped(), q(step->formula).toHtmlEscaped(), substituted, q(step->result).toHtmlEscaped(),
+                             q(step->source).toHtmlEscaped());
         }
         return html + "</table><p><i>" + tr("Click for these steps in the math.") + "</i></p>";
     }
@@ -178,9 +179,9 @@ void SummaryPanel::refresh()
         card("days")->setValue(tr("%1 days").arg(q(formatNumber(t.time.days))), failureText + otherDays,
                                !failures || noProgress ? theme::severity(noProgress ? Severity::Error : Severity::Warning) : QColor());
     }
-    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 GPUs · %2 %3").arg(t.gpusUsed).arg(otherName, q(formatCount(other.time.gpuHours))));
-    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 steps · %2 %3")
-                                                                    .arg(q(formatInteger(double(t.time.steps))))
+    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 %2 · %3 %4").arg(q(formatInteger(t.gpusUsed)), q(pluralNoun(t.gpusUsed, "GPU"))).arg(otherName, q(formatCount(other.time.gpuHours))));
+    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 %2 · %3 %4")
+                                                                    .arg(q(formatInteger(double(t.time.steps))), q(pluralNoun(double(t.time.steps), "step")))
                                                                     .arg(otherName)
                                                                     .arg(q(formatSeconds(other.time.stepSeconds))));
     const double fraction = e.perGpu.total / e.capacityBytes;
@@ -188,7 +189,7 @@ void SummaryPanel::refresh()
     card("memory")->setValue(q(formatBytes(e.perGpu.total)), tr("of %1 (stage %2)").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1),
                              e.fits ? QColor() : memColor);
     card("memory")->setFill(fraction, memColor);
-    card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)), tr("m = %1 micro-batches").arg(e.pipeline.microbatches),
+    card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)), tr("m = %1").arg(q(countOf(double(e.pipeline.microbatches), "micro-batch", "micro-batches"))),
                              e.pipeline.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : QColor());
     card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
                           tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))));

@@ -145,6 +145,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     connect(summary_, &SummaryPanel::cardActivated, this, &MainWindow::showMathFor);
     connect(doc_, &PlanDocument::fileStateChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &PlanDocument::planChanged, this, &MainWindow::updateTitle);  // the plan's name is in it
     connect(doc_, &PlanDocument::planChanged, this, &MainWindow::updateStatus);
     connect(warnings_, &WarningsPanel::fieldActivated, inputs_, &InputPanel::highlightField);
     updateTitle();
@@ -440,7 +441,12 @@ void MainWindow::buildMenus()
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(QString("%1[*] — TrainPlan").arg(doc_->displayName()));
+    // The file, then the plan's name: "plan.json* — 70B on 2,048 H100s, 1.4T tokens — TrainPlan".
+    // "[*]" is Qt's modified-marker placeholder; a name that contains it is escaped.
+    QString name = QString::fromStdString(doc_->plan().name);
+    name.replace(QLatin1String("[*]"), QLatin1String("[*][*]"));
+    setWindowTitle(name.isEmpty() ? QString("%1[*] — TrainPlan").arg(doc_->displayName())
+                                  : QString("%1[*] — %2 — TrainPlan").arg(doc_->displayName(), name));
     setWindowModified(doc_->isModified());
 }
 
@@ -452,14 +458,14 @@ void MainWindow::updateStatus()
         errors += w.severity == trainplan::Severity::Error;
         warnings += w.severity == trainplan::Severity::Warning;
     }
-    statusBar()->showMessage(tr("%1 GPUs · %2 days compute, %3 days with failures · fullest GPU %4 of %5 · %6 errors, %7 warnings")
-                                 .arg(e.gpusUsed)
-                                 .arg(QString::fromStdString(trainplan::formatNumber(e.time.days)))
-                                 .arg(QString::fromStdString(trainplan::formatNumber(e.reliability.paddedDays)))
-                                 .arg(QString::fromStdString(trainplan::formatBytes(e.perGpu.total)))
-                                 .arg(QString::fromStdString(trainplan::formatBytes(e.capacityBytes)))
-                                 .arg(errors)
-                                 .arg(warnings));
+    // Counts agree with their nouns: "1 GPU", "1 error", "1 day".
+    const auto count = [](double n, const char* noun) { return QString::fromStdString(trainplan::formatInteger(n) + " " + trainplan::pluralNoun(n, noun)); };
+    const auto days = [](double d) { return QString::fromStdString(trainplan::countOf(d, "day")); };
+    statusBar()->showMessage(tr("%1 · %2 compute, %3 with failures · fullest GPU %4 of %5 · %6, %7")
+                                 .arg(count(e.gpusUsed, "GPU"), days(e.time.days), days(e.reliability.paddedDays),
+                                      QString::fromStdString(trainplan::formatBytes(e.perGpu.total)),
+                                      QString::fromStdString(trainplan::formatBytes(e.capacityBytes)), count(errors, "error"),
+                                      count(warnings, "warning")));
 }
 
 bool MainWindow::maybeSave()
@@ -530,7 +536,7 @@ void MainWindow::newFromModel(const QString& modelName)
     trainplan::Plan plan = trainplan::defaultPlan();
     if (const auto* preset = trainplan::findModelPreset(modelName.toStdString())) {
         plan.model = preset->model;
-        plan.name = preset->model.name + " on " + std::to_string(plan.cluster.gpus) + " " + plan.cluster.accelerator;
+        plan.nameUserSet = false;  // named after what it plans (PlanDocument::resetTo refreshes it)
     }
     doc_->resetTo(plan);
 }

@@ -1,6 +1,7 @@
 #include "text/Derivation.h"
 
 #include <cmath>
+#include <regex>
 #include <sstream>
 
 #include "plan/EnumNames.h"
@@ -506,6 +507,16 @@ const DerivationStep* findStep(const std::vector<DerivationSection>& sections, c
     return nullptr;
 }
 
+bool substitutionAddsToResult(const DerivationStep& step)
+{
+    if (step.substituted.empty() || step.substituted == step.result)
+        return false;
+    // One number ("60", "1,024", "1.4e12", "70.55") with at most a unit of words ("s",
+    // "billion", "GB/s", "tokens"): a value, not a substitution.
+    static const std::regex loneValue(R"(^\s*[0-9][0-9.,]*(e[+-]?[0-9]+)?(\s+[A-Za-z%/]+)*\s*$)");
+    return !std::regex_match(step.substituted, loneValue);
+}
+
 std::string derivationToMarkdown(const std::vector<DerivationSection>& sections)
 {
     std::ostringstream out;
@@ -513,7 +524,10 @@ std::string derivationToMarkdown(const std::vector<DerivationSection>& sections)
         out << "## " << section.title << "\n\n";
         for (const auto& s : section.steps) {
             out << "**" << s.title << "**  \n";
-            out << "`" << s.formula << "` = `" << s.substituted << "` = **" << s.result << "**  \n";
+            out << "`" << s.formula << "` = ";
+            if (substitutionAddsToResult(s))
+                out << "`" << s.substituted << "` = ";
+            out << "**" << s.result << "**  \n";
             if (!s.note.empty())
                 out << s.note << "  \n";
             out << "_Source: " << s.source << "_\n\n";
@@ -530,7 +544,8 @@ std::string derivationToText(const std::vector<DerivationSection>& sections)
         for (const auto& s : section.steps) {
             out << "  " << s.title << "\n";
             out << "    " << s.formula << "\n";
-            out << "    = " << s.substituted << "\n";
+            if (substitutionAddsToResult(s))
+                out << "    = " << s.substituted << "\n";
             out << "    = " << s.result << "\n";
             if (!s.note.empty())
                 out << "    (" << s.note << ")\n";
