@@ -6,9 +6,12 @@
 #include <QDateTime>
 #include <QString>
 
+#include <optional>
+
 #include "analysis/Analysis.h"
 #include "charts/MemoryChartPainter.h"
 #include "charts/StepTimeChartPainter.h"
+#include "report/LayoutRationale.h"
 
 class ReportContext {
 public:
@@ -24,6 +27,8 @@ public:
 
     const MemoryChartPainter& memoryChart() const { return memory_; }
     const StepTimeChartPainter& timeChart() const { return time_; }
+    // The layout search and neighbouring layouts behind "the layout and why", run on first use.
+    const LayoutRationale& layoutRationale() const;
 
 private:
     trainplan::Analysis analysis_;
@@ -31,4 +36,5 @@ private:
     QDateTime created_;
     MemoryChartPainter memory_;
     StepTimeChartPainter time_;
+    mutable std::optional<LayoutRationale> rationale_;
 };
