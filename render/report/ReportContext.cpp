@@ -27,3 +27,10 @@ const LayoutRationale& ReportContext::layoutRationale() const
         rationale_ = ::layoutRationale(analysis_);
     return *rationale_;
 }
+
+const trainplan::SensitivityResult& ReportContext::sensitivity() const
+{
+    if (!sensitivity_)
+        sensitivity_ = trainplan::sensitivity(plan(), trainplan::SensitivityOptions{});
+    return *sensitivity_;
+}

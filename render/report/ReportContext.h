@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "analysis/Analysis.h"
+#include "analysis/Sensitivity.h"
 #include "charts/MemoryChartPainter.h"
 #include "charts/StepTimeChartPainter.h"
 #include "report/LayoutRationale.h"
@@ -29,6 +30,8 @@ public:
     const StepTimeChartPainter& timeChart() const { return time_; }
     // The layout search and neighbouring layouts behind "the layout and why", run on first use.
     const LayoutRationale& layoutRationale() const;
+    // Which inputs move the run's days most (predicted basis), run on first use.
+    const trainplan::SensitivityResult& sensitivity() const;
 
 private:
     trainplan::Analysis analysis_;
@@ -37,4 +40,5 @@ private:
     MemoryChartPainter memory_;
     StepTimeChartPainter time_;
     mutable std::optional<LayoutRationale> rationale_;
+    mutable std::optional<trainplan::SensitivityResult> sensitivity_;
 };

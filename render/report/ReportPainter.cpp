@@ -407,7 +407,7 @@ void paint(ReportView view, const ReportContext& ctx, QPainter& p, const QRectF&
     case ReportView::Sensitivity: {
         // Predicted basis: which inputs move the run most, the step-time model swinging each.
         TornadoPainter tornado;
-        tornado.setResult(sensitivity(ctx.plan(), SensitivityOptions{}));
+        tornado.setResult(ctx.sensitivity());
         p.save();
         p.translate(rect.topLeft());
         p.scale(scale, scale);

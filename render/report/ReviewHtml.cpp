@@ -86,9 +86,14 @@ QString askLine(const ReportContext& ctx)
     const auto& e = a.estimate;
     const bool failures = e.reliability.failuresModelled;
     const double days = failures ? a.atPredictedMfu.reliability.paddedDays : a.predicted.days;
-    return QObject::tr("%1 × %2 for %3 days %4 (%5); %6 GPU-hours of compute")
+    int errors = 0;
+    for (const auto& w : e.warnings)
+        errors += w.severity == Severity::Error;
+    // A plan with error-level red flags is not yet an ask: the line says so.
+    return QObject::tr("%1 × %2 for %3 days %4 (%5); %6 GPU-hours of compute%7")
         .arg(integer(e.gpusUsed), accelerator(ctx), number(days), failures ? QObject::tr("with failures") : QObject::tr("without a failure allowance"),
-             basis(TimeBasis::Predicted), integer(a.predicted.gpuHours));
+             basis(TimeBasis::Predicted), integer(a.predicted.gpuHours),
+             errors > 0 ? QObject::tr(" (not yet valid: %1)").arg(count(errors, "error-level red flag")) : QString());
 }
 
 QString ask(const ReportContext& ctx)
@@ -143,7 +148,7 @@ QString layoutWhy(const ReportContext& ctx)
     }
     html += "</p>";
     if (!why.alternatives.empty()) {
-        QString rows = head({QObject::tr("Alternative"), QObject::tr("Why not (%1)").arg(basis(TimeBasis::Predicted))});
+        QString rows = head({QObject::tr("Alternative"), QObject::tr("Against this plan (%1)").arg(basis(TimeBasis::Predicted))});
         for (const auto& alt : why.alternatives)
             rows += QString("<tr>%1%2</tr>")
                         .arg(cell(q(alt.name), "color:@inkSoft"),
