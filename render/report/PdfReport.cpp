@@ -158,13 +158,13 @@ std::vector<ReportBlock> reportBlocks(const ReportContext& ctx, const QSizeF& bo
     out.push_back(textBlock(inputs, inputs, reportpainter::viewHtml(ReportView::Inputs, ctx), w));
 
     const QString memory = QObject::tr("Memory and step time");
-    out.push_back(viewBlock(ctx, memory, memory, ReportView::Memory, 290, 220, 380));
+    out.push_back(viewBlock(ctx, memory, memory, ReportView::Memory, 290, 180, 380));
     out.push_back(textBlock(memory, {}, page(reviewhtml::memoryTable(ctx)), w));
-    out.push_back(viewBlock(ctx, memory, {}, ReportView::StepTime, 190, 160, 250));
+    out.push_back(viewBlock(ctx, memory, {}, ReportView::StepTime, 190, 140, 250));
     out.push_back(textBlock(memory, {}, page(reviewhtml::stepTable(ctx)), w));
 
     const QString schedule = QObject::tr("Pipeline schedule");
-    out.push_back(viewBlock(ctx, schedule, schedule, ReportView::Timeline, 330, 260, 480));
+    out.push_back(viewBlock(ctx, schedule, schedule, ReportView::Timeline, 330, 220, 480));
     const QString hardware = QObject::tr("Layout on the hardware");
     const double diagram = std::clamp(reportpainter::layoutDiagramHeight(ctx, w), 200.0, full);
     out.push_back(viewBlock(ctx, hardware, hardware, ReportView::Layout, diagram, 0.75 * diagram, diagram));
@@ -173,7 +173,7 @@ std::vector<ReportBlock> reportBlocks(const ReportContext& ctx, const QSizeF& bo
     const QString reliability = reportpainter::viewTitle(ReportView::Reliability, ctx);
     out.push_back(textBlock(reliability, reliability, page(reviewhtml::reliability(ctx)), w));
     const QString sensitivity = QObject::tr("Sensitivity");
-    out.push_back(viewBlock(ctx, sensitivity, sensitivity, ReportView::Sensitivity, 300, 240, 420));
+    out.push_back(viewBlock(ctx, sensitivity, sensitivity, ReportView::Sensitivity, 300, 220, 420));
     const QString risks = reportpainter::viewTitle(ReportView::Risks, ctx);
     out.push_back(textBlock(risks, risks, page(reviewhtml::risks(ctx)), w));
     const QString validation = QObject::tr("Validation and reliability plan");

@@ -132,7 +132,7 @@ QString layoutWhy(const ReportContext& ctx)
     const auto& a = ctx.analysis();
     const LayoutRationale& why = ctx.layoutRationale();
     QString html = "<p><b>" + q(describeLayout(searchLayoutOf(a.plan))) + "</b> — " +
-                   (a.estimate.fits ? QObject::tr("fits, %1 per step (%2)").arg(seconds(a.predicted.stepSeconds), basis(TimeBasis::Predicted))
+                   (a.estimate.fits ? QObject::tr("fits in memory, %1 per step (%2)").arg(seconds(a.predicted.stepSeconds), basis(TimeBasis::Predicted))
                                     : QObject::tr("<span style='color:@error'>does not fit</span>")) +
                    "</p><ul>";
     for (const auto& line : why.constraints)
