@@ -5,6 +5,8 @@
 // core's peaks.
 #include "../TestPlans.h"
 #include "PixelCount.h"
+#include <cmath>
+
 #include <QBuffer>
 #include <QPainter>
 #include <QPicture>
@@ -70,6 +72,7 @@ private slots:
     void repaintFollowsThePlanAtAFixedWindow();
     void inFlightPeaksAgreeWithTheCore();
     void inFlightShowsWhy1F1BBeatsGPipe();
+    void inFlightCountsGetWholeTicks();
     void exportsToVectorPainters();
     void lowPanesScrollLegibleRows();
 };
@@ -521,6 +524,39 @@ void TestTimeline::lowPanesScrollLegibleRows()
     QCOMPARE(picture.size(), QSize(700, 260));
     QVERIFY(timeline.rowPitch(0) < timeline.legibleRowPitch());
     QCOMPARE(scene.paintedScroll(), 0.0);
+}
+
+// Micro-batches in flight are whole counts without interleaving: the axis ticks are whole
+// numbers (a single stage holding one micro-batch gets 0 and 1, never 0.5).
+void TestTimeline::inFlightCountsGetWholeTicks()
+{
+    PlanDocument doc;
+    TimelineView view(&doc);
+    const auto whole = [&] {
+        view.renderImage(kShot);
+        const auto& ticks = view.scene().inFlight().yTicks();
+        if (ticks.size() < 2)
+            return false;
+        for (double t : ticks)
+            if (t != std::round(t))
+                return false;
+        return true;
+    };
+    QVERIFY(whole());  // 1F1B, p = 4: peak 4
+    doc.edit("one stage", [](trainplan::Plan& p) {
+        p.layout.pp = 1;
+        p.layout.dp = 256;
+    });
+    QVERIFY(whole());
+    QCOMPARE(view.scene().inFlight().yTicks(), (std::vector<double>{0.0, 1.0}));
+    doc.edit("GPipe on 5 stages", [](trainplan::Plan& p) {
+        p.layout.pp = 5;
+        p.layout.dp = 1;
+        p.cluster.gpus = 40;
+        p.training.globalBatchSequences = 5;
+        p.layout.schedule = trainplan::Schedule::GPipe;
+    });
+    QVERIFY(whole());
 }
 
 QTEST_MAIN(TestTimeline)
