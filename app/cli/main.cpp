@@ -53,7 +53,9 @@ const char* kUsage =
     "          idle time and peak micro-batches in flight per stage, and every event.\n"
     "search:   every valid layout for the plan's model and cluster that fits, ranked by\n"
     "          predicted step time (or GPU-hours, or cost), with the Pareto front of memory\n"
-    "          against time and the simplest layout that fits marked.\n"
+    "          against time and the simplest layout that fits marked. Layouts with the\n"
+    "          same figures under another DP x CP split or micro-batch share one row\n"
+    "          (\"= also\"; JSON: group and equivalents), so --top N gives N distinct options.\n"
     "export:   writes the PDF report (A4, or US Letter with --letter), slides (PNG at\n"
     "          1920x1080 and 2x, SVG, deck.pdf) and/or the derivation as Markdown; headless.\n"
     "presets:  the model and accelerator presets with their figures and sources.\n"
@@ -314,6 +316,7 @@ int runSearch(const Options& o)
     options.minGlobalBatch = o.minBatch;
     options.maxGlobalBatch = o.maxBatch;
     options.requireMemoryMargin = !o.allowTightMemory;
+    options.groupEquivalents = true;
     const trainplan::SearchResult result = trainplan::searchLayouts(plan, options);
     if (o.json)
         std::cout << trainplan::searchToJson(result).dump(2) << "\n";

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 
+#include "layoutdiagram/LayoutDiagramFlatGrid.h"
 #include "layoutdiagram/LayoutDiagramLabelPlacer.h"
 #include "layoutdiagram/LayoutDiagramModel.h"
 #include "layoutdiagram/LayoutDiagramStyle.h"
@@ -20,6 +21,7 @@ constexpr double kMaxScale = 230;
 constexpr double kMinScale = 40;
 constexpr double kMinCellPixels = 8;  // a GPU drawn smaller than this is noise: draw blocks
 constexpr int kMaxDetailedNodes = 32; // never try to draw more nodes than this one by one
+constexpr size_t kMinUsefulBlocks = 8; // fewer blocks than this say less than the flat grid
 constexpr int kMaxPlates = 3;         // a block of nodes shows as a pile of this many boards
 constexpr int kMaxGhosts = 3;         // the replicas behind show as this many boards at most
 constexpr int kPanelLinkLines = 2;    // the selected GPU's links, packed side by side
@@ -54,7 +56,7 @@ QRectF united(const QRectF& a, const QRectF& b)
     return a.isNull() ? b : a.united(b);
 }
 
-QStringList wrapWords(const QString& text, const QFontMetricsF& fm, double width)
+QStringList wrapWords(const QString& text, const QFontMetricsF& fm, double width, int* elided = nullptr)
 {
     QStringList lines;
     QString line;
@@ -69,8 +71,12 @@ QStringList wrapWords(const QString& text, const QFontMetricsF& fm, double width
     }
     if (!line.isEmpty())
         lines << line;
-    for (QString& l : lines)
-        l = fm.elidedText(l, Qt::ElideRight, width);  // a single word wider than the strip
+    for (QString& l : lines) {
+        const QString shown = fm.elidedText(l, Qt::ElideRight, width);  // a single word wider than the strip
+        if (elided && shown != l)
+            ++*elided;
+        l = shown;
+    }
     return lines;
 }
 
@@ -172,10 +178,21 @@ LayoutDiagramGeometry::LayoutDiagramGeometry(const LayoutDiagramModel& model, co
     const auto parts = partitions(model);
     const QRectF area = diagramRect_;
 
-    // Finer detail first; at each level wide labels, then the same words on more lines.
+    // Finer detail first; at each level wide labels, then the same words on more lines. The
+    // flat grid comes in where the isometric drawing would lose its GPUs: right after the
+    // detailed level for a replica of a few nodes, before blocks get coarse for one of many.
+    const int frontCount = int(model.frontNodes().size());
+    bool flatTried = false;
+    const auto tryFlat = [&] {
+        flatTried = true;
+        return adoptFlatGrid(model, style, stripTexts);
+    };
     const size_t attempts = parts.size() * 2;
     for (size_t attempt = 0; attempt < attempts; ++attempt) {
         const auto& ranges = parts[attempt / 2];
+        const bool flatWanted = frontCount <= kMaxDetailedNodes ? attempt >= 2 : ranges.size() < kMinUsefulBlocks;
+        if (!flatTried && flatWanted && tryFlat())
+            break;
         const bool compact = attempt % 2 == 1;
         const bool lastChance = attempt + 1 == attempts;
         const bool oneNodePerBox = std::all_of(ranges.begin(), ranges.end(), [](const Range& r) { return r.first == r.last; });
@@ -224,6 +241,10 @@ LayoutDiagramGeometry::LayoutDiagramGeometry(const LayoutDiagramModel& model, co
             k *= 0.92;
         }
         if (placed || lastChance) {
+            // Boxes of a few nodes too small for their GPUs: the flat grid draws them instead.
+            const bool noGpus = units_.empty() || !units_.front().detailed;
+            if (noGpus && !flatTried && frontCount <= kMaxDetailedNodes && tryFlat())
+                break;
             aggregated_ = !oneNodePerBox || (!units_.empty() && !units_.front().detailed);
             break;
         }
@@ -232,6 +253,74 @@ LayoutDiagramGeometry::LayoutDiagramGeometry(const LayoutDiagramModel& model, co
     if (tpGroups && aggregated_)
         layoutBottomStrip(model, style, false);
     texts_.insert(texts_.end(), bottomTexts_.begin(), bottomTexts_.end());
+    chooseHint(style);
+}
+
+bool LayoutDiagramGeometry::adoptFlatGrid(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, size_t stripTexts)
+{
+    // The flat grid's own legend (its row labels name the stages), then, if the rows still do
+    // not fit, the red flag in brief (Red flags has its words in full).
+    const auto legend = legend_;
+    const auto bottomTexts = bottomTexts_;
+    const QRectF rect = diagramRect_;
+    const QRectF r = target_.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const bool tpGroups = model.rankMap().size(ParallelDim::Tp) > 1;
+    std::optional<LayoutDiagramFlatGrid::Layout> grid;
+    for (const bool brief : {false, true}) {
+        if (brief && !model.tpWarning())
+            break;
+        const double bottom = r.bottom() - layoutBottomStrip(model, style, tpGroups, brief, true) - kStripGap;
+        diagramRect_.setBottom(std::max(diagramRect_.top(), bottom));
+        grid = LayoutDiagramFlatGrid::build(model, style, diagramRect_);
+        if (grid)
+            break;
+    }
+    if (!grid) {
+        legend_ = legend;
+        bottomTexts_ = bottomTexts;
+        diagramRect_ = rect;
+        return false;
+    }
+    units_ = std::move(grid->units);
+    texts_.resize(stripTexts);
+    texts_.insert(texts_.end(), grid->texts.begin(), grid->texts.end());
+    tpBridges_ = std::move(grid->tpBridges);
+    flowArrows_ = std::move(grid->flowArrows);
+    unitOfFront_ = std::move(grid->unitOfFront);
+    drawnGpus_ = grid->drawnGpus;
+    hiddenNodes_ = grid->hiddenNodes;
+    droppedLabels_ = 0;
+    aggregated_ = false;
+    flat_ = true;
+    return true;
+}
+
+void LayoutDiagramGeometry::chooseHint(const LayoutDiagramStyle& style)
+{
+    // What the pointer can do here, in the longest words that fit the panel: GPUs drawn one
+    // by one answer a hover with their rank, blocks of nodes with what they stand for.
+    hint_.clear();
+    if (!style.interactiveHints || units_.empty())
+        return;
+    const QFontMetricsF small(style.smallFont);
+    std::vector<QStringList> wordings;
+    if (drawnGpus_ > 0) {
+        wordings = {{QStringLiteral("Hover a GPU for its rank, node and coordinates."),
+                     QStringLiteral("Click one: its TP group, pipeline neighbours and DP group light up.")},
+                    {QStringLiteral("Hover a GPU for its rank and coordinates."), QStringLiteral("Click one to light up its groups.")},
+                    {QStringLiteral("Hover a GPU: its rank."), QStringLiteral("Click: its groups.")}};
+    } else {
+        wordings = {{QStringLiteral("Hover a block of nodes for what it stands for."),
+                     QStringLiteral("Click one: its TP group, pipeline neighbours and DP group light up.")},
+                    {QStringLiteral("Hover a block for what it holds."), QStringLiteral("Click one to light up its groups.")}};
+    }
+    for (const QStringList& lines : wordings) {
+        const bool fits = std::all_of(lines.begin(), lines.end(), [&](const QString& l) { return small.horizontalAdvance(l) + 2 <= panelRect_.width(); });
+        if (fits) {
+            hint_ = lines;
+            return;
+        }
+    }
 }
 
 std::vector<std::vector<LayoutDiagramGeometry::Range>> LayoutDiagramGeometry::partitions(const LayoutDiagramModel& model) const
@@ -556,18 +645,30 @@ double LayoutDiagramGeometry::layoutTopStrip(const LayoutDiagramModel& model, co
     const QFontMetricsF cap(style.captionFont), label(style.labelFont), title(style.titleFont), small(style.smallFont);
 
     // Top: the caption on the left, the selection panel on the right (below when narrow).
+    // A caption too long for its room wraps onto more lines rather than losing words.
     const QString caption = model.frontCaption(), layout = model.layoutCaption();
-    const double captionW = std::min(r.width(), std::ceil(std::max(cap.horizontalAdvance(caption), label.horizontalAdvance(layout))) + 2);
+    const double naturalW = std::ceil(std::max(cap.horizontalAdvance(caption), label.horizontalAdvance(layout))) + 2;
+    const bool beside = r.width() - naturalW - 24 >= kMinPanelWidth;
+    const double captionW = beside ? naturalW : r.width();
     const double capH = std::ceil(cap.height()), layH = std::ceil(label.height());
-    texts_.push_back({cap.elidedText(caption, Qt::ElideRight, captionW - 2), QRectF(r.left(), r.top(), captionW, capH), F::Caption, style.text, R::Caption});
-    texts_.push_back({label.elidedText(layout, Qt::ElideRight, captionW - 2), QRectF(r.left(), r.top() + capH + 2, captionW, layH), F::Label,
-                      style.mutedText, R::Caption});
-    const double captionH = capH + 2 + layH;
-    const double panelH = std::ceil(title.height()) + 1 + kPanelLinkLines * (std::ceil(small.height()) + 1);
-    const double besideW = r.width() - captionW - 24;
+    double y = r.top();
+    for (const QString& line : wrapWords(caption, cap, captionW - 2, &elidedTexts_)) {
+        texts_.push_back({line, QRectF(r.left(), y, captionW, capH), F::Caption, style.text, R::Caption});
+        y += capH;
+    }
+    y += 2;
+    for (const QString& line : wrapWords(layout, label, captionW - 2, &elidedTexts_)) {
+        texts_.push_back({line, QRectF(r.left(), y, captionW, layH), F::Label, style.mutedText, R::Caption});
+        y += layH + 1;
+    }
+    const double captionH = y - 1 - r.top();
+    // Below the caption, in a narrow target, one line of links (the tags in the drawing
+    // name them too) keeps the rows their height.
+    const int linkLines = beside ? kPanelLinkLines : 1;
+    const double panelH = std::ceil(title.height()) + 1 + linkLines * (std::ceil(small.height()) + 1);
     double topH;
-    if (besideW >= kMinPanelWidth) {
-        const double panelW = std::min(besideW, 640.0);
+    if (beside) {
+        const double panelW = std::min(r.width() - captionW - 24, 640.0);
         panelRect_ = QRectF(r.right() - panelW, r.top(), panelW, panelH);
         topH = std::max(captionH, panelH);
     } else {
@@ -577,7 +678,8 @@ double LayoutDiagramGeometry::layoutTopStrip(const LayoutDiagramModel& model, co
     return topH;
 }
 
-double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines)
+double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines, bool briefFlag,
+                                                 bool flatRows)
 {
     using F = LayoutDiagramText::Font;
     using R = LayoutDiagramText::Role;
@@ -602,13 +704,16 @@ double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model,
         i.stages = rampStages;
         return i;
     };
-    if (LayoutDiagramStyle::stagesUseRamp(stages)) {
+    const auto& front = model.frontNodes();
+    // Flat rows of one stage each are labelled with it, in its colour: no swatches needed.
+    const bool rowsNameStages = flatRows && std::all_of(front.begin(), front.end(), [](const LayoutDiagramNode& n) { return n.firstStage == n.lastStage; });
+    if (rowsNameStages) {
+    } else if (LayoutDiagramStyle::stagesUseRamp(stages)) {
         entries.push_back({item(S::Ramp, {}, stages), QStringLiteral("Stage 1"), QStringLiteral("Stage %1").arg(stages)});
     } else {
         for (int s = 0; s < stages; ++s)
             entries.push_back({item(S::Block, LayoutDiagramStyle::stageColor(s, stages)), model.stageText(s, s), {}});
     }
-    const auto& front = model.frontNodes();
     if (std::any_of(front.begin(), front.end(), [](const LayoutDiagramNode& n) { return n.sharedWithOtherReplicas; }))
         entries.push_back({item(S::Faded, LayoutDiagramStyle::otherReplicaColor(LayoutDiagramStyle::stageColor(0, stages))),
                            QStringLiteral("GPUs of other replicas"), {}});
@@ -632,6 +737,7 @@ double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model,
         std::vector<LayoutDiagramText> texts;
     };
     std::vector<Placed> placed;
+    int legendElided = 0;  // the legend is laid out more than once: counted for the last one
     for (const Entry& e : entries) {
         const double textW = std::ceil(small.horizontalAdvance(e.text)) + 2;
         const double afterW = e.after.isEmpty() ? 0 : std::ceil(small.horizontalAdvance(e.after)) + 2;
@@ -649,15 +755,22 @@ double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model,
         } else {
             p.item.swatchRect = QRectF(x, cy - swatch / 2, swatch, swatch);
             const double room = std::min(textW, r.right() - x - swatch - 5);
-            p.texts.push_back({small.elidedText(e.text, Qt::ElideRight, room - 2), QRectF(x + swatch + 5, y, room, rowH), F::Small, style.text, R::Legend});
+            const QString shown = small.elidedText(e.text, Qt::ElideRight, room - 2);
+            legendElided += shown != e.text;
+            p.texts.push_back({shown, QRectF(x + swatch + 5, y, room, rowH), F::Small, style.text, R::Legend});
         }
         placed.push_back(std::move(p));
         x += w + 16;
     }
     const double legendH = entries.empty() ? 0 : y + rowH;
     QStringList warningLines;
-    if (model.tpWarning())
-        warningLines = wrapWords(QStringLiteral("⚠ ") + model.tpWarningText(), label, r.width());
+    int flagElided = 0;
+    if (model.tpWarning()) {
+        const QString words = briefFlag ? QStringLiteral("A TP group spans nodes: see Red flags.") : model.tpWarningText();
+        warningLines = wrapWords(QStringLiteral("⚠ ") + words, label, r.width(), &flagElided);
+    }
+    elidedTexts_ += legendElided + flagElided - bottomElided_;
+    bottomElided_ = legendElided + flagElided;
     const double lineH = std::ceil(label.height()) + 1;
     const double bottomH = legendH + (warningLines.isEmpty() ? 0 : 4 + warningLines.size() * lineH);
     const double bottomTop = r.bottom() - bottomH;
@@ -686,6 +799,8 @@ LayoutDiagramPlace LayoutDiagramGeometry::placeOf(const LayoutDiagramModel& mode
     const int front = model.frontIndexOfNode(map.node(rank));
     if (front >= 0) {
         const int unit = unitOfFront_[size_t(front)];
+        if (unit < 0)  // under the flat grid's ellipsis
+            return {};
         const auto& u = units_[size_t(unit)];
         if (u.detailed)
             return {LayoutDiagramPlace::Kind::Cell, unit, u.cellOfLocalGpu[size_t(map.localGpu(rank))]};
@@ -695,6 +810,8 @@ LayoutDiagramPlace LayoutDiagramGeometry::placeOf(const LayoutDiagramModel& mode
     if (column < 0)
         return {};
     const int unit = unitOfFront_[size_t(column)];
+    if (unit < 0)
+        return {};
     return {units_[size_t(unit)].ghosts.empty() ? LayoutDiagramPlace::Kind::Unit : LayoutDiagramPlace::Kind::Stack, unit, -1};
 }
 

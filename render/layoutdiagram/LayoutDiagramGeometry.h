@@ -1,8 +1,10 @@
 // Where everything of the layout diagram goes inside one target rectangle: the front row
 // of nodes (one replica), the stacks of other replicas behind it, every label, the legend
-// and the strips above and below. Chooses the level of detail: one box per node with its
-// GPUs drawn one by one while they stay readable, else blocks of nodes with counts. Built
-// when the plan or the target size changes; painting only walks what is stored here.
+// and the strips above and below. Chooses the level of detail: one isometric box per node
+// with its GPUs drawn one by one while they stay readable; else, in a small target, the
+// flat grid (LayoutDiagramFlatGrid), which still draws GPUs; blocks of nodes with counts
+// for a replica of many nodes in a large target, or when nothing else fits. Built when the
+// plan or the target size changes; painting only walks what is stored here.
 #pragma once
 
 #include <QColor>
@@ -10,6 +12,7 @@
 #include <QFont>
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <vector>
@@ -118,8 +121,16 @@ public:
     LayoutDiagramProjection projection() const { return projection_; }
 
     bool nodesAggregated() const { return aggregated_; }
+    bool flat() const { return flat_; }                // the flat grid, not the isometric drawing
+    int hiddenNodes() const { return hiddenNodes_; }   // front-row nodes under the flat grid's ellipsis
     int individuallyDrawnGpus() const { return drawnGpus_; }
     int droppedLabels() const { return droppedLabels_; }
+    // Texts shown shortened (with "…") because their room was too narrow; 0 when every
+    // caption, label and legend entry is whole.
+    int elidedTexts() const { return elidedTexts_; }
+    // The "hover a GPU" hint for the panel while nothing is selected: what hovering and
+    // clicking can do at this level of detail, in words that fit the panel; empty when none.
+    const QStringList& hintLines() const { return hint_; }
 
     LayoutDiagramPlace placeOf(const LayoutDiagramModel& model, int rank) const;
     int unitAt(QPointF point) const;   // front-row box under a point, -1 if none
@@ -146,7 +157,11 @@ private:
     QRectF sceneBounds(const std::vector<LabelBlock>& blocks) const;
     bool placeFixedLabels(const std::vector<LabelBlock>& blocks, bool dropWhatDoesNotFit);
     double layoutTopStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style);  // returns its height
-    double layoutBottomStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines);
+    // briefFlag: the red flag in a line; flatRows: the flat grid, whose row labels name the stages.
+    double layoutBottomStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines, bool briefFlag = false,
+                             bool flatRows = false);
+    bool adoptFlatGrid(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, size_t stripTexts);
+    void chooseHint(const LayoutDiagramStyle& style);
 
     QRectF target_;
     QRectF diagramRect_;
@@ -160,6 +175,11 @@ private:
     std::vector<QLineF> flowArrows_;
     std::vector<int> unitOfFront_;
     bool aggregated_ = false;
+    bool flat_ = false;
+    int hiddenNodes_ = 0;
     int drawnGpus_ = 0;
     int droppedLabels_ = 0;
+    int elidedTexts_ = 0;
+    int bottomElided_ = 0;  // of elidedTexts_, in the bottom strip as last laid out
+    QStringList hint_;
 };

@@ -123,11 +123,13 @@ QString LayoutDiagramModel::layersText(int firstStage, int lastStage) const
 
 QString LayoutDiagramModel::frontCaption() const
 {
-    QString caption = QStringLiteral("REPLICA 1 OF %1 · %2 %3 · %4 GPUS")
+    const double gpusPerReplica = map_.worldSize() / replicas();
+    QString caption = QStringLiteral("REPLICA 1 OF %1 · %2 %3 · %4 %5")
                           .arg(count(replicas()))
                           .arg(count(double(front_.size())))
                           .arg(front_.size() == 1 ? QStringLiteral("NODE") : QStringLiteral("NODES"))
-                          .arg(count(map_.worldSize() / replicas()));
+                          .arg(count(gpusPerReplica))
+                          .arg(gpusPerReplica == 1 ? QStringLiteral("GPU") : QStringLiteral("GPUS"));
     if (replicasInFront_ > 1)
         caption += QStringLiteral(" · NODES SHARED WITH %1 MORE %2").arg(count(replicasInFront_ - 1)).arg(replicasInFront_ == 2 ? "REPLICA" : "REPLICAS");
     return caption;

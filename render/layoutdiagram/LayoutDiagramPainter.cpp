@@ -1,5 +1,6 @@
 #include "layoutdiagram/LayoutDiagramPainter.h"
 
+#include "layoutdiagram/LayoutDiagramFlatGrid.h"
 #include "layoutdiagram/LayoutDiagramLabelPlacer.h"
 
 #include <QFontMetricsF>
@@ -339,7 +340,7 @@ void LayoutDiagramPainter::drawScene(QPainter& p, bool onlyHighlighted) const
     if (!onlyHighlighted) {
         const QPen flow(style_.ppLink, 1.8);
         for (const QLineF& l : geometry_->flowArrows())
-            drawArrow(p, l, flow, 8);
+            drawArrow(p, l, flow, geometry_->flat() ? LayoutDiagramFlatGrid::kFlowArrowHead : 8);
         p.setPen(QPen(style_.warning(), 3, Qt::SolidLine, Qt::RoundCap));
         for (const QLineF& l : geometry_->tpBridges())
             p.drawLine(l);
@@ -469,10 +470,10 @@ void LayoutDiagramPainter::drawPanel(QPainter& p) const
     };
     double y = panel.top();
     if (!selection_.isValid()) {
-        if (!style_.interactiveHints)
-            return;
-        y = drawLine(QStringLiteral("Hover a GPU for its rank, node and coordinates."), style_.smallFont, small, style_.mutedText, y);
-        drawLine(QStringLiteral("Click one: its TP group, pipeline neighbours and DP group light up."), style_.smallFont, small, style_.mutedText, y);
+        // Only what the pointer can do at this level of detail, in words that fit (none in
+        // an export: the geometry leaves the hint out without interactive hints).
+        for (const QString& line : geometry_->hintLines())
+            y = drawLine(line, style_.smallFont, small, style_.mutedText, y);
         return;
     }
     y = drawLine(selection_.title, style_.titleFont, title, style_.text, y);

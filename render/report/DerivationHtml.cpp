@@ -52,4 +52,11 @@ QString render(const std::vector<trainplan::DerivationSection>& sections, int se
     return theme::styled(html + "</body></html>");
 }
 
+QString stepsFragment(const std::vector<trainplan::DerivationSection>& sections, int sectionIndex, double scale, int firstStep, int lastStep)
+{
+    if (sectionIndex < 0 || sectionIndex >= int(sections.size()))
+        return {};
+    return theme::styled(renderSection(sections[size_t(sectionIndex)], scale, false, firstStep, lastStep));
+}
+
 }  // namespace derivationhtml

@@ -15,5 +15,8 @@ namespace derivationhtml {
 // section heading is left to the caller (a page or slide title already names it).
 QString render(const std::vector<trainplan::DerivationSection>& sections, int sectionIndex = -1, double scale = 1.0, int firstStep = 0,
                int lastStep = -1);
+// Steps [firstStep, lastStep) of one section as a table fragment (no document around it), for
+// pages and slides that put several sections' steps into one document.
+QString stepsFragment(const std::vector<trainplan::DerivationSection>& sections, int sectionIndex, double scale, int firstStep, int lastStep);
 
 }  // namespace derivationhtml

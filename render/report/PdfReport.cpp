@@ -1,16 +1,23 @@
 #include "report/PdfReport.h"
 
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QTextDocument>
 
+#include <functional>
 #include <vector>
 
+#include "report/DerivationHtml.h"
+#include "report/PageFlow.h"
 #include "report/ReportContext.h"
 #include "report/ReportPainter.h"
+#include "report/ReviewHtml.h"
 #include "plan/EnumNames.h"
+#include "text/Derivation.h"
 #include "text/Format.h"
 #include "style/Theme.h"
 
@@ -21,20 +28,28 @@ namespace {
 // 96 units per inch: the same logical DPI as the screen, so charts lay out as they do
 // in the window; all drawing is floating point, so nothing is lost in the PDF.
 constexpr int kResolution = 96;
+constexpr double kHeadingHeight = 30;  // a section heading's line, px
+constexpr double kGap = 14;            // between blocks on a page, px
 
-struct Page {
-    QString heading;
-    ReportView view;
-    int section = 0;
-    int htmlPage = 0;        // for paginated HTML views: which page of the flow
-    ReportView second = ReportView::Summary;
-    bool hasSecond = false;  // a second view on the same page (charts)
+// One piece of the report: a section heading (or none, for a section's later pieces) over a
+// drawing or rich text, with the height it needs; PageFlow decides where it goes.
+struct ReportBlock {
+    QString section;  // for the page header
+    QString heading;  // drawn above the content; empty for none
+    FlowBlock size;   // heading included
+    std::function<void(QPainter&, const QRectF&)> paint;  // the content, below the heading
 };
+
+void paintHeading(QPainter& p, const QRectF& rect, const QString& text)
+{
+    p.setFont(reportpainter::font(15, true));
+    p.setPen(theme::ink());
+    p.drawText(rect, Qt::AlignLeft | Qt::AlignTop, text);
+}
 
 void paintFrame(QPainter& p, const QRectF& page, const QRectF& body, const ReportContext& ctx, const QString& heading, int number, int total)
 {
-    const QFont small = reportpainter::font(8);
-    p.setFont(small);
+    p.setFont(reportpainter::font(8));
     p.setPen(theme::faint());
     const QRectF header(body.left(), page.top() + 28, body.width(), 16);
     p.drawText(header, Qt::AlignLeft | Qt::AlignVCenter, QString("TrainPlan · %1").arg(ctx.title()));
@@ -47,53 +62,176 @@ void paintFrame(QPainter& p, const QRectF& page, const QRectF& body, const Repor
     p.drawText(footer, Qt::AlignRight | Qt::AlignVCenter, QObject::tr("Page %1 of %2").arg(number).arg(total));
 }
 
-void paintHeading(QPainter& p, const QRectF& rect, const QString& text)
+void paintHtml(QPainter& p, const QRectF& rect, const QString& html)
 {
-    const QFont f = reportpainter::font(15, true);
-    p.setFont(f);
-    p.setPen(theme::ink());
-    p.drawText(rect, Qt::AlignLeft | Qt::AlignTop, text);
+    QTextDocument doc;
+    doc.setDefaultFont(reportpainter::font(10));
+    doc.setHtml(html);
+    doc.setTextWidth(rect.width());
+    p.save();
+    p.translate(rect.topLeft());
+    const QRectF clip(0, 0, rect.width(), rect.height() + 1);
+    p.setClipRect(clip);
+    doc.drawContents(&p, clip);
+    p.restore();
 }
 
-void paintTitlePage(QPainter& p, const QRectF& body, const ReportContext& ctx)
+QString page(const QString& body)
+{
+    return theme::styled(QString("<html><body style='font-family:DejaVu Sans; font-size:10pt; color:@ink'>%1</body></html>").arg(body));
+}
+
+// Rich text of its measured height, under an optional heading.
+ReportBlock textBlock(const QString& section, const QString& heading, const QString& html, double width)
+{
+    const double h = reportpainter::htmlHeight(html, width) + (heading.isEmpty() ? 0 : kHeadingHeight);
+    return {section, heading, FlowBlock{h, 0, 0}, [html](QPainter& p, const QRectF& r) { paintHtml(p, r, html); }};
+}
+
+// A drawing that can shrink to `low` or grow to `high` to fill its page.
+ReportBlock drawingBlock(const QString& section, const QString& heading, double preferred, double low, double high,
+                         std::function<void(QPainter&, const QRectF&)> paint)
+{
+    const double extra = heading.isEmpty() ? 0 : kHeadingHeight;
+    return {section, heading, FlowBlock{preferred + extra, low + extra, high + extra}, std::move(paint)};
+}
+
+ReportBlock viewBlock(const ReportContext& ctx, const QString& section, const QString& heading, ReportView view, double preferred, double low,
+                      double high)
+{
+    return drawingBlock(section, heading, preferred, low, high,
+                        [&ctx, view](QPainter& p, const QRectF& r) { reportpainter::paint(view, ctx, p, r); });
+}
+
+// The title block: the plan's title (wrapping), the plan in one line, the date, the ask.
+struct TitleLayout {
+    double titleHeight = 0;
+    double askHeight = 0;
+    double height() const { return titleHeight + 52 + askHeight; }
+};
+
+TitleLayout titleLayout(const ReportContext& ctx, double width)
+{
+    TitleLayout t;
+    t.titleHeight = QFontMetricsF(reportpainter::font(22, true)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, ctx.title()).height() + 4;
+    t.askHeight = reportpainter::htmlHeight(page("<b>" + reviewhtml::askLine(ctx) + "</b>"), width);
+    return t;
+}
+
+void paintTitle(QPainter& p, const QRectF& r, const ReportContext& ctx)
 {
     const auto& plan = ctx.plan();
-    const auto& e = ctx.estimate();
-    const QFont big = reportpainter::font(22, true);
-    p.setFont(big);
-    p.setPen(theme::ink());
-    QRectF titleRect(body.left(), body.top() + 20, body.width(), 80);
-    p.drawText(titleRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, ctx.title());
-    const QFont sub = reportpainter::font(11);
-    p.setFont(sub);
-    p.setPen(theme::inkSoft());
     const auto& l = plan.layout;
+    const TitleLayout t = titleLayout(ctx, r.width());
+    p.setFont(reportpainter::font(22, true));
+    p.setPen(theme::ink());
+    p.drawText(QRectF(r.left(), r.top(), r.width(), t.titleHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, ctx.title());
+    p.setFont(reportpainter::font(11));
+    p.setPen(theme::inkSoft());
     const QString line = QString("%1 · %2 × %3 · TP %4 × PP %5 × DP %6 × CP %7 · ZeRO-%8 · %9")
                              .arg(QString::fromStdString(plan.model.name))
                              .arg(plan.cluster.gpus)
                              .arg(QString::fromStdString(plan.cluster.accelerator))
                              .arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(l.zeroStage)
                              .arg(QString::fromStdString(std::string(trainplan::nameOf(trainplan::kScheduleNames, l.schedule))));
-    p.drawText(QRectF(body.left(), body.top() + 100, body.width(), 40), Qt::AlignLeft | Qt::TextWordWrap, line);
+    double y = r.top() + t.titleHeight;
+    p.drawText(QRectF(r.left(), y, r.width(), 24), Qt::AlignLeft | Qt::AlignVCenter, line);
     p.setPen(theme::faint());
-    p.drawText(QRectF(body.left(), body.top() + 140, body.width(), 20), Qt::AlignLeft,
+    p.drawText(QRectF(r.left(), y + 24, r.width(), 22), Qt::AlignLeft | Qt::AlignVCenter,
                QObject::tr("Report created %1 by TrainPlan").arg(ctx.created().toString("d MMMM yyyy, HH:mm")));
-    const QRectF figures(body.left(), body.top() + 180, body.width(), 300);
-    reportpainter::paint(ReportView::Summary, ctx, p, figures);
-    int errors = 0, warnings = 0;
-    for (const auto& w : e.warnings) {
-        errors += w.severity == trainplan::Severity::Error;
-        warnings += w.severity == trainplan::Severity::Warning;
+    paintHtml(p, QRectF(r.left(), y + 52, r.width(), t.askHeight), page("<b>" + reviewhtml::askLine(ctx) + "</b>"));
+}
+
+std::vector<ReportBlock> reportBlocks(const ReportContext& ctx, const QSizeF& body)
+{
+    const double w = body.width();
+    const double full = body.height() - kHeadingHeight;  // the most a drawing under a heading can have
+    std::vector<ReportBlock> out;
+    const QString summary = QObject::tr("Summary");
+    out.push_back({summary, {}, FlowBlock{titleLayout(ctx, w).height(), 0, 0}, [&ctx](QPainter& p, const QRectF& r) { paintTitle(p, r, ctx); }});
+    // Headline figures: two columns of four cards.
+    out.push_back(viewBlock(ctx, summary, {}, ReportView::Summary, 4 * 82 + 30, 4 * 70 + 30, 4 * 96 + 30));
+    out.push_back(textBlock(summary, {}, page(reviewhtml::redFlags(ctx)), w));
+    const QString why = reportpainter::viewTitle(ReportView::LayoutWhy, ctx);
+    out.push_back(textBlock(why, why, page(reviewhtml::layoutWhy(ctx)), w));
+    const QString inputs = QObject::tr("Inputs");
+    out.push_back(textBlock(inputs, inputs, reportpainter::viewHtml(ReportView::Inputs, ctx), w));
+
+    const QString memory = QObject::tr("Memory and step time");
+    out.push_back(viewBlock(ctx, memory, memory, ReportView::Memory, 290, 180, 380));
+    out.push_back(textBlock(memory, {}, page(reviewhtml::memoryTable(ctx)), w));
+    out.push_back(viewBlock(ctx, memory, {}, ReportView::StepTime, 190, 140, 250));
+    out.push_back(textBlock(memory, {}, page(reviewhtml::stepTable(ctx)), w));
+
+    const QString schedule = QObject::tr("Pipeline schedule");
+    out.push_back(viewBlock(ctx, schedule, schedule, ReportView::Timeline, 330, 220, 480));
+    const QString hardware = QObject::tr("Layout on the hardware");
+    const double diagram = std::clamp(reportpainter::layoutDiagramHeight(ctx, w), 200.0, full);
+    out.push_back(viewBlock(ctx, hardware, hardware, ReportView::Layout, diagram, 0.75 * diagram, diagram));
+    const QString comm = reportpainter::viewTitle(ReportView::Communication, ctx);
+    out.push_back(textBlock(comm, comm, page(reviewhtml::communication(ctx)), w));
+    const QString reliability = reportpainter::viewTitle(ReportView::Reliability, ctx);
+    out.push_back(textBlock(reliability, reliability, page(reviewhtml::reliability(ctx)), w));
+    const QString sensitivity = QObject::tr("Sensitivity");
+    out.push_back(viewBlock(ctx, sensitivity, sensitivity, ReportView::Sensitivity, 300, 220, 420));
+    const QString risks = reportpainter::viewTitle(ReportView::Risks, ctx);
+    out.push_back(textBlock(risks, risks, page(reviewhtml::risks(ctx)), w));
+    const QString validation = QObject::tr("Validation and reliability plan");
+    // A block per stage, so the plan can start at the foot of a page rather than on a new one.
+    const QString plan = reportpainter::viewHtml(ReportView::Validation, ctx);
+    const int bodyStart = plan.indexOf('>', plan.indexOf("<body")) + 1;
+    const QString open = plan.left(bodyStart), close = QStringLiteral("</body></html>");
+    const QStringList stages = plan.mid(bodyStart, plan.lastIndexOf("</body>") - bodyStart).split("<h3>");
+    for (int i = 0; i < stages.size(); ++i) {
+        if (i == 0 && stages.size() > 1) {
+            // The introduction stays with the first stage.
+            continue;
+        }
+        const QString part = i == 1 ? stages[0] + "<h3>" + stages[1] : "<h3>" + stages[i];
+        out.push_back(textBlock(validation, i <= 1 ? validation : QString(), open + part + close, w));
     }
-    const QFont flags = reportpainter::font(11, true);
-    p.setFont(flags);
-    p.setPen(errors ? theme::capacity() : warnings ? theme::severity(trainplan::Severity::Warning) : theme::ok());
-    p.drawText(QRectF(body.left(), figures.bottom() + 20, body.width(), 24), Qt::AlignLeft,
-               errors + warnings ? QObject::tr("%1 errors and %2 warnings: see Red flags").arg(errors).arg(warnings)
-                                 : QObject::tr("No red flags"));
+
+    // The derivation, a step per block, so pages break between steps and never leave a
+    // section's tail alone on a page of its own.
+    const auto sections = trainplan::derive(ctx.plan(), ctx.estimate());
+    for (int s = 0; s < int(sections.size()); ++s) {
+        const QString title = reportpainter::viewTitle(ReportView::Derivation, ctx, s);
+        for (int step = 0; step < int(sections[size_t(s)].steps.size()); ++step)
+            out.push_back(textBlock(title, step == 0 ? title : QString(), derivationhtml::render(sections, s, 1.0, step, step + 1), w));
+    }
+    return out;
+}
+
+QRectF bodyOf(const QRectF& page)
+{
+    return page.adjusted(54, 62, -54, -58);
+}
+
+QRectF pageRectOf(QPageSize::PageSizeId pageSize)
+{
+    const QPageLayout layout(QPageSize(pageSize), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0));
+    return QRectF(QPointF(0, 0), layout.fullRectPixels(kResolution).size());
+}
+
+std::vector<FlowPlacement> flow(const std::vector<ReportBlock>& blocks, const QSizeF& body)
+{
+    std::vector<FlowBlock> sizes;
+    for (const auto& b : blocks)
+        sizes.push_back(b.size);
+    return PageFlow(body, kGap).place(sizes);
 }
 
 }  // namespace
+
+std::vector<double> pageFill(const ReportContext& ctx, QPageSize::PageSizeId pageSize)
+{
+    const QRectF body = bodyOf(pageRectOf(pageSize));
+    const auto placed = flow(reportBlocks(ctx, body.size()), body.size());
+    std::vector<double> fill(size_t(PageFlow::pageCount(placed)), 0.0);
+    for (const auto& p : placed)
+        fill[size_t(p.page)] = std::max(fill[size_t(p.page)], p.rect.bottom() / body.height());
+    return fill;
+}
 
 bool write(const ReportContext& ctx, const QString& path, QPageSize::PageSizeId pageSize, QString* error, int* pagesOut)
 {
@@ -108,58 +246,39 @@ bool write(const ReportContext& ctx, const QString& path, QPageSize::PageSizeId 
     writer.setPageLayout(QPageLayout(QPageSize(pageSize), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
     writer.setTitle(QObject::tr("TrainPlan report: %1").arg(ctx.title()));
     writer.setCreator("TrainPlan");
-    const QRectF page(QPointF(0, 0), writer.pageLayout().fullRectPixels(kResolution).size());
-    const QRectF body = page.adjusted(54, 62, -54, -58);
-    const QRectF content = body.adjusted(0, 36, 0, 0);  // below the page heading
+    const QRectF pageRect(QPointF(0, 0), writer.pageLayout().fullRectPixels(kResolution).size());
+    const QRectF body = bodyOf(pageRect);
 
-    // Lay out every page first so each footer can say "page n of N".
-    std::vector<Page> pages;
-    pages.push_back({QObject::tr("Summary"), ReportView::Summary});
-    const auto addHtml = [&](ReportView view, int section, const QString& heading) {
-        const int n = reportpainter::pageCount(view, ctx, content.size(), section);
-        for (int i = 0; i < n; ++i)
-            pages.push_back({heading, view, section, i});
-    };
-    addHtml(ReportView::Inputs, 0, QObject::tr("Inputs"));
-    pages.push_back({QObject::tr("Memory and step time"), ReportView::Memory, 0, 0, ReportView::StepTime, true});
-    pages.push_back({QObject::tr("Pipeline schedule"), ReportView::Timeline});
-    pages.push_back({QObject::tr("Layout on the hardware"), ReportView::Layout});
-    pages.push_back({QObject::tr("Sensitivity"), ReportView::Sensitivity});
-    addHtml(ReportView::RedFlags, 0, QObject::tr("Red flags"));
-    addHtml(ReportView::Validation, 0, QObject::tr("Validation and reliability plan"));
-    const int sections = reportpainter::derivationSectionCount(ctx);
-    for (int s = 0; s < sections; ++s)
-        addHtml(ReportView::Derivation, s, reportpainter::viewTitle(ReportView::Derivation, ctx, s));
+    // Measure every block and flow them onto pages first, so each footer can say "page n of N".
+    const std::vector<ReportBlock> blocks = reportBlocks(ctx, body.size());
+    const std::vector<FlowPlacement> placed = flow(blocks, body.size());
+    const int pages = PageFlow::pageCount(placed);
 
     QPainter p;
     if (!p.begin(&writer)) {
         *error = QObject::tr("Cannot write %1").arg(path);
         return false;
     }
-    for (size_t i = 0; i < pages.size(); ++i) {
-        if (i > 0)
-            writer.newPage();
-        const Page& pg = pages[i];
-        paintFrame(p, page, body, ctx, pg.heading, int(i) + 1, int(pages.size()));
-        if (pg.view == ReportView::Summary) {
-            paintTitlePage(p, body, ctx);
-            continue;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        const bool first = i == 0 || placed[i].page != placed[i - 1].page;
+        if (first) {
+            if (i > 0)
+                writer.newPage();
+            paintFrame(p, pageRect, body, ctx, blocks[i].section, placed[i].page + 1, pages);
         }
-        paintHeading(p, body, pg.htmlPage == 0 ? pg.heading : pg.heading + QObject::tr(" (continued)"));
-        if (pg.hasSecond) {
-            const double half = (content.height() - 16) / 2;
-            reportpainter::paint(pg.view, ctx, p, QRectF(content.topLeft(), QSizeF(content.width(), half)));
-            reportpainter::paint(pg.second, ctx, p, QRectF(content.left(), content.top() + half + 16, content.width(), half));
-        } else {
-            reportpainter::paint(pg.view, ctx, p, content, pg.section, 1.0, pg.htmlPage);
+        QRectF r = placed[i].rect.translated(body.topLeft());
+        if (!blocks[i].heading.isEmpty()) {
+            paintHeading(p, QRectF(r.left(), r.top(), r.width(), kHeadingHeight), blocks[i].heading);
+            r.setTop(r.top() + kHeadingHeight);
         }
+        blocks[i].paint(p, r);
     }
     if (!p.end() || !file.commit()) {
         *error = QObject::tr("Writing %1 failed: %2").arg(path, file.errorString());
         return false;
     }
     if (pagesOut)
-        *pagesOut = int(pages.size());
+        *pagesOut = pages;
     return true;
 }
 

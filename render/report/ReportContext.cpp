@@ -20,3 +20,17 @@ QString ReportContext::title() const
         return QString::fromStdString(plan().name);
     return sourceName_.isEmpty() ? QStringLiteral("Untitled plan") : sourceName_;
 }
+
+const LayoutRationale& ReportContext::layoutRationale() const
+{
+    if (!rationale_)
+        rationale_ = ::layoutRationale(analysis_);
+    return *rationale_;
+}
+
+const trainplan::SensitivityResult& ReportContext::sensitivity() const
+{
+    if (!sensitivity_)
+        sensitivity_ = trainplan::sensitivity(plan(), trainplan::SensitivityOptions{});
+    return *sensitivity_;
+}

@@ -6,9 +6,13 @@
 #include <QDateTime>
 #include <QString>
 
+#include <optional>
+
 #include "analysis/Analysis.h"
+#include "analysis/Sensitivity.h"
 #include "charts/MemoryChartPainter.h"
 #include "charts/StepTimeChartPainter.h"
+#include "report/LayoutRationale.h"
 
 class ReportContext {
 public:
@@ -24,6 +28,10 @@ public:
 
     const MemoryChartPainter& memoryChart() const { return memory_; }
     const StepTimeChartPainter& timeChart() const { return time_; }
+    // The layout search and neighbouring layouts behind "the layout and why", run on first use.
+    const LayoutRationale& layoutRationale() const;
+    // Which inputs move the run's days most (predicted basis), run on first use.
+    const trainplan::SensitivityResult& sensitivity() const;
 
 private:
     trainplan::Analysis analysis_;
@@ -31,4 +39,6 @@ private:
     QDateTime created_;
     MemoryChartPainter memory_;
     StepTimeChartPainter time_;
+    mutable std::optional<LayoutRationale> rationale_;
+    mutable std::optional<trainplan::SensitivityResult> sensitivity_;
 };

@@ -6,6 +6,8 @@
 #include <QTextDocument>
 
 #include "report/DerivationHtml.h"
+#include "report/ReviewHtml.h"
+#include "layoutdiagram/LayoutDiagramGeometry.h"
 #include "style/Fonts.h"
 #include "layoutdiagram/LayoutDiagramPainter.h"
 #include "layoutdiagram/LayoutDiagramStyle.h"
@@ -56,7 +58,7 @@ QString inputsHtml(const Plan& p, const Estimate& e)
                     row("Heads / KV heads / head size", QString("%1 / %2 / %3").arg(m.attentionHeads).arg(m.kvHeads).arg(m.headDim)) +
                     row("Vocabulary", QString("%1 (%2)").arg(m.vocabSize).arg(m.tiedEmbeddings ? "tied" : "untied")) +
                     row("Sequence s", QString::number(m.sequenceLength)) + row("Parameters N", q(formatCount(e.parameters.total))) + "</table>";
-    QString cluster = "<table>" + row("Accelerator", q(c.accelerator)) + row("GPUs", QString("%1 (%2 per node, %3 nodes)").arg(c.gpus).arg(c.gpusPerNode).arg(e.nodes)) +
+    QString cluster = "<table>" + row("Accelerator", q(c.accelerator)) + row("GPUs", QString("%1 (%2 per node, %3)").arg(c.gpus).arg(c.gpusPerNode).arg(q(countOf(e.nodes, "node")))) +
                       row("Memory per GPU", fmtBytes(c.memoryBytesPerGpu)) + row("Peak BF16", QString("%1 TFLOP/s").arg(c.peakFlopsPerGpu / 1e12)) +
                       row("NVLink / network", QString("%1 / %2 GB/s per GPU").arg(c.intraNodeBytesPerSecond / 1e9).arg(c.interNodeBytesPerSecond / 1e9)) +
                       row("MTBF", c.mtbfSeconds ? QString("%1 h per %2").arg(*c.mtbfSeconds / 3600).arg(c.mtbfBasis == MtbfBasis::PerNode ? "node" : "GPU")
@@ -76,24 +78,10 @@ QString inputsHtml(const Plan& p, const Estimate& e)
     QString reliability = "<table>" +
                           row("Checkpoint stall", q(formatSeconds(e.reliability.checkpointWriteSeconds))) + row("Restart", q(formatSeconds(r.restartSeconds))) +
                           row("Other overhead", q(formatPercent(r.otherOverheadFraction, 0))) + "</table>";
-    return "<h3>Model</h3>" + model + "<h3>Cluster</h3>" + cluster + "<h3>Training</h3>" + training + "<h3>Layout</h3>" + layout +
-           "<h3>Reliability</h3>" + reliability;
-}
-
-QString redFlagsHtml(const Estimate& e)
-{
-    if (e.warnings.empty())
-        return "<p style='color:@ok'><b>No red flags.</b> The layout fits, TP stays inside a node, the batch divides, and failures are budgeted.</p>";
-    QString html = "<table cellspacing='0' cellpadding='4'>";
-    for (auto sev : {Severity::Error, Severity::Warning, Severity::Info}) {
-        for (const auto& w : e.warnings) {
-            if (w.severity != sev)
-                continue;
-            html += QString("<tr><td style='color:%1'><b>%2</b></td><td><b>%3</b><br>%4<br><span style='color:@faint'>field: %5</span></td></tr>")
-                        .arg(theme::severity(sev).name(), QString(severityName(sev)).toUpper(), codeName(w.code), q(describe(w)), w.field);
-        }
-    }
-    return html + "</table>";
+    // Two columns: the inputs are short rows, and one column left half of each page empty.
+    return "<table width='100%' cellspacing='0' cellpadding='0'><tr><td width='50%' style='padding-right:16px'><h3>Model</h3>" + model +
+           "<h3>Cluster</h3>" + cluster + "</td><td width='50%'><h3>Training</h3>" + training + "<h3>Layout</h3>" + layout +
+           "<h3>Reliability</h3>" + reliability + "</td></tr></table>";
 }
 
 QString validationHtml(const Analysis& a)
@@ -146,7 +134,7 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
 {
     const auto& e = ctx.estimate();
     const auto& plan = ctx.plan();
-    const QColor normal(0x11, 0x18, 0x27);
+    const QColor normal = theme::ink();
     const auto& a = ctx.analysis();
     const auto& pr = a.predicted;
     const auto& atPredicted = a.atPredictedMfu.reliability;
@@ -158,7 +146,7 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
         {"Compute time, " + predicted, QString("%1 days").arg(fmtNum(pr.days)),
          QString("%1 %2 days at %3 %4").arg(assumed).arg(fmtNum(e.time.days)).arg(q(formatPercent(plan.training.mfu, 0))).arg(e.gpusUsed) + " GPUs", normal},
         {"With failures, " + predicted, e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(atPredicted.paddedDays)) : QString("not modelled"),
-         e.reliability.failuresModelled ? QString("%1 %2 days; %3 failures").arg(assumed, fmtNum(e.reliability.paddedDays), fmtNum(e.reliability.expectedFailures))
+         e.reliability.failuresModelled ? QString("%1 %2 days; %3").arg(assumed, fmtNum(e.reliability.paddedDays), q(countOf(e.reliability.expectedFailures, "failure")))
                                         : QString("set an MTBF"),
          e.reliability.failuresModelled ? normal : theme::severity(Severity::Warning)},
         {"GPU-hours, " + predicted, q(formatCount(pr.gpuHours)), QString("%1 %2").arg(assumed, q(formatCount(e.time.gpuHours))), normal},
@@ -170,7 +158,8 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
          QString("closed form %1, m = %2").arg(q(formatPercent(e.pipeline.bubbleFraction))).arg(e.pipeline.microbatches),
          pr.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : normal},
     };
-    const int columns = rect.width() > rect.height() * 1.2 ? 4 : 2;
+    // Four cards a row where a row is wide enough for four readable ones (slides), else two.
+    const int columns = rect.width() / scale >= 880 ? 4 : 2;
     const int rows = (int(std::size(figures)) + columns - 1) / columns;
     const double gap = 10 * scale;
     const double w = (rect.width() - gap * (columns - 1)) / columns;
@@ -231,6 +220,12 @@ QString viewTitle(ReportView view, const ReportContext& ctx, int section)
     case ReportView::RedFlags: return QObject::tr("Red flags");
     case ReportView::Validation: return QObject::tr("Validation and reliability plan");
     case ReportView::Sensitivity: return QObject::tr("Sensitivity: inputs ±10 %");
+    case ReportView::Ask: return QObject::tr("The ask");
+    case ReportView::LayoutWhy: return QObject::tr("The layout and why");
+    case ReportView::Communication: return QObject::tr("Communication");
+    case ReportView::Reliability: return QObject::tr("Reliability");
+    case ReportView::Risks: return QObject::tr("Risks");
+    case ReportView::Staging: return QObject::tr("Staged validation plan");
     case ReportView::Derivation: {
         const auto sections = derive(ctx.plan(), ctx.estimate());
         return section >= 0 && section < int(sections.size()) ? QObject::tr("The math: %1").arg(QString::fromStdString(sections[size_t(section)].title))
@@ -249,7 +244,13 @@ QString viewHtml(ReportView view, const ReportContext& ctx, int section, double 
 {
     switch (view) {
     case ReportView::Inputs: return htmlPage(inputsHtml(ctx.plan(), ctx.estimate()), scale);
-    case ReportView::RedFlags: return htmlPage(redFlagsHtml(ctx.estimate()), scale);
+    case ReportView::RedFlags: return htmlPage(reviewhtml::redFlags(ctx), scale);
+    case ReportView::Ask: return htmlPage(reviewhtml::ask(ctx), scale);
+    case ReportView::LayoutWhy: return htmlPage(reviewhtml::layoutWhy(ctx), scale);
+    case ReportView::Communication: return htmlPage(reviewhtml::communication(ctx), scale);
+    case ReportView::Reliability: return htmlPage(reviewhtml::reliability(ctx), scale);
+    case ReportView::Risks: return htmlPage(reviewhtml::risks(ctx), scale);
+    case ReportView::Staging: return htmlPage(reviewhtml::validationStages(ctx), scale);
     case ReportView::Validation: return htmlPage(validationHtml(ctx.analysis()), scale);
     case ReportView::Derivation: return derivationhtml::render(derive(ctx.plan(), ctx.estimate()), section, scale);
     default: return {};
@@ -308,12 +309,76 @@ std::vector<std::pair<int, int>> derivationPages(const ReportContext& ctx, int s
 
 bool isTextView(ReportView view)
 {
-    return view == ReportView::Inputs || view == ReportView::RedFlags || view == ReportView::Validation || view == ReportView::Derivation;
+    switch (view) {
+    case ReportView::Summary:
+    case ReportView::Memory:
+    case ReportView::StepTime:
+    case ReportView::Timeline:
+    case ReportView::Layout:
+    case ReportView::Sensitivity: return false;
+    default: return true;
+    }
+}
+
+double htmlHeight(const QString& html, double width)
+{
+    QTextDocument doc;
+    doc.setDefaultFont(font(10));
+    doc.setHtml(html);
+    doc.setTextWidth(width);
+    return doc.size().height();
+}
+
+void paintHtmlFitted(QPainter& p, const QRectF& rect, const std::function<QString(double)>& html, double scale)
+{
+    QTextDocument doc;
+    doc.setDefaultFont(font(10));
+    for (double s = scale;; s *= 0.92) {
+        doc.setHtml(html(s));
+        doc.setTextWidth(rect.width());
+        if (doc.size().height() <= rect.height() || s < scale * 0.6)
+            break;
+    }
+    p.save();
+    p.translate(rect.topLeft());
+    const QRectF clip(0, 0, rect.width(), rect.height());
+    p.setClipRect(clip);
+    doc.drawContents(&p, clip);
+    p.restore();
+}
+
+double layoutDiagramHeight(const ReportContext& ctx, double width, double scale)
+{
+    // Laid out in a tall rectangle, the drawing takes the height its width gives it; what it
+    // covers (boxes, stacks, labels, legend) is the height it needs.
+    LayoutDiagramPainter diagram;
+    LayoutDiagramStyle style = diagram.style();
+    style.interactiveHints = false;
+    diagram.setStyle(style);
+    diagram.setPlan(ctx.plan(), ctx.estimate());
+    const QRectF tall(0, 0, width / scale, 2.0 * width / scale);
+    diagram.layout(tall);
+    const LayoutDiagramGeometry* g = diagram.geometry();
+    if (!g)
+        return 0.5 * width;
+    // The drawing is what its boxes cover; the strips above and below it (titles, legend) are
+    // anchored to the rectangle's edges, so they count by their own height, not their place.
+    QRectF drawing;
+    for (const auto& unit : g->units())
+        drawing = drawing.united(unit.hull.boundingRect()).united(unit.stackHull.boundingRect());
+    for (const auto& text : g->texts())
+        if (g->diagramRect().contains(text.rect.center()))
+            drawing = drawing.united(text.rect);
+    if (drawing.isEmpty())
+        return 0.5 * width;
+    const double strips = (g->diagramRect().top() - tall.top()) + (tall.bottom() - g->diagramRect().bottom());
+    return std::min(tall.height(), strips + drawing.height() + 24) * scale;
 }
 
 int pageCount(ReportView view, const ReportContext& ctx, const QSizeF& size, int section, double scale)
 {
-    if (!isTextView(view))
+    // Drawings take one rectangle; the review sections shrink their type to fit one.
+    if (!(view == ReportView::Inputs || view == ReportView::RedFlags || view == ReportView::Validation || view == ReportView::Derivation))
         return 1;
     if (view == ReportView::Derivation)
         return int(derivationPages(ctx, section, size, scale).size());
@@ -342,7 +407,7 @@ void paint(ReportView view, const ReportContext& ctx, QPainter& p, const QRectF&
     case ReportView::Sensitivity: {
         // Predicted basis: which inputs move the run most, the step-time model swinging each.
         TornadoPainter tornado;
-        tornado.setResult(sensitivity(ctx.plan(), SensitivityOptions{}));
+        tornado.setResult(ctx.sensitivity());
         p.save();
         p.translate(rect.topLeft());
         p.scale(scale, scale);
@@ -367,6 +432,12 @@ void paint(ReportView view, const ReportContext& ctx, QPainter& p, const QRectF&
     case ReportView::Inputs:
     case ReportView::RedFlags:
     case ReportView::Validation: paintHtmlPage(p, rect, viewHtml(view, ctx, section, scale), page); return;
+    case ReportView::Ask:
+    case ReportView::LayoutWhy:
+    case ReportView::Communication:
+    case ReportView::Reliability:
+    case ReportView::Risks:
+    case ReportView::Staging: paintHtmlFitted(p, rect, [&](double s) { return viewHtml(view, ctx, section, s); }, scale); return;
     case ReportView::Derivation: {
         const auto pages = derivationPages(ctx, section, rect.size(), scale);
         const auto [first, last] = pages[size_t(std::clamp(page, 0, int(pages.size()) - 1))];

@@ -7,6 +7,8 @@
 #include <QRectF>
 #include <QString>
 
+#include <functional>
+
 class QPainter;
 class ReportContext;
 
@@ -21,6 +23,12 @@ enum class ReportView {
     Validation,  // staged validation and reliability plan (worked example B)
     Sensitivity, // which inputs move the run's days most (tornado)
     Derivation,  // one section of the math (see section argument)
+    Ask,           // GPUs x days and GPU-hours at both bases, with the predicted range
+    LayoutWhy,     // what decides the layout and the alternatives it beats
+    Communication, // traffic, links and exposed time per parallel group
+    Reliability,   // checkpoint cadence, failures, padded days
+    Risks,         // red flags, near-capacity stages, exposed communication
+    Staging,       // the staged validation plan: parity, one node, one replica, full scale
 };
 
 namespace reportpainter {
@@ -37,6 +45,14 @@ void paint(ReportView view, const ReportContext& context, QPainter& painter, con
 // How many rectangles of this size a view needs (1 for drawings and charts).
 int pageCount(ReportView view, const ReportContext& context, const QSizeF& size, int section = 0, double scale = 1.0);
 bool isTextView(ReportView view);
+// Rich text fitted to a rectangle: `html` is built at `scale` and, when it would overflow,
+// again at smaller scales (down to 60 %) until it fits, so text is never clipped.
+void paintHtmlFitted(QPainter& painter, const QRectF& rect, const std::function<QString(double scale)>& html, double scale);
+// The height of rich text laid out at `width`.
+double htmlHeight(const QString& html, double width);
+// The height the ranks-on-nodes diagram draws at this width (its drawing, labels and legend),
+// so a page can give it the space it uses rather than a band it floats in.
+double layoutDiagramHeight(const ReportContext& context, double width, double scale = 1.0);
 QString viewHtml(ReportView view, const ReportContext& context, int section = 0, double scale = 1.0);
 
 }  // namespace reportpainter

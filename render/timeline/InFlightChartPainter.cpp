@@ -118,12 +118,23 @@ void InFlightChartPainter::paint(QPainter& p, const QRectF& target, const Timeli
     // The y range's top: a round number whose half is round too, so a peak of 5.5 gets 6
     // (ticks 0, 3, 6) rather than 10.
     yMax_ = TimelineAxis::roundUp(top, {1.0, 1.2, 1.6, 2.0, 2.4, 3.0, 4.0, 5.0, 6.0, 8.0});
+    // Counts of whole micro-batches (no interleaving) get whole ticks: the top is a whole
+    // number, even above 1 so that its half is whole too (0, 3, 6; a peak of 1 gets 0 and 1).
+    bool whole = true;
+    for (const Curve& c : curves_)
+        whole = whole && model_->lane(c.lane).v <= 1;
+    if (whole) {
+        yMax_ = std::max(1.0, std::ceil(yMax_ - 1e-9));
+        if (yMax_ > 1 && std::fmod(yMax_, 2.0) != 0)
+            yMax_ += 1;
+    }
+    yTicks_ = whole && yMax_ == 1 ? std::vector<double>{0.0, 1.0} : std::vector<double>{0.0, yMax_ / 2, yMax_};
 
     // Grid: the timeline's ticks across, 0, half and the top of the range up.
     p.setPen(style_.grid);
     for (double t : axis.ticks())
         p.drawLine(QLineF(axis.x(t), plot_.top(), axis.x(t), plot_.bottom()));
-    for (double value : {0.0, yMax_ / 2, yMax_}) {
+    for (double value : yTicks_) {
         const double y = yFor(value);
         p.setPen(value == 0 ? style_.axis : style_.grid);
         p.drawLine(QLineF(plot_.left(), y, plot_.right(), y));

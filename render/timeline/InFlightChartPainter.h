@@ -41,6 +41,9 @@ public:
     // Against the last paint.
     const std::vector<Curve>& curves() const { return curves_; }
     const QString& titleText() const { return title_; }
+    // The value axis's ticks: whole micro-batches only, unless a curve moves in 1/v steps
+    // (interleaved), whose counts are fractions.
+    const std::vector<double>& yTicks() const { return yTicks_; }
     QString toolTipAt(QPointF point) const;  // every curve's value at the time under the point
 
 private:
@@ -54,5 +57,6 @@ private:
     QRectF plot_;
     TimelineAxis axis_;
     double yMax_ = 1;
+    std::vector<double> yTicks_;
     std::vector<InFlightSeries::Column> columns_;  // reused
 };

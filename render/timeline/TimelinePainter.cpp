@@ -107,6 +107,18 @@ int TimelinePainter::rowCount(int lane) const
     return lane >= 0 && lane < int(lanes_.size()) ? lanes_[size_t(lane)].stages : 0;
 }
 
+double TimelinePainter::rowPitch(int lane) const
+{
+    return lane >= 0 && lane < int(lanes_.size()) ? lanes_[size_t(lane)].pitch : 0.0;
+}
+
+double TimelinePainter::legibleRowPitch() const
+{
+    // A stage label needs its line (drawRowLabels labels every row from one line height up);
+    // four pixels more leave a block room for its micro-batch number under the row gap.
+    return std::ceil(QFontMetricsF(style_.labelFont).height()) + 4;
+}
+
 // ---- layout -------------------------------------------------------------------------------
 
 double TimelinePainter::laneTitleHeight() const
@@ -228,7 +240,11 @@ QString TimelinePainter::headerFor(const QFontMetricsF& metrics, double width) c
         for (int i = 0; i < model_->laneCount() && !any; ++i)
             if (model_->lane(i).simulated())
                 any = &model_->lane(i);
-        const QString shape = any ? QStringLiteral("p = %1 stages · m = %2 micro-batches").arg(any->result().p).arg(any->result().m) : QString();
+        const QString shape = any ? QStringLiteral("p = %1 %2 · m = %3 %4")
+                                              .arg(any->result().p)
+                                              .arg(any->result().p == 1 ? QStringLiteral("stage") : QStringLiteral("stages"))
+                                              .arg(any->result().m)
+                                              .arg(any->result().m == 1 ? QStringLiteral("micro-batch") : QStringLiteral("micro-batches")) : QString();
         candidates << QStringLiteral("%1 schedules of the same plan · %2 · bubble = idle share of the compute time, "
                                      "simulated (closed form)")
                           .arg(model_->laneCount())
@@ -305,7 +321,9 @@ void TimelinePainter::paint(QPainter& p, const QRectF& target)
     stats_ = {};
     devicePixelRatio_ = p.device() ? p.device()->devicePixelRatioF() : 1.0;
     layout(target);
-    header_ = headerFor(QFontMetricsF(style_.headerFont), headerRect_.width());
+    const QFontMetricsF headerMetrics(style_.headerFont);
+    header_ = headerFor(headerMetrics, headerRect_.width());
+    stats_.elidedTexts += header_.endsWith(QChar(0x2026));  // none of the wordings fitted: shortened
     laneTitles_.clear();
 
     p.save();
@@ -374,8 +392,9 @@ void TimelinePainter::drawLane(QPainter& p, int index)
         p.setFont(style_.titleFont);
         p.setPen(lane.simulated() ? style_.text : style_.problemText);
         // A lane that cannot run names its kind here and the reason in its body.
-        p.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter,
-                   lane.simulated() ? metrics.elidedText(title, Qt::ElideRight, g.title.width()) : TimelineModel::kindTitle(lane.kind, lane.v));
+        const QString shown = lane.simulated() ? metrics.elidedText(title, Qt::ElideRight, g.title.width()) : TimelineModel::kindTitle(lane.kind, lane.v);
+        stats_.elidedTexts += lane.simulated() && shown != title;
+        p.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter, shown);
     }
     if (!lane.simulated()) {
         p.setFont(style_.labelFont);

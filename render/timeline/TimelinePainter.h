@@ -74,6 +74,8 @@ public:
     // the drawing uses.
     double heightForRowPitch(double width, double pitch) const;
     double preferredHeight(double width) const { return heightForRowPitch(width, kMaxRowPitch); }
+    // Row to row, the least at which every stage keeps its label and blocks their numbers.
+    double legibleRowPitch() const;
     void paint(QPainter& painter, const QRectF& target);
 
     // Against the last paint.
@@ -89,11 +91,13 @@ public:
         int aggregatedColumns = 0; // row pixel columns drawn by the level of detail
         int labels = 0;            // block labels
         int rows = 0;              // stage rows over all lanes
+        int elidedTexts = 0;       // header or lane titles shortened to fit the width
     };
     const Stats& stats() const { return stats_; }
     const QString& headerText() const { return header_; }
     const QStringList& laneTitles() const { return laneTitles_; }  // one per lane, with its problem
     int rowCount(int lane) const;
+    double rowPitch(int lane) const;  // row to row in the last paint, pixels; 0 without rows
 
 private:
     struct LaneGeometry {

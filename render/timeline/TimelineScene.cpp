@@ -3,6 +3,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 namespace {
@@ -10,12 +11,10 @@ namespace {
 // Zooming in stops at a millionth of the step: past that a block is all there is to see.
 constexpr double kMaxZoom = 1e6;
 constexpr double kFitMargin = 0.01;
-// Share of the height the in-flight strip takes, between these limits.
+// Share of the height the in-flight strip takes, between these limits. The timeline comes
+// first: the strip is left out when, with it, rows would be thinner than the legible pitch.
 constexpr double kInFlightShare = 0.26;
 constexpr double kInFlightMaxHeight = 300;
-// The timeline comes first: the strip is left out when, with it, rows would be thinner than
-// this (pixels, row to row).
-constexpr double kMinRowPitchWithStrip = 6;
 
 }  // namespace
 
@@ -100,18 +99,42 @@ void TimelineScene::panBy(double dx)
     setWindow(t0_ - dt, t1_ - dt);
 }
 
+double TimelineScene::scrollRange(const QSizeF& size) const
+{
+    if (!scrollable_)
+        return 0;
+    return std::max(0.0, std::ceil(timeline_.heightForRowPitch(size.width(), timeline_.legibleRowPitch()) - size.height()));
+}
+
 void TimelineScene::paint(QPainter& painter, const QRectF& target)
 {
     timeline_.setTimeWindow(t0_, t1_);
-    // The timeline takes what its rows want (up to the strip's minimum), the strip the rest
-    // up to its maximum, and whatever is left stays background at the bottom.
-    // The strip goes first when the rows would get thinner than kMinRowPitchWithStrip.
+    const double legible = timeline_.heightForRowPitch(target.width(), timeline_.legibleRowPitch());
+    // Too low for legible rows: the rows alone, at the legible pitch, scrolled (whole pixels,
+    // so the level-of-detail image stays on the pixel grid).
+    const double range = scrollRange(target.size());
+    if (range > 0) {
+        scroll_ = std::min(scroll_, range);
+        paintedScroll_ = std::round(scroll_);
+        inFlightRect_ = QRectF();
+        painter.save();
+        painter.setClipRect(target, Qt::IntersectClip);
+        painter.translate(0, -paintedScroll_);
+        timeline_.paint(painter, QRectF(target.left(), target.top(), target.width(), std::ceil(legible)));
+        painter.restore();
+        return;
+    }
+    paintedScroll_ = 0;
+    // The timeline takes what its rows want, the strip the rest up to its maximum, and
+    // whatever is left stays background at the bottom. The strip only comes with rows at
+    // least at the legible pitch, and never takes their height from them.
     double stripHeight = 0;
     double timelineHeight = target.height();
     const double minimumStrip = InFlightChartPainter::minimumHeight();
-    if (showInFlight_ && model_.fullSeconds() > 0 && target.height() - minimumStrip >= timeline_.heightForRowPitch(target.width(), kMinRowPitchWithStrip)) {
+    if (showInFlight_ && model_.fullSeconds() > 0 && target.height() - minimumStrip >= legible) {
         stripHeight = std::clamp(target.height() * kInFlightShare, minimumStrip, kInFlightMaxHeight);
-        timelineHeight = std::min(target.height() - stripHeight, timeline_.preferredHeight(target.width()));
+        timelineHeight = std::clamp(target.height() - stripHeight, legible, timeline_.preferredHeight(target.width()));
+        timelineHeight = std::min(timelineHeight, target.height() - minimumStrip);
         stripHeight = std::min(kInFlightMaxHeight, target.height() - timelineHeight);
     }
     const QRectF timelineRect(target.left(), target.top(), target.width(), timelineHeight);
@@ -129,5 +152,5 @@ QString TimelineScene::toolTipAt(QPointF point) const
 {
     if (inFlightRect_.contains(point))
         return inFlight_.toolTipAt(point);
-    return timeline_.toolTipAt(point);
+    return timeline_.toolTipAt(point + QPointF(0, paintedScroll_));
 }

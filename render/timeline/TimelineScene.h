@@ -11,6 +11,7 @@
 #include <QRectF>
 #include <QString>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -51,9 +52,21 @@ public:
     void zoomAt(double x, double factor);
     void panBy(double dx);  // drag by dx pixels: the content follows the pointer
 
+    // Rows in the window never get thinner than the timeline's legible pitch: when the target
+    // is too low for that, the drawing is taller than the target and scrolls vertically. Off
+    // by default, so an export shows every row in its picture.
+    void setScrollable(bool on) { scrollable_ = on; }
+    bool scrollable() const { return scrollable_; }
+    // How far the drawing can scroll in a target of this size (0: it fits), and where it is.
+    double scrollRange(const QSizeF& size) const;
+    double scroll() const { return scroll_; }
+    void setScroll(double pixels) { scroll_ = std::max(0.0, pixels); }
+
     void paint(QPainter& painter, const QRectF& target);
+    // Points are in the target's coordinates, as the last paint drew it (scrolled).
     QString toolTipAt(QPointF point) const;
-    std::optional<TimelineEventRef> eventAt(QPointF point) const { return timeline_.eventAt(point); }
+    std::optional<TimelineEventRef> eventAt(QPointF point) const { return timeline_.eventAt(point + QPointF(0, paintedScroll_)); }
+    double paintedScroll() const { return paintedScroll_; }  // the scroll of the last paint
     QRectF inFlightRect() const { return inFlightRect_; }  // where the strip went, last paint
 
 private:
@@ -65,5 +78,8 @@ private:
     double t0_ = 0, t1_ = 1;
     bool fitted_ = true;
     bool showInFlight_ = true;
+    bool scrollable_ = false;
+    double scroll_ = 0;
+    double paintedScroll_ = 0;
     QRectF inFlightRect_;
 };

@@ -40,6 +40,7 @@ private slots:
     void readsStdin();
     void scheduleVerb();
     void searchVerb();
+    void searchGroupsLayoutsWithTheSameFigures();
     void redFlagsExitThree_data();
     void redFlagsExitThree();
     void jsonCarriesResolvedValues();
@@ -302,6 +303,50 @@ void TestCli::searchVerb()
     QVERIFY(r.err.contains("--top"));
     r = run({"search", example("70b-2048-h100.json"), "--batch-range", "512"});
     QCOMPARE(r.exitCode, 2);
+}
+
+// Worked example B has layouts that differ only in DP x CP split or micro-batch with the same
+// figures: the text folds them under their row ("= also"), the JSON gives every row a group id
+// and its equivalents, and --top N is still N rows, no two of them with the same figures.
+void TestCli::searchGroupsLayoutsWithTheSameFigures()
+{
+    auto r = run({"search", example("70b-512-gpu.json"), "--top", "12"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("  = also DP ") && r.out.contains("(same figures, within 0.25 %)"), r.out.constData());
+    const QString text = QString::fromUtf8(r.out);
+    const QString ranking = text.section("Top 12 by predicted step time", 1).section("Pareto front", 0, 0);
+    int rows = 0;
+    for (const QString& line : ranking.split('\n').mid(2))
+        rows += !line.isEmpty() && !line.startsWith("  = also");
+    QCOMPARE(rows, 12);
+
+    r = run({"search", example("70b-512-gpu.json"), "--json", "--top", "12"});
+    QCOMPARE(r.exitCode, 0);
+    const auto s = QJsonDocument::fromJson(r.out).object()["search"].toObject();
+    QVERIFY(s["grouped"].toBool());
+    const auto results = s["results"].toArray();
+    QCOMPARE(results.size(), 12);
+    int folded = 0;
+    for (int i = 0; i < results.size(); ++i) {
+        const auto o = results[i].toObject();
+        QCOMPARE(o["group"].toInt(), i + 1);
+        const auto layout = o["layout"].toObject();
+        for (const auto& e : o["equivalents"].toArray()) {
+            const auto other = e.toObject();
+            ++folded;
+            for (const char* same : {"tp", "pp", "virtual_stages", "zero", "recompute", "sequence_parallel", "schedule"})
+                QCOMPARE(other[same], layout[same]);
+            QCOMPARE(other["dp"].toInt() * other["cp"].toInt(), layout["dp"].toInt() * layout["cp"].toInt());
+        }
+    }
+    QVERIFY(folded > 0);
+    // The Pareto front names the same groups by the same ids.
+    for (const auto& v : s["pareto_front"].toArray()) {
+        const auto o = v.toObject();
+        const int group = o["group"].toInt();
+        if (group <= results.size())
+            QCOMPARE(results[group - 1].toObject()["step_seconds"].toDouble(), o["step_seconds"].toDouble());
+    }
 }
 
 void TestCli::redFlagsExitThree_data()

@@ -5,6 +5,10 @@
 #include "TestSupport.h"
 #include "plan/Presets.h"
 #include "text/Derivation.h"
+#include "text/Format.h"
+
+#include <algorithm>
+#include <cmath>
 
 using namespace testsupport;
 using namespace trainplan;
@@ -23,6 +27,11 @@ private slots:
     void sourcesNeverCiteAWorkedExample();
     void comparisonsOnlyForThatExample();
     void noInternalDocumentNames();
+    void givenValuesAreNotRepeated();
+    void stepTimeDividesByTheExactStepCount_data();
+    void stepTimeDividesByTheExactStepCount();
+    void sumsWriteTheTermsTheyName_data();
+    void sumsWriteTheTermsTheyName();
 };
 
 void TestDerivation::sourcesNeverCiteAWorkedExample_data()
@@ -86,6 +95,99 @@ void TestDerivation::noInternalDocumentNames()
     const std::string text = derivationToText(derive(plan, estimate(plan)));
     for (const char* banned : {"seed 0", "interfaces.md", "design.md"})
         QVERIFY2(!contains(text, banned), banned);
+}
+
+// A given value ("60 s", shown as "60.0 s") has nothing to substitute: views skip that line
+// rather than print "given = 60 s = 60.0 s"; a real substitution is always shown.
+void TestDerivation::givenValuesAreNotRepeated()
+{
+    const Plan plan = planWith("70b-2048-h100.json");
+    const auto sections = derive(plan, estimate(plan));
+    const DerivationStep* stall = findStep(sections, "reliability.checkpoint_write_seconds");
+    QVERIFY(stall);
+    QCOMPARE(QString::fromStdString(stall->formula), QString("given"));
+    QVERIFY(!substitutionAddsToResult(*stall));
+    int shown = 0, skipped = 0;
+    for (const auto& section : sections)
+        for (const auto& step : section.steps) {
+            const bool adds = substitutionAddsToResult(step);
+            (adds ? shown : skipped) += 1;
+            // Any arithmetic in the substitution is shown.
+            for (const char* op : {" × ", " / ", " + ", " = ", " − "})
+                if (contains(step.substituted, op))
+                    QVERIFY2(adds, step.id.c_str());
+        }
+    QVERIFY(shown > 3 * skipped);  // skipping is the exception
+    const DerivationStep* flops = findStep(sections, "flops.model_6nd");
+    QVERIFY(flops && substitutionAddsToResult(*flops));
+}
+
+void TestDerivation::stepTimeDividesByTheExactStepCount_data()
+{
+    QTest::addColumn<QString>("example");
+    QTest::newRow("example A") << "70b-2048-h100.json";
+    QTest::newRow("example B") << "70b-512-gpu.json";
+}
+
+// The step time is compute seconds over the exact step count; the division shows that count,
+// not the rounded-up one the steps row gives, nor a rounding of it that is neither.
+void TestDerivation::stepTimeDividesByTheExactStepCount()
+{
+    QFETCH(QString, example);
+    const Plan plan = planWith(example.toStdString());
+    const Estimate e = estimate(plan);
+    const auto sections = derive(plan, e);
+    const auto* step = findStep(sections, "time.step_seconds");
+    QVERIFY(step);
+    const auto slash = step->substituted.rfind(" / ");
+    QVERIFY(slash != std::string::npos);
+    std::string divisor = step->substituted.substr(slash + 3);
+    divisor.erase(std::remove(divisor.begin(), divisor.end(), ','), divisor.end());
+    const double shown = std::stod(divisor);
+    QVERIFY2(std::abs(shown - e.time.stepsExact) < 0.05, step->substituted.c_str());
+    if (e.time.stepsExact != double(e.time.steps)) {
+        QVERIFY2(shown != std::round(shown), step->substituted.c_str());  // its fraction is shown
+        QVERIFY2(contains(step->note, formatInteger(double(e.time.steps)).c_str()), step->note.c_str());
+    }
+    QVERIFY(contains(step->formula, "exact steps"));
+}
+
+void TestDerivation::sumsWriteTheTermsTheyName_data()
+{
+    QTest::addColumn<QString>("example");
+    QTest::addColumn<QString>("overrides");
+    QTest::newRow("example A") << "70b-2048-h100.json" << "";
+    QTest::newRow("example B") << "70b-512-gpu.json" << "";
+    QTest::newRow("A, full recompute") << "70b-2048-h100.json" << "layout.recompute=full";
+    QTest::newRow("A, no recompute") << "70b-2048-h100.json" << "layout.recompute=none";
+    QTest::newRow("A, PP 1 ZeRO-3") << "70b-2048-h100.json" << "layout.pp=1 layout.dp=256 layout.zero_stage=3";
+}
+
+// A sum names its terms in the formula and writes a value for each, no more and no fewer:
+// terms that are zero on this plan are dropped from both (and said so in the note).
+void TestDerivation::sumsWriteTheTermsTheyName()
+{
+    QFETCH(QString, example);
+    QFETCH(QString, overrides);
+    const Plan plan = planWith(example.toStdString(), toStd(splitOverrides(overrides)));
+    const auto sections = derive(plan, estimate(plan));
+    // Top-level " + " separators only: "model + (2·N_layers + 4·L·h·s)·D" is two terms.
+    const auto terms = [](const std::string& text) {
+        int n = 1, depth = 0;
+        for (size_t i = 0; i < text.size(); ++i) {
+            depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+            n += depth == 0 && text.compare(i, 3, " + ") == 0;
+        }
+        return n;
+    };
+    for (const char* id : {"memory.activations", "flops.hardware", "memory.reserve", "memory.model_and_activations", "parameters.total",
+                           "parameters.per_layer", "memory.model_state_per_gpu_mean"}) {
+        const auto* step = findStep(sections, id);
+        QVERIFY2(step, id);
+        QVERIFY2(terms(step->formula) == terms(step->substituted), qPrintable(QString("%1: %2 = %3").arg(id, step->formula.c_str(), step->substituted.c_str())));
+    }
+    const auto* activations = findStep(sections, "memory.activations");
+    QVERIFY2(!contains(activations->substituted, "+ 0 B"), activations->substituted.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestDerivation)

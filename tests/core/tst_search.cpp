@@ -58,6 +58,7 @@ private slots:
     void jsonHasTheInterfaceKeys();
     void everyKeptRowKeepsTheMargin();
     void llama405bOnH200sTopRowKeepsTheMargin();
+    void groupedRankingFoldsSameFiguresAndKeepsTop();
 
 private:
     Plan plan_;
@@ -378,3 +379,70 @@ void TestSearch::llama405bOnH200sTopRowKeepsTheMargin()
 
 QTEST_GUILESS_MAIN(TestSearch)
 #include "tst_search.moc"
+
+// Grouped: --top N ranks N distinct options; every layout folded into a row has that row's
+// figures and differs only in the DP x CP split or micro-batch; the ranked rows and their
+// equivalents are exactly the best layouts of the full ranking; a row shows its simplest member.
+void TestSearch::groupedRankingFoldsSameFiguresAndKeepsTop()
+{
+    SearchOptions options;
+    options.top = 20;
+    options.groupEquivalents = true;
+    const SearchResult grouped = searchLayouts(plan_, options);
+    QVERIFY(grouped.grouped);
+    QCOMPARE(grouped.topRows(), size_t(20));
+    QVERIFY2(!grouped.equivalents.empty(), "worked example A has layouts with the same figures; none were folded");
+    for (size_t i = 0; i < grouped.rows.size(); ++i)
+        for (size_t j = i + 1; j < grouped.rows.size(); ++j)
+            QVERIFY2(!sameFigures(grouped.rows[i], grouped.rows[j]), qPrintable(describe(grouped.rows[i].layout) + " twice"));
+    const int perNode = plan_.cluster.gpusPerNode;
+    size_t covered = 0;
+    for (size_t i = 0; i < grouped.topRows(); ++i) {
+        const SearchRow& row = grouped.rows[i];
+        if (i > 0)
+            QVERIFY(grouped.rows[i - 1].totalSeconds <= row.totalSeconds);
+        const auto others = grouped.equivalentsOf(i);
+        covered += 1 + others.size();
+        for (const SearchLayout& other : others) {
+            const auto it = std::find_if(all_.rows.begin(), all_.rows.end(), [&](const SearchRow& r) { return r.layout == other; });
+            QVERIFY(it != all_.rows.end());
+            QVERIFY2(sameFigures(row, *it), qPrintable(describe(other) + " folded into " + describe(row.layout)));
+            QVERIFY(other.dp != row.layout.dp || other.microBatch != row.layout.microBatch);
+            QVERIFY(!(simplicityKey(other, perNode) < simplicityKey(row.layout, perNode)));
+        }
+    }
+    // No layout faster than the last ranked group is missing: each is a ranked row or folded into
+    // one. (A row shows its group's simplest member, which may be a hair slower than the group's
+    // fastest; the ranking is by the fastest.)
+    const auto timeOf = [&](const SearchLayout& l) {
+        return std::find_if(all_.rows.begin(), all_.rows.end(), [&](const SearchRow& r) { return r.layout == l; })->totalSeconds;
+    };
+    double last = 0;
+    for (size_t i = 0; i < grouped.topRows(); ++i) {
+        double fastest = grouped.rows[i].totalSeconds;
+        for (const SearchLayout& other : grouped.equivalentsOf(i))
+            fastest = std::min(fastest, timeOf(other));
+        last = std::max(last, fastest);
+    }
+    for (size_t rank = 0; rank < all_.rows.size() && all_.rows[rank].totalSeconds < last; ++rank) {
+        const SearchLayout& l = all_.rows[rank].layout;
+        bool found = false;
+        for (size_t i = 0; i < grouped.topRows() && !found; ++i) {
+            found = grouped.rows[i].layout == l;
+            for (const SearchLayout& other : grouped.equivalentsOf(i))
+                found = found || other == l;
+        }
+        QVERIFY2(found, qPrintable(QString("rank %1, ").arg(rank + 1) + describe(l) + ", is missing from the grouped ranking"));
+    }
+    // JSON: a group id and the equivalents on every result.
+    const auto json = searchToJson(grouped)["search"];
+    QVERIFY(json["grouped"].get<bool>());
+    QCOMPARE(json["results"].size(), size_t(20));
+    size_t listed = 0;
+    for (size_t i = 0; i < json["results"].size(); ++i) {
+        QCOMPARE(json["results"][i]["group"].get<size_t>(), i + 1);
+        listed += json["results"][i]["equivalents"].size();
+    }
+    QCOMPARE(listed, covered - 20);
+    qInfo("grouped top 20: %zu layouts in 20 rows", covered);
+}

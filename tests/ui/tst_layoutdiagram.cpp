@@ -337,14 +337,45 @@ void TestLayoutDiagram::largePlansDrawBlocksNotThousandsOfGpus()
         QVERIFY2(tip.startsWith("Stage 1 · 4 nodes drawn as one block") && tip.contains("Rank 0 · node 0 · local GPU 0"), qPrintable(tip));
         QVERIFY2(diagram.toolTipAt(first.stackTop).contains("× 31 replicas"), qPrintable(diagram.toolTipAt(first.stackTop)));
     }
-    // In a small pane the same 8-node replica becomes blocks rather than unreadable GPUs.
+    // In a small pane the same 8-node replica is drawn flat, each node a row of its GPUs,
+    // rather than as blocks without a GPU or isometric GPUs too small to read.
     {
         const auto plan = layoutPlan(8, 8, 256);
         LayoutDiagramPainter diagram;
         diagram.setPlan(plan, trainplan::estimate(plan));
-        render(diagram, QRectF(0, 0, 560, 360));
-        QVERIFY(diagram.nodesAggregated());
+        const QImage image = render(diagram, QRectF(0, 0, 560, 360));
+        QVERIFY(diagram.geometry()->flat());
+        QVERIFY(!diagram.nodesAggregated());
+        QCOMPARE(diagram.individuallyDrawnGpus() + 8 * diagram.geometry()->hiddenNodes(), 64);
+        QVERIFY(diagram.individuallyDrawnGpus() >= 32);
         QCOMPARE(diagram.geometry()->droppedLabels(), 0);
+        QCOMPARE(diagram.geometry()->elidedTexts(), 0);
+        QVERIFY(countPixels(image, LayoutDiagramStyle::stageColor(0, 8)) > 8 * 50);
+        // A drawn GPU answers a hover and a click like an isometric one.
+        const auto& cell = diagram.geometry()->units().front().cells.front();
+        QCOMPARE(diagram.rankAt(cell.topCenter), std::optional<int>(cell.rank));
+        diagram.setSelectedRank(cell.rank);
+        QCOMPARE(diagram.highlightedRanks(LayoutDiagramPainter::TpGroup).size(), size_t(8));
+    }
+    // A thumbnail-sized pane still draws GPUs, the first and last nodes of the replica with
+    // a line for the ones between; the hint offers hovering only because there are GPUs.
+    {
+        const auto plan = layoutPlan(8, 8, 256);
+        LayoutDiagramPainter diagram;
+        diagram.setPlan(plan, trainplan::estimate(plan));
+        render(diagram, QRectF(0, 0, 320, 260));
+        QVERIFY(diagram.geometry()->flat());
+        QVERIFY(diagram.individuallyDrawnGpus() >= 16);
+        QVERIFY(diagram.geometry()->hiddenNodes() >= 2);
+        bool ellipsis = false;
+        for (const auto& t : textsWithRole(diagram, LayoutDiagramText::Role::NodeLabel))
+            ellipsis |= t.text.startsWith(QStringLiteral("⋯ %1 more nodes").arg(diagram.geometry()->hiddenNodes()));
+        QVERIFY(ellipsis);
+        QCOMPARE(diagram.geometry()->elidedTexts(), 0);
+        for (const QString& line : diagram.geometry()->hintLines())
+            QVERIFY(QFontMetricsF(diagram.style().smallFont).horizontalAdvance(line) <= diagram.geometry()->panelRect().width());
+        QVERIFY(!diagram.geometry()->hintLines().isEmpty());
+        QVERIFY(diagram.geometry()->hintLines().first().startsWith("Hover a GPU"));
     }
 }
 
@@ -353,7 +384,7 @@ void TestLayoutDiagram::textNeverOverlapsNorLeavesThePicture_data()
     QTest::addColumn<trainplan::Plan>("plan");
     QTest::addColumn<QSize>("size");
     QTest::addColumn<int>("selected");
-    const QSize sizes[] = {{1600, 900}, {1200, 700}, {800, 480}, {560, 360}};
+    const QSize sizes[] = {{1600, 900}, {1200, 700}, {800, 480}, {560, 360}, {320, 260}};
     const struct {
         const char* name;
         trainplan::Plan plan;

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include "derivation/DerivationView.h"
 #include "report/Exporter.h"
 #include "report/PdfReport.h"
@@ -17,6 +19,9 @@
 #include "report/ReportContext.h"
 #include "report/SlideExport.h"
 #include "text/Derivation.h"
+#include "text/Format.h"
+#include "text/TextReport.h"
+#include "report/LayoutRationale.h"
 #include "plan/PlanIO.h"
 #include "plan/Presets.h"
 
@@ -53,6 +58,11 @@ private slots:
     void markdownCopyIsTheDerivation();
     void exportRefusesAnUnwritablePath();
     void presentationStepsThroughTheSlides();
+    void pagesAreFullAtTheCommonPlanShapes_data();
+    void pagesAreFullAtTheCommonPlanShapes();
+    void redFlagsAreAShortSection();
+    void deckRunsInReviewOrder();
+    void deckNumbersAreTheAnalysis();
 
 private:
     QTemporaryDir dir_;
@@ -128,7 +138,9 @@ void TestReport::redFlagsReachTheReport()
     const QString text = runTool("pdftotext", {path, "-"});
     QVERIFY(text.contains("TP_SPANS_NODES"));
     QVERIFY(text.contains("NO_FAILURE_ALLOWANCE"));
-    QVERIFY(text.contains("errors and"));
+    // Counted and pluralised ("1 error, 2 warnings, 0 notes"), never "1 errors and 1 warnings".
+    QVERIFY(text.contains(QString::fromStdString(trainplan::warningCounts(context.estimate().warnings))));
+    QVERIFY(!text.contains(QRegularExpression("\\b1 (errors|warnings)\\b")));
 }
 
 void TestReport::slidesAreWrittenInEveryForm()
@@ -271,6 +283,161 @@ void TestReport::presentationStepsThroughTheSlides()
     QVERIFY(!shot.isNull());
     QTest::keyClick(&window, Qt::Key_Escape);
     QVERIFY(!window.isVisible());
+}
+
+void TestReport::pagesAreFullAtTheCommonPlanShapes_data()
+{
+    QTest::addColumn<QString>("example");
+    QTest::addColumn<QStringList>("overrides");
+    QTest::newRow("worked example A") << "70b-2048-h100.json" << QStringList{};
+    QTest::newRow("worked example B") << "70b-512-gpu.json" << QStringList{};
+    QTest::newRow("A without a pipeline") << "70b-2048-h100.json" << QStringList{"layout.pp=1", "layout.dp=256"};
+    QTest::newRow("A with red flags (TP 3)") << "70b-2048-h100.json" << QStringList{"layout.tp=3"};
+}
+
+// Sections flow onto pages by their heights: every page but the last is at least three quarters
+// full (the first page once was 60 % blank, and red flags took a page of their own).
+void TestReport::pagesAreFullAtTheCommonPlanShapes()
+{
+    QFETCH(QString, example);
+    QFETCH(QStringList, overrides);
+    std::vector<std::string> sets;
+    for (const auto& o : overrides)
+        sets.push_back(o.toStdString());
+    const trainplan::Plan plan = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/" + example.toStdString());
+    trainplan::Plan varied = plan;
+    if (!sets.empty()) {
+        nlohmann::json doc = trainplan::planToJson(plan);
+        for (const auto& s : sets)
+            trainplan::applyOverride(doc, s);
+        varied = trainplan::planFromJson(doc);
+    }
+    ReportContext context(varied);
+    const auto fill = pdfreport::pageFill(context, QPageSize::A4);
+    QVERIFY(fill.size() >= 8);
+    QStringList shown;
+    for (double f : fill)
+        shown << QString::number(f, 'f', 2);
+    qInfo("%s: %zu pages, filled %s", qPrintable(example), fill.size(), qPrintable(shown.join(' ')));
+    for (size_t i = 0; i + 1 < fill.size(); ++i)
+        QVERIFY2(fill[i] >= 0.75, qPrintable(QString("page %1 is %2 full").arg(i + 1).arg(fill[i])));
+}
+
+void TestReport::redFlagsAreAShortSection()
+{
+    ReportContext clean(example("70b-2048-h100.json"));
+    QVERIFY(clean.estimate().warnings.empty());
+    const QString path = dir_.filePath("clean.pdf");
+    QString error;
+    QVERIFY(pdfreport::write(clean, path, QPageSize::A4, &error));
+    const QString first = runTool("pdftotext", {"-f", "1", "-l", "1", path, "-"});
+    QVERIFY2(first.contains("Red flags: none."), qPrintable(first));
+    QVERIFY(first.contains("The layout and why"));  // the page goes on after the one line
+}
+
+// The deck a reviewer presents: title, the ask, the layout and why, memory, time and pipeline,
+// communication, reliability, risks and the staged plan; then the derivation as an appendix,
+// fewer, fuller slides that hold every step once, in order.
+void TestReport::deckRunsInReviewOrder()
+{
+    ReportContext context(example("70b-2048-h100.json"));
+    const auto slides = slideexport::slides(context);
+    const QStringList expected = {context.title(), "The ask", "The layout and why", "Memory per GPU by pipeline stage", "Step time and pipeline",
+                                  "Communication", "Reliability", "Risks and the staged validation plan"};
+    QVERIFY(slides.size() > size_t(expected.size()));
+    for (int i = 0; i < expected.size(); ++i)
+        QCOMPARE(slideexport::slideTitle(context, slides[size_t(i)]), expected[i]);
+    QVERIFY(slides[0].kind == SlideKind::Title);
+    std::vector<std::pair<int, int>> shown;
+    for (size_t i = size_t(expected.size()); i < slides.size(); ++i) {
+        QVERIFY(slides[i].kind == SlideKind::Appendix);
+        QCOMPARE(slideexport::slideTitle(context, slides[i]), QString("Appendix %1: the math").arg(i - size_t(expected.size()) + 1));
+        QVERIFY(slides[i].columns.size() >= 1 && slides[i].columns.size() <= 2);
+        for (const auto& column : slides[i].columns)
+            for (const auto& piece : column)
+                for (int step = piece.first; step < piece.last; ++step)
+                    shown.push_back({piece.section, step});
+    }
+    std::vector<std::pair<int, int>> all;
+    const auto sections = trainplan::derive(context.plan(), context.estimate());
+    for (int s = 0; s < int(sections.size()); ++s)
+        for (int step = 0; step < int(sections[size_t(s)].steps.size()); ++step)
+            all.push_back({s, step});
+    QVERIFY(shown == all);
+    const size_t appendix = slides.size() - size_t(expected.size());
+    QVERIFY2(appendix <= sections.size(), qPrintable(QString("%1 appendix slides for %2 sections").arg(appendix).arg(sections.size())));
+
+    // The deck's pages carry the titles in the same order.
+    const QString folder = dir_.filePath("review");
+    QString error;
+    QVERIFY2(slideexport::writeAll(context, folder, &error), qPrintable(error));
+    const QString deck = QDir(folder).filePath("deck.pdf");
+    for (int i = 0; i < expected.size(); ++i) {
+        const QString text = runTool("pdftotext", {"-f", QString::number(i + 1), "-l", QString::number(i + 1), deck, "-"});
+        QVERIFY2(text.simplified().contains(expected[i].simplified()), qPrintable(QString("slide %1: ").arg(i + 1) + text.left(200)));
+    }
+}
+
+// Every figure a slide quotes is the analysis's own, in the shared formatting.
+void TestReport::deckNumbersAreTheAnalysis()
+{
+    using namespace trainplan;
+    ReportContext context(example("70b-2048-h100.json"));
+    const QString folder = dir_.filePath("numbers");
+    QString error;
+    QVERIFY2(slideexport::writeAll(context, folder, &error), qPrintable(error));
+    const QString deck = QDir(folder).filePath("deck.pdf");
+    const auto slide = [&](int n) {
+        return runTool("pdftotext", {"-f", QString::number(n), "-l", QString::number(n), deck, "-"}).simplified();
+    };
+    const auto has = [](const QString& text, const std::string& figure) {
+        return text.contains(QString::fromStdString(figure));
+    };
+    const Analysis& a = context.analysis();
+    const Estimate& e = a.estimate;
+    const PredictedStep& pr = a.predicted;
+
+    const QString title = slide(1);
+    QVERIFY2(has(title, formatNumber(a.atPredictedMfu.reliability.paddedDays) + " days with failures"), qPrintable(title));
+    QVERIFY(has(title, formatInteger(pr.gpuHours) + " GPU-hours"));
+
+    const QString ask = slide(2);
+    for (const std::string& figure : {formatNumber(pr.days), formatNumber(e.time.days), formatNumber(a.atPredictedMfu.reliability.paddedDays),
+                                      formatNumber(e.reliability.paddedDays), formatInteger(pr.gpuHours), formatInteger(e.time.gpuHours),
+                                      formatSeconds(pr.stepSeconds), formatSeconds(e.time.stepSeconds), formatPercent(pr.mfu),
+                                      formatNumber(pr.range.high.days), formatNumber(pr.range.low.days), formatInteger(pr.range.low.gpuHours)})
+        QVERIFY2(has(ask, figure), figure.c_str());
+    QVERIFY(ask.contains(timeBasisLabel(TimeBasis::Predicted)) && ask.contains(timeBasisLabel(TimeBasis::AssumedMfu)));
+
+    const QString layout = slide(3);
+    const LayoutRationale& why = context.layoutRationale();
+    QVERIFY(why.alternatives.size() >= 2);
+    QVERIFY(has(layout, formatInteger(double(why.evaluated))));
+    for (const auto& alt : why.alternatives) {
+        QVERIFY2(has(layout, alt.name), alt.name.c_str());
+        QVERIFY2(has(layout, alt.verdict.substr(0, alt.verdict.find(';'))), alt.verdict.c_str());
+    }
+
+    const QString memory = slide(4);
+    for (const std::string& figure : {formatBytes(e.perGpu.total), formatBytes(e.perGpu.weights), formatBytes(e.perGpu.optimizer),
+                                      formatBytes(e.perGpu.activations), formatBytes(e.headroomBytes)})
+        QVERIFY2(has(memory, figure), figure.c_str());
+
+    const QString time = slide(5);
+    for (double part : {pr.components.forwardCompute, pr.components.backwardCompute, pr.components.pipelineBubble, pr.components.tpCommunication,
+                        pr.stepSeconds})
+        QVERIFY2(has(time, formatSeconds(part)), formatSeconds(part).c_str());
+    QVERIFY(has(time, formatPercent(pr.bubbleFraction)));
+
+    const QString comm = slide(6);
+    for (const std::string& figure : {formatBytes(e.communication.tpMessageBytes), formatSeconds(pr.components.tpCommunication),
+                                      formatSeconds(pr.components.dpCommunication), formatBytes(e.communication.dpBytesPerGpu)})
+        QVERIFY2(has(comm, figure), figure.c_str());
+
+    const QString reliability = slide(7);
+    for (const std::string& figure : {formatSeconds(e.reliability.checkpointIntervalSeconds), formatNumber(e.reliability.expectedFailures),
+                                      formatNumber(a.atPredictedMfu.reliability.expectedFailures), formatBytes(e.reliability.checkpointBytes)})
+        QVERIFY2(has(reliability, figure), figure.c_str());
 }
 
 QTEST_MAIN(TestReport)

@@ -5,9 +5,12 @@
 // core's peaks.
 #include "../TestPlans.h"
 #include "PixelCount.h"
+#include <cmath>
+
 #include <QBuffer>
 #include <QPainter>
 #include <QPicture>
+#include <QScrollBar>
 #include <QSvgGenerator>
 #include <QWheelEvent>
 #include <QtTest>
@@ -69,7 +72,9 @@ private slots:
     void repaintFollowsThePlanAtAFixedWindow();
     void inFlightPeaksAgreeWithTheCore();
     void inFlightShowsWhy1F1BBeatsGPipe();
+    void inFlightCountsGetWholeTicks();
     void exportsToVectorPainters();
+    void lowPanesScrollLegibleRows();
 };
 
 void TestTimeline::rendersTheDefaultPlan()
@@ -478,6 +483,80 @@ void TestTimeline::exportsToVectorPainters()
     QVERIFY(picture.size() > 0);
     QVERIFY2(picture.size() < 20 * 1024 * 1024, qPrintable(QString::number(picture.size())));
     QVERIFY(scene.timeline().stats().aggregatedColumns > 1000);
+}
+
+void TestTimeline::lowPanesScrollLegibleRows()
+{
+    // Four schedules of four stages in a low pane: sixteen rows at the legible pitch do not
+    // fit, so the rows scroll instead of thinning out, and the strip gives way to them.
+    PlanDocument doc;
+    TimelineView view(&doc);
+    view.setComparison(true);
+    view.resize(700, 260);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(view.canvas()->paintCount() > 0);
+    TimelineScene& scene = view.scene();
+    const TimelinePainter& timeline = scene.timeline();
+    QVERIFY(view.rowScrollBar()->isVisible());
+    QVERIFY(view.rowScrollBar()->maximum() > 0);
+    QVERIFY(scene.inFlightRect().isEmpty());
+    for (int lane = 0; lane < 4; ++lane)
+        QVERIFY2(timeline.rowPitch(lane) >= timeline.legibleRowPitch(), qPrintable(QString::number(timeline.rowPitch(lane))));
+    // Shift+wheel scrolls; hit-testing follows what is on screen.
+    const double before = scene.scroll();
+    QWheelEvent wheel(QPointF(200, 100), view.canvas()->mapToGlobal(QPointF(200, 100)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::ShiftModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(view.canvas(), &wheel);
+    QVERIFY(scene.scroll() > before);
+    QCOMPARE(view.rowScrollBar()->value(), int(std::lround(scene.scroll())));
+    view.canvas()->repaint();
+    QCOMPARE(scene.paintedScroll(), std::round(scene.scroll()));
+    const TimelineLane& last = scene.model().lane(3);
+    const std::int64_t index = findEvent(last, ScheduleEventKind::Forward, 3, 0);
+    QVERIFY(index >= 0);
+    const auto rect = timeline.eventRect({3, std::uint32_t(index)});
+    QVERIFY(rect);
+    const QPointF onScreen = rect->center() - QPointF(0, scene.paintedScroll());
+    QCOMPARE(scene.eventAt(onScreen), std::optional(TimelineEventRef{3, std::uint32_t(index)}));
+    // An export of the same view shows every row, unscrolled, at whatever height it is given.
+    const QImage picture = view.renderImage(QSize(700, 260));
+    QCOMPARE(picture.size(), QSize(700, 260));
+    QVERIFY(timeline.rowPitch(0) < timeline.legibleRowPitch());
+    QCOMPARE(scene.paintedScroll(), 0.0);
+}
+
+// Micro-batches in flight are whole counts without interleaving: the axis ticks are whole
+// numbers (a single stage holding one micro-batch gets 0 and 1, never 0.5).
+void TestTimeline::inFlightCountsGetWholeTicks()
+{
+    PlanDocument doc;
+    TimelineView view(&doc);
+    const auto whole = [&] {
+        view.renderImage(kShot);
+        const auto& ticks = view.scene().inFlight().yTicks();
+        if (ticks.size() < 2)
+            return false;
+        for (double t : ticks)
+            if (t != std::round(t))
+                return false;
+        return true;
+    };
+    QVERIFY(whole());  // 1F1B, p = 4: peak 4
+    doc.edit("one stage", [](trainplan::Plan& p) {
+        p.layout.pp = 1;
+        p.layout.dp = 256;
+    });
+    QVERIFY(whole());
+    QCOMPARE(view.scene().inFlight().yTicks(), (std::vector<double>{0.0, 1.0}));
+    doc.edit("GPipe on 5 stages", [](trainplan::Plan& p) {
+        p.layout.pp = 5;
+        p.layout.dp = 1;
+        p.cluster.gpus = 40;
+        p.training.globalBatchSequences = 5;
+        p.layout.schedule = trainplan::Schedule::GPipe;
+    });
+    QVERIFY(whole());
 }
 
 QTEST_MAIN(TestTimeline)

@@ -8,6 +8,7 @@
 #include <QScrollBar>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -38,6 +39,8 @@ DerivationList::DerivationList(QWidget* parent)
     monoCharWidth_ = QFontMetricsF(monoFont_).horizontalAdvance(QLatin1Char('0'));
     viewport()->setBackgroundRole(QPalette::Base);
     verticalScrollBar()->setSingleStep(20);
+    // Scrolling by hand lets go of the step scrolled to.
+    connect(verticalScrollBar(), &QScrollBar::actionTriggered, this, [this] { anchorStep_.clear(); });
 }
 
 void DerivationList::setSections(std::vector<trainplan::DerivationSection> sections, int onlySection)
@@ -96,7 +99,8 @@ void DerivationList::relayout()
         for (const auto& step : section.steps) {
             const QString result = "= " + q(step.result) + (step.note.empty() ? QString() : "  (" + q(step.note) + ")");
             const double h = wrappedLines(q(step.title), titleFont_, width) * line + wrappedLines(q(step.formula), monoFont_, width) * mono +
-                             wrappedLines("= " + q(step.substituted), monoFont_, width) * mono + wrappedLines(result, font(), width) * line +
+                             (trainplan::substitutionAddsToResult(step) ? wrappedLines("= " + q(step.substituted), monoFont_, width) * mono : 0) +
+                             wrappedLines(result, font(), width) * line +
                              wrappedLines(q(step.source), smallFont_, width) * small + kGap * 2;
             rows_.push_back({&section, &step, y, h});
             y += h;
@@ -111,6 +115,8 @@ void DerivationList::resizeEvent(QResizeEvent* event)
 {
     QAbstractScrollArea::resizeEvent(event);
     relayout();
+    if (!anchorStep_.isEmpty())
+        scrollToStep(QString(anchorStep_));
 }
 
 void DerivationList::paintEvent(QPaintEvent*)
@@ -131,6 +137,8 @@ void DerivationList::paintEvent(QPaintEvent*)
             continue;
         }
         const auto& s = *r.step;
+        if (highlighted_.contains(q(s.id)))
+            p.fillRect(QRectF(kMargin / 2, top, width + kMargin, r.height - 1), theme::highlight());
         double y = top + kGap;
         auto draw = [&](const QString& str, const QFont& f, const QColor& c) {
             p.setFont(f);
@@ -144,7 +152,8 @@ void DerivationList::paintEvent(QPaintEvent*)
         const bool failed = s.unit == "check" && s.value == 0.0;
         draw(q(s.title), titleFont_, text);
         draw(q(s.formula), monoFont_, text);
-        draw("= " + q(s.substituted), monoFont_, muted);
+        if (trainplan::substitutionAddsToResult(s))  // never "given = 60 s = 60.0 s"
+            draw("= " + q(s.substituted), monoFont_, muted);
         QFont resultFont = font();
         resultFont.setBold(true);
         draw("= " + q(s.result) + (s.note.empty() ? QString() : "  (" + q(s.note) + ")"), resultFont, failed ? theme::capacity() : text);
@@ -152,6 +161,35 @@ void DerivationList::paintEvent(QPaintEvent*)
         p.setPen(QPen(palette().color(QPalette::Midlight), 1));
         p.drawLine(QPointF(kMargin, top + r.height - 1), QPointF(kMargin + width, top + r.height - 1));
     }
+}
+
+void DerivationList::setHighlightedSteps(const QStringList& ids)
+{
+    highlighted_ = ids;
+    viewport()->update();
+}
+
+QRect DerivationList::stepRect(const QString& id) const
+{
+    const double scroll = verticalScrollBar()->value();
+    for (const auto& r : rows_)
+        if (r.step && q(r.step->id) == id)
+            return QRectF(0, r.top - scroll, viewport()->width(), r.height).toAlignedRect();
+    return {};
+}
+
+bool DerivationList::scrollToStep(const QString& id)
+{
+    for (const auto& r : rows_) {
+        if (r.step && q(r.step->id) == id) {
+            // A little of what comes before stays in view, so the step is read in context.
+            verticalScrollBar()->setValue(int(std::max(0.0, r.top - kMargin)));
+            viewport()->update();
+            anchorStep_ = id;  // kept in view while the list re-wraps to a new width
+            return true;
+        }
+    }
+    return false;
 }
 
 QString DerivationList::stepTitleAt(const QPoint& pos) const

@@ -19,6 +19,13 @@ public:
     int stepCount() const;
     QString stepTitleAt(const QPoint& viewportPos) const;  // for tests and tooltips
 
+    // Steps (by id) drawn on the highlight colour, such as a headline card's; they stay lit
+    // while the plan changes under them. scrollToStep() brings one to the top of the view.
+    void setHighlightedSteps(const QStringList& ids);
+    QStringList highlightedSteps() const { return highlighted_; }
+    bool scrollToStep(const QString& id);
+    QRect stepRect(const QString& id) const;  // in viewport coordinates; null when not shown
+
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -37,6 +44,8 @@ private:
     std::vector<trainplan::DerivationSection> sections_;
     int onlySection_ = -1;
     std::vector<Row> rows_;
+    QStringList highlighted_;
+    QString anchorStep_;  // the step scrolled to, until the person scrolls
     double contentHeight_ = 0;
     QFont titleFont_, monoFont_, smallFont_, headingFont_;
     double monoCharWidth_ = 7;

@@ -24,7 +24,10 @@ DerivationView::DerivationView(PlanDocument* document, QWidget* parent)
     const auto sections = trainplan::derive(doc_->plan(), doc_->estimate());
     for (int i = 0; i < int(sections.size()); ++i)
         section_->addItem(QString::fromStdString(sections[size_t(i)].title), i);
-    connect(section_, &QComboBox::activated, this, [this] { refresh(); });
+    connect(section_, &QComboBox::activated, this, [this] {
+        list_->setHighlightedSteps({});  // a section picked by hand: the card's steps are done
+        refresh();
+    });
     bar->addWidget(section_, 1);
     auto* copyMd = new QPushButton(tr("Copy Markdown"), this);
     auto* copyText = new QPushButton(tr("Copy text"), this);
@@ -44,6 +47,16 @@ void DerivationView::showSection(int index)
 {
     section_->setCurrentIndex(section_->findData(index));
     refresh();
+}
+
+bool DerivationView::showSteps(const QStringList& stepIds)
+{
+    showSection(-1);
+    list_->setHighlightedSteps(stepIds);
+    for (const QString& id : stepIds)
+        if (list_->scrollToStep(id))
+            return true;
+    return false;
 }
 
 void DerivationView::refresh()

@@ -22,6 +22,9 @@ public:
     void copyMarkdown() const;
     void copyPlainText() const;
     void showSection(int index);  // -1: all sections
+    // Every section, scrolled to the first of these steps, all of them highlighted (what a
+    // headline card opens). False when none of them is in the derivation.
+    bool showSteps(const QStringList& stepIds);
 
     DerivationList* list() const { return list_; }
 

@@ -6,6 +6,7 @@
 #include "document/PlanEditCommand.h"
 #include "plan/AtomicFile.h"
 #include "plan/PlanIO.h"
+#include "plan/PlanName.h"
 #include "plan/Presets.h"
 
 PlanDocument::PlanDocument(QObject* parent)
@@ -52,9 +53,20 @@ void PlanDocument::edit(const QString& description, const std::function<void(tra
 
 void PlanDocument::applyPlan(const trainplan::Plan& plan, const QString& description, int mergeKey)
 {
-    if (plan == plan_)
+    // A generated name follows every edit here, in the same undo step as the edit.
+    trainplan::Plan next = plan;
+    trainplan::refreshPlanName(next);
+    if (next == plan_)
         return;
-    undo_.push(new PlanEditCommand(this, plan_, plan, description, mergeKey, mergeSerial_));
+    undo_.push(new PlanEditCommand(this, plan_, next, description, mergeKey, mergeSerial_));
+}
+
+void PlanDocument::setName(const QString& typed)
+{
+    if (typed == QString::fromStdString(plan_.name))
+        return;  // leaving the field unchanged must not turn a generated name into a typed one
+    const QString description = typed.trimmed().isEmpty() ? tr("Name the plan after what it plans") : tr("Rename the plan");
+    edit(description, [&](trainplan::Plan& p) { trainplan::setPlanName(p, typed.toStdString()); });
 }
 
 void PlanDocument::setLayoutDimension(trainplan::LayoutDimension d, int value, int mergeKey)
@@ -74,6 +86,7 @@ void PlanDocument::setFollower(trainplan::Follower f)
 void PlanDocument::resetTo(const trainplan::Plan& plan, const QString& path)
 {
     plan_ = plan;
+    trainplan::refreshPlanName(plan_);
     path_ = path;
     undo_.clear();
     undo_.setClean();

@@ -40,6 +40,9 @@ public:
     void edit(const QString& description, const std::function<void(trainplan::Plan&)>& change, int mergeKey = 0);
     void applyPlan(const trainplan::Plan& plan, const QString& description, int mergeKey = 0);
     void endMerge() { ++mergeSerial_; }
+    // The plan's name as typed; blank returns it to the generated name (plan/PlanName.h).
+    // One undo step, and none when the text is the current name.
+    void setName(const QString& typed);
     int mergeSerial() const { return mergeSerial_; }
 
     // Moves one layout dimension; the follower keeps TP x PP x DP x CP = GPUs.

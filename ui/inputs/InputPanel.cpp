@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalBlocker>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -14,11 +15,16 @@
 
 #include "document/PlanDocument.h"
 #include "style/Theme.h"
+#include "inputs/ElidingComboBox.h"
+#include "inputs/StageLayersEdit.h"
 #include "inputs/ValueSlider.h"
 #include "plan/EnumNames.h"
 #include "search/LayoutAdjuster.h"
+#include "estimate/PipelineModel.h"
+#include "plan/PlanName.h"
 #include "plan/Presets.h"
 #include "plan/Units.h"
+#include "text/Format.h"
 
 using trainplan::Plan;
 
@@ -58,6 +64,7 @@ InputPanel::InputPanel(PlanDocument* document, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(8);
+    layout->addWidget(buildPlan());
     layout->addWidget(buildLayout());
     layout->addWidget(buildTraining());
     layout->addWidget(buildModel());
@@ -165,7 +172,7 @@ template <typename E, size_t N>
 void InputPanel::addChoice(QFormLayout* form, const QString& label, const QString& path, const std::array<std::pair<E, std::string_view>, N>& names,
                            std::function<E(const Plan&)> get, std::function<void(Plan&, E)> set)
 {
-    auto* combo = new QComboBox;
+    auto* combo = new ElidingComboBox;
     // Long entries must not dictate the panel's width: show about 16 characters.
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(16);
@@ -199,7 +206,7 @@ QGroupBox* InputPanel::buildLayout()
     auto* form = newForm(box);
     registerField("layout", box);
 
-    auto* follower = new QComboBox;
+    auto* follower = new ElidingComboBox;
     follower->addItem(tr("DP follows"), int(trainplan::Follower::Dp));
     follower->addItem(tr("TP follows"), int(trainplan::Follower::Tp));
     follower->addItem(tr("PP follows"), int(trainplan::Follower::Pp));
@@ -232,6 +239,17 @@ QGroupBox* InputPanel::buildLayout()
                       s->setCandidates(trainplan::candidateValues(plan, dim, doc_->follower()), trainplan::layoutValue(plan.layout, dim));
                       s->setFollowing(trainplan::follows(doc_->follower(), dim), tr("Follows the other dimensions to keep the GPU count; choose another under “Keep GPUs”."));
                   });
+        if (dim == trainplan::LayoutDimension::Pp) {
+            // Beside PP: how its stages share the layers (layout.stage_layers).
+            stageLayers_ = new StageLayersEdit;
+            connect(stageLayers_, &StageLayersEdit::splitEdited, this, [this](const std::vector<int>& counts) {
+                doc_->edit(counts.empty() ? tr("Split the layers evenly") : tr("Set layers per stage"),
+                           [&counts](Plan& p) { p.layout.stageLayers = counts; });
+            });
+            refreshers_.push_back([this] { stageLayers_->showPlan(doc_->plan()); });
+            form->addRow(tr("Layers per stage"), stageLayers_);
+            registerField("layout.stage_layers", stageLayers_->lineEdit());
+        }
     }
     addChoice<trainplan::Schedule, 4>(form, tr("Schedule"), "layout.schedule", trainplan::kScheduleNames,
                                       [](const Plan& p) { return p.layout.schedule; }, [](Plan& p, trainplan::Schedule s) {
@@ -296,7 +314,7 @@ QGroupBox* InputPanel::buildTraining()
                   mfu_->setCandidates(values, int(std::lround(doc_->plan().training.mfu * 100)));
               });
     // Time and cost from the assumed MFU or from the predicted step time.
-    auto* basis = new QComboBox;
+    auto* basis = new ElidingComboBox;
     basis->addItem(tr("Assumed MFU"), int(PlanDocument::TimeBasis::AssumedMfu));
     basis->addItem(tr("Predicted step time"), int(PlanDocument::TimeBasis::Predicted));
     basis->setToolTip(tr("Whether days, GPU-hours and step time use the MFU above or the step-time model's prediction; the other is shown beside it."));
@@ -323,7 +341,7 @@ QGroupBox* InputPanel::buildModel()
     auto* box = new QGroupBox(tr("Model"));
     auto* form = newForm(box);
     registerField("model", box);
-    modelPreset_ = new QComboBox;
+    modelPreset_ = new ElidingComboBox;
     modelPreset_->addItem(tr("Custom"));
     for (const auto& preset : trainplan::modelPresets())
         modelPreset_->addItem(QString::fromStdString(preset.model.name));
@@ -333,18 +351,55 @@ QGroupBox* InputPanel::buildModel()
         const auto* preset = trainplan::findModelPreset(modelPreset_->itemText(index).toStdString());
         if (!preset)
             return;
+        const Plan before = doc_->plan();
         doc_->edit(tr("Use model %1").arg(modelPreset_->itemText(index)), [preset](Plan& p) {
             p.model = preset->model;
             p.layout.stageLayers.clear();
         });
+        // The preset brings its own sequence length; the global batch stays in sequences, so
+        // the tokens per step change with it. Said beside the preset, without stopping anyone.
+        const int from = before.model.sequenceLength;
+        const int to = doc_->plan().model.sequenceLength;
+        if (from != to && doc_->plan().model == preset->model) {
+            const double sequences = double(doc_->plan().training.globalBatchSequences);
+            const auto count = [](double v) { return QString::fromStdString(trainplan::formatInteger(v)); };
+            modelNotice_->setText(tr("Sequence length changed from %1 to %2 tokens (%3's); tokens per step changed with it, from %4 to %5 "
+                                     "(%6 sequences per step).")
+                                      .arg(count(from), count(to), QString::fromStdString(preset->model.name), count(sequences * from),
+                                           count(sequences * to), count(sequences)));
+            noticedSequenceLength_ = to;
+            modelNotice_->show();
+        } else {
+            noticedSequenceLength_ = 0;
+            modelNotice_->hide();
+        }
     });
     refreshers_.push_back([this] {
         const QSignalBlocker b(modelPreset_);
-        const auto* preset = trainplan::findModelPreset(doc_->plan().model.name);
-        modelPreset_->setCurrentIndex(preset && preset->model == doc_->plan().model ? modelPreset_->findText(QString::fromStdString(preset->model.name)) : 0);
+        // Matched by the model's numbers, not its name: the default plan's model is Llama 3.1
+        // 70B's shape under another name, and an edited preset is no longer that preset.
+        const auto* preset = trainplan::modelPresetOf(doc_->plan().model);
+        modelPreset_->setCurrentIndex(preset ? modelPreset_->findText(QString::fromStdString(preset->model.name)) : 0);
+        if (noticedSequenceLength_ != 0 && doc_->plan().model.sequenceLength != noticedSequenceLength_) {
+            noticedSequenceLength_ = 0;  // undone or changed again: the notice no longer holds
+            modelNotice_->hide();
+        }
     });
     form->addRow(tr("Preset"), modelPreset_);
     registerField("model.name", modelPreset_);
+    modelNotice_ = new QLabel;
+    modelNotice_->setObjectName("modelNotice");
+    modelNotice_->setWordWrap(true);
+    {
+        QPalette palette = modelNotice_->palette();
+        palette.setColor(QPalette::WindowText, theme::inkSoft());
+        palette.setColor(QPalette::Window, theme::highlight());
+        modelNotice_->setPalette(palette);
+        modelNotice_->setAutoFillBackground(true);
+        modelNotice_->setMargin(4);
+    }
+    modelNotice_->hide();
+    form->addRow(modelNotice_);
     addNumber(form, tr("Layers"), "model.layers", 1, 100000, 0, {}, [](const Plan& p) { return p.model.layers; },
               [](Plan& p, double v) { p.model.layers = int(v); p.layout.stageLayers.clear(); });
     addNumber(form, tr("Hidden size"), "model.hidden_size", 1, 1000000, 0, {}, [](const Plan& p) { return p.model.hiddenSize; },
@@ -373,7 +428,7 @@ QGroupBox* InputPanel::buildCluster()
     auto* box = new QGroupBox(tr("Cluster"));
     auto* form = newForm(box);
     registerField("cluster", box);
-    acceleratorPreset_ = new QComboBox;
+    acceleratorPreset_ = new ElidingComboBox;
     acceleratorPreset_->addItem(tr("Custom"));
     for (const auto& a : trainplan::acceleratorPresets())
         acceleratorPreset_->addItem(QString::fromStdString(a.name));
@@ -384,7 +439,9 @@ QGroupBox* InputPanel::buildCluster()
     });
     refreshers_.push_back([this] {
         const QSignalBlocker b(acceleratorPreset_);
-        const int i = acceleratorPreset_->findText(QString::fromStdString(doc_->plan().cluster.accelerator));
+        // By the hardware figures, like the model's preset: "Custom" only when no preset has them.
+        const auto* a = trainplan::acceleratorPresetOf(doc_->plan().cluster);
+        const int i = a ? acceleratorPreset_->findText(QString::fromStdString(a->name)) : -1;
         acceleratorPreset_->setCurrentIndex(i < 0 ? 0 : i);
     });
     form->addRow(tr("Accelerator"), acceleratorPreset_);
@@ -438,6 +495,48 @@ QGroupBox* InputPanel::buildReliability()
     addNumber(form, tr("Other overhead"), "reliability.other_overhead_fraction", 0, 1000, 0, tr(" %"),
               [](const Plan& p) { return p.reliability.otherOverheadFraction * 100; }, [](Plan& p, double v) { p.reliability.otherOverheadFraction = v / 100; });
     return box;
+}
+
+QGroupBox* InputPanel::buildPlan()
+{
+    auto* box = new QGroupBox(tr("Plan"));
+    auto* form = newForm(box);
+    name_ = new QLineEdit;
+    name_->setObjectName("planName");
+    name_->setToolTip(tr("The name the file, the window title, the PDF report and the slides use. Until you type one it follows "
+                         "the model, GPU count and token budget; clear it to follow them again."));
+    connect(name_, &QLineEdit::editingFinished, this, [this] {
+        name_->setModified(false);
+        doc_->setName(name_->text());
+    });
+    nameNote_ = new QLabel;
+    nameNote_->setWordWrap(true);
+    {
+        QFont small = nameNote_->font();
+        small.setPointSizeF(small.pointSizeF() * 0.9);
+        nameNote_->setFont(small);
+        QPalette palette = nameNote_->palette();
+        palette.setColor(QPalette::WindowText, theme::faint());
+        nameNote_->setPalette(palette);
+    }
+    refreshers_.push_back([this] {
+        const auto& plan = doc_->plan();
+        // A name being typed stays until it is committed (Enter or leaving the field).
+        if (!(name_->hasFocus() && name_->isModified()))
+            name_->setText(QString::fromStdString(plan.name));
+        name_->setPlaceholderText(QString::fromStdString(trainplan::generatedPlanName(plan)));
+        nameNote_->setText(plan.nameUserSet ? tr("Typed; clear it to follow the model, GPUs and tokens again.")
+                                            : tr("Follows the model, GPUs and tokens; type to name it."));
+    });
+    form->addRow(tr("Name"), name_);
+    form->addRow(nameNote_);
+    registerField("name", name_);
+    return box;
+}
+
+QString InputPanel::modelNotice() const
+{
+    return modelNotice_->isHidden() ? QString() : modelNotice_->text();
 }
 
 void InputPanel::refresh()

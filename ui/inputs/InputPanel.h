@@ -17,6 +17,9 @@ class PlanDocument;
 class QComboBox;
 class QFormLayout;
 class QGroupBox;
+class QLabel;
+class QLineEdit;
+class StageLayersEdit;
 class QVBoxLayout;
 class ValueSlider;
 
@@ -33,11 +36,19 @@ public:
     ValueSlider* mfuSlider() const { return mfu_; }
     ValueSlider* microBatchSlider() const { return microBatch_; }
     ValueSlider* globalBatchSlider() const { return globalBatch_; }
+    QLineEdit* nameEdit() const { return name_; }
+    QComboBox* modelPresetCombo() const { return modelPreset_; }
+    QComboBox* acceleratorPresetCombo() const { return acceleratorPreset_; }
+    StageLayersEdit* stageLayersEdit() const { return stageLayers_; }
+    // The line under the model preset: what picking the preset changed besides the shape
+    // (the sequence length and with it the tokens per step); empty when nothing did.
+    QString modelNotice() const;
 
 signals:
     void scrollRequest(QWidget* target);
 
 private:
+    QGroupBox* buildPlan();
     QGroupBox* buildModel();
     QGroupBox* buildCluster();
     QGroupBox* buildTraining();
@@ -68,4 +79,9 @@ private:
     ValueSlider* globalBatch_ = nullptr;
     QComboBox* modelPreset_ = nullptr;
     QComboBox* acceleratorPreset_ = nullptr;
+    QLineEdit* name_ = nullptr;
+    QLabel* nameNote_ = nullptr;
+    QLabel* modelNotice_ = nullptr;
+    int noticedSequenceLength_ = 0;  // the length the notice announced; it goes once that changes
+    StageLayersEdit* stageLayers_ = nullptr;
 };

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -100,7 +101,8 @@ SearchPanel::SearchPanel(PlanDocument* document, QWidget* parent)
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(6, 6, 6, 6);
     column->setSpacing(6);
-    column->addWidget(buildOptions());
+    options_ = buildOptions();
+    column->addWidget(options_);
     column->addWidget(split_, 1);
 
     connect(runner_, &SearchRunner::progressChanged, this, [this](double f) { progress_->setValue(int(std::lround(f * 1000))); });
@@ -424,6 +426,25 @@ void SearchPanel::placeSplit()
     const int room = width();
     const int tableWidth = std::clamp(needed, room * 45 / 100, std::max(room * 45 / 100, room - 420));
     split_->setSizes({tableWidth, room - tableWidth});
+}
+
+QWidget* SearchPanel::focusFirstField()
+{
+    objective_->setFocus(Qt::ShortcutFocusReason);
+    return objective_;
+}
+
+void SearchPanel::keyPressEvent(QKeyEvent* event)
+{
+    // Return in an option (the fields pass it on) runs the search, as in a dialog whose
+    // default button is "Search layouts".
+    const bool enter = event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter;
+    if (enter && options_->isAncestorOf(focusWidget()) && search_->isEnabled()) {
+        startSearch();
+        event->accept();
+        return;
+    }
+    QWidget::keyPressEvent(event);
 }
 
 void SearchPanel::resizeEvent(QResizeEvent* event)

@@ -53,6 +53,10 @@ public:
     QLabel* statusLabel() const { return status_; }
     QString statusText() const { return statusText_; }  // unelided
 
+    // The keyboard focus to the first option (what Ctrl+F does), which it returns; Return in
+    // the options then runs the search.
+    QWidget* focusFirstField();
+
 public slots:
     void startSearch();
     void cancelSearch();
@@ -68,10 +72,12 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QWidget* buildOptions();
+    QWidget* options_ = nullptr;
     void fitColumns();
     void placeSplit();
     void setStatus(const QString& text);

@@ -1,22 +1,34 @@
 #include "summary/SummaryCard.h"
 
+#include <QKeyEvent>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
+namespace {
+
+constexpr int kHorizontalMargin = 10;
+
+}  // namespace
+
 SummaryCard::SummaryCard(const QString& title, QWidget* parent)
     : QFrame(parent)
-    , title_(new QLabel(title, this))
+    , title_(new QLabel(this))
     , value_(new QLabel(this))
     , detail_(new QLabel(this))
+    , titleFull_(title)
 {
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);
+    // Reachable with Tab (Return opens its math) and clickable.
+    setFocusPolicy(Qt::StrongFocus);
+    setCursor(Qt::PointingHandCursor);
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(10, 6, 10, 8);
+    layout->setContentsMargins(kHorizontalMargin, 6, kHorizontalMargin, 8);
     layout->setSpacing(1);
     QFont small = title_->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
@@ -36,22 +48,25 @@ SummaryCard::SummaryCard(const QString& title, QWidget* parent)
     for (QLabel* label : {title_, value_, detail_})
         label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     setMinimumWidth(118);
+    elide();
 }
 
 void SummaryCard::setTitle(const QString& title)
 {
-    if (title_->text() != title)
-        title_->setText(title);
+    if (titleFull_ == title)
+        return;
+    titleFull_ = title;
+    elide();
 }
 
 QString SummaryCard::titleText() const
 {
-    return title_->text();
+    return titleFull_;
 }
 
 void SummaryCard::setValue(const QString& value, const QString& detail, const QColor& accent)
 {
-    value_->setText(value);
+    valueFull_ = value;
     detailFull_ = detail;
     elide();
     value_->setStyleSheet(accent.isValid() ? QString("color: %1").arg(accent.name()) : QString());
@@ -59,10 +74,25 @@ void SummaryCard::setValue(const QString& value, const QString& detail, const QC
 
 void SummaryCard::elide()
 {
-    const int width = detail_->contentsRect().width() > 0 ? detail_->contentsRect().width() : detail_->width();
-    const QString shown = detail_->fontMetrics().elidedText(detailFull_, Qt::ElideRight, std::max(20, width));
-    if (detail_->text() != shown)
-        detail_->setText(shown);
+    for (auto [label, full] : {std::pair{title_, &titleFull_}, std::pair{value_, &valueFull_}, std::pair{detail_, &detailFull_}}) {
+        const int width = label->contentsRect().width() > 0 ? label->contentsRect().width() : label->width();
+        const QString shown = label->fontMetrics().elidedText(*full, Qt::ElideRight, std::max(20, width));
+        if (label->text() != shown)
+            label->setText(shown);
+    }
+}
+
+int SummaryCard::fullWidth() const
+{
+    int widest = 0;
+    for (auto [label, full] : {std::pair{title_, &titleFull_}, std::pair{value_, &valueFull_}, std::pair{detail_, &detailFull_}})
+        widest = std::max(widest, label->fontMetrics().horizontalAdvance(*full) + 1);
+    return widest + 2 * kHorizontalMargin + 2 * frameWidth();
+}
+
+bool SummaryCard::isElided() const
+{
+    return title_->text() != titleFull_ || value_->text() != valueFull_ || detail_->text() != detailFull_;
 }
 
 void SummaryCard::resizeEvent(QResizeEvent* event)
@@ -71,9 +101,38 @@ void SummaryCard::resizeEvent(QResizeEvent* event)
     elide();
 }
 
+void SummaryCard::mousePressEvent(QMouseEvent* event)
+{
+    pressed_ = event->button() == Qt::LeftButton;
+    QFrame::mousePressEvent(event);
+}
+
+void SummaryCard::mouseReleaseEvent(QMouseEvent* event)
+{
+    // A click is a press and a release on the card: dragging off it cancels.
+    const bool click = pressed_ && event->button() == Qt::LeftButton && rect().contains(event->position().toPoint());
+    pressed_ = false;
+    QFrame::mouseReleaseEvent(event);
+    if (click)
+        emit activated(false);
+}
+
+void SummaryCard::keyPressEvent(QKeyEvent* event)
+{
+    switch (event->key()) {
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+    case Qt::Key_Space:
+        emit activated(true);
+        event->accept();
+        return;
+    default: QFrame::keyPressEvent(event);
+    }
+}
+
 QString SummaryCard::valueText() const
 {
-    return value_->text();
+    return valueFull_;
 }
 
 QColor SummaryCard::valueColor() const

@@ -1,5 +1,7 @@
 // One headline figure: a title, a large value, a detail line, and (on hover) the formula
-// and the numbers behind it, taken from the core's derivation step.
+// and the numbers behind it, taken from the core's derivation step. Clicking the card, or
+// Return or Space while it has the keyboard focus, activates it (the window opens the math
+// at its steps).
 #pragma once
 
 #include <QFrame>
@@ -20,16 +22,29 @@ public:
     // Fraction 0..1 drawn as a thin bar under the value (memory against capacity); < 0 hides it.
     void setFill(double fraction, const QColor& color);
 
+    // The width at which title, value and detail all show whole.
+    int fullWidth() const;
+    // Whether any of the three lines is shown shortened at the card's present width.
+    bool isElided() const;
+
+signals:
+    void activated(bool fromKeyboard);
+
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     QLabel* title_;
     QLabel* value_;
     QLabel* detail_;
-    QString detailFull_;  // detail_ shows it elided to the card's width
+    // What each label says in full; the labels show it elided to the card's width.
+    QString titleFull_, valueFull_, detailFull_;
     void elide();
     double fill_ = -1;
     QColor fillColor_;
+    bool pressed_ = false;
 };

@@ -4,6 +4,8 @@
 #include <QHelpEvent>
 #include <QToolTip>
 
+#include <algorithm>
+
 #include "document/PlanDocument.h"
 #include "summary/SummaryCard.h"
 #include "style/Theme.h"
@@ -13,6 +15,9 @@
 using namespace trainplan;
 
 namespace {
+
+constexpr int kColumns = 4;
+constexpr int kSpacing = 6;
 
 QString q(const std::string& s)
 {
@@ -42,18 +47,19 @@ SummaryPanel::SummaryPanel(PlanDocument* document, QWidget* parent)
     };
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
-    grid->setSpacing(6);
+    grid->setSpacing(kSpacing);
     int column = 0;
     for (const auto& s : specs) {
         auto* card = new SummaryCard(tr(s.title), this);
         card->setObjectName(s.id);
         card->setAttribute(Qt::WA_Hover);
         card->installEventFilter(this);
-        grid->addWidget(card, column / 4, column % 4);
+        connect(card, &SummaryCard::activated, this, [this, id = QString(s.id)](bool fromKeyboard) { emit cardActivated(id, fromKeyboard); });
+        grid->addWidget(card, column / kColumns, column % kColumns);
         ++column;
         entries_.push_back({s.id, s.steps, card});
     }
-    for (int c = 0; c < 4; ++c)
+    for (int c = 0; c < kColumns; ++c)
         grid->setColumnStretch(c, 1);
     connect(doc_, &PlanDocument::planChanged, this, &SummaryPanel::refresh);
     refresh();
@@ -67,22 +73,54 @@ SummaryCard* SummaryPanel::card(const QString& id) const
     return nullptr;
 }
 
+QStringList SummaryPanel::stepIds(const QString& id) const
+{
+    for (const auto& e : entries_)
+        if (e.id == id)
+            return e.stepIds;
+    return {};
+}
+
+int SummaryPanel::fullWidth() const
+{
+    // Columns stretch equally, so the widest card sets every column's width.
+    int widest = 0;
+    for (const auto& e : entries_)
+        widest = std::max(widest, e.card->fullWidth());
+    return kColumns * widest + (kColumns - 1) * kSpacing;
+}
+
+QStringList SummaryPanel::elidedCards() const
+{
+    QStringList out;
+    for (const auto& e : entries_)
+        if (e.card->isElided())
+            out << e.id;
+    return out;
+}
+
 QString SummaryPanel::tooltipHtml(const QString& id) const
 {
     for (const auto& e : entries_) {
         if (e.id != id)
             continue;
         const auto sections = derive(doc_->plan(), doc_->estimate());
-        QString html = "<table cellspacing=4>";
+        QString html;
+        // A narrow card shows its lines shortened: the tooltip gives them whole.
+        if (e.card->isElided())
+            html += QString("<p><b>%1</b><br>%2<br>%3</p>")
+                        .arg(e.card->titleText().toHtmlEscaped(), e.card->valueText().toHtmlEscaped(), e.card->detailText().toHtmlEscaped());
+        html += "<table cellspacing=4>";
         for (const auto& stepId : e.stepIds) {
             const auto* step = findStep(sections, stepId.toStdString());
             if (!step)
                 continue;
-            html += QString("<tr><td><b>%1</b><br><code>%2</code><br>= %3<br>= <b>%4</b><br><i>%5</i></td></tr>")
-                        .arg(q(step->title).toHtmlEscaped(), q(step->formula).toHtmlEscaped(), q(step->substituted).toHtmlEscaped(),
-                             q(step->result).toHtmlEscaped(), q(step->source).toHtmlEscaped());
+            const QString substituted = trainplan::substitutionAddsToResult(*step) ? "= " + q(step->substituted).toHtmlEscaped() + "<br>" : QString();
+            html += QString("<tr><td><b>%1</b><br><code>%2</code><br>%3= <b>%4</b><br><i>%5</i></td></tr>")
+                        .arg(q(step->title).toHtmlEscaped(), q(step->formula).toHtmlEscaped(), substituted, q(step->result).toHtmlEscaped(),
+                             q(step->source).toHtmlEscaped());
         }
-        return html + "</table>";
+        return html + "</table><p><i>" + tr("Click for these steps in the math.") + "</i></p>";
     }
     return {};
 }
@@ -141,9 +179,9 @@ void SummaryPanel::refresh()
         card("days")->setValue(tr("%1 days").arg(q(formatNumber(t.time.days))), failureText + otherDays,
                                !failures || noProgress ? theme::severity(noProgress ? Severity::Error : Severity::Warning) : QColor());
     }
-    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 GPUs · %2 %3").arg(t.gpusUsed).arg(otherName, q(formatCount(other.time.gpuHours))));
-    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 steps · %2 %3")
-                                                                    .arg(q(formatInteger(double(t.time.steps))))
+    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 %2 · %3 %4").arg(q(formatInteger(t.gpusUsed)), q(pluralNoun(t.gpusUsed, "GPU"))).arg(otherName, q(formatCount(other.time.gpuHours))));
+    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 %2 · %3 %4")
+                                                                    .arg(q(formatInteger(double(t.time.steps))), q(pluralNoun(double(t.time.steps), "step")))
                                                                     .arg(otherName)
                                                                     .arg(q(formatSeconds(other.time.stepSeconds))));
     const double fraction = e.perGpu.total / e.capacityBytes;
@@ -151,7 +189,7 @@ void SummaryPanel::refresh()
     card("memory")->setValue(q(formatBytes(e.perGpu.total)), tr("of %1 (stage %2)").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1),
                              e.fits ? QColor() : memColor);
     card("memory")->setFill(fraction, memColor);
-    card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)), tr("m = %1 micro-batches").arg(e.pipeline.microbatches),
+    card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)), tr("m = %1").arg(q(countOf(double(e.pipeline.microbatches), "micro-batch", "micro-batches"))),
                              e.pipeline.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : QColor());
     card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
                           tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))));

@@ -6,6 +6,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 #include "timeline/TimelineScene.h"
@@ -56,8 +57,33 @@ void TimelineCanvas::zoom(double x, double factor)
     emit windowChanged();
 }
 
+void TimelineCanvas::scrollBy(double pixels)
+{
+    const double range = scene_->scrollRange(QSizeF(size()));
+    const double to = std::clamp(scene_->scroll() + pixels, 0.0, range);
+    if (to == scene_->scroll())
+        return;
+    scene_->setScroll(to);
+    update();
+    emit scrolled();
+}
+
+void TimelineCanvas::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    emit resized();
+}
+
 void TimelineCanvas::wheelEvent(QWheelEvent* event)
 {
+    // Shift (or Alt, which some systems turn into a horizontal wheel) scrolls the rows.
+    if (event->modifiers() & (Qt::ShiftModifier | Qt::AltModifier)) {
+        const QPoint delta = event->angleDelta();
+        const int d = std::abs(delta.y()) >= std::abs(delta.x()) ? delta.y() : delta.x();
+        scrollBy(-d / 120.0 * 3 * fontMetrics().height());
+        event->accept();
+        return;
+    }
     const double notches = event->angleDelta().y() / 120.0;
     if (notches == 0) {
         event->ignore();
@@ -114,6 +140,10 @@ void TimelineCanvas::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Plus:
     case Qt::Key_Equal: zoom(centre, 2.0); return;
     case Qt::Key_Minus: zoom(centre, 0.5); return;
+    case Qt::Key_PageDown: scrollBy(height() * 0.9); return;
+    case Qt::Key_PageUp: scrollBy(-height() * 0.9); return;
+    case Qt::Key_Down: scrollBy(fontMetrics().height()); return;
+    case Qt::Key_Up: scrollBy(-fontMetrics().height()); return;
     case Qt::Key_0:
     case Qt::Key_Home:
         scene_->fit();

@@ -1,6 +1,8 @@
 // The drawing surface of TimelineView: paints a TimelineScene and turns the mouse into zoom
 // (wheel, around the pointer), pan (drag), fit (double-click) and hover (highlight and
-// tooltip of the block under the pointer). Keys: + and - zoom, 0 fits.
+// tooltip of the block under the pointer). Keys: + and - zoom, 0 fits. When the rows are
+// taller than the canvas (the scene scrolls), Shift+wheel, Page Up/Down and the arrow keys
+// scroll them.
 #pragma once
 
 #include <QPointF>
@@ -20,8 +22,12 @@ public:
     QSize sizeHint() const override { return {900, 520}; }
     QSize minimumSizeHint() const override { return {480, 300}; }
 
+    void scrollBy(double pixels);  // vertically, within the scene's range
+
 signals:
     void windowChanged();  // zoomed, panned or fitted
+    void scrolled();       // the rows moved vertically
+    void resized();
 
 protected:
     bool event(QEvent* event) override;
@@ -33,6 +39,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void zoom(double x, double factor);

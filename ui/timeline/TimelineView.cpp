@@ -4,8 +4,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QScrollBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 #include "document/PlanDocument.h"
 #include "timeline/TimelineCanvas.h"
@@ -39,14 +43,34 @@ TimelineView::TimelineView(PlanDocument* document, QWidget* parent)
     hint_->setForegroundRole(QPalette::PlaceholderText);
     // The hint gives way to a narrow pane instead of widening it.
     hint_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    tools->addStretch(1);
-    tools->addWidget(hint_);
+    hint_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    tools->addWidget(hint_, 1);  // takes the row's free width (resizeEvent hides it when short)
+    tools->addStretch(0);        // ...which, while it is hidden, stays empty after the buttons
+
+    // Rows keep a legible height in a low pane: the drawing scrolls instead of squeezing them.
+    scene_.setScrollable(true);
+    rowScroll_ = new QScrollBar(Qt::Vertical, this);
+    rowScroll_->setToolTip(tr("More stages below (Shift+wheel or Page Down scrolls)"));
+    rowScroll_->hide();
+    connect(rowScroll_, &QScrollBar::valueChanged, this, [this](int v) {
+        if (int(scene_.scroll()) == v)
+            return;
+        scene_.setScroll(v);
+        canvas_->update();
+    });
+    connect(canvas_, &TimelineCanvas::scrolled, this, [this] { rowScroll_->setValue(int(std::lround(scene_.scroll()))); });
+    connect(canvas_, &TimelineCanvas::resized, this, &TimelineView::updateRowScroll);
+    auto* body = new QHBoxLayout;
+    body->setContentsMargins(0, 0, 0, 0);
+    body->setSpacing(0);
+    body->addWidget(canvas_, 1);
+    body->addWidget(rowScroll_);
 
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(2);
     column->addLayout(tools);
-    column->addWidget(canvas_, 1);
+    column->addLayout(body, 1);
 
     connect(doc_, &PlanDocument::planChanged, this, &TimelineView::refresh);
     refresh();
@@ -55,7 +79,20 @@ TimelineView::TimelineView(PlanDocument* document, QWidget* parent)
 void TimelineView::refresh()
 {
     scene_.setAnalysis(doc_->analysis());
+    updateRowScroll();
     canvas_->update();
+}
+
+void TimelineView::updateRowScroll()
+{
+    const double range = scene_.scrollRange(QSizeF(canvas_->size()));
+    const QSignalBlocker block(rowScroll_);
+    rowScroll_->setRange(0, int(std::ceil(range)));
+    rowScroll_->setPageStep(std::max(1, canvas_->height()));
+    rowScroll_->setSingleStep(std::max(1, canvas_->fontMetrics().height()));
+    scene_.setScroll(std::min(scene_.scroll(), range));
+    rowScroll_->setValue(int(std::lround(scene_.scroll())));
+    rowScroll_->setVisible(range > 0);
 }
 
 void TimelineView::setComparison(bool on)
@@ -67,6 +104,7 @@ void TimelineView::setComparison(bool on)
     if (on == scene_.comparison())
         return;
     scene_.setComparison(on);
+    updateRowScroll();
     canvas_->update();
 }
 
@@ -75,7 +113,10 @@ QImage TimelineView::renderImage(const QSize& size, double devicePixelRatio)
     QImage image(size * devicePixelRatio, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(devicePixelRatio);
     QPainter p(&image);
+    // A picture shows every row, however low it is: no scrolling in it.
+    scene_.setScrollable(false);
     scene_.paint(p, QRectF(QPointF(0, 0), QSizeF(size)));
+    scene_.setScrollable(true);
     canvas_->update();  // hit-testing follows the last paint: give it back to the canvas
     return image;
 }

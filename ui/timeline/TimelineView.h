@@ -12,6 +12,7 @@
 class PlanDocument;
 class QAction;
 class QLabel;
+class QScrollBar;
 class TimelineCanvas;
 
 class TimelineView : public QWidget {
@@ -23,6 +24,8 @@ public:
     TimelineScene& scene() { return scene_; }
     const TimelineScene& scene() const { return scene_; }
     TimelineCanvas* canvas() const { return canvas_; }
+    // Beside the canvas while the rows, at their legible height, are taller than it.
+    QScrollBar* rowScrollBar() const { return rowScroll_; }
 
     // Also for a menu or the pane's title bar.
     QAction* compareAction() const { return compare_; }  // checkable
@@ -41,6 +44,7 @@ protected:
 
 private:
     void refresh();
+    void updateRowScroll();
 
     PlanDocument* doc_;
     TimelineScene scene_;
@@ -48,4 +52,5 @@ private:
     QAction* compare_;
     QAction* fit_;
     QLabel* hint_ = nullptr;
+    QScrollBar* rowScroll_ = nullptr;
 };

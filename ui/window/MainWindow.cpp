@@ -12,6 +12,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QScrollArea>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
@@ -20,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include "window/DashboardPane.h"
+#include "window/FocusRing.h"
 #include "derivation/DerivationView.h"
 #include "report/Exporter.h"
 #include "window/PresentationWindow.h"
@@ -43,6 +45,13 @@
 #include "search/LayoutAdjuster.h"
 #include "plan/Presets.h"
 
+namespace {
+
+// Below this a panel's tables and charts stop being readable; its scroll area takes over.
+constexpr int kDockMinimumWidth = 360;
+
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , doc_(new PlanDocument(this))
@@ -62,6 +71,10 @@ MainWindow::MainWindow(QWidget* parent)
                                          .arg(from, QLocale().toString(pending.savedAt.toLocalTime(), QLocale::ShortFormat)),
                                      QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes)
             == QMessageBox::Yes;
+    };
+    availableScreenGeometry = [this] {
+        const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+        return s ? s->availableGeometry() : QRect(0, 0, 1920, 1080);
     };
     askSavePath = [this] {
         const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
@@ -86,31 +99,40 @@ MainWindow::MainWindow(QWidget* parent)
     splitter_->setSizes({360, 920});
     setCentralWidget(splitter_);
 
-    // The math is a dock on the right: opened when walking through a plan (journey 1),
-    // out of the way while exploring on a small screen.
-    mathDock_ = new QDockWidget(tr("Show the math"), this);
-    mathDock_->setObjectName("mathDock");
-    mathDock_->setWidget(derivation_);
-    mathDock_->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    addDockWidget(Qt::RightDockWidgetArea, mathDock_);
-    mathDock_->hide();
-
-    // The analysis tools share the right-hand dock area with the math, one tab each.
+    // The math and the analysis tools are docks on the right, one tab group: opened when
+    // walking through a plan, out of the way while exploring on a small screen. Each holds
+    // its content in a scroll area, so a dock narrower than its content scrolls instead of
+    // forcing the window wider (openDock() decides where a dock goes).
     searchPanel_ = new SearchPanel(doc_);
     tornado_ = new TornadoChart(doc_);
     realityCheck_ = new RealityCheckView;
-    auto addToolDock = [this](QDockWidget*& dock, const QString& title, const char* name, QWidget* content) {
+    QDockWidget* previous = nullptr;
+    auto addToolDock = [this, &previous](QDockWidget*& dock, const QString& title, const char* name, QWidget* content, bool scrolls) {
         dock = new QDockWidget(title, this);
         dock->setObjectName(name);
-        dock->setWidget(content);
+        if (scrolls) {
+            auto* scroll = new QScrollArea;
+            scroll->setWidget(content);
+            scroll->setWidgetResizable(true);
+            scroll->setFrameShape(QFrame::NoFrame);
+            dock->setWidget(scroll);
+        } else {
+            dock->setWidget(content);
+        }
+        dock->widget()->setMinimumSize(kDockMinimumWidth, 200);
         dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+        dock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
         addDockWidget(Qt::RightDockWidgetArea, dock);
-        tabifyDockWidget(mathDock_, dock);
+        if (previous)
+            tabifyDockWidget(previous, dock);
+        previous = dock;
         dock->hide();
     };
-    addToolDock(searchDock_, tr("Layout search"), "searchDock", searchPanel_);
-    addToolDock(tornadoDock_, tr("Sensitivity"), "sensitivityDock", tornado_);
-    addToolDock(realityDock_, tr("Reality check"), "realityDock", realityCheck_);
+    addToolDock(mathDock_, tr("Show the math"), "mathDock", derivation_, false);  // the list scrolls itself
+    addToolDock(searchDock_, tr("Layout search"), "searchDock", searchPanel_, true);
+    addToolDock(tornadoDock_, tr("Sensitivity"), "sensitivityDock", tornado_, true);
+    addToolDock(realityDock_, tr("Reality check"), "realityDock", realityCheck_, true);
+    setDockOptions(dockOptions() | QMainWindow::GroupedDragging);  // a tab group floats off as one
     // The tornado swings what the window shows: the assumed or the predicted step.
     const auto syncBasis = [this] {
         tornado_->setBasis(doc_->timeBasis() == PlanDocument::TimeBasis::Predicted ? trainplan::SensitivityBasis::Predicted
@@ -119,8 +141,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(doc_, &PlanDocument::timeBasisChanged, this, syncBasis);
     syncBasis();
 
+    focusRing_ = new FocusRing(this, qApp);
     buildMenus();
+    connect(summary_, &SummaryPanel::cardActivated, this, &MainWindow::showMathFor);
     connect(doc_, &PlanDocument::fileStateChanged, this, &MainWindow::updateTitle);
+    connect(doc_, &PlanDocument::planChanged, this, &MainWindow::updateTitle);  // the plan's name is in it
     connect(doc_, &PlanDocument::planChanged, this, &MainWindow::updateStatus);
     connect(warnings_, &WarningsPanel::fieldActivated, inputs_, &InputPanel::highlightField);
     updateTitle();
@@ -196,6 +221,123 @@ void MainWindow::setEnlargedPane(DashboardPane* pane, bool enlarged)
     summary_->setVisible(!enlarged);
 }
 
+QAction* MainWindow::dockAction(QDockWidget* dock, const QString& text, const QKeySequence& key)
+{
+    auto* action = new QAction(text, this);
+    action->setObjectName(dock->objectName() + "Action");
+    action->setCheckable(true);
+    action->setShortcut(key);
+    // Checked while the dock is open, however it was opened or closed.
+    connect(dock->toggleViewAction(), &QAction::toggled, action, &QAction::setChecked);
+    connect(action, &QAction::triggered, this, [this, dock, action] {
+        // Open and in front with the focus inside: the key closes it. Otherwise it opens (or
+        // comes to the front of its tab group) and takes the focus.
+        const bool inFront = dock->isVisible() && !dock->visibleRegion().isEmpty();
+        const bool focused = dock->isAncestorOf(QApplication::focusWidget());
+        if (inFront && focused) {
+            dock->close();
+        } else {
+            openDock(dock);
+            action->setChecked(true);
+        }
+    });
+    return action;
+}
+
+void MainWindow::openDock(QDockWidget* dock, bool fromKeyboard)
+{
+    if (!dock->isVisible()) {
+        QDockWidget* docked = nullptr;
+        QDockWidget* floating = nullptr;
+        for (QDockWidget* other : toolDocks()) {
+            if (other == dock || !other->isVisible())
+                continue;
+            (other->isFloating() ? floating : docked) = other;
+        }
+        const QSize before = size();
+        if (docked) {
+            // Another panel is docked: join its tab group, which takes no more room.
+            dock->setFloating(false);
+            if (dockWidgetArea(docked) != dockWidgetArea(dock) || !tabifiedDockWidgets(docked).contains(dock))
+                tabifyDockWidget(docked, dock);
+            dock->show();
+        } else if (floating) {
+            dock->setFloating(true);
+            dock->setGeometry(floating->geometry());
+            dock->show();
+        } else {
+            const int room = width() - legibleCentralWidth() - style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
+            if (room >= kDockMinimumWidth) {
+                dock->setFloating(false);
+                dock->show();
+                const int preferred = std::max(kDockMinimumWidth, dock->widget()->sizeHint().width());
+                resizeDocks({dock}, {std::min(room, preferred)}, Qt::Horizontal);
+            } else {
+                placeFloating(dock);
+                dock->show();
+            }
+        }
+        if (layout())
+            layout()->activate();
+        // Whatever the minimum sizes say, a panel never widens the window: float it instead.
+        if (!dock->isFloating() && size().width() > before.width()) {
+            placeFloating(dock);
+            resize(before);
+        }
+    }
+    dock->raise();
+    if (dock->isFloating())
+        dock->activateWindow();
+    if (dock->isAncestorOf(QApplication::focusWidget()))
+        return;
+    // The focus to the panel's first field, so the keyboard carries on where the eyes went;
+    // the ring shows it there even while a floating panel's window is still being activated.
+    QWidget* first = nullptr;
+    if (dock == searchDock_) {
+        first = searchPanel_->focusFirstField();
+    } else {
+        for (QWidget* w = dock->widget()->nextInFocusChain(); w && dock->isAncestorOf(w); w = w->nextInFocusChain()) {
+            if ((w->focusPolicy() & Qt::TabFocus) && w->isEnabled() && w->isVisibleTo(dock)) {
+                first = w;
+                first->setFocus(Qt::ShortcutFocusReason);
+                break;
+            }
+        }
+    }
+    focusRing_->setWidget(fromKeyboard ? first : nullptr);
+}
+
+void MainWindow::placeFloating(QDockWidget* dock)
+{
+    // Floating beside the window when the screen has room there, else over its right side;
+    // never larger than the screen.
+    const QRect screenArea = availableScreenGeometry();
+    const QRect frame = frameGeometry();
+    const QSize hint = dock->widget()->sizeHint();
+    const int w = std::min(std::max(kDockMinimumWidth, std::max(hint.width(), 480)), std::max(kDockMinimumWidth, screenArea.width() / 2));
+    const int h = std::min(std::max(height(), 400), screenArea.height());
+    int x = frame.right() + 1;
+    if (x + w > screenArea.right() + 1)
+        x = frame.left() - w >= screenArea.left() ? frame.left() - w : std::min(frame.right() + 1, screenArea.right() + 1) - w;
+    x = std::clamp(x, screenArea.left(), std::max(screenArea.left(), screenArea.right() + 1 - w));
+    const int y = std::clamp(geometry().top(), screenArea.top(), std::max(screenArea.top(), screenArea.bottom() + 1 - h));
+    dock->setFloating(true);
+    dock->setGeometry(x, y, w, h);
+}
+
+int MainWindow::legibleCentralWidth() const
+{
+    // The dashboard's column margins are 6 on each side; the panes' rows need their minimums.
+    const int dashboard = std::max({summary_->fullWidth(), topRow_->minimumSizeHint().width(), bottomRow_->minimumSizeHint().width()}) + 12;
+    return inputScroll_->minimumWidth() + splitter_->handleWidth() + dashboard;
+}
+
+void MainWindow::showMathFor(const QString& cardId, bool fromKeyboard)
+{
+    openDock(mathDock_, fromKeyboard);
+    derivation_->showSteps(summary_->stepIds(cardId));
+}
+
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -268,8 +410,12 @@ void MainWindow::buildMenus()
     edit->addAction(tr("Copy the math as text"), this, [this] { derivation_->copyPlainText(); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (auto* pane : panes_) {
-        view->addAction(tr("Enlarge %1").arg(pane->objectName()), this, [pane] { pane->setEnlarged(!pane->isEnlarged()); });
+    for (size_t i = 0; i < panes_.size(); ++i) {
+        DashboardPane* pane = panes_[i];
+        // Ctrl+1 ... Ctrl+5, in the dashboard's reading order.
+        const QKeySequence key = i < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))) : QKeySequence();
+        QAction* enlarge = view->addAction(tr("Enlarge %1").arg(pane->objectName()), key, this, [pane] { pane->setEnlarged(!pane->isEnlarged()); });
+        enlarge->setObjectName(QString("enlarge%1").arg(i + 1));
     }
     view->addAction(tr("Show all panes"), QKeySequence(Qt::Key_Escape), this, [this] {
         for (auto* p : panes_)
@@ -279,18 +425,10 @@ void MainWindow::buildMenus()
     view->addAction(timeline_->compareAction());
     view->addAction(timeline_->fitAction());
     view->addSeparator();
-    QAction* math = mathDock_->toggleViewAction();
-    math->setText(tr("Show the &math"));
-    math->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
-    view->addAction(math);
-    const std::pair<QDockWidget*, QKeySequence> tools[] = {{searchDock_, QKeySequence(Qt::CTRL | Qt::Key_F)},
-                                                           {tornadoDock_, QKeySequence(Qt::CTRL | Qt::Key_T)},
-                                                           {realityDock_, QKeySequence(Qt::CTRL | Qt::Key_R)}};
-    for (const auto& [dock, key] : tools) {
-        QAction* toggle = dock->toggleViewAction();
-        toggle->setShortcut(key);
-        view->addAction(toggle);
-    }
+    view->addAction(dockAction(mathDock_, tr("Show the &math"), QKeySequence(Qt::CTRL | Qt::Key_M)));
+    view->addAction(dockAction(searchDock_, tr("Layout &search"), QKeySequence(Qt::CTRL | Qt::Key_F)));
+    view->addAction(dockAction(tornadoDock_, tr("Se&nsitivity"), QKeySequence(Qt::CTRL | Qt::Key_T)));
+    view->addAction(dockAction(realityDock_, tr("&Reality check"), QKeySequence(Qt::CTRL | Qt::Key_R)));
     view->addAction(tr("&Presentation mode"), QKeySequence(Qt::Key_F5), this, &MainWindow::startPresentation);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -303,7 +441,12 @@ void MainWindow::buildMenus()
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(QString("%1[*] — TrainPlan").arg(doc_->displayName()));
+    // The file, then the plan's name: "plan.json* — 70B on 2,048 H100s, 1.4T tokens — TrainPlan".
+    // "[*]" is Qt's modified-marker placeholder; a name that contains it is escaped.
+    QString name = QString::fromStdString(doc_->plan().name);
+    name.replace(QLatin1String("[*]"), QLatin1String("[*][*]"));
+    setWindowTitle(name.isEmpty() ? QString("%1[*] — TrainPlan").arg(doc_->displayName())
+                                  : QString("%1[*] — %2 — TrainPlan").arg(doc_->displayName(), name));
     setWindowModified(doc_->isModified());
 }
 
@@ -315,14 +458,14 @@ void MainWindow::updateStatus()
         errors += w.severity == trainplan::Severity::Error;
         warnings += w.severity == trainplan::Severity::Warning;
     }
-    statusBar()->showMessage(tr("%1 GPUs · %2 days compute, %3 days with failures · fullest GPU %4 of %5 · %6 errors, %7 warnings")
-                                 .arg(e.gpusUsed)
-                                 .arg(QString::fromStdString(trainplan::formatNumber(e.time.days)))
-                                 .arg(QString::fromStdString(trainplan::formatNumber(e.reliability.paddedDays)))
-                                 .arg(QString::fromStdString(trainplan::formatBytes(e.perGpu.total)))
-                                 .arg(QString::fromStdString(trainplan::formatBytes(e.capacityBytes)))
-                                 .arg(errors)
-                                 .arg(warnings));
+    // Counts agree with their nouns: "1 GPU", "1 error", "1 day".
+    const auto count = [](double n, const char* noun) { return QString::fromStdString(trainplan::formatInteger(n) + " " + trainplan::pluralNoun(n, noun)); };
+    const auto days = [](double d) { return QString::fromStdString(trainplan::countOf(d, "day")); };
+    statusBar()->showMessage(tr("%1 · %2 compute, %3 with failures · fullest GPU %4 of %5 · %6, %7")
+                                 .arg(count(e.gpusUsed, "GPU"), days(e.time.days), days(e.reliability.paddedDays),
+                                      QString::fromStdString(trainplan::formatBytes(e.perGpu.total)),
+                                      QString::fromStdString(trainplan::formatBytes(e.capacityBytes)), count(errors, "error"),
+                                      count(warnings, "warning")));
 }
 
 bool MainWindow::maybeSave()
@@ -393,7 +536,7 @@ void MainWindow::newFromModel(const QString& modelName)
     trainplan::Plan plan = trainplan::defaultPlan();
     if (const auto* preset = trainplan::findModelPreset(modelName.toStdString())) {
         plan.model = preset->model;
-        plan.name = preset->model.name + " on " + std::to_string(plan.cluster.gpus) + " " + plan.cluster.accelerator;
+        plan.nameUserSet = false;  // named after what it plans (PlanDocument::resetTo refreshes it)
     }
     doc_->resetTo(plan);
 }

@@ -11,6 +11,7 @@
 #include "document/RecoveryStore.h"
 
 class DashboardPane;
+class FocusRing;
 enum class ReportView;
 class DerivationView;
 class InputPanel;
@@ -49,6 +50,22 @@ public:
     TornadoChart* tornado() const { return tornado_; }
     RealityCheckView* realityCheck() const { return realityCheck_; }
     const std::vector<DashboardPane*>& panes() const { return panes_; }
+    QDockWidget* searchDock() const { return searchDock_; }
+    QDockWidget* sensitivityDock() const { return tornadoDock_; }
+    QDockWidget* realityDock() const { return realityDock_; }
+    // The math, the search, sensitivity and the reality check: one tab group on the right.
+    std::vector<QDockWidget*> toolDocks() const { return {mathDock_, searchDock_, tornadoDock_, realityDock_}; }
+    FocusRing* focusRing() const { return focusRing_; }
+
+    // Opens a panel without growing the window past its screen or squeezing the dashboard
+    // below the width its cards need: beside the dashboard when the window has the room, as
+    // a tab when another panel is already docked, floating otherwise. Raises it if open. The
+    // keyboard focus goes to its first field, ringed when the keyboard asked for the panel.
+    void openDock(QDockWidget* dock, bool fromKeyboard = true);
+    // Opens the math at a headline card's steps, highlighted (clicking a card does this).
+    void showMathFor(const QString& cardId, bool fromKeyboard = false);
+    // The narrowest the inputs and the dashboard can be with every card's text whole.
+    int legibleCentralWidth() const;
 
     bool openFile(const QString& path);
     bool saveTo(const QString& path);
@@ -64,6 +81,8 @@ public:
     std::function<QString()> askSavePath;
     // Asked whether to restore a crashed session's unsaved plan; tests replace it.
     std::function<bool(const RecoveryStore::Pending&)> askToRestore;
+    // The screen area a panel may use (the window's screen, less task bars).
+    std::function<QRect()> availableScreenGeometry;
 
     // On start: offers the newest unsaved plan of a TrainPlan that did not exit cleanly. True when
     // one was restored.
@@ -89,6 +108,8 @@ private:
     void restoreSettings();
     void saveSettings();
     void setEnlargedPane(DashboardPane* pane, bool enlarged);
+    QAction* dockAction(QDockWidget* dock, const QString& text, const QKeySequence& key);
+    void placeFloating(QDockWidget* dock);
     bool runExport(const struct ExportRequest& request);
 
     PlanDocument* doc_;
@@ -114,4 +135,5 @@ private:
     QSplitter* topRow_;
     QSplitter* bottomRow_;
     std::vector<DashboardPane*> panes_;
+    FocusRing* focusRing_;
 };

@@ -1,5 +1,7 @@
 #include "plan/Plan.h"
 
+#include <tuple>
+
 namespace trainplan {
 
 // ZeRO paper (Rajbhandari et al. 2020) Sec. 3.1: mixed-precision Adam keeps 2 + 2 + K bytes
@@ -13,6 +15,15 @@ StateBytesPerParameter stateBytesPerParameter(PrecisionScheme scheme)
     case PrecisionScheme::Fp32Adam: return {4, 4, 0, 8};
     }
     return {2, 2, 4, 8};
+}
+
+bool sameModelShape(const ModelSpec& a, const ModelSpec& b)
+{
+    const auto shape = [](const ModelSpec& m) {
+        return std::tie(m.layers, m.hiddenSize, m.ffnHiddenSize, m.ffnKind, m.attentionHeads, m.kvHeads, m.headDim, m.vocabSize,
+                        m.tiedEmbeddings, m.norm, m.bias, m.positionEmbedding);
+    };
+    return shape(a) == shape(b);
 }
 
 double activationBytesPerElement(PrecisionScheme scheme)

@@ -36,6 +36,13 @@ struct ModelSpec {
     bool operator==(const ModelSpec&) const = default;
 };
 
+// The numbers that make a model's shape: everything but its name and its sequence length.
+// The sequence length is how a run trains the model, not what the model is (worked example A
+// trains Llama 3.1 70B's shape at 4,096 tokens; Meta pre-trained it at 8,192), so a plan with
+// a preset's shape at another length still shows that preset. The one definition presets are
+// matched by (Presets.h modelPresetOf).
+bool sameModelShape(const ModelSpec& a, const ModelSpec& b);
+
 // How often hardware fails: either per node or per GPU (the file names which).
 enum class MtbfBasis { PerNode, PerGpu };
 
@@ -132,7 +139,10 @@ struct ReliabilitySpec {
 };
 
 struct Plan {
+    // The plan's name. Unless nameUserSet, it is generatedPlanName() (PlanName.h): it follows
+    // the model, cluster and token budget, and refreshPlanName() keeps it current.
     std::string name;
+    bool nameUserSet = false;
     ModelSpec model;
     ClusterSpec cluster;
     TrainingSpec training;

@@ -72,7 +72,8 @@ std::vector<PlanField> makeFields()
     return {
         Builder("format", T::Text, "file format, always \"trainplan.plan\"").required(),
         Builder("version", T::Integer, "format version").range(1, 1'000'000).required(),
-        Builder("name", T::Text, "plan name").byDefault("\"\""),
+        Builder("name", T::Text, "plan name; unless name_user_set, the generated \"70B on 2,048 H100s, 1.4T tokens\"").note("generated"),
+        Builder("name_user_set", T::Boolean, "true: name was typed and stays as typed; false: it follows the model, GPUs and tokens").note("absent: true when name differs from the generated name"),
         Builder("notes", T::Text, "free-text notes").byDefault("\"\""),
 
         Builder("model.name", T::Text, "model name").byDefault("\"\""),

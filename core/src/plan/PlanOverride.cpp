@@ -72,6 +72,10 @@ void applyOverride(json& doc, const std::string& assignment)
             throw PlanError({{path.substr(0, start ? start - 1 : 0), "is not an object, so " + path + " cannot be set"}});
         if (dot == std::string::npos) {
             (*node)[key] = value;
+            // A name given on the command line is the person's, as one typed in the window
+            // (PlanName.h); a blank one returns to the generated name.
+            if (path == "name" && node == &doc)
+                doc["name_user_set"] = value.is_string() && value.get<std::string>().find_first_not_of(" \t\r\n") != std::string::npos;
             return;
         }
         node = &(*node)[key];

@@ -14,6 +14,7 @@
 #include "plan/FrameworkNames.h"
 #include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
+#include "plan/PlanName.h"
 
 namespace trainplan {
 
@@ -509,6 +510,9 @@ Plan planFromJson(const json& doc)
 
     Plan plan;
     plan.name = top.text(F("name"));
+    const PlanField& userSetField = F("name_user_set");
+    const bool userSetGiven = top.find(userSetField) != nullptr;
+    const bool userSet = top.boolean(userSetField);
     top.text(F("notes"));
     readModel(doc, plan.model, problems);
     readCluster(doc, plan.cluster, problems);
@@ -521,6 +525,12 @@ Plan planFromJson(const json& doc)
     top.rejectUnknownKeys();
     if (!problems.empty())
         throw PlanError(std::move(problems));
+    // A file from before name_user_set: a name equal to the generated one (or none) follows,
+    // any other name is the person's. A file that says false gets the name regenerated, so
+    // --set model.layers=... renames the plan as the window would.
+    const bool blank = plan.name.find_first_not_of(" \t\r\n") == std::string::npos;
+    plan.nameUserSet = !blank && (userSetGiven ? userSet : plan.name != generatedPlanName(plan));
+    refreshPlanName(plan);
     return plan;
 }
 

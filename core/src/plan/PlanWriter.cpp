@@ -85,6 +85,7 @@ json planToJson(const Plan& plan)
     w.set("format", std::string(kPlanFormat));
     w.set("version", kPlanVersion);
     w.set("name", plan.name);
+    w.set("name_user_set", plan.nameUserSet);
 
     w.set("model.name", m.name);
     w.set("model.layers", m.layers);

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
 #include "estimate/ReliabilityModel.h"
 #include "plan/PlanIO.h"
+#include "plan/PlanName.h"
 #include "plan/Units.h"
 
 namespace trainplan {
@@ -231,6 +233,25 @@ int presetLabelIndex(const std::string& label)
     return index;
 }
 
+namespace {
+
+// Bit i set: field i of acceleratorPresetFields() differs between the cluster and the preset.
+unsigned differingAcceleratorFields(const ClusterSpec& c, const AcceleratorPreset& a)
+{
+    // Plan files give these in GB and TFLOP/s with a few digits: compare to 0.1 %.
+    const auto differs = [](double x, double y) { return std::abs(x - y) > 1e-3 * std::max(std::abs(x), std::abs(y)); };
+    const bool differing[] = {differs(c.memoryBytesPerGpu, a.memoryBytes), differs(c.peakFlopsPerGpu, a.peakBf16FlopsPerSecond),
+                              differs(c.intraNodeBytesPerSecond, a.intraNodeBytesPerSecond),
+                              differs(c.interNodeBytesPerSecond, a.interNodeBytesPerSecond), c.gpusPerNode != a.gpusPerNode};
+    unsigned mask = 0;
+    for (size_t i = 0; i < std::size(differing); ++i)
+        if (differing[i])
+            mask |= 1u << i;
+    return mask;
+}
+
+}  // namespace
+
 AcceleratorMismatch acceleratorMismatch(const ClusterSpec& c)
 {
     AcceleratorMismatch out;
@@ -238,18 +259,40 @@ AcceleratorMismatch acceleratorMismatch(const ClusterSpec& c)
     if (index < 0)
         return out;
     const AcceleratorPreset& a = acceleratorPresets()[size_t(index)];
-    // Plan files give these in GB and TFLOP/s with a few digits: compare to 0.1 %.
-    const auto differs = [](double x, double y) { return std::abs(x - y) > 1e-3 * std::max(std::abs(x), std::abs(y)); };
+    const unsigned mask = differingAcceleratorFields(c, a);
     const auto& names = acceleratorPresetFields();
-    const bool differing[] = {differs(c.memoryBytesPerGpu, a.memoryBytes), differs(c.peakFlopsPerGpu, a.peakBf16FlopsPerSecond),
-                              differs(c.intraNodeBytesPerSecond, a.intraNodeBytesPerSecond),
-                              differs(c.interNodeBytesPerSecond, a.interNodeBytesPerSecond), c.gpusPerNode != a.gpusPerNode};
     for (size_t i = 0; i < names.size(); ++i)
-        if (differing[i])
+        if (mask & (1u << i))
             out.fields.push_back(names[i]);
     if (!out.fields.empty())
         out.preset = &a;
     return out;
+}
+
+const AcceleratorPreset* acceleratorPresetOf(const ClusterSpec& cluster)
+{
+    const int named = presetLabelIndex(cluster.accelerator);
+    const auto& presets = acceleratorPresets();
+    if (named >= 0 && differingAcceleratorFields(cluster, presets[size_t(named)]) == 0)
+        return &presets[size_t(named)];
+    for (const auto& a : presets)
+        if (differingAcceleratorFields(cluster, a) == 0)
+            return &a;
+    return nullptr;
+}
+
+const ModelPreset* modelPresetOf(const ModelSpec& model)
+{
+    const ModelPreset* first = nullptr;
+    for (const auto& p : modelPresets()) {
+        if (!sameModelShape(p.model, model))
+            continue;
+        if (p.model.name == model.name)
+            return &p;
+        if (!first)
+            first = &p;
+    }
+    return first;
 }
 
 void applyAccelerator(const AcceleratorPreset& a, ClusterSpec& c)
@@ -274,6 +317,7 @@ WorkedExample workedExampleOf(const Plan& plan)
     for (WorkedExample which : {WorkedExample::A, WorkedExample::B}) {
         Plan example = workedExamplePlan(which);
         example.name = plan.name;
+        example.nameUserSet = plan.nameUserSet;
         if (example == plan)
             return which;
     }
@@ -286,6 +330,9 @@ Plan defaultPlan()
         Plan p = workedExamplePlan(WorkedExample::A);
         p.cluster.mtbfSeconds = kDefaultMtbfHoursPerNode * units::secondsPerHour;
         p.cluster.mtbfBasis = MtbfBasis::PerNode;
+        // Not the example any more (another failure rate): its name follows what it plans.
+        p.nameUserSet = false;
+        refreshPlanName(p);
         return p;
     }();
     return plan;

@@ -51,6 +51,14 @@ std::string presetKey(const std::string& name);
 PresetMatch<ModelPreset> matchModelPreset(const std::string& name);
 PresetMatch<AcceleratorPreset> matchAcceleratorPreset(const std::string& name);
 
+// The preset a model's numbers equal (sameModelShape, Plan.h), or nullptr: presets are matched
+// by shape, never by name, so an edited model is not shown as the preset it was copied from.
+// When several share a shape, the one the model's name names wins, else the first.
+const ModelPreset* modelPresetOf(const ModelSpec& model);
+// The accelerator preset whose hardware figures (acceleratorPresetFields) the cluster's equal,
+// to 0.1 %, or nullptr; when several match, the one cluster.accelerator names wins.
+const AcceleratorPreset* acceleratorPresetOf(const ClusterSpec& cluster);
+
 // Copies an accelerator's hardware figures into a cluster (GPU count untouched).
 void applyAccelerator(const AcceleratorPreset& preset, ClusterSpec& cluster);
 

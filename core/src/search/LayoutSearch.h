@@ -48,6 +48,11 @@ struct SearchOptions {
     int maxVirtualStages = 8;
     int maxMicroBatch = 16;
     std::optional<FrameworkOptions> framework;  // unset: the plan's own framework section
+    // Rows with the same figures (sameFigures()) whose layouts differ only in how DP and CP split
+    // their product or in the micro-batch size are ranked once: the simplest of them is the row and
+    // the others are listed as its equivalents (SearchResult::equivalents), so `top` counts
+    // distinct options. Off, every fitting layout is its own row.
+    bool groupEquivalents = false;
 };
 
 struct SearchLayout {
@@ -78,6 +83,12 @@ struct SearchRow {
     bool simplest = false;
 };
 
+// A layout ranked as another row: same figures, differing only in DP x CP split or micro-batch.
+struct SearchEquivalent {
+    size_t row = 0;  // index into SearchResult::rows of the row it equals
+    SearchLayout layout;
+};
+
 struct SearchResult {
     long long evaluated = 0;  // layouts estimated (valid for the model and cluster)
     long long fitting = 0;    // of those, the ones that fit in memory (with the margin when required)
@@ -92,7 +103,20 @@ struct SearchResult {
     int top = 0;
     size_t topRows() const { return std::min(rows.size(), size_t(std::max(0, top))); }
     int paretoCount = 0;
+    // With SearchOptions::groupEquivalents: the layouts folded into each row, by row, best first.
+    bool grouped = false;
+    std::vector<SearchEquivalent> equivalents;
+    std::vector<SearchLayout> equivalentsOf(size_t row) const;
 };
+
+// Figures closer than this (relative) read the same in every view: the step, MFU and memory are
+// shown to three digits and GPU-hours to the hour, so 0.25 % is below what a reader compares.
+inline constexpr double kSameFiguresTolerance = 0.0025;
+
+// Whether two rows are the same option under another DP x CP split or micro-batch: every
+// other layout field equal, the same flags, and every figure (step, run time, memory, MFU,
+// GPU-hours, cost) within kSameFiguresTolerance.
+bool sameFigures(const SearchRow& a, const SearchRow& b);
 
 // Progress in [0, 1], called from the searching thread.
 using SearchProgress = std::function<void(double fraction)>;
@@ -113,8 +137,9 @@ std::array<int, 5> simplicityKey(const SearchLayout& layout, int gpusPerNode);
 // search.evaluated, search.fitting, search.seconds, search.results[] (layout{tp, pp, dp, cp,
 // virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
 // step_seconds, mfu, memory_bytes, headroom_bytes, within_margin, gpu_hours, cost, days, pareto,
-// simplest, tp_across_nodes), plus objective, cancelled, pareto_count, under_margin and
-// margin_bytes; under a top-level "search" key.
+// simplest, tp_across_nodes, group, equivalents[] (layouts with the same figures, when grouped)),
+// plus objective, cancelled, pareto_count, under_margin, margin_bytes and grouped; under a
+// top-level "search" key. A row's group id is the same wherever the row appears.
 nlohmann::json searchToJson(const SearchResult& result);
 
 }  // namespace trainplan

@@ -25,14 +25,23 @@ const char* objectiveName(SearchObjective o)
 nlohmann::json searchToJson(const SearchResult& r)
 {
     using nlohmann::json;
-    const auto rowJson = [](const SearchRow& row) {
-        const SearchLayout& s = row.layout;
+    const auto layoutJson = [](const SearchLayout& s) {
+        return json{{"tp", s.tp}, {"pp", s.pp}, {"dp", s.dp}, {"cp", s.cp}, {"virtual_stages", s.virtualStages},
+                    {"micro_batch", s.microBatch}, {"zero", s.zeroStage}, {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
+                    {"sequence_parallel", s.sequenceParallel}, {"global_batch", s.globalBatch},
+                    {"schedule", std::string(nameOf(kScheduleNames, s.schedule))}};
+    };
+    // A row's group id is its place in r.rows (1-based), the same in every section; its
+    // equivalents are the layouts with the same figures that were folded into it.
+    const auto rowJson = [&](size_t index) {
+        const SearchRow& row = r.rows[index];
+        json equivalents = json::array();
+        for (const SearchLayout& e : r.equivalentsOf(index))
+            equivalents.push_back(layoutJson(e));
         return json{
-            {"layout",
-             {{"tp", s.tp}, {"pp", s.pp}, {"dp", s.dp}, {"cp", s.cp}, {"virtual_stages", s.virtualStages},
-              {"micro_batch", s.microBatch}, {"zero", s.zeroStage}, {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
-              {"sequence_parallel", s.sequenceParallel}, {"global_batch", s.globalBatch},
-              {"schedule", std::string(nameOf(kScheduleNames, s.schedule))}}},
+            {"layout", layoutJson(row.layout)},
+            {"group", index + 1},
+            {"equivalents", std::move(equivalents)},
             {"step_seconds", row.stepSeconds},
             {"mfu", row.mfu},
             {"memory_bytes", row.memoryBytes},
@@ -50,17 +59,17 @@ nlohmann::json searchToJson(const SearchResult& r)
     // under their own key.
     json results = json::array(), front = json::array(), simplest = nullptr;
     for (size_t i = 0; i < r.topRows(); ++i)
-        results.push_back(rowJson(r.rows[i]));
-    std::vector<const SearchRow*> pareto;
-    for (const SearchRow& row : r.rows) {
-        if (row.pareto)
-            pareto.push_back(&row);
-        if (row.simplest)
-            simplest = rowJson(row);
+        results.push_back(rowJson(i));
+    std::vector<size_t> pareto;
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+        if (r.rows[i].pareto)
+            pareto.push_back(i);
+        if (r.rows[i].simplest)
+            simplest = rowJson(i);
     }
-    std::sort(pareto.begin(), pareto.end(), [](const SearchRow* a, const SearchRow* b) { return a->stepSeconds < b->stepSeconds; });
-    for (const SearchRow* row : pareto)
-        front.push_back(rowJson(*row));
+    std::stable_sort(pareto.begin(), pareto.end(), [&](size_t a, size_t b) { return r.rows[a].stepSeconds < r.rows[b].stepSeconds; });
+    for (size_t i : pareto)
+        front.push_back(rowJson(i));
     return json{{"search",
                  {{"evaluated", r.evaluated},
                   {"fitting", r.fitting},
@@ -70,6 +79,7 @@ nlohmann::json searchToJson(const SearchResult& r)
                   {"cancelled", r.cancelled},
                   {"objective", objectiveName(r.objective)},
                   {"pareto_count", r.paretoCount},
+                  {"grouped", r.grouped},
                   {"results", std::move(results)},
                   {"pareto_front", std::move(front)},
                   {"simplest", std::move(simplest)}}}};

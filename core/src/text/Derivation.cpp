@@ -1,12 +1,14 @@
 #include "text/Derivation.h"
 
 #include <cmath>
+#include <regex>
 #include <sstream>
 
 #include "plan/EnumNames.h"
 #include "plan/Presets.h"
 #include "plan/Units.h"
 #include "text/Format.h"
+#include "estimate/ActivationModel.h"
 #include "estimate/ModelStateModel.h"
 #include "estimate/PipelineModel.h"
 #include "estimate/ReliabilityModel.h"
@@ -19,6 +21,25 @@ namespace {
 std::string sci(double v) { return formatSci(v, 4); }
 std::string num(double v) { return formatNumber(v, 4); }
 std::string integer(double v) { return formatInteger(v); }
+// A count that need not be whole, with thousands separators and as many decimals (up to four)
+// as it takes to show the fraction: "333,786.4", never rounded to a neighbouring whole number.
+std::string exactCount(double v)
+{
+    const double whole = std::floor(v);
+    const double fraction = v - whole;
+    if (fraction < 1e-9)
+        return formatInteger(whole);
+    for (int decimals = 1; decimals <= 4; ++decimals) {
+        const double scale = std::pow(10.0, decimals);
+        const long long digits = std::llround(fraction * scale);
+        if ((digits > 0 && digits < (long long)scale) || decimals == 4) {
+            std::string tail = std::to_string(std::min(digits, (long long)scale - 1));
+            tail.insert(0, size_t(decimals) - tail.size(), '0');
+            return formatInteger(whole) + "." + tail;
+        }
+    }
+    return formatInteger(whole);
+}
 
 
 // Each step's source names where its formula comes from. A worked example's own figure is shown
@@ -128,7 +149,8 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
     const char* recomputeFormula = plan.layout.recompute == Recompute::Full ? "model + (2·N_layers + 4·L·h·s)·D"
                                    : plan.layout.recompute == Recompute::Selective ? "model + 4·L·h·s·D (attention forward again)"
                                                                                    : "model (no recompute)";
-    s.add("flops.hardware", "Hardware FLOPs (with recompute)", recomputeFormula, formatSci(f.total) + " + " + formatSci(f.recompute),
+    s.add("flops.hardware", "Hardware FLOPs (with recompute)", recomputeFormula,
+          plan.layout.recompute == Recompute::None ? formatSci(f.total) : formatSci(f.total) + " + " + formatSci(f.recompute),
           f.hardware, "FLOPs", formatSci(f.hardware) + " FLOPs", "Korthikanti et al. 2022, Sec. 5; Narayanan et al. 2021, Eq. 3");
 
     s.add("time.peak_cluster", "Cluster peak", "GPUs × peak per GPU",
@@ -165,8 +187,12 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
           "steps", integer(double(t.steps)) + " steps", "definition");
     s.compare(s.last(), A, "≈ 334k");
     s.compare(s.last(), B, "≈ 71,500");
-    s.add("time.step_seconds", "Step time", "compute seconds / steps", formatSci(t.totalSeconds) + " / " + integer(t.stepsExact),
-          t.stepSeconds, "s", formatSeconds(t.stepSeconds), "definition");
+    // The step time divides by the exact step count (D / tokens per step), not the rounded-up
+    // count above, so the division shows that count with its fraction rather than a rounded one.
+    s.add("time.step_seconds", "Step time", "compute seconds / exact steps (D / tokens per step)",
+          formatSci(t.totalSeconds) + " / " + exactCount(t.stepsExact), t.stepSeconds, "s", formatSeconds(t.stepSeconds), "definition")
+        .note = t.stepsExact == double(t.steps) ? std::string()
+                                                : "the run's " + integer(double(t.steps)) + " steps end with a partial one";
     s.compare(s.last(), A, "each step must take ~2.3 s");
     s.add("time.tokens_per_second_per_gpu", "Throughput per GPU", "D / (seconds × GPUs)",
           sci(D) + " / (" + formatSci(t.totalSeconds) + " × " + integer(e.gpusUsed) + ")", t.tokensPerSecondPerGpu, "tokens/s",
@@ -262,9 +288,31 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
               (l.schedule == Schedule::Interleaved ? ", v = " + integer(l.virtualStages) : ""),
           st.microbatchesInFlight, "micro-batches", num(st.microbatchesInFlight), "Narayanan et al. 2021, Sec. 2.2; Korthikanti et al. 2022, Sec. 4.2.3");
     s.compare(s.last(), A, "p = 4 on stage 1");
-    s.add("memory.activations", "Activations on " + stageName, "in flight × per micro-batch + recompute working set + logits",
-          num(st.microbatchesInFlight) + " × " + formatBytes(st.activationsPerMicrobatch) + " + " + formatBytes(st.activationExtras),
-          st.memory.activations, "bytes", formatBytes(st.memory.activations), "Korthikanti et al. 2022, Sec. 4.2.3 and 4.3 (logits)");
+    // The extras, term by term as the estimate adds them (Estimate.cpp estimateStages): only
+    // the terms this stage holds are written, each named in the formula beside its value.
+    struct Term {
+        const char* name;
+        double bytes;
+    };
+    const Term extras[] = {
+        {"recompute working set", recomputeWorkingSet(plan)},
+        {"logits", st.hasLmHead ? logitsBytes(plan) : 0.0},
+        {"ZeRO-3 gathered parameters", gatheredParameterBytes(plan, e.parameters.perLayer / l.tp)},
+    };
+    std::string activationFormula = "in flight × per micro-batch";
+    std::string activationValues = num(st.microbatchesInFlight) + " × " + formatBytes(st.activationsPerMicrobatch);
+    std::string absent;
+    for (const Term& term : extras) {
+        if (term.bytes > 0) {
+            activationFormula += std::string(" + ") + term.name;
+            activationValues += " + " + formatBytes(term.bytes);
+        } else {
+            absent += (absent.empty() ? "" : ", ") + std::string(term.name);
+        }
+    }
+    s.add("memory.activations", "Activations on " + stageName, activationFormula, activationValues, st.memory.activations, "bytes",
+          formatBytes(st.memory.activations), "Korthikanti et al. 2022, Sec. 4.2.3 and 4.3 (logits)")
+        .note = absent.empty() ? std::string() : "none on this stage: " + absent;
     s.compare(s.last(), A, "≈ 11.5 GB");
     const auto& mem = st.memory;
     s.add("memory.model_and_activations", "Model state and activations on " + stageName, "weights + gradients + optimizer + activations",
@@ -506,6 +554,16 @@ const DerivationStep* findStep(const std::vector<DerivationSection>& sections, c
     return nullptr;
 }
 
+bool substitutionAddsToResult(const DerivationStep& step)
+{
+    if (step.substituted.empty() || step.substituted == step.result)
+        return false;
+    // One number ("60", "1,024", "1.4e12", "70.55") with at most a unit of words ("s",
+    // "billion", "GB/s", "tokens"): a value, not a substitution.
+    static const std::regex loneValue(R"(^\s*[0-9][0-9.,]*(e[+-]?[0-9]+)?(\s+[A-Za-z%/]+)*\s*$)");
+    return !std::regex_match(step.substituted, loneValue);
+}
+
 std::string derivationToMarkdown(const std::vector<DerivationSection>& sections)
 {
     std::ostringstream out;
@@ -513,7 +571,10 @@ std::string derivationToMarkdown(const std::vector<DerivationSection>& sections)
         out << "## " << section.title << "\n\n";
         for (const auto& s : section.steps) {
             out << "**" << s.title << "**  \n";
-            out << "`" << s.formula << "` = `" << s.substituted << "` = **" << s.result << "**  \n";
+            out << "`" << s.formula << "` = ";
+            if (substitutionAddsToResult(s))
+                out << "`" << s.substituted << "` = ";
+            out << "**" << s.result << "**  \n";
             if (!s.note.empty())
                 out << s.note << "  \n";
             out << "_Source: " << s.source << "_\n\n";
@@ -530,7 +591,8 @@ std::string derivationToText(const std::vector<DerivationSection>& sections)
         for (const auto& s : section.steps) {
             out << "  " << s.title << "\n";
             out << "    " << s.formula << "\n";
-            out << "    = " << s.substituted << "\n";
+            if (substitutionAddsToResult(s))
+                out << "    = " << s.substituted << "\n";
             out << "    = " << s.result << "\n";
             if (!s.note.empty())
                 out << "    (" << s.note << ")\n";

@@ -37,6 +37,11 @@ std::vector<DerivationSection> derive(const Analysis& analysis);
 const DerivationStep* findStep(const std::vector<DerivationSection>& sections, const std::string& id);
 
 // Markdown and plain-text renderings (the report's "Show the math", CLI text).
+// False when the substituted line would only say the result again: a given value ("60 s"
+// beside "60.0 s") or a lone figure, no arithmetic. Views then show formula = result and
+// skip the "= value = value" repetition.
+bool substitutionAddsToResult(const DerivationStep& step);
+
 std::string derivationToMarkdown(const std::vector<DerivationSection>& sections);
 std::string derivationToText(const std::vector<DerivationSection>& sections);
 

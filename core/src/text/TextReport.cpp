@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 
 #include "text/Derivation.h"
@@ -177,7 +178,29 @@ std::string searchToText(const SearchResult& r)
             << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13) << "GPU-hours"
             << (cost ? std::string("cost (USD)   ") : std::string()) << "flags\n";
     };
-    const auto line = [&](const SearchRow& row) {
+    // A grouped row is followed by the layouts folded into it, each by what differs from it.
+    const auto equivalents = [&](size_t index) {
+        const SearchLayout& shown = r.rows[index].layout;
+        const auto others = r.equivalentsOf(index);
+        if (others.empty())
+            return;
+        constexpr size_t kListed = 4;
+        out << "  = also ";
+        for (size_t k = 0; k < others.size() && k < kListed; ++k) {
+            const SearchLayout& o = others[k];
+            std::string diff;
+            if (o.dp != shown.dp || o.cp != shown.cp)
+                diff += "DP " + std::to_string(o.dp) + " CP " + std::to_string(o.cp);
+            if (o.microBatch != shown.microBatch)
+                diff += (diff.empty() ? "" : " ") + std::string("b ") + std::to_string(o.microBatch);
+            out << (k > 0 ? ", " : "") << diff;
+        }
+        if (others.size() > kListed)
+            out << " and " << countOf(double(others.size() - kListed), "more layout");
+        out << " (same figures, within " << formatPercent(kSameFiguresTolerance, 2) << ")\n";
+    };
+    const auto line = [&](size_t index) {
+        const SearchRow& row = r.rows[index];
         const auto& l = row.layout;
         std::string flags;
         if (row.simplest)
@@ -196,27 +219,29 @@ std::string searchToText(const SearchResult& r)
         if (cost)
             out << std::setw(13) << formatInteger(row.cost);
         out << flags << "\n";
+        equivalents(index);
     };
     // The ranking is exactly `top` rows; the Pareto front and the simplest layout follow, each
     // in its own labelled section.
     out << "\nTop " << r.topRows() << " by " << (cost ? "cost" : r.objective == SearchObjective::GpuHours ? "GPU-hours" : "predicted step time")
+        << (r.grouped ? "; layouts with the same figures under another DP x CP split or micro-batch share a row (\"= also\")" : "")
         << "\n";
     header();
     for (size_t i = 0; i < r.topRows(); ++i)
-        line(r.rows[i]);
-    std::vector<const SearchRow*> pareto;
-    const SearchRow* simplest = nullptr;
-    for (const auto& row : r.rows) {
-        if (row.pareto)
-            pareto.push_back(&row);
-        if (row.simplest)
-            simplest = &row;
+        line(i);
+    std::vector<size_t> pareto;
+    std::optional<size_t> simplest;
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+        if (r.rows[i].pareto)
+            pareto.push_back(i);
+        if (r.rows[i].simplest)
+            simplest = i;
     }
-    std::sort(pareto.begin(), pareto.end(), [](const SearchRow* a, const SearchRow* b) { return a->stepSeconds < b->stepSeconds; });
-    out << "\nPareto front of memory against step time (" << countOf(double(pareto.size()), "layout") << ", fastest first)\n";
+    std::stable_sort(pareto.begin(), pareto.end(), [&](size_t a, size_t b) { return r.rows[a].stepSeconds < r.rows[b].stepSeconds; });
+    out << "\nPareto front of memory against step time (" << countOf(double(pareto.size()), r.grouped ? "row" : "layout") << ", fastest first)\n";
     header();
-    for (const SearchRow* row : pareto)
-        line(*row);
+    for (size_t i : pareto)
+        line(i);
     if (simplest) {
         out << "\nSimplest layout that fits\n";
         header();
