@@ -8,6 +8,8 @@ class QChartView;
 
 namespace chartstyle {
 
+// Shows chart in view, styled. QChartView::setChart() does not delete the chart the view showed
+// before (not even the one its constructor made): the caller deletes it, or styles that one.
 void apply(QChart* chart, QChartView* view);
 // A narrow pane cannot fit a row of legend entries: stack them on the right instead.
 void fitLegend(QChart* chart, int viewWidth);
