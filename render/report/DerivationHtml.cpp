@@ -25,13 +25,17 @@ QString renderSection(const trainplan::DerivationSection& section, double scale,
     for (int i = first; i < end; ++i) {
         const auto& s = section.steps[size_t(i)];
         const bool failed = s.unit == "check" && s.value == 0.0;
+        // A given value has nothing to substitute: no "given = 60 s = 60.0 s".
+        const QString substitution = trainplan::substitutionAddsToResult(s)
+            ? QString("<span style='font-family:DejaVu Sans Mono,monospace; color:@inkSoft'>= %1</span><br>").arg(q(s.substituted))
+            : QString();
         html += QString("<tr><td style='border-bottom:1px solid @grid'>"
                         "<b>%1</b><br>"
                         "<span style='font-family:DejaVu Sans Mono,monospace'>%2</span><br>"
-                        "<span style='font-family:DejaVu Sans Mono,monospace; color:@inkSoft'>= %3</span><br>"
+                        "%3"
                         "= <b style='color:%4'>%5</b>%6<br>"
                         "<span style='color:@faint; font-size:%8pt'><i>%7</i></span></td></tr>")
-                    .arg(q(s.title), q(s.formula), q(s.substituted), failed ? "@error" : "@ink", q(s.result),
+                    .arg(q(s.title), q(s.formula), substitution, failed ? "@error" : "@ink", q(s.result),
                          s.note.empty() ? QString() : QString(" <span style='color:@muted'>(%1)</span>").arg(q(s.note)), q(s.source))
                     .arg(8.5 * scale, 0, 'f', 1);
     }

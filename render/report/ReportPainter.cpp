@@ -142,9 +142,10 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
     const QString predicted = QString::fromLatin1(timeBasisLabel(TimeBasis::Predicted));
     const Figure figures[] = {
         {"Parameters", q(formatCount(e.parameters.total)), QString("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))), normal},
-        {"Training FLOPs", q(formatSci(e.flops.total)), QString("6ND %1 + attention %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))), normal},
+        {"Training FLOPs", q(formatSci(e.flops.total)), (e.flops.embeddingLookup > 0 ? QString("6ND %1 − embedding lookups %2 + attention %3").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.embeddingLookup, 2)), q(formatSci(e.flops.attention, 2)))
+                                         : QString("6ND %1 + attention %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2)))), normal},
         {"Compute time, " + predicted, QString("%1 days").arg(fmtNum(pr.days)),
-         QString("%1 %2 days at %3 %4").arg(assumed).arg(fmtNum(e.time.days)).arg(q(formatPercent(plan.training.mfu, 0))).arg(e.gpusUsed) + " GPUs", normal},
+         QString("%1 %2 days at %3 %4").arg(assumed).arg(fmtNum(e.time.days)).arg(q(formatPercent(plan.training.mfu, 0))).arg(q(countOf(e.gpusUsed, "GPU"))), normal},
         {"With failures, " + predicted, e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(atPredicted.paddedDays)) : QString("not modelled"),
          e.reliability.failuresModelled ? QString("%1 %2 days; %3").arg(assumed, fmtNum(e.reliability.paddedDays), q(countOf(e.reliability.expectedFailures, "failure")))
                                         : QString("set an MTBF"),

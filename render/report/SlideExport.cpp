@@ -327,9 +327,9 @@ QString keyFigures(const ReportContext& ctx)
     const auto& a = ctx.analysis();
     const auto& e = a.estimate;
     const auto& l = ctx.plan().layout;
-    return QObject::tr("%1 parameters · %2 GPUs as TP %3 × PP %4 × DP %5 × CP %6 · %7 %8 days (%9 with failures) · %10 per GPU · bubble %11")
+    return QObject::tr("%1 parameters · %2 as TP %3 × PP %4 × DP %5 × CP %6 · %7 %8 days (%9 with failures) · %10 per GPU · bubble %11")
         .arg(q(trainplan::formatCount(e.parameters.total)))
-        .arg(e.gpusUsed)
+        .arg(q(trainplan::countOf(e.gpusUsed, "GPU")))
         .arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp)
         .arg(QString::fromLatin1(trainplan::timeBasisLabel(trainplan::TimeBasis::Predicted)), q(trainplan::formatNumber(a.predicted.days)),
              q(trainplan::formatNumber(a.atPredictedMfu.reliability.paddedDays)), q(trainplan::formatBytes(e.perGpu.total)),

@@ -47,6 +47,7 @@ QColor metricColor(RealityMetric m)
     case RealityMetric::Mfu: return theme::optimizer();
     case RealityMetric::IterationSeconds: return theme::gradients();
     case RealityMetric::LayerMilliseconds: return theme::activations();
+    case RealityMetric::PeakMemoryGib: return theme::weights();
     }
     return Qt::black;
 }
@@ -58,6 +59,7 @@ QScatterSeries::MarkerShape metricShape(RealityMetric m)
     case RealityMetric::Mfu: return QScatterSeries::MarkerShapeRectangle;
     case RealityMetric::IterationSeconds: return QScatterSeries::MarkerShapeTriangle;
     case RealityMetric::LayerMilliseconds: return QScatterSeries::MarkerShapeRotatedRectangle;
+    case RealityMetric::PeakMemoryGib: return QScatterSeries::MarkerShapeStar;
     }
     return QScatterSeries::MarkerShapeCircle;
 }
@@ -69,6 +71,7 @@ QString shortName(RealityMetric m)
     case RealityMetric::Mfu: return QObject::tr("MFU");
     case RealityMetric::IterationSeconds: return QObject::tr("Iter. s");
     case RealityMetric::LayerMilliseconds: return QObject::tr("Layer ms");
+    case RealityMetric::PeakMemoryGib: return QObject::tr("Peak GiB");
     }
     return {};
 }
@@ -85,6 +88,7 @@ QString axisLabel(RealityMetric metric)
     case RealityMetric::Mfu: return QObject::tr("MFU, %");
     case RealityMetric::IterationSeconds: return QObject::tr("iteration, s");
     case RealityMetric::LayerMilliseconds: return QObject::tr("one layer, ms");
+    case RealityMetric::PeakMemoryGib: return QObject::tr("peak memory, GiB");
     }
     return {};
 }
@@ -245,6 +249,7 @@ QString valueText(RealityMetric m, double v)
     case RealityMetric::Mfu: return QStringLiteral("%1 %").arg(v * 100, 0, 'f', 1);
     case RealityMetric::IterationSeconds: return QStringLiteral("%1 s").arg(v, 0, 'g', 3);
     case RealityMetric::LayerMilliseconds: return QStringLiteral("%1 ms").arg(v, 0, 'f', 1);
+    case RealityMetric::PeakMemoryGib: return QStringLiteral("%1 GiB").arg(v, 0, 'f', 1);
     }
     return {};
 }

@@ -148,7 +148,11 @@ void SummaryPanel::refresh()
     const bool usePredicted = doc_->timeBasis() == PlanDocument::TimeBasis::Predicted;
     const auto& other = usePredicted ? e : doc_->predictedEstimate();
     card("parameters")->setValue(q(formatCount(e.parameters.total)), tr("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))));
-    card("flops")->setValue(q(formatSci(e.flops.total)), tr("6ND %1 + attn %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))));
+    // The same terms as the derivation's "Model FLOPs" step: 6ND less the embedding lookups, plus attention.
+    card("flops")->setValue(q(formatSci(e.flops.total)),
+                            e.flops.embeddingLookup > 0
+                                ? tr("6ND %1 − lookups %2 + attn %3").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.embeddingLookup, 2)), q(formatSci(e.flops.attention, 2)))
+                                : tr("6ND %1 + attn %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))));
     // Time figures come in two bases; the chosen one is the value, named in the card's title, the
     // other is in the detail line, named too.
     const QString chosen = QString::fromLatin1(timeBasisLabel(doc_->timeBasis()));

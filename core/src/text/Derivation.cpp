@@ -167,7 +167,7 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
           formatSci(f.model6nd) + " / " + formatSci(t.effectiveFlopsPerSecond), t.sixNdSeconds, "s",
           formatSci(t.sixNdSeconds) + " s = " + num(t.sixNdDays) + " days", "Kaplan et al. 2020 (6ND); PaLM App. B (MFU)");
     s.compare(s.last(), A, "≈ 7.3e5 s, about 8.4 days");
-    s.add("time.total_seconds", "Compute time", "(6ND + attention) / (MFU · peak)",
+    s.add("time.total_seconds", "Compute time", "model FLOPs / (MFU · peak)",
           formatSci(f.total) + " / " + formatSci(t.effectiveFlopsPerSecond), t.totalSeconds, "s", formatSci(t.totalSeconds) + " s",
           "PaLM App. B (model FLOPs / (MFU × peak))");
     s.compare(s.last(), B, "≈ 568,000 s");
