@@ -103,43 +103,47 @@ ReportBlock viewBlock(const ReportContext& ctx, const QString& section, const QS
                         [&ctx, view](QPainter& p, const QRectF& r) { reportpainter::paint(view, ctx, p, r); });
 }
 
-// The title block: the plan's title (wrapping), the plan in one line, the date, the ask.
+// The title block: the plan's title and the plan in a line (both wrapping), the date, the ask.
 struct TitleLayout {
+    QString planLine;
     double titleHeight = 0;
+    double planLineHeight = 0;
     double askHeight = 0;
-    double height() const { return titleHeight + 52 + askHeight; }
+    double height() const { return titleHeight + planLineHeight + 28 + askHeight; }
 };
 
 TitleLayout titleLayout(const ReportContext& ctx, double width)
 {
+    const auto& plan = ctx.plan();
+    const auto& l = plan.layout;
     TitleLayout t;
+    t.planLine = QString("%1 · %2 × %3 · TP %4 × PP %5 × DP %6 × CP %7 · ZeRO-%8 · %9")
+                     .arg(QString::fromStdString(plan.model.name))
+                     .arg(QString::fromStdString(trainplan::formatInteger(plan.cluster.gpus)))
+                     .arg(QString::fromStdString(plan.cluster.accelerator))
+                     .arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(l.zeroStage)
+                     .arg(QString::fromStdString(std::string(trainplan::nameOf(trainplan::kScheduleNames, l.schedule))));
     t.titleHeight = QFontMetricsF(reportpainter::font(22, true)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, ctx.title()).height() + 4;
+    t.planLineHeight = QFontMetricsF(reportpainter::font(11)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, t.planLine).height() + 6;
     t.askHeight = reportpainter::htmlHeight(page("<b>" + reviewhtml::askLine(ctx) + "</b>"), width);
     return t;
 }
 
 void paintTitle(QPainter& p, const QRectF& r, const ReportContext& ctx)
 {
-    const auto& plan = ctx.plan();
-    const auto& l = plan.layout;
     const TitleLayout t = titleLayout(ctx, r.width());
     p.setFont(reportpainter::font(22, true));
     p.setPen(theme::ink());
     p.drawText(QRectF(r.left(), r.top(), r.width(), t.titleHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, ctx.title());
     p.setFont(reportpainter::font(11));
     p.setPen(theme::inkSoft());
-    const QString line = QString("%1 · %2 × %3 · TP %4 × PP %5 × DP %6 × CP %7 · ZeRO-%8 · %9")
-                             .arg(QString::fromStdString(plan.model.name))
-                             .arg(plan.cluster.gpus)
-                             .arg(QString::fromStdString(plan.cluster.accelerator))
-                             .arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(l.zeroStage)
-                             .arg(QString::fromStdString(std::string(trainplan::nameOf(trainplan::kScheduleNames, l.schedule))));
     double y = r.top() + t.titleHeight;
-    p.drawText(QRectF(r.left(), y, r.width(), 24), Qt::AlignLeft | Qt::AlignVCenter, line);
+    p.drawText(QRectF(r.left(), y, r.width(), t.planLineHeight), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, t.planLine);
+    y += t.planLineHeight;
     p.setPen(theme::faint());
-    p.drawText(QRectF(r.left(), y + 24, r.width(), 22), Qt::AlignLeft | Qt::AlignVCenter,
+    p.drawText(QRectF(r.left(), y, r.width(), 22), Qt::AlignLeft | Qt::AlignVCenter,
                QObject::tr("Report created %1 by TrainPlan").arg(ctx.created().toString("d MMMM yyyy, HH:mm")));
-    paintHtml(p, QRectF(r.left(), y + 52, r.width(), t.askHeight), page("<b>" + reviewhtml::askLine(ctx) + "</b>"));
+    paintHtml(p, QRectF(r.left(), y + 28, r.width(), t.askHeight), page("<b>" + reviewhtml::askLine(ctx) + "</b>"));
 }
 
 std::vector<ReportBlock> reportBlocks(const ReportContext& ctx, const QSizeF& body)

@@ -153,7 +153,9 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
         {"GPU-hours, " + predicted, q(formatCount(pr.gpuHours)), QString("%1 %2").arg(assumed, q(formatCount(e.time.gpuHours))), normal},
         {"Step time, " + predicted, q(formatSeconds(pr.stepSeconds)),
          QString("%1 %2; MFU %3").arg(assumed, q(formatSeconds(e.time.stepSeconds)), q(formatPercent(pr.mfu))), normal},
-        {"Memory per GPU", fmtBytes(e.perGpu.total), QString("of %1, stage %2").arg(fmtBytes(e.capacityBytes)).arg(e.fullestStage + 1),
+        {"Memory per GPU", fmtBytes(e.perGpu.total),
+         QString("of %1, stage %2; range %3 to %4").arg(fmtBytes(e.capacityBytes)).arg(e.fullestStage + 1)
+             .arg(fmtBytes(ctx.analysis().memoryRange.lowBytes), fmtBytes(ctx.analysis().memoryRange.highBytes)),
          e.fits ? normal : theme::severity(Severity::Error)},
         {"Pipeline bubble, " + predicted, q(formatPercent(pr.bubbleFraction)),
          QString("closed form %1, m = %2").arg(q(formatPercent(e.pipeline.bubbleFraction))).arg(e.pipeline.microbatches),
