@@ -387,6 +387,11 @@ void TestMainWindow::cardTooltipsShowTheirFormula()
     QVERIFY2(flops.contains("6 · N · D") && flops.contains("5.93e23 FLOPs"), qPrintable(flops));
     const QString memory = window_->summary()->tooltipHtml("memory");
     QVERIFY(memory.contains("Korthikanti"));
+    // The memory range, as the JSON and the PDF quote it.
+    const auto& range = window_->document()->analysis().memoryRange;
+    QVERIFY2(memory.contains(QString("Range %1 to %2").arg(QString::fromStdString(trainplan::formatBytes(range.lowBytes)),
+                                                           QString::fromStdString(trainplan::formatBytes(range.highBytes)))),
+             qPrintable(memory));
     window_->inputPanel()->mfuSlider()->moveTo(30);
     QVERIFY(window_->summary()->tooltipHtml("days").contains("11.98 days"));
 }

@@ -110,6 +110,15 @@ QString SummaryPanel::tooltipHtml(const QString& id) const
         if (e.card->isElided())
             html += QString("<p><b>%1</b><br>%2<br>%3</p>")
                         .arg(e.card->titleText().toHtmlEscaped(), e.card->valueText().toHtmlEscaped(), e.card->detailText().toHtmlEscaped());
+        if (e.id == "memory") {
+            const auto& r = doc_->analysis().memoryRange;
+            html += "<p>" + tr("Range %1 to %2: %3 at either value, no fragmentation allowance at the low end, +%4 model error at the high end.")
+                                .arg(q(formatBytes(r.lowBytes)), q(formatBytes(r.highBytes)),
+                                     q(countOf(r.unknownSwitches, "unknown framework switch", "unknown framework switches")),
+                                     q(formatPercent(r.modelErrorAbove, 0)))
+                                .toHtmlEscaped()
+                  + "</p>";
+        }
         html += "<table cellspacing=4>";
         for (const auto& stepId : e.stepIds) {
             const auto* step = findStep(sections, stepId.toStdString());
