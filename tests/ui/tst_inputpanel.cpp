@@ -11,6 +11,8 @@
 #include <QToolButton>
 #include <QtTest>
 
+#include "RunTool.h"
+
 #include "document/PlanDocument.h"
 #include "inputs/InputPanel.h"
 #include "inputs/StageLayersEdit.h"
@@ -25,15 +27,6 @@
 using trainplan::LayoutDimension;
 
 namespace {
-
-QString runTool(const QString& program, const QStringList& args)
-{
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForFinished(30000) || p.exitCode() != 0)
-        return QString("%1 failed: %2").arg(program, QString::fromUtf8(p.readAllStandardError()));
-    return QString::fromUtf8(p.readAllStandardOutput());
-}
 
 // pdftotext breaks lines and may hyphenate nothing, but spaces vary: compare without them.
 QString squeezed(QString text)

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "RunTool.h"
+
 #include <nlohmann/json.hpp>
 
 #include "derivation/DerivationView.h"
@@ -26,15 +28,6 @@
 #include "plan/Presets.h"
 
 namespace {
-
-QString runTool(const QString& program, const QStringList& args)
-{
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForFinished(30000) || p.exitCode() != 0)
-        return QString("%1 failed: %2").arg(program, QString::fromUtf8(p.readAllStandardError()));
-    return QString::fromUtf8(p.readAllStandardOutput());
-}
 
 trainplan::Plan example(const char* name)
 {
