@@ -108,6 +108,8 @@ QString TornadoPainter::outcomeText(double value) const
 
 QString TornadoPainter::inputValueText(const trainplan::SensitivityBar& bar, double v)
 {
+    if (bar.kind == trainplan::SensitivityKind::Unknown)
+        return fromStd(v < bar.baseValue ? bar.lowText : v > bar.baseValue ? bar.highText : bar.baseText);
     const QString f = QString::fromStdString(bar.field);
     auto num = [](double x, int significant = 3) { return fromStd(trainplan::formatNumber(x, significant)); };
     if (f.contains("tflops"))

@@ -298,8 +298,9 @@ void TestStepTime::utilisationFollowsTheEstimatesFlops()
 void TestStepTime::embeddingDominatedModelStaysBelowPeak()
 {
     // One layer under a 1M-token untied vocabulary: the input table is half of N, and a
-    // lookup does no multiply-adds. Counting it as 6N FLOPs gave MFU 1.07 here (and 153 TFLOP/s
-    // on a 125 TFLOP/s GPU elsewhere); model FLOPs count only matmuls (Narayanan et al. 2021, Eq. 3).
+    // lookup does no multiply-adds. Counting it as 6N FLOPs passes peak on an ideal accelerator
+    // (and gave 153 TFLOP/s on a 125 TFLOP/s GPU elsewhere); model FLOPs count only matmuls
+    // (Narayanan et al. 2021, Eq. 3).
     for (const char* recompute : {"none", "selective", "full"}) {
         const Plan plan = planWith("70b-512-gpu.json", {"model.layers=1", "model.hidden_size=4096", "model.ffn_hidden_size=16384",
                                                         "model.attention_heads=16", "model.kv_heads=16", "model.head_dim=256",
@@ -310,7 +311,16 @@ void TestStepTime::embeddingDominatedModelStaysBelowPeak()
         const Estimate est = estimate(plan);
         QVERIFY2(est.flops.embeddingLookup > 0.45 * est.flops.model6nd, "the input table should be half of N");
         QCOMPARE(est.flops.total, est.flops.model6nd - est.flops.embeddingLookup + est.flops.attention);
-        const PredictedStep p = predictStep(plan, est);
+        // An ideal accelerator (every GEMM and attention kernel at peak, no memory-bound or fixed
+        // costs): the step is then the FLOPs alone, and only the counting can push MFU past 1.
+        StepTimeOptions ideal = stepTimeOptionsFor(plan);
+        ideal.efficiency.matmulEfficiency = 1.0;
+        ideal.efficiency.gemmKHalf = 0.0;
+        ideal.efficiency.flashAttentionEfficiency = ideal.efficiency.flash3AttentionEfficiency = 1.0;
+        ideal.efficiency.hbmBytesPerSecond = 1e18;
+        ideal.efficiency.kernelOverheadSeconds = ideal.efficiency.kernelLaunchSeconds = 0.0;
+        ideal.efficiency.intraNodeCollectiveEfficiency = ideal.efficiency.interNodeCollectiveEfficiency = 1.0;
+        const PredictedStep p = predictStep(plan, est, ideal);
         const double sixNdMfu = p.mfu * (est.flops.total + est.flops.embeddingLookup) / est.flops.total;
         QVERIFY2(sixNdMfu > 1.0, "the plan should be one where 6N counting passes peak");
         QVERIFY2(p.mfu > 0 && p.mfu <= 1.0, qPrintable(QString("%1: MFU %2").arg(recompute).arg(p.mfu)));
@@ -321,12 +331,13 @@ void TestStepTime::embeddingDominatedModelStaysBelowPeak()
 
 void TestStepTime::seedPlansPredictPlausibleMfu()
 {
-    // Worked example A assumes 40 % MFU for TP 8 PP 4 DP 64 on H100 with selective recompute; the
-    // model puts it a little above (H100 GEMMs at ~0.7 of peak, a 3/19 bubble, hidden DP).
+    // Worked example A assumes 40 % MFU for TP 8 PP 4 DP 64 on H100 with selective recompute and
+    // names no training stack; the model puts it a little below (H100 GEMMs at ~0.7 of peak, a
+    // 3/19 bubble, exposed TP and PyTorch's gradient accumulation for the unknown stack).
     const PredictedStep s0 = predict(planWith("70b-2048-h100.json"));
     qInfo("worked example A: predicted step %.3f s, MFU %.1f %%, HFU %.1f %%, bubble %.1f %%", s0.stepSeconds, s0.mfu * 100, s0.hfu * 100,
           s0.bubbleFraction * 100);
-    QVERIFY2(s0.mfu > 0.35 && s0.mfu < 0.55, qPrintable(QString::number(s0.mfu)));
+    QVERIFY2(s0.mfu > 0.30 && s0.mfu < 0.55, qPrintable(QString::number(s0.mfu)));
     // Worked example B assumes 50 % MFU but also chooses full activation recompute: the repeated forward
     // is hardware work that MFU does not count, so its MFU falls below 50 % while its HFU
     // (counting the recompute) stays in the same range as worked example A's.

@@ -56,6 +56,8 @@ void PlanDocument::applyPlan(const trainplan::Plan& plan, const QString& descrip
     // A generated name follows every edit here, in the same undo step as the edit.
     trainplan::Plan next = plan;
     trainplan::refreshPlanName(next);
+    // A layout field the plan left unknown becomes known once an edit sets it.
+    trainplan::markEditedLayoutFieldsKnown(plan_, next);
     if (next == plan_)
         return;
     undo_.push(new PlanEditCommand(this, plan_, next, description, mergeKey, mergeSerial_));

@@ -1,5 +1,7 @@
 #include "analysis/Analysis.h"
 
+#include "analysis/PlanUnknowns.h"
+
 namespace trainplan {
 
 const char* timeBasisLabel(TimeBasis basis)
@@ -20,36 +22,48 @@ void Analyser::estimateAndPredict(const Plan& plan, const StepTimeOptions& optio
 
 void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysis& out)
 {
-    out.plan = plan;
-    estimateAndPredict(plan, options, out.estimate, out.predicted);
+    // An unknown recompute is the lightest that fits (PlanUnknowns.h); everything below reads
+    // the plan as settled.
+    out.plan = plan.layout.unknownFields & kUnknownRecompute ? withAssumedRecompute(plan) : plan;
+    const Plan& settled = out.plan;
+    estimateAndPredict(settled, options, out.estimate, out.predicted);
 
-    const ScheduleKind kind = scheduleKindOf(plan.layout.schedule);
-    const int v = kind == ScheduleKind::Interleaved ? plan.layout.virtualStages : 1;
-    out.scheduleProblem = pipelineProblem(kind, plan.layout.pp, out.estimate.pipeline.microbatches, v);
+    const ScheduleKind kind = scheduleKindOf(settled.layout.schedule);
+    const int v = kind == ScheduleKind::Interleaved ? settled.layout.virtualStages : 1;
+    out.scheduleProblem = pipelineProblem(kind, settled.layout.pp, out.estimate.pipeline.microbatches, v);
     if (out.predicted.simulated) {
         // The prediction already simulated the step with its costs: keep that run, not a second one.
         stepTime_.swapLastSchedule(out.schedule);
     } else if (!out.scheduleProblem) {
         // One stage (nothing to overlap) or a caller that asked for the closed form: simulate the
         // same costs so the timeline and the schedule verb still have events.
-        simulator_.simulate(predictedScheduleCosts(plan, out.estimate, options, kind), kind, out.schedule);
+        simulator_.simulate(predictedScheduleCosts(settled, out.estimate, options, kind), kind, out.schedule);
     } else {
         out.schedule = ScheduleResult{};
     }
-    // The range: the framework switches the plan leaves unknown, all at their faster and all at
-    // their slower values (each switch acts one way), then the model's own error around both.
-    const FrameworkChoices choices = frameworkChoicesFor(plan);
-    if (choices.unknownSwitches > 0) {
-        StepTimeOptions variant = options;
-        variant.framework = choices.fastest;
-        stepTime_.predict(plan, out.estimate, variant, variantStep_);
-        const double fastest = variantStep_.stepSeconds;
-        variant.framework = choices.slowest;
-        stepTime_.predict(plan, out.estimate, variant, variantStep_);
-        setPredictedRange(plan, out.estimate, fastest, variantStep_.stepSeconds, choices.unknownSwitches, out.predicted);
+    // The range: what the plan leaves unknown (framework switches, layout fields), all at their
+    // faster and all at their slower values (each acts one way), then the model's own error
+    // around both.
+    const FrameworkChoices choices = frameworkChoicesFor(settled);
+    const unsigned layoutUnknowns = actingLayoutUnknowns(settled);
+    if (choices.unknownSwitches > 0 || layoutUnknowns != 0) {
+        double ends[2] = {0.0, 0.0};  // slowest, fastest
+        for (int fast = 0; fast < 2; ++fast) {
+            StepTimeOptions variant = options;
+            variant.framework = fast ? choices.fastest : choices.slowest;
+            variantPlan_ = settled;
+            if (setLayoutUnknowns(variantPlan_, fast)) {
+                estimateInto(variantPlan_, variantEstimate_);
+                stepTime_.predict(variantPlan_, variantEstimate_, variant, variantStep_);
+            } else {
+                stepTime_.predict(settled, out.estimate, variant, variantStep_);
+            }
+            ends[fast] = variantStep_.stepSeconds;
+        }
+        setPredictedRange(settled, out.estimate, ends[1], ends[0], choices.unknownSwitches, layoutUnknowns, out.predicted);
     }
-    out.memoryRange = memoryRange(plan, out.estimate, memoryVariant_);
-    estimateInto(withPredictedMfu(plan, out.predicted), out.atPredictedMfu);
+    out.memoryRange = memoryRange(settled, out.estimate, memoryVariant_);
+    estimateInto(withPredictedMfu(settled, out.predicted), out.atPredictedMfu);
 }
 
 void Analyser::analyse(const Plan& plan, Analysis& out)

@@ -76,7 +76,9 @@ public:
 private:
     StepTimeWorkspace stepTime_;
     ScheduleSimulator simulator_;
-    PredictedStep variantStep_;  // the range's framework variants
+    PredictedStep variantStep_;  // the range's variants (unknown switches and layout fields)
+    Plan variantPlan_;
+    Estimate variantEstimate_;
     Estimate memoryVariant_;     // the memory range's framework variants
 };
 

@@ -41,15 +41,28 @@ FrameworkSpec frameworkFor(const std::string& family, const std::string& method)
         f.profile = "megatron-deepspeed-2022";
     } else if (method == "MegaScale") {
         // MegaScale (Jiang et al. 2024, Sec. 3): overlaps TP, PP and DP communication with
-        // compute and uses FlashAttention-2 and fused kernels.
+        // compute and uses FlashAttention-2 and fused kernels, on Megatron-LM's code base
+        // (its gradient buffers: accumulation fused into the GEMMs).
         f.tpCommOverlap = true;
         f.overlapGradReduce = true;
         f.overlapParamGather = true;
         f.fusedKernels = true;
         f.flashAttention = FlashAttentionVersion::V2;
+        f.gradientAccumulation = GradientAccumulation::Fused;
     } else {
-        // The Megatron-LM baseline of MegaScale (2023): which overlaps it ran is not stated.
-        f.fusedKernels = true;
+        // The Megatron-LM baseline of MegaScale: "the original Megatron-LM", commit 285068c8 of
+        // January 2023 (Jiang et al. 2024, Sec. 6.1). In that commit train_step reduces the
+        // gradients after the whole backward and gathers the parameters after the optimizer step,
+        // both synchronously (megatron/training.py, optimizer/distrib_optimizer.py); TP
+        // collectives are not pipelined with the GEMMs; FlashAttention was not yet in Megatron-LM;
+        // BF16 gradients are accumulated and reduced in FP32 (arguments.py). Its other switches
+        // are 2021-22 Megatron-LM's, dropout 0.1 included (the argument default).
+        f.profile = "megatron-lm-2021";
+        f.overlapGradReduce = false;
+        f.overlapParamGather = false;
+        f.tpCommOverlap = false;
+        f.flashAttention = FlashAttentionVersion::None;
+        f.fp32Gradients = true;
     }
     return f;
 }
@@ -106,6 +119,17 @@ std::vector<RealityCase> calibrationCases(const json& runs)
         layout.cp = valueOr<int>(l, "cp", 1);
         layout.virtualStages = valueOr<int>(l, "virtual_stages", 1);
         layout.schedule = layout.virtualStages > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
+        // A field the data leaves null is unknown to the plan too (Plan.h, LayoutUnknown): the
+        // analysis assumes its default (recompute: the lightest that fits) and the range covers
+        // the rest, as for any plan that leaves it out.
+        layout.unknownFields = 0;
+        const auto unknownIfNull = [&](const char* key, unsigned bit) {
+            if (!l.contains(key) || l.at(key).is_null())
+                layout.unknownFields |= bit;
+        };
+        unknownIfNull("virtual_stages", kUnknownSchedule);
+        unknownIfNull("sequence_parallel", kUnknownSequenceParallel);
+        unknownIfNull("recompute", kUnknownRecompute);
         // Unstated: Megatron's distributed optimizer (ZeRO-1), sequence parallelism with TP, no
         // recompute.
         layout.zeroStage = valueOr<int>(l, "zero_stage", 1);
@@ -113,8 +137,8 @@ std::vector<RealityCase> calibrationCases(const json& runs)
         const std::string recompute = valueOr<std::string>(l, "recompute", "none");
         layout.recompute = recompute == "full" ? Recompute::Full : recompute == "selective" ? Recompute::Selective : Recompute::None;
         plan.framework = frameworkFor(family, method);
-        // FlashAttention: in the 2024 stacks and MegaScale's era; not in the 2022 BigScience runs.
-        layout.flashAttention = plan.framework.profile != "megatron-deepspeed-2022";
+        // FlashAttention where the run's software had it (the framework above says which).
+        layout.flashAttention = resolvedFramework(plan.framework).flashAttention.value_or(FlashAttentionVersion::V2) != FlashAttentionVersion::None;
         layout.stageLayers.clear();
 
         const std::string id = c.at("id").get<std::string>() + (c.contains("sub_id") ? " " + c.at("sub_id").get<std::string>() : "");

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "analysis/Analysis.h"
+#include "analysis/PlanUnknowns.h"
 #include "search/LayoutAdjuster.h"
 #include "text/Format.h"
 
@@ -192,6 +193,39 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
         bar.swingDays = std::abs(bar.daysHigh - bar.daysLow);
         bar.swingStepSeconds = std::abs(bar.stepSecondsHigh - bar.stepSecondsLow);
         out.bars.push_back(std::move(bar));
+    }
+    if (options.basis == SensitivityBasis::Predicted) {
+        // The analysis settles an unknown recompute; the unknowns act on the settled plan.
+        const Plan settledPlan = plan.layout.unknownFields & kUnknownRecompute ? withAssumedRecompute(plan) : plan;
+        for (const UnknownInput& unknown : unknownInputs(settledPlan)) {
+            SensitivityBar bar;
+            bar.input = unknown.label;
+            bar.field = unknown.field;
+            bar.kind = SensitivityKind::Unknown;
+            bar.baseValue = 0.0;
+            bar.lowValue = -1.0;
+            bar.highValue = 1.0;
+            bar.lowText = unknown.slowValue;
+            bar.baseText = unknown.expectedValue;
+            bar.highText = unknown.fastValue;
+            bar.change = "unknown: " + unknown.slowValue + " / " + unknown.fastValue + " (expected " + unknown.expectedValue + ")";
+            Outcome ends[2];
+            for (int side = 0; side < 2; ++side) {
+                Plan varied = settledPlan;
+                varied.layout.unknownFields = 0;  // as set here, not settled again
+                StepTimeOptions o = base;
+                unknown.apply(side == 1, varied, o.framework);
+                ends[side] = evaluate(varied, o, options.basis, analyser, scratch);
+            }
+            bar.stepSecondsLow = ends[0].stepSeconds;
+            bar.stepSecondsHigh = ends[1].stepSeconds;
+            bar.daysLow = ends[0].days;
+            bar.daysHigh = ends[1].days;
+            bar.swingDays = std::abs(bar.daysHigh - bar.daysLow);
+            bar.swingStepSeconds = std::abs(bar.stepSecondsHigh - bar.stepSecondsLow);
+            if (bar.swingStepSeconds > 0)
+                out.bars.push_back(std::move(bar));
+        }
     }
     std::stable_sort(out.bars.begin(), out.bars.end(), [](const SensitivityBar& a, const SensitivityBar& b) { return a.swingDays > b.swingDays; });
     return out;

@@ -26,7 +26,9 @@ struct SensitivityOptions {
 
 // How an input moves: a continuous one by +-fraction, a discrete (whole-number) one to the
 // neighbouring values that keep the plan valid.
-enum class SensitivityKind { Continuous, Discrete };
+// An unknown one (analysis/PlanUnknowns.h: a framework switch or layout field the plan does not
+// give) to its slower and its faster value.
+enum class SensitivityKind { Continuous, Discrete, Unknown };
 
 struct SensitivityBar {
     std::string input;    // what a person reads, e.g. "Inter-node bandwidth"
@@ -38,6 +40,9 @@ struct SensitivityBar {
     double baseValue = 0;
     double lowValue = 0;  // the input at its low end (as applied: batch and sizes round to valid values)
     double highValue = 0;
+    // An unknown input's values in words ("off", "on"): low is its slower value, high its faster,
+    // base what the analysis expects; the numbers above are then -1, 0 and 1.
+    std::string lowText, baseText, highText;
     double stepSecondsLow = 0, stepSecondsHigh = 0;
     double daysLow = 0, daysHigh = 0;  // padded days (compute days when failures are not modelled)
     double swingDays = 0;              // |daysHigh - daysLow|: the sort key
@@ -65,6 +70,9 @@ struct SensitivityResult {
 // (multiples of 64 x CP nearest to +-fraction, tokens held). The bar's change names the values.
 // An input that cannot move (e.g. micro-batch 1 has no smaller neighbour) keeps its base value
 // at that end. Values are finite for any plan estimate() accepts.
+// Unknown inputs (predicted basis only): each framework switch and layout field the plan leaves
+// unknown, to its slower (low end) and faster (high end) value, one at a time: the inputs that
+// make the predicted range.
 SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& options = {});
 
 // {"sensitivity": {basis, basis_label, title, base_step_seconds, base_days, bars: [{input, field,

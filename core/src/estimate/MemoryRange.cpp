@@ -21,16 +21,26 @@ MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch
     r.modelErrorAbove = kMemoryModelErrorAbove;
     const FrameworkSpec known = resolvedFramework(plan.framework);
     r.unknownSwitches = !known.dropout + !known.fp32Gradients;
+    r.unknownLayoutFields = plan.layout.unknownFields & (kUnknownRecompute | kUnknownFlashAttention | (plan.layout.tp > 1 ? kUnknownSequenceParallel : 0u));
     double lightest = est.perGpu.total, lightestFragmentation = est.perGpu.fragmentation, heaviest = est.perGpu.total;
-    if (r.unknownSwitches > 0) {
+    if (r.unknownSwitches > 0 || r.unknownLayoutFields != 0) {
         // Each switch moves memory one way: dropout stores two mask bytes of Korthikanti's 34,
-        // FP32 accumulators double 16-bit gradients (ActivationModel.cpp).
+        // FP32 accumulators double 16-bit gradients (ActivationModel.cpp); full recompute keeps
+        // only layer inputs, sequence parallelism splits them over TP, FlashAttention keeps no
+        // scores.
         Plan variant = plan;
         const auto setUnknown = [&](bool heavy) {
             if (!known.dropout)
                 variant.framework.dropout = heavy;
             if (!known.fp32Gradients)
                 variant.framework.fp32Gradients = heavy;
+            const unsigned bits = r.unknownLayoutFields;
+            if (bits & kUnknownRecompute)
+                variant.layout.recompute = heavy ? plan.layout.recompute : Recompute::Full;
+            if (bits & kUnknownSequenceParallel)
+                variant.layout.sequenceParallel = !heavy;
+            if (bits & kUnknownFlashAttention)
+                variant.layout.flashAttention = !heavy;
         };
         setUnknown(false);
         estimateInto(variant, scratch);

@@ -10,6 +10,7 @@ struct MemoryRange {
     double lowBytes = 0;    // unknown switches at their lighter values, no fragmentation allowance
     double highBytes = 0;   // unknown switches at their heavier values, plus the model's error
     int unknownSwitches = 0;  // dropout masks stored?, FP32 gradient accumulators?
+    unsigned unknownLayoutFields = 0;  // LayoutUnknown bits that change what is stored
     double modelErrorAbove = 0;  // measured peaks up to this fraction above the prediction
 };
 
@@ -18,7 +19,10 @@ struct MemoryRange {
 // above); tst_realitycheck fails if a measured peak leaves the range.
 double memoryModelErrorAbove();
 
-// est = estimate(plan); scratch holds the switch variants' estimates (reused storage).
+// est = estimate(plan); scratch holds the switch variants' estimates (reused storage). Layout
+// fields the plan leaves unknown (Plan.h, LayoutUnknown) widen the range too: full recompute,
+// sequence parallelism and FlashAttention at the light end, the plan's own recompute (as the
+// analysis settled it) without them at the heavy end.
 MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch);
 
 }  // namespace trainplan

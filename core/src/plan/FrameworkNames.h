@@ -11,4 +11,7 @@ inline constexpr NameTable<FlashAttentionVersion, 3> kFlashAttentionVersionNames
 inline constexpr NameTable<OptimizerImplementation, 3> kOptimizerImplementationNames{
     {{OptimizerImplementation::Fused, "fused"}, {OptimizerImplementation::Foreach, "foreach"}, {OptimizerImplementation::PerTensor, "per-tensor"}}};
 
+inline constexpr NameTable<GradientAccumulation, 3> kGradientAccumulationNames{
+    {{GradientAccumulation::Fused, "fused"}, {GradientAccumulation::Autograd, "autograd"}, {GradientAccumulation::Fp32Copy, "fp32-copy"}}};
+
 }  // namespace trainplan

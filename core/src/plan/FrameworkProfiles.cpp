@@ -34,6 +34,9 @@ const std::vector<NamedProfile>& profiles()
         // BF16 turns on FP32 gradient accumulation and reduction (arguments.py:
         // accumulate_allreduce_grads_in_fp32 for bf16; docs/distrib_optimizer.md, 18 bytes/param).
         mc.fp32Gradients = true;
+        // Weight gradients accumulate inside the wgrad GEMMs into main_grad
+        // (--gradient-accumulation-fusion, on by default: arguments.py).
+        mc.gradientAccumulation = GradientAccumulation::Fused;
         t.push_back({"megatron-core-2024", mc});
         // Megatron-LM as the 2021-2022 papers ran it (Narayanan et al. 2021; Korthikanti et al.
         // 2022): gradient all-reduce after the backward (no overlap), no ZeRO gathers, fused
@@ -50,6 +53,8 @@ const std::vector<NamedProfile>& profiles()
         lm.dropout = true;
         // FP16 with loss scaling: 16-bit gradients reduced as they are (the papers' 16 bytes/param).
         lm.fp32Gradients = false;
+        // Contiguous gradient buffers the backward writes into (LocalDDP's main_grad).
+        lm.gradientAccumulation = GradientAccumulation::Fused;
         t.push_back({"megatron-lm-2021", lm});
         // Megatron-DeepSpeed (BigScience, 2022): Megatron's fused kernels under DeepSpeed's
         // pipeline engine and ZeRO-1; DeepSpeed's overlap_comm defaults to false, no
@@ -64,6 +69,9 @@ const std::vector<NamedProfile>& profiles()
         ds.cudaGraphs = false;
         // DeepSpeed's BF16 optimizer keeps FP32 gradient accumulators (bf16_optimizer.py).
         ds.fp32Gradients = true;
+        // The pipeline engine calls the BF16 optimizer's update_hp_grads() after every
+        // micro-batch's backward (runtime/pipe/engine.py, _exec_backward_pass).
+        ds.gradientAccumulation = GradientAccumulation::Fp32Copy;
         t.push_back({"megatron-deepspeed-2022", ds});
         // PyTorch FSDP2 (torchtitan): per-block reduce-scatter and prefetched all-gathers
         // (reshard_after_forward, BACKWARD_PRE prefetch: torchtitan docs/fsdp.md), SDPA's
@@ -80,6 +88,10 @@ const std::vector<NamedProfile>& profiles()
         fsdp.dropout = false;
         // Sharded FP32 parameters and reduce_dtype float32 (torchtitan mixed_precision_reduce).
         fsdp.fp32Gradients = true;
+        // Gathers copied out of the all-gather buffer, gradients copied and cast into the
+        // reduce-scatter buffer (FSDP2 _fsdp_collectives.py: foreach_all_gather_copy_out,
+        // foreach_reduce).
+        fsdp.gradientAccumulation = GradientAccumulation::Autograd;
         t.push_back({"pytorch-fsdp2", fsdp});
         return t;
     }();
@@ -122,6 +134,7 @@ FrameworkSpec resolvedFramework(const FrameworkSpec& plan)
         fill(out.cudaGraphs, profile->cudaGraphs);
         fill(out.dropout, profile->dropout);
         fill(out.fp32Gradients, profile->fp32Gradients);
+        fill(out.gradientAccumulation, profile->gradientAccumulation);
     }
     return out;
 }

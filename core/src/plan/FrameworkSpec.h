@@ -15,6 +15,15 @@ enum class FlashAttentionVersion { None, V2, V3 };
 // Adam as run: one multi-tensor kernel over all parameters (apex/TE FusedAdam), PyTorch's
 // foreach (a few multi-tensor kernels per op), or one kernel per op per tensor.
 enum class OptimizerImplementation { Fused, Foreach, PerTensor };
+// How each micro-batch's weight gradients reach the gradients the optimizer reads:
+//   Fused     the weight-gradient GEMMs add straight into FP32 main_grad buffers (Megatron's
+//             gradient_accumulation_fusion): no pass of its own;
+//   Autograd  PyTorch's AccumulateGrad adds each micro-batch's gradient into .grad in its own dtype;
+//             with FSDP2 sharding the gathered parameters are copied out of the all-gather buffer
+//             and the gradients copied (and cast) into the reduce-scatter buffer each micro-batch;
+//   Fp32Copy  DeepSpeed's BF16 optimizer: 16-bit gradients zeroed before each backward, then added
+//             into FP32 copies after it (bf16_optimizer.py update_hp_grads, pipe/engine.py).
+enum class GradientAccumulation { Fused, Autograd, Fp32Copy };
 
 struct FrameworkSpec {
     std::string profile;  // empty: none named
@@ -27,11 +36,12 @@ struct FrameworkSpec {
     std::optional<bool> cudaGraphs;           // layers captured as CUDA graphs (no per-kernel CPU launch)
     std::optional<bool> dropout;              // dropout after attention and in the residual path
     std::optional<bool> fp32Gradients;        // gradients accumulated and reduced in FP32 (main_grad)
+    std::optional<GradientAccumulation> gradientAccumulation;  // per-micro-batch gradient passes
 
     bool empty() const
     {
         return profile.empty() && !tpCommOverlap && !overlapGradReduce && !overlapParamGather && !fusedKernels && !flashAttention
-            && !optimizer && !cudaGraphs && !dropout && !fp32Gradients;
+            && !optimizer && !cudaGraphs && !dropout && !fp32Gradients && !gradientAccumulation;
     }
     bool operator==(const FrameworkSpec&) const = default;
 };

@@ -26,6 +26,34 @@ bool sameModelShape(const ModelSpec& a, const ModelSpec& b)
     return shape(a) == shape(b);
 }
 
+std::vector<const char*> layoutUnknownPaths(unsigned bits)
+{
+    static constexpr std::pair<unsigned, const char*> kPaths[] = {{kUnknownRecompute, "layout.recompute"},
+                                                                   {kUnknownSequenceParallel, "layout.sequence_parallel"},
+                                                                   {kUnknownFlashAttention, "layout.flash_attention"},
+                                                                   {kUnknownSchedule, "layout.schedule"}};
+    std::vector<const char*> out;
+    for (const auto& [bit, path] : kPaths)
+        if (bits & bit)
+            out.push_back(path);
+    return out;
+}
+
+// Forgets the unknown mark of every layout field an edit set to another value.
+void markEditedLayoutFieldsKnown(const Plan& before, Plan& after)
+{
+    auto& l = after.layout;
+    const auto& b = before.layout;
+    if (l.recompute != b.recompute)
+        l.unknownFields &= ~unsigned(kUnknownRecompute);
+    if (l.sequenceParallel != b.sequenceParallel)
+        l.unknownFields &= ~unsigned(kUnknownSequenceParallel);
+    if (l.flashAttention != b.flashAttention)
+        l.unknownFields &= ~unsigned(kUnknownFlashAttention);
+    if (l.schedule != b.schedule || l.virtualStages != b.virtualStages)
+        l.unknownFields &= ~unsigned(kUnknownSchedule);
+}
+
 double activationBytesPerElement(PrecisionScheme scheme)
 {
     return scheme == PrecisionScheme::Fp32Adam ? 4.0 : 2.0;

@@ -105,6 +105,25 @@ enum class Recompute { None, Selective, Full };
 // Order in which ranks fill the parallel dimensions, fastest-varying first.
 enum class RankOrder { TpCpDpPp, TpCpPpDp, TpDpCpPp };
 
+// Layout fields a plan file may leave out (or set to null) to say it does not know them
+// (docs/plan-format.md, "Unknown fields"). The analysis expects the field's default, except that
+// an unknown recompute becomes the lightest setting that fits (analysis/PlanUnknowns.h); the
+// predicted range covers the field's other values, and sensitivity names each one.
+enum LayoutUnknown : unsigned {
+    kUnknownRecompute = 1u << 0,
+    kUnknownSequenceParallel = 1u << 1,
+    kUnknownFlashAttention = 1u << 2,
+    kUnknownSchedule = 1u << 3,  // layout.schedule and layout.virtual_stages both left out
+};
+
+// The plan paths of LayoutUnknown bits, in bit order ("layout.recompute", ...).
+std::vector<const char*> layoutUnknownPaths(unsigned bits);
+
+struct Plan;
+// An edit (the window, a layout applied from the search) that sets a field to another value makes
+// it known: clears its LayoutUnknown bit in `after`.
+void markEditedLayoutFieldsKnown(const Plan& before, Plan& after);
+
 struct LayoutSpec {
     int tp = 8;
     int pp = 4;
@@ -122,6 +141,7 @@ struct LayoutSpec {
     std::vector<int> stageLayers;
     RankOrder rankOrder = RankOrder::TpCpDpPp;
     bool dpAuto = false;  // the file said "auto": remembered so saving round-trips
+    unsigned unknownFields = 0;  // LayoutUnknown bits: fields the file left out; saving leaves them out again
 
     bool operator==(const LayoutSpec&) const = default;
 };

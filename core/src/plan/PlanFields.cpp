@@ -30,6 +30,7 @@ constexpr auto kRecomputes = spellings(kRecomputeNames);
 constexpr auto kRankOrders = spellings(kRankOrderNames);
 constexpr auto kFlashAttentionVersions = spellings(kFlashAttentionVersionNames);
 constexpr auto kOptimizerImplementations = spellings(kOptimizerImplementationNames);
+constexpr auto kGradientAccumulations = spellings(kGradientAccumulationNames);
 
 using T = PlanFieldType;
 constexpr double GB = 1e9;        // bytes (docs: GB = 1e9 bytes, never GiB)
@@ -120,12 +121,12 @@ std::vector<PlanField> makeFields()
         Builder("layout.dp", T::IntegerOrAuto, "data parallelism (\"auto\" = gpus / (tp x pp x cp))").range(1, kMaxGpus).required(),
         Builder("layout.dp_auto", T::Boolean, "true: layout.dp follows gpus / (tp x pp x cp), as \"auto\"").byDefault("false"),
         Builder("layout.cp", T::Integer, "context parallelism").range(1, kMaxGpus).byDefault("1"),
-        Builder("layout.virtual_stages", T::Integer, "model chunks per pipeline stage (interleaved)").range(1, 1024).byDefault("1"),
-        Builder("layout.schedule", T::Choice, "pipeline schedule").choices(kSchedules).byDefault("\"1f1b\""),
+        Builder("layout.virtual_stages", T::Integer, "model chunks per pipeline stage (interleaved)").range(1, 1024).byDefault("1").note("with layout.schedule absent: unknown, 1F1B expected, interleaving in the range"),
+        Builder("layout.schedule", T::Choice, "pipeline schedule").choices(kSchedules).byDefault("\"1f1b\"").note("with layout.virtual_stages absent: unknown, 1F1B expected, interleaving in the range"),
         Builder("layout.zero_stage", T::Integer, "ZeRO stage: shard optimizer (1), + gradients (2), + weights (3)").range(0, 3).byDefault("0"),
-        Builder("layout.sequence_parallel", T::Boolean, "Megatron sequence parallelism").byDefault("false"),
-        Builder("layout.recompute", T::Choice, "activation recomputation").choices(kRecomputes).byDefault("\"none\""),
-        Builder("layout.flash_attention", T::Boolean, "flash attention (no s x s scores stored)").byDefault("true"),
+        Builder("layout.sequence_parallel", T::Boolean, "Megatron sequence parallelism").byDefault("false").note("absent: unknown, false expected, true in the range"),
+        Builder("layout.recompute", T::Choice, "activation recomputation").choices(kRecomputes).byDefault("\"none\"").note("absent: unknown, the lightest that fits is expected, full recompute in the range"),
+        Builder("layout.flash_attention", T::Boolean, "flash attention (no s x s scores stored)").byDefault("true").note("absent: unknown, true expected, false in the range"),
         Builder("layout.stage_layers", T::IntegerList, "layers per pipeline stage (pp entries summing to L)").range(1, 10'000).note("even split"),
         Builder("layout.rank_order", T::Choice, "order ranks fill the dimensions, fastest first").choices(kRankOrders).byDefault("\"tp-cp-dp-pp\""),
 
@@ -144,6 +145,7 @@ std::vector<PlanField> makeFields()
         Builder("framework.fp32_gradients", T::Boolean, "gradients accumulated and kept in FP32").note("absent: from the profile, else unknown"),
         Builder("framework.flash_attention", T::Choice, "FlashAttention version").choices(kFlashAttentionVersions).note("absent: from the profile, else unknown"),
         Builder("framework.optimizer", T::Choice, "optimizer implementation").choices(kOptimizerImplementations).note("absent: from the profile, else unknown"),
+        Builder("framework.gradient_accumulation", T::Choice, "how micro-batch gradients are accumulated (fused into the GEMMs, PyTorch autograd, or copied into FP32 each micro-batch)").choices(kGradientAccumulations).note("absent: from the profile, else unknown"),
     };
 }
 

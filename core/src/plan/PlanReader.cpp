@@ -400,6 +400,17 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
     }
     if (!boundedProduct({l.tp, l.pp, l.dp, l.cp}, maxGpus))
         s.problem("layout", "TP x PP x DP x CP is more than " + std::to_string(maxGpus) + " GPUs (implausibly large)");
+    // Fields left out (or null) are unknown: their defaults are expected, the range covers the rest.
+    const auto unknownIfAbsent = [&](const char* path, unsigned bit) {
+        if (!s.find(F(path)))
+            l.unknownFields |= bit;
+    };
+    l.unknownFields = 0;
+    unknownIfAbsent("layout.recompute", kUnknownRecompute);
+    unknownIfAbsent("layout.sequence_parallel", kUnknownSequenceParallel);
+    unknownIfAbsent("layout.flash_attention", kUnknownFlashAttention);
+    if (!s.find(F("layout.schedule")) && !s.find(F("layout.virtual_stages")))
+        l.unknownFields |= kUnknownSchedule;
     l.virtualStages = int(s.integerOrDefault(F("layout.virtual_stages")));
     l.schedule = s.choice(F("layout.schedule"), kScheduleNames);
     l.zeroStage = int(s.integerOrDefault(F("layout.zero_stage")));
@@ -485,6 +496,8 @@ void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& 
         f.flashAttention = s.choice(F("framework.flash_attention"), kFlashAttentionVersionNames);
     if (s.find(F("framework.optimizer")))
         f.optimizer = s.choice(F("framework.optimizer"), kOptimizerImplementationNames);
+    if (s.find(F("framework.gradient_accumulation")))
+        f.gradientAccumulation = s.choice(F("framework.gradient_accumulation"), kGradientAccumulationNames);
     s.rejectUnknownKeys();
 }
 

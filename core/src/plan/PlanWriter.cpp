@@ -68,6 +68,8 @@ json frameworkToJson(const FrameworkSpec& f)
         out["flash_attention"] = std::string(nameOf(kFlashAttentionVersionNames, *f.flashAttention));
     if (f.optimizer)
         out["optimizer"] = std::string(nameOf(kOptimizerImplementationNames, *f.optimizer));
+    if (f.gradientAccumulation)
+        out["gradient_accumulation"] = std::string(nameOf(kGradientAccumulationNames, *f.gradientAccumulation));
     return out;
 }
 
@@ -128,12 +130,18 @@ json planToJson(const Plan& plan)
     w.set("layout.tp", l.tp);
     w.set("layout.pp", l.pp);
     w.set("layout.cp", l.cp);
-    w.set("layout.virtual_stages", l.virtualStages);
-    w.choice("layout.schedule", kScheduleNames, l.schedule);
+    // An unknown field is left out again, so it reads back unknown (Plan.h, LayoutUnknown).
+    if (!(l.unknownFields & kUnknownSchedule)) {
+        w.set("layout.virtual_stages", l.virtualStages);
+        w.choice("layout.schedule", kScheduleNames, l.schedule);
+    }
     w.set("layout.zero_stage", l.zeroStage);
-    w.set("layout.sequence_parallel", l.sequenceParallel);
-    w.choice("layout.recompute", kRecomputeNames, l.recompute);
-    w.set("layout.flash_attention", l.flashAttention);
+    if (!(l.unknownFields & kUnknownSequenceParallel))
+        w.set("layout.sequence_parallel", l.sequenceParallel);
+    if (!(l.unknownFields & kUnknownRecompute))
+        w.choice("layout.recompute", kRecomputeNames, l.recompute);
+    if (!(l.unknownFields & kUnknownFlashAttention))
+        w.set("layout.flash_attention", l.flashAttention);
     w.choice("layout.rank_order", kRankOrderNames, l.rankOrder);
     if (l.dpAuto)
         w.set("layout.dp", std::string("auto"));

@@ -24,12 +24,15 @@ namespace {
 // Each op's backward reads its saved input and the incoming gradient and writes one gradient:
 // three passes against the forward's two, so 1.5x the forward's bytes.
 constexpr double kBackwardMemoryFactor = 1.5;
-// Cross-entropy over the vocabulary-parallel logits (Megatron's vocab_parallel_cross_entropy):
-// the forward converts to FP32 and takes max, exp, sum and the normalised softmax it keeps for
-// the backward (about 16 bytes per logit); the backward reads the softmax and writes a 16-bit
-// gradient (about 8).
-constexpr double kLossForwardBytesPerLogit = 16.0;
-constexpr double kLossBackwardBytesPerLogit = 8.0;
+// Cross-entropy over the vocabulary-parallel logits, pass by pass as Megatron-Core runs it
+// (megatron/core/tensor_parallel/cross_entropy.py, no loss fusion, the default): the FP32 copy of
+// the 16-bit logits (read 2, write 4), the max (read 4), subtracting it in place (8), exp in place
+// (8), the sum (4), dividing in place to the softmax kept for the backward (8): 38 bytes per
+// logit; backward, the in-place multiply by the incoming gradient (8) and the cast back to 16
+// bits for the output layer (read 4, write 2): 14. PyTorch's cross_entropy on upcast logits
+// (log_softmax, nll_loss and their backwards) moves about as much.
+constexpr double kLossForwardBytesPerLogit = 38.0;
+constexpr double kLossBackwardBytesPerLogit = 14.0;
 // FlashAttention's backward runs five matrix multiplies per tile (it recomputes the scores)
 // against the forward's two (Dao 2023, FlashAttention-2, Sec. 3.1.2): 2.5x the forward FLOPs.
 constexpr double kFlashBackwardFactor = 2.5;
@@ -79,6 +82,30 @@ double reducedGradientBytes(const Plan& plan, const FrameworkOptions& fw)
 {
     const double own = stateBytesPerParameter(plan.training.precision).gradients;
     return fw.fp32Gradients ? std::max(own, 4.0) : own;
+}
+
+GradientAccumulationBytes gradientAccumulationBytes(const Plan& plan, const FrameworkOptions& fw, double microbatches, bool gemmWeight)
+{
+    const auto state = stateBytesPerParameter(plan.training.precision);
+    const double e = state.gradients, r = reducedGradientBytes(plan, fw), w = state.weights;
+    GradientAccumulationBytes out;
+    switch (fw.gradientAccumulation) {
+    case GradientAccumulation::Fused:
+        out.backward = gemmWeight ? 0.0 : e + 2.0 * r;
+        break;
+    case GradientAccumulation::Autograd:
+        if (plan.layout.zeroStage >= 3) {
+            out.forward = 2.0 * w;
+            out.backward = 2.0 * w + e + r;
+        } else {
+            out.backward = microbatches > 1.0 ? 3.0 * e * (microbatches - 1.0) / microbatches : 0.0;
+        }
+        break;
+    case GradientAccumulation::Fp32Copy:
+        out.backward = 5.0 * e + 16.0;
+        break;
+    }
+    return out;
 }
 
 double collectiveSmShare(const AcceleratorEfficiency& e)
@@ -328,13 +355,27 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     case Recompute::Full: L.recompute = L.forward() - L.forwardZero; break;  // ZeRO-3 gathers once for recompute and backward
     }
 
+    // Gradient accumulation outside the GEMMs (gradientAccumulationBytes), per micro-batch, on the
+    // layer's weights as this GPU holds them (1/t of the layer).
+    const double microbatches = double(est.pipeline.microbatches);
+    const double layerParameters = est.parameters.perLayer / t;
+    const GradientAccumulationBytes layerAccumulation = gradientAccumulationBytes(plan, fw, microbatches, true);
+    L.forwardMemory += layerParameters * layerAccumulation.forward / hbm;
+    L.backwardMemory += layerParameters * layerAccumulation.backward / hbm;
+
     // First stage: the embedding lookup reads and writes b s h values; with TP the
     // vocabulary-parallel embedding reduces its output once (Megatron VocabParallelEmbedding).
     // The same collective as a layer's: an all-reduce, or with SP a reduce-scatter, which costs
     // what the all-gather does (same bus bytes, same steps).
     const double tpAllReduce = tpCollective;
-    out.embedding.forwardMemory = 2.0 * tokens * h * bytes / hbm;
-    out.embedding.backwardMemory = kBackwardMemoryFactor * out.embedding.forwardMemory;
+    // Its backward writes a dense V/t x h gradient (embedding_dense_backward), which is then
+    // accumulated like any other parameter's gradient that no GEMM writes.
+    const double embeddingParameters = vocab * h;
+    const GradientAccumulationBytes embeddingAccumulation = gradientAccumulationBytes(plan, fw, microbatches, false);
+    const double gradientBytes = stateBytesPerParameter(plan.training.precision).gradients;
+    out.embedding.forwardMemory = (2.0 * tokens * h * bytes + embeddingParameters * embeddingAccumulation.forward) / hbm;
+    out.embedding.backwardMemory = (kBackwardMemoryFactor * 2.0 * tokens * h * bytes
+                                    + embeddingParameters * (gradientBytes + embeddingAccumulation.backward)) / hbm;
     out.embedding.forwardTp = tpAllReduce;
     out.embedding.forwardFixed = e.kernelOverheadSeconds * 2.0;
     out.embedding.backwardFixed = e.kernelOverheadSeconds * 2.0;
@@ -345,8 +386,8 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     out.lmHead.forwardMatmul = g.headForward;
     out.lmHead.weightGradMatmul = g.headWeightGrad;
     out.lmHead.backwardMatmul = g.headInputGrad + g.headWeightGrad;
-    out.lmHead.forwardMemory = tokens * vocab * kLossForwardBytesPerLogit / hbm;
-    out.lmHead.backwardMemory = tokens * vocab * kLossBackwardBytesPerLogit / hbm;
+    out.lmHead.forwardMemory = (tokens * vocab * kLossForwardBytesPerLogit + embeddingParameters * layerAccumulation.forward) / hbm;
+    out.lmHead.backwardMemory = (tokens * vocab * kLossBackwardBytesPerLogit + embeddingParameters * layerAccumulation.backward) / hbm;
     out.lmHead.forwardTp = sp ? tpCollective : 0.0;
     out.lmHead.backwardTp = tpAllReduce;
     out.lmHead.forwardFixed = e.kernelOverheadSeconds * 6.0;   // norm, GEMM, loss kernels (max, exp-sum, softmax, loss)

@@ -44,6 +44,25 @@ double matmulEfficiency(double m, double n, double k, const AcceleratorEfficienc
 // torchtitan's reduce_dtype float32; DeepSpeed's BF16 optimizer), else the precision's own.
 double reducedGradientBytes(const Plan& plan, const FrameworkOptions& framework);
 
+// HBM bytes per parameter per micro-batch that accumulating the parameter's gradient moves
+// outside the GEMMs (FrameworkSpec.h, GradientAccumulation), with e the gradient's own bytes and
+// r the reduced gradient's (reducedGradientBytes):
+//   Fused     0 for a GEMM's weight (the wgrad GEMM adds into main_grad: Megatron
+//             gradient_accumulation_fusion); other parameters (the embedding) take the
+//             main_grad hook's add, e + 2r (megatron/core/distributed, param hook);
+//   Autograd  AccumulateGrad's in-place add, 3e, on every micro-batch but the first, which hands
+//             its gradient over; with ZeRO-3 (FSDP2) instead the gathered weights copied out of
+//             the all-gather buffer for forward and backward, 2 x 2w, and the gradients copied and
+//             cast into the reduce-scatter buffer, e + r (_fsdp_collectives.py);
+//   Fp32Copy  zeroing the 16-bit gradients (e), AccumulateGrad (3e), the FP32 cast (e + 4) and the
+//             add into the FP32 copy (12): 5e + 16 (DeepSpeed bf16_optimizer.py update_hp_grads).
+// forward is the part that runs before the forward pass (FSDP2's copy-out), backward the rest.
+struct GradientAccumulationBytes {
+    double forward = 0, backward = 0;
+};
+GradientAccumulationBytes gradientAccumulationBytes(const Plan& plan, const FrameworkOptions& framework, double microbatches,
+                                                    bool gemmWeight);
+
 // Share of the SMs a collective's kernels occupy while it overlaps compute: NCCL runs one thread
 // block per channel (src/device, MAXCHANNELS; NCCL_MAX_CTAS), about 16 for large messages on
 // NVLink and InfiniBand (estimate), so overlapped compute runs that much slower while it lasts.

@@ -37,7 +37,9 @@ nlohmann::json predictedToJson(const PredictedStep& p)
                     {"high", figures(p.range.high)},
                     {"model_error_slower", p.range.modelErrorSlower},
                     {"model_error_faster", p.range.modelErrorFaster},
-                    {"unknown_framework_switches", p.range.unknownSwitches}};
+                    {"unknown_framework_switches", p.range.unknownSwitches},
+                    {"unknown_layout_fields", layoutUnknownPaths(p.range.unknownLayoutFields)},
+                    {"unknown_inputs", p.range.unknownInputs()}};
     out["model_flops_per_step"] = p.modelFlopsPerStep;
     out["hardware_flops_per_step"] = p.hardwareFlopsPerStep;
     out["total_seconds"] = p.totalSeconds;

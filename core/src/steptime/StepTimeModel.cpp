@@ -293,7 +293,7 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     out.totalSeconds = steps * out.stepSeconds;
     out.days = out.totalSeconds / 86400.0;
     out.gpuHours = out.totalSeconds / 3600.0 * gpus;
-    setPredictedRange(plan, est, out.stepSeconds, out.stepSeconds, 0, out);
+    setPredictedRange(plan, est, out.stepSeconds, out.stepSeconds, 0, 0u, out);
 }
 
 ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options)

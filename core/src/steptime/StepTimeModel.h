@@ -46,6 +46,9 @@ struct FrameworkOptions {
     bool dropout = false;
     // Gradients accumulated and reduced in FP32 (twice the data-parallel bytes of BF16 ones).
     bool fp32Gradients = false;
+    // How micro-batch gradients are accumulated (FrameworkSpec.h): fused into the weight-gradient
+    // GEMMs, PyTorch autograd (with FSDP2's copies when sharded), or DeepSpeed's FP32 copy.
+    GradientAccumulation gradientAccumulation = GradientAccumulation::Autograd;
     // Gradient bucket size in parameters; 0 = Megatron-Core's default max(40e6, 1e6 x DP)
     // (DistributedDataParallelConfig.bucket_size).
     double bucketParameters = 0.0;
@@ -145,14 +148,17 @@ struct PredictedFigures {
 };
 
 // low = the pessimistic end (longest step, lowest MFU), high = the optimistic end. Two sources
-// (StepTimeRange.cpp): the framework switches the plan leaves unknown, each at its slower and
-// faster value, and the model's own error out of sample (leave-one-family-out over the
-// calibration runs, tst_realitycheck), applied around those.
+// (StepTimeRange.cpp): what the plan leaves unknown (framework switches, layout fields the file
+// left out: analysis/PlanUnknowns.h), all at their slower and all at their faster values, and the
+// model's own error out of sample (leave-one-family-out over the calibration runs,
+// tst_realitycheck), applied around those.
 struct PredictedRange {
     PredictedFigures low, high;
     double modelErrorSlower = 0;   // fraction: the step can be this much longer than predicted
     double modelErrorFaster = 0;   // and this much shorter
-    int unknownSwitches = 0;
+    int unknownSwitches = 0;       // framework switches neither the plan nor its profile sets
+    unsigned unknownLayoutFields = 0;  // LayoutUnknown bits that act on the plan
+    int unknownInputs() const;     // both together
 };
 
 struct PredictedStep {
@@ -185,7 +191,7 @@ struct PredictedStep {
 double modelErrorSlower();
 double modelErrorFaster();
 void setPredictedRange(const Plan& plan, const Estimate& est, double fastestStepSeconds, double slowestStepSeconds,
-                       int unknownSwitches, PredictedStep& predicted);
+                       int unknownSwitches, unsigned unknownLayoutFields, PredictedStep& predicted);
 
 // Pure: same plan in, same numbers out; never throws. est must be estimate(plan). A pipeline the
 // simulator cannot run (pipelineProblem(): interleaving with m % p != 0, too many micro-batches)

@@ -63,6 +63,16 @@ FrameworkChoices frameworkChoicesFor(const Plan& plan)
         c.slowest.flashAttention = FlashAttentionVersion::V2;
         ++c.unknownSwitches;
     }
+    // Unknown accumulation is expected to be PyTorch's own (the middle of the three); the range
+    // covers Megatron's fused accumulation and DeepSpeed's FP32 copy.
+    if (spec.gradientAccumulation) {
+        c.expected.gradientAccumulation = c.fastest.gradientAccumulation = c.slowest.gradientAccumulation = *spec.gradientAccumulation;
+    } else {
+        c.expected.gradientAccumulation = GradientAccumulation::Autograd;
+        c.fastest.gradientAccumulation = GradientAccumulation::Fused;
+        c.slowest.gradientAccumulation = GradientAccumulation::Fp32Copy;
+        ++c.unknownSwitches;
+    }
     if (spec.optimizer) {
         c.expected.optimizer = c.fastest.optimizer = c.slowest.optimizer = *spec.optimizer;
     } else {

@@ -1,5 +1,6 @@
 // The honest range around a predicted step (StepTimeModel.h, PredictedRange).
 #include <algorithm>
+#include <bit>
 
 #include "steptime/StepTimeModel.h"
 
@@ -41,12 +42,19 @@ double modelErrorFaster()
     return kModelErrorFaster;
 }
 
-void setPredictedRange(const Plan& plan, const Estimate& est, double fastest, double slowest, int unknownSwitches, PredictedStep& p)
+int PredictedRange::unknownInputs() const
+{
+    return unknownSwitches + std::popcount(unknownLayoutFields);
+}
+
+void setPredictedRange(const Plan& plan, const Estimate& est, double fastest, double slowest, int unknownSwitches, unsigned unknownLayoutFields,
+                       PredictedStep& p)
 {
     PredictedRange& r = p.range;
     r.modelErrorSlower = kModelErrorSlower;
     r.modelErrorFaster = kModelErrorFaster;
     r.unknownSwitches = unknownSwitches;
+    r.unknownLayoutFields = unknownLayoutFields;
     const double lo = std::min({fastest, slowest, p.stepSeconds});
     const double hi = std::max({fastest, slowest, p.stepSeconds});
     r.low = figuresAt(plan, est, hi * (1.0 + kModelErrorSlower));

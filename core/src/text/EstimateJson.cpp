@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "text/Derivation.h"
+#include "plan/EnumNames.h"
 #include "plan/PlanIO.h"
 
 namespace trainplan {
@@ -33,11 +34,19 @@ json memoryJson(const MemoryBreakdown& m)
 
 // The plan as the analysis used it: layout.dp is the resolved count, with dp_auto saying the
 // file asked for "auto" (the plan file itself keeps "auto" so it round-trips).
+// Layout fields the plan left out appear with the values the analysis assumed (listed again
+// under "assumed"), so the echoed plan reads back as the plan the figures are for.
 json resolvedPlanJson(const Plan& plan)
 {
     json out = planToJson(plan);
-    out["layout"]["dp"] = plan.layout.dp;
-    out["layout"]["dp_auto"] = plan.layout.dpAuto;
+    const auto& l = plan.layout;
+    out["layout"]["dp"] = l.dp;
+    out["layout"]["dp_auto"] = l.dpAuto;
+    out["layout"]["recompute"] = std::string(nameOf(kRecomputeNames, l.recompute));
+    out["layout"]["sequence_parallel"] = l.sequenceParallel;
+    out["layout"]["flash_attention"] = l.flashAttention;
+    out["layout"]["schedule"] = std::string(nameOf(kScheduleNames, l.schedule));
+    out["layout"]["virtual_stages"] = l.virtualStages;
     return out;
 }
 
@@ -51,6 +60,13 @@ json estimateToJson(const Analysis& analysis)
     out["format"] = "trainplan.estimate";
     out["version"] = 1;
     out["plan"] = resolvedPlanJson(plan);
+    // What the analysis assumed for the layout fields the plan left out (docs/plan-format.md).
+    json assumed = json::object();
+    for (const char* path : layoutUnknownPaths(plan.layout.unknownFields)) {
+        const std::string key = std::string(path).substr(std::string("layout.").size());
+        assumed[path] = out["plan"]["layout"][key];
+    }
+    out["assumed"] = std::move(assumed);
     out["gpus_used"] = e.gpusUsed;
     out["nodes"] = e.nodes;
 
@@ -98,7 +114,9 @@ json estimateToJson(const Analysis& analysis)
         {"activation_bytes_per_layer_per_microbatch", e.activation.perLayerPerMicrobatch},
         {"range", {{"low_bytes", analysis.memoryRange.lowBytes}, {"high_bytes", analysis.memoryRange.highBytes},
                    {"fits_at_high", analysis.memoryRange.highBytes <= e.capacityBytes},
+                   {"fits_at_low", analysis.memoryRange.lowBytes <= e.capacityBytes},
                    {"unknown_framework_switches", analysis.memoryRange.unknownSwitches},
+                   {"unknown_layout_fields", layoutUnknownPaths(analysis.memoryRange.unknownLayoutFields)},
                    {"model_error_above", analysis.memoryRange.modelErrorAbove}}},
     };
     out["pipeline"] = {

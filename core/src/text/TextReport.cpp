@@ -44,6 +44,22 @@ std::string warningCounts(const std::vector<Warning>& warnings)
 
 namespace {
 
+// "recompute full, schedule 1f1b": what the analysis assumed for the layout fields the plan left out.
+std::string assumedLayout(const LayoutSpec& l)
+{
+    std::string out;
+    const auto add = [&](const std::string& item) { out += (out.empty() ? "" : ", ") + item; };
+    if (l.unknownFields & kUnknownRecompute)
+        add("recompute " + std::string(nameOf(kRecomputeNames, l.recompute)) + " (the lightest that fits)");
+    if (l.unknownFields & kUnknownSequenceParallel)
+        add(std::string("sequence parallelism ") + (l.sequenceParallel ? "on" : "off"));
+    if (l.unknownFields & kUnknownFlashAttention)
+        add(std::string("FlashAttention ") + (l.flashAttention ? "on" : "off"));
+    if (l.unknownFields & kUnknownSchedule)
+        add("schedule " + std::string(nameOf(kScheduleNames, l.schedule)));
+    return out;
+}
+
 }  // namespace
 
 std::string estimateToText(const Analysis& analysis, bool withDerivation)
@@ -58,6 +74,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     out << "  " << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | TP " << l.tp
         << " PP " << l.pp << " DP " << l.dp << " CP " << l.cp << " | ZeRO-" << l.zeroStage << " | "
         << nameOf(kScheduleNames, l.schedule) << (l.schedule == Schedule::Interleaved ? " v=" + std::to_string(l.virtualStages) : "") << "\n";
+    if (l.unknownFields)
+        out << "  not in the plan, assumed: " << assumedLayout(l) << "\n";
 
     t.heading("Parameters");
     t.row("total", formatCount(e.parameters.total), formatSci(e.parameters.total));
@@ -86,6 +104,17 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("pipeline bubble" + predicted, formatPercent(pr.bubbleFraction), pr.simulated ? "simulated schedule" : "closed form");
     t.row("exposed DP" + predicted, formatSeconds(pr.components.dpCommunication), "gradient tail and parameter all-gather");
     t.row("tokens/s per GPU" + predicted, formatNumber(pr.tokensPerSecondPerGpu));
+    const PredictedRange& range = pr.range;
+    std::string rangeSources = countOf(range.unknownInputs(), "unknown input", "unknown inputs");
+    if (range.unknownInputs() > 0) {
+        rangeSources += " (" + countOf(range.unknownSwitches, "framework switch", "framework switches");
+        for (const char* path : layoutUnknownPaths(range.unknownLayoutFields))
+            rangeSources += std::string(", ") + path;
+        rangeSources += ")";
+    }
+    t.row("range" + predicted, "MFU " + formatPercent(range.low.mfu) + " to " + formatPercent(range.high.mfu),
+          "step " + formatSeconds(range.high.stepSeconds) + " to " + formatSeconds(range.low.stepSeconds) + ": " + rangeSources +
+              ", model error +" + formatPercent(range.modelErrorSlower, 0) + " / −" + formatPercent(range.modelErrorFaster, 0));
 
     t.heading("Memory per GPU (fullest: stage " + std::to_string(e.fullestStage + 1) + ")");
     t.row("weights", bytes(e.perGpu.weights));

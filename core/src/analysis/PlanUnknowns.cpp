@@ -1,0 +1,156 @@
+#include "analysis/PlanUnknowns.h"
+
+#include "estimate/Estimate.h"
+#include "plan/EnumNames.h"
+#include "plan/FrameworkNames.h"
+
+namespace trainplan {
+
+namespace {
+
+// A yes/no framework switch: where the plan sets it, where the model reads it, and which value is
+// the faster (StepTimeParameters.cpp, frameworkChoicesFor(), sets the same ones).
+struct FrameworkFlag {
+    const char* label;
+    const char* field;
+    std::optional<bool> FrameworkSpec::*spec;
+    bool FrameworkOptions::*option;
+    bool fastValue;
+};
+
+constexpr FrameworkFlag kFlags[] = {
+    {"Gradient reduce overlap", "framework.overlap_grad_reduce", &FrameworkSpec::overlapGradReduce, &FrameworkOptions::overlapGradientReduce, true},
+    {"Parameter gather overlap", "framework.overlap_param_gather", &FrameworkSpec::overlapParamGather, &FrameworkOptions::overlapParamGather, true},
+    {"TP communication overlap", "framework.tp_comm_overlap", &FrameworkSpec::tpCommOverlap, &FrameworkOptions::tpCommOverlap, true},
+    {"Fused kernels", "framework.fused_kernels", &FrameworkSpec::fusedKernels, &FrameworkOptions::fusedKernels, true},
+    {"CUDA graphs", "framework.cuda_graphs", &FrameworkSpec::cudaGraphs, &FrameworkOptions::cudaGraphs, true},
+    {"Dropout", "framework.dropout", &FrameworkSpec::dropout, &FrameworkOptions::dropout, false},
+    {"FP32 gradients", "framework.fp32_gradients", &FrameworkSpec::fp32Gradients, &FrameworkOptions::fp32Gradients, false},
+};
+
+std::string onOff(bool v)
+{
+    return v ? "on" : "off";
+}
+
+bool fitsWith(const Plan& plan, Recompute recompute)
+{
+    Plan variant = plan;
+    variant.layout.recompute = recompute;
+    return estimate(variant).fits;
+}
+
+// The smallest number of chunks per stage (2 or more) that interleaving accepts for this plan:
+// the layers split evenly over p x v chunks and whole groups of p micro-batches (LayoutChecks.cpp).
+int interleavingChunks(const Plan& plan)
+{
+    const auto& l = plan.layout;
+    const long long perReplica = (long long)l.dp * plan.training.microBatchSize;
+    if (l.pp < 2 || perReplica <= 0 || plan.training.globalBatchSequences % perReplica != 0)
+        return 0;
+    const long long m = plan.training.globalBatchSequences / perReplica;
+    if (m % l.pp != 0)
+        return 0;
+    for (int v = 2; v <= 8; ++v)
+        if (plan.model.layers % (l.pp * v) == 0)
+            return v;
+    return 0;
+}
+
+}  // namespace
+
+unsigned actingLayoutUnknowns(const Plan& plan)
+{
+    unsigned bits = plan.layout.unknownFields;
+    if (plan.layout.tp <= 1)
+        bits &= ~unsigned(kUnknownSequenceParallel);
+    if (plan.layout.pp <= 1)
+        bits &= ~unsigned(kUnknownSchedule);
+    return bits;
+}
+
+Plan withAssumedRecompute(const Plan& plan)
+{
+    if (!(plan.layout.unknownFields & kUnknownRecompute) || plan.layout.recompute == Recompute::Full || fitsWith(plan, plan.layout.recompute))
+        return plan;
+    Plan out = plan;
+    out.layout.recompute = fitsWith(plan, Recompute::Selective) ? Recompute::Selective : Recompute::Full;
+    return out;
+}
+
+bool setLayoutUnknowns(Plan& plan, bool fast)
+{
+    const unsigned bits = actingLayoutUnknowns(plan);
+    auto& l = plan.layout;
+    const LayoutSpec before = l;
+    if (bits & kUnknownRecompute)
+        l.recompute = fast ? withAssumedRecompute(plan).layout.recompute : Recompute::Full;
+    if (bits & kUnknownSequenceParallel)
+        l.sequenceParallel = fast;
+    if (bits & kUnknownFlashAttention)
+        l.flashAttention = fast;
+    if (bits & kUnknownSchedule) {
+        const int v = fast ? interleavingChunks(plan) : 0;
+        l.schedule = v > 0 ? Schedule::Interleaved : Schedule::OneFOneB;
+        l.virtualStages = v > 0 ? v : 1;
+    }
+    return !(l == before);
+}
+
+std::vector<UnknownInput> unknownInputs(const Plan& plan)
+{
+    std::vector<UnknownInput> out;
+    const FrameworkSpec spec = resolvedFramework(plan.framework);
+    const FrameworkOptions expected = frameworkOptionsFor(plan);
+    for (const FrameworkFlag& f : kFlags) {
+        if (spec.*(f.spec))
+            continue;
+        const bool fastValue = f.fastValue;
+        bool FrameworkOptions::*option = f.option;
+        out.push_back({f.label, f.field, onOff(!fastValue), onOff(expected.*option), onOff(fastValue),
+                       [=](bool fast, Plan&, FrameworkOptions& o) { o.*option = fast ? fastValue : !fastValue; }});
+    }
+    if (!spec.flashAttention)
+        out.push_back({"FlashAttention version", "framework.flash_attention", "2", std::string(nameOf(kFlashAttentionVersionNames, expected.flashAttention)), "3",
+                       [](bool fast, Plan&, FrameworkOptions& o) { o.flashAttention = fast ? FlashAttentionVersion::V3 : FlashAttentionVersion::V2; }});
+    if (!spec.optimizer)
+        out.push_back({"Optimizer implementation", "framework.optimizer", "foreach", std::string(nameOf(kOptimizerImplementationNames, expected.optimizer)),
+                       "fused", [](bool fast, Plan&, FrameworkOptions& o) {
+                           o.optimizer = fast ? OptimizerImplementation::Fused : OptimizerImplementation::Foreach;
+                       }});
+    if (!spec.gradientAccumulation)
+        out.push_back({"Gradient accumulation", "framework.gradient_accumulation", "fp32-copy",
+                       std::string(nameOf(kGradientAccumulationNames, expected.gradientAccumulation)), "fused",
+                       [](bool fast, Plan&, FrameworkOptions& o) {
+                           o.gradientAccumulation = fast ? GradientAccumulation::Fused : GradientAccumulation::Fp32Copy;
+                       }});
+
+    const unsigned bits = actingLayoutUnknowns(plan);
+    const auto layoutInput = [&](unsigned bit, const char* label, const char* field, std::string slow, std::string expectedValue,
+                                 std::string fastValue) {
+        out.push_back({label, field, std::move(slow), std::move(expectedValue), std::move(fastValue), [bit](bool fast, Plan& p, FrameworkOptions&) {
+                           Plan only = p;
+                           only.layout.unknownFields = bit;
+                           setLayoutUnknowns(only, fast);
+                           only.layout.unknownFields = p.layout.unknownFields;
+                           p = std::move(only);
+                       }});
+    };
+    if (bits & kUnknownRecompute) {
+        const Recompute assumed = withAssumedRecompute(plan).layout.recompute;
+        layoutInput(kUnknownRecompute, "Recompute", "layout.recompute", "full", std::string(nameOf(kRecomputeNames, assumed)),
+                    std::string(nameOf(kRecomputeNames, assumed)));
+    }
+    if (bits & kUnknownSequenceParallel)
+        layoutInput(kUnknownSequenceParallel, "Sequence parallelism", "layout.sequence_parallel", "off", onOff(plan.layout.sequenceParallel), "on");
+    if (bits & kUnknownFlashAttention)
+        layoutInput(kUnknownFlashAttention, "FlashAttention", "layout.flash_attention", "off", onOff(plan.layout.flashAttention), "on");
+    if (bits & kUnknownSchedule) {
+        const int v = interleavingChunks(plan);
+        layoutInput(kUnknownSchedule, "Pipeline schedule", "layout.schedule", "1F1B", "1F1B",
+                    v > 0 ? "interleaved, " + std::to_string(v) + " chunks" : "1F1B");
+    }
+    return out;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,45 @@
+// What a plan leaves unknown that moves its predicted step, and what the analysis assumes for it.
+//
+// Two kinds of unknown: framework switches neither the plan nor its profile sets (FrameworkSpec.h),
+// and layout fields the plan file left out (Plan.h, LayoutUnknown). The analysis expects each
+// one's default (frameworkChoicesFor(), the field's default), except an unknown recompute, which
+// becomes the lightest setting with which the plan fits (a run that fits only with recompute ran
+// with it). The predicted range sets all of them to their faster and to their slower values;
+// sensitivity moves them one at a time and names them.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "steptime/StepTimeModel.h"
+
+namespace trainplan {
+
+struct UnknownInput {
+    std::string label;  // "TP communication overlap", "Recompute"
+    std::string field;  // the plan path a person would set: "framework.tp_comm_overlap"
+    std::string slowValue, expectedValue, fastValue;  // "off", "off", "on"
+    // Sets the input to its faster (fast = true) or slower value in the plan or the options.
+    std::function<void(bool fast, Plan&, FrameworkOptions&)> apply;
+};
+
+// Every unknown of the plan that can move its step, in a fixed order (framework, then layout).
+// Layout fields that cannot act are left out: sequence parallelism with TP 1, the schedule with
+// one pipeline stage.
+std::vector<UnknownInput> unknownInputs(const Plan& plan);
+
+// The layout unknowns that act on this plan (LayoutUnknown bits): as unknownInputs() filters them.
+unsigned actingLayoutUnknowns(const Plan& plan);
+
+// The plan with an unknown recompute settled: its own setting when it fits, else the lightest of
+// selective and full that makes every stage fit, else full. Anything else is returned unchanged.
+Plan withAssumedRecompute(const Plan& plan);
+
+// The plan's layout unknowns all at their faster (fast) or slower values: recompute as assumed
+// (withAssumedRecompute) or full; sequence parallelism on or off; FlashAttention on or off; the
+// interleaved schedule with two chunks per stage (where the layers and micro-batches allow it) or
+// 1F1B. Returns whether anything changed.
+bool setLayoutUnknowns(Plan& plan, bool fast);
+
+}  // namespace trainplan

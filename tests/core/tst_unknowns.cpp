@@ -1,0 +1,190 @@
+// Layout fields a plan leaves out (Plan.h, LayoutUnknown) and framework switches it does not set:
+// read as unknown, written back out as unknown, made known by an edit; an unknown recompute is the
+// lightest that fits; the predicted range and the memory range cover the other values, and
+// sensitivity names each unknown (analysis/PlanUnknowns.h).
+#include <QtTest>
+
+#include "TestSupport.h"
+#include "analysis/Analysis.h"
+#include "analysis/PlanUnknowns.h"
+#include "analysis/Sensitivity.h"
+#include "plan/PlanIO.h"
+#include "text/EstimateJson.h"
+
+using namespace testsupport;
+using namespace trainplan;
+
+namespace {
+
+// Worked example A without the layout fields the tests leave out, and with a framework profile
+// so that only the layout's unknowns widen the range.
+Plan exampleWithout(const std::vector<std::string>& removed, const std::vector<std::string>& overrides = {})
+{
+    nlohmann::json doc = readJsonFile(examplePath("70b-2048-h100.json"));
+    for (const auto& o : overrides)
+        applyOverride(doc, o);
+    for (const auto& key : removed)
+        doc["layout"].erase(key);
+    doc["framework"] = {{"profile", "megatron-core-2024"}};
+    return planFromJson(doc);
+}
+
+const unsigned kAll = kUnknownRecompute | kUnknownSequenceParallel | kUnknownFlashAttention | kUnknownSchedule;
+
+}  // namespace
+
+class TestUnknowns : public QObject {
+    Q_OBJECT
+
+private slots:
+    void omittedOrNullFieldsAreUnknown();
+    void unknownFieldsRoundTripAndEditsMakeThemKnown();
+    void unknownRecomputeIsTheLightestThatFits();
+    void unknownFieldsWidenThePredictedRange();
+    void unknownFieldsWidenTheMemoryRange();
+    void sensitivityNamesEachUnknown();
+    void jsonSaysWhatWasAssumed();
+};
+
+void TestUnknowns::omittedOrNullFieldsAreUnknown()
+{
+    QCOMPARE(planWith("70b-2048-h100.json").layout.unknownFields, 0u);  // the example gives every field
+    const Plan plan = exampleWithout({"recompute", "sequence_parallel", "flash_attention", "schedule", "virtual_stages"});
+    QCOMPARE(plan.layout.unknownFields, kAll);
+    // Expected values are the fields' defaults.
+    QCOMPARE(plan.layout.recompute, Recompute::None);
+    QCOMPARE(plan.layout.sequenceParallel, false);
+    QCOMPARE(plan.layout.flashAttention, true);
+    QCOMPARE(plan.layout.schedule, Schedule::OneFOneB);
+    // null says the same as leaving the field out.
+    nlohmann::json doc = readJsonFile(examplePath("70b-2048-h100.json"));
+    doc["layout"]["recompute"] = nullptr;
+    QCOMPARE(planFromJson(doc).layout.unknownFields, unsigned(kUnknownRecompute));
+    // The schedule is unknown only when neither it nor the chunk count is given.
+    QCOMPARE(exampleWithout({"schedule"}).layout.unknownFields, 0u);
+    QCOMPARE(exampleWithout({"schedule", "virtual_stages"}).layout.unknownFields, unsigned(kUnknownSchedule));
+}
+
+void TestUnknowns::unknownFieldsRoundTripAndEditsMakeThemKnown()
+{
+    const Plan plan = exampleWithout({"recompute", "flash_attention"});
+    const nlohmann::json written = planToJson(plan);
+    QVERIFY(!written.at("layout").contains("recompute"));
+    QVERIFY(!written.at("layout").contains("flash_attention"));
+    QVERIFY(written.at("layout").contains("sequence_parallel"));
+    QCOMPARE(planFromJson(written), plan);
+    // Setting a field to another value makes it known; leaving it makes no difference.
+    Plan edited = plan;
+    edited.layout.recompute = Recompute::Full;
+    markEditedLayoutFieldsKnown(plan, edited);
+    QCOMPARE(edited.layout.unknownFields, unsigned(kUnknownFlashAttention));
+    Plan untouched = plan;
+    markEditedLayoutFieldsKnown(plan, untouched);
+    QCOMPARE(untouched.layout.unknownFields, plan.layout.unknownFields);
+    // --set names the field, so it is known.
+    nlohmann::json doc = written;
+    applyOverride(doc, "layout.recompute=none");
+    QCOMPARE(planFromJson(doc).layout.unknownFields, unsigned(kUnknownFlashAttention));
+}
+
+void TestUnknowns::unknownRecomputeIsTheLightestThatFits()
+{
+    // Worked example A fits without recompute: an unknown recompute stays none.
+    const Plan fits = exampleWithout({"recompute"});
+    QCOMPARE(analyse(fits).plan.layout.recompute, Recompute::None);
+    // Micro-batch 8 at 8k tokens does not fit without recompute; the analysis assumes the
+    // lightest setting that does and every figure follows it.
+    const Plan heavy = exampleWithout({"recompute"}, {"training.micro_batch_size=8", "model.sequence_length=8192", "training.global_batch_sequences=2048"});
+    Plan none = heavy;
+    none.layout.unknownFields = 0;
+    QVERIFY(!estimate(none).fits);
+    const Analysis a = analyse(heavy);
+    QVERIFY(a.plan.layout.recompute != Recompute::None);
+    QVERIFY(a.estimate.fits);
+    Plan lighter = a.plan;
+    lighter.layout.unknownFields = 0;
+    if (a.plan.layout.recompute == Recompute::Full) {
+        lighter.layout.recompute = Recompute::Selective;
+        QVERIFY(!estimate(lighter).fits);
+    }
+    // A known recompute is never changed, fitting or not.
+    QCOMPARE(analyse(none).plan.layout.recompute, Recompute::None);
+}
+
+void TestUnknowns::unknownFieldsWidenThePredictedRange()
+{
+    const Analysis known = analyse(planWith("70b-2048-h100.json", {"layout.schedule=1f1b"}));
+    const Plan plan = exampleWithout({"recompute", "sequence_parallel", "flash_attention", "schedule", "virtual_stages"},
+                                     {"layout.sequence_parallel=false", "layout.recompute=none"});
+    const Analysis unknown = analyse(plan);
+    const PredictedRange& r = unknown.predicted.range;
+    QCOMPARE(r.unknownLayoutFields, kAll);
+    QCOMPARE(r.unknownInputs(), r.unknownSwitches + 4);
+    QCOMPARE(r.unknownSwitches, 0);  // the profile sets every switch
+    // The slow end has full recompute, no SP, no FlashAttention: far slower than the expected
+    // step; the fast end has SP and interleaving: faster.
+    QVERIFY(r.low.stepSeconds > unknown.predicted.stepSeconds * (1.0 + r.modelErrorSlower) * 1.2);
+    QVERIFY(r.high.stepSeconds < unknown.predicted.stepSeconds / (1.0 + r.modelErrorFaster));
+    QVERIFY(r.low.mfu < unknown.predicted.mfu && unknown.predicted.mfu < r.high.mfu);
+    // TP 1 and PP 1: sequence parallelism and the schedule cannot act, so they are not counted.
+    const Plan flat = exampleWithout({"sequence_parallel", "schedule", "virtual_stages"},
+                                     {"layout.tp=1", "layout.pp=1", "layout.dp=auto", "cluster.gpus=64", "layout.zero_stage=3"});
+    QCOMPARE(actingLayoutUnknowns(flat), 0u);
+    QCOMPARE(analyse(flat).predicted.range.unknownLayoutFields, 0u);
+    (void)known;
+}
+
+void TestUnknowns::unknownFieldsWidenTheMemoryRange()
+{
+    const Plan given = planWith("70b-2048-h100.json", {"layout.recompute=none"});
+    const Plan left = exampleWithout({"recompute"}, {"layout.recompute=none"});
+    const Analysis a = analyse(given), b = analyse(left);
+    QCOMPARE(b.memoryRange.unknownLayoutFields, unsigned(kUnknownRecompute));
+    // Full recompute at the light end: below the known plan's light end.
+    QVERIFY(b.memoryRange.lowBytes < a.memoryRange.lowBytes);
+    QVERIFY(b.memoryRange.lowBytes < b.estimate.perGpu.total && b.estimate.perGpu.total < b.memoryRange.highBytes);
+}
+
+void TestUnknowns::sensitivityNamesEachUnknown()
+{
+    const Plan plan = exampleWithout({"flash_attention", "schedule", "virtual_stages"});
+    const SensitivityResult r = sensitivity(plan);
+    std::vector<std::string> named;
+    for (const auto& b : r.bars)
+        if (b.kind == SensitivityKind::Unknown)
+            named.push_back(b.field);
+    QCOMPARE(named.size(), size_t(2));
+    QVERIFY(std::find(named.begin(), named.end(), "layout.flash_attention") != named.end());
+    QVERIFY(std::find(named.begin(), named.end(), "layout.schedule") != named.end());
+    for (const auto& b : r.bars)
+        if (b.field == "layout.flash_attention") {
+            QCOMPARE(b.lowText, std::string("off"));
+            QCOMPARE(b.highText, std::string("on"));
+            QVERIFY(b.stepSecondsLow > b.stepSecondsHigh);
+        }
+    // Every unknown switch of a plan without a framework section gets a bar of its own.
+    Plan bare = planWith("70b-2048-h100.json");
+    bare.framework = FrameworkSpec{};
+    int switches = 0;
+    for (const auto& b : sensitivity(bare).bars)
+        switches += b.kind == SensitivityKind::Unknown;
+    QVERIFY2(switches >= 8, qPrintable(QString::number(switches)));
+}
+
+void TestUnknowns::jsonSaysWhatWasAssumed()
+{
+    const Plan plan = exampleWithout({"recompute", "schedule", "virtual_stages"});
+    const nlohmann::json doc = estimateToJson(analyse(plan));
+    QCOMPARE(doc.at("assumed").at("layout.recompute").get<std::string>(), std::string("none"));
+    QCOMPARE(doc.at("assumed").at("layout.schedule").get<std::string>(), std::string("1f1b"));
+    QCOMPARE(doc.at("plan").at("layout").at("recompute").get<std::string>(), std::string("none"));
+    const auto fields = doc.at("predicted").at("range").at("unknown_layout_fields");
+    QCOMPARE(fields.size(), size_t(2));
+    QCOMPARE(doc.at("predicted").at("range").at("unknown_inputs").get<int>(), 2);
+    QVERIFY(doc.at("memory").at("range").contains("fits_at_low"));
+    // The echoed plan reads back as the plan the figures are for, with nothing unknown.
+    QCOMPARE(planFromJson(doc.at("plan")).layout.unknownFields, 0u);
+}
+
+QTEST_GUILESS_MAIN(TestUnknowns)
+#include "tst_unknowns.moc"
