@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "charts/MemoryChartPainter.h"
+#include "analysis/PlanUnknowns.h"
 #include "plan/EnumNames.h"
 #include "report/LayoutRationale.h"
 #include "report/ReportContext.h"
@@ -120,8 +121,9 @@ QString ask(const ReportContext& ctx)
                         "(%4 slower to %5 faster)%6. The %7 column is the plan's own MFU assumption.</p>")
                 .arg(q(formatSci(plan.training.tokens)), integer(double(e.time.steps)), integer(e.time.tokensPerStep), percent(r.modelErrorSlower, 0),
                      percent(r.modelErrorFaster, 0),
-                     r.unknownSwitches > 0 ? QObject::tr(" and %1 the plan leaves unknown").arg(count(r.unknownSwitches, "framework switch", "framework switches"))
-                                           : QString(),
+                     r.unknownInputs() > 0
+                         ? QObject::tr(" and %1 the plan leaves unknown").arg(q(trainplan::unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)))
+                         : QString(),
                      basis(TimeBasis::AssumedMfu))
                 .arg(integer(e.gpusUsed), count(e.nodes, "node"));
     return html;

@@ -18,6 +18,7 @@
 #include "inputs/ElidingComboBox.h"
 #include "inputs/StageLayersEdit.h"
 #include "inputs/ValueSlider.h"
+#include "analysis/PlanUnknowns.h"
 #include "plan/EnumNames.h"
 #include "search/LayoutAdjuster.h"
 #include "estimate/PipelineModel.h"
@@ -67,6 +68,7 @@ InputPanel::InputPanel(PlanDocument* document, QWidget* parent)
     layout->addWidget(buildPlan());
     layout->addWidget(buildLayout());
     layout->addWidget(buildTraining());
+    layout->addWidget(buildFramework());
     layout->addWidget(buildModel());
     layout->addWidget(buildCluster());
     layout->addWidget(buildReliability());
@@ -251,23 +253,70 @@ QGroupBox* InputPanel::buildLayout()
             registerField("layout.stage_layers", stageLayers_->lineEdit());
         }
     }
+    // Choosing a value for a field the plan left unknown makes it known, even the value assumed.
+    const auto known = [](Plan& p, unsigned bit) { p.layout.unknownFields &= ~bit; };
     addChoice<trainplan::Schedule, 4>(form, tr("Schedule"), "layout.schedule", trainplan::kScheduleNames,
-                                      [](const Plan& p) { return p.layout.schedule; }, [](Plan& p, trainplan::Schedule s) {
+                                      [](const Plan& p) { return p.layout.schedule; }, [known](Plan& p, trainplan::Schedule s) {
                                           p.layout.schedule = s;
                                           if (s == trainplan::Schedule::Interleaved && p.layout.virtualStages < 2)
                                               p.layout.virtualStages = 2;
+                                          known(p, trainplan::kUnknownSchedule);
                                       });
     addNumber(form, tr("Virtual stages"), "layout.virtual_stages", 1, 64, 0, QString(), [](const Plan& p) { return p.layout.virtualStages; },
-              [](Plan& p, double v) { p.layout.virtualStages = int(v); });
+              [known](Plan& p, double v) {
+                  p.layout.virtualStages = int(v);
+                  known(p, trainplan::kUnknownSchedule);
+              });
     addChoice<int, 4>(form, tr("ZeRO stage"), "layout.zero_stage",
                       std::array<std::pair<int, std::string_view>, 4>{{{0, "0: replicate"}, {1, "1: optimizer"}, {2, "2: + gradients"}, {3, "3: + weights (FSDP)"}}},
                       [](const Plan& p) { return p.layout.zeroStage; }, [](Plan& p, int z) { p.layout.zeroStage = z; });
+    // Recompute shows what the analysis settled on when the plan leaves it unknown (the lightest
+    // setting that fits), not the field's default.
     addChoice<trainplan::Recompute, 3>(form, tr("Recompute"), "layout.recompute", trainplan::kRecomputeNames,
-                                       [](const Plan& p) { return p.layout.recompute; }, [](Plan& p, trainplan::Recompute r) { p.layout.recompute = r; });
+                                       [this](const Plan&) { return doc_->analysis().plan.layout.recompute; },
+                                       [known](Plan& p, trainplan::Recompute r) {
+                                           p.layout.recompute = r;
+                                           known(p, trainplan::kUnknownRecompute);
+                                       });
     addCheck(form, tr("Sequence parallelism"), "layout.sequence_parallel", [](const Plan& p) { return p.layout.sequenceParallel; },
-             [](Plan& p, bool on) { p.layout.sequenceParallel = on; });
+             [known](Plan& p, bool on) {
+                 p.layout.sequenceParallel = on;
+                 known(p, trainplan::kUnknownSequenceParallel);
+             });
     addCheck(form, tr("Flash attention"), "layout.flash_attention", [](const Plan& p) { return p.layout.flashAttention; },
-             [](Plan& p, bool on) { p.layout.flashAttention = on; });
+             [known](Plan& p, bool on) {
+                 p.layout.flashAttention = on;
+                 known(p, trainplan::kUnknownFlashAttention);
+             });
+    // Fields the plan leaves unknown say so: "(assumed)" beside them, and a tooltip with what the
+    // analysis assumed and that the predicted range covers the other values.
+    const struct {
+        const char* path;
+        unsigned bit;
+    } unknowable[] = {{"layout.schedule", trainplan::kUnknownSchedule},
+                      {"layout.virtual_stages", trainplan::kUnknownSchedule},
+                      {"layout.recompute", trainplan::kUnknownRecompute},
+                      {"layout.sequence_parallel", trainplan::kUnknownSequenceParallel},
+                      {"layout.flash_attention", trainplan::kUnknownFlashAttention}};
+    for (const auto& u : unknowable) {
+        QWidget* field = fields_.value(QString::fromLatin1(u.path));
+        auto* check = qobject_cast<QCheckBox*>(field);
+        auto* label = qobject_cast<QLabel*>(form->labelForField(field));
+        const QString text = check ? check->text() : label ? label->text() : QString();
+        const QString tip = field->toolTip();
+        const unsigned bit = u.bit;
+        refreshers_.push_back([this, field, check, label, text, tip, bit] {
+            const bool unknown = doc_->plan().layout.unknownFields & bit;
+            const QString shown = unknown ? tr("%1 (assumed)").arg(text) : text;
+            if (check)
+                check->setText(shown);
+            else if (label)
+                label->setText(shown);
+            field->setToolTip(unknown ? tr("The plan does not give this: the analysis assumes the value shown, and the predicted range "
+                                           "covers the others. Choose a value to set it.")
+                                      : tip);
+        });
+    }
     addChoice<trainplan::RankOrder, 3>(form, tr("Rank order"), "layout.rank_order", trainplan::kRankOrderNames,
                                        [](const Plan& p) { return p.layout.rankOrder; }, [](Plan& p, trainplan::RankOrder o) { p.layout.rankOrder = o; });
     return box;
@@ -333,6 +382,55 @@ QGroupBox* InputPanel::buildTraining()
               [](Plan& p, double v) { p.training.bufferBytes = v * 1e9; });
     addNumber(form, tr("Fragmentation"), "training.fragmentation_fraction", 0, 90, 0, tr(" %"),
               [](const Plan& p) { return p.training.fragmentationFraction * 100; }, [](Plan& p, double v) { p.training.fragmentationFraction = v / 100; });
+    return box;
+}
+
+// The training stack (the plan's framework section): a named profile; the switches neither the
+// plan nor the profile sets are listed, since they widen the predicted range.
+QGroupBox* InputPanel::buildFramework()
+{
+    auto* box = new QGroupBox(tr("Training stack"));
+    auto* form = newForm(box);
+    registerField("framework", box);
+    auto* profile = new ElidingComboBox;
+    profile->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    profile->setMinimumContentsLength(16);
+    profile->addItem(tr("Not given (range covers it)"), QString());
+    const QHash<QString, QString> pretty = {{"megatron-core-2024", tr("Megatron-Core 2024+ (TE, overlaps on)")},
+                                            {"megatron-lm-2021", tr("Megatron-LM 2021–22 (papers)")},
+                                            {"megatron-deepspeed-2022", tr("Megatron-DeepSpeed 2022")},
+                                            {"pytorch-fsdp2", tr("PyTorch FSDP2 (torchtitan)")}};
+    for (std::string_view name : trainplan::frameworkProfileNames()) {
+        const QString key = QString::fromUtf8(name.data(), int(name.size()));
+        profile->addItem(pretty.value(key, key), key);
+    }
+    profile->setToolTip(tr("What the training software overlaps and fuses. Each profile sets the switches its stack runs by default; "
+                           "switches it leaves open stay unknown and widen the predicted range."));
+    connect(profile, &QComboBox::activated, this, [this, profile](int index) {
+        const std::string name = profile->itemData(index).toString().toStdString();
+        doc_->edit(tr("Set the training stack"), [&name](Plan& p) { p.framework.profile = name; });
+    });
+    form->addRow(tr("Profile"), profile);
+    registerField("framework.profile", profile);
+    auto* unknown = new QLabel;
+    unknown->setWordWrap(true);
+    unknown->setTextFormat(Qt::PlainText);
+    QPalette muted = unknown->palette();
+    muted.setColor(QPalette::WindowText, theme::muted());
+    unknown->setPalette(muted);
+    form->addRow(unknown);
+    refreshers_.push_back([this, profile, unknown] {
+        const QSignalBlocker b(profile);
+        const Plan& plan = doc_->plan();
+        const int index = profile->findData(QString::fromStdString(plan.framework.profile));
+        profile->setCurrentIndex(index >= 0 ? index : 0);
+        QStringList names;
+        for (const auto& input : trainplan::unknownInputs(doc_->analysis().plan))
+            if (input.field.rfind("framework.", 0) == 0)
+                names << QString::fromStdString(input.label);
+        unknown->setText(names.isEmpty() ? tr("Every switch is known.")
+                                         : tr("Unknown, in the range: %1.").arg(names.join(QStringLiteral(", "))));
+    });
     return box;
 }
 

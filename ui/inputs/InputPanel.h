@@ -52,6 +52,7 @@ private:
     QGroupBox* buildModel();
     QGroupBox* buildCluster();
     QGroupBox* buildTraining();
+    QGroupBox* buildFramework();
     QGroupBox* buildLayout();
     QGroupBox* buildReliability();
     void refresh();

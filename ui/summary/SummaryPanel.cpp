@@ -9,6 +9,7 @@
 #include "document/PlanDocument.h"
 #include "summary/SummaryCard.h"
 #include "style/Theme.h"
+#include "analysis/PlanUnknowns.h"
 #include "text/Derivation.h"
 #include "text/Format.h"
 
@@ -112,9 +113,9 @@ QString SummaryPanel::tooltipHtml(const QString& id) const
                         .arg(e.card->titleText().toHtmlEscaped(), e.card->valueText().toHtmlEscaped(), e.card->detailText().toHtmlEscaped());
         if (e.id == "memory") {
             const auto& r = doc_->analysis().memoryRange;
-            html += "<p>" + tr("Range %1 to %2: %3 at either value, no fragmentation allowance at the low end, +%4 model error at the high end.")
+            html += "<p>" + tr("Range %1 to %2: unknown %3 at either value, no fragmentation allowance at the low end, +%4 model error at the high end.")
                                 .arg(q(formatBytes(r.lowBytes)), q(formatBytes(r.highBytes)),
-                                     q(countOf(r.unknownSwitches, "unknown framework switch", "unknown framework switches")),
+                                     q(unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)),
                                      q(formatPercent(r.modelErrorAbove, 0)))
                                 .toHtmlEscaped()
                   + "</p>";

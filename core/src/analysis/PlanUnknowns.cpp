@@ -3,6 +3,7 @@
 #include "estimate/Estimate.h"
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
+#include "text/Format.h"
 
 namespace trainplan {
 
@@ -58,6 +59,26 @@ int interleavingChunks(const Plan& plan)
 }
 
 }  // namespace
+
+std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields)
+{
+    std::vector<std::string> parts;
+    if (frameworkSwitches > 0)
+        parts.push_back(countOf(frameworkSwitches, "framework switch", "framework switches"));
+    const std::pair<unsigned, const char*> names[] = {{kUnknownRecompute, "recompute"},
+                                                      {kUnknownSequenceParallel, "sequence parallelism"},
+                                                      {kUnknownFlashAttention, "FlashAttention"},
+                                                      {kUnknownSchedule, "the pipeline schedule"}};
+    for (const auto& [bit, name] : names)
+        if (layoutFields & bit)
+            parts.emplace_back(name);
+    if (parts.empty())
+        return "no unknown inputs";
+    std::string out = parts[0];
+    for (size_t i = 1; i < parts.size(); ++i)
+        out += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return out;
+}
 
 unsigned actingLayoutUnknowns(const Plan& plan)
 {

@@ -32,6 +32,10 @@ std::vector<UnknownInput> unknownInputs(const Plan& plan);
 // The layout unknowns that act on this plan (LayoutUnknown bits): as unknownInputs() filters them.
 unsigned actingLayoutUnknowns(const Plan& plan);
 
+// "2 framework switches, recompute and the pipeline schedule": what a range or a tooltip names as
+// unknown ("no unknown inputs" when there is none).
+std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields);
+
 // The plan with an unknown recompute settled: its own setting when it fits, else the lightest of
 // selective and full that makes every stage fit, else full. Anything else is returned unchanged.
 Plan withAssumedRecompute(const Plan& plan);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "analysis/PlanUnknowns.h"
 #include "text/Derivation.h"
 #include "plan/EnumNames.h"
 #include "text/Format.h"
@@ -105,13 +106,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("exposed DP" + predicted, formatSeconds(pr.components.dpCommunication), "gradient tail and parameter all-gather");
     t.row("tokens/s per GPU" + predicted, formatNumber(pr.tokensPerSecondPerGpu));
     const PredictedRange& range = pr.range;
-    std::string rangeSources = countOf(range.unknownInputs(), "unknown input", "unknown inputs");
-    if (range.unknownInputs() > 0) {
-        rangeSources += " (" + countOf(range.unknownSwitches, "framework switch", "framework switches");
-        for (const char* path : layoutUnknownPaths(range.unknownLayoutFields))
-            rangeSources += std::string(", ") + path;
-        rangeSources += ")";
-    }
+    const std::string rangeSources = range.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(range.unknownSwitches, range.unknownLayoutFields)
+                                                                 : "nothing unknown";
     t.row("range" + predicted, "MFU " + formatPercent(range.low.mfu) + " to " + formatPercent(range.high.mfu),
           "step " + formatSeconds(range.high.stepSeconds) + " to " + formatSeconds(range.low.stepSeconds) + ": " + rangeSources +
               ", model error +" + formatPercent(range.modelErrorSlower, 0) + " / −" + formatPercent(range.modelErrorFaster, 0));
@@ -130,7 +126,7 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("total", bytes(e.perGpu.total), "of " + bytes(e.capacityBytes) + (e.fits ? " (fits)" : " (DOES NOT FIT)"));
     const MemoryRange& mr = analysis.memoryRange;
     t.row("range", bytes(mr.lowBytes) + " to " + bytes(mr.highBytes),
-          countOf(mr.unknownSwitches, "unknown framework switch", "unknown framework switches") + ", no fragmentation at the low end, +" +
+          "unknown " + unknownInputsPhrase(mr.unknownSwitches, mr.unknownLayoutFields) + ", no fragmentation at the low end, +" +
               formatPercent(mr.modelErrorAbove, 0) + " model error at the high end" +
               (mr.highBytes > e.capacityBytes ? " (high end does not fit)" : ""));
     t.row("headroom", bytes(e.headroomBytes),
