@@ -197,7 +197,7 @@ std::vector<ReportBlock> reportBlocks(const ReportContext& ctx, const QSizeF& bo
 
     // The derivation, a step per block, so pages break between steps and never leave a
     // section's tail alone on a page of its own.
-    const auto sections = trainplan::derive(ctx.plan(), ctx.estimate());
+    const auto sections = trainplan::derive(ctx.analysis());
     for (int s = 0; s < int(sections.size()); ++s) {
         const QString title = reportpainter::viewTitle(ReportView::Derivation, ctx, s);
         for (int step = 0; step < int(sections[size_t(s)].steps.size()); ++step)

@@ -230,7 +230,7 @@ QString viewTitle(ReportView view, const ReportContext& ctx, int section)
     case ReportView::Risks: return QObject::tr("Risks");
     case ReportView::Staging: return QObject::tr("Staged validation plan");
     case ReportView::Derivation: {
-        const auto sections = derive(ctx.plan(), ctx.estimate());
+        const auto sections = derive(ctx.analysis());
         return section >= 0 && section < int(sections.size()) ? QObject::tr("The math: %1").arg(QString::fromStdString(sections[size_t(section)].title))
                                                               : QObject::tr("The math");
     }
@@ -240,7 +240,7 @@ QString viewTitle(ReportView view, const ReportContext& ctx, int section)
 
 int derivationSectionCount(const ReportContext& ctx)
 {
-    return int(derive(ctx.plan(), ctx.estimate()).size());
+    return int(derive(ctx.analysis()).size());
 }
 
 QString viewHtml(ReportView view, const ReportContext& ctx, int section, double scale)
@@ -255,7 +255,7 @@ QString viewHtml(ReportView view, const ReportContext& ctx, int section, double 
     case ReportView::Risks: return htmlPage(reviewhtml::risks(ctx), scale);
     case ReportView::Staging: return htmlPage(reviewhtml::validationStages(ctx), scale);
     case ReportView::Validation: return htmlPage(validationHtml(ctx.analysis()), scale);
-    case ReportView::Derivation: return derivationhtml::render(derive(ctx.plan(), ctx.estimate()), section, scale);
+    case ReportView::Derivation: return derivationhtml::render(derive(ctx.analysis()), section, scale);
     default: return {};
     }
 }
@@ -287,7 +287,7 @@ void paintHtmlPage(QPainter& p, const QRectF& rect, const QString& html, int pag
 // Derivation pages hold whole steps: greedily pack steps while the rendered height fits.
 std::vector<std::pair<int, int>> derivationPages(const ReportContext& ctx, int section, const QSizeF& size, double scale)
 {
-    const auto sections = derive(ctx.plan(), ctx.estimate());
+    const auto sections = derive(ctx.analysis());
     std::vector<std::pair<int, int>> pages;
     if (section < 0 || section >= int(sections.size()))
         return {{0, 0}};
@@ -444,7 +444,7 @@ void paint(ReportView view, const ReportContext& ctx, QPainter& p, const QRectF&
     case ReportView::Derivation: {
         const auto pages = derivationPages(ctx, section, rect.size(), scale);
         const auto [first, last] = pages[size_t(std::clamp(page, 0, int(pages.size()) - 1))];
-        paintHtmlPage(p, rect, derivationhtml::render(derive(ctx.plan(), ctx.estimate()), section, scale, first, last), 0);
+        paintHtmlPage(p, rect, derivationhtml::render(derive(ctx.analysis()), section, scale, first, last), 0);
         return;
     }
     }

@@ -100,7 +100,7 @@ QString appendixPieceHtml(const std::vector<trainplan::DerivationSection>& secti
 // as full as its height allows; a column holds pieces of more than one section.
 std::vector<std::vector<AppendixPiece>> appendixColumns(const ReportContext& ctx, const QSizeF& column, double scale)
 {
-    const auto sections = trainplan::derive(ctx.plan(), ctx.estimate());
+    const auto sections = trainplan::derive(ctx.analysis());
     const auto columnHeight = [&](const std::vector<AppendixPiece>& pieces) {
         QString body;
         for (size_t k = 0; k < pieces.size(); ++k)
@@ -131,7 +131,7 @@ std::vector<std::vector<AppendixPiece>> appendixColumns(const ReportContext& ctx
 // appendix has them in full with their sources.
 QString sectionSteps(const ReportContext& ctx, const std::string& prefix, double scale)
 {
-    const auto sections = trainplan::derive(ctx.plan(), ctx.estimate());
+    const auto sections = trainplan::derive(ctx.analysis());
     const auto e = [](const std::string& t) { return QString::fromStdString(t).toHtmlEscaped(); };
     for (const auto& section : sections) {
         if (section.steps.empty() || section.steps.front().id.rfind(prefix, 0) != 0)
@@ -260,7 +260,7 @@ void paintBody(const ReportContext& ctx, const Slide& slide, QPainter& p)
         return;
     }
     case SlideKind::Appendix: {
-        const auto sections = trainplan::derive(ctx.plan(), ctx.estimate());
+        const auto sections = trainplan::derive(ctx.analysis());
         const QSizeF column = appendixColumnSize();
         for (size_t c = 0; c < slide.columns.size(); ++c) {
             QString body;

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "TestSupport.h"
+#include "analysis/Analysis.h"
 #include "plan/Presets.h"
 #include "text/Derivation.h"
 #include "text/Format.h"
@@ -32,6 +33,8 @@ private slots:
     void stepTimeDividesByTheExactStepCount();
     void sumsWriteTheTermsTheyName_data();
     void sumsWriteTheTermsTheyName();
+    void predictedStepQuotesTheAnalysis_data();
+    void predictedStepQuotesTheAnalysis();
 };
 
 void TestDerivation::sourcesNeverCiteAWorkedExample_data()
@@ -191,4 +194,47 @@ void TestDerivation::sumsWriteTheTermsTheyName()
 }
 
 QTEST_GUILESS_MAIN(TestDerivation)
+void TestDerivation::predictedStepQuotesTheAnalysis_data()
+{
+    QTest::addColumn<QString>("example");
+    QTest::addColumn<QString>("overrides");
+    QTest::newRow("example A") << "70b-2048-h100.json" << "";
+    QTest::newRow("example B") << "70b-512-gpu.json" << "";
+    QTest::newRow("A interleaved") << "70b-2048-h100.json" << "layout.schedule=interleaved layout.virtual_stages=2";
+    QTest::newRow("A ZeRO-3, PP 1") << "70b-2048-h100.json" << "layout.pp=1 layout.dp=256 layout.zero_stage=3 layout.stage_layers=[]";
+}
+
+// The "Predicted step time" section (derive(analysis)) shows the step-time model's own numbers:
+// the layer, the components that make the step, MFU and the range, and the step is their sum.
+void TestDerivation::predictedStepQuotesTheAnalysis()
+{
+    QFETCH(QString, example);
+    QFETCH(QString, overrides);
+    const Analysis a = analyse(planWith(example.toStdString(), toStd(overrides.split(' ', Qt::SkipEmptyParts))));
+    const auto sections = derive(a);
+    QVERIFY(std::any_of(sections.begin(), sections.end(), [](const DerivationSection& s) { return s.title == "Predicted step time"; }));
+    const auto value = [&](const char* id) {
+        const DerivationStep* step = findStep(sections, id);
+        return step ? step->value : -1.0;
+    };
+    const PredictedStep& p = a.predicted;
+    QCOMPARE(value("predicted.layer_forward"), p.layer.forward());
+    QCOMPARE(value("predicted.layer_backward"), p.layer.backward());
+    QCOMPARE(value("predicted.step_seconds"), p.stepSeconds);
+    QCOMPARE(value("predicted.mfu"), p.mfu);
+    QCOMPARE(value("predicted.matmul_efficiency"), p.matmulEfficiency);
+    const auto& c = p.components;
+    const double parts = value("predicted.stage_busy") + std::max(0.0, value("predicted.pipeline_bubble")) + std::max(0.0, value("predicted.pp_sends")) +
+                         value("predicted.dp_exposed") + value("predicted.optimizer");
+    QVERIFY(std::abs(parts - p.stepSeconds) <= 1e-9 * p.stepSeconds);
+    QCOMPARE(value("predicted.dp_exposed"), c.dpCommunication);
+    QCOMPARE(value("predicted.range"), p.range.low.mfu);
+    // The section sits before reliability and after communication.
+    std::vector<std::string> titles;
+    for (const auto& s : sections)
+        titles.push_back(s.title);
+    const auto at = [&](const char* t) { return std::find(titles.begin(), titles.end(), t) - titles.begin(); };
+    QVERIFY(at("Communication") < at("Predicted step time") && at("Predicted step time") < at("Reliability"));
+}
+
 #include "tst_derivation.moc"

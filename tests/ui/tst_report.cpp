@@ -225,7 +225,7 @@ void TestReport::markdownCopyIsTheDerivation()
 {
     PlanDocument doc;
     DerivationView view(&doc);
-    const auto expected = trainplan::derivationToMarkdown(trainplan::derive(doc.plan(), doc.estimate()));
+    const auto expected = trainplan::derivationToMarkdown(trainplan::derive(doc.analysis()));
     QCOMPARE(view.markdown().toStdString(), expected);
     view.copyMarkdown();
     QCOMPARE(QGuiApplication::clipboard()->text().toStdString(), expected);
@@ -242,7 +242,7 @@ void TestReport::markdownCopyIsTheDerivation()
     QVERIFY(exporter::run(doc.plan(), "plan", request, &error));
     QFile f(md);
     QVERIFY(f.open(QIODevice::ReadOnly));
-    QVERIFY(f.readAll().toStdString().find(trainplan::derivationToMarkdown(trainplan::derive(doc.plan(), doc.estimate()))) != std::string::npos);
+    QVERIFY(f.readAll().toStdString().find(trainplan::derivationToMarkdown(trainplan::derive(doc.analysis()))) != std::string::npos);
 }
 
 void TestReport::exportRefusesAnUnwritablePath()
@@ -352,7 +352,7 @@ void TestReport::deckRunsInReviewOrder()
                     shown.push_back({piece.section, step});
     }
     std::vector<std::pair<int, int>> all;
-    const auto sections = trainplan::derive(context.plan(), context.estimate());
+    const auto sections = trainplan::derive(context.analysis());
     for (int s = 0; s < int(sections.size()); ++s)
         for (int step = 0; step < int(sections[size_t(s)].steps.size()); ++step)
             all.push_back({s, step});

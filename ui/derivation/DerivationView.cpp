@@ -21,7 +21,7 @@ DerivationView::DerivationView(PlanDocument* document, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
     section_->addItem(tr("All sections"), -1);
-    const auto sections = trainplan::derive(doc_->plan(), doc_->estimate());
+    const auto sections = trainplan::derive(doc_->analysis());
     for (int i = 0; i < int(sections.size()); ++i)
         section_->addItem(QString::fromStdString(sections[size_t(i)].title), i);
     connect(section_, &QComboBox::activated, this, [this] {
@@ -61,22 +61,22 @@ bool DerivationView::showSteps(const QStringList& stepIds)
 
 void DerivationView::refresh()
 {
-    list_->setSections(trainplan::derive(doc_->plan(), doc_->estimate()), section_->currentData().toInt());
+    list_->setSections(trainplan::derive(doc_->analysis()), section_->currentData().toInt());
 }
 
 QString DerivationView::html() const
 {
-    return derivationhtml::render(trainplan::derive(doc_->plan(), doc_->estimate()), section_->currentData().toInt());
+    return derivationhtml::render(trainplan::derive(doc_->analysis()), section_->currentData().toInt());
 }
 
 QString DerivationView::markdown() const
 {
-    return QString::fromStdString(trainplan::derivationToMarkdown(trainplan::derive(doc_->plan(), doc_->estimate())));
+    return QString::fromStdString(trainplan::derivationToMarkdown(trainplan::derive(doc_->analysis())));
 }
 
 QString DerivationView::plainText() const
 {
-    return QString::fromStdString(trainplan::derivationToText(trainplan::derive(doc_->plan(), doc_->estimate())));
+    return QString::fromStdString(trainplan::derivationToText(trainplan::derive(doc_->analysis())));
 }
 
 void DerivationView::copyMarkdown() const

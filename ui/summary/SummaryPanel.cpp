@@ -105,7 +105,7 @@ QString SummaryPanel::tooltipHtml(const QString& id) const
     for (const auto& e : entries_) {
         if (e.id != id)
             continue;
-        const auto sections = derive(doc_->plan(), doc_->estimate());
+        const auto sections = derive(doc_->analysis());
         QString html;
         // A narrow card shows its lines shortened: the tooltip gives them whole.
         if (e.card->isElided())

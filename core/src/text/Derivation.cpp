@@ -1,9 +1,12 @@
 #include "text/Derivation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 #include <sstream>
 
+#include "analysis/Analysis.h"
+#include "analysis/PlanUnknowns.h"
 #include "plan/EnumNames.h"
 #include "plan/Presets.h"
 #include "plan/Units.h"
@@ -459,6 +462,90 @@ DerivationSection communicationSection(const Plan& plan, const Estimate& e, Work
     return s.take();
 }
 
+// "a + b + c" of the named, non-zero terms, each in seconds; "0" when all are zero.
+std::string secondsSum(std::initializer_list<std::pair<const char*, double>> terms, std::string* names = nullptr)
+{
+    std::string out, named;
+    for (const auto& [name, value] : terms) {
+        if (value <= 0)
+            continue;
+        out += (out.empty() ? "" : " + ") + formatSeconds(value);
+        named += (named.empty() ? "" : " + ") + std::string(name);
+    }
+    if (names)
+        *names = named.empty() ? "0" : named;
+    return out.empty() ? "0" : out;
+}
+
+// The step-time model's arithmetic for this layout (steptime/StepTimeModel.h): one layer's
+// forward and backward for one micro-batch, the reference stage's busy time over the step, the
+// pipeline, the data-parallel tail and the optimizer, then MFU and the range.
+DerivationSection predictedSection(const Analysis& a, WorkedExample example)
+{
+    const Plan& plan = a.plan;
+    const Estimate& e = a.estimate;
+    const PredictedStep& p = a.predicted;
+    const LayerTimes& L = p.layer;
+    const PredictedComponents& c = p.components;
+    const auto& l = plan.layout;
+    SectionBuilder s("Predicted step time", example);
+    s.add("predicted.matmul_efficiency", "Projection GEMMs: achieved fraction of peak",
+          "matmul efficiency × tile fill × wave fill × K / (K + K½), FLOP-weighted over QKV, output, FFN in and out",
+          "tokens per micro-batch " + integer(double(plan.training.microBatchSize) * plan.model.sequenceLength / l.cp) + ", widths / TP " +
+              integer(l.tp) + (p.efficiencySource ? std::string(", ") + p.efficiencySource + " figures" : std::string()),
+          p.matmulEfficiency, "", formatPercent(p.matmulEfficiency), "NVIDIA, Matrix Multiplication Background User's Guide (tile and wave quantization); accelerator preset");
+    std::string names;
+    std::string terms = secondsSum({{"matmuls", L.forwardMatmul}, {"attention", L.forwardAttention}, {"memory-bound", L.forwardMemory},
+                                    {"TP", L.forwardTp}, {"CP", L.forwardCp}, {"ZeRO", L.forwardZero}, {"kernel overhead", L.forwardFixed}},
+                                   &names);
+    s.add("predicted.layer_forward", "One layer forward, one micro-batch", names, terms, L.forward(), "s", formatSeconds(L.forward()),
+          "Narayanan et al. 2021, Sec. 5.1 (GEMM FLOPs); Dao 2023 (FlashAttention); Korthikanti et al. 2022, Sec. 4 (element-wise work, TP collectives)")
+        .note = "exposed collectives only: what overlap hides is not counted";
+    terms = secondsSum({{"matmuls", L.backwardMatmul}, {"attention", L.backwardAttention}, {"memory-bound", L.backwardMemory}, {"TP", L.backwardTp},
+                        {"CP", L.backwardCp}, {"ZeRO", L.backwardZero}, {"kernel overhead", L.backwardFixed}, {"recompute", L.recompute}},
+                       &names);
+    s.add("predicted.layer_backward", "One layer backward, one micro-batch", names, terms, L.backward(), "s", formatSeconds(L.backward()),
+          "input and weight gradients: twice the forward GEMM FLOPs (Narayanan et al. 2021, Sec. 5.1); recompute (Korthikanti et al. 2022, Sec. 5)");
+    const StageEstimate& stage = e.stages[size_t(p.referenceStage)];
+    const double busy = c.forwardCompute + c.backwardCompute + c.memoryBound + c.recompute + c.tpCommunication + c.cpCommunication +
+                        c.zeroCommunication + c.kernelOverhead;
+    s.add("predicted.stage_busy", "Busy time of the busiest stage (stage " + std::to_string(p.referenceStage + 1) + ")",
+          "m × (layers × (forward + backward) + embedding / LM head)",
+          integer(double(e.pipeline.microbatches)) + " × (" + integer(stage.layers) + " × (" + formatSeconds(L.forward()) + " + " +
+              formatSeconds(L.backward()) + ")" + (stage.hasEmbedding || stage.hasLmHead ? " + ends" : "") + ")",
+          busy, "s", formatSeconds(busy), "definition");
+    if (l.pp > 1) {
+        s.add("predicted.pipeline_bubble", "Pipeline bubble", p.simulated ? "idle time of that stage in the simulated schedule" : "closed form of the schedule",
+              std::string(nameOf(kScheduleNames, l.schedule)) + ", p = " + integer(l.pp) + ", m = " + integer(double(e.pipeline.microbatches)) +
+                  (l.schedule == Schedule::Interleaved ? ", v = " + integer(l.virtualStages) : ""),
+              c.pipelineBubble, "s", formatSeconds(c.pipelineBubble), "Narayanan et al. 2021, Sec. 2.2; Qi et al. 2023 (ZB-H1)");
+        s.add("predicted.pp_sends", "Stage-to-stage sends on the critical path", "simulated with, less simulated without, the sends",
+              "sends of " + formatBytes(e.communication.ppBytesPerMicrobatch), c.ppSend, "s", formatSeconds(c.ppSend), "definition");
+    }
+    s.add("predicted.dp_exposed", "Exposed data-parallel communication", "gradient tail after the last backward + first parameter gather",
+          l.zeroStage >= 3 ? "ZeRO-3: gathers and reduce-scatters counted per layer above"
+                           : "gradients of " + formatBytes(e.communication.dpBytesPerGpu) + " per GPU over " + integer(double(l.dp) * l.cp) + " ranks",
+          c.dpCommunication, "s", formatSeconds(c.dpCommunication),
+          "Li et al. 2020 (PyTorch DDP buckets, Sec. 3.2.3); NCCL alpha-beta model (tuning.cc)");
+    s.add("predicted.optimizer", "Optimizer step", "2 × state bytes × parameters / (shards × HBM bandwidth)",
+          formatCount(stage.parametersPerGpu) + " parameters per GPU" + (l.zeroStage >= 1 ? " over " + integer(double(l.dp) * l.cp) + " shards" : ""),
+          c.optimizer, "s", formatSeconds(c.optimizer), "memory-bound multi-tensor Adam (apex/TE FusedAdam)");
+    terms = secondsSum({{"busy", busy}, {"bubble", c.pipelineBubble}, {"PP sends", c.ppSend}, {"DP", c.dpCommunication}, {"optimizer", c.optimizer}}, &names);
+    s.add("predicted.step_seconds", "Predicted step time", names, terms, p.stepSeconds, "s", formatSeconds(p.stepSeconds), "sum of the rows above");
+    s.add("predicted.mfu", "Predicted MFU", "model FLOPs per step / (step × GPUs × peak)",
+          formatSci(p.modelFlopsPerStep) + " / (" + formatSeconds(p.stepSeconds) + " × " + integer(double(e.gpusUsed)) + " × " +
+              formatSci(plan.cluster.peakFlopsPerGpu) + " FLOP/s)",
+          p.mfu, "", formatPercent(p.mfu), "Chowdhery et al. 2022 (PaLM), App. B");
+    const PredictedRange& r = p.range;
+    s.add("predicted.range", "Predicted MFU range", "unknowns at their slower / faster values, then the model's error (+" +
+              formatPercent(r.modelErrorSlower, 0) + " / −" + formatPercent(r.modelErrorFaster, 0) + " on the step)",
+          "step " + formatSeconds(r.high.stepSeconds) + " to " + formatSeconds(r.low.stepSeconds) + "; " +
+              (r.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields) : std::string("nothing unknown")),
+          r.low.mfu, "", formatPercent(r.low.mfu) + " to " + formatPercent(r.high.mfu),
+          "leave-one-family-out error over resources/reference (tst_realitycheck)");
+    return s.take();
+}
+
 DerivationSection reliabilitySection(const Plan& plan, const Estimate& e, WorkedExample example)
 {
     const auto& r = e.reliability;
@@ -605,7 +692,11 @@ std::string derivationToText(const std::vector<DerivationSection>& sections)
 
 std::vector<DerivationSection> derive(const Analysis& analysis)
 {
-    return derive(analysis.plan, analysis.estimate);
+    std::vector<DerivationSection> sections = derive(analysis.plan, analysis.estimate);
+    // The prediction after the communication it prices, before reliability.
+    const auto at = std::find_if(sections.begin(), sections.end(), [](const DerivationSection& s) { return s.title == "Reliability"; });
+    sections.insert(at, predictedSection(analysis, workedExampleOf(analysis.plan)));
+    return sections;
 }
 
 }  // namespace trainplan
