@@ -41,7 +41,7 @@ QString prettyName(std::string_view name)
         {"rope", "RoPE"}, {"learned", "Learned"}, {"bf16-fp32-master-adam", "BF16 + FP32 master + Adam (16 B)"},
         {"bf16-adam-no-master", "BF16 + Adam, no master (12 B)"}, {"fp32-adam", "FP32 + Adam (16 B)"}, {"gpipe", "GPipe"},
         {"1f1b", "1F1B"}, {"interleaved", "Interleaved 1F1B"}, {"zero-bubble", "Zero bubble (ZB-H1)"}, {"none", "None"}, {"selective", "Selective"}, {"full", "Full"},
-        {"tp-cp-dp-pp", "TP-CP-DP-PP (Megatron)"}, {"tp-cp-pp-dp", "TP-CP-PP-DP"}, {"tp-dp-cp-pp", "TP-DP-CP-PP"}};
+        {"tp-cp-dp-pp", "TP-CP-DP-PP (Megatron)"}, {"nvls", "NVLS (NVLink SHARP)"}, {"nvls-and-ib-sharp", "NVLS + InfiniBand SHARP"}, {"tp-cp-pp-dp", "TP-CP-PP-DP"}, {"tp-dp-cp-pp", "TP-DP-CP-PP"}};
     const QString key = QString::fromUtf8(name.data(), int(name.size()));
     return pretty.value(key, key);
 }
@@ -563,6 +563,11 @@ QGroupBox* InputPanel::buildCluster()
     addNumber(form, tr("Network"), "cluster.inter_node_bandwidth_gb_per_s", 0.1, 1000000, 1, tr(" GB/s"),
               [](const Plan& p) { return p.cluster.interNodeBytesPerSecond / 1e9; }, [](Plan& p, double v) { p.cluster.interNodeBytesPerSecond = v * 1e9; });
     // 0 means "not modelled", shown as such, and raises the no-failure-allowance red flag.
+    addChoice<trainplan::InNetworkReduction, 3>(form, tr("Switch reduction"), "cluster.in_network_reduction", trainplan::kInNetworkReductionNames,
+                                                [](const Plan& p) { return p.cluster.inNetworkReduction; },
+                                                [](Plan& p, trainplan::InNetworkReduction r) { p.cluster.inNetworkReduction = r; });
+    if (QWidget* reduction = fields_.value("cluster.in_network_reduction"))
+        reduction->setToolTip(tr("All-reduces the switches reduce: NVLink SHARP (NVLS) inside an NVSwitch node, and InfiniBand SHARP across nodes."));
     addNumber(form, tr("Node MTBF"), "cluster.mtbf_hours_per_node", 0, 1e9, 0, tr(" h"),
               [](const Plan& p) { return p.cluster.mtbfSeconds ? *p.cluster.mtbfSeconds / 3600 / (p.cluster.mtbfBasis == trainplan::MtbfBasis::PerNode ? 1 : p.cluster.gpusPerNode) : 0.0; },
               [](Plan& p, double v) {

@@ -108,6 +108,16 @@ constexpr double kNetworkStepUs[3] = {2.7, 4.0, 14.0};
 // Tree all-reduce reaches 0.92 of the ring's bandwidth, PAT 0.75 (tuning.cc factors).
 constexpr double kTreeBandwidth = 0.92;
 constexpr double kPatBandwidth = 0.75;
+// NVLS all-reduce: the GPU sends its buffer into the NVSwitch once and reads the reduced result
+// once; 8 x H100 reach about 275 GB/s of algorithm bandwidth on large messages, 0.61 of NVLink's
+// 450 GB/s per direction (nccl-tests#212; busbw about 480 GB/s), and about a ring's at 2-4 GPUs
+// (nccl#1455), which taking the faster of the two reproduces. Its per-step latency is 25 us on
+// NVLink (tuning.cc, NVLS).
+constexpr double kNvlsAlgorithmFraction = 0.61;
+constexpr double kNvlsLatencyUs = 25.0;
+// CollNet with IB SHARP: each node's share leaves through its NICs once and comes back reduced;
+// about 30 us of latency (tuning.cc, CollNet).
+constexpr double kCollNetLatencyUs = 30.0;
 
 double log2Ceil(int n)
 {
@@ -188,6 +198,22 @@ double collectiveSeconds(Collective kind, double bytes, const GroupPlacement& g,
             const double patLatency = kRingBaseUs[p] + patHops * kNetworkStepUs[p];
             best = std::min(best, patLatency * us + transfer * kProtocolSlowdown[p] / kPatBandwidth);
         }
+    }
+    if (allReduce && f.nvls && g.perNode > 1) {
+        // Inside the node the NVSwitch reduces: the buffer crosses each GPU's NVLink once each way.
+        const double inNode = bytes / (f.nvlinkBytesPerSecond * kNvlsAlgorithmFraction);
+        if (!crosses)
+            best = std::min(best, (kRingBaseUs[kSimple] + kNvlsLatencyUs) * us + inNode);
+    }
+    if (allReduce && crosses && f.ibSharp) {
+        // CollNet: reduce inside the node (NVLS where it is there, else a ring's reduce-scatter and
+        // all-gather on NVLink), each member's 1/perNode share to the switches and back through its
+        // own NIC; the two stages pipeline, so the slower sets the time.
+        const double shareOut = bytes / g.perNode / (f.nicBytesPerSecond * f.networkBusEfficiency);
+        const double inNode = g.perNode <= 1 ? 0.0
+                              : f.nvls ? bytes / (f.nvlinkBytesPerSecond * kNvlsAlgorithmFraction)
+                                       : 2.0 * double(g.perNode - 1) / g.perNode * bytes / nvlink;
+        best = std::min(best, (kRingBaseUs[kSimple] + kCollNetLatencyUs) * us + std::max(shareOut, inNode));
     }
     return best;
 }

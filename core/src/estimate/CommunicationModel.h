@@ -36,6 +36,8 @@ struct Fabric {
     double nicBytesPerSecond = 0;      // scale-out per GPU: one rail NIC each
     double nvlinkBusEfficiency = 1;
     double networkBusEfficiency = 1;
+    bool nvls = false;     // NVLink SHARP: all-reduce inside the NVSwitch (cluster.in_network_reduction)
+    bool ibSharp = false;  // InfiniBand SHARP: all-reduce across nodes in the network switches
 };
 
 // Seconds for one collective over a group placed as given. bytes is the whole buffer S
@@ -45,7 +47,9 @@ struct Fabric {
 // (all-reduce; PAT for gathers with one GPU per node) over the Simple, LL128 and LL protocols,
 // each costing base + steps x per-step latency + bus bytes / bus bandwidth. Bus bandwidth within
 // a node is NVLink's; across nodes the group's members in a node drive that many rail NICs at once
-// (NCCL runs one ring per NIC: nccl#412, nccl-tests#277), capped by NVLink.
+// (NCCL runs one ring per NIC: nccl#412, nccl-tests#277), capped by NVLink. With in-network
+// reduction (Fabric::nvls, ibSharp) all-reduce may also take NCCL's NVLS or CollNet (SHARP)
+// algorithm, where each GPU moves its buffer once each way instead of a ring's 2(n - 1)/n.
 double collectiveSeconds(Collective kind, double bytes, const GroupPlacement& group, const Fabric& fabric);
 
 }  // namespace trainplan

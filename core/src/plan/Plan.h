@@ -43,6 +43,11 @@ struct ModelSpec {
 // matched by (Presets.h modelPresetOf).
 bool sameModelShape(const ModelSpec& a, const ModelSpec& b);
 
+// Reductions done by the switches rather than the GPUs (collectiveSeconds, CommunicationModel.h):
+// NVLink SHARP inside the NVSwitch of a Hopper-or-later node (NCCL's NVLS algorithm), and with it
+// InfiniBand SHARP in the network switches across nodes (NCCL CollNet with the SHARP plugin).
+enum class InNetworkReduction { None, Nvls, NvlsAndIbSharp };
+
 // How often hardware fails: either per node or per GPU (the file names which).
 enum class MtbfBasis { PerNode, PerGpu };
 
@@ -58,6 +63,7 @@ struct ClusterSpec {
     // which is itself a red flag (worked example A, "Red flags": no allowance for failures).
     std::optional<double> mtbfSeconds;
     MtbfBasis mtbfBasis = MtbfBasis::PerNode;
+    InNetworkReduction inNetworkReduction = InNetworkReduction::None;
 
     bool operator==(const ClusterSpec&) const = default;
 };

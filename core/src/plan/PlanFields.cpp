@@ -28,6 +28,7 @@ constexpr auto kPrecisions = spellings(kPrecisionNames);
 constexpr auto kSchedules = spellings(kScheduleNames);
 constexpr auto kRecomputes = spellings(kRecomputeNames);
 constexpr auto kRankOrders = spellings(kRankOrderNames);
+constexpr auto kInNetworkReductions = spellings(kInNetworkReductionNames);
 constexpr auto kFlashAttentionVersions = spellings(kFlashAttentionVersionNames);
 constexpr auto kOptimizerImplementations = spellings(kOptimizerImplementationNames);
 constexpr auto kGradientAccumulations = spellings(kGradientAccumulationNames);
@@ -99,6 +100,7 @@ std::vector<PlanField> makeFields()
         Builder("cluster.peak_bf16_tflops", T::Number, "dense BF16 peak per GPU").unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).required(),
         Builder("cluster.intra_node_bandwidth_gb_per_s", T::Number, "intra-node bandwidth per GPU, per direction").unit("GB/s", GB).range(0.01, 100'000).required(),
         Builder("cluster.inter_node_bandwidth_gb_per_s", T::Number, "inter-node bandwidth per GPU").unit("GB/s", GB).range(0.01, 100'000).required(),
+        Builder("cluster.in_network_reduction", T::Choice, "all-reduces reduced in the switches: NVLink SHARP (NVLS) inside a node, and InfiniBand SHARP across nodes").choices(kInNetworkReductions).byDefault("\"none\""),
         Builder("cluster.mtbf_hours_per_node", T::Number, "mean time between failures of one node").unit("hours", HOUR).range(0.1, 1e9).note("absent: failures not modelled (a red flag)").instead("cluster.mtbf_hours_per_gpu"),
         Builder("cluster.mtbf_hours_per_gpu", T::Number, "mean time between failures of one GPU").unit("hours", HOUR).range(0.1, 1e9).note("absent: failures not modelled (a red flag)").instead("cluster.mtbf_hours_per_node"),
 

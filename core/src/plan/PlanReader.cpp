@@ -309,6 +309,7 @@ void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& prob
     c.peakFlopsPerGpu = si("cluster.peak_bf16_tflops", c.peakFlopsPerGpu);
     c.intraNodeBytesPerSecond = si("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
     c.interNodeBytesPerSecond = si("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
+    c.inNetworkReduction = s.choice(F("cluster.in_network_reduction"), kInNetworkReductionNames);
     const PlanField& nodeField = F("cluster.mtbf_hours_per_node");
     const PlanField& gpuField = F("cluster.mtbf_hours_per_gpu");
     const auto perNode = s.number(nodeField);

@@ -111,6 +111,7 @@ json planToJson(const Plan& plan)
     w.set("cluster.peak_bf16_tflops", c.peakFlopsPerGpu);
     w.set("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
     w.set("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
+    w.choice("cluster.in_network_reduction", kInNetworkReductionNames, c.inNetworkReduction);
     if (c.mtbfSeconds)
         w.set(c.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", *c.mtbfSeconds);
 

@@ -159,8 +159,8 @@ CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, c
         g.dp.perNode = std::min(cl.gpusPerNode, dp.perNode * g.cp.perNode);
         g.dp.nodes = (g.dp.ranks + g.dp.perNode - 1) / g.dp.perNode;
     }
-    g.fabric = Fabric{cl.intraNodeBytesPerSecond, cl.interNodeBytesPerSecond, e.intraNodeCollectiveEfficiency,
-                      e.interNodeCollectiveEfficiency};
+    g.fabric = Fabric{cl.intraNodeBytesPerSecond, cl.interNodeBytesPerSecond, e.intraNodeCollectiveEfficiency, e.interNodeCollectiveEfficiency,
+                      cl.inNetworkReduction != InNetworkReduction::None, cl.inNetworkReduction == InNetworkReduction::NvlsAndIbSharp};
     return g;
 }
 
