@@ -434,8 +434,8 @@ void TestCli::presetOptions_data()
     QTest::addColumn<double>("expected");
     const QString plan = example("70b-2048-h100.json");
     QTest::newRow("--gpu h800") << QStringList{"--gpu", "h800"} << "cluster/intra_node_bandwidth_gb_per_s" << 200.0;
-    QTest::newRow("--gpu B200") << QStringList{"--gpu", "B200"} << "cluster/memory_gb" << 180.0;
-    QTest::newRow("--gpu 'h-200 sxm'") << QStringList{"--gpu", "h-200 sxm"} << "cluster/memory_gb" << 141.0;
+    QTest::newRow("--gpu B200") << QStringList{"--gpu", "B200"} << "cluster/memory_gb" << 191.51;  // 182,642 MiB as CUDA sees it
+    QTest::newRow("--gpu 'h-200 sxm'") << QStringList{"--gpu", "h-200 sxm"} << "cluster/memory_gb" << 150.11;  // 143,156 MiB
     QTest::newRow("--model 'llama 3.1 405'") << QStringList{"--model", "llama 3.1 405"} << "model/layers" << 126.0;
     // --set comes after the preset, so it wins.
     QTest::newRow("--set after --gpu") << QStringList{"--set", "cluster.memory_gb=100", "--gpu", "h200"} << "cluster/memory_gb" << 100.0;

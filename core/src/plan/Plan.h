@@ -55,7 +55,7 @@ struct ClusterSpec {
     std::string accelerator;           // label only, e.g. "H100 SXM 80GB"
     int gpus = 2048;
     int gpusPerNode = 8;
-    double memoryBytesPerGpu = 80e9;
+    double memoryBytesPerGpu = 85.03e9;  // H100 SXM 80GB as CUDA sees it (accelerators.json)
     double peakFlopsPerGpu = 989e12;   // dense BF16, FLOP/s
     double intraNodeBytesPerSecond = 450e9;  // per GPU, per direction (NVLink)
     double interNodeBytesPerSecond = 50e9;   // per GPU (NIC)
