@@ -40,6 +40,7 @@ private slots:
     void omittedOrNullFieldsAreUnknown();
     void unknownFieldsRoundTripAndEditsMakeThemKnown();
     void unknownRecomputeIsTheLightestThatFits();
+    void partialRecomputeScalesMemoryAndWork();
     void unknownFieldsWidenThePredictedRange();
     void unknownFieldsWidenTheMemoryRange();
     void sensitivityNamesEachUnknown();
@@ -109,6 +110,45 @@ void TestUnknowns::unknownRecomputeIsTheLightestThatFits()
     }
     // A known recompute is never changed, fitting or not.
     QCOMPARE(analyse(none).plan.layout.recompute, Recompute::None);
+}
+
+// Full recompute of k layers a stage (Megatron's block method): activations fall, and the
+// recompute FLOPs and time rise, layer by layer; the assumed recompute is the fewest layers that fit.
+void TestUnknowns::partialRecomputeScalesMemoryAndWork()
+{
+    Plan plan = planWith("70b-2048-h100.json", {"layout.recompute=full", "layout.sequence_parallel=true"});
+    double lastMemory = 1e300, lastFlops = -1.0, lastRecompute = -1.0;
+    for (int k : {1, 5, 10, 20}) {
+        plan.layout.recomputeLayers = k;
+        const Analysis a = analyse(plan);
+        QVERIFY2(a.estimate.perGpu.activations < lastMemory, qPrintable(QString::number(k)));
+        QVERIFY(a.estimate.flops.recompute > lastFlops);
+        QVERIFY(a.predicted.components.recompute > lastRecompute);
+        lastMemory = a.estimate.perGpu.activations;
+        lastFlops = a.estimate.flops.recompute;
+        lastRecompute = a.predicted.components.recompute;
+    }
+    // k = every layer of the stage (20) is full recompute: the same figures as k = 0 ("all").
+    const Estimate all = estimate(planWith("70b-2048-h100.json", {"layout.recompute=full", "layout.sequence_parallel=true"}));
+    plan.layout.recomputeLayers = 20;
+    QCOMPARE(estimate(plan).perGpu.total, all.perGpu.total);
+    QCOMPARE(estimate(plan).flops.recompute, all.flops.recompute);
+    // Half the layers recomputed: half of full recompute's extra FLOPs.
+    plan.layout.recomputeLayers = 10;
+    QVERIFY(std::abs(estimate(plan).flops.recompute / all.flops.recompute - 0.5) < 1e-12);
+    // The assumed recompute of a plan that fits only with some: the fewest layers that fit, and
+    // one fewer does not.
+    const Plan tight = exampleWithout({"recompute"}, {"training.micro_batch_size=4", "model.sequence_length=8192", "training.global_batch_sequences=2048"});
+    const Plan settled = withAssumedRecompute(tight);
+    if (settled.layout.recompute == Recompute::Full && settled.layout.recomputeLayers > 0) {
+        QVERIFY(estimate(settled).fits);
+        Plan fewer = settled;
+        fewer.layout.recomputeLayers -= 1;
+        fewer.layout.recompute = fewer.layout.recomputeLayers == 0 ? Recompute::Selective : Recompute::Full;
+        QVERIFY(!estimate(fewer).fits);
+    } else {
+        QVERIFY2(false, "the tight plan should settle on a partial full recompute");
+    }
 }
 
 void TestUnknowns::unknownFieldsWidenThePredictedRange()

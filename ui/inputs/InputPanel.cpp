@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -278,6 +279,17 @@ QGroupBox* InputPanel::buildLayout()
                                            p.layout.recompute = r;
                                            known(p, trainplan::kUnknownRecompute);
                                        });
+    addNumber(form, tr("Recomputed layers"), "layout.recompute_layers", 0, 10000, 0, QString(),
+              [this](const Plan&) { return doc_->analysis().plan.layout.recomputeLayers; }, [known](Plan& p, double v) {
+                  p.layout.recomputeLayers = int(v);
+                  if (v > 0)
+                      p.layout.recompute = trainplan::Recompute::Full;
+                  known(p, trainplan::kUnknownRecompute);
+              });
+    if (auto* layers = qobject_cast<QSpinBox*>(fields_.value("layout.recompute_layers"))) {
+        layers->setSpecialValueText(tr("all"));
+        layers->setToolTip(tr("With full recompute, how many layers of each pipeline stage are recomputed (Megatron's block method); “all” recomputes every layer."));
+    }
     addCheck(form, tr("Sequence parallelism"), "layout.sequence_parallel", [](const Plan& p) { return p.layout.sequenceParallel; },
              [known](Plan& p, bool on) {
                  p.layout.sequenceParallel = on;
@@ -296,6 +308,7 @@ QGroupBox* InputPanel::buildLayout()
     } unknowable[] = {{"layout.schedule", trainplan::kUnknownSchedule},
                       {"layout.virtual_stages", trainplan::kUnknownSchedule},
                       {"layout.recompute", trainplan::kUnknownRecompute},
+                      {"layout.recompute_layers", trainplan::kUnknownRecompute},
                       {"layout.sequence_parallel", trainplan::kUnknownSequenceParallel},
                       {"layout.flash_attention", trainplan::kUnknownFlashAttention}};
     for (const auto& u : unknowable) {

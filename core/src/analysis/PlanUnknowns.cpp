@@ -1,6 +1,9 @@
 #include "analysis/PlanUnknowns.h"
 
+#include <algorithm>
+
 #include "estimate/Estimate.h"
+#include "estimate/PipelineModel.h"
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
 #include "text/Format.h"
@@ -34,10 +37,11 @@ std::string onOff(bool v)
     return v ? "on" : "off";
 }
 
-bool fitsWith(const Plan& plan, Recompute recompute)
+bool fitsWith(const Plan& plan, Recompute recompute, int recomputeLayers = 0)
 {
     Plan variant = plan;
     variant.layout.recompute = recompute;
+    variant.layout.recomputeLayers = recomputeLayers;
     return estimate(variant).fits;
 }
 
@@ -92,10 +96,31 @@ unsigned actingLayoutUnknowns(const Plan& plan)
 
 Plan withAssumedRecompute(const Plan& plan)
 {
-    if (!(plan.layout.unknownFields & kUnknownRecompute) || plan.layout.recompute == Recompute::Full || fitsWith(plan, plan.layout.recompute))
+    const auto& l = plan.layout;
+    if (!(l.unknownFields & kUnknownRecompute) || (l.recompute == Recompute::Full && l.recomputeLayers == 0) ||
+        fitsWith(plan, l.recompute, l.recomputeLayers))
         return plan;
     Plan out = plan;
-    out.layout.recompute = fitsWith(plan, Recompute::Selective) ? Recompute::Selective : Recompute::Full;
+    if (l.recompute == Recompute::None && fitsWith(plan, Recompute::Selective)) {
+        out.layout.recompute = Recompute::Selective;
+        return out;
+    }
+    // Full recompute of the fewest layers per stage that fits (Megatron's block method: memory
+    // falls with every layer recomputed), else of all of them.
+    out.layout.recompute = Recompute::Full;
+    int most = 0;
+    const StageLayerSplit split(plan);
+    for (int i = 0; i < l.pp; ++i)
+        most = std::max(most, split.layersOf(i));
+    int lo = 1, hi = most;  // the answer lies in [lo, hi]; hi (every layer) is the fallback
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (fitsWith(plan, Recompute::Full, mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    out.layout.recomputeLayers = lo >= most ? 0 : lo;
     return out;
 }
 
@@ -104,8 +129,11 @@ bool setLayoutUnknowns(Plan& plan, bool fast)
     const unsigned bits = actingLayoutUnknowns(plan);
     auto& l = plan.layout;
     const LayoutSpec before = l;
-    if (bits & kUnknownRecompute)
-        l.recompute = fast ? withAssumedRecompute(plan).layout.recompute : Recompute::Full;
+    if (bits & kUnknownRecompute) {
+        const Plan assumed = fast ? withAssumedRecompute(plan) : Plan{};
+        l.recompute = fast ? assumed.layout.recompute : Recompute::Full;
+        l.recomputeLayers = fast ? assumed.layout.recomputeLayers : 0;
+    }
     if (bits & kUnknownSequenceParallel)
         l.sequenceParallel = fast;
     if (bits & kUnknownFlashAttention)
@@ -158,9 +186,11 @@ std::vector<UnknownInput> unknownInputs(const Plan& plan)
                        }});
     };
     if (bits & kUnknownRecompute) {
-        const Recompute assumed = withAssumedRecompute(plan).layout.recompute;
-        layoutInput(kUnknownRecompute, "Recompute", "layout.recompute", "full", std::string(nameOf(kRecomputeNames, assumed)),
-                    std::string(nameOf(kRecomputeNames, assumed)));
+        const LayoutSpec assumed = withAssumedRecompute(plan).layout;
+        std::string name(nameOf(kRecomputeNames, assumed.recompute));
+        if (assumed.recompute == Recompute::Full && assumed.recomputeLayers > 0)
+            name += ", " + std::to_string(assumed.recomputeLayers) + " layers a stage";
+        layoutInput(kUnknownRecompute, "Recompute", "layout.recompute", "full", name, name);
     }
     if (bits & kUnknownSequenceParallel)
         layoutInput(kUnknownSequenceParallel, "Sequence parallelism", "layout.sequence_parallel", "off", onOff(plan.layout.sequenceParallel), "on");

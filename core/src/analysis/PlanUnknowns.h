@@ -36,8 +36,9 @@ unsigned actingLayoutUnknowns(const Plan& plan);
 // unknown ("no unknown inputs" when there is none).
 std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields);
 
-// The plan with an unknown recompute settled: its own setting when it fits, else the lightest of
-// selective and full that makes every stage fit, else full. Anything else is returned unchanged.
+// The plan with an unknown recompute settled: its own setting when it fits, else the lightest that
+// makes every stage fit: selective, then full recompute of the fewest layers per stage
+// (layout.recompute_layers), else full recompute of every layer. Anything else is unchanged.
 Plan withAssumedRecompute(const Plan& plan);
 
 // The plan's layout unknowns all at their faster (fast) or slower values: recompute as assumed

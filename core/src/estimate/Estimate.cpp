@@ -46,9 +46,16 @@ void estimateFlops(const Plan& plan, Estimate& est)
     switch (plan.layout.recompute) {
     case Recompute::None: f.recompute = 0.0; break;
     case Recompute::Selective: f.recompute = f.attention / 3.0; break;
-    case Recompute::Full:
-        f.recompute = (2.0 * m.layers * est.parameters.perLayer + f.attentionPerToken / 3.0) * tokens;
+    case Recompute::Full: {
+        // Only the recomputed layers repeat their forward (layout.recompute_layers).
+        int recomputed = 0;
+        const StageLayerSplit split(plan);
+        for (int i = 0; i < plan.layout.pp; ++i)
+            recomputed += recomputedLayers(plan.layout, split.layersOf(i));
+        const double share = m.layers > 0 ? double(recomputed) / m.layers : 1.0;
+        f.recompute = share * (2.0 * m.layers * est.parameters.perLayer + f.attentionPerToken / 3.0) * tokens;
         break;
+    }
     }
     f.hardware = f.total + f.recompute;
 }
@@ -80,6 +87,7 @@ void estimateStages(const Plan& plan, Estimate& est)
     state.gradients = gradientBytesPerParameter(plan);  // FP32 accumulators when the framework keeps them
     const double shards = double(l.dp) * l.cp;  // ZeRO shards over the DP-CP group
     const double perLayer = est.activation.perLayerPerMicrobatch;
+    // Layers left out of a partial full recompute keep everything: the working set's figure.
     const double workingSet = recomputeWorkingSet(plan);
     const double logits = logitsBytes(plan);
     const FixedReserve reserve = fixedReserve(plan);
@@ -106,7 +114,9 @@ void estimateStages(const Plan& plan, Estimate& est)
         st.parameters = stageParameters(est.parameters, st.layers, st.hasEmbedding, st.hasLmHead);
         st.parametersPerGpu = st.parameters / l.tp;
         st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
-        st.activationsPerMicrobatch = perLayer * st.layers;
+        const int recomputed = recomputedLayers(l, st.layers);
+        st.activationsPerMicrobatch = l.recompute == Recompute::Full ? perLayer * recomputed + workingSet * (st.layers - recomputed)
+                                                                     : perLayer * st.layers;
         st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0) + gathered;
 
         MemoryBreakdown& mem = st.memory;

@@ -1,5 +1,6 @@
 #include "plan/Plan.h"
 
+#include <algorithm>
 #include <tuple>
 
 namespace trainplan {
@@ -39,12 +40,19 @@ std::vector<const char*> layoutUnknownPaths(unsigned bits)
     return out;
 }
 
+int recomputedLayers(const LayoutSpec& l, int stageLayers)
+{
+    if (l.recompute != Recompute::Full)
+        return 0;
+    return l.recomputeLayers > 0 ? std::min(l.recomputeLayers, stageLayers) : stageLayers;
+}
+
 // Forgets the unknown mark of every layout field an edit set to another value.
 void markEditedLayoutFieldsKnown(const Plan& before, Plan& after)
 {
     auto& l = after.layout;
     const auto& b = before.layout;
-    if (l.recompute != b.recompute)
+    if (l.recompute != b.recompute || l.recomputeLayers != b.recomputeLayers)
         l.unknownFields &= ~unsigned(kUnknownRecompute);
     if (l.sequenceParallel != b.sequenceParallel)
         l.unknownFields &= ~unsigned(kUnknownSequenceParallel);

@@ -125,7 +125,12 @@ enum LayoutUnknown : unsigned {
 // The plan paths of LayoutUnknown bits, in bit order ("layout.recompute", ...).
 std::vector<const char*> layoutUnknownPaths(unsigned bits);
 
+struct LayoutSpec;
 struct Plan;
+// Layers of a stage of `stageLayers` layers whose activations are recomputed: all of them under
+// full recompute unless layout.recompute_layers limits it, none otherwise (selective recompute
+// repeats only the attention core, in every layer).
+int recomputedLayers(const LayoutSpec& layout, int stageLayers);
 // An edit (the window, a layout applied from the search) that sets a field to another value makes
 // it known: clears its LayoutUnknown bit in `after`.
 void markEditedLayoutFieldsKnown(const Plan& before, Plan& after);
@@ -142,6 +147,9 @@ struct LayoutSpec {
     int zeroStage = 0;
     bool sequenceParallel = false;
     Recompute recompute = Recompute::None;
+    // With full recompute: how many of each pipeline stage's layers are recomputed (Megatron
+    // --recompute-method block --recompute-num-layers); 0 means all of them.
+    int recomputeLayers = 0;
     bool flashAttention = true;
     // Layers per pipeline stage; empty means an even split of model.layers.
     std::vector<int> stageLayers;

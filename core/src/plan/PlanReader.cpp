@@ -417,6 +417,7 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
     l.zeroStage = int(s.integerOrDefault(F("layout.zero_stage")));
     l.sequenceParallel = s.boolean(F("layout.sequence_parallel"));
     l.recompute = s.choice(F("layout.recompute"), kRecomputeNames);
+    l.recomputeLayers = int(s.integerOrDefault(F("layout.recompute_layers")));
     l.flashAttention = s.boolean(F("layout.flash_attention"));
     l.rankOrder = s.choice(F("layout.rank_order"), kRankOrderNames);
     l.stageLayers.clear();

@@ -84,6 +84,7 @@ void assignSearchLayout(Plan& plan, const SearchLayout& s)
     l.schedule = s.schedule;
     l.zeroStage = s.zeroStage;
     l.recompute = s.recompute;
+    l.recomputeLayers = 0;
     l.sequenceParallel = s.sequenceParallel;
     l.stageLayers.clear();
     l.dpAuto = false;

@@ -124,16 +124,19 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
     costs.v = kind == ScheduleKind::Interleaved ? std::max(1, l.virtualStages) : 1;
     const int p = costs.p, v = costs.v;
     costs.stages.resize(size_t(p) * v);
-    const double forward = mc.layer.forward(), backward = mc.layer.backward(), deferred = mc.layer.weightGradMatmul;
+    const double forward = mc.layer.forward(), deferred = mc.layer.weightGradMatmul;
+    const double backwardWithout = mc.layer.backward() - mc.layer.recompute, recompute = mc.layer.recompute;
     // Layers per chunk as scheduleCosts() spreads them (Schedule.h): the stage's layers over
     // its v chunks, any remainder on the first chunks.
     for (int i = 0; i < p; ++i) {
         const StageEstimate& stage = est.stages[i];
         for (int c = 0; c < v; ++c) {
             const double layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
+            // A partial full recompute (layout.recompute_layers) spreads its layers over the chunks.
+            const double recomputed = stage.layers > 0 ? layers * recomputedLayers(l, stage.layers) / stage.layers : 0.0;
             StageCosts& sc = costs.stages[size_t(c) * p + i];
             sc.forwardSeconds = layers * forward;
-            sc.backwardSeconds = layers * backward;
+            sc.backwardSeconds = layers * backwardWithout + (l.recompute == Recompute::Full ? recomputed : layers) * recompute;
             sc.weightGradSeconds = layers * deferred;
             if (stage.hasEmbedding && c == 0) {
                 sc.forwardSeconds += mc.embedding.forward();
@@ -162,16 +165,17 @@ double sendSeconds(const Plan& plan, const Estimate& est, const CommunicationGro
 }
 
 // The reference stage's busy time by component, over the step's m micro-batches.
-PredictedComponents busyComponents(const StageEstimate& stage, const MicrobatchCosts& mc, double m)
+PredictedComponents busyComponents(const Plan& plan, const StageEstimate& stage, const MicrobatchCosts& mc, double m)
 {
     const LayerTimes& L = mc.layer;
     const double n = stage.layers;
+    const double recomputed = plan.layout.recompute == Recompute::Full ? recomputedLayers(plan.layout, stage.layers) : n;
     PredictedComponents c;
     c.forwardCompute = n * (L.forwardMatmul + L.forwardAttention);
     c.backwardCompute = n * (L.backwardMatmul + L.backwardAttention);
     c.memoryBound = n * (L.forwardMemory + L.backwardMemory);
     c.kernelOverhead = n * (L.forwardFixed + L.backwardFixed);
-    c.recompute = n * L.recompute;
+    c.recompute = recomputed * L.recompute;
     c.tpCommunication = n * (L.forwardTp + L.backwardTp);
     c.cpCommunication = n * (L.forwardCp + L.backwardCp);
     c.zeroCommunication = n * (L.forwardZero + L.backwardZero);
@@ -228,7 +232,7 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
             reference = i;
         }
     }
-    PredictedComponents parts = busyComponents(est.stages[reference], mc, double(costs.m));
+    PredictedComponents parts = busyComponents(plan, est.stages[reference], mc, double(costs.m));
     const double busy = parts.total();
 
     // Pipeline: once without sends (bubble = idle of the reference stage), once with them (their

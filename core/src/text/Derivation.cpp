@@ -278,9 +278,21 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
 
     const StageEstimate& st = e.stages[e.fullestStage];
     const std::string stageName = "stage " + std::to_string(st.index + 1);
-    s.add("memory.activation_per_microbatch", "Activations per micro-batch on " + stageName, "per layer × layers on the stage",
-          formatBytes(a.perLayerPerMicrobatch) + " × " + integer(st.layers), st.activationsPerMicrobatch, "bytes",
-          formatBytes(st.activationsPerMicrobatch), "definition");
+    const int recomputed = recomputedLayers(l, st.layers);
+    if (l.recompute == Recompute::Full && recomputed < st.layers) {
+        // Megatron's block method: the first recompute_layers layers keep only their input.
+        const double kept = st.activationsPerMicrobatch - a.perLayerPerMicrobatch * recomputed;
+        s.add("memory.activation_per_microbatch", "Activations per micro-batch on " + stageName,
+              "recomputed layers × their input + other layers × all they store",
+              integer(recomputed) + " × " + formatBytes(a.perLayerPerMicrobatch) + " + " + integer(st.layers - recomputed) + " × " +
+                  formatBytes(kept / std::max(1, st.layers - recomputed)),
+              st.activationsPerMicrobatch, "bytes", formatBytes(st.activationsPerMicrobatch),
+              "Megatron-LM --recompute-method block --recompute-num-layers; Korthikanti et al. 2022, Table 2");
+    } else {
+        s.add("memory.activation_per_microbatch", "Activations per micro-batch on " + stageName, "per layer × layers on the stage",
+              formatBytes(a.perLayerPerMicrobatch) + " × " + integer(st.layers), st.activationsPerMicrobatch, "bytes",
+              formatBytes(st.activationsPerMicrobatch), "definition");
+    }
     s.compare(s.last(), A, "143 MB × 20 layers ≈ 2.9 GB");
     const char* inFlightFormula = l.schedule == Schedule::GPipe ? "m (GPipe)"
                                   : l.schedule == Schedule::OneFOneB ? "min(p − i, m) (1F1B)"

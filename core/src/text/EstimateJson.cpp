@@ -43,6 +43,7 @@ json resolvedPlanJson(const Plan& plan)
     out["layout"]["dp"] = l.dp;
     out["layout"]["dp_auto"] = l.dpAuto;
     out["layout"]["recompute"] = std::string(nameOf(kRecomputeNames, l.recompute));
+    out["layout"]["recompute_layers"] = l.recomputeLayers;
     out["layout"]["sequence_parallel"] = l.sequenceParallel;
     out["layout"]["flash_attention"] = l.flashAttention;
     out["layout"]["schedule"] = std::string(nameOf(kScheduleNames, l.schedule));
@@ -65,6 +66,8 @@ json estimateToJson(const Analysis& analysis)
     for (const char* path : layoutUnknownPaths(plan.layout.unknownFields)) {
         const std::string key = std::string(path).substr(std::string("layout.").size());
         assumed[path] = out["plan"]["layout"][key];
+        if (key == "recompute")
+            assumed["layout.recompute_layers"] = plan.layout.recomputeLayers;
     }
     out["assumed"] = std::move(assumed);
     out["gpus_used"] = e.gpusUsed;

@@ -51,7 +51,9 @@ std::string assumedLayout(const LayoutSpec& l)
     std::string out;
     const auto add = [&](const std::string& item) { out += (out.empty() ? "" : ", ") + item; };
     if (l.unknownFields & kUnknownRecompute)
-        add("recompute " + std::string(nameOf(kRecomputeNames, l.recompute)) + " (the lightest that fits)");
+        add("recompute " + std::string(nameOf(kRecomputeNames, l.recompute)) +
+            (l.recompute == Recompute::Full && l.recomputeLayers > 0 ? " of " + std::to_string(l.recomputeLayers) + " layers a stage" : "") +
+            " (the lightest that fits)");
     if (l.unknownFields & kUnknownSequenceParallel)
         add(std::string("sequence parallelism ") + (l.sequenceParallel ? "on" : "off"));
     if (l.unknownFields & kUnknownFlashAttention)
