@@ -114,8 +114,12 @@ std::string describe(const Warning& w)
                 continue;
             fields += (fields.empty() ? "" : ", ") + std::string(all[i]);
         }
-        return "cluster.accelerator says \"" + name + "\" but " + fields + " differ from that preset's datasheet figures; correct them "
-               "(or use --gpu / the preset menu), or rename the accelerator if the hardware really differs.";
+        // The memory is the one figure people copy from the product name: say what the part holds.
+        const std::string memoryNote = (int(w.a) & 1) && index < presets.size()
+            ? " (its memory is " + formatBytes(presets[index].memoryBytes) + ", what CUDA sees of the part, not the name's figure)"
+            : std::string();
+        return "cluster.accelerator says \"" + name + "\" but " + fields + " differ from that preset's figures" + memoryNote +
+               "; correct them (or use --gpu / the preset menu), or rename the accelerator if the hardware really differs.";
     }
     case WarningCode::LowMfu:
         return "An MFU of " + formatPercent(w.a, 0) + " is unusually low for a planned run; check the assumption.";
