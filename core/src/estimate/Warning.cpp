@@ -108,17 +108,19 @@ std::string describe(const Warning& w)
         const size_t index = size_t(w.b);
         const std::string name = index < presets.size() ? presets[index].name : std::string("a preset");
         std::string fields;
+        int count = 0;
         const auto& all = acceleratorPresetFields();
         for (size_t i = 0; i < all.size(); ++i) {
             if (!(int(w.a) & (1 << i)))
                 continue;
             fields += (fields.empty() ? "" : ", ") + std::string(all[i]);
+            ++count;
         }
         // The memory is the one figure people copy from the product name: say what the part holds.
         const std::string memoryNote = (int(w.a) & 1) && index < presets.size()
             ? " (its memory is " + formatBytes(presets[index].memoryBytes) + ", what CUDA sees of the part, not the name's figure)"
             : std::string();
-        return "cluster.accelerator says \"" + name + "\" but " + fields + " differ from that preset's figures" + memoryNote +
+        return "cluster.accelerator says \"" + name + "\" but " + fields + (count == 1 ? " differs" : " differ") + " from that preset's figures" + memoryNote +
                "; correct them (or use --gpu / the preset menu), or rename the accelerator if the hardware really differs.";
     }
     case WarningCode::LowMfu:
