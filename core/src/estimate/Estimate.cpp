@@ -47,12 +47,15 @@ void estimateFlops(const Plan& plan, Estimate& est)
     case Recompute::None: f.recompute = 0.0; break;
     case Recompute::Selective: f.recompute = f.attention / 3.0; break;
     case Recompute::Full: {
-        // Only the recomputed layers repeat their forward (layout.recompute_layers).
-        int recomputed = 0;
-        const StageLayerSplit split(plan);
-        for (int i = 0; i < plan.layout.pp; ++i)
-            recomputed += recomputedLayers(plan.layout, split.layersOf(i));
-        const double share = m.layers > 0 ? double(recomputed) / m.layers : 1.0;
+        // Only the recomputed layers repeat their forward (layout.recompute_layers; 0: all).
+        double share = 1.0;
+        if (plan.layout.recomputeLayers > 0) {
+            int recomputed = 0;
+            const StageLayerSplit split(plan);
+            for (int i = 0; i < plan.layout.pp; ++i)
+                recomputed += recomputedLayers(plan.layout, split.layersOf(i));
+            share = double(recomputed) / m.layers;
+        }
         f.recompute = share * (2.0 * m.layers * est.parameters.perLayer + f.attentionPerToken / 3.0) * tokens;
         break;
     }
@@ -89,6 +92,7 @@ void estimateStages(const Plan& plan, Estimate& est)
     const double perLayer = est.activation.perLayerPerMicrobatch;
     // Layers left out of a partial full recompute keep everything: the working set's figure.
     const double workingSet = recomputeWorkingSet(plan);
+    const bool partialRecompute = l.recompute == Recompute::Full && l.recomputeLayers > 0;
     const double logits = logitsBytes(plan);
     const FixedReserve reserve = fixedReserve(plan);
     const double capacity = plan.cluster.memoryBytesPerGpu;
@@ -114,9 +118,12 @@ void estimateStages(const Plan& plan, Estimate& est)
         st.parameters = stageParameters(est.parameters, st.layers, st.hasEmbedding, st.hasLmHead);
         st.parametersPerGpu = st.parameters / l.tp;
         st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
-        const int recomputed = recomputedLayers(l, st.layers);
-        st.activationsPerMicrobatch = l.recompute == Recompute::Full ? perLayer * recomputed + workingSet * (st.layers - recomputed)
-                                                                     : perLayer * st.layers;
+        if (partialRecompute) {
+            const int recomputed = recomputedLayers(l, st.layers);
+            st.activationsPerMicrobatch = perLayer * recomputed + workingSet * (st.layers - recomputed);
+        } else {
+            st.activationsPerMicrobatch = perLayer * st.layers;
+        }
         st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0) + gathered;
 
         MemoryBreakdown& mem = st.memory;

@@ -5,19 +5,6 @@
 
 namespace trainplan {
 
-// ZeRO paper (Rajbhandari et al. 2020) Sec. 3.1: mixed-precision Adam keeps 2 + 2 + K bytes
-// per parameter with K = 12 (FP32 master, momentum, variance). Worked example B drops the master
-// copy (K = 8).
-StateBytesPerParameter stateBytesPerParameter(PrecisionScheme scheme)
-{
-    switch (scheme) {
-    case PrecisionScheme::Bf16WithFp32MasterAdam: return {2, 2, 4, 8};
-    case PrecisionScheme::Bf16AdamNoMaster: return {2, 2, 0, 8};
-    case PrecisionScheme::Fp32Adam: return {4, 4, 0, 8};
-    }
-    return {2, 2, 4, 8};
-}
-
 bool sameModelShape(const ModelSpec& a, const ModelSpec& b)
 {
     const auto shape = [](const ModelSpec& m) {
@@ -62,9 +49,5 @@ void markEditedLayoutFieldsKnown(const Plan& before, Plan& after)
         l.unknownFields &= ~unsigned(kUnknownSchedule);
 }
 
-double activationBytesPerElement(PrecisionScheme scheme)
-{
-    return scheme == PrecisionScheme::Fp32Adam ? 4.0 : 2.0;
-}
 
 }  // namespace trainplan

@@ -197,9 +197,23 @@ struct StateBytesPerParameter {
     double total() const { return weights + gradients + master + moments; }
 };
 
-StateBytesPerParameter stateBytesPerParameter(PrecisionScheme scheme);
+// ZeRO paper (Rajbhandari et al. 2020) Sec. 3.1: mixed-precision Adam keeps 2 + 2 + K bytes
+// per parameter with K = 12 (FP32 master, momentum, variance). Worked example B drops the master
+// copy (K = 8). Inline: the layout search asks for it several times per layout.
+inline StateBytesPerParameter stateBytesPerParameter(PrecisionScheme scheme)
+{
+    switch (scheme) {
+    case PrecisionScheme::Bf16WithFp32MasterAdam: return {2, 2, 4, 8};
+    case PrecisionScheme::Bf16AdamNoMaster: return {2, 2, 0, 8};
+    case PrecisionScheme::Fp32Adam: return {4, 4, 0, 8};
+    }
+    return {2, 2, 4, 8};
+}
 
 // Bytes of one activation element (BF16/FP16 activations in every scheme so far).
-double activationBytesPerElement(PrecisionScheme scheme);
+inline double activationBytesPerElement(PrecisionScheme scheme)
+{
+    return scheme == PrecisionScheme::Fp32Adam ? 4.0 : 2.0;
+}
 
 }  // namespace trainplan

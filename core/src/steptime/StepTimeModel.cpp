@@ -124,19 +124,22 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
     costs.v = kind == ScheduleKind::Interleaved ? std::max(1, l.virtualStages) : 1;
     const int p = costs.p, v = costs.v;
     costs.stages.resize(size_t(p) * v);
-    const double forward = mc.layer.forward(), deferred = mc.layer.weightGradMatmul;
-    const double backwardWithout = mc.layer.backward() - mc.layer.recompute, recompute = mc.layer.recompute;
+    const double forward = mc.layer.forward(), backward = mc.layer.backward(), deferred = mc.layer.weightGradMatmul;
+    // A partial full recompute (layout.recompute_layers) repeats the forward of only some of a
+    // stage's layers: its share of each layer's recompute.
+    const bool partial = l.recompute == Recompute::Full && l.recomputeLayers > 0;
     // Layers per chunk as scheduleCosts() spreads them (Schedule.h): the stage's layers over
     // its v chunks, any remainder on the first chunks.
     for (int i = 0; i < p; ++i) {
         const StageEstimate& stage = est.stages[i];
+        const double layerBackward = partial && stage.layers > 0
+            ? backward - mc.layer.recompute * (1.0 - double(recomputedLayers(l, stage.layers)) / stage.layers)
+            : backward;
         for (int c = 0; c < v; ++c) {
             const double layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
-            // A partial full recompute (layout.recompute_layers) spreads its layers over the chunks.
-            const double recomputed = stage.layers > 0 ? layers * recomputedLayers(l, stage.layers) / stage.layers : 0.0;
             StageCosts& sc = costs.stages[size_t(c) * p + i];
             sc.forwardSeconds = layers * forward;
-            sc.backwardSeconds = layers * backwardWithout + (l.recompute == Recompute::Full ? recomputed : layers) * recompute;
+            sc.backwardSeconds = layers * layerBackward;
             sc.weightGradSeconds = layers * deferred;
             if (stage.hasEmbedding && c == 0) {
                 sc.forwardSeconds += mc.embedding.forward();
