@@ -82,6 +82,14 @@ void MemoryChartPainter::setEstimate(const trainplan::Estimate& est)
         stages_.push_back(s);
     }
     capacity_ = est.capacityBytes;
+    fullest_ = est.fullestStage;
+    rangeLow_ = rangeHigh_ = 0;
+}
+
+void MemoryChartPainter::setRange(double lowBytes, double highBytes)
+{
+    rangeLow_ = lowBytes;
+    rangeHigh_ = highBytes;
 }
 
 double MemoryChartPainter::valueBytes(int part, int stage) const
@@ -128,6 +136,9 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
             legend.push_back({partName(i), partColor(i)});
     }
     legend.push_back({QStringLiteral("Capacity %1").arg(gb(capacity_)), theme::capacity(), true});
+    const bool ranged = rangeHigh_ > rangeLow_ && rangeLow_ > 0 && fullest_ < n;
+    if (ranged)
+        legend.push_back({QStringLiteral("Range, stage %1").arg(fullest_ + 1), theme::range(), true});
 
     QRectF area = rect.adjusted(4 * scale, 4 * scale, -4 * scale, -4 * scale);
     if (!allFit_) {
@@ -139,7 +150,7 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
     }
     area.setTop(area.top() + paintLegend(p, area, legend, scale) + 6 * scale);
 
-    double top = capacity_;
+    double top = std::max(capacity_, ranged ? rangeHigh_ : 0.0);
     for (const auto& s : stages_)
         top = std::max(top, s.total);
     const double end = axisEnd(top * 1.06 / kGB, 5);
@@ -220,6 +231,16 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
                        QString::number(s + 1) + (st.fits ? QString() : QStringLiteral(" \u2716")));
         }
     }
+    if (ranged) {
+        // The fullest stage's range: a whisker just right of its bar, from the light to the heavy end.
+        const double x = plot.left() + (fullest_ + 0.5) * slot_ + barW / 2 + 4 * scale;
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setPen(QPen(theme::range(), 1.5 * scale));
+        p.drawLine(QPointF(x, yOf(rangeLow_)), QPointF(x, yOf(rangeHigh_)));
+        p.drawLine(QPointF(x - 3 * scale, yOf(rangeLow_)), QPointF(x + 3 * scale, yOf(rangeLow_)));
+        p.drawLine(QPointF(x - 3 * scale, yOf(rangeHigh_)), QPointF(x + 3 * scale, yOf(rangeHigh_)));
+        p.setRenderHint(QPainter::Antialiasing, false);
+    }
     p.setFont(label);
     p.setPen(theme::muted());
     p.drawText(QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("Pipeline stage"));
@@ -270,5 +291,9 @@ QString MemoryChartPainter::toolTip(int stage) const
     const double headroom = capacity_ - st.total;
     text += headroom >= 0 ? QStringLiteral("%1 free of %2").arg(gb(headroom), gb(capacity_))
                           : QStringLiteral("<font color='%1'>%2 over %3</font>").arg(theme::capacity().name(), gb(-headroom), gb(capacity_));
+    if (stage == fullest_ && rangeHigh_ > rangeLow_ && rangeLow_ > 0)
+        text += QStringLiteral("<br>Range %1 to %2: what the plan leaves unknown at either value, no fragmentation at the low end, "
+                               "the memory model's error at the high end.")
+                    .arg(gb(rangeLow_), gb(rangeHigh_));
     return text;
 }

@@ -27,6 +27,9 @@ public:
     static double partBytes(const trainplan::MemoryBreakdown& m, int part);
 
     void setEstimate(const trainplan::Estimate& est);
+    // The memory range of the fullest stage (estimate/MemoryRange.h): drawn as a whisker beside its
+    // bar and quoted in its tooltip. Call after setEstimate(); 0, 0 draws none.
+    void setRange(double lowBytes, double highBytes);
 
     int stageCount() const { return int(stages_.size()); }
     double valueBytes(int part, int stage) const;
@@ -52,6 +55,8 @@ private:
     };
     std::vector<Stage> stages_;
     double capacity_ = 0;
+    int fullest_ = 0;
+    double rangeLow_ = 0, rangeHigh_ = 0;
     bool allFit_ = true;
     // Geometry of the last paint, for hit-testing.
     mutable QRectF plot_;
