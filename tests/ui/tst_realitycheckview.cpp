@@ -7,6 +7,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
 
@@ -17,13 +18,22 @@
 
 namespace {
 
-nlohmann::json sourceData()
+nlohmann::json sourceData(const char* name = "published_runs.json")
 {
-    QFile f(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/reference/published_runs.json"));
+    QFile f(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/reference/") + QString::fromLatin1(name));
     if (!f.open(QIODevice::ReadOnly))
         return {};
     const QByteArray bytes = f.readAll();
     return nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
+}
+
+// Cases the scatter plot draws: every metric but peak memory.
+int plottedRows(const trainplan::RealitySummary& s, bool gatedOnly)
+{
+    int n = 0;
+    for (const auto& r : s.rows)
+        n += r.metric != trainplan::RealityMetric::PeakMemoryGib && (!gatedOnly || r.gated);
+    return n;
 }
 
 int countScatterPoints(QChart* chart, bool gatedOnly)
@@ -48,16 +58,20 @@ private slots:
     void oneMetricUsesLinearAxes();
     void sortsByError();
     void unreadableDataIsSaid();
+    void validationShowsInAndOutOfSample();
     void screenshot();
 };
 
 void TestRealityCheckView::theAppShipsThePublishedRuns()
 {
-    QFile resource(QString::fromLatin1(RealityCheckView::kDefaultPath));
-    QVERIFY(resource.open(QIODevice::ReadOnly));
-    QFile source(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/reference/published_runs.json"));
-    QVERIFY(source.open(QIODevice::ReadOnly));
-    QCOMPARE(resource.readAll(), source.readAll());
+    for (const auto& [resourcePath, file] : {std::pair{RealityCheckView::kDefaultPath, "published_runs.json"},
+                                             std::pair{RealityCheckView::kCalibrationPath, "calibration_runs.json"}}) {
+        QFile resource(QString::fromLatin1(resourcePath));
+        QVERIFY(resource.open(QIODevice::ReadOnly));
+        QFile source(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/reference/") + QString::fromLatin1(file));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QCOMPARE(resource.readAll(), source.readAll());
+    }
 }
 
 void TestRealityCheckView::showsEveryCaseAndAMedianUnderTenPercent()
@@ -67,7 +81,7 @@ void TestRealityCheckView::showsEveryCaseAndAMedianUnderTenPercent()
     const auto& summary = view.summary();
     QVERIFY(view.errorText().isEmpty());
     // The same cases as the core's check of the repository's copy.
-    const auto expected = trainplan::realityCheck(sourceData());
+    const auto expected = trainplan::realityCheck(sourceData(), sourceData("calibration_runs.json"));
     QCOMPARE(summary.rows.size(), expected.rows.size());
     QCOMPARE(summary.gatedCount, expected.gatedCount);
     QVERIFY(summary.gatedCount >= 20);
@@ -96,8 +110,8 @@ void TestRealityCheckView::scatterHasEveryCaseTheDiagonalAndTheBand()
     RealityCheckView view;
     const auto& summary = view.summary();
     QChart* chart = view.chartView()->chart();
-    QCOMPARE(countScatterPoints(chart, false), int(summary.rows.size()));
-    QCOMPARE(countScatterPoints(chart, true), summary.gatedCount);
+    QCOMPARE(countScatterPoints(chart, false), plottedRows(summary, false));
+    QCOMPARE(countScatterPoints(chart, true), plottedRows(summary, true));
     // y = x and y = (1 ± 10 %) x: lines through the origin with those slopes.
     QList<double> slopes;
     for (QAbstractSeries* s : chart->series())
@@ -134,7 +148,7 @@ void TestRealityCheckView::oneMetricUsesLinearAxes()
     view.setPlotMetric(RealityCheckView::PlotMetric::All);
     for (QAbstractAxis* axis : view.chartView()->chart()->axes())
         QCOMPARE(axis->type(), QAbstractAxis::AxisTypeLogValue);
-    QCOMPARE(countScatterPoints(view.chartView()->chart(), false), int(summary.rows.size()));
+    QCOMPARE(countScatterPoints(view.chartView()->chart(), false), plottedRows(summary, false));
 }
 
 void TestRealityCheckView::sortsByError()
@@ -168,6 +182,30 @@ void TestRealityCheckView::unreadableDataIsSaid()
     QVERIFY(view.table()->model()->rowCount() > 0);
 }
 
+// The second tab: in-sample and leave-one-family-out error, overall, per accelerator, per framework
+// and per family, the core's validateModel() figures, computed off the window's thread.
+void TestRealityCheckView::validationShowsInAndOutOfSample()
+{
+    RealityCheckView view;
+    view.summary();  // loads both files and starts the worker
+    QTRY_VERIFY_WITH_TIMEOUT(view.validationReady(), 300000);
+    const auto& v = view.validation();
+    auto* model = view.validationTable()->model();
+    const int expectedRows = 1 + int(v.inSampleByAccelerator.size() + v.inSampleByFramework.size() + v.folds.size());
+    QCOMPARE(model->rowCount(), expectedRows);
+    QVERIFY(v.inSampleByAccelerator.size() >= 2);  // A100 and H100
+    QVERIFY(v.folds.size() >= 5);
+    QCOMPARE(model->index(0, 1).data().toInt(), v.outOfSample.count);
+    QCOMPARE(model->index(0, 2).data().toString(), QStringLiteral("%1 %").arg(v.inSample.median * 100, 0, 'f', 1));
+    QCOMPARE(model->index(0, 4).data().toString(), QStringLiteral("%1 %").arg(v.outOfSample.median * 100, 0, 'f', 1));
+    QStringList labels;
+    for (int r = 0; r < model->rowCount(); ++r)
+        labels << model->index(r, 0).data().toString();
+    QVERIFY(labels.contains("Accelerator: H100 SXM 80GB"));
+    QVERIFY(labels.filter("Framework: ").size() >= 3);
+    QVERIFY(labels.filter("Family: ").size() == int(v.folds.size()));
+}
+
 void TestRealityCheckView::screenshot()
 {
     RealityCheckView view;
@@ -184,6 +222,12 @@ void TestRealityCheckView::screenshot()
         view.setPlotMetric(RealityCheckView::PlotMetric::Mfu);
         QCoreApplication::processEvents();
         QVERIFY(view.grab().save(dir + "/realitycheck-mfu.png"));
+        QTRY_VERIFY_WITH_TIMEOUT(view.validationReady(), 300000);
+        auto* tabs = view.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        tabs->setCurrentIndex(1);
+        QCoreApplication::processEvents();
+        QVERIFY(view.grab().save(dir + "/realitycheck-validation.png"));
     }
 }
 

@@ -16,6 +16,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
 #include <QValueAxis>
@@ -281,6 +282,9 @@ RealityCheckView::RealityCheckView(QWidget* parent)
     , model_(new QStandardItemModel(this))
     , proxy_(new QSortFilterProxyModel(this))
     , table_(new QTableView)
+    , validationModel_(new QStandardItemModel(this))
+    , validation_(new QTableView)
+    , validationNote_(new QLabel)
     , chart_(new QChartView)
 {
     // Styles the chart the view made for itself: QChartView::setChart() only releases the one
@@ -308,8 +312,8 @@ RealityCheckView::RealityCheckView(QWidget* parent)
     table_->setMinimumWidth(300);
 
     metricBox_->addItem(tr("Every metric (log axes)"), int(PlotMetric::All));
-    metricBox_->addItem(tr("TFLOP/s per GPU (Narayanan 2021)"), int(PlotMetric::TflopsPerGpu));
-    metricBox_->addItem(tr("MFU (Korthikanti 2022)"), int(PlotMetric::Mfu));
+    metricBox_->addItem(tr("TFLOP/s per GPU, counting recompute"), int(PlotMetric::TflopsPerGpu));
+    metricBox_->addItem(tr("MFU"), int(PlotMetric::Mfu));
     metricBox_->addItem(tr("Iteration time (Korthikanti 2022)"), int(PlotMetric::IterationSeconds));
     metricBox_->addItem(tr("Layer time (Korthikanti Table 4)"), int(PlotMetric::LayerMilliseconds));
     connect(metricBox_, &QComboBox::currentIndexChanged, this,
@@ -331,12 +335,44 @@ RealityCheckView::RealityCheckView(QWidget* parent)
     split_->setStretchFactor(1, 1);
     split_->setChildrenCollapsible(false);
 
+    // In and out of sample: the error of predictions for runs the calibration saw, and for each
+    // family predicted with the calibration fitted without it.
+    validationModel_->setHorizontalHeaderLabels({tr("Rows"), tr("n"), tr("In sample: median"), tr("p90"), tr("Out of sample: median"),
+                                                 tr("p90"), tr("Optimism")});
+    validationModel_->horizontalHeaderItem(6)->setToolTip(tr("Mean signed error out of sample: above 0, the model predicts faster runs than were measured."));
+    validation_->setModel(validationModel_);
+    validation_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    validation_->setAlternatingRowColors(true);
+    validation_->verticalHeader()->hide();
+    validation_->verticalHeader()->setDefaultSectionSize(validation_->fontMetrics().height() + 6);
+    validation_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    validation_->setTextElideMode(Qt::ElideMiddle);
+    validationNote_->setWordWrap(true);
+    validationNote_->setTextFormat(Qt::RichText);
+    validationNote_->setText(tr("Validating: refitting the calibration once per family…"));
+    auto* validationPage = new QWidget;
+    auto* validationColumn = new QVBoxLayout(validationPage);
+    validationColumn->setContentsMargins(0, 0, 0, 0);
+    validationColumn->addWidget(validationNote_);
+    validationColumn->addWidget(validation_, 1);
+
+    auto* tabs = new QTabWidget;
+    tabs->setDocumentMode(true);
+    tabs->addTab(split_, tr("Cases"));
+    tabs->addTab(validationPage, tr("In and out of sample"));
+
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(6, 6, 6, 6);
     column->setSpacing(6);
     column->addWidget(summaryLabel_);
-    column->addWidget(split_, 1);
+    column->addWidget(tabs, 1);
     summaryLabel_->setText(tr("Reality check: runs when shown."));
+}
+
+RealityCheckView::~RealityCheckView()
+{
+    if (worker_.joinable())
+        worker_.join();
 }
 
 void RealityCheckView::showEvent(QShowEvent* event)
@@ -359,7 +395,7 @@ void RealityCheckView::resizeEvent(QResizeEvent* event)
 void RealityCheckView::ensureLoaded()
 {
     if (!loaded_)
-        load(QString::fromLatin1(kDefaultPath));
+        load(QString::fromLatin1(kDefaultPath), QString::fromLatin1(kCalibrationPath));
 }
 
 const trainplan::RealitySummary& RealityCheckView::summary()
@@ -368,24 +404,118 @@ const trainplan::RealitySummary& RealityCheckView::summary()
     return summary_;
 }
 
-bool RealityCheckView::load(const QString& path)
+bool RealityCheckView::load(const QString& path, const QString& calibrationPath)
 {
     loaded_ = true;  // a failure is shown once, not retried on every show
     summary_ = {};
     error_.clear();
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        error_ = tr("Cannot read %1: %2").arg(path, file.errorString());
-    } else {
+    const auto read = [this](const QString& p, nlohmann::json& out) {
+        QFile file(p);
+        if (!file.open(QIODevice::ReadOnly)) {
+            error_ = tr("Cannot read %1: %2").arg(p, file.errorString());
+            return false;
+        }
         const QByteArray bytes = file.readAll();
         try {
-            summary_ = trainplan::realityCheck(nlohmann::json::parse(bytes.constBegin(), bytes.constEnd()));
+            out = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
+        } catch (const std::exception& e) {
+            error_ = tr("Cannot use %1: %2").arg(p, QString::fromUtf8(e.what()));
+            return false;
+        }
+        return true;
+    };
+    nlohmann::json published, calibration;
+    std::vector<trainplan::RealityCase> cases;
+    if (read(path, published) && (calibrationPath.isEmpty() || read(calibrationPath, calibration))) {
+        try {
+            cases = trainplan::realityCases(published);
+            if (!calibrationPath.isEmpty()) {
+                for (auto& c : trainplan::calibrationCases(calibration))
+                    cases.push_back(std::move(c));
+                summary_ = trainplan::realityCheck(published, calibration);
+            } else {
+                summary_ = trainplan::realityCheck(published);
+            }
         } catch (const std::exception& e) {
             error_ = tr("Cannot use %1: %2").arg(path, QString::fromUtf8(e.what()));
+            cases.clear();
         }
     }
     fill();
+    if (error_.isEmpty())
+        startValidation(std::move(cases));
     return error_.isEmpty();
+}
+
+void RealityCheckView::startValidation(std::vector<trainplan::RealityCase> cases)
+{
+    if (worker_.joinable())
+        worker_.join();
+    validated_ = false;
+    validationModel_->removeRows(0, validationModel_->rowCount());
+    validationNote_->setText(tr("Validating: refitting the calibration once per family…"));
+    worker_ = std::thread([this, cases = std::move(cases)] {
+        trainplan::ModelValidation result = trainplan::validateModel(cases);
+        // Queued to the view's thread; Qt drops it if the view is gone by then (the destructor
+        // joins this thread first, so `this` is alive while it runs).
+        QMetaObject::invokeMethod(
+            this,
+            [this, result = std::move(result)]() mutable {
+                validationResult_ = std::move(result);
+                validated_ = true;
+                fillValidation();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void RealityCheckView::fillValidation()
+{
+    validationModel_->removeRows(0, validationModel_->rowCount());
+    const auto& v = validationResult_;
+    const auto percent = [](double x) { return QStringLiteral("%1 %").arg(x * 100, 0, 'f', 1); };
+    const auto signedPercent = [](double x) { return QStringLiteral("%1%2 %").arg(x >= 0 ? "+" : "−").arg(std::abs(x) * 100, 0, 'f', 1); };
+    const auto addRow = [&](const QString& label, const trainplan::ErrorStats* in, const trainplan::ErrorStats* out, bool heading) {
+        QList<QStandardItem*> items;
+        auto* name = item(label, label, Qt::AlignLeft | Qt::AlignVCenter);
+        if (heading) {
+            QFont f = name->font();
+            f.setBold(true);
+            name->setFont(f);
+        }
+        const trainplan::ErrorStats* counted = out ? out : in;
+        items << name << item(counted ? QString::number(counted->count) : QString(), counted ? counted->count : 0);
+        items << item(in ? percent(in->median) : QStringLiteral("—"), in ? in->median : 0.0);
+        items << item(in ? percent(in->p90) : QStringLiteral("—"), in ? in->p90 : 0.0);
+        items << item(out ? percent(out->median) : QStringLiteral("—"), out ? out->median : 0.0);
+        items << item(out ? percent(out->p90) : QStringLiteral("—"), out ? out->p90 : 0.0);
+        items << item(out ? signedPercent(out->meanSigned) : QStringLiteral("—"), out ? out->meanSigned : 0.0);
+        if (out)
+            items[4]->setForeground(errorColor(out->median));
+        validationModel_->appendRow(items);
+    };
+    const auto find = [](const std::vector<std::pair<std::string, trainplan::ErrorStats>>& groups, const std::string& key) {
+        const auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+        return it == groups.end() ? nullptr : &it->second;
+    };
+    addRow(tr("Every gated row"), &v.inSample, &v.outOfSample, true);
+    for (const auto& [key, stats] : v.inSampleByAccelerator)
+        addRow(tr("Accelerator: %1").arg(QString::fromStdString(key)), &stats, find(v.outOfSampleByAccelerator, key), false);
+    for (const auto& [key, stats] : v.inSampleByFramework)
+        addRow(tr("Framework: %1").arg(QString::fromStdString(key)), &stats, find(v.outOfSampleByFramework, key), false);
+    for (const auto& fold : v.folds)
+        addRow(tr("Family: %1").arg(QString::fromStdString(fold.family)), find(v.inSampleByFamily, fold.family), &fold.heldOut, false);
+    QHeaderView* header = validation_->horizontalHeader();
+    for (int c = 1; c < validationModel_->columnCount(); ++c)
+        header->resizeSection(c, std::max(static_cast<QAbstractItemView*>(validation_)->sizeHintForColumn(c),
+                                          header->fontMetrics().horizontalAdvance(validationModel_->headerData(c, Qt::Horizontal).toString()) + 14));
+    validationNote_->setText(
+        tr("In sample: the calibration (a scale on every accelerator's GEMM efficiency, %1; a fixed cost per kernel, %2 µs) fitted on "
+           "every gated row, each family weighted once. Out of sample: each family predicted with the calibration fitted without it "
+           "— the better guide for a run like none of these. %3 of held-out rows lie inside their predicted range.")
+            .arg(v.fitted.matmulScale, 0, 'f', 3)
+            .arg(v.fitted.kernelOverheadSeconds * 1e6, 0, 'f', 1)
+            .arg(percent(v.rangeCoverage)));
 }
 
 void RealityCheckView::fill()
@@ -403,7 +533,10 @@ void RealityCheckView::fill()
         const QString fullId = QString::fromStdString(r.id);
         auto* id = item(shortCaseName(fullId), fullId, Qt::AlignLeft | Qt::AlignVCenter);
         id->setData(fullId, kIdRole);
-        id->setToolTip(QStringLiteral("%1<br>%2").arg(fullId.toHtmlEscaped(), QString::fromStdString(r.location).toHtmlEscaped()));
+        id->setToolTip(QStringLiteral("%1<br>%2<br>%3<br>predicted range %4 to %5%6")
+                           .arg(fullId.toHtmlEscaped(), QString::fromStdString(r.family).toHtmlEscaped(),
+                                QString::fromStdString(r.location).toHtmlEscaped(), valueText(r.metric, r.low), valueText(r.metric, r.high),
+                                r.inRange ? QString() : tr(" (measured outside)")));
         items << id;
         items << item(shortName(r.metric), int(r.metric), Qt::AlignLeft | Qt::AlignVCenter);
         items << item(valueText(r.metric, r.predicted), r.predicted);
@@ -412,7 +545,8 @@ void RealityCheckView::fill()
         items << err;
         auto* gated = item(r.gated ? tr("yes") : tr("no"), int(r.gated), Qt::AlignLeft | Qt::AlignVCenter);
         if (!r.gated)
-            gated->setToolTip(tr("Evaluated, not gated: DeepSpeed's ZeRO-3 gathers and bucketing are not Megatron's"));
+            gated->setToolTip(tr("Evaluated, not gated: a stack or workload the plan cannot describe (DeepSpeed's ZeRO-3 gathers, "
+                                 "MegaScale's modified block), or a peak-memory row"));
         items << gated;
         for (auto* it : items)
             if (!r.gated)
@@ -429,18 +563,19 @@ void RealityCheckView::fill()
         header->resizeSection(c, std::max(static_cast<QAbstractItemView*>(table_)->sizeHintForColumn(c),
                                           header->fontMetrics().horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString()) + 14));
 
-    const bool pass = s.medianAbsError <= kMedianGate && s.worstAbsError <= kCaseGate;
+    const bool pass = s.medianAbsError <= kMedianGate;  // the colour answers "is the median within the gate"
     const int notGated = int(s.rows.size()) - s.gatedCount;
     summaryLabel_->setText(
-        tr("<b>Median error <font color='%1'>%2 %</font>, worst %3 % (%4)</b> over %5 published, measured runs on A100s with "
-           "2021–22 Megatron-LM (%6). The test gates the median at 10 % and every case at 25 %.%7")
+        tr("<b>Median error <font color='%1'>%2 %</font>, worst %3 % (%4)</b> over %5 published, measured runs (%6), with the "
+           "calibration the presets carry.%7")
             .arg((pass ? theme::ok() : theme::capacity()).name())
             .arg(s.medianAbsError * 100, 0, 'f', 1)
             .arg(s.worstAbsError * 100, 0, 'f', 1)
             .arg(QString::fromStdString(s.worstId).toHtmlEscaped())
             .arg(s.gatedCount)
-            .arg(tr("Narayanan et al. 2021, Korthikanti et al. 2022"))
-            .arg(notGated > 0 ? tr(" %n more shown grey, not gated (DeepSpeed ZeRO-3).", nullptr, notGated) : QString()));
+            .arg(tr("Megatron-LM papers of 2021–22; Megatron-Core on H100, BigScience and MegaScale"))
+            .arg(notGated > 0 ? tr(" %n more shown grey: evaluated, not gated (a workload or stack the plan cannot describe).", nullptr, notGated)
+                              : QString()));
     setPlotMetric(plotMetric_);
 }
 

@@ -1,12 +1,17 @@
-// Reality check : the step-time model against measured, published training runs
-// (Megatron-LM papers, shipped as :/data/published_runs.json), as a table of cases and a
-// predicted-against-measured scatter plot with the y = x line and a ±10 % band (log axes for
-// every metric at once, linear for one), under a line giving the median and worst error, so a
-// person sees how far to trust the predictions.
-// The check takes tens of milliseconds, so it runs when the view is first shown (or asked).
+// Reality check: the step-time model against measured, published training runs (the Megatron-LM
+// papers, :/data/published_runs.json, and the calibration runs, :/data/calibration_runs.json), as
+// a table of cases and a predicted-against-measured scatter plot with the y = x line and a ±10 %
+// band (log axes for every metric at once, linear for one), under a line giving the median and
+// worst error; and, on a second tab, the error in sample and out of sample (each family predicted
+// with the calibration fitted without it), overall, per accelerator, per framework and per family,
+// so a person sees how far to trust a prediction for a run like none of these.
+// The check takes tens of milliseconds, so it runs when the view is first shown (or asked); the
+// validation refits the calibration once per family (about a second) on a worker thread.
 #pragma once
 
 #include <QWidget>
+
+#include <thread>
 
 #include "analysis/RealityCheck.h"
 
@@ -23,13 +28,15 @@ class RealityCheckView : public QWidget {
 
 public:
     static constexpr const char* kDefaultPath = ":/data/published_runs.json";
+    static constexpr const char* kCalibrationPath = ":/data/calibration_runs.json";
     static constexpr int kIdRole = Qt::UserRole + 2;  // the case's full id, on the first column
 
     explicit RealityCheckView(QWidget* parent = nullptr);
+    ~RealityCheckView() override;
 
-    // Reads and checks a published_runs.json; false (and the reason shown in the view) when
-    // it cannot be read or parsed.
-    bool load(const QString& path);
+    // Reads and checks a published_runs.json and, when given, a calibration_runs.json; false (and
+    // the reason shown in the view) when either cannot be read or parsed.
+    bool load(const QString& path, const QString& calibrationPath = QString());
     // The summary, running the check on the default file first if nothing is loaded yet.
     const trainplan::RealitySummary& summary();
     QString errorText() const { return error_; }
@@ -40,6 +47,10 @@ public:
     PlotMetric plotMetric() const { return plotMetric_; }
 
     QTableView* table() const { return table_; }
+    // The in-sample and out-of-sample table: empty until the worker has validated the model.
+    QTableView* validationTable() const { return validation_; }
+    bool validationReady() const { return validated_; }
+    const trainplan::ModelValidation& validation() const { return validationResult_; }
     QChartView* chartView() const { return chart_; }
     QLabel* summaryLabel() const { return summaryLabel_; }
 
@@ -52,6 +63,8 @@ protected:
 private:
     void ensureLoaded();
     void fill();
+    void startValidation(std::vector<trainplan::RealityCase> cases);
+    void fillValidation();
 
     trainplan::RealitySummary summary_;
     bool loaded_ = false;
@@ -62,6 +75,12 @@ private:
     QStandardItemModel* model_;
     QSortFilterProxyModel* proxy_;
     QTableView* table_;
+    QStandardItemModel* validationModel_;
+    QTableView* validation_;
+    QLabel* validationNote_;
+    trainplan::ModelValidation validationResult_;
+    bool validated_ = false;
+    std::thread worker_;  // joined before the view goes (the destructor), so it never outlives it
     QChartView* chart_;
     QSplitter* split_;
     bool splitPlaced_ = false;

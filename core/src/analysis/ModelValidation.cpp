@@ -156,6 +156,10 @@ ModelValidation validateModel(const std::vector<RealityCase>& cases)
     v.inSample = errorStats(rows[all]);
     v.inSampleByAccelerator = grouped(rows[all], accelerators);
     v.inSampleByFramework = grouped(rows[all], frameworks);
+    std::vector<std::string> familyKeys;
+    for (const RealityCase* c : used)
+        familyKeys.push_back(c->family);
+    v.inSampleByFamily = grouped(rows[all], familyKeys);
 
     std::vector<RealityRow> heldOut(used.size());
     for (const auto& family : familyNames) {
@@ -198,6 +202,7 @@ json modelValidationToJson(const ModelValidation& v)
                   {"out_of_sample_by_accelerator", groupsToJson(v.outOfSampleByAccelerator)},
                   {"in_sample_by_framework", groupsToJson(v.inSampleByFramework)},
                   {"out_of_sample_by_framework", groupsToJson(v.outOfSampleByFramework)},
+                  {"in_sample_by_family", groupsToJson(v.inSampleByFamily)},
                   {"range_coverage", v.rangeCoverage},
                   {"folds", std::move(folds)}}}};
 }

@@ -133,6 +133,7 @@ struct ModelValidation {
     std::vector<FamilyFold> folds;
     std::vector<std::pair<std::string, ErrorStats>> inSampleByAccelerator, outOfSampleByAccelerator;
     std::vector<std::pair<std::string, ErrorStats>> inSampleByFramework, outOfSampleByFramework;
+    std::vector<std::pair<std::string, ErrorStats>> inSampleByFamily;  // out of sample: folds[].heldOut
     double rangeCoverage = 0;       // share of held-out rows whose measured figure lies in the range
 };
 
