@@ -33,12 +33,25 @@ class TestFramework : public QObject {
 
 private slots:
     void profilesSetTheirSwitches();
+    void commonStackNamesReadAsTheirProfile();
     void readerRejectsBadValuesByPath();
     void roundTrips();
     void switchesActThroughTheirMechanisms();
     void unknownSwitchesWidenTheRange();
     void tpOverlapNeedsSequenceParallelism();
 };
+
+// What people call the stacks reads as the profile's own name; anything else is still refused.
+void TestFramework::commonStackNamesReadAsTheirProfile()
+{
+    const std::pair<const char*, const char*> names[] = {{"NeMo", "megatron-core-2024"},       {"Megatron-Core", "megatron-core-2024"},
+                                                         {"torchtitan", "pytorch-fsdp2"},      {"FSDP2", "pytorch-fsdp2"},
+                                                         {"PyTorch FSDP", "pytorch-fsdp2"},    {"Megatron-DeepSpeed", "megatron-deepspeed-2022"},
+                                                         {"megatron-lm-2021", "megatron-lm-2021"}};
+    for (const auto& [given, canonical] : names)
+        QCOMPARE(withFramework({{"profile", given}}).framework.profile, std::string(canonical));
+    QVERIFY_THROWS_EXCEPTION(PlanError, withFramework({{"profile", "jax"}}));
+}
 
 void TestFramework::profilesSetTheirSwitches()
 {

@@ -1,5 +1,6 @@
 // The framework profiles: what each software stack runs by default. A switch a stack leaves
 // to the user (or that its sources do not settle) stays unset, so the prediction's range covers it.
+#include <cctype>
 #include <vector>
 
 #include "plan/FrameworkSpec.h"
@@ -106,6 +107,24 @@ void fill(std::optional<T>& target, const std::optional<T>& source)
 }
 
 }  // namespace
+
+std::string canonicalFrameworkProfile(const std::string& name)
+{
+    std::string key;
+    for (char c : name)
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            key += char(std::tolower(static_cast<unsigned char>(c)));
+    static const std::pair<std::string_view, std::string_view> kAliases[] = {
+        {"nemo", "megatron-core-2024"},          {"megatroncore", "megatron-core-2024"},   {"megatronbridge", "megatron-core-2024"},
+        {"megatroncore2024", "megatron-core-2024"}, {"torchtitan", "pytorch-fsdp2"},       {"fsdp2", "pytorch-fsdp2"},
+        {"fsdp", "pytorch-fsdp2"},               {"pytorchfsdp", "pytorch-fsdp2"},         {"pytorchfsdp2", "pytorch-fsdp2"},
+        {"megatrondeepspeed", "megatron-deepspeed-2022"}, {"deepspeed", "megatron-deepspeed-2022"},
+        {"megatrondeepspeed2022", "megatron-deepspeed-2022"}, {"megatronlm2021", "megatron-lm-2021"}};
+    for (const auto& [alias, canonical] : kAliases)
+        if (key == alias)
+            return std::string(canonical);
+    return name;
+}
 
 const FrameworkSpec* findFrameworkProfile(std::string_view name)
 {

@@ -49,6 +49,12 @@ struct FrameworkSpec {
 // The named profiles, every switch set or deliberately left unknown (FrameworkProfiles.cpp
 // cites what each one runs). nullptr for a name that is no profile.
 const FrameworkSpec* findFrameworkProfile(std::string_view name);
+// The profile's own name for a common other name of its stack, case and punctuation aside:
+// "NeMo", "Megatron-Core", "megatron_bridge" -> megatron-core-2024; "torchtitan", "FSDP2",
+// "pytorch-fsdp" -> pytorch-fsdp2; "Megatron-DeepSpeed", "deepspeed" -> megatron-deepspeed-2022.
+// Any other name is returned as given (the reader then says which names it knows).
+std::string canonicalFrameworkProfile(const std::string& name);
+
 // "megatron-core-2024", ...: for messages and the UI.
 const std::array<std::string_view, 4>& frameworkProfileNames();
 

@@ -473,7 +473,7 @@ void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& 
 {
     Section s(doc, "framework", problems, false);
     f = FrameworkSpec{};
-    f.profile = s.text(F("framework.profile"));
+    f.profile = canonicalFrameworkProfile(s.text(F("framework.profile")));
     if (!f.profile.empty() && !findFrameworkProfile(f.profile)) {
         std::string allowed;
         for (auto name : frameworkProfileNames())
