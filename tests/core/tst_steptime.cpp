@@ -114,6 +114,7 @@ private slots:
     void utilisationFollowsTheEstimatesFlops();
     void embeddingDominatedModelStaysBelowPeak();
     void seedPlansPredictPlausibleMfu();
+    void fp8RunsTheLayersGemmsAtTheFp8Peak();
     void otherHardwareIsPlausible();
     void customAcceleratorTakesTheNearestPreset();
     void predictedMfuFeedsTheEstimate();
@@ -327,6 +328,44 @@ void TestStepTime::embeddingDominatedModelStaysBelowPeak()
         QVERIFY2(p.hfu >= p.mfu && p.hfu <= 1.0, qPrintable(QString("%1: HFU %2").arg(recompute).arg(p.hfu)));
         QVERIFY(p.tflopsPerGpu <= plan.cluster.peakFlopsPerGpu / 1e12);
     }
+}
+
+// FP8 matmuls (training.matmul_precision): the layers' GEMMs at the FP8 peak, attention and the
+// output layer still BF16, casts to FP8 as memory-bound work; MFU still against the BF16 peak.
+void TestStepTime::fp8RunsTheLayersGemmsAtTheFp8Peak()
+{
+    Plan bf16 = planWith("70b-2048-h100.json");
+    Plan fp8 = bf16;
+    fp8.training.matmulPrecision = MatmulPrecision::Fp8;
+    const PredictedStep a = predict(bf16), b = predict(fp8);
+    // The layer's GEMMs take the peaks' ratio of the time (same shape efficiency): about half ...
+    const double ratio = bf16.cluster.peakFlopsPerGpu / fp8PeakFlopsPerGpu(fp8.cluster);
+    QVERIFY(ratio > 0.49 && ratio < 0.51);
+    QVERIFY(std::abs(b.layer.forwardMatmul / a.layer.forwardMatmul - ratio) < 1e-9);
+    // ... attention does not change, and the casts add memory-bound work.
+    QCOMPARE(b.layer.forwardAttention, a.layer.forwardAttention);
+    QVERIFY(b.layer.forwardMemory > a.layer.forwardMemory);
+    // The step is faster, but far from twice: everything else stays.
+    QVERIFY2(b.stepSeconds < a.stepSeconds * 0.9 && b.stepSeconds > a.stepSeconds * 0.55, qPrintable(QString::number(b.stepSeconds / a.stepSeconds)));
+    // MFU counts model FLOPs against the BF16 peak, so it rises with the step's speed.
+    QVERIFY(std::abs(b.mfu / a.mfu - a.stepSeconds / b.stepSeconds) < 1e-9);
+    QVERIFY(b.matmulEfficiency > 0 && b.matmulEfficiency <= 1.0);
+    // The FP8 copy of the weights is one more byte a parameter.
+    QVERIFY(estimate(fp8).perGpu.weights > estimate(bf16).perGpu.weights);
+    // An A100 has no FP8: an error names the field, and nothing runs at an FP8 peak.
+    Plan a100 = fp8;
+    applyAccelerator(*findAcceleratorPreset("A100 SXM 80GB"), a100.cluster);
+    const Estimate e = estimate(a100);
+    QVERIFY(std::any_of(e.warnings.begin(), e.warnings.end(), [](const Warning& w) {
+        return w.code == WarningCode::Fp8Unsupported && w.severity == Severity::Error && std::string(w.field) == "training.matmul_precision";
+    }));
+    Plan a100bf16 = a100;
+    a100bf16.training.matmulPrecision = MatmulPrecision::Bf16;
+    QCOMPARE(predict(a100).layer.forwardMatmul, predict(a100bf16).layer.forwardMatmul);
+    // A peak given in the plan wins over the preset's.
+    Plan given = fp8;
+    given.cluster.peakFp8FlopsPerGpu = 2.0 * fp8PeakFlopsPerGpu(fp8.cluster);
+    QVERIFY(std::abs(predict(given).layer.forwardMatmul / b.layer.forwardMatmul - 0.5) < 1e-9);
 }
 
 void TestStepTime::seedPlansPredictPlausibleMfu()

@@ -42,7 +42,7 @@ QString prettyName(std::string_view name)
         {"rope", "RoPE"}, {"learned", "Learned"}, {"bf16-fp32-master-adam", "BF16 + FP32 master + Adam (16 B)"},
         {"bf16-adam-no-master", "BF16 + Adam, no master (12 B)"}, {"fp32-adam", "FP32 + Adam (16 B)"}, {"gpipe", "GPipe"},
         {"1f1b", "1F1B"}, {"interleaved", "Interleaved 1F1B"}, {"zero-bubble", "Zero bubble (ZB-H1)"}, {"none", "None"}, {"selective", "Selective"}, {"full", "Full"},
-        {"tp-cp-dp-pp", "TP-CP-DP-PP (Megatron)"}, {"nvls", "NVLS (NVLink SHARP)"}, {"nvls-and-ib-sharp", "NVLS + InfiniBand SHARP"}, {"tp-cp-pp-dp", "TP-CP-PP-DP"}, {"tp-dp-cp-pp", "TP-DP-CP-PP"}};
+        {"tp-cp-dp-pp", "TP-CP-DP-PP (Megatron)"}, {"nvls", "NVLS (NVLink SHARP)"}, {"bf16", "BF16"}, {"fp8", "FP8 (per-tensor scales)"}, {"fp8-blockwise", "FP8 (block scales)"}, {"mxfp8", "MXFP8"}, {"nvls-and-ib-sharp", "NVLS + InfiniBand SHARP"}, {"tp-cp-pp-dp", "TP-CP-PP-DP"}, {"tp-dp-cp-pp", "TP-DP-CP-PP"}};
     const QString key = QString::fromUtf8(name.data(), int(name.size()));
     return pretty.value(key, key);
 }
@@ -388,6 +388,12 @@ QGroupBox* InputPanel::buildTraining()
     });
     form->addRow(tr("Time from"), basis);
     registerField("time_basis", basis);
+    addChoice<trainplan::MatmulPrecision, 4>(form, tr("Matmuls"), "training.matmul_precision", trainplan::kMatmulPrecisionNames,
+                                             [](const Plan& p) { return p.training.matmulPrecision; },
+                                             [](Plan& p, trainplan::MatmulPrecision m) { p.training.matmulPrecision = m; });
+    if (QWidget* matmuls = fields_.value("training.matmul_precision"))
+        matmuls->setToolTip(tr("Precision of the layers' matrix multiplies: FP8 runs them at the accelerator's FP8 peak (attention and the "
+                               "output layer stay BF16); MFU is still counted against the BF16 peak."));
     addChoice<trainplan::PrecisionScheme, 3>(form, tr("Precision"), "training.precision", trainplan::kPrecisionNames,
                                              [](const Plan& p) { return p.training.precision; },
                                              [](Plan& p, trainplan::PrecisionScheme s) { p.training.precision = s; });

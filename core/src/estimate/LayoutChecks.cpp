@@ -117,6 +117,9 @@ void checkLayout(const Plan& plan, Estimate& est)
     if (const PresetCheck preset = presetCheck(plan.cluster); preset.mask != 0)
         add(est, WarningCode::AcceleratorDiffersFromPreset, Severity::Warning, "cluster.accelerator", preset.mask, preset.presetIndex);
 
+    if (tr.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) <= 0)
+        add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision");
+
     if (tr.mfu > kHighMfu)
         add(est, WarningCode::HighMfu, Severity::Warning, "training.mfu", tr.mfu, kHighMfu);
     else if (tr.mfu < kLowMfu)

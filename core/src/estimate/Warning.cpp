@@ -32,6 +32,7 @@ const char* codeName(WarningCode code)
     case WarningCode::HighMfu: return "HIGH_MFU";
     case WarningCode::LowMfu: return "LOW_MFU";
     case WarningCode::AcceleratorDiffersFromPreset: return "ACCELERATOR_DIFFERS_FROM_PRESET";
+    case WarningCode::Fp8Unsupported: return "FP8_UNSUPPORTED";
     }
     return "UNKNOWN";
 }
@@ -123,6 +124,9 @@ std::string describe(const Warning& w)
         return "cluster.accelerator says \"" + name + "\" but " + fields + (count == 1 ? " differs" : " differ") + " from that preset's figures" + memoryNote +
                "; correct them (or use --gpu / the preset menu), or rename the accelerator if the hardware really differs.";
     }
+    case WarningCode::Fp8Unsupported:
+        return "training.matmul_precision asks for FP8 matrix multiplies, but the accelerator has no known FP8 peak (it is no FP8 part, "
+               "or give cluster.peak_fp8_tflops).";
     case WarningCode::LowMfu:
         return "An MFU of " + formatPercent(w.a, 0) + " is unusually low for a planned run; check the assumption.";
     }

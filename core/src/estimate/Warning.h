@@ -33,6 +33,7 @@ enum class WarningCode {
     HighMfu,
     LowMfu,
     AcceleratorDiffersFromPreset,  // cluster.accelerator names a preset whose figures differ
+    Fp8Unsupported,                // FP8 matmuls asked of an accelerator without a known FP8 peak
 };
 
 struct Warning {

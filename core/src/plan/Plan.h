@@ -57,6 +57,7 @@ struct ClusterSpec {
     int gpusPerNode = 8;
     double memoryBytesPerGpu = 85.03e9;  // H100 SXM 80GB as CUDA sees it (accelerators.json)
     double peakFlopsPerGpu = 989e12;   // dense BF16, FLOP/s
+    double peakFp8FlopsPerGpu = 0;     // dense FP8, FLOP/s; 0: none given (fp8FlopsPerGpu() asks the preset)
     double intraNodeBytesPerSecond = 450e9;  // per GPU, per direction (NVLink)
     double interNodeBytesPerSecond = 50e9;   // per GPU (NIC)
     // Mean time between failures in seconds; absent means failures are not modelled,
@@ -67,6 +68,12 @@ struct ClusterSpec {
 
     bool operator==(const ClusterSpec&) const = default;
 };
+
+// The precision the layers' matrix multiplies run in (steptime/StepTimeCosts.cpp): BF16, or FP8
+// with per-tensor scaling (TransformerEngine's delayed or current scaling), with DeepSeek-V3's
+// 1 x 128 / 128 x 128 block scales, or with MX block scales (Blackwell). Attention and the output
+// layer stay in BF16, as TransformerEngine and Megatron-Core run them by default.
+enum class MatmulPrecision { Bf16, Fp8, Fp8Blockwise, Mxfp8 };
 
 // Bytes per parameter of each piece of model state (ZeRO paper, Sec. 3.1 "K"; worked examples A/B).
 enum class PrecisionScheme {
@@ -94,6 +101,7 @@ struct TrainingSpec {
     int microBatchSize = 1;
     double mfu = 0.40;
     PrecisionScheme precision = PrecisionScheme::Bf16WithFp32MasterAdam;
+    MatmulPrecision matmulPrecision = MatmulPrecision::Bf16;
     // Extra fixed allowance on top of the reserve (anything the reserve does not model).
     double bufferBytes = 0.0;
     // Allocator fragmentation, as a fraction of model state + activations (part of the reserve).

@@ -29,6 +29,7 @@ constexpr auto kSchedules = spellings(kScheduleNames);
 constexpr auto kRecomputes = spellings(kRecomputeNames);
 constexpr auto kRankOrders = spellings(kRankOrderNames);
 constexpr auto kInNetworkReductions = spellings(kInNetworkReductionNames);
+constexpr auto kMatmulPrecisions = spellings(kMatmulPrecisionNames);
 constexpr auto kFlashAttentionVersions = spellings(kFlashAttentionVersionNames);
 constexpr auto kOptimizerImplementations = spellings(kOptimizerImplementationNames);
 constexpr auto kGradientAccumulations = spellings(kGradientAccumulationNames);
@@ -98,6 +99,7 @@ std::vector<PlanField> makeFields()
         Builder("cluster.gpus_per_node", T::Integer, "GPUs per node (sharing the fast link)").range(1, 4096).required(),
         Builder("cluster.memory_gb", T::Number, "memory per GPU").unit("GB", GB).range(0.1, 100'000).required(),
         Builder("cluster.peak_bf16_tflops", T::Number, "dense BF16 peak per GPU").unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).required(),
+        Builder("cluster.peak_fp8_tflops", T::Number, "dense FP8 peak per GPU").unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).note("absent: the accelerator preset's (none for a part without FP8)"),
         Builder("cluster.intra_node_bandwidth_gb_per_s", T::Number, "intra-node bandwidth per GPU, per direction").unit("GB/s", GB).range(0.01, 100'000).required(),
         Builder("cluster.inter_node_bandwidth_gb_per_s", T::Number, "inter-node bandwidth per GPU").unit("GB/s", GB).range(0.01, 100'000).required(),
         Builder("cluster.in_network_reduction", T::Choice, "all-reduces reduced in the switches: NVLink SHARP (NVLS) inside a node, and InfiniBand SHARP across nodes").choices(kInNetworkReductions).byDefault("\"none\""),
@@ -109,6 +111,7 @@ std::vector<PlanField> makeFields()
         Builder("training.global_batch_tokens", T::Integer, "global batch in tokens (a multiple of s)").unit("tokens").range(1, 1e12).instead("training.global_batch_sequences").note("one of the two is required"),
         Builder("training.micro_batch_size", T::Integer, "micro-batch size b").unit("sequences").range(1, 1'000'000).required(),
         Builder("training.mfu", T::Number, "assumed model FLOPs utilisation").range(0.001, 1).required(),
+        Builder("training.matmul_precision", T::Choice, "precision of the layers' matrix multiplies (FP8: per-tensor, block or MX scales)").choices(kMatmulPrecisions).byDefault("\"bf16\""),
         Builder("training.precision", T::Choice, "precision and optimizer state (16, 12 or 16 bytes per parameter)").choices(kPrecisions).byDefault("\"bf16-fp32-master-adam\""),
         Builder("training.buffer_gb", T::Number, "fixed allowance per GPU for buffers and workspace").unit("GB", GB).range(0, 100'000).byDefault("0"),
         Builder("training.fragmentation_fraction", T::Number, "allocator allowance, a fraction of everything else").range(0, 0.9).byDefault("0.1"),

@@ -307,6 +307,7 @@ void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& prob
     };
     c.memoryBytesPerGpu = si("cluster.memory_gb", c.memoryBytesPerGpu);
     c.peakFlopsPerGpu = si("cluster.peak_bf16_tflops", c.peakFlopsPerGpu);
+    c.peakFp8FlopsPerGpu = si("cluster.peak_fp8_tflops", 0.0);
     c.intraNodeBytesPerSecond = si("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
     c.interNodeBytesPerSecond = si("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
     c.inNetworkReduction = s.choice(F("cluster.in_network_reduction"), kInNetworkReductionNames);
@@ -364,6 +365,7 @@ void readTraining(const json& doc, TrainingSpec& t, int sequenceLength, std::vec
     t.microBatchSize = int(s.integerOr(F("training.micro_batch_size"), t.microBatchSize));
     t.mfu = s.number(F("training.mfu")).value_or(t.mfu);
     t.precision = s.choice(F("training.precision"), kPrecisionNames);
+    t.matmulPrecision = s.choice(F("training.matmul_precision"), kMatmulPrecisionNames);
     t.bufferBytes = s.numberOrDefault(F("training.buffer_gb"));
     t.fragmentationFraction = s.numberOrDefault(F("training.fragmentation_fraction"));
     t.memoryMarginFraction = s.numberOrDefault(F("training.memory_margin_fraction"));

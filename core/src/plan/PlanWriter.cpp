@@ -109,6 +109,8 @@ json planToJson(const Plan& plan)
     w.set("cluster.gpus_per_node", c.gpusPerNode);
     w.set("cluster.memory_gb", c.memoryBytesPerGpu);
     w.set("cluster.peak_bf16_tflops", c.peakFlopsPerGpu);
+    if (c.peakFp8FlopsPerGpu > 0)
+        w.set("cluster.peak_fp8_tflops", c.peakFp8FlopsPerGpu);
     w.set("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
     w.set("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
     w.choice("cluster.in_network_reduction", kInNetworkReductionNames, c.inNetworkReduction);
@@ -120,6 +122,7 @@ json planToJson(const Plan& plan)
     w.set("training.micro_batch_size", t.microBatchSize);
     w.set("training.mfu", t.mfu);
     w.choice("training.precision", kPrecisionNames, t.precision);
+    w.choice("training.matmul_precision", kMatmulPrecisionNames, t.matmulPrecision);
     w.set("training.buffer_gb", t.bufferBytes);
     w.set("training.fragmentation_fraction", t.fragmentationFraction);
     w.set("training.memory_margin_fraction", t.memoryMarginFraction);

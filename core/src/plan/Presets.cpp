@@ -295,11 +295,22 @@ const ModelPreset* modelPresetOf(const ModelSpec& model)
     return first;
 }
 
+double fp8PeakFlopsPerGpu(const ClusterSpec& c)
+{
+    if (c.peakFp8FlopsPerGpu > 0)
+        return c.peakFp8FlopsPerGpu;
+    const AcceleratorPreset* preset = findAcceleratorPreset(c.accelerator);
+    if (!preset)
+        preset = acceleratorPresetOf(c);
+    return preset ? preset->peakFp8FlopsPerSecond : 0.0;
+}
+
 void applyAccelerator(const AcceleratorPreset& a, ClusterSpec& c)
 {
     c.accelerator = a.name;
     c.memoryBytesPerGpu = a.memoryBytes;
     c.peakFlopsPerGpu = a.peakBf16FlopsPerSecond;
+    c.peakFp8FlopsPerGpu = a.peakFp8FlopsPerSecond;
     c.intraNodeBytesPerSecond = a.intraNodeBytesPerSecond;
     c.interNodeBytesPerSecond = a.interNodeBytesPerSecond;
     c.gpusPerNode = a.gpusPerNode;

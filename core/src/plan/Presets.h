@@ -59,6 +59,10 @@ const ModelPreset* modelPresetOf(const ModelSpec& model);
 // to 0.1 %, or nullptr; when several match, the one cluster.accelerator names wins.
 const AcceleratorPreset* acceleratorPresetOf(const ClusterSpec& cluster);
 
+// The cluster's dense FP8 peak, FLOP/s: cluster.peak_fp8_tflops when given, else that of the preset
+// its label names or its figures match, else 0 (no FP8 tensor cores known).
+double fp8PeakFlopsPerGpu(const ClusterSpec& cluster);
+
 // Copies an accelerator's hardware figures into a cluster (GPU count untouched).
 void applyAccelerator(const AcceleratorPreset& preset, ClusterSpec& cluster);
 

@@ -70,7 +70,7 @@ struct GemmTotals {
 // The layer's and LM head's GEMM times depend only on these; the layout search revisits the same
 // shapes for every PP, DP, ZeRO and schedule choice, so the last result is kept per thread.
 struct GemmKey {
-    double tokens = -1, qkv = 0, heads = 0, h = 0, ffnIn = 0, ffn = 0, vocab = 0, peak = 0;
+    double tokens = -1, qkv = 0, heads = 0, h = 0, ffnIn = 0, ffn = 0, vocab = 0, peak = 0, layerPeak = 0;
     double matmulEfficiency = 0, gemmKHalf = 0;
     int smCount = 0, tileM = 0, tileN = 0;
     bool operator==(const GemmKey&) const = default;
@@ -186,6 +186,13 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     const bool sp = l.sequenceParallel && l.tp > 1;
     const double bytes = activationBytesPerElement(plan.training.precision);
     const double hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
+    // FP8 matmuls (training.matmul_precision): the layers' projections run at the FP8 peak with the
+    // same shape efficiency as BF16 (cuBLASLt FP8 on H100 reaches about 1,610 of 1,979 TFLOP/s at
+    // 8192^3, 81 %, as BF16 reaches about 80 % of its peak: the MAMF figures of accelerators.json);
+    // DeepSeek-V3's block scales cost little more (Liu et al. 2024, arXiv 2412.19437, Sec. 3.3.2).
+    // Attention and the output layer stay BF16 (TransformerEngine and Megatron-Core defaults).
+    const bool fp8 = plan.training.matmulPrecision != MatmulPrecision::Bf16 && options.fp8PeakFlopsPerGpu > 0;
+    const double layerPeak = fp8 ? options.fp8PeakFlopsPerGpu : peak;
 
     MicrobatchCosts out;
     LayerTimes& L = out.layer;
@@ -195,7 +202,7 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     // backward input gradient (m x k, reducing over n) and weight gradient (k x n, reducing over
     // m): the same FLOPs, other shapes (Narayanan et al. 2021, Sec. 5.1 FLOP count).
     const double vocab = double(model.vocabSize) / t;
-    const GemmKey key{tokens, (heads + 2.0 * kvHeads) * d, heads * d, h, (swiglu ? 2.0 : 1.0) * ffn, ffn, vocab, peak,
+    const GemmKey key{tokens, (heads + 2.0 * kvHeads) * d, heads * d, h, (swiglu ? 2.0 : 1.0) * ffn, ffn, vocab, peak, layerPeak,
                       e.matmulEfficiency, e.gemmKHalf, e.smCount, e.gemmTileM, e.gemmTileN};
     static thread_local GemmKey cachedKey;
     static thread_local GemmTotals cached;
@@ -205,9 +212,9 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
         const auto gemm = [&](double m, double n, double k) {
             const double flops = 2.0 * m * n * k;
             fresh.flops += flops;
-            const double fwd = flops / (peak * matmulEfficiency(m, n, k, e));
-            const double dgrad = flops / (peak * matmulEfficiency(m, k, n, e));
-            const double wgrad = flops / (peak * matmulEfficiency(k, n, m, e));
+            const double fwd = flops / (layerPeak * matmulEfficiency(m, n, k, e));
+            const double dgrad = flops / (layerPeak * matmulEfficiency(m, k, n, e));
+            const double wgrad = flops / (layerPeak * matmulEfficiency(k, n, m, e));
             fresh.forward += fwd;
             fresh.inputGrad += dgrad;
             fresh.weightGrad += wgrad;
@@ -233,7 +240,7 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     L.forwardMatmul = g.forward;
     L.backwardMatmul = g.inputGrad + g.weightGrad;
     L.weightGradMatmul = g.weightGrad;
-    out.matmulEfficiency = g.forward > 0 ? g.flops / (g.forward * peak) : 0.0;
+    out.matmulEfficiency = g.forward > 0 ? g.flops / (g.forward * layerPeak) : 0.0;  // of the peak the GEMMs run at
 
     // Attention core: 4 b s_q s_k (a/t) d FLOPs forward (QK^T and AV; the estimate's 12 L h s
     // per token, PaLM App. B). FlashAttention: causal half at the kernel's efficiency; without
@@ -265,6 +272,19 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     const double scoreBytes = flash ? 0.0 : b * heads * sq * sk * ((fused ? 2.0 : 6.0) * bytes + (fw.dropout ? 2.0 * bytes + 1.0 : 0.0));
     L.forwardMemory = (hiddenBytes + activationBytes + ropeBytes + scoreBytes) / hbm;
     L.backwardMemory = kBackwardMemoryFactor * L.forwardMemory;
+    if (fp8) {
+        // Each FP8 GEMM operand is cast from 16 bits with its transpose for the weight gradient
+        // (FP8 GEMMs on Hopper take only the TN layout: cuBLASLt documentation; TransformerEngine's
+        // fused cast_transpose): read 2 bytes, write 1 + 1, per element. Forward: the inputs of
+        // QKV, the output projection, FFN in and FFN out; backward: the gradients of their
+        // outputs. The weights are cast once a step (first micro-batch), 4 bytes a parameter.
+        const double forwardInputs = tokens * (h + heads * d + h + ffn);
+        const double backwardGradients = tokens * (key.qkv + h + key.ffnIn + h);
+        constexpr double kCastTransposeBytes = 4.0;
+        const double weightCast = kCastTransposeBytes * est.parameters.perLayer / t / std::max<double>(1.0, double(est.pipeline.microbatches));
+        L.forwardMemory += (kCastTransposeBytes * forwardInputs + weightCast) / hbm;
+        L.backwardMemory += kCastTransposeBytes * backwardGradients / hbm;
+    }
 
     // TP (Shoeybi et al. 2019; Korthikanti et al. 2022, Sec. 4.2.2): two all-reduces of the
     // b s h activations forward and two backward, or with sequence parallelism an all-gather
@@ -337,8 +357,9 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     // the CPU must launch each, a floor on the layer's time (Megatron-Core docs, cuda_graph.md).
     const double computeKernels = (fused ? 11.0 : 22.0) + (flash ? 0.0 : 2.0) + (model.positionEmbedding == PositionEmbedding::Rope ? 1.0 : 0.0);
     const double tpKernels = l.tp > 1 ? (sp ? 4.0 : 2.0) : 0.0;
-    const double forwardKernels = computeKernels + tpKernels;
-    const double backwardKernels = 2.0 * computeKernels + tpKernels;
+    const double castKernels = fp8 ? 4.0 : 0.0;  // one cast_transpose per FP8 GEMM operand above
+    const double forwardKernels = computeKernels + tpKernels + castKernels;
+    const double backwardKernels = 2.0 * computeKernels + tpKernels + castKernels;
     const auto fixedCost = [&](double kernels, double busy) {
         const double gpu = kernels * e.kernelOverheadSeconds;
         const double floor = fw.cudaGraphs ? 0.0 : kernels * e.kernelLaunchSeconds;

@@ -75,6 +75,8 @@ struct StepTimeOptions {
     AcceleratorEfficiency efficiency;  // stepTimeOptionsFor() fills it from the presets
     FrameworkOptions framework;
     PipelineMethod pipeline = PipelineMethod::Simulate;
+    // Dense FP8 peak the layers' GEMMs run at under training.matmul_precision fp8 (0: none).
+    double fp8PeakFlopsPerGpu = 0;
     // Where the efficiency came from: the preset's name (static storage), or nullptr if set by hand.
     const char* efficiencySource = nullptr;
 };

@@ -93,6 +93,7 @@ StepTimeOptions stepTimeOptionsFor(const Plan& plan)
     StepTimeOptions options;
     options.efficiency = efficiencyFor(plan.cluster, &options.efficiencySource);
     options.framework = frameworkOptionsFor(plan);
+    options.fp8PeakFlopsPerGpu = fp8PeakFlopsPerGpu(plan.cluster);
     return options;
 }
 

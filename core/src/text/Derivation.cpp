@@ -504,7 +504,10 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
     s.add("predicted.matmul_efficiency", "Projection GEMMs: achieved fraction of peak",
           "matmul efficiency × tile fill × wave fill × K / (K + K½), FLOP-weighted over QKV, output, FFN in and out",
           "tokens per micro-batch " + integer(double(plan.training.microBatchSize) * plan.model.sequenceLength / l.cp) + ", widths / TP " +
-              integer(l.tp) + (p.efficiencySource ? std::string(", ") + p.efficiencySource + " figures" : std::string()),
+              integer(l.tp) + (p.efficiencySource ? std::string(", ") + p.efficiencySource + " figures" : std::string()) +
+              (plan.training.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) > 0
+                   ? ", FP8 at " + formatSci(fp8PeakFlopsPerGpu(plan.cluster)) + " FLOP/s peak"
+                   : std::string()),
           p.matmulEfficiency, "", formatPercent(p.matmulEfficiency), "NVIDIA, Matrix Multiplication Background User's Guide (tile and wave quantization); accelerator preset");
     std::string names;
     std::string terms = secondsSum({{"matmuls", L.forwardMatmul}, {"attention", L.forwardAttention}, {"memory-bound", L.forwardMemory},
