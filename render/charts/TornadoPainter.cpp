@@ -93,7 +93,10 @@ QString TornadoPainter::titleDetail() const
     // The basis in the words every view uses for it (timeBasisLabel).
     const QString basis = QString::fromLatin1(trainplan::timeBasisLabel(
         result_.basis == trainplan::SensitivityBasis::Predicted ? trainplan::TimeBasis::Predicted : trainplan::TimeBasis::AssumedMfu));
-    return tr(" · basis: %1 · inputs ±10 % or one valid step").arg(basis);
+    const bool unknowns = std::any_of(result_.bars.begin(), result_.bars.end(),
+                                      [](const trainplan::SensitivityBar& b) { return b.kind == trainplan::SensitivityKind::Unknown; });
+    return unknowns ? tr(" · basis: %1 · inputs ±10 % or one valid step; unknowns to either value").arg(basis)
+                    : tr(" · basis: %1 · inputs ±10 % or one valid step").arg(basis);
 }
 
 QString TornadoPainter::title() const
@@ -232,8 +235,11 @@ void TornadoPainter::paint(QPainter& p, const QRectF& rect) const
     const QFontMetricsF valueMetrics(valueFont);
 
     // Title left, legend right.
-    const QString legendLow = tr("input −10 %");
-    const QString legendHigh = tr("input +10 %");
+    // An unknown input's low end is its slower value, its high end its faster one.
+    const bool unknowns = std::any_of(result_.bars.begin(), result_.bars.end(),
+                                      [](const trainplan::SensitivityBar& b) { return b.kind == trainplan::SensitivityKind::Unknown; });
+    const QString legendLow = unknowns ? tr("input −10 % / slower") : tr("input −10 %");
+    const QString legendHigh = unknowns ? tr("input +10 % / faster") : tr("input +10 %");
     const double swatch = 10;
     const double legendWidth = 2 * (swatch + 4) + valueMetrics.horizontalAdvance(legendLow) + valueMetrics.horizontalAdvance(legendHigh) + 14;
     // The measure in bold, then what varies and the basis, muted: elided from the end, so a

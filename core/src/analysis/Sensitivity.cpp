@@ -160,7 +160,8 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
                                                                   : "assumed MFU of " + formatPercent(plan.training.mfu, 0);
     const std::string days = plan.cluster.mtbfSeconds ? "padded days" : "compute days";
     out.title = "Sensitivity of " + days + ", " + out.basisLabel + ": continuous inputs ±" + formatPercent(options.fraction, 0) +
-                ", whole-number inputs to their neighbouring valid values";
+                ", whole-number inputs to their neighbouring valid values" +
+                (options.basis == SensitivityBasis::Predicted ? ", unknown inputs to their slower and faster values" : "");
     Analyser analyser;
     Analysis scratch;
     const Outcome center = evaluate(plan, base, options.basis, analyser, scratch);
