@@ -190,11 +190,14 @@ void TestRealityCheck::leaveOneFamilyOut()
     QCOMPARE(v.fitted.matmulScale, 1.0);
     QCOMPARE(v.fitted.kernelOverheadSeconds, 4e-6);
     QVERIFY2(v.inSample.median <= 0.06, qPrintable(QString::number(v.inSample.median)));
-    // Out of sample: every family predicted from the others.
-    QVERIFY2(v.outOfSample.median <= 0.08, qPrintable(QString::number(v.outOfSample.median)));
-    QVERIFY2(v.outOfSample.p90 <= 0.25, qPrintable(QString::number(v.outOfSample.p90)));
+    // Out of sample: every family predicted from the others (2026-12: median 5.0 %, p90 14.8 %,
+    // no family's median above 13.1 %).
+    QVERIFY2(v.outOfSample.median <= 0.06, qPrintable(QString::number(v.outOfSample.median)));
+    QVERIFY2(v.outOfSample.p90 <= 0.18, qPrintable(QString::number(v.outOfSample.p90)));
     for (const auto& f : v.folds)
-        QVERIFY2(f.heldOut.median <= 0.25, f.family.c_str());
+        QVERIFY2(f.heldOut.median <= 0.15, f.family.c_str());
+    // Neither systematically optimistic nor pessimistic out of sample.
+    QVERIFY2(std::abs(v.outOfSample.meanSigned) <= 0.05, qPrintable(QString::number(v.outOfSample.meanSigned)));
     // The range's model-error band covers the out-of-sample 90th percentile, and most held-out
     // measurements fall inside their predicted range.
     QVERIFY(modelErrorSlower() >= v.outOfSample.p90);
