@@ -159,7 +159,7 @@ bool Estimate::hasErrors() const
     return std::any_of(warnings.begin(), warnings.end(), [](const Warning& w) { return w.severity == Severity::Error; });
 }
 
-void estimateInto(const Plan& plan, Estimate& est)
+void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
 {
     const auto& l = plan.layout;
     est.warnings.clear();
@@ -188,8 +188,13 @@ void estimateInto(const Plan& plan, Estimate& est)
     est.hasMargin = std::none_of(est.stages.begin(), est.stages.end(), [](const StageEstimate& st) { return st.withinMargin || !st.fits; });
 
     estimateCommunication(plan, est);
-    estimateReliability(plan, est);
-    checkLayout(plan, est);
+    if (scope == EstimateScope::Full) {
+        estimateReliability(plan, est);
+        checkLayout(plan, est);
+    } else {
+        est.reliability = ReliabilityEstimate{};
+        checkLayoutValidity(plan, est);
+    }
 }
 
 Estimate estimate(const Plan& plan)

@@ -166,7 +166,12 @@ struct Estimate {
 // that PlanReader accepted, never prints, never reads globals.
 Estimate estimate(const Plan& plan);
 
+// What an estimate computes: everything, or what the layout search ranks by (parameters,
+// FLOPs, time, memory, volumes, and the warnings that make a layout invalid), leaving out the
+// reliability section and the advisory red flags (warnings and notes) a person reads later.
+enum class EstimateScope { Full, LayoutSearch };
+
 // Same as estimate(plan) but reuses out's storage (for the layout search's hot loop).
-void estimateInto(const Plan& plan, Estimate& out);
+void estimateInto(const Plan& plan, Estimate& out, EstimateScope scope = EstimateScope::Full);
 
 }  // namespace trainplan

@@ -44,6 +44,43 @@ PresetCheck presetCheck(const ClusterSpec& cluster)
 
 }  // namespace
 
+void checkLayoutValidity(const Plan& plan, Estimate& est)
+{
+    const auto& l = plan.layout;
+    const auto& m = plan.model;
+    const auto& tr = plan.training;
+    if (est.gpusUsed != plan.cluster.gpus)
+        add(est, WarningCode::LayoutProductMismatch, Severity::Error, "layout.dp", est.gpusUsed, plan.cluster.gpus);
+    if (m.attentionHeads % l.tp != 0)
+        add(est, WarningCode::TpDoesNotDivideHeads, Severity::Error, "layout.tp", l.tp, m.attentionHeads);
+    if (m.kvHeads % l.tp != 0 && l.tp % m.kvHeads != 0)
+        add(est, WarningCode::TpDoesNotDivideKvHeads, Severity::Error, "layout.tp", l.tp, m.kvHeads);
+    if (!l.stageLayers.empty()) {
+        int sum = 0;
+        for (int n : l.stageLayers)
+            sum += n;
+        if (int(l.stageLayers.size()) != l.pp || sum != m.layers)
+            add(est, WarningCode::StageLayersMismatch, Severity::Error, "layout.stage_layers", double(l.stageLayers.size()), sum, l.pp);
+    }
+    const long long perStep = (long long)l.dp * tr.microBatchSize;
+    if (tr.globalBatchSequences % perStep != 0 || tr.globalBatchSequences < perStep)
+        add(est, WarningCode::BatchNotDivisible, Severity::Error, "training.global_batch_sequences", double(tr.globalBatchSequences), l.dp, tr.microBatchSize);
+    if (m.sequenceLength % l.cp != 0 || (l.cp > 1 && (m.sequenceLength / l.cp) % 2 != 0))
+        add(est, WarningCode::CpDoesNotDivideSequence, Severity::Error, "layout.cp", l.cp, m.sequenceLength);
+    for (const auto& st : est.stages)
+        if (!st.fits)
+            add(est, WarningCode::StageOverCapacity, Severity::Error, "layout", st.memory.total, est.capacityBytes, st.memory.total - est.capacityBytes, st.index);
+    if (l.schedule == Schedule::Interleaved) {
+        const long long mb = est.pipeline.microbatches;
+        if (l.pp < 2 || l.virtualStages < 2 || m.layers % (l.pp * l.virtualStages) != 0)
+            add(est, WarningCode::InterleavedNeedsDivisibleLayers, Severity::Error, "layout.virtual_stages", l.virtualStages, l.pp, m.layers);
+        if (mb % l.pp != 0)
+            add(est, WarningCode::InterleavedNeedsMicrobatches, Severity::Error, "layout.schedule", double(mb), l.pp);
+    }
+    if (tr.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) <= 0)
+        add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision");
+}
+
 void checkLayout(const Plan& plan, Estimate& est)
 {
     const auto& l = plan.layout;
@@ -51,39 +88,17 @@ void checkLayout(const Plan& plan, Estimate& est)
     const auto& tr = plan.training;
     const auto& comm = est.communication;
 
-    if (est.gpusUsed != plan.cluster.gpus)
-        add(est, WarningCode::LayoutProductMismatch, Severity::Error, "layout.dp", est.gpusUsed, plan.cluster.gpus);
+    // The errors first (a layout that cannot run as given), then the advisories.
+    checkLayoutValidity(plan, est);
     if (comm.tpCrossesNodes)
         add(est, WarningCode::TpSpansNodes, Severity::Warning, "layout.tp", l.tp, plan.cluster.gpusPerNode);
-    if (m.attentionHeads % l.tp != 0)
-        add(est, WarningCode::TpDoesNotDivideHeads, Severity::Error, "layout.tp", l.tp, m.attentionHeads);
-    if (m.kvHeads % l.tp != 0) {
-        if (l.tp % m.kvHeads == 0)
-            add(est, WarningCode::TpReplicatesKvHeads, Severity::Info, "layout.tp", l.tp, m.kvHeads);
-        else
-            add(est, WarningCode::TpDoesNotDivideKvHeads, Severity::Error, "layout.tp", l.tp, m.kvHeads);
-    }
-    if (!l.stageLayers.empty()) {
-        int sum = 0;
-        for (int n : l.stageLayers)
-            sum += n;
-        if (int(l.stageLayers.size()) != l.pp || sum != m.layers)
-            add(est, WarningCode::StageLayersMismatch, Severity::Error, "layout.stage_layers", double(l.stageLayers.size()), sum, l.pp);
-    } else if (m.layers % l.pp != 0) {
+    if (m.kvHeads % l.tp != 0 && l.tp % m.kvHeads == 0)
+        add(est, WarningCode::TpReplicatesKvHeads, Severity::Info, "layout.tp", l.tp, m.kvHeads);
+    if (l.stageLayers.empty() && m.layers % l.pp != 0)
         add(est, WarningCode::PpDoesNotDivideLayers, Severity::Warning, "layout.pp", l.pp, m.layers);
-    }
-    const long long perStep = (long long)l.dp * tr.microBatchSize;
-    if (tr.globalBatchSequences % perStep != 0 || tr.globalBatchSequences < perStep)
-        add(est, WarningCode::BatchNotDivisible, Severity::Error, "training.global_batch_sequences", double(tr.globalBatchSequences), l.dp, tr.microBatchSize);
-    if (m.sequenceLength % l.cp != 0 || (l.cp > 1 && (m.sequenceLength / l.cp) % 2 != 0))
-        add(est, WarningCode::CpDoesNotDivideSequence, Severity::Error, "layout.cp", l.cp, m.sequenceLength);
-
-    for (const auto& st : est.stages) {
-        if (!st.fits)
-            add(est, WarningCode::StageOverCapacity, Severity::Error, "layout", st.memory.total, est.capacityBytes, st.memory.total - est.capacityBytes, st.index);
-        else if (st.withinMargin)
+    for (const auto& st : est.stages)
+        if (st.withinMargin)
             add(est, WarningCode::StageNearCapacity, Severity::Warning, "layout", st.memory.total, est.capacityBytes, tr.memoryMarginFraction, st.index);
-    }
 
     const long long mb = est.pipeline.microbatches;
     if (l.pp > 1) {
@@ -92,14 +107,8 @@ void checkLayout(const Plan& plan, Estimate& est)
         else if (est.pipeline.bubbleFraction > kLargeBubbleFraction)
             add(est, WarningCode::LargeBubble, Severity::Warning, "layout.pp", est.pipeline.bubbleFraction, kLargeBubbleFraction);
     }
-    if (l.schedule == Schedule::Interleaved) {
-        if (l.pp < 2 || l.virtualStages < 2 || m.layers % (l.pp * l.virtualStages) != 0)
-            add(est, WarningCode::InterleavedNeedsDivisibleLayers, Severity::Error, "layout.virtual_stages", l.virtualStages, l.pp, m.layers);
-        if (mb % l.pp != 0)
-            add(est, WarningCode::InterleavedNeedsMicrobatches, Severity::Error, "layout.schedule", double(mb), l.pp);
-    } else if (l.virtualStages > 1) {
+    if (l.schedule != Schedule::Interleaved && l.virtualStages > 1)
         add(est, WarningCode::VirtualStagesWithoutInterleaving, Severity::Info, "layout.virtual_stages", l.virtualStages);
-    }
     if (l.zeroStage >= 3 && l.pp > 1)
         add(est, WarningCode::Zero3WithPipeline, Severity::Warning, "layout.zero_stage", l.zeroStage, l.pp);
     if (l.sequenceParallel && l.tp == 1)
@@ -116,9 +125,6 @@ void checkLayout(const Plan& plan, Estimate& est)
 
     if (const PresetCheck preset = presetCheck(plan.cluster); preset.mask != 0)
         add(est, WarningCode::AcceleratorDiffersFromPreset, Severity::Warning, "cluster.accelerator", preset.mask, preset.presetIndex);
-
-    if (tr.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) <= 0)
-        add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision");
 
     if (tr.mfu > kHighMfu)
         add(est, WarningCode::HighMfu, Severity::Warning, "training.mfu", tr.mfu, kHighMfu);

@@ -11,5 +11,9 @@ inline constexpr double kHighMfu = 0.65;
 inline constexpr double kLowMfu = 0.15;
 
 void checkLayout(const Plan& plan, Estimate& est);
+// Only the error-level checks of a layout that cannot run as given (product of the layout, heads,
+// stages, batch, sequence, interleaving, FP8) and of stages over capacity: what the layout search
+// needs, in the order checkLayout() adds them.
+void checkLayoutValidity(const Plan& plan, Estimate& est);
 
 }  // namespace trainplan

@@ -170,7 +170,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                         SearchLayout s{tp, pp, dp, cp, v, micro, zero, rc, sp == 1, batch,
                                                        v > 1 ? Schedule::Interleaved : (pp > 1 ? flat : Schedule::OneFOneB)};
                                         assignSearchLayout(work, s);
-                                        estimateInto(work, est);
+                                        estimateInto(work, est, EstimateScope::LayoutSearch);
                                         if (structurallyInvalid(est))
                                             continue;
                                         ++result.evaluated;
