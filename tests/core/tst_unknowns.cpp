@@ -8,7 +8,9 @@
 #include "analysis/Analysis.h"
 #include "analysis/PlanUnknowns.h"
 #include "analysis/Sensitivity.h"
+#include "estimate/PipelineModel.h"
 #include "plan/PlanIO.h"
+#include "plan/Presets.h"
 #include "text/EstimateJson.h"
 
 using namespace testsupport;
@@ -45,6 +47,7 @@ private slots:
     void unknownFieldsWidenTheMemoryRange();
     void sensitivityNamesEachUnknown();
     void jsonSaysWhatWasAssumed();
+    void reviewedEdges();
 };
 
 void TestUnknowns::omittedOrNullFieldsAreUnknown()
@@ -160,6 +163,8 @@ void TestUnknowns::unknownFieldsWidenThePredictedRange()
     const PredictedRange& r = unknown.predicted.range;
     QCOMPARE(r.unknownLayoutFields, kAll);
     QCOMPARE(r.unknownInputs(), r.unknownSwitches + 4);
+    // The example gives every layout field: none is unknown in its range.
+    QCOMPARE(known.predicted.range.unknownLayoutFields, 0u);
     QCOMPARE(r.unknownSwitches, 0);  // the profile sets every switch
     // The slow end has full recompute, no SP, no FlashAttention: far slower than the expected
     // step; the fast end has SP and interleaving: faster.
@@ -171,7 +176,6 @@ void TestUnknowns::unknownFieldsWidenThePredictedRange()
                                      {"layout.tp=1", "layout.pp=1", "layout.dp=auto", "cluster.gpus=64", "layout.zero_stage=3"});
     QCOMPARE(actingLayoutUnknowns(flat), 0u);
     QCOMPARE(analyse(flat).predicted.range.unknownLayoutFields, 0u);
-    (void)known;
 }
 
 void TestUnknowns::unknownFieldsWidenTheMemoryRange()
@@ -224,6 +228,50 @@ void TestUnknowns::jsonSaysWhatWasAssumed()
     QVERIFY(doc.at("memory").at("range").contains("fits_at_low"));
     // The echoed plan reads back as the plan the figures are for, with nothing unknown.
     QCOMPARE(planFromJson(doc.at("plan")).layout.unknownFields, 0u);
+}
+
+// Edges a review found: the memory range of a settled partial recompute reaches full recompute of
+// every layer; interleaved stages recompute recompute_layers per chunk; an unknown schedule that no
+// interleaving can run, or FlashAttention in a stack without it, is not counted; MXFP8 needs MX
+// tensor cores.
+void TestUnknowns::reviewedEdges()
+{
+    const Plan tight = exampleWithout({"recompute"}, {"training.micro_batch_size=4", "model.sequence_length=8192", "training.global_batch_sequences=2048"});
+    const Analysis a = analyse(tight);
+    QVERIFY(a.plan.layout.recompute == Recompute::Full && a.plan.layout.recomputeLayers > 0);
+    Plan all = a.plan;
+    all.layout.recomputeLayers = 0;
+    all.layout.unknownFields = 0;
+    const Estimate everyLayer = estimate(all);
+    QVERIFY(a.memoryRange.lowBytes <= everyLayer.perGpu.total - everyLayer.perGpu.fragmentation + 1.0);
+
+    Plan interleaved = planWith("70b-2048-h100.json", {"layout.recompute=full", "layout.schedule=interleaved", "layout.virtual_stages=2"});
+    interleaved.layout.recomputeLayers = 3;
+    QCOMPARE(recomputedLayers(interleaved.layout, 20), 6);
+    QCOMPARE(recomputedLayers(interleaved.layout, 4), 4);
+
+    // 80 layers on PP 3 cannot interleave: the unknown schedule has nothing to cover.
+    const Plan noInterleaving = exampleWithout({"schedule", "virtual_stages", "stage_layers"}, {"layout.pp=5", "layout.dp=auto", "cluster.gpus=2560",
+                                                                                               "training.global_batch_sequences=1024"});
+    QVERIFY(noInterleaving.layout.unknownFields & kUnknownSchedule);
+    if (fewestInterleavingChunks(noInterleaving) == 0)
+        QCOMPARE(actingLayoutUnknowns(noInterleaving) & kUnknownSchedule, 0u);
+    nlohmann::json doc = readJsonFile(examplePath("70b-2048-h100.json"));
+    doc["layout"].erase("flash_attention");
+    doc["framework"] = {{"profile", "megatron-lm-2021"}};  // no FlashAttention in that stack
+    QCOMPARE(actingLayoutUnknowns(planFromJson(doc)) & kUnknownFlashAttention, 0u);
+
+    Plan mx = planWith("70b-2048-h100.json", {"training.matmul_precision=mxfp8"});
+    const auto fp8Error = [](const Plan& p) {
+        const Estimate e = estimate(p);
+        return std::any_of(e.warnings.begin(), e.warnings.end(), [](const Warning& w) { return w.code == WarningCode::Fp8Unsupported; });
+    };
+    QVERIFY(fp8Error(mx));  // an H100 has FP8 but not MX block scales
+    mx.training.matmulPrecision = MatmulPrecision::Fp8;
+    QVERIFY(!fp8Error(mx));
+    applyAccelerator(*findAcceleratorPreset("B200 180GB"), mx.cluster);
+    mx.training.matmulPrecision = MatmulPrecision::Mxfp8;
+    QVERIFY(!fp8Error(mx));
 }
 
 QTEST_GUILESS_MAIN(TestUnknowns)

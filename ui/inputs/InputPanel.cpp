@@ -577,6 +577,13 @@ QGroupBox* InputPanel::buildCluster()
               [](Plan& p, double v) { p.cluster.memoryBytesPerGpu = v * 1e9; });
     addNumber(form, tr("Peak BF16"), "cluster.peak_bf16_tflops", 1, 1000000, 0, tr(" TFLOP/s"), [](const Plan& p) { return p.cluster.peakFlopsPerGpu / 1e12; },
               [](Plan& p, double v) { p.cluster.peakFlopsPerGpu = v * 1e12; });
+    // 0 shows "from the preset": the accelerator preset's FP8 peak (none on a part without FP8).
+    addNumber(form, tr("Peak FP8"), "cluster.peak_fp8_tflops", 0, 1000000, 0, tr(" TFLOP/s"),
+              [](const Plan& p) { return p.cluster.peakFp8FlopsPerGpu / 1e12; }, [](Plan& p, double v) { p.cluster.peakFp8FlopsPerGpu = v * 1e12; });
+    if (auto* fp8 = qobject_cast<QSpinBox*>(fields_.value("cluster.peak_fp8_tflops"))) {
+        fp8->setSpecialValueText(tr("from the preset"));
+        fp8->setToolTip(tr("Dense FP8 peak per GPU, for FP8 matmuls; “from the preset” uses the accelerator preset's (none on a part without FP8)."));
+    }
     addNumber(form, tr("NVLink"), "cluster.intra_node_bandwidth_gb_per_s", 0.1, 1000000, 1, tr(" GB/s"),
               [](const Plan& p) { return p.cluster.intraNodeBytesPerSecond / 1e9; }, [](Plan& p, double v) { p.cluster.intraNodeBytesPerSecond = v * 1e9; });
     addNumber(form, tr("Network"), "cluster.inter_node_bandwidth_gb_per_s", 0.1, 1000000, 1, tr(" GB/s"),

@@ -163,7 +163,8 @@ ModelValidation validateModel(const std::vector<RealityCase>& cases)
 
     std::vector<RealityRow> heldOut(used.size());
     for (const auto& family : familyNames) {
-        const size_t g = bestGridPoint(family);
+        // With one family there is nothing to fit the others on: it keeps the in-sample fit.
+        const size_t g = familyNames.size() > 1 ? bestGridPoint(family) : all;
         FamilyFold fold;
         fold.family = family;
         fold.fitted = grid[g];

@@ -45,23 +45,6 @@ bool fitsWith(const Plan& plan, Recompute recompute, int recomputeLayers = 0)
     return estimate(variant).fits;
 }
 
-// The smallest number of chunks per stage (2 or more) that interleaving accepts for this plan:
-// the layers split evenly over p x v chunks and whole groups of p micro-batches (LayoutChecks.cpp).
-int interleavingChunks(const Plan& plan)
-{
-    const auto& l = plan.layout;
-    const long long perReplica = (long long)l.dp * plan.training.microBatchSize;
-    if (l.pp < 2 || perReplica <= 0 || plan.training.globalBatchSequences % perReplica != 0)
-        return 0;
-    const long long m = plan.training.globalBatchSequences / perReplica;
-    if (m % l.pp != 0)
-        return 0;
-    for (int v = 2; v <= 8; ++v)
-        if (plan.model.layers % (l.pp * v) == 0)
-            return v;
-    return 0;
-}
-
 }  // namespace
 
 std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields)
@@ -89,8 +72,12 @@ unsigned actingLayoutUnknowns(const Plan& plan)
     unsigned bits = plan.layout.unknownFields;
     if (plan.layout.tp <= 1)
         bits &= ~unsigned(kUnknownSequenceParallel);
-    if (plan.layout.pp <= 1)
+    // Without a valid interleaving both ends are 1F1B; without a FlashAttention kernel in the
+    // framework the layout's choice cannot act.
+    if ((bits & kUnknownSchedule) && fewestInterleavingChunks(plan) == 0)
         bits &= ~unsigned(kUnknownSchedule);
+    if ((bits & kUnknownFlashAttention) && frameworkSwitch(plan.framework, &FrameworkSpec::flashAttention) == FlashAttentionVersion::None)
+        bits &= ~unsigned(kUnknownFlashAttention);
     return bits;
 }
 
@@ -139,7 +126,7 @@ bool setLayoutUnknowns(Plan& plan, bool fast)
     if (bits & kUnknownFlashAttention)
         l.flashAttention = fast;
     if (bits & kUnknownSchedule) {
-        const int v = fast ? interleavingChunks(plan) : 0;
+        const int v = fast ? fewestInterleavingChunks(plan) : 0;
         l.schedule = v > 0 ? Schedule::Interleaved : Schedule::OneFOneB;
         l.virtualStages = v > 0 ? v : 1;
     }
@@ -197,7 +184,7 @@ std::vector<UnknownInput> unknownInputs(const Plan& plan)
     if (bits & kUnknownFlashAttention)
         layoutInput(kUnknownFlashAttention, "FlashAttention", "layout.flash_attention", "off", onOff(plan.layout.flashAttention), "on");
     if (bits & kUnknownSchedule) {
-        const int v = interleavingChunks(plan);
+        const int v = fewestInterleavingChunks(plan);
         layoutInput(kUnknownSchedule, "Pipeline schedule", "layout.schedule", "1F1B", "1F1B",
                     v > 0 ? "interleaved, " + std::to_string(v) + " chunks" : "1F1B");
     }

@@ -43,8 +43,8 @@ Plan withAssumedRecompute(const Plan& plan);
 
 // The plan's layout unknowns all at their faster (fast) or slower values: recompute as assumed
 // (withAssumedRecompute) or full; sequence parallelism on or off; FlashAttention on or off; the
-// interleaved schedule with two chunks per stage (where the layers and micro-batches allow it) or
-// 1F1B. Returns whether anything changed.
+// interleaved schedule with the fewest chunks per stage (2 to 8) the layers and micro-batches allow,
+// or 1F1B. Returns whether anything changed.
 bool setLayoutUnknowns(Plan& plan, bool fast);
 
 }  // namespace trainplan

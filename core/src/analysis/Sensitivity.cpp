@@ -218,6 +218,13 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
                 unknown.apply(side == 1, varied, o.framework);
                 ends[side] = evaluate(varied, o, options.basis, analyser, scratch);
             }
+            // A value that is usually the faster can be the slower for this plan (fused gradient
+            // accumulation adds into main_grad even at one micro-batch): the low end is the slower.
+            if (ends[0].stepSeconds < ends[1].stepSeconds) {
+                std::swap(ends[0], ends[1]);
+                std::swap(bar.lowText, bar.highText);
+                bar.change = "unknown: " + bar.lowText + " / " + bar.highText + " (expected " + unknown.expectedValue + ")";
+            }
             bar.stepSecondsLow = ends[0].stepSeconds;
             bar.stepSecondsHigh = ends[1].stepSeconds;
             bar.daysLow = ends[0].days;

@@ -86,12 +86,7 @@ void estimateStages(const Plan& plan, Estimate& est)
 {
     const auto& l = plan.layout;
     const int p = l.pp;
-    auto state = stateBytesPerParameter(plan.training.precision);
-    state.gradients = gradientBytesPerParameter(plan);  // FP32 accumulators when the framework keeps them
-    // FP8 matmuls keep an FP8 copy of the weights for the step beside the 16-bit ones
-    // (TransformerEngine's FP8 weight cache, refreshed on the first micro-batch).
-    if (plan.training.matmulPrecision != MatmulPrecision::Bf16)
-        state.weights += 1.0;
+    const StateBytesPerParameter state = modelStateBytesPerParameter(plan);  // FP32 gradients, the FP8 weight copy
     const double shards = double(l.dp) * l.cp;  // ZeRO shards over the DP-CP group
     const double perLayer = est.activation.perLayerPerMicrobatch;
     // Layers left out of a partial full recompute keep everything: the working set's figure.

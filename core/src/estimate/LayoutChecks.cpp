@@ -79,6 +79,8 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
     }
     if (tr.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) <= 0)
         add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision");
+    else if (tr.matmulPrecision == MatmulPrecision::Mxfp8 && !mxfp8Supported(plan.cluster))
+        add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision", 1.0);
 }
 
 void checkLayout(const Plan& plan, Estimate& est)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "estimate/PipelineModel.h"
+
 namespace trainplan {
 
 namespace {
@@ -21,7 +23,9 @@ MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch
     r.modelErrorAbove = kMemoryModelErrorAbove;
     const FrameworkSpec known = resolvedFramework(plan.framework);
     r.unknownSwitches = !known.dropout + !known.fp32Gradients;
-    r.unknownLayoutFields = plan.layout.unknownFields & (kUnknownRecompute | kUnknownFlashAttention | (plan.layout.tp > 1 ? kUnknownSequenceParallel : 0u));
+    const int chunks = plan.layout.unknownFields & kUnknownSchedule ? fewestInterleavingChunks(plan) : 0;
+    r.unknownLayoutFields = plan.layout.unknownFields & (kUnknownRecompute | kUnknownFlashAttention | (plan.layout.tp > 1 ? kUnknownSequenceParallel : 0u) |
+                                                         (chunks > 0 ? kUnknownSchedule : 0u));
     double lightest = est.perGpu.total, lightestFragmentation = est.perGpu.fragmentation, heaviest = est.perGpu.total;
     if (r.unknownSwitches > 0 || r.unknownLayoutFields != 0) {
         // Each switch moves memory one way: dropout stores two mask bytes of Korthikanti's 34,
@@ -35,12 +39,19 @@ MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch
             if (!known.fp32Gradients)
                 variant.framework.fp32Gradients = heavy;
             const unsigned bits = r.unknownLayoutFields;
-            if (bits & kUnknownRecompute)
+            if (bits & kUnknownRecompute) {
                 variant.layout.recompute = heavy ? plan.layout.recompute : Recompute::Full;
+                variant.layout.recomputeLayers = heavy ? plan.layout.recomputeLayers : 0;  // 0: every layer
+            }
             if (bits & kUnknownSequenceParallel)
                 variant.layout.sequenceParallel = !heavy;
             if (bits & kUnknownFlashAttention)
                 variant.layout.flashAttention = !heavy;
+            // Interleaving keeps more micro-batches in flight on the first stage (PipelineModel.h).
+            if (bits & kUnknownSchedule) {
+                variant.layout.schedule = heavy ? Schedule::Interleaved : Schedule::OneFOneB;
+                variant.layout.virtualStages = heavy ? chunks : 1;
+            }
         };
         setUnknown(false);
         estimateInto(variant, scratch);

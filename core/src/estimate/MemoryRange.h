@@ -21,8 +21,8 @@ double memoryModelErrorAbove();
 
 // est = estimate(plan); scratch holds the switch variants' estimates (reused storage). Layout
 // fields the plan leaves unknown (Plan.h, LayoutUnknown) widen the range too: full recompute,
-// sequence parallelism and FlashAttention at the light end, the plan's own recompute (as the
-// analysis settled it) without them at the heavy end.
+// sequence parallelism, FlashAttention and 1F1B at the light end, the plan's own recompute (as
+// the analysis settled it) without them and interleaved at the heavy end.
 MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch);
 
 }  // namespace trainplan

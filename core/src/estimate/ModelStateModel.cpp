@@ -1,5 +1,8 @@
 #include "estimate/ModelStateModel.h"
 
+#include "estimate/ActivationModel.h"
+#include "plan/Presets.h"
+
 namespace trainplan {
 
 ShardedState shardModelState(double params, const StateBytesPerParameter& state, int zeroStage, double shards)
@@ -12,6 +15,15 @@ ShardedState shardModelState(double params, const StateBytesPerParameter& state,
     s.gradients = params * state.gradients / s.gradientShards;
     s.optimizer = params * state.optimizer() / s.optimizerShards;
     return s;
+}
+
+StateBytesPerParameter modelStateBytesPerParameter(const Plan& plan)
+{
+    StateBytesPerParameter state = stateBytesPerParameter(plan.training.precision);
+    state.gradients = gradientBytesPerParameter(plan);
+    if (plan.training.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) > 0)
+        state.weights += 1.0;
+    return state;
 }
 
 }  // namespace trainplan

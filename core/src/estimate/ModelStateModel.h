@@ -15,4 +15,10 @@ struct ShardedState {
 
 ShardedState shardModelState(double parametersPerGpu, const StateBytesPerParameter& state, int zeroStage, double shards);
 
+// Bytes per parameter as this plan keeps them: the precision scheme's, with FP32 gradient
+// accumulators where the framework keeps them (gradientBytesPerParameter) and one byte more of
+// weights for the FP8 copy FP8 matmuls keep for the step (TransformerEngine's FP8 weight cache;
+// only where the accelerator runs FP8).
+StateBytesPerParameter modelStateBytesPerParameter(const Plan& plan);
+
 }  // namespace trainplan

@@ -51,6 +51,21 @@ double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, in
     return double(m);
 }
 
+int fewestInterleavingChunks(const Plan& plan)
+{
+    const auto& l = plan.layout;
+    const long long perReplica = (long long)l.dp * plan.training.microBatchSize;
+    if (l.pp < 2 || perReplica <= 0 || plan.training.globalBatchSequences % perReplica != 0)
+        return 0;
+    const long long m = plan.training.globalBatchSequences / perReplica;
+    if (m % l.pp != 0)
+        return 0;
+    for (int v = 2; v <= 8; ++v)
+        if (plan.model.layers % (l.pp * v) == 0)
+            return v;
+    return 0;
+}
+
 double bubbleFraction(Schedule schedule, int p, long long m, int v)
 {
     // ZB-H1 with equal F, B and W: the bubble shrinks to a third, (p - 1)/(3m + p - 1)

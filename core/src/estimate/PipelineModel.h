@@ -48,6 +48,11 @@ double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, in
 // Bubble as a fraction of the step: (p - 1)/(m + p - 1) for GPipe and 1F1B,
 // (p - 1)/(v m + p - 1) interleaved (Narayanan et al. 2021, Sec. 2.2; worked example A),
 // (p - 1)/(3m + p - 1) for ZB-H1 with equal F, B and W (Qi et al. 2023).
+// The fewest model chunks per stage (2 to 8) with which the interleaved schedule runs this plan:
+// the layers split evenly over p x v chunks and whole groups of p micro-batches
+// (LayoutChecks.cpp); 0 when none does or there is one stage.
+int fewestInterleavingChunks(const Plan& plan);
+
 double bubbleFraction(Schedule schedule, int p, long long m, int v);
 
 }  // namespace trainplan

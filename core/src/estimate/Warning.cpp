@@ -125,6 +125,9 @@ std::string describe(const Warning& w)
                "; correct them (or use --gpu / the preset menu), or rename the accelerator if the hardware really differs.";
     }
     case WarningCode::Fp8Unsupported:
+        if (w.a > 0)
+            return "training.matmul_precision asks for MXFP8, whose block scales need Blackwell-class tensor cores; this accelerator has "
+                   "none (use \"fp8\" or \"fp8-blockwise\").";
         return "training.matmul_precision asks for FP8 matrix multiplies, but the accelerator has no known FP8 peak (it is no FP8 part, "
                "or give cluster.peak_fp8_tflops).";
     case WarningCode::LowMfu:

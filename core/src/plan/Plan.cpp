@@ -31,7 +31,10 @@ int recomputedLayers(const LayoutSpec& l, int stageLayers)
 {
     if (l.recompute != Recompute::Full)
         return 0;
-    return l.recomputeLayers > 0 ? std::min(l.recomputeLayers, stageLayers) : stageLayers;
+    // Megatron applies --recompute-num-layers to each model chunk: v chunks of an interleaved
+    // stage recompute k layers each.
+    const int chunks = l.schedule == Schedule::Interleaved ? std::max(1, l.virtualStages) : 1;
+    return l.recomputeLayers > 0 ? std::min(l.recomputeLayers * chunks, stageLayers) : stageLayers;
 }
 
 // Forgets the unknown mark of every layout field an edit set to another value.

@@ -57,7 +57,7 @@ struct ClusterSpec {
     int gpusPerNode = 8;
     double memoryBytesPerGpu = 85.03e9;  // H100 SXM 80GB as CUDA sees it (accelerators.json)
     double peakFlopsPerGpu = 989e12;   // dense BF16, FLOP/s
-    double peakFp8FlopsPerGpu = 0;     // dense FP8, FLOP/s; 0: none given (fp8FlopsPerGpu() asks the preset)
+    double peakFp8FlopsPerGpu = 0;     // dense FP8, FLOP/s; 0: none given (fp8PeakFlopsPerGpu() asks the preset)
     double intraNodeBytesPerSecond = 450e9;  // per GPU, per direction (NVLink)
     double interNodeBytesPerSecond = 50e9;   // per GPU (NIC)
     // Mean time between failures in seconds; absent means failures are not modelled,
@@ -136,7 +136,8 @@ std::vector<const char*> layoutUnknownPaths(unsigned bits);
 struct LayoutSpec;
 struct Plan;
 // Layers of a stage of `stageLayers` layers whose activations are recomputed: all of them under
-// full recompute unless layout.recompute_layers limits it, none otherwise (selective recompute
+// full recompute unless layout.recompute_layers limits it (per model chunk, as Megatron's block
+// method counts: v times that on an interleaved stage), none otherwise (selective recompute
 // repeats only the attention core, in every layer).
 int recomputedLayers(const LayoutSpec& layout, int stageLayers);
 // An edit (the window, a layout applied from the search) that sets a field to another value makes
@@ -155,8 +156,9 @@ struct LayoutSpec {
     int zeroStage = 0;
     bool sequenceParallel = false;
     Recompute recompute = Recompute::None;
-    // With full recompute: how many of each pipeline stage's layers are recomputed (Megatron
-    // --recompute-method block --recompute-num-layers); 0 means all of them.
+    // With full recompute: how many layers of each pipeline stage (of each model chunk when
+    // interleaved) are recomputed (Megatron --recompute-method block --recompute-num-layers);
+    // 0 means all of them.
     int recomputeLayers = 0;
     bool flashAttention = true;
     // Layers per pipeline stage; empty means an even split of model.layers.

@@ -131,7 +131,7 @@ std::vector<PlanField> makeFields()
         Builder("layout.zero_stage", T::Integer, "ZeRO stage: shard optimizer (1), + gradients (2), + weights (3)").range(0, 3).byDefault("0"),
         Builder("layout.sequence_parallel", T::Boolean, "Megatron sequence parallelism").byDefault("false").note("absent: unknown, false expected, true in the range"),
         Builder("layout.recompute", T::Choice, "activation recomputation").choices(kRecomputes).byDefault("\"none\"").note("absent: unknown, the lightest that fits is expected, full recompute in the range"),
-        Builder("layout.recompute_layers", T::Integer, "with full recompute, layers of each pipeline stage recomputed (Megatron's block method); 0: all").range(0, 10'000).byDefault("0"),
+        Builder("layout.recompute_layers", T::Integer, "with full recompute, layers of each pipeline stage (each chunk when interleaved) recomputed (Megatron's block method); 0: all").range(0, 10'000).byDefault("0"),
         Builder("layout.flash_attention", T::Boolean, "flash attention (no s x s scores stored)").byDefault("true").note("absent: unknown, true expected, false in the range"),
         Builder("layout.stage_layers", T::IntegerList, "layers per pipeline stage (pp entries summing to L)").range(1, 10'000).note("even split"),
         Builder("layout.rank_order", T::Choice, "order ranks fill the dimensions, fastest first").choices(kRankOrders).byDefault("\"tp-cp-dp-pp\""),

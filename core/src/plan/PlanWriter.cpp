@@ -142,10 +142,10 @@ json planToJson(const Plan& plan)
     w.set("layout.zero_stage", l.zeroStage);
     if (!(l.unknownFields & kUnknownSequenceParallel))
         w.set("layout.sequence_parallel", l.sequenceParallel);
-    if (!(l.unknownFields & kUnknownRecompute)) {
+    if (!(l.unknownFields & kUnknownRecompute))
         w.choice("layout.recompute", kRecomputeNames, l.recompute);
+    if (!(l.unknownFields & kUnknownRecompute) || l.recomputeLayers > 0)
         w.set("layout.recompute_layers", l.recomputeLayers);
-    }
     if (!(l.unknownFields & kUnknownFlashAttention))
         w.set("layout.flash_attention", l.flashAttention);
     w.choice("layout.rank_order", kRankOrderNames, l.rankOrder);

@@ -73,6 +73,7 @@ std::vector<AcceleratorPreset> loadAccelerators()
         a.memoryBytes = e.at("memory_gb").get<double>() * units::GB;
         a.peakBf16FlopsPerSecond = e.at("peak_bf16_tflops").get<double>() * units::TFLOPS;
         a.peakFp8FlopsPerSecond = e.at("peak_fp8_tflops").is_number() ? e.at("peak_fp8_tflops").get<double>() * units::TFLOPS : 0.0;
+        a.mxfp8 = e.value("mxfp8", false);
         a.intraNodeBytesPerSecond = e.at("intra_node_bandwidth_gb_per_s").get<double>() * units::GB;
         a.interNodeBytesPerSecond = e.at("inter_node_bandwidth_gb_per_s").get<double>() * units::GB;
         a.gpusPerNode = e.at("gpus_per_node").get<int>();
@@ -303,6 +304,14 @@ double fp8PeakFlopsPerGpu(const ClusterSpec& c)
     if (!preset)
         preset = acceleratorPresetOf(c);
     return preset ? preset->peakFp8FlopsPerSecond : 0.0;
+}
+
+bool mxfp8Supported(const ClusterSpec& c)
+{
+    const AcceleratorPreset* preset = findAcceleratorPreset(c.accelerator);
+    if (!preset)
+        preset = acceleratorPresetOf(c);
+    return preset ? preset->mxfp8 : c.peakFp8FlopsPerGpu > 0;
 }
 
 void applyAccelerator(const AcceleratorPreset& a, ClusterSpec& c)

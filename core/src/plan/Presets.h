@@ -20,6 +20,7 @@ struct AcceleratorPreset {
     double memoryBytes = 0;
     double peakBf16FlopsPerSecond = 0;
     double peakFp8FlopsPerSecond = 0;  // 0 when the part has no FP8
+    bool mxfp8 = false;                // tensor cores that apply MX block scales (Blackwell)
     double intraNodeBytesPerSecond = 0;
     double interNodeBytesPerSecond = 0;
     int gpusPerNode = 8;
@@ -62,6 +63,9 @@ const AcceleratorPreset* acceleratorPresetOf(const ClusterSpec& cluster);
 // The cluster's dense FP8 peak, FLOP/s: cluster.peak_fp8_tflops when given, else that of the preset
 // its label names or its figures match, else 0 (no FP8 tensor cores known).
 double fp8PeakFlopsPerGpu(const ClusterSpec& cluster);
+// Whether the cluster's tensor cores apply MX block scales (its preset says so; a part that is no
+// preset is taken at its word when it gives an FP8 peak).
+bool mxfp8Supported(const ClusterSpec& cluster);
 
 // Copies an accelerator's hardware figures into a cluster (GPU count untouched).
 void applyAccelerator(const AcceleratorPreset& preset, ClusterSpec& cluster);

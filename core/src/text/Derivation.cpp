@@ -206,7 +206,7 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
 DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExample example)
 {
     const auto& l = plan.layout;
-    const auto state = stateBytesPerParameter(plan.training.precision);
+    const auto state = modelStateBytesPerParameter(plan);  // as the estimate keeps it
     const double shards = double(l.dp) * l.cp;
     const double n = e.parameters.total;
     const double mean = e.parametersPerGpuMean;

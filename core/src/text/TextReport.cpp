@@ -128,7 +128,9 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("total", bytes(e.perGpu.total), "of " + bytes(e.capacityBytes) + (e.fits ? " (fits)" : " (DOES NOT FIT)"));
     const MemoryRange& mr = analysis.memoryRange;
     t.row("range", bytes(mr.lowBytes) + " to " + bytes(mr.highBytes),
-          "unknown " + unknownInputsPhrase(mr.unknownSwitches, mr.unknownLayoutFields) + ", no fragmentation at the low end, +" +
+          (mr.unknownSwitches + int(mr.unknownLayoutFields != 0) > 0 ? "unknown " + unknownInputsPhrase(mr.unknownSwitches, mr.unknownLayoutFields)
+                                                                      : std::string("nothing unknown")) +
+              ", no fragmentation at the low end, +" +
               formatPercent(mr.modelErrorAbove, 0) + " model error at the high end" +
               (mr.highBytes > e.capacityBytes ? " (high end does not fit)" : ""));
     t.row("headroom", bytes(e.headroomBytes),
