@@ -3,8 +3,9 @@
 //   estimate        figures at the assumed MFU (training.mfu): parameters, FLOPs, memory, volumes,
 //                   time, reliability, warnings
 //   predicted       the step-time model's step for this layout (StepTimeModel.h), with its range
-//                   (predicted.range: low / high figures from unknown framework switches and the
-//                   model's out-of-sample error; estimateAndPredict() gives the error band only)
+//                   (predicted.range: low / high figures from unknown framework switches and layout
+//                   fields and the model's out-of-sample error; estimateAndPredict() gives the error
+//                   band only). An unknown recompute is settled first: plan is the plan as settled.
 //   schedule        the simulated pipeline step with the predicted costs: what the timeline draws;
 //                   its step plus the work after the pipeline (optimizer, parameter gather) is
 //                   predicted.stepSeconds

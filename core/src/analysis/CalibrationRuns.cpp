@@ -130,8 +130,8 @@ std::vector<RealityCase> calibrationCases(const json& runs)
         unknownIfNull("virtual_stages", kUnknownSchedule);
         unknownIfNull("sequence_parallel", kUnknownSequenceParallel);
         unknownIfNull("recompute", kUnknownRecompute);
-        // Unstated: Megatron's distributed optimizer (ZeRO-1), sequence parallelism with TP, no
-        // recompute.
+        // Unstated: Megatron's distributed optimizer (ZeRO-1), sequence parallelism with TP; an
+        // unstated recompute is unknown (above): the analysis takes the lightest that fits.
         layout.zeroStage = valueOr<int>(l, "zero_stage", 1);
         layout.sequenceParallel = valueOr<bool>(l, "sequence_parallel", layout.tp > 1);
         const std::string recompute = valueOr<std::string>(l, "recompute", "none");

@@ -186,8 +186,8 @@ struct PredictedStep {
 };
 
 // Fills predicted.range: the model-error band around [fastest, slowest] step seconds (the step
-// of the plan with its unknown framework switches at their faster / slower values; pass
-// predicted.stepSeconds for both when none is unknown).
+// of the plan with its unknown framework switches and layout fields at their faster / slower
+// values, analysis/PlanUnknowns.h; pass predicted.stepSeconds for both when none is unknown).
 // The model-error fractions setPredictedRange() applies (step up to slower x longer, or shorter by
 // a factor 1 + faster).
 double modelErrorSlower();

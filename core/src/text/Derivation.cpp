@@ -525,7 +525,9 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
     const double busy = c.forwardCompute + c.backwardCompute + c.memoryBound + c.recompute + c.tpCommunication + c.cpCommunication +
                         c.zeroCommunication + c.kernelOverhead;
     s.add("predicted.stage_busy", "Busy time of the busiest stage (stage " + std::to_string(p.referenceStage + 1) + ")",
-          "m × (layers × (forward + backward) + embedding / LM head)",
+          recomputedLayers(plan.layout, stage.layers) < stage.layers && plan.layout.recompute == Recompute::Full
+              ? "m × (layers × (forward + backward) − unrecomputed layers × recompute + embedding / LM head)"
+              : "m × (layers × (forward + backward) + embedding / LM head)",
           integer(double(e.pipeline.microbatches)) + " × (" + integer(stage.layers) + " × (" + formatSeconds(L.forward()) + " + " +
               formatSeconds(L.backward()) + ")" + (stage.hasEmbedding || stage.hasLmHead ? " + ends" : "") + ")",
           busy, "s", formatSeconds(busy), "definition");
