@@ -371,6 +371,7 @@ RealityCheckView::RealityCheckView(QWidget* parent)
 
 RealityCheckView::~RealityCheckView()
 {
+    cancel_ = true;
     if (worker_.joinable())
         worker_.join();
 }
@@ -449,13 +450,18 @@ bool RealityCheckView::load(const QString& path, const QString& calibrationPath)
 
 void RealityCheckView::startValidation(std::vector<trainplan::RealityCase> cases)
 {
+    // A validation of data no longer shown stops at its next grid point.
+    cancel_ = true;
     if (worker_.joinable())
         worker_.join();
+    cancel_ = false;
     validated_ = false;
     validationModel_->removeRows(0, validationModel_->rowCount());
     validationNote_->setText(tr("Validating: refitting the calibration once per family…"));
     worker_ = std::thread([this, cases = std::move(cases)] {
-        trainplan::ModelValidation result = trainplan::validateModel(cases);
+        trainplan::ModelValidation result = trainplan::validateModel(cases, &cancel_);
+        if (cancel_)
+            return;
         // Queued to the view's thread; Qt drops it if the view is gone by then (the destructor
         // joins this thread first, so `this` is alive while it runs).
         QMetaObject::invokeMethod(

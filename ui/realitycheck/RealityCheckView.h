@@ -11,6 +11,7 @@
 
 #include <QWidget>
 
+#include <atomic>
 #include <thread>
 
 #include "analysis/RealityCheck.h"
@@ -81,6 +82,7 @@ private:
     trainplan::ModelValidation validationResult_;
     bool validated_ = false;
     std::thread worker_;  // joined before the view goes (the destructor), so it never outlives it
+    std::atomic<bool> cancel_{false};  // set by the destructor: the worker stops at its next grid point
     QChartView* chart_;
     QSplitter* split_;
     bool splitPlaced_ = false;

@@ -91,7 +91,7 @@ ErrorStats errorStats(const std::vector<RealityRow>& rows)
     return s;
 }
 
-ModelValidation validateModel(const std::vector<RealityCase>& cases)
+ModelValidation validateModel(const std::vector<RealityCase>& cases, const std::atomic<bool>* cancel)
 {
     // The gated throughput and duration cases, each evaluated at every grid point.
     std::vector<const RealityCase*> used;
@@ -103,9 +103,12 @@ ModelValidation validateModel(const std::vector<RealityCase>& cases)
         for (double overhead : kOverheadsUs)
             grid.push_back(CalibrationKnobs{scale, overhead * 1e-6});
     std::vector<std::vector<RealityRow>> rows(grid.size());
-    for (size_t g = 0; g < grid.size(); ++g)
+    for (size_t g = 0; g < grid.size(); ++g) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return {};
         for (const RealityCase* c : used)
             rows[g].push_back(evaluateRealityCase(*c, grid[g]));
+    }
 
     // The fit's objective: each family's median |error|, averaged over the families, so that a
     // source with many rows (Narayanan et al.'s tables) weighs no more than one with few; the

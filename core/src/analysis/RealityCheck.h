@@ -28,6 +28,7 @@
 //     no FlashAttention, GPT-3 dropout; mixed precision with FP32 master weights and Adam.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -137,8 +138,10 @@ struct ModelValidation {
     double rangeCoverage = 0;       // share of held-out rows whose measured figure lies in the range
 };
 
-// The knob grid the fit searches (matmul scale x kernel overhead), minimising median |error|.
-ModelValidation validateModel(const std::vector<RealityCase>& cases);
+// The knob grid the fit searches (matmul scale x kernel overhead), minimising each family's median
+// |error| averaged over the families. cancel (optional, polled between grid points): when it turns
+// true the validation stops and returns what it has, incomplete.
+ModelValidation validateModel(const std::vector<RealityCase>& cases, const std::atomic<bool>* cancel = nullptr);
 ErrorStats errorStats(const std::vector<RealityRow>& rows);
 nlohmann::json modelValidationToJson(const ModelValidation& validation);
 
