@@ -27,6 +27,17 @@ Outcome evaluate(const Plan& plan, const StepTimeOptions& options, SensitivityBa
     return {scratch.stepSeconds(time), scratch.timeEstimate(time).reliability.paddedDays};
 }
 
+// The bar's outcomes at its two ends, and the swings the tornado sorts by.
+void setEnds(SensitivityBar& bar, const Outcome& low, const Outcome& high)
+{
+    bar.stepSecondsLow = low.stepSeconds;
+    bar.stepSecondsHigh = high.stepSeconds;
+    bar.daysLow = low.days;
+    bar.daysHigh = high.days;
+    bar.swingDays = std::abs(bar.daysHigh - bar.daysLow);
+    bar.swingStepSeconds = std::abs(bar.stepSecondsHigh - bar.stepSecondsLow);
+}
+
 // One input: sets it for direction -1 (low) or +1 (high) and returns the value applied, or
 // nothing when it cannot move that way.
 struct Input {
@@ -187,12 +198,7 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
         bar.highValue = values[1];
         bar.change = input.kind == SensitivityKind::Discrete ? discreteChange(input.symbol, input.base, values[0], values[1])
                                                              : "±" + formatPercent(options.fraction, 0);
-        bar.stepSecondsLow = ends[0].stepSeconds;
-        bar.stepSecondsHigh = ends[1].stepSeconds;
-        bar.daysLow = ends[0].days;
-        bar.daysHigh = ends[1].days;
-        bar.swingDays = std::abs(bar.daysHigh - bar.daysLow);
-        bar.swingStepSeconds = std::abs(bar.stepSecondsHigh - bar.stepSecondsLow);
+        setEnds(bar, ends[0], ends[1]);
         out.bars.push_back(std::move(bar));
     }
     if (options.basis == SensitivityBasis::Predicted) {
@@ -225,12 +231,7 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
                 std::swap(bar.lowText, bar.highText);
                 bar.change = "unknown: " + bar.lowText + " / " + bar.highText + " (expected " + unknown.expectedValue + ")";
             }
-            bar.stepSecondsLow = ends[0].stepSeconds;
-            bar.stepSecondsHigh = ends[1].stepSeconds;
-            bar.daysLow = ends[0].days;
-            bar.daysHigh = ends[1].days;
-            bar.swingDays = std::abs(bar.daysHigh - bar.daysLow);
-            bar.swingStepSeconds = std::abs(bar.stepSecondsHigh - bar.stepSecondsLow);
+            setEnds(bar, ends[0], ends[1]);
             if (bar.swingStepSeconds > 0)
                 out.bars.push_back(std::move(bar));
         }
