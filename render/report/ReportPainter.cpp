@@ -68,12 +68,20 @@ QString inputsHtml(const Plan& p, const Estimate& e)
                        row("Global batch", QString("%1 sequences = %2 tokens").arg(t.globalBatchSequences).arg(q(formatInteger(e.time.tokensPerStep)))) +
                        row("Micro-batch b", QString::number(t.microBatchSize)) + row("Assumed MFU", q(formatPercent(t.mfu, 0))) +
                        row("Precision", q(std::string(nameOf(kPrecisionNames, t.precision)))) +
+                       row("Matmuls", q(std::string(nameOf(kMatmulPrecisionNames, t.matmulPrecision)))) +
+                       row("Training stack", p.framework.profile.empty() ? QString("not given") : q(p.framework.profile)) +
                        row("Allowance", QString("%1 + %2 %").arg(fmtBytes(t.bufferBytes)).arg(t.fragmentationFraction * 100)) + "</table>";
+    // A field the plan leaves out shows the value the analysis assumed, marked so.
+    const auto assumed = [&](unsigned bit, const QString& value) { return l.unknownFields & bit ? value + " (assumed)" : value; };
+    const QString recompute = q(std::string(nameOf(kRecomputeNames, l.recompute))) +
+                              (l.recompute == Recompute::Full && l.recomputeLayers > 0 ? QString(", %1 layers a stage").arg(l.recomputeLayers) : QString());
     QString layout = "<table>" + row("TP × PP × DP × CP", QString("%1 × %2 × %3 × %4 = %5").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(e.gpusUsed)) +
-                     row("Schedule", QString("%1%2").arg(q(std::string(nameOf(kScheduleNames, l.schedule))),
-                                                          l.schedule == Schedule::Interleaved ? QString(", v = %1").arg(l.virtualStages) : QString())) +
-                     row("ZeRO stage", QString::number(l.zeroStage)) + row("Sequence parallel", l.sequenceParallel ? "yes" : "no") +
-                     row("Recompute", q(std::string(nameOf(kRecomputeNames, l.recompute)))) + row("Flash attention", l.flashAttention ? "yes" : "no") +
+                     row("Schedule", assumed(kUnknownSchedule, QString("%1%2").arg(q(std::string(nameOf(kScheduleNames, l.schedule))),
+                                                                                 l.schedule == Schedule::Interleaved ? QString(", v = %1").arg(l.virtualStages) : QString()))) +
+                     row("ZeRO stage", QString::number(l.zeroStage)) +
+                     row("Sequence parallel", assumed(kUnknownSequenceParallel, l.sequenceParallel ? "yes" : "no")) +
+                     row("Recompute", assumed(kUnknownRecompute, recompute)) +
+                     row("Flash attention", assumed(kUnknownFlashAttention, l.flashAttention ? "yes" : "no")) +
                      row("Rank order", q(std::string(nameOf(kRankOrderNames, l.rankOrder)))) + "</table>";
     QString reliability = "<table>" +
                           row("Checkpoint stall", q(formatSeconds(e.reliability.checkpointWriteSeconds))) + row("Restart", q(formatSeconds(r.restartSeconds))) +

@@ -22,11 +22,16 @@ void Analyser::estimateAndPredict(const Plan& plan, const StepTimeOptions& optio
 
 void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysis& out)
 {
-    // An unknown recompute is the lightest that fits (PlanUnknowns.h); everything below reads
-    // the plan as settled.
-    out.plan = plan.layout.unknownFields & kUnknownRecompute ? withAssumedRecompute(plan) : plan;
+    // An unknown recompute is the lightest that fits (PlanUnknowns.h): settled only when the plan
+    // as given does not fit. Everything below reads the plan as settled.
+    out.plan = plan;
+    estimateInto(out.plan, out.estimate);
+    if ((plan.layout.unknownFields & kUnknownRecompute) && !out.estimate.fits) {
+        out.plan = withAssumedRecompute(plan);
+        estimateInto(out.plan, out.estimate);
+    }
     const Plan& settled = out.plan;
-    estimateAndPredict(settled, options, out.estimate, out.predicted);
+    stepTime_.predict(settled, out.estimate, options, out.predicted);
 
     const ScheduleKind kind = scheduleKindOf(settled.layout.schedule);
     const int v = kind == ScheduleKind::Interleaved ? settled.layout.virtualStages : 1;

@@ -5,32 +5,11 @@
 #include "estimate/Estimate.h"
 #include "estimate/PipelineModel.h"
 #include "plan/EnumNames.h"
-#include "plan/FrameworkNames.h"
 #include "text/Format.h"
 
 namespace trainplan {
 
 namespace {
-
-// A yes/no framework switch: where the plan sets it, where the model reads it, and which value is
-// the faster (StepTimeParameters.cpp, frameworkChoicesFor(), sets the same ones).
-struct FrameworkFlag {
-    const char* label;
-    const char* field;
-    std::optional<bool> FrameworkSpec::*spec;
-    bool FrameworkOptions::*option;
-    bool fastValue;
-};
-
-constexpr FrameworkFlag kFlags[] = {
-    {"Gradient reduce overlap", "framework.overlap_grad_reduce", &FrameworkSpec::overlapGradReduce, &FrameworkOptions::overlapGradientReduce, true},
-    {"Parameter gather overlap", "framework.overlap_param_gather", &FrameworkSpec::overlapParamGather, &FrameworkOptions::overlapParamGather, true},
-    {"TP communication overlap", "framework.tp_comm_overlap", &FrameworkSpec::tpCommOverlap, &FrameworkOptions::tpCommOverlap, true},
-    {"Fused kernels", "framework.fused_kernels", &FrameworkSpec::fusedKernels, &FrameworkOptions::fusedKernels, true},
-    {"CUDA graphs", "framework.cuda_graphs", &FrameworkSpec::cudaGraphs, &FrameworkOptions::cudaGraphs, true},
-    {"Dropout", "framework.dropout", &FrameworkSpec::dropout, &FrameworkOptions::dropout, false},
-    {"FP32 gradients", "framework.fp32_gradients", &FrameworkSpec::fp32Gradients, &FrameworkOptions::fp32Gradients, false},
-};
 
 std::string onOff(bool v)
 {
@@ -65,20 +44,6 @@ std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields)
     for (size_t i = 1; i < parts.size(); ++i)
         out += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
     return out;
-}
-
-unsigned actingLayoutUnknowns(const Plan& plan)
-{
-    unsigned bits = plan.layout.unknownFields;
-    if (plan.layout.tp <= 1)
-        bits &= ~unsigned(kUnknownSequenceParallel);
-    // Without a valid interleaving both ends are 1F1B; without a FlashAttention kernel in the
-    // framework the layout's choice cannot act.
-    if ((bits & kUnknownSchedule) && fewestInterleavingChunks(plan) == 0)
-        bits &= ~unsigned(kUnknownSchedule);
-    if ((bits & kUnknownFlashAttention) && frameworkSwitch(plan.framework, &FrameworkSpec::flashAttention) == FlashAttentionVersion::None)
-        bits &= ~unsigned(kUnknownFlashAttention);
-    return bits;
 }
 
 Plan withAssumedRecompute(const Plan& plan)
@@ -117,9 +82,10 @@ bool setLayoutUnknowns(Plan& plan, bool fast)
     auto& l = plan.layout;
     const LayoutSpec before = l;
     if (bits & kUnknownRecompute) {
-        const Plan assumed = fast ? withAssumedRecompute(plan) : Plan{};
-        l.recompute = fast ? assumed.layout.recompute : Recompute::Full;
-        l.recomputeLayers = fast ? assumed.layout.recomputeLayers : 0;
+        // Fast: the lightest that fits (as assumed); slow: full recompute of every layer.
+        const LayoutSpec chosen = fast ? withAssumedRecompute(plan).layout : LayoutSpec{};
+        l.recompute = fast ? chosen.recompute : Recompute::Full;
+        l.recomputeLayers = fast ? chosen.recomputeLayers : 0;
     }
     if (bits & kUnknownSequenceParallel)
         l.sequenceParallel = fast;
@@ -136,30 +102,19 @@ bool setLayoutUnknowns(Plan& plan, bool fast)
 std::vector<UnknownInput> unknownInputs(const Plan& plan)
 {
     std::vector<UnknownInput> out;
+    // The framework switches neither the plan nor its profile sets (steptime's one table).
     const FrameworkSpec spec = resolvedFramework(plan.framework);
     const FrameworkOptions expected = frameworkOptionsFor(plan);
-    for (const FrameworkFlag& f : kFlags) {
-        if (spec.*(f.spec))
+    for (const FrameworkSwitch& sw : frameworkSwitches()) {
+        if (sw.known(spec))
             continue;
-        const bool fastValue = f.fastValue;
-        bool FrameworkOptions::*option = f.option;
-        out.push_back({f.label, f.field, onOff(!fastValue), onOff(expected.*option), onOff(fastValue),
-                       [=](bool fast, Plan&, FrameworkOptions& o) { o.*option = fast ? fastValue : !fastValue; }});
+        FrameworkOptions slow = expected, fast = expected;
+        sw.setEnd(slow, false);
+        sw.setEnd(fast, true);
+        const auto setEnd = sw.setEnd;
+        out.push_back({sw.label, sw.field, sw.valueName(slow), sw.valueName(expected), sw.valueName(fast),
+                       [setEnd](bool toFast, Plan&, FrameworkOptions& o) { setEnd(o, toFast); }});
     }
-    if (!spec.flashAttention)
-        out.push_back({"FlashAttention version", "framework.flash_attention", "2", std::string(nameOf(kFlashAttentionVersionNames, expected.flashAttention)), "3",
-                       [](bool fast, Plan&, FrameworkOptions& o) { o.flashAttention = fast ? FlashAttentionVersion::V3 : FlashAttentionVersion::V2; }});
-    if (!spec.optimizer)
-        out.push_back({"Optimizer implementation", "framework.optimizer", "foreach", std::string(nameOf(kOptimizerImplementationNames, expected.optimizer)),
-                       "fused", [](bool fast, Plan&, FrameworkOptions& o) {
-                           o.optimizer = fast ? OptimizerImplementation::Fused : OptimizerImplementation::Foreach;
-                       }});
-    if (!spec.gradientAccumulation)
-        out.push_back({"Gradient accumulation", "framework.gradient_accumulation", "fp32-copy",
-                       std::string(nameOf(kGradientAccumulationNames, expected.gradientAccumulation)), "fused",
-                       [](bool fast, Plan&, FrameworkOptions& o) {
-                           o.gradientAccumulation = fast ? GradientAccumulation::Fused : GradientAccumulation::Fp32Copy;
-                       }});
 
     const unsigned bits = actingLayoutUnknowns(plan);
     const auto layoutInput = [&](unsigned bit, const char* label, const char* field, std::string slow, std::string expectedValue,

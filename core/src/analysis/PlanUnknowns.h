@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "estimate/LayoutUnknowns.h"
 #include "steptime/StepTimeModel.h"
 
 namespace trainplan {
@@ -29,8 +30,6 @@ struct UnknownInput {
 // one pipeline stage.
 std::vector<UnknownInput> unknownInputs(const Plan& plan);
 
-// The layout unknowns that act on this plan (LayoutUnknown bits): as unknownInputs() filters them.
-unsigned actingLayoutUnknowns(const Plan& plan);
 
 // "2 framework switches, recompute and the pipeline schedule": what a range or a tooltip names as
 // unknown ("no unknown inputs" when there is none).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "estimate/LayoutUnknowns.h"
 #include "estimate/PipelineModel.h"
 
 namespace trainplan {
@@ -23,9 +24,8 @@ MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch
     r.modelErrorAbove = kMemoryModelErrorAbove;
     const FrameworkSpec known = resolvedFramework(plan.framework);
     r.unknownSwitches = !known.dropout + !known.fp32Gradients;
-    const int chunks = plan.layout.unknownFields & kUnknownSchedule ? fewestInterleavingChunks(plan) : 0;
-    r.unknownLayoutFields = plan.layout.unknownFields & (kUnknownRecompute | kUnknownFlashAttention | (plan.layout.tp > 1 ? kUnknownSequenceParallel : 0u) |
-                                                         (chunks > 0 ? kUnknownSchedule : 0u));
+    r.unknownLayoutFields = actingLayoutUnknowns(plan);
+    const int chunks = r.unknownLayoutFields & kUnknownSchedule ? fewestInterleavingChunks(plan) : 0;
     double lightest = est.perGpu.total, lightestFragmentation = est.perGpu.fragmentation, heaviest = est.perGpu.total;
     if (r.unknownSwitches > 0 || r.unknownLayoutFields != 0) {
         // Each switch moves memory one way: dropout stores two mask bytes of Korthikanti's 34,

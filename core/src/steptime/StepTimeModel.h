@@ -66,6 +66,20 @@ struct FrameworkChoices {
 FrameworkChoices frameworkChoicesFor(const Plan& plan);
 FrameworkOptions frameworkOptionsFor(const Plan& plan);
 
+// One framework switch, as frameworkChoicesFor() and the list of a plan's unknowns
+// (analysis/PlanUnknowns.h) both read it: its name and plan field, whether the plan (or its
+// profile) sets it, and how it sets the options: to the plan's value, or to its faster or slower
+// value. The table is the one place that says which value of a switch is the faster.
+struct FrameworkSwitch {
+    const char* label;  // "TP communication overlap"
+    const char* field;  // "framework.tp_comm_overlap"
+    bool (*known)(const FrameworkSpec& resolved);
+    void (*setKnown)(const FrameworkSpec& resolved, FrameworkOptions& options);
+    void (*setEnd)(FrameworkOptions& options, bool fast);
+    std::string (*valueName)(const FrameworkOptions& options);  // "on", "fused", "3"
+};
+const std::vector<FrameworkSwitch>& frameworkSwitches();
+
 enum class PipelineMethod {
     Simulate,    // simulateSchedule() with the model's per-stage costs (exact for the model)
     ClosedForm,  // pipelineComputeSecondsClosedForm(): microseconds, for the layout search

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "plan/FrameworkNames.h"
 #include "plan/Presets.h"
 #include "steptime/StepTimeModel.h"
 
@@ -31,54 +32,68 @@ AcceleratorEfficiency efficiencyFor(const ClusterSpec& cluster, const char** sou
     return chosen ? chosen->efficiency : AcceleratorEfficiency{};
 }
 
+namespace {
+
+// A yes/no switch of the table: the plan's field, the option it sets, and its faster value.
+template <std::optional<bool> FrameworkSpec::*Spec, bool FrameworkOptions::*Option, bool Fast>
+FrameworkSwitch flagSwitch(const char* label, const char* field)
+{
+    return {label, field, [](const FrameworkSpec& s) { return bool(s.*Spec); }, [](const FrameworkSpec& s, FrameworkOptions& o) { o.*Option = *(s.*Spec); },
+            [](FrameworkOptions& o, bool fast) { o.*Option = fast ? Fast : !Fast; },
+            [](const FrameworkOptions& o) { return std::string(o.*Option ? "on" : "off"); }};
+}
+
+}  // namespace
+
+const std::vector<FrameworkSwitch>& frameworkSwitches()
+{
+    // Unknown data-parallel overlaps are expected on (FrameworkOptions' defaults): PyTorch DDP and
+    // FSDP always overlap, DeepSpeed ZeRO-3 turns overlap_comm on, and NVIDIA's Megatron recipes
+    // set --overlap-grad-reduce and --overlap-param-gather (opt-in flags there); the range covers
+    // them off. Unknown accumulation is expected to be PyTorch's own (the middle of the three);
+    // the range covers Megatron's fused accumulation and DeepSpeed's FP32 copy.
+    static const std::vector<FrameworkSwitch> table = {
+        flagSwitch<&FrameworkSpec::overlapGradReduce, &FrameworkOptions::overlapGradientReduce, true>("Gradient reduce overlap",
+                                                                                                     "framework.overlap_grad_reduce"),
+        flagSwitch<&FrameworkSpec::overlapParamGather, &FrameworkOptions::overlapParamGather, true>("Parameter gather overlap",
+                                                                                                   "framework.overlap_param_gather"),
+        flagSwitch<&FrameworkSpec::tpCommOverlap, &FrameworkOptions::tpCommOverlap, true>("TP communication overlap", "framework.tp_comm_overlap"),
+        flagSwitch<&FrameworkSpec::fusedKernels, &FrameworkOptions::fusedKernels, true>("Fused kernels", "framework.fused_kernels"),
+        flagSwitch<&FrameworkSpec::cudaGraphs, &FrameworkOptions::cudaGraphs, true>("CUDA graphs", "framework.cuda_graphs"),
+        flagSwitch<&FrameworkSpec::dropout, &FrameworkOptions::dropout, false>("Dropout", "framework.dropout"),
+        flagSwitch<&FrameworkSpec::fp32Gradients, &FrameworkOptions::fp32Gradients, false>("FP32 gradients", "framework.fp32_gradients"),
+        {"FlashAttention version", "framework.flash_attention", [](const FrameworkSpec& s) { return s.flashAttention.has_value(); },
+         [](const FrameworkSpec& s, FrameworkOptions& o) { o.flashAttention = *s.flashAttention; },
+         [](FrameworkOptions& o, bool fast) { o.flashAttention = fast ? FlashAttentionVersion::V3 : FlashAttentionVersion::V2; },
+         [](const FrameworkOptions& o) { return std::string(nameOf(kFlashAttentionVersionNames, o.flashAttention)); }},
+        {"Gradient accumulation", "framework.gradient_accumulation", [](const FrameworkSpec& s) { return s.gradientAccumulation.has_value(); },
+         [](const FrameworkSpec& s, FrameworkOptions& o) { o.gradientAccumulation = *s.gradientAccumulation; },
+         [](FrameworkOptions& o, bool fast) { o.gradientAccumulation = fast ? GradientAccumulation::Fused : GradientAccumulation::Fp32Copy; },
+         [](const FrameworkOptions& o) { return std::string(nameOf(kGradientAccumulationNames, o.gradientAccumulation)); }},
+        {"Optimizer implementation", "framework.optimizer", [](const FrameworkSpec& s) { return s.optimizer.has_value(); },
+         [](const FrameworkSpec& s, FrameworkOptions& o) { o.optimizer = *s.optimizer; },
+         [](FrameworkOptions& o, bool fast) { o.optimizer = fast ? OptimizerImplementation::Fused : OptimizerImplementation::Foreach; },
+         [](const FrameworkOptions& o) { return std::string(nameOf(kOptimizerImplementationNames, o.optimizer)); }},
+    };
+    return table;
+}
+
 FrameworkChoices frameworkChoicesFor(const Plan& plan)
 {
     const FrameworkSpec spec = resolvedFramework(plan.framework);
     FrameworkChoices c;
     // Each switch: the known value everywhere, or the unknown default as expected and its faster
     // and slower values at the ends.
-    const auto flag = [&](const std::optional<bool>& known, bool FrameworkOptions::*field, bool fastValue) {
-        if (known) {
-            c.expected.*field = c.fastest.*field = c.slowest.*field = *known;
-            return;
+    for (const FrameworkSwitch& sw : frameworkSwitches()) {
+        if (sw.known(spec)) {
+            sw.setKnown(spec, c.expected);
+            sw.setKnown(spec, c.fastest);
+            sw.setKnown(spec, c.slowest);
+        } else {
+            sw.setEnd(c.fastest, true);
+            sw.setEnd(c.slowest, false);
+            ++c.unknownSwitches;
         }
-        c.fastest.*field = fastValue;
-        c.slowest.*field = !fastValue;
-        c.unknownSwitches += c.fastest.*field != c.slowest.*field;
-    };
-    // Unknown data-parallel overlaps are expected on: PyTorch DDP and FSDP always overlap, DeepSpeed
-    // ZeRO-3 turns overlap_comm on, and NVIDIA's Megatron recipes set --overlap-grad-reduce and
-    // --overlap-param-gather (opt-in flags there); the range covers them off.
-    flag(spec.overlapGradReduce, &FrameworkOptions::overlapGradientReduce, true);
-    flag(spec.overlapParamGather, &FrameworkOptions::overlapParamGather, true);
-    flag(spec.tpCommOverlap, &FrameworkOptions::tpCommOverlap, true);
-    flag(spec.fusedKernels, &FrameworkOptions::fusedKernels, true);
-    flag(spec.cudaGraphs, &FrameworkOptions::cudaGraphs, true);
-    flag(spec.dropout, &FrameworkOptions::dropout, false);
-    flag(spec.fp32Gradients, &FrameworkOptions::fp32Gradients, false);
-    if (spec.flashAttention) {
-        c.expected.flashAttention = c.fastest.flashAttention = c.slowest.flashAttention = *spec.flashAttention;
-    } else {
-        c.fastest.flashAttention = FlashAttentionVersion::V3;
-        c.slowest.flashAttention = FlashAttentionVersion::V2;
-        ++c.unknownSwitches;
-    }
-    // Unknown accumulation is expected to be PyTorch's own (the middle of the three); the range
-    // covers Megatron's fused accumulation and DeepSpeed's FP32 copy.
-    if (spec.gradientAccumulation) {
-        c.expected.gradientAccumulation = c.fastest.gradientAccumulation = c.slowest.gradientAccumulation = *spec.gradientAccumulation;
-    } else {
-        c.expected.gradientAccumulation = GradientAccumulation::Autograd;
-        c.fastest.gradientAccumulation = GradientAccumulation::Fused;
-        c.slowest.gradientAccumulation = GradientAccumulation::Fp32Copy;
-        ++c.unknownSwitches;
-    }
-    if (spec.optimizer) {
-        c.expected.optimizer = c.fastest.optimizer = c.slowest.optimizer = *spec.optimizer;
-    } else {
-        c.fastest.optimizer = OptimizerImplementation::Fused;
-        c.slowest.optimizer = OptimizerImplementation::Foreach;
-        ++c.unknownSwitches;
     }
     return c;
 }
