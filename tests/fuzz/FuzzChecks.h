@@ -3,7 +3,9 @@
 // libFuzzer reports with the input that caused it.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -11,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/Analysis.h"
+#include "plan/BoundedJson.h"
 #include "plan/PlanIO.h"
 #include "text/EstimateJson.h"
 #include "text/PredictedScheduleJson.h"
@@ -56,6 +59,73 @@ inline void checkAcceptedPlan(const trainplan::Plan& plan)
     } catch (const trainplan::PlanError& e) {
         fail(std::string("the written plan does not read back: ") + e.what());
     }
+}
+
+// Text a person or a script reads: present and valid UTF-8 (a name cut inside a character, or
+// bytes copied through unchecked, would break every reader downstream).
+inline void requireText(const std::string& text, const std::string& what)
+{
+    if (text.empty())
+        fail(what + " is empty");
+    if (!trainplan::isValidUtf8(text))
+        fail(what + " is not valid UTF-8");
+}
+
+// What a writer gives a script: every number finite and the document serialisable (nlohmann's
+// dump throws on a string that is not UTF-8).
+inline std::string requireDumpable(const nlohmann::json& j, const std::string& what)
+{
+    requireFinite(j, what);
+    try {
+        return j.dump(2);
+    } catch (const nlohmann::json::exception& e) {
+        fail(what + " cannot be written: " + e.what());
+    }
+}
+
+// The input of the targets beyond the reader: a plan document that may carry, at its top level,
+// a "fuzz" object of target options (e.g. {"objective": "cost", "top": 3}); it is removed before
+// the plan reader sees the document. False when the reader rejects the input (PlanError).
+inline bool readPlanInput(const uint8_t* data, size_t size, trainplan::Plan& plan, nlohmann::json& options)
+{
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    options = nlohmann::json::object();
+    try {
+        nlohmann::json doc = trainplan::parseJsonBounded(text, "the plan");
+        if (doc.is_object()) {
+            const auto it = doc.find("fuzz");
+            if (it != doc.end()) {
+                if (it->is_object())
+                    options = *it;
+                doc.erase(it);
+            }
+        }
+        plan = trainplan::planFromJson(doc);
+    } catch (const trainplan::PlanError&) {
+        return false;
+    }
+    return true;
+}
+
+// Target options, read leniently: a missing or mistyped option takes its fallback, a number is
+// clamped into [lo, hi].
+inline double optionNumber(const nlohmann::json& options, const char* key, double lo, double hi, double fallback)
+{
+    const auto it = options.find(key);
+    if (it == options.end() || !it->is_number())
+        return fallback;
+    const double v = it->get<double>();
+    return std::isfinite(v) ? std::clamp(v, lo, hi) : fallback;
+}
+inline bool optionBool(const nlohmann::json& options, const char* key, bool fallback)
+{
+    const auto it = options.find(key);
+    return it != options.end() && it->is_boolean() ? it->get<bool>() : fallback;
+}
+inline std::string optionText(const nlohmann::json& options, const char* key, const std::string& fallback)
+{
+    const auto it = options.find(key);
+    return it != options.end() && it->is_string() ? it->get<std::string>() : fallback;
 }
 
 }  // namespace fuzzchecks
