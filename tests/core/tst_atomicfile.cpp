@@ -11,6 +11,8 @@
 
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "plan/AtomicFile.h"
@@ -50,6 +52,8 @@ private slots:
     void symlinkTargetIsReplaced();
     void missingDirectoryNamesPathAndReason();
     void replacedFileKeepsItsMode();
+    void killedWriteLeavesNothing_data();
+    void killedWriteLeavesNothing();
 };
 
 void TestAtomicFile::writesAndReplaces()
@@ -170,6 +174,59 @@ void TestAtomicFile::replacedFileKeepsItsMode()
     struct stat st;
     QCOMPARE(::stat(path.c_str(), &st), 0);
     QCOMPARE(int(st.st_mode & 0777), 0640);
+}
+
+void TestAtomicFile::killedWriteLeavesNothing_data()
+{
+    QTest::addColumn<int>("step");
+    QTest::newRow("killed while writing") << int(AtomicWriteStep::Write);
+    QTest::newRow("killed after the data reached the disk") << int(AtomicWriteStep::Fsync);
+    QTest::newRow("killed before the rename") << int(AtomicWriteStep::Rename);
+}
+
+// kill -9 midway through a write (a child process ends itself at the step, as SIGKILL would):
+// the previous file is whole and no full-size hidden temporary file is left beside it.
+void TestAtomicFile::killedWriteLeavesNothing()
+{
+    QFETCH(int, step);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("plan.json").toStdString();
+    trainplan::writeFileAtomically(path, "the previous plan\n");
+    static int dieAt;
+    dieAt = step;
+    const pid_t child = ::fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+        trainplan::setAtomicWriteStepHook([](AtomicWriteStep s) {
+            if (int(s) == dieAt)
+                ::_exit(9);
+        });
+        try {
+            trainplan::writeFileAtomically(path, std::string(4 << 20, 'x'));
+        } catch (...) {
+        }
+        ::_exit(0);
+    }
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 9);
+    QCOMPARE(readAll(path), std::string("the previous plan\n"));
+    // Before the rename the new contents have a name only for an instant; killed anywhere else,
+    // nothing is left. A name given just before the rename is what the next write tidies.
+    const QStringList left = entries(dir.path());
+    if (AtomicWriteStep(step) != AtomicWriteStep::Rename) {
+        QCOMPARE(left, QStringList{"plan.json"});
+        return;
+    }
+    QCOMPARE(left.size(), 2);
+    // An hour later the next write of the file removes what the killed one left; a fresh one
+    // (perhaps another writer's, about to be renamed) stays.
+    const QString stale = dir.filePath(left.filter(".tmp-").value(0));
+    const struct timeval hourAgo[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
+    QCOMPARE(::utimes(QFile::encodeName(stale).constData(), hourAgo), 0);
+    trainplan::writeFileAtomically(path, "next\n");
+    QCOMPARE(entries(dir.path()), QStringList{"plan.json"});
 }
 
 QTEST_GUILESS_MAIN(TestAtomicFile)

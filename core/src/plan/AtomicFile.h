@@ -22,7 +22,8 @@ private:
 // Writes `bytes` to a new temporary file in the target's directory, checking every write(),
 // then fsync(), close() and rename() over the target, then fsyncs the directory. On any
 // failure the temporary file is removed, the previous file is untouched, and FileWriteError
-// is thrown. When `path` is a symbolic link, the file it points to is replaced and the link
+// is thrown. The temporary file is unnamed while it is written (O_TMPFILE where the file system
+// has it), so a process killed mid-write leaves no partial file behind. When `path` is a symbolic link, the file it points to is replaced and the link
 // kept. A new file gets mode 0666 & ~umask; a replaced file keeps its mode.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
 
@@ -30,5 +31,8 @@ void writeFileAtomically(const std::string& path, const std::string& bytes);
 // returned `error` (e.g. ENOSPC at Write). std::nullopt turns the fault off.
 enum class AtomicWriteStep { Open, Write, Fsync, Close, Rename };
 void injectAtomicWriteFault(std::optional<AtomicWriteStep> step, int error = 0);
+// For tests: called as each step starts (nullptr turns it off), e.g. to end a child process
+// there as a kill would.
+void setAtomicWriteStepHook(void (*hook)(AtomicWriteStep));
 
 }  // namespace trainplan
