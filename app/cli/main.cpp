@@ -359,13 +359,15 @@ int runExport(const Options& o, int argc, char** argv)
     request.pageSize = o.letter ? QPageSize::Letter : QPageSize::A4;
     request.slidesDirectory = QString::fromStdString(o.slides);
     QString error;
-    QStringList written;
-    if (!exporter::run(analysis, QFileInfo(QString::fromStdString(o.planPath)).completeBaseName(), request, &error, &written)) {
+    QStringList written, kept;
+    if (!exporter::run(analysis, QFileInfo(QString::fromStdString(o.planPath)).completeBaseName(), request, &error, &written, &kept)) {
         std::cerr << "trainplan-cli: " << error.toStdString() << "\n";
         return kExitFailure;
     }
     for (const auto& f : written)
         std::cout << f.toStdString() << "\n";
+    for (const auto& f : kept)
+        std::cerr << "trainplan-cli: kept " << f.toStdString() << " (TrainPlan did not write it)\n";
     if (!o.markdown.empty())
         std::cout << o.markdown << "\n";
     return exitStatusFor(analysis.estimate);

@@ -11,6 +11,7 @@
 
 #include "style/Fonts.h"
 #include "text/Format.h"
+#include "style/Markup.h"
 
 namespace {
 
@@ -217,7 +218,7 @@ QString TornadoPainter::toolTip(int k) const
         return tr("%1 %2: %3 %4").arg(QString::fromUtf8(sign), inputValueText(bar, input), outcomeText(outcome), unit());
     };
     return tr("<b>%1</b>, now %2<br>%3<br>%4<br>Base %5 %6, swing %7 %6")
-        .arg(fromStd(bar.input).toHtmlEscaped(), inputValueText(bar, bar.baseValue))
+        .arg(markup::escaped(fromStd(bar.input)), inputValueText(bar, bar.baseValue))
         .arg(end("Lower", bar.lowValue, bar.baseValue, outcomeLow(bar)))
         .arg(end("Higher", bar.highValue, bar.baseValue, outcomeHigh(bar)))
         .arg(outcomeText(base()), unit(), outcomeText(swing(bar)));

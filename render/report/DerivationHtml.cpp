@@ -1,6 +1,7 @@
 #include "report/DerivationHtml.h"
 
 #include "style/Theme.h"
+#include "style/Markup.h"
 
 #include <algorithm>
 
@@ -10,7 +11,7 @@ namespace {
 
 QString q(const std::string& s)
 {
-    return QString::fromStdString(s).toHtmlEscaped();
+    return markup::escaped(s);
 }
 
 QString renderSection(const trainplan::DerivationSection& section, double scale, bool heading, int first, int last)

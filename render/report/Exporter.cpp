@@ -2,7 +2,7 @@
 
 #include <QFile>
 
-#include "plan/AtomicFile.h"
+#include "report/ExportFile.h"
 #include "report/PdfReport.h"
 #include "report/ReportContext.h"
 #include "report/SlideExport.h"
@@ -10,12 +10,14 @@
 
 namespace exporter {
 
-bool run(const trainplan::Plan& plan, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written)
+bool run(const trainplan::Plan& plan, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written,
+         QStringList* kept)
 {
-    return run(trainplan::analyse(plan), sourceName, request, error, written);
+    return run(trainplan::analyse(plan), sourceName, request, error, written, kept);
 }
 
-bool run(const trainplan::Analysis& analysis, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written)
+bool run(const trainplan::Analysis& analysis, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written,
+         QStringList* kept)
 {
     const ReportContext context(analysis, sourceName);
     if (!request.pdfPath.isEmpty()) {
@@ -26,19 +28,15 @@ bool run(const trainplan::Analysis& analysis, const QString& sourceName, const E
     }
     if (!request.slidesDirectory.isEmpty()) {
         QStringList files;
-        if (!slideexport::writeAll(context, request.slidesDirectory, error, &files))
+        if (!slideexport::writeAll(context, request.slidesDirectory, error, &files, kept))
             return false;
         if (written)
             *written << files;
     }
     if (!request.markdownPath.isEmpty()) {
         const std::string md = "# " + context.title().toStdString() + "\n\n" + trainplan::derivationToMarkdown(trainplan::derive(context.analysis()));
-        try {
-            trainplan::writeFileAtomically(QFile::encodeName(request.markdownPath).toStdString(), md);
-        } catch (const trainplan::FileWriteError& e) {
-            *error = QObject::tr("Cannot write %1: %2").arg(request.markdownPath, QString::fromLocal8Bit(e.what()));
+        if (!exportfile::write(request.markdownPath, QByteArray::fromStdString(md), error))
             return false;
-        }
         if (written)
             *written << request.markdownPath;
     }

@@ -5,13 +5,14 @@
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
+#include <QBuffer>
 #include <QTextDocument>
 
 #include <functional>
 #include <vector>
 
 #include "report/DerivationHtml.h"
+#include "report/ExportFile.h"
 #include "report/PageFlow.h"
 #include "report/ReportContext.h"
 #include "report/ReportPainter.h"
@@ -239,13 +240,12 @@ std::vector<double> pageFill(const ReportContext& ctx, QPageSize::PageSizeId pag
 
 bool write(const ReportContext& ctx, const QString& path, QPageSize::PageSizeId pageSize, QString* error, int* pagesOut)
 {
-    // Written through QSaveFile: a failed export never leaves half a PDF behind.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    QPdfWriter writer(&file);
+    // Made in memory, then written by the one atomic writer (ExportFile.h): a full disk fails the
+    // export and leaves the previous PDF as it was.
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&buffer);
     writer.setResolution(kResolution);
     writer.setPageLayout(QPageLayout(QPageSize(pageSize), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
     writer.setTitle(QObject::tr("TrainPlan report: %1").arg(ctx.title()));
@@ -277,10 +277,12 @@ bool write(const ReportContext& ctx, const QString& path, QPageSize::PageSizeId 
         }
         blocks[i].paint(p, r);
     }
-    if (!p.end() || !file.commit()) {
-        *error = QObject::tr("Writing %1 failed: %2").arg(path, file.errorString());
+    if (!p.end()) {
+        *error = QObject::tr("Cannot make the PDF %1").arg(path);
         return false;
     }
+    if (!exportfile::write(path, bytes, error))
+        return false;
     if (pagesOut)
         *pagesOut = pages;
     return true;

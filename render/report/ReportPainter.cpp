@@ -19,6 +19,7 @@
 #include "text/Derivation.h"
 #include "plan/EnumNames.h"
 #include "text/Format.h"
+#include "style/Markup.h"
 
 using namespace trainplan;
 
@@ -30,7 +31,7 @@ namespace {
 
 QString q(const std::string& s)
 {
-    return QString::fromStdString(s).toHtmlEscaped();
+    return markup::escaped(s);
 }
 
 QString fmtBytes(double b) { return q(formatBytes(b)); }

@@ -10,6 +10,7 @@
 #include "style/Theme.h"
 #include "text/Format.h"
 #include "text/TextReport.h"
+#include "style/Markup.h"
 
 using namespace trainplan;
 
@@ -19,7 +20,7 @@ namespace {
 
 QString q(const std::string& s)
 {
-    return QString::fromStdString(s).toHtmlEscaped();
+    return markup::escaped(s);
 }
 
 QString bytes(double b) { return q(formatBytes(b)); }
@@ -76,7 +77,7 @@ QString head(std::initializer_list<QString> cells)
 
 QString accelerator(const ReportContext& ctx)
 {
-    return QString::fromStdString(ctx.plan().cluster.accelerator).toHtmlEscaped();
+    return markup::escaped(ctx.plan().cluster.accelerator);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "report/SlideExport.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QFontMetricsF>
 #include <QFileInfo>
@@ -7,13 +8,15 @@
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include "report/DerivationHtml.h"
+#include "report/ExportFile.h"
 #include "report/ReportContext.h"
 #include "report/ReviewHtml.h"
+#include "report/SlideFolder.h"
 #include "text/Derivation.h"
+#include "style/Markup.h"
 #include "style/Theme.h"
 #include "text/Format.h"
 
@@ -26,33 +29,31 @@ QString q(const std::string& s)
     return QString::fromStdString(s);
 }
 
-bool writeSvg(const ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
+QByteArray svgBytes(const ReportContext& ctx, const Slide& slide)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
-    svg.setOutputDevice(&file);
+    svg.setOutputDevice(&buffer);
     svg.setSize(QSize(int(kWidth), int(kHeight)));
     svg.setViewBox(QRectF(0, 0, kWidth, kHeight));
     svg.setResolution(96);
-    svg.setTitle(slideTitle(ctx, slide));
-    svg.setDescription(keyFigures(ctx));
+    // QSvgGenerator writes its title and description into the file as they are given.
+    svg.setTitle(markup::escaped(slideTitle(ctx, slide)));
+    svg.setDescription(markup::escaped(keyFigures(ctx)));
     QPainter p(&svg);
     paintSlide(ctx, slide, p, QRectF(0, 0, kWidth, kHeight));
     p.end();
-    if (!file.commit()) {
-        *error = QObject::tr("Writing %1 failed: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return bytes;
 }
 
-bool writePng(const ReportContext& ctx, const Slide& slide, const QString& path, double pixelRatio, QString* error)
+// Empty when the image could not be made (too large for memory) or encoded.
+QByteArray pngBytes(const ReportContext& ctx, const Slide& slide, double pixelRatio)
 {
     QImage image(int(kWidth * pixelRatio), int(kHeight * pixelRatio), QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull())
+        return {};
     image.setDevicePixelRatio(pixelRatio);
     image.fill(Qt::white);
     {
@@ -61,12 +62,24 @@ bool writePng(const ReportContext& ctx, const Slide& slide, const QString& path,
         p.setRenderHint(QPainter::TextAntialiasing);
         paintSlide(ctx, slide, p, QRectF(0, 0, kWidth, kHeight));
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-        *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG"))
+        return {};
+    return bytes;
+}
+
+// The slide as the file `name` asks for: .svg is SVG, "@2x.png" PNG at twice the pixels,
+// anything else PNG at 1920x1080.
+QByteArray slideBytes(const ReportContext& ctx, const Slide& slide, const QString& name, QString* error)
+{
+    QByteArray bytes = name.endsWith(".svg", Qt::CaseInsensitive)
+                           ? svgBytes(ctx, slide)
+                           : pngBytes(ctx, slide, name.endsWith("@2x.png", Qt::CaseInsensitive) ? 2.0 : 1.0);
+    if (bytes.isEmpty())
+        *error = QObject::tr("Cannot write %1: the image could not be made (out of memory?)").arg(name);
+    return bytes;
 }
 
 }  // namespace
@@ -92,7 +105,7 @@ QString appendixPieceHtml(const std::vector<trainplan::DerivationSection>& secti
     if (piece.first == 0 || startsColumn)
         heading = QString("<p style='font-size:%1pt; margin-top:0'><b>%2%3</b></p>")
                       .arg(12.0 * scale, 0, 'f', 1)
-                      .arg(QString::fromStdString(section.title).toHtmlEscaped(), piece.first > 0 ? QObject::tr(" (continued)") : QString());
+                      .arg(markup::escaped(QString::fromStdString(section.title)), piece.first > 0 ? QObject::tr(" (continued)") : QString());
     return heading + derivationhtml::stepsFragment(sections, piece.section, scale, piece.first, piece.last);
 }
 
@@ -132,7 +145,7 @@ std::vector<std::vector<AppendixPiece>> appendixColumns(const ReportContext& ctx
 QString sectionSteps(const ReportContext& ctx, const std::string& prefix, double scale)
 {
     const auto sections = trainplan::derive(ctx.analysis());
-    const auto e = [](const std::string& t) { return QString::fromStdString(t).toHtmlEscaped(); };
+    const auto e = [](const std::string& t) { return markup::escaped(QString::fromStdString(t)); };
     for (const auto& section : sections) {
         if (section.steps.empty() || section.steps.front().id.rfind(prefix, 0) != 0)
             continue;
@@ -369,36 +382,20 @@ void paintSlide(const ReportContext& ctx, const Slide& slide, QPainter& p, const
 
 bool writeSlide(const ReportContext& ctx, const Slide& slide, const QString& path, QString* error)
 {
-    if (path.endsWith(".svg", Qt::CaseInsensitive))
-        return writeSvg(ctx, slide, path, error);
-    return writePng(ctx, slide, path, path.endsWith("@2x.png", Qt::CaseInsensitive) ? 2.0 : 1.0, error);
+    const QByteArray bytes = slideBytes(ctx, slide, path, error);
+    return !bytes.isEmpty() && exportfile::write(path, bytes, error);
 }
 
 namespace {
 
-// Marks a folder as one TrainPlan's slide export wrote, so a later export may replace it whole.
-constexpr const char* kMarker = ".trainplan-slides";
-
-// Every slide of one run, and the deck, into `directory` (which exists and is empty).
-bool writeInto(const ReportContext& ctx, const QString& directory, QString* error, QStringList* names)
+QByteArray deckBytes(const ReportContext& ctx)
 {
-    const QDir dir(directory);
+    // One 16:9 page per slide, vectors throughout.
     const auto all = slides(ctx);
-    for (const auto& slide : all) {
-        for (const QString& name : {slide.fileStem + ".png", slide.fileStem + "@2x.png", slide.fileStem + ".svg"}) {
-            if (!writeSlide(ctx, slide, dir.filePath(name), error))
-                return false;
-            *names << name;
-        }
-    }
-    // The deck: one 16:9 page per slide, vectors throughout.
-    const QString deckPath = dir.filePath("deck.pdf");
-    QSaveFile file(deckPath);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QObject::tr("Cannot write %1: %2").arg(deckPath, file.errorString());
-        return false;
-    }
-    QPdfWriter deck(&file);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter deck(&buffer);
     deck.setResolution(96);
     deck.setPageLayout(QPageLayout(QPageSize(QSizeF(kWidth / 96 * 25.4, kHeight / 96 * 25.4), QPageSize::Millimeter, "16:9"), QPageLayout::Portrait,
                                    QMarginsF(0, 0, 0, 0)));
@@ -411,73 +408,38 @@ bool writeInto(const ReportContext& ctx, const QString& directory, QString* erro
             deck.newPage();
         paintSlide(ctx, all[i], p, page);
     }
-    if (!p.end() || !file.commit()) {
-        *error = QObject::tr("Writing %1 failed: %2").arg(deckPath, file.errorString());
-        return false;
-    }
-    *names << "deck.pdf";
-    QFile marker(dir.filePath(kMarker));
-    if (!marker.open(QIODevice::WriteOnly) || marker.write("TrainPlan slide export\n") < 0 || !marker.flush()) {
-        *error = QObject::tr("Cannot write %1: %2").arg(marker.fileName(), marker.errorString());
-        return false;
-    }
-    return true;
+    if (!p.end())
+        return {};
+    return bytes;
 }
 
 }  // namespace
 
-bool writeAll(const ReportContext& ctx, const QString& directory, QString* error, QStringList* written)
+bool writeAll(const ReportContext& ctx, const QString& directory, QString* error, QStringList* written, QStringList* kept)
 {
-    // One run's slides never mix with another's: they are written into a fresh folder beside the
-    // target, which then replaces the target whole. A run killed midway leaves the previous
-    // export untouched (and a hidden partial folder, removed by the next export).
-    const QFileInfo target(QDir::cleanPath(QDir(directory).absolutePath()));
-    const QDir existing(target.absoluteFilePath());
-    if (target.exists()) {
-        if (!target.isDir()) {
-            *error = QObject::tr("%1 is a file, not a folder").arg(target.absoluteFilePath());
-            return false;
-        }
-        const bool empty = existing.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty();
-        if (!empty && !existing.exists(kMarker)) {
-            *error = QObject::tr("%1 holds files TrainPlan did not write; choose an empty folder for the slides").arg(target.absoluteFilePath());
-            return false;
+    // SlideFolder.h: a staging folder, then one exchange (or file by file beside a person's files);
+    // nothing TrainPlan did not write is ever removed.
+    SlideFolder folder(directory);
+    for (const auto& slide : slides(ctx)) {
+        for (const QString& name : {slide.fileStem + ".png", slide.fileStem + "@2x.png", slide.fileStem + ".svg"}) {
+            const QByteArray bytes = slideBytes(ctx, slide, name, error);
+            if (bytes.isEmpty())
+                return false;
+            if (!folder.add(name, bytes)) {
+                *error = folder.error();
+                return false;
+            }
         }
     }
-    QDir parent = target.absoluteDir();
-    if (!parent.exists() && !QDir().mkpath(parent.absolutePath())) {
-        *error = QObject::tr("Cannot create the folder %1").arg(parent.absolutePath());
+    const QByteArray deck = deckBytes(ctx);
+    if (deck.isEmpty()) {
+        *error = QObject::tr("Cannot make the deck PDF");
         return false;
     }
-    const QString stem = "." + target.fileName() + ".trainplan-";
-    for (const QString& stale : parent.entryList({stem + "*"}, QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot))
-        QDir(parent.filePath(stale)).removeRecursively();
-    const QString fresh = parent.filePath(stem + "new");
-    if (!parent.mkdir(stem + "new")) {
-        *error = QObject::tr("Cannot create a folder in %1").arg(parent.absolutePath());
+    if (!folder.add("deck.pdf", deck) || !folder.commit(written, kept)) {
+        *error = folder.error();
         return false;
     }
-    QStringList names;
-    if (!writeInto(ctx, fresh, error, &names)) {
-        QDir(fresh).removeRecursively();
-        return false;
-    }
-    const QString old = parent.filePath(stem + "old");
-    if (target.exists() && !parent.rename(target.fileName(), stem + "old")) {
-        *error = QObject::tr("Cannot replace %1").arg(target.absoluteFilePath());
-        QDir(fresh).removeRecursively();
-        return false;
-    }
-    if (!parent.rename(stem + "new", target.fileName())) {
-        *error = QObject::tr("Cannot move the slides into %1").arg(target.absoluteFilePath());
-        if (QFileInfo::exists(old))
-            parent.rename(stem + "old", target.fileName());
-        return false;
-    }
-    QDir(old).removeRecursively();
-    if (written)
-        for (const QString& name : names)
-            *written << QDir(target.absoluteFilePath()).filePath(name);
     return true;
 }
 

@@ -59,7 +59,11 @@ QString slideTitle(const ReportContext& context, const Slide& slide);
 // The one-line key figures shown on every slide.
 QString keyFigures(const ReportContext& context);
 void paintSlide(const ReportContext& context, const Slide& slide, QPainter& painter, const QRectF& rect);
-bool writeAll(const ReportContext& context, const QString& directory, QString* error, QStringList* written = nullptr);
+// Every slide in every form, and the deck, into `directory` (SlideFolder.h says how it is
+// replaced). `written` gets the files' paths; `kept` the entries of the folder TrainPlan did not
+// write and left in place.
+bool writeAll(const ReportContext& context, const QString& directory, QString* error, QStringList* written = nullptr,
+              QStringList* kept = nullptr);
 // One slide to one file: .svg writes SVG, anything else PNG at 1920x1080, and a path
 // ending "@2x.png" at twice the pixels.
 bool writeSlide(const ReportContext& context, const Slide& slide, const QString& path, QString* error);

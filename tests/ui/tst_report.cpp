@@ -167,13 +167,17 @@ void TestReport::slideRunsNeverMix()
     trainplan::Plan longer = trainplan::defaultPlan();
     ReportContext first(longer);
     QVERIFY2(slideexport::writeAll(first, folder, &error), qPrintable(error));
-    // An export killed midway left a partial folder beside the target: it never reaches the
-    // target, and the next export clears it.
-    const QString partial = dir_.filePath(".runs.trainplan-new");
+    // An export killed midway left its staging folder beside the target: it never reaches the
+    // target, and the next export clears it (of the files its manifest lists).
+    const QString partial = dir_.filePath(".runs.trainplan-Ab12Cd");
     QVERIFY(QDir().mkpath(partial));
     QFile junk(partial + "/99-stale.png");
     QVERIFY(junk.open(QIODevice::WriteOnly));
     junk.close();
+    QFile manifest(partial + "/.trainplan-slides");
+    QVERIFY(manifest.open(QIODevice::WriteOnly));
+    manifest.write("TrainPlan slide export 2\n99-stale.png\n");
+    manifest.close();
     trainplan::Plan other = longer;
     other.name = "second run";
     other.layout.pp = 1;

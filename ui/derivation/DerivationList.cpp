@@ -1,5 +1,6 @@
 #include "derivation/DerivationList.h"
 #include "style/Theme.h"
+#include "style/Markup.h"
 
 #include <QEvent>
 #include <QFontDatabase>
@@ -208,8 +209,8 @@ bool DerivationList::viewportEvent(QEvent* event)
         const double y = help->pos().y() + verticalScrollBar()->value();
         for (const auto& r : rows_) {
             if (r.step && y >= r.top && y < r.top + r.height) {
-                QToolTip::showText(help->globalPos(), QString("<b>%1</b><br>%2 = %3").arg(q(r.step->title).toHtmlEscaped(),
-                                                                                          q(r.step->id), q(r.step->result).toHtmlEscaped()), viewport());
+                QToolTip::showText(help->globalPos(), QString("<b>%1</b><br>%2 = %3").arg(markup::escaped(q(r.step->title)),
+                                                                                          q(r.step->id), markup::escaped(q(r.step->result))), viewport());
                 return true;
             }
         }

@@ -31,6 +31,7 @@
 #include "charts/ChartStyle.h"
 #include "style/Fonts.h"
 #include "style/Theme.h"
+#include "style/Markup.h"
 
 using trainplan::RealityMetric;
 
@@ -125,7 +126,7 @@ void plotCases(QChartView* view, const std::vector<trainplan::RealityRow>& rows,
                 const QPointF p(plotted(m, r.measured), plotted(m, r.predicted));
                 s->append(p);
                 tips << QObject::tr("<b>%1</b><br>%2<br>predicted %3, measured %4: %5%6 %")
-                            .arg(QString::fromStdString(r.id).toHtmlEscaped(), QString::fromStdString(r.location).toHtmlEscaped())
+                            .arg(markup::escaped(QString::fromStdString(r.id)), markup::escaped(QString::fromStdString(r.location)))
                             .arg(p.y(), 0, 'g', 4)
                             .arg(p.x(), 0, 'g', 4)
                             .arg(r.error >= 0 ? "+" : "−")
@@ -528,7 +529,7 @@ void RealityCheckView::fill()
 {
     model_->removeRows(0, model_->rowCount());
     if (!error_.isEmpty()) {
-        summaryLabel_->setText(QStringLiteral("<font color='%1'>%2</font>").arg(theme::capacity().name(), error_.toHtmlEscaped()));
+        summaryLabel_->setText(QStringLiteral("<font color='%1'>%2</font>").arg(theme::capacity().name(), markup::escaped(error_)));
         plotCases(chart_, {}, nullptr);
         return;
     }
@@ -540,8 +541,8 @@ void RealityCheckView::fill()
         auto* id = item(shortCaseName(fullId), fullId, Qt::AlignLeft | Qt::AlignVCenter);
         id->setData(fullId, kIdRole);
         id->setToolTip(QStringLiteral("%1<br>%2<br>%3<br>predicted range %4 to %5%6")
-                           .arg(fullId.toHtmlEscaped(), QString::fromStdString(r.family).toHtmlEscaped(),
-                                QString::fromStdString(r.location).toHtmlEscaped(), valueText(r.metric, r.low), valueText(r.metric, r.high),
+                           .arg(markup::escaped(fullId), markup::escaped(QString::fromStdString(r.family)),
+                                markup::escaped(QString::fromStdString(r.location)), valueText(r.metric, r.low), valueText(r.metric, r.high),
                                 r.inRange ? QString() : tr(" (measured outside)")));
         items << id;
         items << item(shortName(r.metric), int(r.metric), Qt::AlignLeft | Qt::AlignVCenter);
@@ -577,7 +578,7 @@ void RealityCheckView::fill()
             .arg((pass ? theme::ok() : theme::capacity()).name())
             .arg(s.medianAbsError * 100, 0, 'f', 1)
             .arg(s.worstAbsError * 100, 0, 'f', 1)
-            .arg(QString::fromStdString(s.worstId).toHtmlEscaped())
+            .arg(markup::escaped(QString::fromStdString(s.worstId)))
             .arg(s.gatedCount)
             .arg(tr("Megatron-LM papers of 2021–22; Megatron-Core on H100, BigScience and MegaScale"))
             .arg(notGated > 0 ? tr(" %n more shown grey: evaluated, not gated (a workload or stack the plan cannot describe).", nullptr, notGated)

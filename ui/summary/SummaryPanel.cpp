@@ -12,6 +12,7 @@
 #include "analysis/PlanUnknowns.h"
 #include "text/Derivation.h"
 #include "text/Format.h"
+#include "style/Markup.h"
 
 using namespace trainplan;
 
@@ -110,25 +111,24 @@ QString SummaryPanel::tooltipHtml(const QString& id) const
         // A narrow card shows its lines shortened: the tooltip gives them whole.
         if (e.card->isElided())
             html += QString("<p><b>%1</b><br>%2<br>%3</p>")
-                        .arg(e.card->titleText().toHtmlEscaped(), e.card->valueText().toHtmlEscaped(), e.card->detailText().toHtmlEscaped());
+                        .arg(markup::escaped(e.card->titleText()), markup::escaped(e.card->valueText()), markup::escaped(e.card->detailText()));
         if (e.id == "memory") {
             const auto& r = doc_->analysis().memoryRange;
-            html += "<p>" + tr("Range %1 to %2: unknown %3 at either value, no fragmentation allowance at the low end, +%4 model error at the high end.")
-                                .arg(q(formatBytes(r.lowBytes)), q(formatBytes(r.highBytes)),
-                                     q(unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)),
-                                     q(formatPercent(r.modelErrorAbove, 0)))
-                                .toHtmlEscaped()
-                  + "</p>";
+            html += "<p>"
+                    + markup::escaped(tr("Range %1 to %2: unknown %3 at either value, no fragmentation allowance at the low end, +%4 model error at the high end.")
+                                          .arg(q(formatBytes(r.lowBytes)), q(formatBytes(r.highBytes)),
+                                               q(unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)), q(formatPercent(r.modelErrorAbove, 0))))
+                    + "</p>";
         }
         html += "<table cellspacing=4>";
         for (const auto& stepId : e.stepIds) {
             const auto* step = findStep(sections, stepId.toStdString());
             if (!step)
                 continue;
-            const QString substituted = trainplan::substitutionAddsToResult(*step) ? "= " + q(step->substituted).toHtmlEscaped() + "<br>" : QString();
+            const QString substituted = trainplan::substitutionAddsToResult(*step) ? "= " + markup::escaped(q(step->substituted)) + "<br>" : QString();
             html += QString("<tr><td><b>%1</b><br><code>%2</code><br>%3= <b>%4</b><br><i>%5</i></td></tr>")
-                        .arg(q(step->title).toHtmlEscaped(), q(step->formula).toHtmlEscaped(), substituted, q(step->result).toHtmlEscaped(),
-                             q(step->source).toHtmlEscaped());
+                        .arg(markup::escaped(q(step->title)), markup::escaped(q(step->formula)), substituted, markup::escaped(q(step->result)),
+                             markup::escaped(q(step->source)));
         }
         return html + "</table><p><i>" + tr("Click for these steps in the math.") + "</i></p>";
     }

@@ -1,4 +1,5 @@
 #include "window/DashboardPane.h"
+#include "style/Markup.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,7 +19,7 @@ DashboardPane::DashboardPane(const QString& title, QWidget* content, QWidget* pa
     layout->setContentsMargins(4, 2, 4, 4);
     layout->setSpacing(2);
     auto* header = new QHBoxLayout;
-    auto* label = new QLabel(QString("<b>%1</b>").arg(title.toHtmlEscaped()), this);
+    auto* label = new QLabel(QString("<b>%1</b>").arg(markup::escaped(title)), this);
     header->addWidget(label, 1);
     enlarge_->setAutoRaise(true);
     enlarge_->setCheckable(true);
