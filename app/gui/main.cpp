@@ -2,6 +2,7 @@
 // (or the default plan, worked example A, without an argument), with the overrides applied as
 // one unsaved edit.
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 
@@ -11,6 +12,7 @@
 
 #include "document/PlanDocument.h"
 #include "plan/PlanIO.h"
+#include "report/ExportFile.h"
 #include "window/MainWindow.h"
 #include "trainplan/Version.h"
 
@@ -52,15 +54,36 @@ int main(int argc, char** argv)
         }
     }
     if (parser.isSet(screenshot)) {
+        // A window larger than any screen made is refused before Qt tries to allocate it.
+        constexpr int kMaxSide = 8192;
         const QStringList wh = parser.value(size).split('x');
-        window.resize(wh.value(0).toInt() > 0 ? wh.value(0).toInt() : 1280, wh.value(1).toInt() > 0 ? wh.value(1).toInt() : 800);
+        bool okW = false, okH = false;
+        const int w = wh.value(0).toInt(&okW), h = wh.value(1).toInt(&okH);
+        if (wh.size() != 2 || !okW || !okH || w < 320 || h < 240 || w > kMaxSide || h > kMaxSide) {
+            std::fprintf(stderr, "trainplan: --size: expected WIDTHxHEIGHT between 320x240 and %dx%d, got \"%s\"\n", kMaxSide, kMaxSide,
+                         qPrintable(parser.value(size)));
+            return 2;
+        }
+        window.resize(w, h);
         window.show();
         // Let delayed layouts (item views re-wrapping text, chart geometry) settle first.
         QElapsedTimer settle;
         settle.start();
         while (settle.elapsed() < 300)
             QApplication::processEvents(QEventLoop::AllEvents, 50);
-        return window.grab().save(parser.value(screenshot)) ? 0 : 1;
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        QString error;
+        if (!window.grab().save(&buffer, "PNG")) {
+            std::fprintf(stderr, "trainplan: --screenshot: the window could not be rendered to PNG\n");
+            return 1;
+        }
+        if (!exportfile::write(parser.value(screenshot), png, &error)) {
+            std::fprintf(stderr, "trainplan: --screenshot: %s\n", qPrintable(error));
+            return 1;
+        }
+        return 0;
     }
     window.show();
     window.offerRecovery();

@@ -37,9 +37,15 @@ void Autosaver::saveNow()
     pendingWrite_ = false;
     if (!doc_->isModified())
         return;
-    // A failed write keeps the previous copy; the next change tries again.
-    store_.write(doc_->plan(), doc_->filePath(), nullptr);
+    // A failed write keeps the previous copy; the next change tries again. Either way the window
+    // hears of a change of state, so a failing autosave is never silent.
+    QString error;
+    const bool ok = store_.write(doc_->plan(), doc_->filePath(), &error);
     sinceWrite_.restart();
+    if (ok != lastError_.isEmpty() || (!ok && error != lastError_)) {
+        lastError_ = ok ? QString() : (error.isEmpty() ? tr("unknown reason") : error);
+        emit statusChanged(lastError_);
+    }
 }
 
 void Autosaver::clear()

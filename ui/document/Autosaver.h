@@ -25,6 +25,13 @@ public:
     void saveNow();
     // Nothing to recover any more: a save, a clean exit, or unsaved work deliberately discarded.
     void clear();
+    // Whether the last write of the recovery copy failed (and why): the unsaved work is then
+    // protected only by the previous copy, if any.
+    bool failing() const { return !lastError_.isEmpty(); }
+
+signals:
+    // Emitted when a write fails (with the reason) and when writing works again (empty reason).
+    void statusChanged(const QString& error);
 
 private:
     void onChanged();
@@ -34,4 +41,5 @@ private:
     QTimer pause_;
     QElapsedTimer sinceWrite_;
     bool pendingWrite_ = false;
+    QString lastError_;
 };

@@ -5,6 +5,7 @@
 
 #include "document/PlanEditCommand.h"
 #include "plan/AtomicFile.h"
+#include "plan/BoundedFile.h"
 #include "plan/PlanIO.h"
 #include "plan/PlanName.h"
 #include "plan/Presets.h"
@@ -99,18 +100,19 @@ void PlanDocument::resetTo(const trainplan::Plan& plan, const QString& path)
 
 bool PlanDocument::load(const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QString("Cannot open %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    constexpr qint64 kMaxPlanBytes = 16 * 1024 * 1024;
-    if (file.size() > kMaxPlanBytes) {
-        *error = QString("%1 is larger than 16 MiB; it is not a plan file.").arg(path);
+    std::string text;
+    try {
+        // The bounded reader: regular files only (never /dev/zero or a named pipe), 16 MiB at most.
+        text = trainplan::readRegularFile(QFile::encodeName(path).toStdString());
+    } catch (const trainplan::PlanError& e) {
+        QString message = QString::fromStdString(e.problems().empty() ? std::string(e.what()) : e.problems().front().message);
+        if (!message.isEmpty())
+            message[0] = message[0].toUpper();
+        *error = message;
         return false;
     }
     try {
-        resetTo(trainplan::planFromText(file.readAll().toStdString()), QFileInfo(path).absoluteFilePath());
+        resetTo(trainplan::planFromText(text), QFileInfo(path).absoluteFilePath());
         return true;
     } catch (const trainplan::PlanError& e) {
         QStringList lines;

@@ -2,7 +2,7 @@
 
 #include <QDir>
 #include <QFile>
-#include <QSaveFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QUuid>
 
@@ -10,12 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "plan/AtomicFile.h"
+#include "plan/BoundedFile.h"
+#include "plan/BoundedJson.h"
 #include "plan/PlanIO.h"
 
 namespace {
 
 constexpr const char* kFormat = "trainplan.recovery";
-constexpr qint64 kMaxRecoveryBytes = 16 * 1024 * 1024;
 
 QString lockPathOf(const QString& file)
 {
@@ -51,11 +53,13 @@ bool RecoveryStore::write(const trainplan::Plan& plan, const QString& originalPa
                           {"original_path", originalPath.toStdString()},
                           {"saved_at", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()},
                           {"plan", trainplan::planToJson(plan)}};
-    const std::string text = doc.dump(2) + "\n";
-    QSaveFile file(file_);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit()) {
+    // The core's one atomic writer: every write and the sync are checked before the previous
+    // copy is replaced, so a full disk keeps the last good recovery copy instead of 0 bytes.
+    try {
+        trainplan::writeFileAtomically(QFile::encodeName(file_).toStdString(), doc.dump(2) + "\n");
+    } catch (const trainplan::FileWriteError& e) {
         if (error)
-            *error = file.errorString();
+            *error = QString::fromLocal8Bit(e.what());
         return false;
     }
     return true;
@@ -70,20 +74,37 @@ std::vector<RecoveryStore::Pending> RecoveryStore::pending() const
 {
     std::vector<Pending> out;
     const QDir dir(directory_);
-    for (const QString& name : dir.entryList({QStringLiteral("session-*.json")}, QDir::Files)) {
-        const QString file = dir.filePath(name);
-        if (file == file_)
-            continue;
+    const auto ownerIsGone = [&](const QString& file) {
         QLockFile owner(lockPathOf(file));
         owner.setStaleLockTime(0);
         if (!owner.tryLock(0))
-            continue;  // its TrainPlan is still running
+            return false;  // its TrainPlan is still running
         owner.unlock();
-        QFile in(file);
-        if (!in.open(QIODevice::ReadOnly) || in.size() > kMaxRecoveryBytes)
+        return true;
+    };
+    // What a killed TrainPlan leaves besides its copy: a lock with no copy (it had nothing
+    // unsaved), a temporary file of a write it never finished. The folder is TrainPlan's own.
+    for (const QString& name : dir.entryList({QStringLiteral("session-*.lock")}, QDir::Files | QDir::Hidden)) {
+        QString json = dir.filePath(name);
+        json.chop(int(QStringLiteral(".lock").size()));
+        json += QStringLiteral(".json");
+        if (json != file_ && !QFileInfo::exists(json) && ownerIsGone(json))
+            QFile::remove(dir.filePath(name));
+    }
+    for (const QString& name : dir.entryList({QStringLiteral(".session-*.json.tmp-*")}, QDir::Files | QDir::Hidden)) {
+        const QString json = dir.filePath(name.mid(1, name.indexOf(QStringLiteral(".tmp-")) - 1));
+        if (json != file_ && ownerIsGone(json))
+            QFile::remove(dir.filePath(name));
+    }
+    for (const QString& name : dir.entryList({QStringLiteral("session-*.json")}, QDir::Files)) {
+        const QString file = dir.filePath(name);
+        if (file == file_ || !ownerIsGone(file))
             continue;
         try {
-            const auto doc = nlohmann::json::parse(in.readAll().toStdString());
+            // Bounded in size and depth, regular files only: a hostile or damaged copy is
+            // skipped, never a crash at every start.
+            const auto doc = trainplan::parseJsonBounded(trainplan::readRegularFile(QFile::encodeName(file).toStdString(), trainplan::kMaxInputFileBytes),
+                                                         name.toStdString());
             if (!doc.is_object() || doc.value("format", std::string()) != kFormat || !doc.contains("plan"))
                 continue;
             Pending p;

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QApplication>
+#include <QRegularExpression>
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileDialog>
@@ -81,6 +82,19 @@ MainWindow::MainWindow(QWidget* parent)
         const QString suggested = doc_->filePath().isEmpty() ? dir + "/plan.json" : doc_->filePath();
         return QFileDialog::getSaveFileName(this, tr("Save plan"), suggested, tr("TrainPlan plans (*.json)"));
     };
+
+    // A failing autosave is said, and stays said until a write works again.
+    autosaveWarning_ = new QLabel;
+    autosaveWarning_->setVisible(false);
+    autosaveWarning_->setStyleSheet(QStringLiteral("color: %1").arg(theme::severity(trainplan::Severity::Warning).name()));
+    statusBar()->addPermanentWidget(autosaveWarning_);
+    connect(autosaver_, &Autosaver::statusChanged, this, [this](const QString& error) {
+        autosaveWarning_->setVisible(!error.isEmpty());
+        autosaveWarning_->setText(tr("Unsaved work is not being backed up"));
+        autosaveWarning_->setToolTip(tr("Writing the recovery copy failed: %1").arg(error));
+        if (!error.isEmpty())
+            statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 15000);
+    });
 
     inputs_ = new InputPanel(doc_);
     inputScroll_ = new QScrollArea;
@@ -544,15 +558,19 @@ void MainWindow::newFromModel(const QString& modelName)
 bool MainWindow::runExport(const ExportRequest& request)
 {
     QString error;
-    QStringList written;
+    QStringList written, kept;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool ok = exporter::run(doc_->analysis(), QFileInfo(doc_->displayName()).completeBaseName(), request, &error, &written);
+    const bool ok = exporter::run(doc_->analysis(), QFileInfo(doc_->displayName()).completeBaseName(), request, &error, &written, &kept);
     QApplication::restoreOverrideCursor();
     if (!ok) {
         showError(tr("Export failed"), error);
         return false;
     }
-    statusBar()->showMessage(tr("Wrote %n file(s): %1", nullptr, int(written.size())).arg(written.value(0)), 6000);
+    QString message = tr("Wrote %n file(s): %1", nullptr, int(written.size())).arg(written.value(0));
+    if (!kept.isEmpty())
+        message += tr("; kept %n file(s) TrainPlan did not write: %1", nullptr, int(kept.size()))
+                       .arg(QStringList(kept.mid(0, 3)).replaceInStrings(QRegularExpression(".*/"), QString()).join(", "));
+    statusBar()->showMessage(message, kept.isEmpty() ? 6000 : 15000);
     return true;
 }
 

@@ -136,4 +136,5 @@ private:
     QSplitter* bottomRow_;
     std::vector<DashboardPane*> panes_;
     FocusRing* focusRing_;
+    class QLabel* autosaveWarning_;  // shown while writing the recovery copy fails
 };
