@@ -8,16 +8,11 @@
 
 #include <algorithm>
 
-#include <nlohmann/json.hpp>
-
 #include "plan/AtomicFile.h"
 #include "plan/BoundedFile.h"
-#include "plan/BoundedJson.h"
-#include "plan/PlanIO.h"
+#include "plan/RecoveryDocument.h"
 
 namespace {
-
-constexpr const char* kFormat = "trainplan.recovery";
 
 QString lockPathOf(const QString& file)
 {
@@ -48,18 +43,19 @@ QString RecoveryStore::defaultDirectory()
 
 bool RecoveryStore::write(const trainplan::Plan& plan, const QString& originalPath, QString* error)
 {
-    nlohmann::json doc = {{"format", kFormat},
-                          {"version", 1},
-                          {"original_path", originalPath.toStdString()},
-                          {"saved_at", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()},
-                          {"plan", trainplan::planToJson(plan)}};
     // The core's one atomic writer: every write and the sync are checked before the previous
     // copy is replaced, so a full disk keeps the last good recovery copy instead of 0 bytes.
     try {
-        trainplan::writeFileAtomically(QFile::encodeName(file_).toStdString(), doc.dump(2) + "\n");
+        trainplan::writeFileAtomically(QFile::encodeName(file_).toStdString(),
+                                       trainplan::recoveryDocumentToText(plan, originalPath.toStdString(),
+                                                                         QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()));
     } catch (const trainplan::FileWriteError& e) {
         if (error)
             *error = QString::fromLocal8Bit(e.what());
+        return false;
+    } catch (const trainplan::PlanError& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
         return false;
     }
     return true;
@@ -103,15 +99,12 @@ std::vector<RecoveryStore::Pending> RecoveryStore::pending() const
         try {
             // Bounded in size and depth, regular files only: a hostile or damaged copy is
             // skipped, never a crash at every start.
-            const auto doc = trainplan::parseJsonBounded(trainplan::readRegularFile(QFile::encodeName(file).toStdString(), trainplan::kMaxInputFileBytes),
-                                                         name.toStdString());
-            if (!doc.is_object() || doc.value("format", std::string()) != kFormat || !doc.contains("plan"))
-                continue;
+            auto doc = trainplan::parseRecoveryDocument(trainplan::readRegularFile(QFile::encodeName(file).toStdString()));
             Pending p;
             p.file = file;
-            p.originalPath = QString::fromStdString(doc.value("original_path", std::string()));
-            p.savedAt = QDateTime::fromString(QString::fromStdString(doc.value("saved_at", std::string())), Qt::ISODate);
-            p.plan = trainplan::planFromJson(doc["plan"]);
+            p.originalPath = QString::fromStdString(doc.originalPath);
+            p.savedAt = QDateTime::fromString(QString::fromStdString(doc.savedAt), Qt::ISODate);
+            p.plan = std::move(doc.plan);
             out.push_back(std::move(p));
         } catch (const std::exception&) {
             continue;  // not ours to judge: leave the file for a person to look at
