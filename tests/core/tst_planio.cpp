@@ -44,6 +44,9 @@ private slots:
     void physicallyImplausibleInputsAreRejected_data();
     void physicallyImplausibleInputsAreRejected();
     void unreadableFileIsAPlanError();
+    void duplicateKeysAreRefused_data();
+    void duplicateKeysAreRefused();
+    void duplicateKeysInASetValueAreRefused();
 };
 
 void TestPlanIO::examplesLoad()
@@ -532,6 +535,48 @@ void TestPlanIO::unreadableFileIsAPlanError()
     QTemporaryDir dir;
     r = expectProblem([&] { trainplan::loadPlanFile(dir.path().toStdString()); }, "", "cannot read");
     QVERIFY2(r.isEmpty(), qPrintable(r));
+}
+
+// A key given twice in one object used to keep the last value silently; it is refused with
+// the key's path and where its second appearance starts, in a plan, in any text read
+// through parseJsonBounded and in a --set value.
+void TestPlanIO::duplicateKeysAreRefused_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("where");
+    QTest::newRow("top level") << QByteArray(R"({"format": "trainplan.plan", "version": 1, "version": 2})") << "version" << "line 1, column 44";
+    QTest::newRow("same value twice") << QByteArray("{\n  \"notes\": \"x\",\n  \"notes\": \"x\"\n}") << "notes" << "line 3, column 3";
+    QTest::newRow("nested") << QByteArray(R"({"model": {"layers": 80, "hidden_size": 8192, "layers": 40}})") << "model.layers" << "line 1, column 47";
+    QTest::newRow("spelt with an escape") << QByteArray(R"({"model": {"name": "a", "n\u0061me": "b"}})") << "model.name" << "line 1, column 25";
+    QTest::newRow("object in an array") << QByteArray(R"({"layout": {"stage_layers": [1, {"a": 1, "a": 2}]}})") << "layout.stage_layers[1].a" << "line 1, column 42";
+    QTest::newRow("empty key") << QByteArray(R"({"": 1, "": 2})") << "" << "line 1, column 9";
+    QTest::newRow("after a nested object") << QByteArray(R"({"training": {"reserve": {"nccl_channels": 2}, "reserve": {}}})") << "training.reserve" << "line 1, column 48";
+}
+
+void TestPlanIO::duplicateKeysAreRefused()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, path);
+    QFETCH(QString, where);
+    const std::string t = text.toStdString();
+    QString r = expectProblem([&] { trainplan::planFromText(t); }, path, "appears twice");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    r = expectProblem([&] { trainplan::parseJsonBounded(t, "test.json"); }, path, "test.json " + where);
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    const auto parsed = trainplan::tryParseJsonBounded(t, "test.json");
+    QVERIFY(parsed.status != trainplan::BoundedJsonResult::Status::Ok);
+    QCOMPARE(QString::fromStdString(parsed.path), path);
+}
+
+void TestPlanIO::duplicateKeysInASetValueAreRefused()
+{
+    json doc = readJsonFile(examplePath("70b-2048-h100.json"));
+    const QString r = expectProblem([&] { trainplan::applyOverride(doc, R"(layout.stage_layers={"a": 1, "a": 2})"); }, "layout.stage_layers", "\"a\" appears twice");
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    // The same key in two objects is no duplicate.
+    const json j = trainplan::parseJsonBounded(R"({"a": {"x": 1}, "b": {"x": [{"x": 2}]}, "x": 3})", "test");
+    QCOMPARE(j["b"]["x"][0]["x"].get<int>(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestPlanIO)

@@ -1,6 +1,8 @@
 #include "plan/BoundedJson.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <iterator>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -13,11 +15,43 @@ using nlohmann::json;
 
 namespace {
 
+// Reads the text one byte at a time for nlohmann's lexer and leaves where it is in `cursor`,
+// so the builder knows where a key it is handed ends (nlohmann's SAX callbacks get no
+// position; only its errors do).
+class CursorIterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    CursorIterator(const char* at, const char** cursor) : at_(at), cursor_(cursor) {}
+    reference operator*() const { return *at_; }
+    CursorIterator& operator++()
+    {
+        *cursor_ = ++at_;
+        return *this;
+    }
+    CursorIterator operator++(int)
+    {
+        CursorIterator before = *this;
+        ++*this;
+        return before;
+    }
+    bool operator==(const CursorIterator& other) const { return at_ == other.at_; }
+
+private:
+    const char* at_;
+    const char** cursor_;
+};
+
 // nlohmann's SAX interface, building the same document its DOM parser would, while keeping
-// the depth and the path of the value being read.
+// the depth and the path of the value being read. A key given twice in one object is an
+// error (nlohmann's DOM parser silently keeps the last value).
 class BoundedDomBuilder {
 public:
-    explicit BoundedDomBuilder(size_t maxDepth) : maxDepth_(maxDepth) {}
+    BoundedDomBuilder(size_t maxDepth, const char* const* cursor) : maxDepth_(maxDepth), cursor_(cursor) {}
 
     bool null() { return put(json(nullptr)); }
     bool boolean(bool v) { return put(json(v)); }
@@ -31,7 +65,15 @@ public:
     bool start_array(size_t) { return open(json::array()); }
     bool key(json::string_t& k)
     {
-        levels_.back().key = k;
+        // One lookup: the key's slot is made here and filled by the value that follows.
+        Level& top = levels_.back();
+        auto [it, inserted] = top.node->get_ref<json::object_t&>().emplace(std::move(k), nullptr);
+        top.key = &it->first;
+        top.value = &it->second;
+        if (!inserted) {
+            duplicateEnd_ = *cursor_;  // just past the closing quote of the second one
+            return false;
+        }
         return true;
     }
     bool end_object() { return close(); }
@@ -47,31 +89,41 @@ public:
 
     json& root() { return root_; }
     bool tooDeep() const { return tooDeep_; }
+    // Where the text of a key given twice ends, or nullptr.
+    const char* duplicateEnd() const { return duplicateEnd_; }
     int errorId() const { return errorId_; }
     size_t errorPosition() const { return errorPosition_; }
     const std::string& errorText() const { return errorText_; }
-    // "training.tokens", "layout.stage_layers[2]": where the parser is now.
-    std::string path() const
+    // The key being read or (when duplicateEnd) given twice; only while one is.
+    const std::string* currentKey() const { return levels_.empty() ? nullptr : levels_.back().key; }
+    // "training.tokens", "layout.stage_layers[2]": where the parser is now. Between an
+    // object's values (a key being read), the object itself.
+    std::string path() const { return pathOf(levels_.size()); }
+    // The path of the object or array the parser is in ("" at the top).
+    std::string parentPath() const { return pathOf(levels_.empty() ? 0 : levels_.size() - 1); }
+
+private:
+    struct Level {
+        json* node;
+        const std::string* key = nullptr;  // object: the key whose value is being read, else nullptr
+        json* value = nullptr;             // object: that key's slot
+    };
+
+    std::string pathOf(size_t depth) const
     {
         std::string p;
-        for (size_t i = 0; i < levels_.size(); ++i) {
+        for (size_t i = 0; i < depth; ++i) {
             const Level& l = levels_[i];
             // An array's open child is its last element; at the innermost level the value
             // being read is the next one.
             const bool innermost = i + 1 == levels_.size();
             if (l.node->is_array())
                 p += "[" + std::to_string(innermost ? l.node->size() : l.node->size() - 1) + "]";
-            else if (!l.key.empty() || l.node->is_object())
-                p += (p.empty() ? "" : ".") + l.key;
+            else if (l.key)
+                p += (p.empty() ? "" : ".") + *l.key;
         }
         return p;
     }
-
-private:
-    struct Level {
-        json* node;
-        std::string key;  // object: the key whose value comes next
-    };
 
     json* slot()
     {
@@ -82,11 +134,18 @@ private:
             top.node->push_back(nullptr);
             return &top.node->back();
         }
-        return &(*top.node)[top.key];
+        return top.value;
+    }
+    // The value in the innermost object is complete: the next thing there is a key or '}'.
+    void valueDone()
+    {
+        if (!levels_.empty())
+            levels_.back().key = nullptr;
     }
     bool put(json&& v)
     {
         *slot() = std::move(v);
+        valueDone();
         return true;
     }
     bool open(json&& container)
@@ -97,23 +156,52 @@ private:
         }
         json* s = slot();
         *s = std::move(container);
-        levels_.push_back({s, {}});
+        levels_.push_back({s});
         return true;
     }
     bool close()
     {
         levels_.pop_back();
+        valueDone();
         return true;
     }
 
     size_t maxDepth_;
+    const char* const* cursor_;
     json root_;
     std::vector<Level> levels_;
     bool tooDeep_ = false;
+    const char* duplicateEnd_ = nullptr;
     int errorId_ = 0;
     size_t errorPosition_ = 0;
     std::string errorText_;
 };
+
+// The opening quote of the string whose text runs up to `end` (inside it, or just past its
+// closing quote): the nearest quote before it that no backslash escapes.
+size_t openingQuote(const std::string& text, size_t end)
+{
+    size_t at = std::min(end, text.size());
+    if (at > 0 && text[at - 1] == '"')
+        --at;  // the closing quote itself
+    while (at > 0) {
+        --at;
+        if (text[at] != '"')
+            continue;
+        size_t backslashes = 0;
+        while (backslashes < at && text[at - 1 - backslashes] == '\\')
+            ++backslashes;
+        if (backslashes % 2 == 0)
+            return at;
+    }
+    return 0;
+}
+
+// Where an object is, for a message: "in layout", "at the top level".
+std::string inObject(const std::string& path)
+{
+    return path.empty() ? std::string("at the top level") : "in " + path;
+}
 
 std::string lineAndColumn(const std::string& text, size_t position)
 {
@@ -136,10 +224,12 @@ BoundedJsonResult tryParseJsonBounded(const std::string& text, const std::string
 {
     using Status = BoundedJsonResult::Status;
     BoundedJsonResult result;
-    BoundedDomBuilder builder(maxDepth);
+    const char* cursor = text.data();
+    BoundedDomBuilder builder(maxDepth, &cursor);
     bool ok = false;
     try {
-        ok = json::sax_parse(text, &builder);
+        const char* end = text.data() + text.size();
+        ok = json::sax_parse(CursorIterator(text.data(), &cursor), CursorIterator(end, &cursor), &builder);
     } catch (const json::exception& e) {
         result.status = Status::SyntaxError;
         result.message = what + " is not valid JSON: " + e.what();
@@ -153,6 +243,16 @@ BoundedJsonResult tryParseJsonBounded(const std::string& text, const std::string
     if (builder.tooDeep()) {
         result.status = Status::TooDeep;
         result.message = what + " nests deeper than " + std::to_string(maxDepth) + " levels (a plan is four levels deep); refusing to read it";
+        return result;
+    }
+    if (const char* end = builder.duplicateEnd()) {
+        const std::string& key = *builder.currentKey();
+        std::string shown = json(key).dump();
+        if (shown.size() > 40)
+            shown = shown.substr(0, 36) + "...\"";
+        result.status = Status::DuplicateKey;
+        result.message = shown + " appears twice " + inObject(builder.parentPath()) + " (" + what + " " +
+                         lineAndColumn(text, openingQuote(text, size_t(end - text.data()))) + "); each key may be given only once";
         return result;
     }
     // out_of_range.406: a number the lexer read as infinite, e.g. 1e400.

@@ -1,6 +1,7 @@
 // JSON text to a document, safe on hostile input: nesting is bounded (a deep document would
-// otherwise exhaust the stack in anything that walks it recursively), and every error names
-// its line and column and, where there is one, the JSON path of the offending value.
+// otherwise exhaust the stack in anything that walks it recursively), a key given twice in one
+// object is refused (rather than silently keeping the last value), and every error names its
+// line and column and, where there is one, the JSON path of the offending value.
 #pragma once
 
 #include <cstddef>
@@ -14,16 +15,16 @@ namespace trainplan {
 inline constexpr size_t kMaxJsonDepth = 64;
 
 struct BoundedJsonResult {
-    enum class Status { Ok, SyntaxError, NumberOutOfRange, TooDeep };
+    enum class Status { Ok, SyntaxError, NumberOutOfRange, TooDeep, DuplicateKey };
     Status status = Status::Ok;
     nlohmann::json value;   // the document when Ok
-    std::string path;       // where the problem is ("training.tokens"), "" at the top
+    std::string path;       // where the problem is ("training.tokens", the key given twice), "" at the top
     std::string message;    // why, with line and column; names `what`
 };
 BoundedJsonResult tryParseJsonBounded(const std::string& text, const std::string& what, size_t maxDepth = kMaxJsonDepth);
 
-// Throws PlanError naming the path ("training.tokens" for a number outside double range,
-// "" otherwise) with the line and column. `what` names the source in messages ("plan.json").
+// Throws PlanError naming the path of the problem ("training.tokens" for a number outside
+// double range or a key given twice) with the line and column. `what` names the source in messages ("plan.json").
 nlohmann::json parseJsonBounded(const std::string& text, const std::string& what, size_t maxDepth = kMaxJsonDepth);
 
 // True when the bytes are well-formed UTF-8 (no overlong forms, surrogates or code points

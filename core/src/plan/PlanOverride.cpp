@@ -1,5 +1,6 @@
 // --set PATH=VALUE on a plan document, before the reader checks it. Hostile bytes stop here
-// with the field named: not UTF-8, numbers outside double range, unbounded nesting.
+// with the field named: not UTF-8, numbers outside double range, unbounded nesting, a key
+// given twice.
 #include <nlohmann/json.hpp>
 
 #include "plan/BoundedJson.h"
@@ -42,7 +43,8 @@ json overrideValue(const std::string& path, const std::string& text)
     case Status::Ok: return std::move(parsed.value);
     case Status::SyntaxError: return text;  // a bare word such as auto or interleaved
     case Status::NumberOutOfRange:
-    case Status::TooDeep: break;
+    case Status::TooDeep:
+    case Status::DuplicateKey: break;
     }
     throw PlanError({{path, parsed.message}});
 }
