@@ -47,6 +47,8 @@ private slots:
     void duplicateKeysAreRefused_data();
     void duplicateKeysAreRefused();
     void duplicateKeysInASetValueAreRefused();
+    void invalidUtf8InAKeyNamesItsObject_data();
+    void invalidUtf8InAKeyNamesItsObject();
 };
 
 void TestPlanIO::examplesLoad()
@@ -577,6 +579,39 @@ void TestPlanIO::duplicateKeysInASetValueAreRefused()
     // The same key in two objects is no duplicate.
     const json j = trainplan::parseJsonBounded(R"({"a": {"x": 1}, "b": {"x": [{"x": 2}]}, "x": 3})", "test");
     QCOMPARE(j["b"]["x"][0]["x"].get<int>(), 2);
+}
+
+void TestPlanIO::invalidUtf8InAKeyNamesItsObject_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("first key of a section") << QByteArray("{\"model\": {\"\xffname\": \"x\"}}") << "model"
+                                            << "line 1, column 12: a key in model is not valid UTF-8";
+    QTest::newRow("key after another") << QByteArray("{\"model\": {\"name\": \"x\",\n  \"lay\xc3(ers\": 80}}") << "model"
+                                       << "line 2, column 3: a key in model is not valid UTF-8";
+    QTest::newRow("top level") << QByteArray("{\"format\": \"trainplan.plan\", \"\xed\xa0\x80\": 1}") << ""
+                               << "line 1, column 30: a key at the top level is not valid UTF-8";
+    QTest::newRow("object in an array") << QByteArray("{\"layout\": {\"stage_layers\": [{\"ok\": 1, \"b\xf4\x90\x80\x80\": 2}]}}")
+                                        << "layout.stage_layers[0]" << "a key in layout.stage_layers[0] is not valid UTF-8";
+    QTest::newRow("escaped quote before it") << QByteArray("{\"notes\": {\"a\": 1, \"x\\\"\xc0\xaf\": 2}}") << "notes"
+                                             << "line 1, column 20: a key in notes is not valid UTF-8";
+    // A value that is not UTF-8 is named by its own key, as before.
+    QTest::newRow("value") << QByteArray("{\"model\": {\"name\": \"\xff\"}}") << "model.name" << "ill-formed UTF-8";
+}
+
+void TestPlanIO::invalidUtf8InAKeyNamesItsObject()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, path);
+    QFETCH(QString, fragment);
+    const std::string t = text.toStdString();
+    QString r = expectProblem([&] { trainplan::planFromText(t); }, path, fragment);
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    // The message itself is text a person or a script can read: no stray bytes copied in.
+    const auto parsed = trainplan::tryParseJsonBounded(t, "the plan");
+    QCOMPARE(int(parsed.status), int(trainplan::BoundedJsonResult::Status::SyntaxError));
+    QVERIFY2(trainplan::isValidUtf8(parsed.message), qPrintable(printableBytes(parsed.message)));
 }
 
 QTEST_GUILESS_MAIN(TestPlanIO)

@@ -94,6 +94,8 @@ public:
     int errorId() const { return errorId_; }
     size_t errorPosition() const { return errorPosition_; }
     const std::string& errorText() const { return errorText_; }
+    // True when the parser stopped between an object's values: at a key, or where one could be.
+    bool betweenKeys() const { return !levels_.empty() && levels_.back().node->is_object() && !levels_.back().key; }
     // The key being read or (when duplicateEnd) given twice; only while one is.
     const std::string* currentKey() const { return levels_.empty() ? nullptr : levels_.back().key; }
     // "training.tokens", "layout.stage_layers[2]": where the parser is now. Between an
@@ -177,6 +179,63 @@ private:
     std::string errorText_;
 };
 
+// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629 section 4, the UTF8-octets
+// grammar: no overlong forms, surrogates or code points past U+10FFFF), or 0.
+size_t utf8SequenceLength(const unsigned char* s, size_t n, size_t i)
+{
+    const unsigned char c = s[i];
+    if (c < 0x80)
+        return 1;
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;  // no UTF-16 surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;  // nothing past U+10FFFF
+    } else {
+        return 0;
+    }
+    if (i + len > n)
+        return 0;
+    if (s[i + 1] < lo || s[i + 1] > hi)
+        return 0;
+    for (size_t k = 2; k < len; ++k)
+        if (s[i + k] < 0x80 || s[i + k] > 0xBF)
+            return 0;
+    return len;
+}
+
+// nlohmann quotes the bytes it last read in its messages, ill-formed ones included; a message
+// is text, so each byte that is not part of a well-formed character becomes '?'.
+std::string wellFormed(const std::string& bytes)
+{
+    if (isValidUtf8(bytes))
+        return bytes;
+    const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
+    std::string out;
+    for (size_t i = 0; i < bytes.size();) {
+        const size_t len = utf8SequenceLength(s, bytes.size(), i);
+        if (len == 0) {
+            out += '?';
+            ++i;
+        } else {
+            out.append(bytes, i, len);
+            i += len;
+        }
+    }
+    return out;
+}
+
 // The opening quote of the string whose text runs up to `end` (inside it, or just past its
 // closing quote): the nearest quote before it that no backslash escapes.
 size_t openingQuote(const std::string& text, size_t end)
@@ -232,7 +291,7 @@ BoundedJsonResult tryParseJsonBounded(const std::string& text, const std::string
         ok = json::sax_parse(CursorIterator(text.data(), &cursor), CursorIterator(end, &cursor), &builder);
     } catch (const json::exception& e) {
         result.status = Status::SyntaxError;
-        result.message = what + " is not valid JSON: " + e.what();
+        result.message = what + " is not valid JSON: " + wellFormed(e.what());
         return result;
     }
     if (ok) {
@@ -249,7 +308,7 @@ BoundedJsonResult tryParseJsonBounded(const std::string& text, const std::string
         const std::string& key = *builder.currentKey();
         std::string shown = json(key).dump();
         if (shown.size() > 40)
-            shown = shown.substr(0, 36) + "...\"";
+            shown = wellFormed(shown.substr(0, 36)) + "...\"";
         result.status = Status::DuplicateKey;
         result.message = shown + " appears twice " + inObject(builder.parentPath()) + " (" + what + " " +
                          lineAndColumn(text, openingQuote(text, size_t(end - text.data()))) + "); each key may be given only once";
@@ -265,14 +324,21 @@ BoundedJsonResult tryParseJsonBounded(const std::string& text, const std::string
                          lineAndColumn(text, builder.errorPosition() - std::min(builder.errorPosition(), literal.size())) + ")";
         return result;
     }
+    result.status = Status::SyntaxError;
+    // A key that is not UTF-8: its object is the path (the key has no name to give), and the
+    // position is where the key starts.
+    if (builder.betweenKeys() && builder.errorText().find("ill-formed UTF-8") != std::string::npos) {
+        result.message = what + " is not valid JSON: parse error at " + lineAndColumn(text, openingQuote(text, builder.errorPosition())) + ": a key " +
+                         inObject(builder.path()) + " is not valid UTF-8";
+        return result;
+    }
     std::string message = builder.errorText();
     const auto at = message.find("parse error");
     if (at != std::string::npos)
         message = message.substr(at);
     else
         message = lineAndColumn(text, builder.errorPosition()) + ": " + message;
-    result.status = Status::SyntaxError;
-    result.message = what + " is not valid JSON: " + message;
+    result.message = what + " is not valid JSON: " + wellFormed(message);
     return result;
 }
 
@@ -286,42 +352,12 @@ json parseJsonBounded(const std::string& text, const std::string& what, size_t m
 
 bool isValidUtf8(const std::string& bytes)
 {
-    // RFC 3629 section 4 (the UTF8-octets grammar).
     const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
     const size_t n = bytes.size();
-    size_t i = 0;
-    while (i < n) {
-        const unsigned char c = s[i];
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        size_t len;
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            if (c == 0xE0)
-                lo = 0xA0;
-            else if (c == 0xED)
-                hi = 0x9F;  // no UTF-16 surrogates
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            if (c == 0xF0)
-                lo = 0x90;
-            else if (c == 0xF4)
-                hi = 0x8F;  // nothing past U+10FFFF
-        } else {
+    for (size_t i = 0; i < n;) {
+        const size_t len = utf8SequenceLength(s, n, i);
+        if (len == 0)
             return false;
-        }
-        if (i + len > n)
-            return false;
-        if (s[i + 1] < lo || s[i + 1] > hi)
-            return false;
-        for (size_t k = 2; k < len; ++k)
-            if (s[i + k] < 0x80 || s[i + k] > 0xBF)
-                return false;
         i += len;
     }
     return true;

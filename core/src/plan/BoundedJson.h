@@ -24,7 +24,8 @@ struct BoundedJsonResult {
 BoundedJsonResult tryParseJsonBounded(const std::string& text, const std::string& what, size_t maxDepth = kMaxJsonDepth);
 
 // Throws PlanError naming the path of the problem ("training.tokens" for a number outside
-// double range or a key given twice) with the line and column. `what` names the source in messages ("plan.json").
+// double range or a key given twice, "model" for a key in it that is not UTF-8) with the line
+// and column. `what` names the source in messages ("plan.json").
 nlohmann::json parseJsonBounded(const std::string& text, const std::string& what, size_t maxDepth = kMaxJsonDepth);
 
 // True when the bytes are well-formed UTF-8 (no overlong forms, surrogates or code points
