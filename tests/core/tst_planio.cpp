@@ -49,6 +49,8 @@ private slots:
     void duplicateKeysInASetValueAreRefused();
     void invalidUtf8InAKeyNamesItsObject_data();
     void invalidUtf8InAKeyNamesItsObject();
+    void freeTextFieldsAreBounded_data();
+    void freeTextFieldsAreBounded();
 };
 
 void TestPlanIO::examplesLoad()
@@ -612,6 +614,75 @@ void TestPlanIO::invalidUtf8InAKeyNamesItsObject()
     const auto parsed = trainplan::tryParseJsonBounded(t, "the plan");
     QCOMPARE(int(parsed.status), int(trainplan::BoundedJsonResult::Status::SyntaxError));
     QVERIFY2(trainplan::isValidUtf8(parsed.message), qPrintable(printableBytes(parsed.message)));
+}
+
+// Free text is bounded (a 15 MB name cost 36 s and 1 GB in the PDF export); a longer one is
+// refused by the reader and by --set, naming the field and the limit, never cut short.
+void TestPlanIO::freeTextFieldsAreBounded_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("limit");
+    QTest::newRow("name") << "name" << 200;
+    QTest::newRow("model.name") << "model.name" << 200;
+    QTest::newRow("cluster.accelerator") << "cluster.accelerator" << 200;
+    QTest::newRow("framework.profile") << "framework.profile" << 200;
+    QTest::newRow("notes") << "notes" << 10000;
+}
+
+void TestPlanIO::freeTextFieldsAreBounded()
+{
+    QFETCH(QString, path);
+    QFETCH(int, limit);
+    const std::string p = path.toStdString();
+    const json example = readJsonFile(examplePath("70b-2048-h100.json"));
+    const json::json_pointer at("/" + QString(path).replace('.', '/').toStdString());
+    const QString tooLong = "at most " + QString::number(limit) + " characters";
+    const auto withText = [&](const std::string& text) {
+        json doc = example;
+        doc[at] = text;
+        return doc;
+    };
+    // One past the limit, in the file and through --set.
+    const std::string over(size_t(limit) + 1, 'x');
+    QString r = expectProblem([&] { trainplan::planFromJson(withText(over)); }, path, tooLong);
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    r = expectProblem([&] { trainplan::planFromText(withText(over).dump()); }, path, tooLong);
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    r = expectProblem(
+        [&] {
+            json doc = example;
+            trainplan::applyOverride(doc, p + "=" + over);
+            trainplan::planFromJson(doc);
+        },
+        path, tooLong);
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    // 15 MB, as the report that found it.
+    r = expectProblem([&] { trainplan::planFromText(withText(std::string(15'000'000, 'n')).dump()); }, path, tooLong);
+    QVERIFY2(r.isEmpty(), qPrintable(r));
+    // The limit counts characters, not bytes: `limit` two-byte characters are fine (a profile
+    // must also be a known one, so for it only the length is checked).
+    std::string atLimit;
+    for (int i = 0; i < limit; ++i)
+        atLimit += "\xc3\xa9";  // é
+    const auto accepted = [&](const json& doc) {
+        try {
+            trainplan::planFromJson(doc);
+        } catch (const trainplan::PlanError& e) {
+            for (const auto& problem : e.problems())
+                if (problem.message.find("characters") != std::string::npos)
+                    return false;
+        }
+        return true;
+    };
+    QVERIFY(accepted(withText(atLimit)));
+    QVERIFY(!accepted(withText(atLimit + "\xc3\xa9")));
+    json doc = example;
+    trainplan::applyOverride(doc, p + "=" + atLimit);
+    QVERIFY(accepted(doc));
+    if (path == "name") {
+        const auto plan = trainplan::planFromJson(withText(atLimit));
+        QCOMPARE(plan.name, atLimit);  // kept whole, as typed
+    }
 }
 
 QTEST_GUILESS_MAIN(TestPlanIO)

@@ -62,6 +62,7 @@ struct Builder {
     Builder(std::string_view path, T type, std::string_view label) : f(field(path, type, label)) {}
     Builder& unit(std::string_view u, double toSi = 1.0) { f.unit = u; f.toSi = toSi; return *this; }
     Builder& range(double lo, double hi, bool loExclusive = false) { f.min = lo; f.max = hi; f.minExclusive = loExclusive; return *this; }
+    Builder& maxChars(int n) { f.max = n; return *this; }
     Builder& choices(std::span<const std::string_view> c) { f.choices = c; return *this; }
     Builder& required() { f.required = true; return *this; }
     Builder& byDefault(std::string_view json) { f.defaultValue = json; return *this; }
@@ -75,11 +76,11 @@ std::vector<PlanField> makeFields()
     return {
         Builder("format", T::Text, "file format, always \"trainplan.plan\"").required(),
         Builder("version", T::Integer, "format version").range(1, 1'000'000).required(),
-        Builder("name", T::Text, "plan name; unless name_user_set, the generated \"70B on 2,048 H100s, 1.4T tokens\"").note("generated"),
+        Builder("name", T::Text, "plan name; unless name_user_set, the generated \"70B on 2,048 H100s, 1.4T tokens\"").note("generated").maxChars(kMaxNameChars),
         Builder("name_user_set", T::Boolean, "true: name was typed and stays as typed; false: it follows the model, GPUs and tokens").note("absent: true when name differs from the generated name"),
-        Builder("notes", T::Text, "free-text notes").byDefault("\"\""),
+        Builder("notes", T::Text, "free-text notes").byDefault("\"\"").maxChars(kMaxNotesChars),
 
-        Builder("model.name", T::Text, "model name").byDefault("\"\""),
+        Builder("model.name", T::Text, "model name").byDefault("\"\"").maxChars(kMaxNameChars),
         Builder("model.layers", T::Integer, "transformer layers L").range(1, 10'000).required(),
         Builder("model.hidden_size", T::Integer, "hidden size h").range(1, 1'000'000).required(),
         Builder("model.ffn_hidden_size", T::Integer, "feed-forward width f").range(1, 4'000'000).required(),
@@ -94,7 +95,7 @@ std::vector<PlanField> makeFields()
         Builder("model.bias", T::Boolean, "linear layers have biases").byDefault("false"),
         Builder("model.position_embedding", T::Choice, "position embedding (learned adds s x h parameters)").choices(kPositions).byDefault("\"rope\""),
 
-        Builder("cluster.accelerator", T::Text, "accelerator label").byDefault("\"\""),
+        Builder("cluster.accelerator", T::Text, "accelerator label").byDefault("\"\"").maxChars(kMaxNameChars),
         Builder("cluster.gpus", T::Integer, "GPUs in the job").range(1, kMaxGpus).required(),
         Builder("cluster.gpus_per_node", T::Integer, "GPUs per node (sharing the fast link)").range(1, 4096).required(),
         Builder("cluster.memory_gb", T::Number, "memory per GPU").unit("GB", GB).range(0.1, 100'000).required(),
@@ -141,7 +142,7 @@ std::vector<PlanField> makeFields()
         Builder("reliability.restart_seconds", T::Number, "time to restart after a failure").unit("s").range(0, 1e7).byDefault("600"),
         Builder("reliability.other_overhead_fraction", T::Number, "evaluations and stalls, a fraction of compute time").range(0, 10).byDefault("0"),
 
-        Builder("framework.profile", T::Text, "training stack: megatron-core-2024, megatron-lm-2021, megatron-deepspeed-2022 or pytorch-fsdp2").note("absent: unknown (the prediction's range covers it)"),
+        Builder("framework.profile", T::Text, "training stack: megatron-core-2024, megatron-lm-2021, megatron-deepspeed-2022 or pytorch-fsdp2").note("absent: unknown (the prediction's range covers it)").maxChars(kMaxNameChars),
         Builder("framework.tp_comm_overlap", T::Boolean, "TP collectives overlapped with GEMMs (TransformerEngine userbuffers)").note("absent: from the profile, else unknown"),
         Builder("framework.overlap_grad_reduce", T::Boolean, "gradient reduction overlapped with the backward pass").note("absent: from the profile, else unknown"),
         Builder("framework.overlap_param_gather", T::Boolean, "ZeRO parameter all-gathers prefetched under compute").note("absent: from the profile, else unknown"),
@@ -198,10 +199,22 @@ const PlanField& planField(std::string_view path)
     throw std::logic_error("no plan field " + std::string(path) + " in the field table");
 }
 
+std::string textLengthProblem(const PlanField& f, const std::string& text)
+{
+    if (f.type != T::Text || f.max <= 0 || text.size() <= size_t(f.max))
+        return {};
+    size_t chars = 0;
+    for (unsigned char c : text)
+        chars += (c & 0xC0) != 0x80;  // every byte but a UTF-8 continuation byte starts a character
+    if (chars <= size_t(f.max))
+        return {};
+    return "must be at most " + number(f.max) + " characters, got " + std::to_string(chars);
+}
+
 std::string describeRange(const PlanField& f)
 {
     switch (f.type) {
-    case T::Text: return "text";
+    case T::Text: return f.max > 0 ? "text of at most " + number(f.max) + " characters" : "text";
     case T::Boolean: return "true or false";
     case T::Choice: {
         std::string s = "one of ";

@@ -11,8 +11,14 @@
 
 namespace trainplan {
 
+// Free text is bounded, so that no name can cost an export minutes and gigabytes (a 15 MB plan
+// name did): names and labels to kMaxNameChars, notes to kMaxNotesChars, in characters
+// (Unicode code points). Longer text is refused, naming the field and the limit, never cut.
+inline constexpr int kMaxNameChars = 200;
+inline constexpr int kMaxNotesChars = 10'000;
+
 enum class PlanFieldType {
-    Text,           // any string
+    Text,           // a string of at most max characters (no bound when max is 0)
     Integer,        // a whole number within [min, max]
     Number,         // a finite number within [min, max] (min exclusive when minExclusive)
     Boolean,        // true or false
@@ -27,7 +33,7 @@ struct PlanField {
     std::string_view unit;   // unit in the file ("GB", "GB/s", "TFLOP/s", "hours", "s", "tokens"); "" when none
     double toSi;             // file value x toSi = the Plan's SI value (bytes, FLOP/s, seconds); 1 when unitless
     double min;              // bounds in file units; physical, so no input can make a figure overflow
-    double max;
+    double max;              // Text: the most characters (Unicode code points), 0 for no bound
     bool minExclusive;       // true: value must be > min; false: >= min
     std::span<const std::string_view> choices;  // Choice only, file spellings
     bool required;
@@ -49,6 +55,9 @@ const PlanField* findPlanField(std::string_view path);
 // The field at a JSON path; throws std::logic_error for a path not in the table (a
 // programming error: code asked for a field the table does not define).
 const PlanField& planField(std::string_view path);
+
+// "" when text fits the field's bound, else why not ("must be at most 200 characters, got 201").
+std::string textLengthProblem(const PlanField& field, const std::string& text);
 
 // "at least 1", "> 0 and <= 1e+06", "one of \"gpipe\", \"1f1b\"": the range in words.
 std::string describeRange(const PlanField& field);

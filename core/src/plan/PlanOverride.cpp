@@ -1,6 +1,6 @@
 // --set PATH=VALUE on a plan document, before the reader checks it. Hostile bytes stop here
 // with the field named: not UTF-8, numbers outside double range, unbounded nesting, a key
-// given twice.
+// given twice, free text longer than its field allows.
 #include <nlohmann/json.hpp>
 
 #include "plan/BoundedJson.h"
@@ -63,6 +63,10 @@ void applyOverride(json& doc, const std::string& assignment)
     if (!isValidUtf8(text))
         throw PlanError({{path, "the value is not valid UTF-8 text"}});
     const json value = overrideValue(path, text);
+    // Free text within its field's bound, as the reader requires (PlanFields.h).
+    if (const PlanField* field = findPlanField(path); field && value.is_string())
+        if (std::string tooLong = textLengthProblem(*field, value.get_ref<const std::string&>()); !tooLong.empty())
+            throw PlanError({{path, tooLong}});
     json* node = &doc;
     size_t start = 0;
     for (size_t keys = 1;; ++keys) {

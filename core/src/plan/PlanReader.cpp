@@ -186,7 +186,12 @@ public:
             problem(path(f), "must be a string, got " + describeJson(*v));
             return {};
         }
-        return v->get<std::string>();
+        const std::string& text = v->get_ref<const std::string&>();
+        if (std::string tooLong = textLengthProblem(f, text); !tooLong.empty()) {
+            problem(path(f), tooLong);
+            return {};
+        }
+        return text;
     }
 
     template <typename E, size_t N>
