@@ -3,8 +3,11 @@
 #include <QJsonObject>
 #include <QDir>
 #include <QProcess>
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -134,6 +137,18 @@ void TestCli::unreadablePlanIsInvalidInput()
     r = run({"estimate", dir.path()});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(dir.path().toUtf8()), r.err.constData());
+    // A device or a named pipe is not read (before: /dev/zero up to the bound, a FIFO without a
+    // writer hung the tool): refused at once, naming the path.
+    const QString fifo = dir.filePath("plan.json");
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    for (const QString& path : {QString("/dev/zero"), fifo}) {
+        QElapsedTimer timer;
+        timer.start();
+        r = run({"estimate", path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(path.toUtf8()) && r.err.contains("not a regular file"), r.err.constData());
+        QVERIFY2(timer.elapsed() < 10000, "refusing a device or a pipe took seconds");
+    }
 }
 
 void TestCli::hostileInput_data()

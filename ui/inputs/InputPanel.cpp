@@ -21,6 +21,7 @@
 #include "inputs/ValueSlider.h"
 #include "analysis/PlanUnknowns.h"
 #include "plan/EnumNames.h"
+#include "plan/PlanFields.h"
 #include "search/LayoutAdjuster.h"
 #include "estimate/PipelineModel.h"
 #include "plan/PlanName.h"
@@ -631,6 +632,7 @@ QGroupBox* InputPanel::buildPlan()
     auto* box = new QGroupBox(tr("Plan"));
     auto* form = newForm(box);
     name_ = new QLineEdit;
+    name_->setMaxLength(trainplan::kMaxNameChars);  // what the reader accepts, so a saved plan reopens
     name_->setObjectName("planName");
     name_->setToolTip(tr("The name the file, the window title, the PDF report and the slides use. Until you type one it follows "
                          "the model, GPU count and token budget; clear it to follow them again."));

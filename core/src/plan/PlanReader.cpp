@@ -3,12 +3,12 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "plan/BoundedFile.h"
 #include "plan/BoundedJson.h"
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
@@ -573,23 +573,8 @@ Plan planFromText(const std::string& text)
 
 std::string readPlanFileText(const std::string& path)
 {
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw PlanError({{"", "cannot open " + path + ": " + std::strerror(errno ? errno : ENOENT)}});
-    // A plan is a few kilobytes; refuse anything that cannot be one before reading it all.
-    constexpr std::streamsize kMaxPlanBytes = 16 * 1024 * 1024;
-    std::string text;
-    std::vector<char> chunk(64 * 1024);
-    while (in) {
-        in.read(chunk.data(), std::streamsize(chunk.size()));
-        text.append(chunk.data(), size_t(in.gcount()));
-        if (std::streamsize(text.size()) > kMaxPlanBytes)
-            throw PlanError({{"", path + " is larger than 16 MiB; not a plan file"}});
-    }
-    if (in.bad())
-        throw PlanError({{"", "cannot read " + path + ": " + std::strerror(errno ? errno : EIO)}});
-    return text;
+    // Regular files only, 16 MiB at most: a device or a named pipe is refused, never read.
+    return readRegularFile(path, kMaxInputFileBytes);
 }
 
 Plan loadPlanFile(const std::string& path)
