@@ -270,6 +270,16 @@ void TestSearch::tpAcrossNodesIsFlaggedOrExcluded()
     const SearchResult r = searchLayouts(plan_, o);
     for (const auto& row : r.rows)
         QVERIFY(row.layout.tp <= plan_.cluster.gpusPerNode && !row.tpAcrossNodes);
+    // Found by fuzz_layout_search: on 6-GPU nodes a TP group of 4 straddles two nodes though it
+    // is narrower than one; excluding "TP across nodes" must exclude it too.
+    Plan six = plan_;
+    six.cluster.gpus = 96;
+    six.cluster.gpusPerNode = 6;
+    six.layout.dp = 96 / (six.layout.tp * six.layout.pp * six.layout.cp);
+    const SearchResult sixes = searchLayouts(six, o);
+    QVERIFY(!sixes.rows.empty());
+    for (const auto& row : sixes.rows)
+        QVERIFY2(!row.tpAcrossNodes && 6 % row.layout.tp == 0, qPrintable(QString("TP %1").arg(row.layout.tp)));
 }
 
 void TestSearch::globalBatchRange()

@@ -154,6 +154,23 @@ void TestSensitivity::discreteInputsStayValid()
     QCOMPARE(micro->highValue, 2.0);
     QCOMPARE(int(seq->lowValue) % 64, 0);
     QVERIFY(seq->lowValue < 4096 && seq->highValue > 4096);
+
+    // Found by fuzz_sensitivity: a global batch that is not a multiple of DP x b (1,025 on DP 64,
+    // itself a red flag) rounded to 1,024 at both ends; each end must lie on its own side.
+    Plan odd = plan;
+    odd.training.globalBatchSequences = 1025;
+    const SensitivityResult o = sensitivity(odd);
+    const auto* oddBatch = bar(o, "training.global_batch_sequences");
+    QVERIFY(oddBatch);
+    QVERIFY2(oddBatch->lowValue < 1025 && oddBatch->highValue > 1025,
+             qPrintable(QString("%1 <- 1025 -> %2").arg(oddBatch->lowValue).arg(oddBatch->highValue)));
+    // A sequence shorter than one step of 64 x CP has no shorter neighbour on that grid.
+    Plan shortSeq = plan;
+    shortSeq.model.sequenceLength = 48;
+    const auto* shortBar = bar(sensitivity(shortSeq), "model.sequence_length");
+    if (shortBar)
+        QVERIFY2(shortBar->lowValue <= 48 && shortBar->highValue >= 48,
+                 qPrintable(QString("%1 <- 48 -> %2").arg(shortBar->lowValue).arg(shortBar->highValue)));
 }
 
 void TestSensitivity::jsonHasTheBars()

@@ -113,9 +113,14 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
     in.push_back({"Global batch", "training.global_batch_sequences", double(tr.globalBatchSequences),
                   [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
                       const double target = tr.globalBatchSequences * (1.0 + direction * f);
+                      const long long base = tr.globalBatchSequences;
                       long long value = std::llround(target / unit) * unit;
-                      if (value == tr.globalBatchSequences)
-                          value += direction * unit;
+                      // At least one multiple away, on the side asked for: a base that is not
+                      // itself a multiple (an invalid batch) can round to the other side.
+                      if (direction > 0 && value <= base)
+                          value = (base / unit + 1) * unit;
+                      if (direction < 0 && value >= base)
+                          value = ((base - 1) / unit) * unit;
                       if (value < unit)
                           return std::nullopt;
                       p.training.globalBatchSequences = value;
@@ -138,8 +143,8 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
                   [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
                       const double target = plan.model.sequenceLength * (1.0 + direction * f);
                       const long long value = std::max<long long>(seqUnit, std::llround(target / seqUnit) * seqUnit);
-                      if (value == plan.model.sequenceLength)
-                          return std::nullopt;
+                      if (direction * (value - plan.model.sequenceLength) <= 0)
+                          return std::nullopt;  // no multiple on that side (or the rounding went back)
                       p.model.sequenceLength = int(value);
                       return double(value);
                   },

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "estimate/Topology.h"
 #include "search/LayoutSearchRanking.h"
 
 namespace trainplan {
@@ -123,7 +124,10 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     for (int tp : divisors(gpus, options.maxTp)) {
         if (model.attentionHeads % tp != 0 || (model.kvHeads % tp != 0 && tp % model.kvHeads != 0))
             continue;
-        if (tp > perNode && !options.allowTpAcrossNodes)
+        // The estimate's own test (TP fills ranks first, stride 1): a TP group crosses nodes
+        // when it does not tile one node's GPUs (TP 4 on 6-GPU nodes straddles two), not only
+        // when it is wider than a node.
+        if (!options.allowTpAcrossNodes && groupCrossesNodes(1, tp, perNode, gpus))
             continue;
         tps.push_back(tp);
     }
