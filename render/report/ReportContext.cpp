@@ -22,10 +22,10 @@ QString ReportContext::title() const
     return sourceName_.isEmpty() ? QStringLiteral("Untitled plan") : sourceName_;
 }
 
-const LayoutRationale& ReportContext::layoutRationale() const
+const trainplan::LayoutRationale& ReportContext::layoutRationale() const
 {
     if (!rationale_)
-        rationale_ = ::layoutRationale(analysis_);
+        rationale_ = trainplan::layoutRationale(analysis_);
     return *rationale_;
 }
 

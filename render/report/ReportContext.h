@@ -12,7 +12,7 @@
 #include "analysis/Sensitivity.h"
 #include "charts/MemoryChartPainter.h"
 #include "charts/StepTimeChartPainter.h"
-#include "report/LayoutRationale.h"
+#include "analysis/LayoutRationale.h"
 
 class ReportContext {
 public:
@@ -29,7 +29,7 @@ public:
     const MemoryChartPainter& memoryChart() const { return memory_; }
     const StepTimeChartPainter& timeChart() const { return time_; }
     // The layout search and neighbouring layouts behind "the layout and why", run on first use.
-    const LayoutRationale& layoutRationale() const;
+    const trainplan::LayoutRationale& layoutRationale() const;
     // Which inputs move the run's days most (predicted basis), run on first use.
     const trainplan::SensitivityResult& sensitivity() const;
 
@@ -39,6 +39,6 @@ private:
     QDateTime created_;
     MemoryChartPainter memory_;
     StepTimeChartPainter time_;
-    mutable std::optional<LayoutRationale> rationale_;
+    mutable std::optional<trainplan::LayoutRationale> rationale_;
     mutable std::optional<trainplan::SensitivityResult> sensitivity_;
 };

@@ -5,7 +5,7 @@
 #include "charts/MemoryChartPainter.h"
 #include "analysis/PlanUnknowns.h"
 #include "plan/EnumNames.h"
-#include "report/LayoutRationale.h"
+#include "analysis/LayoutRationale.h"
 #include "report/ReportContext.h"
 #include "style/Theme.h"
 #include "text/Format.h"

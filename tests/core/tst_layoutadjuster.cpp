@@ -7,7 +7,7 @@
 
 using namespace testsupport;
 using trainplan::Follower;
-using trainplan::LayoutDimension;
+using trainplan::ParallelDim;
 
 class TestLayoutAdjuster : public QObject {
     Q_OBJECT
@@ -26,30 +26,30 @@ void TestLayoutAdjuster::followerAbsorbs_data()
 {
     QTest::addColumn<int>("dimension");
     QTest::addColumn<int>("value");
-    QTest::addColumn<int>("follower");
+    QTest::addColumn<QString>("follower");
     QTest::addColumn<int>("tp");
     QTest::addColumn<int>("pp");
     QTest::addColumn<int>("dp");
     QTest::addColumn<int>("cp");
-    QTest::newRow("TP 16, DP follows") << int(LayoutDimension::Tp) << 16 << int(Follower::Dp) << 16 << 4 << 32 << 1;
-    QTest::newRow("TP 4, DP follows") << int(LayoutDimension::Tp) << 4 << int(Follower::Dp) << 4 << 4 << 128 << 1;
-    QTest::newRow("PP 8, DP follows") << int(LayoutDimension::Pp) << 8 << int(Follower::Dp) << 8 << 8 << 32 << 1;
-    QTest::newRow("DP 32, PP follows") << int(LayoutDimension::Dp) << 32 << int(Follower::Pp) << 8 << 8 << 32 << 1;
-    QTest::newRow("CP 4, DP follows") << int(LayoutDimension::Cp) << 4 << int(Follower::Dp) << 8 << 4 << 16 << 4;
-    QTest::newRow("DP 16, TP follows") << int(LayoutDimension::Dp) << 16 << int(Follower::Tp) << 32 << 4 << 16 << 1;
+    QTest::newRow("TP 16, DP follows") << int(ParallelDim::Tp) << 16 << QString("dp") << 16 << 4 << 32 << 1;
+    QTest::newRow("TP 4, DP follows") << int(ParallelDim::Tp) << 4 << QString("dp") << 4 << 4 << 128 << 1;
+    QTest::newRow("PP 8, DP follows") << int(ParallelDim::Pp) << 8 << QString("dp") << 8 << 8 << 32 << 1;
+    QTest::newRow("DP 32, PP follows") << int(ParallelDim::Dp) << 32 << QString("pp") << 8 << 8 << 32 << 1;
+    QTest::newRow("CP 4, DP follows") << int(ParallelDim::Cp) << 4 << QString("dp") << 8 << 4 << 16 << 4;
+    QTest::newRow("DP 16, TP follows") << int(ParallelDim::Dp) << 16 << QString("tp") << 32 << 4 << 16 << 1;
 }
 
 void TestLayoutAdjuster::followerAbsorbs()
 {
     QFETCH(int, dimension);
     QFETCH(int, value);
-    QFETCH(int, follower);
+    QFETCH(QString, follower);
     QFETCH(int, tp);
     QFETCH(int, pp);
     QFETCH(int, dp);
     QFETCH(int, cp);
     const auto plan = planWith("70b-2048-h100.json");
-    const auto out = trainplan::withLayoutValue(plan, LayoutDimension(dimension), value, Follower(follower));
+    const auto out = trainplan::withLayoutValue(plan, ParallelDim(dimension), value, trainplan::followerFromKey(follower.toStdString()));
     QCOMPARE(out.layout.tp, tp);
     QCOMPARE(out.layout.pp, pp);
     QCOMPARE(out.layout.dp, dp);
@@ -62,23 +62,23 @@ void TestLayoutAdjuster::candidatesAreExactlyTheAbsorbableValues()
 {
     const auto plan = planWith("70b-2048-h100.json");
     // TP with DP following: divisors of 2048 / (PP 4 x CP 1) = 512.
-    const auto tp = trainplan::candidateValues(plan, LayoutDimension::Tp, Follower::Dp);
+    const auto tp = trainplan::candidateValues(plan, ParallelDim::Tp, Follower::of(ParallelDim::Dp));
     QCOMPARE(tp, (std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512}));
     // PP is also bounded by the number of layers (80).
-    const auto pp = trainplan::candidateValues(plan, LayoutDimension::Pp, Follower::Dp);
+    const auto pp = trainplan::candidateValues(plan, ParallelDim::Pp, Follower::of(ParallelDim::Dp));
     QCOMPARE(pp, (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
     for (int v : tp) {
-        const auto out = trainplan::withLayoutValue(plan, LayoutDimension::Tp, v, Follower::Dp);
+        const auto out = trainplan::withLayoutValue(plan, ParallelDim::Tp, v, Follower::of(ParallelDim::Dp));
         QCOMPARE(out.layout.tp * out.layout.pp * out.layout.dp * out.layout.cp, 2048);
     }
-    QVERIFY(trainplan::follows(Follower::Dp, LayoutDimension::Dp));
-    QVERIFY(!trainplan::follows(Follower::Gpus, LayoutDimension::Dp));
+    QVERIFY(trainplan::follows(Follower::of(ParallelDim::Dp), ParallelDim::Dp));
+    QVERIFY(!trainplan::follows(Follower::gpus(), ParallelDim::Dp));
 }
 
 void TestLayoutAdjuster::gpuCountFollows()
 {
     const auto plan = planWith("70b-2048-h100.json");
-    const auto out = trainplan::withLayoutValue(plan, LayoutDimension::Dp, 128, Follower::Gpus);
+    const auto out = trainplan::withLayoutValue(plan, ParallelDim::Dp, 128, Follower::gpus());
     QCOMPARE(out.layout.dp, 128);
     QCOMPARE(out.cluster.gpus, 8 * 4 * 128);
     QVERIFY(!trainplan::estimate(out).hasErrors());
@@ -87,7 +87,7 @@ void TestLayoutAdjuster::gpuCountFollows()
 void TestLayoutAdjuster::unabsorbableValueIsReportedNotClamped()
 {
     const auto plan = planWith("70b-2048-h100.json");
-    const auto out = trainplan::withLayoutValue(plan, LayoutDimension::Tp, 3, Follower::Dp);
+    const auto out = trainplan::withLayoutValue(plan, ParallelDim::Tp, 3, Follower::of(ParallelDim::Dp));
     QCOMPARE(out.layout.tp, 3);
     QCOMPARE(out.layout.dp, 64);  // could not absorb 3; left for the red flag
     const auto est = trainplan::estimate(out);
@@ -106,9 +106,9 @@ void TestLayoutAdjuster::batchCandidates()
 void TestLayoutAdjuster::changingPpDropsAStaleUnevenSplit()
 {
     const auto plan = planWith("70b-2048-h100.json", {"layout.stage_layers=[19,21,21,19]"});
-    const auto out = trainplan::withLayoutValue(plan, LayoutDimension::Pp, 8, Follower::Dp);
+    const auto out = trainplan::withLayoutValue(plan, ParallelDim::Pp, 8, Follower::of(ParallelDim::Dp));
     QVERIFY(out.layout.stageLayers.empty());
-    const auto same = trainplan::withLayoutValue(plan, LayoutDimension::Tp, 4, Follower::Dp);
+    const auto same = trainplan::withLayoutValue(plan, ParallelDim::Tp, 4, Follower::of(ParallelDim::Dp));
     QCOMPARE(same.layout.stageLayers.size(), size_t(4));
 }
 

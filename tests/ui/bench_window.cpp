@@ -44,9 +44,9 @@ int main(int argc, char** argv)
     };
     InputPanel* inputs = window.inputPanel();
     const std::vector<Sweep> sweeps = {
-        {"TP", inputs->layoutSlider(0), {1, 2, 4, 8, 16, 8}},
-        {"PP", inputs->layoutSlider(1), {1, 2, 4, 8, 16, 4}},
-        {"CP", inputs->layoutSlider(3), {1, 2, 4, 2, 1}},
+        {"TP", inputs->layoutSlider(trainplan::ParallelDim::Tp), {1, 2, 4, 8, 16, 8}},
+        {"PP", inputs->layoutSlider(trainplan::ParallelDim::Pp), {1, 2, 4, 8, 16, 4}},
+        {"CP", inputs->layoutSlider(trainplan::ParallelDim::Cp), {1, 2, 4, 2, 1}},
         {"MFU", inputs->mfuSlider(), {20, 30, 40, 50, 60, 40}},
         {"micro-batch", inputs->microBatchSlider(), {1, 2, 4, 1}},
     };

@@ -24,7 +24,7 @@
 #include "report/SlideExport.h"
 #include "window/MainWindow.h"
 
-using trainplan::LayoutDimension;
+using trainplan::ParallelDim;
 
 namespace {
 
@@ -287,7 +287,7 @@ void TestInputPanel::changingPpReturnsToAnEvenSplit()
     StageLayersEdit* stages = inputs()->stageLayersEdit();
     typeStageLayers("19, 21, 21, 19");
     QCOMPARE(doc()->plan().layout.stageLayers.size(), size_t(4));
-    inputs()->layoutSlider(int(LayoutDimension::Pp))->moveTo(2);
+    inputs()->layoutSlider(ParallelDim::Pp)->moveTo(2);
     QCOMPARE(doc()->plan().layout.pp, 2);
     QVERIFY(doc()->plan().layout.stageLayers.empty());
     QCOMPARE(stages->lineEdit()->text(), QString("40, 40"));
@@ -295,7 +295,7 @@ void TestInputPanel::changingPpReturnsToAnEvenSplit()
     // A draft rejected for the old PP does not outlive the PP it was checked against.
     typeStageLayers("19, 21, 21, 19");
     QVERIFY(stages->note().contains("PP is 2"));
-    inputs()->layoutSlider(int(LayoutDimension::Pp))->moveTo(4);
+    inputs()->layoutSlider(ParallelDim::Pp)->moveTo(4);
     QCOMPARE(stages->lineEdit()->text(), QString("20, 20, 20, 20"));
     QVERIFY(!stages->note().contains("PP is"));
 }

@@ -23,7 +23,7 @@
 #include "plan/AtomicFile.h"
 #include "plan/PlanIO.h"
 
-using trainplan::LayoutDimension;
+using trainplan::ParallelDim;
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -60,7 +60,7 @@ private slots:
 private:
     MainWindow* window_ = nullptr;
     PlanDocument* doc() { return window_->document(); }
-    ValueSlider* slider(LayoutDimension d) { return window_->inputPanel()->layoutSlider(int(d)); }
+    ValueSlider* slider(ParallelDim d) { return window_->inputPanel()->layoutSlider(d); }
     QTemporaryDir dir_;
 };
 
@@ -103,11 +103,11 @@ void TestMainWindow::layoutSlidersKeepTheGpuCount_data()
 {
     QTest::addColumn<int>("dimension");
     QTest::addColumn<int>("value");
-    QTest::newRow("TP 4") << int(LayoutDimension::Tp) << 4;
-    QTest::newRow("TP 2") << int(LayoutDimension::Tp) << 2;
-    QTest::newRow("PP 8") << int(LayoutDimension::Pp) << 8;
-    QTest::newRow("PP 2") << int(LayoutDimension::Pp) << 2;
-    QTest::newRow("CP 2") << int(LayoutDimension::Cp) << 2;
+    QTest::newRow("TP 4") << int(ParallelDim::Tp) << 4;
+    QTest::newRow("TP 2") << int(ParallelDim::Tp) << 2;
+    QTest::newRow("PP 8") << int(ParallelDim::Pp) << 8;
+    QTest::newRow("PP 2") << int(ParallelDim::Pp) << 2;
+    QTest::newRow("CP 2") << int(ParallelDim::Cp) << 2;
 }
 
 void TestMainWindow::layoutSlidersKeepTheGpuCount()
@@ -116,13 +116,13 @@ void TestMainWindow::layoutSlidersKeepTheGpuCount()
     QFETCH(int, value);
     QSignalSpy changed(doc(), &PlanDocument::planChanged);
     const double memoryBefore = doc()->estimate().perGpu.total;
-    slider(LayoutDimension(dimension))->moveTo(value);
+    slider(ParallelDim(dimension))->moveTo(value);
     QCOMPARE(changed.count(), 1);
     const auto& l = doc()->plan().layout;
-    QCOMPARE(trainplan::layoutValue(l, LayoutDimension(dimension)), value);
+    QCOMPARE(l.size(ParallelDim(dimension)), value);
     QCOMPARE(l.tp * l.pp * l.dp * l.cp, 2048);  // DP followed
     QVERIFY(doc()->estimate().perGpu.total != memoryBefore);
-    QCOMPARE(slider(LayoutDimension::Dp)->value(), l.dp);  // the follower's control shows it
+    QCOMPARE(slider(ParallelDim::Dp)->value(), l.dp);  // the follower's control shows it
 }
 
 void TestMainWindow::mfuMovesTimeNotMemory()
@@ -159,29 +159,29 @@ void TestMainWindow::globalBatchMovesMicrobatchesAndBubble()
 
 void TestMainWindow::gpuCountCanFollow()
 {
-    doc()->setFollower(trainplan::Follower::Gpus);
-    QVERIFY(slider(LayoutDimension::Dp)->slider()->isEnabled());
-    slider(LayoutDimension::Dp)->moveTo(32);
+    doc()->setFollower(trainplan::Follower::gpus());
+    QVERIFY(slider(ParallelDim::Dp)->slider()->isEnabled());
+    slider(ParallelDim::Dp)->moveTo(32);
     QCOMPARE(doc()->plan().layout.dp, 32);
     QCOMPARE(doc()->plan().cluster.gpus, 1024);
     QVERIFY(window_->warnings()->codes().isEmpty());
-    doc()->setFollower(trainplan::Follower::Dp);
-    QVERIFY(!slider(LayoutDimension::Dp)->slider()->isEnabled());
+    doc()->setFollower(trainplan::Follower::of(ParallelDim::Dp));
+    QVERIFY(!slider(ParallelDim::Dp)->slider()->isEnabled());
 }
 
 void TestMainWindow::tpAcrossNodesRaisesRedFlag()
 {
-    slider(LayoutDimension::Tp)->moveTo(16);
+    slider(ParallelDim::Tp)->moveTo(16);
     QCOMPARE(doc()->plan().layout.tp, 16);
     QCOMPARE(doc()->plan().layout.dp, 32);
     QVERIFY(window_->warnings()->codes().contains("TP_SPANS_NODES"));
-    slider(LayoutDimension::Tp)->moveTo(8);
+    slider(ParallelDim::Tp)->moveTo(8);
     QVERIFY(!window_->warnings()->codes().contains("TP_SPANS_NODES"));
 }
 
 void TestMainWindow::redFlagHighlightsItsControl()
 {
-    slider(LayoutDimension::Tp)->moveTo(16);
+    slider(ParallelDim::Tp)->moveTo(16);
     auto* list = window_->warnings();
     int row = -1;
     for (int i = 0; i < list->count(); ++i)
@@ -190,15 +190,15 @@ void TestMainWindow::redFlagHighlightsItsControl()
     QVERIFY(row >= 0);
     list->setCurrentRow(row);
     QWidget* tp = window_->inputPanel()->widgetForField("layout.tp");
-    QCOMPARE(tp, static_cast<QWidget*>(slider(LayoutDimension::Tp)));
+    QCOMPARE(tp, static_cast<QWidget*>(slider(ParallelDim::Tp)));
     QVERIFY(tp->property("highlighted").toBool());
 }
 
 void TestMainWindow::layoutThatDoesNotFitStandsOut()
 {
     // No model parallelism at all: 70B of state per GPU cannot fit in 80 GB.
-    slider(LayoutDimension::Tp)->moveTo(1);
-    slider(LayoutDimension::Pp)->moveTo(1);
+    slider(ParallelDim::Tp)->moveTo(1);
+    slider(ParallelDim::Pp)->moveTo(1);
     QVERIFY(!doc()->estimate().fits);
     QVERIFY(window_->warnings()->codes().contains("STAGE_OVER_CAPACITY"));
     QVERIFY(window_->memoryChart()->categories().first().contains(QChar(0x2716)));
@@ -209,7 +209,7 @@ void TestMainWindow::layoutThatDoesNotFitStandsOut()
 void TestMainWindow::undoRestoresThePreviousPlan()
 {
     const trainplan::Plan original = doc()->plan();
-    slider(LayoutDimension::Tp)->moveTo(4);
+    slider(ParallelDim::Tp)->moveTo(4);
     doc()->endMerge();
     window_->inputPanel()->mfuSlider()->moveTo(50);
     doc()->endMerge();
@@ -264,7 +264,7 @@ void TestMainWindow::aFailedSaveKeepsTheFileAndTheEdits()
 
 void TestMainWindow::saveAndOpenRoundTripExactly()
 {
-    slider(LayoutDimension::Pp)->moveTo(8);
+    slider(ParallelDim::Pp)->moveTo(8);
     window_->inputPanel()->mfuSlider()->moveTo(37);
     const trainplan::Plan edited = doc()->plan();
     const QString path = dir_.filePath("round-trip.json");

@@ -23,7 +23,7 @@
 #include "text/Derivation.h"
 #include "text/Format.h"
 #include "text/TextReport.h"
-#include "report/LayoutRationale.h"
+#include "analysis/LayoutRationale.h"
 #include "plan/PlanIO.h"
 #include "plan/Presets.h"
 
@@ -407,7 +407,7 @@ void TestReport::deckNumbersAreTheAnalysis()
     QVERIFY(ask.contains(timeBasisLabel(TimeBasis::Predicted)) && ask.contains(timeBasisLabel(TimeBasis::AssumedMfu)));
 
     const QString layout = slide(3);
-    const LayoutRationale& why = context.layoutRationale();
+    const trainplan::LayoutRationale& why = context.layoutRationale();
     QVERIFY(why.alternatives.size() >= 2);
     QVERIFY(has(layout, formatInteger(double(why.evaluated))));
     for (const auto& alt : why.alternatives) {

@@ -189,7 +189,7 @@ void TestWindowSizes::tpAcrossNodesShowsAtTheDefaultSize()
     settle(window_);
     LayoutDiagramView* diagram = window_->layoutDiagram();
     const QSize paneBefore = diagram->size();
-    window_->inputPanel()->layoutSlider(int(trainplan::LayoutDimension::Tp))->moveTo(16);
+    window_->inputPanel()->layoutSlider(trainplan::ParallelDim::Tp)->moveTo(16);
     QCOMPARE(window_->document()->plan().layout.tp, 16);
     settle(window_);
     QCOMPARE(diagram->size(), paneBefore);

@@ -72,10 +72,11 @@ void PlanDocument::setName(const QString& typed)
     edit(description, [&](trainplan::Plan& p) { trainplan::setPlanName(p, typed.toStdString()); });
 }
 
-void PlanDocument::setLayoutDimension(trainplan::LayoutDimension d, int value, int mergeKey)
+void PlanDocument::setLayoutDimension(trainplan::ParallelDim d, int value, int mergeKey)
 {
-    static const char* names[] = {"TP", "PP", "DP", "CP"};
-    applyPlan(trainplan::withLayoutValue(plan_, d, value, follower_), QString("Set %1 to %2").arg(names[int(d)]).arg(value), mergeKey);
+    const auto label = trainplan::parallelDimLabel(d);
+    applyPlan(trainplan::withLayoutValue(plan_, d, value, follower_),
+              QString("Set %1 to %2").arg(QLatin1String(label.data(), qsizetype(label.size()))).arg(value), mergeKey);
 }
 
 void PlanDocument::setFollower(trainplan::Follower f)

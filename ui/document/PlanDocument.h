@@ -46,7 +46,7 @@ public:
     int mergeSerial() const { return mergeSerial_; }
 
     // Moves one layout dimension; the follower keeps TP x PP x DP x CP = GPUs.
-    void setLayoutDimension(trainplan::LayoutDimension d, int value, int mergeKey = 0);
+    void setLayoutDimension(trainplan::ParallelDim d, int value, int mergeKey = 0);
     trainplan::Follower follower() const { return follower_; }
     void setFollower(trainplan::Follower f);
 
@@ -80,5 +80,5 @@ private:
     QUndoStack undo_;
     QString path_;
     int mergeSerial_ = 0;
-    trainplan::Follower follower_ = trainplan::Follower::Dp;
+    trainplan::Follower follower_ = trainplan::Follower::of(trainplan::ParallelDim::Dp);
 };

@@ -34,7 +34,13 @@ using trainplan::Plan;
 namespace {
 
 // Merge keys: edits with the same key merge into one undo step until the drag ends.
-enum MergeKey { kTp = 101, kPp, kDp, kCp, kMfu, kMicroBatch, kGlobalBatch };
+// Undo merge keys: a slider drag is one undo step. The layout's dimensions take kLayoutMergeKey + dim.
+enum MergeKey { kMfu = 101, kMicroBatch, kGlobalBatch, kLayoutMergeKey = 200 };
+
+QString latin1(std::string_view text)
+{
+    return QString::fromLatin1(text.data(), qsizetype(text.size()));
+}
 
 QString prettyName(std::string_view name)
 {
@@ -211,39 +217,36 @@ QGroupBox* InputPanel::buildLayout()
     registerField("layout", box);
 
     auto* follower = new ElidingComboBox;
-    follower->addItem(tr("DP follows"), int(trainplan::Follower::Dp));
-    follower->addItem(tr("TP follows"), int(trainplan::Follower::Tp));
-    follower->addItem(tr("PP follows"), int(trainplan::Follower::Pp));
-    follower->addItem(tr("CP follows"), int(trainplan::Follower::Cp));
-    follower->addItem(tr("GPU count follows"), int(trainplan::Follower::Gpus));
-    follower->setToolTip(tr("When you move one dimension, this one changes so that TP × PP × DP × CP stays equal to the GPU count."));
-    connect(follower, &QComboBox::activated, this, [this, follower](int i) { doc_->setFollower(trainplan::Follower(follower->itemData(i).toInt())); });
+    QStringList product;
+    for (trainplan::ParallelDim d : trainplan::parallelDimsForDisplay()) {
+        const QString label = latin1(trainplan::parallelDimLabel(d));
+        follower->addItem(tr("%1 follows").arg(label), latin1(trainplan::followerKey(trainplan::Follower::of(d))));
+        product << label;
+    }
+    follower->addItem(tr("GPU count follows"), latin1(trainplan::followerKey(trainplan::Follower::gpus())));
+    follower->setToolTip(tr("When you move one dimension, this one changes so that %1 stays equal to the GPU count.").arg(product.join(" × ")));
+    connect(follower, &QComboBox::activated, this,
+            [this, follower](int i) { doc_->setFollower(trainplan::followerFromKey(follower->itemData(i).toString().toStdString())); });
     refreshers_.push_back([this, follower] {
         const QSignalBlocker b(follower);
-        follower->setCurrentIndex(follower->findData(int(doc_->follower())));
+        follower->setCurrentIndex(follower->findData(latin1(trainplan::followerKey(doc_->follower()))));
     });
     form->addRow(tr("Keep GPUs"), follower);
 
-    const char* names[] = {"TP", "PP", "DP", "CP"};
-    const char* paths[] = {"layout.tp", "layout.pp", "layout.dp", "layout.cp"};
-    const char* tips[] = {"Tensor parallelism: splits every layer's matrices; keep it inside a node (NVLink).",
-                          "Pipeline parallelism: splits the layers into stages.",
-                          "Data parallelism: replicas that process different data.",
-                          "Context parallelism: splits long sequences across GPUs (ring attention)."};
-    const int keys[] = {kTp, kPp, kDp, kCp};
-    for (int i = 0; i < 4; ++i) {
-        auto* s = new ValueSlider(names[i]);
-        s->slider()->setToolTip(tips[i]);
-        layoutSliders_[i] = s;
-        const auto dim = trainplan::LayoutDimension(i);
-        const int key = keys[i];
-        addSlider(form, s, paths[i], [this, dim, key](int v) { doc_->setLayoutDimension(dim, v, key); },
+    for (trainplan::ParallelDim dim : trainplan::parallelDimsForDisplay()) {
+        const auto& info = trainplan::parallelDimInfo(dim);
+        auto* s = new ValueSlider(latin1(info.label));
+        s->slider()->setToolTip(tr(info.summary.data()));
+        layoutSliders_[size_t(dim)] = s;
+        // One undo step per drag of one slider: each dimension merges under its own key.
+        const int key = kLayoutMergeKey + int(dim);
+        addSlider(form, s, "layout." + latin1(info.key), [this, dim, key](int v) { doc_->setLayoutDimension(dim, v, key); },
                   [this, s, dim] {
                       const auto& plan = doc_->plan();
-                      s->setCandidates(trainplan::candidateValues(plan, dim, doc_->follower()), trainplan::layoutValue(plan.layout, dim));
+                      s->setCandidates(trainplan::candidateValues(plan, dim, doc_->follower()), plan.layout.size(dim));
                       s->setFollowing(trainplan::follows(doc_->follower(), dim), tr("Follows the other dimensions to keep the GPU count; choose another under “Keep GPUs”."));
                   });
-        if (dim == trainplan::LayoutDimension::Pp) {
+        if (dim == trainplan::ParallelDim::Pp) {
             // Beside PP: how its stages share the layers (layout.stage_layers).
             stageLayers_ = new StageLayersEdit;
             connect(stageLayers_, &StageLayersEdit::splitEdited, this, [this](const std::vector<int>& counts) {
@@ -568,9 +571,11 @@ QGroupBox* InputPanel::buildCluster()
               [this](Plan& p, double v) {
                   p.cluster.gpus = int(v);
                   // Keep the layout consistent by letting the follower absorb the new count.
-                  const auto f = doc_->follower() == trainplan::Follower::Gpus ? trainplan::Follower::Dp : doc_->follower();
-                  const auto d = f == trainplan::Follower::Dp ? trainplan::LayoutDimension::Tp : trainplan::LayoutDimension::Dp;
-                  p = trainplan::withLayoutValue(p, d, trainplan::layoutValue(p.layout, d), f);
+                  using trainplan::ParallelDim;
+                  const auto f = doc_->follower().gpuCount ? trainplan::Follower::of(ParallelDim::Dp) : doc_->follower();
+                  // Re-set any dimension that does not follow to its own value: the follower absorbs the new count.
+                  const auto d = f.dim == ParallelDim::Dp ? ParallelDim::Tp : ParallelDim::Dp;
+                  p = trainplan::withLayoutValue(p, d, p.layout.size(d), f);
               });
     addNumber(form, tr("GPUs per node"), "cluster.gpus_per_node", 1, 4096, 0, {}, [](const Plan& p) { return p.cluster.gpusPerNode; },
               [](Plan& p, double v) { p.cluster.gpusPerNode = int(v); });

@@ -32,7 +32,7 @@ public:
     // Brings the control for a JSON path (e.g. "layout.tp") into view and flashes it.
     void highlightField(const QString& path);
     QWidget* widgetForField(const QString& path) const;
-    ValueSlider* layoutSlider(int dimension) const { return layoutSliders_[dimension]; }
+    ValueSlider* layoutSlider(trainplan::ParallelDim dimension) const { return layoutSliders_[size_t(dimension)]; }
     ValueSlider* mfuSlider() const { return mfu_; }
     ValueSlider* microBatchSlider() const { return microBatch_; }
     ValueSlider* globalBatchSlider() const { return globalBatch_; }
@@ -74,7 +74,7 @@ private:
     PlanDocument* doc_;
     std::vector<std::function<void()>> refreshers_;
     QHash<QString, QWidget*> fields_;
-    ValueSlider* layoutSliders_[4] = {};
+    std::array<ValueSlider*, trainplan::kParallelDimCount> layoutSliders_{};
     ValueSlider* mfu_ = nullptr;
     ValueSlider* microBatch_ = nullptr;
     ValueSlider* globalBatch_ = nullptr;

@@ -48,6 +48,21 @@
 
 namespace {
 
+// The follower as settings keep it: its key ("dp", "gpus"); before, a number (DP, TP, PP, CP, GPUs).
+trainplan::Follower followerFromSetting(const QVariant& value)
+{
+    bool isNumber = false;
+    const int old = value.toInt(&isNumber);
+    if (isNumber) {
+        using trainplan::Follower;
+        using trainplan::ParallelDim;
+        const Follower before[] = {Follower::of(ParallelDim::Dp), Follower::of(ParallelDim::Tp), Follower::of(ParallelDim::Pp),
+                                   Follower::of(ParallelDim::Cp), Follower::gpus()};
+        return old >= 0 && old < 5 ? before[old] : Follower::of(ParallelDim::Dp);
+    }
+    return trainplan::followerFromKey(value.toString().toStdString());
+}
+
 // Below this a panel's tables and charts stop being readable; its scroll area takes over.
 constexpr int kDockMinimumWidth = 360;
 
@@ -682,7 +697,7 @@ void MainWindow::restoreSettings()
         topRow_->restoreState(s.value("window/topRow").toByteArray());
         bottomRow_->restoreState(s.value("window/bottomRow").toByteArray());
     }
-    doc_->setFollower(trainplan::Follower(s.value("layout/follower", int(trainplan::Follower::Dp)).toInt()));
+    doc_->setFollower(followerFromSetting(s.value("layout/follower", QStringLiteral("dp"))));
 }
 
 void MainWindow::saveSettings()
@@ -694,5 +709,6 @@ void MainWindow::saveSettings()
     s.setValue("window/rows", rows_->saveState());
     s.setValue("window/topRow", topRow_->saveState());
     s.setValue("window/bottomRow", bottomRow_->saveState());
-    s.setValue("layout/follower", int(doc_->follower()));
+    const auto follower = trainplan::followerKey(doc_->follower());
+    s.setValue("layout/follower", QString::fromLatin1(follower.data(), qsizetype(follower.size())));
 }

@@ -158,7 +158,7 @@ void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
 {
     const auto& l = plan.layout;
     est.warnings.clear();
-    est.gpusUsed = l.tp * l.pp * l.dp * l.cp;
+    est.gpusUsed = int(l.gpus());
     est.nodes = (est.gpusUsed + plan.cluster.gpusPerNode - 1) / plan.cluster.gpusPerNode;
     est.parameters = countParameters(plan.model);
     est.parametersPerGpuMean = est.parameters.total / (double(l.tp) * l.pp);

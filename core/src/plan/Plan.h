@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "plan/FrameworkSpec.h"
+#include "plan/ParallelDims.h"
 
 namespace trainplan {
 
@@ -166,6 +167,27 @@ struct LayoutSpec {
     RankOrder rankOrder = RankOrder::TpCpDpPp;
     bool dpAuto = false;  // the file said "auto": remembered so saving round-trips
     unsigned unknownFields = 0;  // LayoutUnknown bits: fields the file left out; saving leaves them out again
+
+    // The size of one parallel dimension (ParallelDims.h), for code that loops over them.
+    int size(ParallelDim dim) const { return const_cast<LayoutSpec*>(this)->size(dim); }
+    int& size(ParallelDim dim)
+    {
+        switch (dim) {
+        case ParallelDim::Tp: return tp;
+        case ParallelDim::Cp: return cp;
+        case ParallelDim::Dp: return dp;
+        case ParallelDim::Pp: return pp;
+        }
+        return tp;
+    }
+    // The product of every dimension's size: the GPUs the layout uses.
+    long long gpus() const
+    {
+        long long product = 1;
+        for (ParallelDim d : kParallelDims)
+            product *= size(d);
+        return product;
+    }
 
     bool operator==(const LayoutSpec&) const = default;
 };

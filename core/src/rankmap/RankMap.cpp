@@ -9,28 +9,6 @@
 
 namespace trainplan {
 
-std::string_view parallelDimKey(ParallelDim dim)
-{
-    switch (dim) {
-    case ParallelDim::Tp: return "tp";
-    case ParallelDim::Cp: return "cp";
-    case ParallelDim::Dp: return "dp";
-    case ParallelDim::Pp: return "pp";
-    }
-    return "tp";
-}
-
-std::string_view parallelDimLabel(ParallelDim dim)
-{
-    switch (dim) {
-    case ParallelDim::Tp: return "TP";
-    case ParallelDim::Cp: return "CP";
-    case ParallelDim::Dp: return "DP";
-    case ParallelDim::Pp: return "PP";
-    }
-    return "TP";
-}
-
 std::array<ParallelDim, kParallelDimCount> rankFillOrder(RankOrder order)
 {
     using D = ParallelDim;
@@ -47,22 +25,13 @@ std::array<ParallelDim, kParallelDimCount> rankFillOrder(RankOrder order)
 
 std::array<long long, kParallelDimCount> rankStrides(const LayoutSpec& layout)
 {
-    const auto sizeOf = [&](ParallelDim d) -> long long {
-        switch (d) {
-        case ParallelDim::Tp: return layout.tp;
-        case ParallelDim::Cp: return layout.cp;
-        case ParallelDim::Dp: return layout.dp;
-        case ParallelDim::Pp: return layout.pp;
-        }
-        return 1;
-    };
     // Megatron's prefix_product over the ordered sizes: each dimension's stride is the
     // product of the sizes of the dimensions that fill before it.
     std::array<long long, kParallelDimCount> strides{};
     long long product = 1;
     for (ParallelDim d : rankFillOrder(layout.rankOrder)) {
         strides[static_cast<std::size_t>(d)] = product;
-        product *= sizeOf(d);
+        product *= layout.size(d);
     }
     return strides;
 }
@@ -117,13 +86,14 @@ RankMap::RankMap(const LayoutSpec& layout, int gpusPerNode)
     : order_(layout.rankOrder)
     , gpusPerNode_(gpusPerNode)
 {
-    size_ = {layout.tp, layout.cp, layout.dp, layout.pp};
+    for (ParallelDim d : kParallelDims)
+        size_[at(d)] = layout.size(d);
     for (ParallelDim d : kParallelDims)
         if (size_[at(d)] < 1)
             throw std::invalid_argument("rank map: layout." + std::string(parallelDimKey(d)) + " must be at least 1");
     if (gpusPerNode < 1)
         throw std::invalid_argument("rank map: cluster.gpus_per_node must be at least 1");
-    const long long world = (long long)layout.tp * layout.cp * layout.dp * layout.pp;
+    const long long world = layout.gpus();
     if (world > INT_MAX)
         throw std::invalid_argument("rank map: TP x CP x DP x PP exceeds " + std::to_string(INT_MAX) + " ranks");
     world_ = int(world);

@@ -34,19 +34,12 @@
 #include <vector>
 
 #include "estimate/Estimate.h"
+#include "plan/ParallelDims.h"
 #include "plan/Plan.h"
 
 namespace trainplan {
 
-enum class ParallelDim { Tp, Cp, Dp, Pp };
-inline constexpr std::size_t kParallelDimCount = 4;
-inline constexpr std::array<ParallelDim, kParallelDimCount> kParallelDims{ParallelDim::Tp, ParallelDim::Cp,
-                                                                         ParallelDim::Dp, ParallelDim::Pp};
-
-// "tp", "cp", "dp", "pp": the plan file's layout keys.
-std::string_view parallelDimKey(ParallelDim dim);
-// "TP", "CP", "DP", "PP": for labels.
-std::string_view parallelDimLabel(ParallelDim dim);
+// The dimensions themselves (ParallelDim, kParallelDims, their keys and labels): plan/ParallelDims.h.
 
 // The dimensions in the order ranks fill them, fastest-varying first.
 std::array<ParallelDim, kParallelDimCount> rankFillOrder(RankOrder order);

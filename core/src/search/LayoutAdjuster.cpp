@@ -6,8 +6,6 @@ namespace trainplan {
 
 namespace {
 
-constexpr LayoutDimension kDims[] = {LayoutDimension::Tp, LayoutDimension::Pp, LayoutDimension::Dp, LayoutDimension::Cp};
-
 std::vector<int> divisorsOf(long long n, long long limit)
 {
     std::vector<int> out;
@@ -31,95 +29,74 @@ std::vector<int> powersOfTwo(int max)
     return out;
 }
 
-LayoutDimension dimensionOf(Follower f)
-{
-    switch (f) {
-    case Follower::Tp: return LayoutDimension::Tp;
-    case Follower::Pp: return LayoutDimension::Pp;
-    case Follower::Cp: return LayoutDimension::Cp;
-    default: return LayoutDimension::Dp;
-    }
-}
-
 }  // namespace
 
-int layoutValue(const LayoutSpec& l, LayoutDimension d)
+std::string_view followerKey(Follower f)
 {
-    switch (d) {
-    case LayoutDimension::Tp: return l.tp;
-    case LayoutDimension::Pp: return l.pp;
-    case LayoutDimension::Dp: return l.dp;
-    case LayoutDimension::Cp: return l.cp;
-    }
-    return 1;
+    return f.gpuCount ? std::string_view("gpus") : parallelDimKey(f.dim);
 }
 
-void setLayoutValue(LayoutSpec& l, LayoutDimension d, int v)
+Follower followerFromKey(std::string_view key)
 {
-    switch (d) {
-    case LayoutDimension::Tp: l.tp = v; break;
-    case LayoutDimension::Pp: l.pp = v; break;
-    case LayoutDimension::Dp: l.dp = v; break;
-    case LayoutDimension::Cp: l.cp = v; break;
-    }
+    if (key == "gpus")
+        return Follower::gpus();
+    for (ParallelDim d : kParallelDims)
+        if (parallelDimKey(d) == key)
+            return Follower::of(d);
+    return Follower::of(ParallelDim::Dp);
 }
 
-bool follows(Follower f, LayoutDimension d)
+bool follows(Follower f, ParallelDim d)
 {
-    return f != Follower::Gpus && dimensionOf(f) == d;
+    return !f.gpuCount && f.dim == d;
 }
 
-std::vector<int> candidateValues(const Plan& plan, LayoutDimension d, Follower follower)
+std::vector<int> candidateValues(const Plan& plan, ParallelDim d, Follower follower)
 {
     const int layers = plan.model.layers;
-    const long long limit = d == LayoutDimension::Pp ? layers : plan.cluster.gpus;
-    if (follower == Follower::Gpus || follows(follower, d)) {
-        switch (d) {
-        case LayoutDimension::Tp: return powersOfTwo(64);
-        case LayoutDimension::Cp: return powersOfTwo(64);
-        case LayoutDimension::Pp: {
-            std::vector<int> out(layers);
-            for (int i = 0; i < layers; ++i)
-                out[i] = i + 1;
+    const long long limit = parallelDimInfo(d).freeSizes == FreeSizes::UpToLayers ? layers : plan.cluster.gpus;
+    if (follower.gpuCount || follows(follower, d)) {
+        const auto range = [](int n) {
+            std::vector<int> out(size_t(std::max(0, n)));
+            for (int i = 0; i < n; ++i)
+                out[size_t(i)] = i + 1;
             return out;
-        }
-        case LayoutDimension::Dp: {
-            std::vector<int> out(4096);
-            for (int i = 0; i < 4096; ++i)
-                out[i] = i + 1;
-            return out;
-        }
+        };
+        switch (parallelDimInfo(d).freeSizes) {
+        case FreeSizes::PowersOfTwoTo64: return powersOfTwo(64);
+        case FreeSizes::UpToLayers: return range(layers);
+        case FreeSizes::UpTo4096: return range(4096);
         }
     }
-    // The two dimensions that neither move nor follow stay fixed.
+    // The dimensions that neither move nor follow stay fixed.
     long long fixed = 1;
-    for (auto other : kDims)
+    for (ParallelDim other : kParallelDims)
         if (other != d && !follows(follower, other))
-            fixed *= layoutValue(plan.layout, other);
+            fixed *= plan.layout.size(other);
     if (fixed <= 0 || plan.cluster.gpus % fixed != 0)
-        return {layoutValue(plan.layout, d)};
+        return {plan.layout.size(d)};
     return divisorsOf(plan.cluster.gpus / fixed, limit);
 }
 
-Plan withLayoutValue(const Plan& plan, LayoutDimension d, int value, Follower follower)
+Plan withLayoutValue(const Plan& plan, ParallelDim d, int value, Follower follower)
 {
     Plan out = plan;
-    setLayoutValue(out.layout, d, value);
-    if (!follows(follower, d) || follower == Follower::Gpus) {
-        if (follower == Follower::Gpus) {
-            out.cluster.gpus = out.layout.tp * out.layout.pp * out.layout.dp * out.layout.cp;
+    out.layout.size(d) = value;
+    if (!follows(follower, d) || follower.gpuCount) {
+        if (follower.gpuCount) {
+            out.cluster.gpus = int(out.layout.gpus());
         } else {
-            const LayoutDimension f = dimensionOf(follower);
+            const ParallelDim f = follower.dim;
             long long others = 1;
-            for (auto other : kDims)
+            for (ParallelDim other : kParallelDims)
                 if (other != f)
-                    others *= layoutValue(out.layout, other);
+                    others *= out.layout.size(other);
             if (others > 0 && plan.cluster.gpus % others == 0)
-                setLayoutValue(out.layout, f, int(plan.cluster.gpus / others));
+                out.layout.size(f) = int(plan.cluster.gpus / others);
         }
     }
     // Explicit uneven splits no longer apply when PP changes.
-    if (d == LayoutDimension::Pp || follows(follower, LayoutDimension::Pp))
+    if (d == ParallelDim::Pp || follows(follower, ParallelDim::Pp))
         if (int(out.layout.stageLayers.size()) != out.layout.pp)
             out.layout.stageLayers.clear();
     out.layout.dpAuto = false;

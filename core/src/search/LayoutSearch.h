@@ -65,6 +65,18 @@ struct SearchLayout {
     long long globalBatch = 0;
     Schedule schedule = Schedule::OneFOneB;
 
+    // The size of one parallel dimension (ParallelDims.h).
+    int size(ParallelDim dim) const
+    {
+        switch (dim) {
+        case ParallelDim::Tp: return tp;
+        case ParallelDim::Cp: return cp;
+        case ParallelDim::Dp: return dp;
+        case ParallelDim::Pp: return pp;
+        }
+        return 1;
+    }
+
     bool operator==(const SearchLayout&) const = default;
 };
 

@@ -1,7 +1,8 @@
 // Why this layout: what the layout search found for the plan's model and cluster, and a few
 // neighbouring layouts (one dimension traded against DP, or another ZeRO stage), each analysed
 // like the plan itself, with the reason it loses: it does not fit, it breaks a rule, or its
-// predicted step is slower. The report's "layout and why" section and slide read it.
+// predicted step is slower. Analysis, not presentation: the report's "layout and why" section
+// and slide (render/report) phrase it.
 #pragma once
 
 #include <string>
@@ -9,6 +10,8 @@
 
 #include "analysis/Analysis.h"
 #include "search/LayoutSearch.h"
+
+namespace trainplan {
 
 struct LayoutAlternative {
     std::string name;      // "PP 2 × DP 128 (TP 8)": the layout, by what changed
@@ -24,9 +27,9 @@ struct LayoutRationale {
     long long fitting = 0;    // of those, the ones that fit with the memory margin
     bool planFits = false;
     bool searchFoundBetter = false;   // the search's fastest option is faster than the plan (predicted)
-    trainplan::SearchLayout fastest;  // the search's fastest option
+    SearchLayout fastest;  // the search's fastest option
     double fastestStepSeconds = 0;    // its predicted step, analysed like the plan
-    trainplan::SearchLayout simplest;
+    SearchLayout simplest;
     double simplestStepSeconds = 0;
     std::vector<std::string> constraints;      // what decides this layout, one line each
     std::vector<LayoutAlternative> alternatives;  // up to three, rejected ones first
@@ -34,6 +37,8 @@ struct LayoutRationale {
 
 // Runs the layout search (grouped, top 5) and analyses the neighbours; a second or so for a
 // large cluster. Pure: the same analysis gives the same rationale.
-LayoutRationale layoutRationale(const trainplan::Analysis& analysis);
+LayoutRationale layoutRationale(const Analysis& analysis);
 // "TP 8 × PP 4 × DP 64 × CP 1, ZeRO-1, selective recompute, b 1"
-std::string describeLayout(const trainplan::SearchLayout& layout);
+std::string describeLayout(const SearchLayout& layout);
+
+}  // namespace trainplan

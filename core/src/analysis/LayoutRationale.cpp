@@ -1,16 +1,17 @@
-#include "report/LayoutRationale.h"
+#include "analysis/LayoutRationale.h"
 
 #include <algorithm>
 
 #include "plan/EnumNames.h"
 #include "text/Format.h"
 
-using namespace trainplan;
+namespace trainplan {
 
 std::string describeLayout(const SearchLayout& s)
 {
-    std::string out = "TP " + std::to_string(s.tp) + " × PP " + std::to_string(s.pp) + " × DP " + std::to_string(s.dp) + " × CP " +
-                      std::to_string(s.cp);
+    std::string out;
+    for (ParallelDim d : parallelDimsForDisplay())
+        out += (out.empty() ? "" : " × ") + std::string(parallelDimLabel(d)) + " " + std::to_string(s.size(d));
     if (s.schedule == Schedule::Interleaved)
         out += ", v " + std::to_string(s.virtualStages);
     out += ", ZeRO-" + std::to_string(s.zeroStage) + ", " +
@@ -189,3 +190,5 @@ LayoutRationale layoutRationale(const Analysis& a)
     take(faster, 3);
     return out;
 }
+
+}  // namespace trainplan
