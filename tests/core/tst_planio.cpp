@@ -162,6 +162,8 @@ void TestPlanIO::roundTripIsExact_data()
         << "70b-2048-h100.json" << "layout.stage_layers=[19,21,21,19] layout.dp=auto cluster.mtbf_hours_per_node=null cluster.mtbf_hours_per_gpu=8000.5";
     QTest::newRow("bandwidth checkpoint, tokens batch")
         << "70b-512-gpu.json" << "reliability.checkpoint_write_seconds=null reliability.checkpoint_write_gb_per_s_per_gpu=2.5 training.buffer_gb=3.3";
+    // Notes were read and then dropped, so saving lost them.
+    QTest::newRow("notes are kept") << "70b-2048-h100.json" << "notes=ask_infra_about_spare_nodes";
 }
 
 void TestPlanIO::roundTripIsExact()
@@ -172,6 +174,8 @@ void TestPlanIO::roundTripIsExact()
     const json first = trainplan::planToJson(plan);
     const auto again = trainplan::planFromJson(first);
     QCOMPARE(QString::fromStdString(trainplan::planToJson(again).dump()), QString::fromStdString(first.dump()));
+    if (overrides.startsWith("notes="))
+        QCOMPARE(QString::fromStdString(again.notes), overrides.mid(6));
     // Estimates from the re-read plan are bit-identical.
     QCOMPARE(QString::fromStdString(estimateJsonFor(again).dump()), QString::fromStdString(estimateJsonFor(plan).dump()));
 }
@@ -408,6 +412,7 @@ void TestPlanIO::versionOneFileReadsToTheSamePlan()
     trainplan::Plan kept = trainplan::loadPlanFile(path);
     trainplan::Plan example = planWith("70b-2048-h100.json");
     kept.name = example.name;
+    kept.notes = example.notes;  // the kept file says what it is
     // The example's capacity became the H100's CUDA-visible memory (85.03 GB) after this file was
     // kept; everything else reads the same.
     QCOMPARE(kept.cluster.memoryBytesPerGpu, 80e9);

@@ -121,7 +121,7 @@ void TestTimeline::followsThePipelineDepth()
     view.renderImage(kShot);
     const double before = view.scene().model().lane(0).result().closedFormBubbleFraction;
     QCOMPARE(before, 3.0 / 19.0);
-    doc.setParallelDim(trainplan::ParallelDim::Pp, 8);  // DP follows: 32 replicas, m = 32
+    doc.setLayoutDimension(trainplan::ParallelDim::Pp, 8);  // DP follows: 32 replicas, m = 32
     view.renderImage(kShot);
     QCOMPARE(view.scene().timeline().rowCount(0), 8);
     const auto& r = view.scene().model().lane(0).result();

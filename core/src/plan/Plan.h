@@ -209,6 +209,7 @@ struct Plan {
     // the model, cluster and token budget, and refreshPlanName() keeps it current.
     std::string name;
     bool nameUserSet = false;
+    std::string notes;  // free text the person keeps with the plan; never read by the analysis
     ModelSpec model;
     ClusterSpec cluster;
     TrainingSpec training;

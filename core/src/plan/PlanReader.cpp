@@ -535,7 +535,7 @@ Plan planFromJson(const json& doc)
     const PlanField& userSetField = F("name_user_set");
     const bool userSetGiven = top.find(userSetField) != nullptr;
     const bool userSet = top.boolean(userSetField);
-    top.text(F("notes"));
+    plan.notes = top.text(F("notes"));
     readModel(doc, plan.model, problems);
     readCluster(doc, plan.cluster, problems);
     readTraining(doc, plan.training, plan.model.sequenceLength, problems);

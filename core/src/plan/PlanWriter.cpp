@@ -88,6 +88,8 @@ json planToJson(const Plan& plan)
     w.set("version", kPlanVersion);
     w.set("name", plan.name);
     w.set("name_user_set", plan.nameUserSet);
+    if (!plan.notes.empty())
+        w.set("notes", plan.notes);
 
     w.set("model.name", m.name);
     w.set("model.layers", m.layers);
