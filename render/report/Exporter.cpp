@@ -1,7 +1,5 @@
 #include "report/Exporter.h"
 
-#include <QFile>
-
 #include "report/ExportFile.h"
 #include "report/PdfReport.h"
 #include "report/ReportContext.h"

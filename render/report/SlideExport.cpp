@@ -1,9 +1,7 @@
 #include "report/SlideExport.h"
 
 #include <QBuffer>
-#include <QDir>
 #include <QFontMetricsF>
-#include <QFileInfo>
 #include <QImage>
 #include <QPageLayout>
 #include <QPainter>
