@@ -167,7 +167,8 @@ void TestSensitivity::discreteInputsStayValid()
     // A sequence shorter than one step of 64 x CP has no shorter neighbour on that grid.
     Plan shortSeq = plan;
     shortSeq.model.sequenceLength = 48;
-    const auto* shortBar = bar(sensitivity(shortSeq), "model.sequence_length");
+    const SensitivityResult shortResult = sensitivity(shortSeq);
+    const auto* shortBar = bar(shortResult, "model.sequence_length");
     if (shortBar)
         QVERIFY2(shortBar->lowValue <= 48 && shortBar->highValue >= 48,
                  qPrintable(QString("%1 <- 48 -> %2").arg(shortBar->lowValue).arg(shortBar->highValue)));
