@@ -1,10 +1,5 @@
 #include "report/ReportContext.h"
 
-ReportContext::ReportContext(const trainplan::Plan& plan, QString sourceName)
-    : ReportContext(trainplan::analyse(plan), std::move(sourceName))
-{
-}
-
 ReportContext::ReportContext(trainplan::Analysis analysis, QString sourceName)
     : analysis_(std::move(analysis))
     , sourceName_(std::move(sourceName))
@@ -20,18 +15,4 @@ QString ReportContext::title() const
     if (!plan().name.empty())
         return QString::fromStdString(plan().name);
     return sourceName_.isEmpty() ? QStringLiteral("Untitled plan") : sourceName_;
-}
-
-const trainplan::LayoutRationale& ReportContext::layoutRationale() const
-{
-    if (!rationale_)
-        rationale_ = trainplan::layoutRationale(analysis_);
-    return *rationale_;
-}
-
-const trainplan::SensitivityResult& ReportContext::sensitivity() const
-{
-    if (!sensitivity_)
-        sensitivity_ = trainplan::sensitivity(plan(), trainplan::SensitivityOptions{});
-    return *sensitivity_;
 }

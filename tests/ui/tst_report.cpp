@@ -13,19 +13,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/Analysis.h"
+#include "analysis/LayoutRationale.h"
 #include "derivation/DerivationView.h"
+#include "document/PlanDocument.h"
+#include "plan/PlanIO.h"
+#include "plan/Presets.h"
 #include "report/Exporter.h"
 #include "report/PdfReport.h"
-#include "document/PlanDocument.h"
-#include "window/PresentationWindow.h"
 #include "report/ReportContext.h"
 #include "report/SlideExport.h"
 #include "text/Derivation.h"
 #include "text/Format.h"
 #include "text/TextReport.h"
-#include "analysis/LayoutRationale.h"
-#include "plan/PlanIO.h"
-#include "plan/Presets.h"
+#include "window/PresentationWindow.h"
 
 namespace {
 
@@ -66,18 +67,19 @@ void TestReport::pdfHasPagesFiguresAndSections_data()
     QTest::addColumn<QString>("example");
     QTest::addColumn<QStringList>("expected");
     QTest::newRow("worked example A") << "70b-2048-h100.json"
-                              << QStringList{"70.55 billion", "6.29e23", "8.98 days", "10.3 days", "20.9 GB", "15.8 %", "Inputs",
+                                      << QStringList{"70.55 billion", "6.29e23", "8.98 days", "10.3 days", "20.9 GB", "15.8 %", "Inputs",
                                              "Memory and step time", "Pipeline schedule", "Layout on the hardware", "Red flags",
                                              "Validation and reliability plan", "Stage 1: one-node correctness", "Stage 4: convergence",
                                              "The math: Compute and time", "The math: Reliability", "6 · N · D", "Young 1974"};
-    QTest::newRow("worked example B") << "70b-512-gpu.json" << QStringList{"69.50 billion", "6.53 days", "1.44e23", "760 ms", "Stage 3: reliability"};
+    QTest::newRow("worked example B") << "70b-512-gpu.json"
+                                      << QStringList{"69.50 billion", "6.53 days", "1.44e23", "760 ms", "Stage 3: reliability"};
 }
 
 void TestReport::pdfHasPagesFiguresAndSections()
 {
     QFETCH(QString, example);
     QFETCH(QStringList, expected);
-    ReportContext context(::example(example.toUtf8().constData()));
+    ReportContext context(trainplan::analyse(::example(example.toUtf8().constData())));
     const QString path = dir_.filePath(example + ".pdf");
     QString error;
     int pages = 0;
@@ -94,7 +96,7 @@ void TestReport::pdfHasPagesFiguresAndSections()
 
 void TestReport::pdfEmbedsFontsAndHasNoRasterImages()
 {
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     const QString path = dir_.filePath("fonts.pdf");
     QString error;
     QVERIFY(pdfreport::write(context, path, QPageSize::A4, &error));
@@ -111,7 +113,7 @@ void TestReport::pdfEmbedsFontsAndHasNoRasterImages()
 
 void TestReport::letterSizeWorks()
 {
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     const QString path = dir_.filePath("letter.pdf");
     QString error;
     QVERIFY(pdfreport::write(context, path, QPageSize::Letter, &error));
@@ -124,7 +126,7 @@ void TestReport::redFlagsReachTheReport()
     plan.layout.tp = 16;
     plan.layout.dp = 32;
     plan.cluster.mtbfSeconds.reset();
-    ReportContext context(plan);
+    ReportContext context(trainplan::analyse(plan));
     const QString path = dir_.filePath("flags.pdf");
     QString error;
     QVERIFY(pdfreport::write(context, path, QPageSize::A4, &error));
@@ -138,7 +140,7 @@ void TestReport::redFlagsReachTheReport()
 
 void TestReport::slidesAreWrittenInEveryForm()
 {
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     const QString folder = dir_.filePath("slides");
     QString error;
     QStringList written;
@@ -165,7 +167,7 @@ void TestReport::slideRunsNeverMix()
     // A long plan's slides, then a short plan's into the same folder: only the second run's
     // files remain (the derivation appendix of the first had more slides).
     trainplan::Plan longer = trainplan::defaultPlan();
-    ReportContext first(longer);
+    ReportContext first(trainplan::analyse(longer));
     QVERIFY2(slideexport::writeAll(first, folder, &error), qPrintable(error));
     // An export killed midway left its staging folder beside the target: it never reaches the
     // target, and the next export clears it (of the files its manifest lists).
@@ -182,7 +184,7 @@ void TestReport::slideRunsNeverMix()
     other.name = "second run";
     other.layout.pp = 1;
     other.layout.dp = 256;
-    ReportContext second(other);
+    ReportContext second(trainplan::analyse(other));
     QStringList written;
     QVERIFY2(slideexport::writeAll(second, folder, &error, &written), qPrintable(error));
     QStringList expected;
@@ -209,7 +211,7 @@ void TestReport::slideRunsNeverMix()
 
 void TestReport::svgIsXmlWithRealText()
 {
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     const QString folder = dir_.filePath("svg");
     QString error;
     QVERIFY(slideexport::writeAll(context, folder, &error));
@@ -243,7 +245,7 @@ void TestReport::markdownCopyIsTheDerivation()
     ExportRequest request;
     request.markdownPath = md;
     QString error;
-    QVERIFY(exporter::run(doc.plan(), "plan", request, &error));
+    QVERIFY(exporter::run(doc.analysis(), "plan", request, &error));
     QFile f(md);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.readAll().toStdString().find(trainplan::derivationToMarkdown(trainplan::derive(doc.analysis()))) != std::string::npos);
@@ -251,7 +253,7 @@ void TestReport::markdownCopyIsTheDerivation()
 
 void TestReport::exportRefusesAnUnwritablePath()
 {
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     QString error;
     QVERIFY(!pdfreport::write(context, "/nonexistent-dir/report.pdf", QPageSize::A4, &error));
     QVERIFY(error.contains("/nonexistent-dir/report.pdf"));
@@ -264,7 +266,7 @@ void TestReport::presentationStepsThroughTheSlides()
     window.resize(1280, 720);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     QCOMPARE(window.slideCount(), int(slideexport::slides(context).size()));
     QCOMPARE(window.currentSlide(), 0);
     QTest::keyClick(&window, Qt::Key_Right);
@@ -309,7 +311,7 @@ void TestReport::pagesAreFullAtTheCommonPlanShapes()
             trainplan::applyOverride(doc, s);
         varied = trainplan::planFromJson(doc);
     }
-    ReportContext context(varied);
+    ReportContext context(trainplan::analyse(varied));
     const auto fill = pdfreport::pageFill(context, QPageSize::A4);
     QVERIFY(fill.size() >= 8);
     QStringList shown;
@@ -322,7 +324,7 @@ void TestReport::pagesAreFullAtTheCommonPlanShapes()
 
 void TestReport::redFlagsAreAShortSection()
 {
-    ReportContext clean(example("70b-2048-h100.json"));
+    ReportContext clean(trainplan::analyse(example("70b-2048-h100.json")));
     QVERIFY(clean.estimate().warnings.empty());
     const QString path = dir_.filePath("clean.pdf");
     QString error;
@@ -337,10 +339,10 @@ void TestReport::redFlagsAreAShortSection()
 // fewer, fuller slides that hold every step once, in order.
 void TestReport::deckRunsInReviewOrder()
 {
-    ReportContext context(example("70b-2048-h100.json"));
+    ReportContext context(trainplan::analyse(example("70b-2048-h100.json")));
     const auto slides = slideexport::slides(context);
-    const QStringList expected = {context.title(), "The ask", "The layout and why", "Memory per GPU by pipeline stage", "Step time and pipeline",
-                                  "Communication", "Reliability", "Risks and the staged validation plan"};
+    const QStringList expected = {context.title(), "The ask", "The layout and why", "Memory per GPU by pipeline stage",
+        "Step time and pipeline", "Communication", "Reliability", "Risks and the staged validation plan"};
     QVERIFY(slides.size() > size_t(expected.size()));
     for (int i = 0; i < expected.size(); ++i)
         QCOMPARE(slideexport::slideTitle(context, slides[size_t(i)]), expected[i]);
@@ -379,7 +381,7 @@ void TestReport::deckRunsInReviewOrder()
 void TestReport::deckNumbersAreTheAnalysis()
 {
     using namespace trainplan;
-    ReportContext context(example("70b-2048-h100.json"));
+    ReportContext context(trainplan::analyse(example("70b-2048-h100.json")));
     const QString folder = dir_.filePath("numbers");
     QString error;
     QVERIFY2(slideexport::writeAll(context, folder, &error), qPrintable(error));
@@ -387,9 +389,7 @@ void TestReport::deckNumbersAreTheAnalysis()
     const auto slide = [&](int n) {
         return runTool("pdftotext", {"-f", QString::number(n), "-l", QString::number(n), deck, "-"}).simplified();
     };
-    const auto has = [](const QString& text, const std::string& figure) {
-        return text.contains(QString::fromStdString(figure));
-    };
+    const auto has = [](const QString& text, const std::string& figure) { return text.contains(QString::fromStdString(figure)); };
     const Analysis& a = context.analysis();
     const Estimate& e = a.estimate;
     const PredictedStep& pr = a.predicted;
@@ -399,10 +399,10 @@ void TestReport::deckNumbersAreTheAnalysis()
     QVERIFY(has(title, formatInteger(pr.gpuHours) + " GPU-hours"));
 
     const QString ask = slide(2);
-    for (const std::string& figure : {formatNumber(pr.days), formatNumber(e.time.days), formatNumber(a.atPredictedMfu.reliability.paddedDays),
-                                      formatNumber(e.reliability.paddedDays), formatInteger(pr.gpuHours), formatInteger(e.time.gpuHours),
-                                      formatSeconds(pr.stepSeconds), formatSeconds(e.time.stepSeconds), formatPercent(pr.mfu),
-                                      formatNumber(pr.range.high.days), formatNumber(pr.range.low.days), formatInteger(pr.range.low.gpuHours)})
+    for (const std::string& figure : {formatNumber(pr.days), formatNumber(e.time.days),
+             formatNumber(a.atPredictedMfu.reliability.paddedDays), formatNumber(e.reliability.paddedDays), formatInteger(pr.gpuHours),
+             formatInteger(e.time.gpuHours), formatSeconds(pr.stepSeconds), formatSeconds(e.time.stepSeconds), formatPercent(pr.mfu),
+             formatNumber(pr.range.high.days), formatNumber(pr.range.low.days), formatInteger(pr.range.low.gpuHours)})
         QVERIFY2(has(ask, figure), figure.c_str());
     QVERIFY(ask.contains(timeBasisLabel(TimeBasis::Predicted)) && ask.contains(timeBasisLabel(TimeBasis::AssumedMfu)));
 
@@ -417,23 +417,23 @@ void TestReport::deckNumbersAreTheAnalysis()
 
     const QString memory = slide(4);
     for (const std::string& figure : {formatBytes(e.perGpu.total), formatBytes(e.perGpu.weights), formatBytes(e.perGpu.optimizer),
-                                      formatBytes(e.perGpu.activations), formatBytes(e.headroomBytes)})
+             formatBytes(e.perGpu.activations), formatBytes(e.headroomBytes)})
         QVERIFY2(has(memory, figure), figure.c_str());
 
     const QString time = slide(5);
-    for (double part : {pr.components.forwardCompute, pr.components.backwardCompute, pr.components.pipelineBubble, pr.components.tpCommunication,
-                        pr.stepSeconds})
+    for (double part : {pr.components.forwardCompute, pr.components.backwardCompute, pr.components.pipelineBubble,
+             pr.components.tpCommunication, pr.stepSeconds})
         QVERIFY2(has(time, formatSeconds(part)), formatSeconds(part).c_str());
     QVERIFY(has(time, formatPercent(pr.bubbleFraction)));
 
     const QString comm = slide(6);
     for (const std::string& figure : {formatBytes(e.communication.tpMessageBytes), formatSeconds(pr.components.tpCommunication),
-                                      formatSeconds(pr.components.dpCommunication), formatBytes(e.communication.dpBytesPerGpu)})
+             formatSeconds(pr.components.dpCommunication), formatBytes(e.communication.dpBytesPerGpu)})
         QVERIFY2(has(comm, figure), figure.c_str());
 
     const QString reliability = slide(7);
     for (const std::string& figure : {formatSeconds(e.reliability.checkpointIntervalSeconds), formatNumber(e.reliability.expectedFailures),
-                                      formatNumber(a.atPredictedMfu.reliability.expectedFailures), formatBytes(e.reliability.checkpointBytes)})
+             formatNumber(a.atPredictedMfu.reliability.expectedFailures), formatBytes(e.reliability.checkpointBytes)})
         QVERIFY2(has(reliability, figure), figure.c_str());
 }
 

@@ -13,17 +13,18 @@
 #include <algorithm>
 #include <chrono>
 
-#include "document/PlanDocument.h"
+#include "../TestPlans.h"
 #include "charts/TornadoChart.h"
 #include "charts/TornadoPainter.h"
+#include "document/PlanDocument.h"
 #include "plan/Presets.h"
+#include "report/ReportContext.h"
 
 using trainplan::SensitivityBasis;
 
 namespace {
 
 const QRectF kRect(0, 0, 900, 500);
-
 
 QImage render(const TornadoPainter& tornado, QSize size = kRect.size().toSize())
 {
@@ -45,6 +46,7 @@ private slots:
     void stepTimeMeasureSortsByStepSwing();
     void drawsBothHalvesAndTheBaseLine();
     void reactsToTheDocumentAndTheBasis();
+    void windowAndReportShowOneSensitivity();
     void paintsIntoPdf();
     void tooltipNamesTheInputAndBothEnds();
     void screenshot();
@@ -159,6 +161,30 @@ void TestTornado::reactsToTheDocumentAndTheBasis()
     QVERIFY(!hasInput("Matmul efficiency"));
     chart.setMeasure(TornadoPainter::Measure::StepSeconds);
     QCOMPARE(chart.measure(), TornadoPainter::Measure::StepSeconds);
+}
+
+void TestTornado::windowAndReportShowOneSensitivity()
+{
+    // A plan whose recompute is settled by the analysis: the window's tornado and the report's
+    // read the same result (the analysis's, of the settled plan), not two sensitivities.
+    PlanDocument doc;
+    doc.resetTo(testplans::unknownRecomputePlan());
+    QVERIFY(doc.analysis().plan.layout.recompute != doc.plan().layout.recompute);
+    TornadoChart chart(&doc);
+    chart.setBasis(SensitivityBasis::Predicted);
+    const ReportContext report(doc.analysis());
+    const trainplan::SensitivityResult& shown = chart.tornado().result();
+    const trainplan::SensitivityResult& printed = report.sensitivity();
+    QCOMPARE(&printed, &doc.analysis().sensitivity(SensitivityBasis::Predicted));  // computed once, for both
+    QCOMPARE(shown.baseDays, printed.baseDays);
+    QCOMPARE(shown.bars.size(), printed.bars.size());
+    for (size_t i = 0; i < shown.bars.size(); ++i) {
+        QCOMPARE(shown.bars[i].input, printed.bars[i].input);
+        QCOMPARE(shown.bars[i].daysLow, printed.bars[i].daysLow);
+        QCOMPARE(shown.bars[i].daysHigh, printed.bars[i].daysHigh);
+    }
+    // The centre is the figure the summary shows for the predicted basis.
+    QCOMPARE(shown.baseDays, doc.analysis().atPredictedMfu.reliability.paddedDays);
 }
 
 void TestTornado::paintsIntoPdf()

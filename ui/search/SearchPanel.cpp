@@ -9,8 +9,8 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QScrollBar>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -352,24 +352,11 @@ void SearchPanel::showEvent(QShowEvent* event)
 
 void SearchPanel::updateCurrentLayout()
 {
-    const trainplan::Plan& plan = doc_->plan();
-    const trainplan::Estimate& est = doc_->estimate();
-    model_->setCurrentLayout(trainplan::searchLayoutOf(plan));
-    // Where the plan itself sits, predicted the way the search predicts (closed-form pipeline).
-    trainplan::StepTimeOptions o = trainplan::stepTimeOptionsFor(plan);
-    if (const auto framework = options().framework)
-        o.framework = *framework;
-    o.pipeline = trainplan::PipelineMethod::ClosedForm;
-    const trainplan::PredictedStep p = trainplan::predictStep(plan, est, o);
-    if (!(p.stepSeconds > 0) || !std::isfinite(p.stepSeconds)) {
-        scatter_->setCurrentPoint(std::nullopt);
-        return;
-    }
-    trainplan::SearchRow row;
-    row.stepSeconds = p.stepSeconds;
-    row.totalSeconds = p.totalSeconds;
-    row.memoryBytes = est.perGpu.total;
-    scatter_->setCurrentPoint(scatter_->pointOf(row));
+    const trainplan::Analysis& analysis = doc_->analysis();
+    model_->setCurrentLayout(trainplan::searchLayoutOf(analysis.plan));
+    // Where the plan itself sits, predicted the way the search predicts (the analysis's).
+    const auto& row = analysis.searchRow();
+    scatter_->setCurrentPoint(row ? std::optional(scatter_->pointOf(*row)) : std::nullopt);
 }
 
 void SearchPanel::updateButtons()
@@ -407,7 +394,8 @@ void SearchPanel::fitColumns()
     const QFontMetrics metrics = header->fontMetrics();
     for (int c = 0; c < SearchResultsModel::ColumnCount - 1; ++c) {
         const QString title = model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
-        header->resizeSection(c, std::max(static_cast<QAbstractItemView*>(table_)->sizeHintForColumn(c), metrics.horizontalAdvance(title) + 16));
+        header->resizeSection(
+            c, std::max(static_cast<QAbstractItemView*>(table_)->sizeHintForColumn(c), metrics.horizontalAdvance(title) + 16));
     }
 }
 
@@ -485,7 +473,7 @@ bool SearchPanel::applySelected()
         return false;
     const auto& l = model_->row(row).layout;
     doc_->applyPlan(trainplan::withSearchLayout(doc_->plan(), l),
-                    tr("Apply searched layout TP %1 × PP %2 × DP %3 × CP %4").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp));
+        tr("Apply searched layout TP %1 × PP %2 × DP %3 × CP %4").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp));
     emit layoutApplied();
     return true;
 }

@@ -13,11 +13,11 @@
 //   then the fastest among equals.
 #pragma once
 
-#include <optional>
-#include <array>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -69,10 +69,14 @@ struct SearchLayout {
     int size(ParallelDim dim) const
     {
         switch (dim) {
-        case ParallelDim::Tp: return tp;
-        case ParallelDim::Cp: return cp;
-        case ParallelDim::Dp: return dp;
-        case ParallelDim::Pp: return pp;
+        case ParallelDim::Tp:
+            return tp;
+        case ParallelDim::Cp:
+            return cp;
+        case ParallelDim::Dp:
+            return dp;
+        case ParallelDim::Pp:
+            return pp;
         }
         return 1;
     }
@@ -85,13 +89,13 @@ struct SearchRow {
     double stepSeconds = 0;
     double totalSeconds = 0;  // predicted compute time of the whole run
     double mfu = 0;
-    double memoryBytes = 0;   // the fullest GPU (estimate's memory.per_gpu_bytes.total)
-    double headroomBytes = 0; // capacity - memoryBytes
-    bool withinMargin = false; // fits, but some stage leaves less than the margin free
+    double memoryBytes = 0;     // the fullest GPU (estimate's memory.per_gpu_bytes.total)
+    double headroomBytes = 0;   // capacity - memoryBytes
+    bool withinMargin = false;  // fits, but some stage leaves less than the margin free
     double gpuHours = 0;
     double cost = 0;
     bool tpAcrossNodes = false;
-    bool pareto = false;      // no other fitting layout uses no more memory and no more time
+    bool pareto = false;  // no other fitting layout uses no more memory and no more time
     bool simplest = false;
 };
 
@@ -102,11 +106,11 @@ struct SearchEquivalent {
 };
 
 struct SearchResult {
-    long long evaluated = 0;  // layouts estimated (valid for the model and cluster)
-    long long fitting = 0;    // of those, the ones that fit in memory (with the margin when required)
-    long long underMargin = 0; // fit, but left out for leaving less than the margin free
-    double marginBytes = 0;   // training.memory_margin_fraction x capacity
-    double seconds = 0;       // wall time of the search
+    long long evaluated = 0;    // layouts estimated (valid for the model and cluster)
+    long long fitting = 0;      // of those, the ones that fit in memory (with the margin when required)
+    long long underMargin = 0;  // fit, but left out for leaving less than the margin free
+    double marginBytes = 0;     // training.memory_margin_fraction x capacity
+    double seconds = 0;         // wall time of the search
     bool cancelled = false;
     SearchObjective objective = SearchObjective::Time;
     // The best `top` by the objective, plus every Pareto layout and the simplest one, best first:
@@ -135,8 +139,13 @@ using SearchProgress = std::function<void(double fraction)>;
 
 // Runs on the calling thread; cancel (checked every few thousand layouts) stops it early with
 // what was found so far. Never throws for a plan that PlanReader accepted.
-SearchResult searchLayouts(const Plan& plan, const SearchOptions& options = {}, std::atomic<bool>* cancel = nullptr,
-                           const SearchProgress& progress = {});
+SearchResult searchLayouts(
+    const Plan& plan, const SearchOptions& options = {}, std::atomic<bool>* cancel = nullptr, const SearchProgress& progress = {});
+
+// The plan's own layout as a row of a search with these options, predicted the way the search
+// predicts (closed-form pipeline); est must be estimate(plan). Nothing when its step cannot be
+// predicted (not finite or not positive). Where the plan sits on the search's scatter.
+std::optional<SearchRow> searchRowOf(const Plan& plan, const Estimate& est, const SearchOptions& options = {});
 
 // The plan with a result's layout applied (for "Apply"): TP, PP, DP, CP, schedule, virtual
 // stages, ZeRO, recompute, SP, micro-batch and global batch; explicit stage splits are dropped.
