@@ -26,8 +26,7 @@ bool run(const trainplan::Analysis& analysis, const QString& sourceName, const E
             *written << files;
     }
     if (!request.markdownPath.isEmpty()) {
-        const std::string md =
-            "# " + context.title().toStdString() + "\n\n" + trainplan::derivationToMarkdown(trainplan::derive(context.analysis()));
+        const std::string md = "# " + context.title().toStdString() + "\n\n" + trainplan::derivationToMarkdown(context.derivation());
         if (!exportfile::write(request.markdownPath, QByteArray::fromStdString(md), error))
             return false;
         if (written)

@@ -16,3 +16,26 @@ QString ReportContext::title() const
         return QString::fromStdString(plan().name);
     return sourceName_.isEmpty() ? QStringLiteral("Untitled plan") : sourceName_;
 }
+
+const std::vector<trainplan::DerivationSection>& ReportContext::derivation() const
+{
+    if (!derivation_)
+        derivation_ = trainplan::derive(analysis_);
+    return *derivation_;
+}
+
+const std::vector<ReportSection>& ReportContext::sections() const
+{
+    if (!sections_)
+        sections_ = reportsections::build(*this);
+    return *sections_;
+}
+
+const ReportSection& ReportContext::section(ReportView kind, int index) const
+{
+    for (const ReportSection& s : sections())
+        if (s.kind == kind && (kind != ReportView::Derivation || s.section == index))
+            return s;
+    static const ReportSection none;
+    return none;
+}

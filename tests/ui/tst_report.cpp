@@ -22,7 +22,10 @@
 #include "report/Exporter.h"
 #include "report/PdfReport.h"
 #include "report/ReportContext.h"
+#include "report/ReportPainter.h"
+#include "report/ReportSection.h"
 #include "report/SlideExport.h"
+#include "style/Theme.h"
 #include "text/Derivation.h"
 #include "text/Format.h"
 #include "text/TextReport.h"
@@ -57,6 +60,7 @@ private slots:
     void redFlagsAreAShortSection();
     void deckRunsInReviewOrder();
     void deckNumbersAreTheAnalysis();
+    void reportIsAListOfSections();
 
 private:
     QTemporaryDir dir_;
@@ -435,6 +439,57 @@ void TestReport::deckNumbersAreTheAnalysis()
     for (const std::string& figure : {formatSeconds(e.reliability.checkpointIntervalSeconds), formatNumber(e.reliability.expectedFailures),
              formatNumber(a.atPredictedMfu.reliability.expectedFailures), formatBytes(e.reliability.checkpointBytes)})
         QVERIFY2(has(reliability, figure), figure.c_str());
+}
+
+void TestReport::reportIsAListOfSections()
+{
+    // The report is data (ReportSection.h): sections with a title, a kind and their parts, in the
+    // document's order; the PDF flows their parts, the text views read their text, and the
+    // validation plan's stages are parts of their own, not found by splitting its HTML.
+    ReportContext context(trainplan::analyse(example("70b-2048-h100.json")));
+    const auto& sections = context.sections();
+    QStringList headings;
+    for (const auto& s : sections)
+        if (s.inDocument && s.headed && s.kind != ReportView::Derivation)
+            headings << s.title;
+    QCOMPARE(headings,
+        (QStringList{"The layout and why", "Inputs", "Memory and step time", "Pipeline schedule", "Layout on the hardware", "Communication",
+            "Reliability", "Sensitivity", "Risks", "Validation and reliability plan"}));
+    const ReportSection& validation = context.section(ReportView::Validation);
+    QCOMPARE(validation.parts.size(), size_t(4));
+    QVERIFY(validation.parts[0].html.startsWith("<p>") && validation.parts[0].html.contains("<h3>Stage 1: one-node correctness</h3>"));
+    for (int k = 1; k < 4; ++k)
+        QVERIFY2(validation.parts[size_t(k)].html.startsWith(QString("<h3>Stage %1: ").arg(k + 1)),
+            qPrintable(validation.parts[size_t(k)].html));
+    // One derivation section per section of the math, a step a part.
+    int math = 0;
+    for (const auto& s : sections)
+        if (s.kind == ReportView::Derivation) {
+            QCOMPARE(s.parts.size(), context.derivation()[size_t(s.section)].steps.size());
+            ++math;
+        }
+    QCOMPARE(math, int(context.derivation().size()));
+    // Text views are their section's text.
+    for (ReportView view : {ReportView::RedFlags, ReportView::Ask, ReportView::LayoutWhy, ReportView::Inputs, ReportView::Communication,
+             ReportView::Reliability, ReportView::Risks, ReportView::Staging, ReportView::Validation}) {
+        const QString text = reportsections::text(context.section(view));
+        QVERIFY(!text.isEmpty());
+        QVERIFY(reportpainter::viewHtml(view, context).contains(theme::styled(text)));
+    }
+    // The PDF shows every headed section's title, in the list's order, and each stage.
+    const QString path = dir_.filePath("sections.pdf");
+    QString error;
+    QVERIFY2(pdfreport::write(context, path, QPageSize::A4, &error), qPrintable(error));
+    const QString text = runTool("pdftotext", {path, "-"});
+    qsizetype at = 0;
+    for (const auto& s : sections)
+        if (s.inDocument && s.headed) {
+            const qsizetype found = text.indexOf(s.title, at);
+            QVERIFY2(found >= 0, qPrintable("not in the PDF in order: " + s.title));
+            at = found;
+        }
+    for (int k = 1; k <= 4; ++k)
+        QVERIFY(text.contains(QString("Stage %1: ").arg(k)));
 }
 
 QTEST_MAIN(TestReport)
