@@ -286,7 +286,8 @@ QString viewTitle(ReportView view, const ReportContext& ctx, int section)
     case ReportView::Validation:
         return QObject::tr("Validation and reliability plan");
     case ReportView::Sensitivity:
-        return QObject::tr("Sensitivity: inputs ±10 %");
+        // The core's step for continuous inputs (SensitivityOptions), not a number of our own.
+        return QObject::tr("Sensitivity: inputs ±%1").arg(q(formatPercent(SensitivityOptions{}.fraction, 0)));
     case ReportView::Ask:
         return QObject::tr("The ask");
     case ReportView::LayoutWhy:
