@@ -117,7 +117,8 @@ void TestAnalysis::comparisonSaysWhyAKindCannotRun()
 {
     Plan plan = defaultPlan();
     plan.training.globalBatchSequences = 1152;  // over 64 replicas: m = 18, not a multiple of p = 4
-    const auto& lanes = analyse(plan).scheduleComparison().schedules;
+    const Analysis a = analyse(plan);  // kept: the comparison lives in it
+    const auto& lanes = a.scheduleComparison().schedules;
     QVERIFY(!lanes[2].simulated());
     QVERIFY2(lanes[2].problem.find("multiple of the pipeline stages") != std::string::npos, lanes[2].problem.c_str());
     for (int i : {0, 3})
