@@ -341,10 +341,10 @@ void TestStepTime::fp8RunsTheLayersGemmsAtTheFp8Peak()
     // The layer's GEMMs take the peaks' ratio of the time (same shape efficiency): about half ...
     const double ratio = bf16.cluster.peakFlopsPerGpu / fp8PeakFlopsPerGpu(fp8.cluster);
     QVERIFY(ratio > 0.49 && ratio < 0.51);
-    QVERIFY(std::abs(b.layer.forwardMatmul / a.layer.forwardMatmul - ratio) < 1e-9);
+    QVERIFY(std::abs(b.layers[0].forwardMatmul / a.layers[0].forwardMatmul - ratio) < 1e-9);
     // ... attention does not change, and the casts add memory-bound work.
-    QCOMPARE(b.layer.forwardAttention, a.layer.forwardAttention);
-    QVERIFY(b.layer.forwardMemory > a.layer.forwardMemory);
+    QCOMPARE(b.layers[0].forwardAttention, a.layers[0].forwardAttention);
+    QVERIFY(b.layers[0].forwardMemory > a.layers[0].forwardMemory);
     // The step is faster, but far from twice: everything else stays.
     QVERIFY2(b.stepSeconds < a.stepSeconds * 0.9 && b.stepSeconds > a.stepSeconds * 0.55, qPrintable(QString::number(b.stepSeconds / a.stepSeconds)));
     // MFU counts model FLOPs against the BF16 peak, so it rises with the step's speed.
@@ -361,11 +361,11 @@ void TestStepTime::fp8RunsTheLayersGemmsAtTheFp8Peak()
     }));
     Plan a100bf16 = a100;
     a100bf16.training.matmulPrecision = MatmulPrecision::Bf16;
-    QCOMPARE(predict(a100).layer.forwardMatmul, predict(a100bf16).layer.forwardMatmul);
+    QCOMPARE(predict(a100).layers[0].forwardMatmul, predict(a100bf16).layers[0].forwardMatmul);
     // A peak given in the plan wins over the preset's.
     Plan given = fp8;
     given.cluster.peakFp8FlopsPerGpu = 2.0 * fp8PeakFlopsPerGpu(fp8.cluster);
-    QVERIFY(std::abs(predict(given).layer.forwardMatmul / b.layer.forwardMatmul - 0.5) < 1e-9);
+    QVERIFY(std::abs(predict(given).layers[0].forwardMatmul / b.layers[0].forwardMatmul - 0.5) < 1e-9);
 }
 
 void TestStepTime::seedPlansPredictPlausibleMfu()
@@ -427,7 +427,7 @@ void TestStepTime::predictedMfuFeedsTheEstimate()
 void TestStepTime::jsonHasTheInterfaceKeys()
 {
     const Plan plan = planWith("70b-2048-h100.json");
-    const auto doc = predictedToJson(predictStep(plan, estimate(plan)));
+    const auto doc = predictedToJson(predictStep(plan, estimate(plan)), plan.model);
     for (const char* key : {"step_seconds", "mfu", "hfu", "tflops_per_gpu", "tokens_per_second_per_gpu", "components"})
         QVERIFY2(doc.contains(key), key);
     double sum = 0;
@@ -554,7 +554,7 @@ void TestStepTime::fsdpOn64H100UsesTheNodesNics()
     QVERIFY2(p.mfu > 0.30 && p.mfu < 0.60, qPrintable(QString::number(p.mfu)));
     QVERIFY(p.components.zeroCommunication < 0.10 * p.stepSeconds);
     // Two gathered units and one unit of gradients in flight (ActivationModel.h).
-    QVERIFY(est.stages[0].activationExtras >= est.parameters.perLayer * (2 * 2 + 4) * 0.999);
+    QVERIFY(est.stages[0].activationExtras >= est.parameters.kinds[0].total * (2 * 2 + 4) * 0.999);
 }
 
 QTEST_GUILESS_MAIN(TestStepTime)

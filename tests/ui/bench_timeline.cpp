@@ -103,7 +103,7 @@ int main(int argc, char** argv)
     for (const Case& c : cases) {
         const trainplan::Estimate est = trainplan::estimate(c.plan);
         const trainplan::ScheduleKind kind = trainplan::scheduleKindOf(c.plan.layout.schedule);
-        const trainplan::ScheduleCosts costs = trainplan::scheduleCosts(c.plan, est, kind);
+        const trainplan::ScheduleCosts costs = trainplan::predictedScheduleCosts(c.plan, est, trainplan::stepTimeOptionsFor(c.plan), kind);
         trainplan::ScheduleSimulator simulator;
         trainplan::ScheduleResult result;
         simulator.simulate(costs, kind, result);  // warm the reused buffers

@@ -251,7 +251,8 @@ RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& kn
         slow = stepLow, fast = stepHigh;
         break;
     case RealityMetric::LayerMilliseconds:
-        row.predicted = (p.layer.forward() + p.layer.backward()) * 1e3;
+        // Layer-level reference measurements are of one-kind models: the first kind's layer.
+        row.predicted = (p.layers.front().forward() + p.layers.front().backward()) * 1e3;
         slow = stepLow, fast = stepHigh;
         break;
     case RealityMetric::PeakMemoryGib:

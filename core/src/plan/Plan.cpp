@@ -9,9 +9,33 @@ bool sameModelShape(const ModelSpec& a, const ModelSpec& b)
 {
     const auto shape = [](const ModelSpec& m) {
         return std::tie(m.layers, m.hiddenSize, m.ffnHiddenSize, m.ffnKind, m.attentionHeads, m.kvHeads, m.headDim, m.vocabSize,
-                        m.tiedEmbeddings, m.norm, m.bias, m.positionEmbedding);
+                        m.tiedEmbeddings, m.norm, m.bias, m.positionEmbedding, m.layerKinds);
     };
     return shape(a) == shape(b);
+}
+
+int ModelSpec::kindOfLayer(int layer) const
+{
+    int end = 0;
+    for (int k = 0; k < int(layerKinds.size()); ++k) {
+        end += layerKinds[size_t(k)].layers;
+        if (layer < end)
+            return k;
+    }
+    return std::max(0, int(layerKinds.size()) - 1);
+}
+
+std::string ModelSpec::kindLabel(int k) const
+{
+    if (layerKinds.empty())
+        return "every layer";
+    if (!layerKinds[size_t(k)].name.empty())
+        return layerKinds[size_t(k)].name;
+    int first = 0;
+    for (int i = 0; i < k; ++i)
+        first += layerKinds[size_t(i)].layers;
+    const int last = first + layerKinds[size_t(k)].layers;
+    return last == first + 1 ? "layer " + std::to_string(last) : "layers " + std::to_string(first + 1) + "-" + std::to_string(last);
 }
 
 std::vector<const char*> layoutUnknownPaths(unsigned bits)

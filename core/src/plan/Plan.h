@@ -4,17 +4,18 @@
 // the plan file says so. The reader (PlanReader) converts file units into these.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "plan/FrameworkSpec.h"
+#include "plan/LayerKind.h"
 #include "plan/ParallelDims.h"
 
 namespace trainplan {
 
-enum class FfnKind { SwiGlu, Gelu };
 enum class NormKind { RmsNorm, LayerNorm };
 enum class PositionEmbedding { Rope, Learned };
 
@@ -33,9 +34,47 @@ struct ModelSpec {
     NormKind norm = NormKind::RmsNorm;
     bool bias = false;
     PositionEmbedding positionEmbedding = PositionEmbedding::Rope;
+    // Runs of layers of other shapes (LayerKind.h); empty: every layer is the shape above.
+    // When not empty the runs' layers add up to `layers`, which stays the model's depth.
+    std::vector<LayerKind> layerKinds;
+
+    // How many kinds the model has (1 for the shorthand) and the k-th, resolved against the
+    // fields above: the one way code asks a layer's shape.
+    int kindCount() const { return layerKinds.empty() ? 1 : int(layerKinds.size()); }
+    LayerKind kind(int k) const
+    {
+        if (layerKinds.empty())
+            return LayerKind{"", layers, ffnHiddenSize, ffnKind};
+        return layerKinds[size_t(k)];
+    }
+    // The kind of the layer at a 0-based index.
+    int kindOfLayer(int layer) const;
+    // What views call kind k: its name, else the layers it covers ("layers 1-3", 1-based).
+    std::string kindLabel(int k) const;
 
     bool operator==(const ModelSpec&) const = default;
 };
+
+// Layers of each kind in the contiguous range [first, first + count) of the model's layers:
+// calls visit(kind index, layers of that kind in the range) for each kind present, in order.
+template <typename Visit>
+void forEachKindIn(const ModelSpec& model, int first, int count, Visit&& visit)
+{
+    if (model.layerKinds.empty()) {
+        if (count > 0)
+            visit(0, count);
+        return;
+    }
+    int start = 0;
+    const int end = first + count;
+    for (int k = 0; k < int(model.layerKinds.size()) && start < end; ++k) {
+        const int stop = start + model.layerKinds[size_t(k)].layers;
+        const int overlap = std::min(stop, end) - std::max(start, first);
+        if (overlap > 0)
+            visit(k, overlap);
+        start = stop;
+    }
+}
 
 // The numbers that make a model's shape: everything but its name and its sequence length.
 // The sequence length is how a run trains the model, not what the model is (worked example A

@@ -7,6 +7,7 @@
 
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
+#include "plan/LayerKind.h"
 
 namespace trainplan {
 
@@ -94,6 +95,12 @@ std::vector<PlanField> makeFields()
         Builder("model.norm", T::Choice, "normalisation (LayerNorm adds a bias per norm)").choices(kNorms).byDefault("\"rmsnorm\""),
         Builder("model.bias", T::Boolean, "linear layers have biases").byDefault("false"),
         Builder("model.position_embedding", T::Choice, "position embedding (learned adds s x h parameters)").choices(kPositions).byDefault("\"rope\""),
+        Builder("model.layer_kinds", T::ObjectList, "runs of layers of other shapes, first layer first; their layers add up to model.layers")
+            .range(1, kMaxLayerKinds).note("absent: every layer as model.*"),
+        Builder("model.layer_kinds.name", T::Text, "the kind's label").maxChars(kMaxNameChars).note("absent: generated"),
+        Builder("model.layer_kinds.layers", T::Integer, "consecutive layers of this kind").range(1, 10'000).required(),
+        Builder("model.layer_kinds.ffn_hidden_size", T::Integer, "the kind's feed-forward width f").range(1, 4'000'000).note("= model.ffn_hidden_size"),
+        Builder("model.layer_kinds.ffn_kind", T::Choice, "the kind's feed-forward kind").choices(kFfnKinds).note("= model.ffn_kind"),
 
         Builder("cluster.accelerator", T::Text, "accelerator label").byDefault("\"\"").maxChars(kMaxNameChars),
         Builder("cluster.gpus", T::Integer, "GPUs in the job").range(1, kMaxGpus).required(),
@@ -232,6 +239,7 @@ std::string describeRange(const PlanField& f)
             s += " or \"auto\"";
         return s;
     }
+    case T::ObjectList: return "array of 1 to " + number(f.max) + " objects";
     case T::Number:
         return std::string(f.minExclusive ? "> " : "") + number(f.min) + (f.minExclusive ? " and up to " : " to ") + number(f.max);
     }

@@ -25,6 +25,7 @@ enum class PlanFieldType {
     Choice,         // one of choices
     IntegerList,    // an array of whole numbers, each within [min, max]
     IntegerOrAuto,  // a whole number within [min, max], or the string "auto"
+    ObjectList,     // an array of at most max objects, each with the fields whose section is this path
 };
 
 struct PlanField {

@@ -80,6 +80,21 @@ public:
                 known_.insert(std::string(f.key()));
     }
 
+    // One element of an array of objects (model.layer_kinds[1]): its fields are the table's rows
+    // under tablePath, and its problems name the element (displayPath).
+    Section(const json& element, std::string tablePath, std::string displayPath, std::vector<PlanProblem>& problems)
+        : path_(std::move(tablePath)), display_(std::move(displayPath)), problems_(problems)
+    {
+        if (!element.is_object()) {
+            problem(display_, "must be an object, got " + describeJson(element));
+        } else {
+            obj_ = &element;
+        }
+        for (const auto& f : planFields())
+            if (f.section() == path_)
+                known_.insert(std::string(f.key()));
+    }
+
     bool present() const { return obj_ != nullptr; }
     void allow(const std::string& key) { known_.insert(key); }
 
@@ -231,8 +246,12 @@ public:
     }
 
     void problem(const std::string& path, const std::string& message) { problems_.push_back({path, message}); }
-    std::string at(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-    static std::string path(const PlanField& f) { return std::string(f.path); }
+    std::string at(const std::string& key) const
+    {
+        const std::string& base = display_.empty() ? path_ : display_;
+        return base.empty() ? key : base + "." + key;
+    }
+    std::string path(const PlanField& f) const { return display_.empty() ? std::string(f.path) : display_ + "." + std::string(f.key()); }
 
     static std::string fmt(double x)
     {
@@ -253,6 +272,7 @@ public:
 
 private:
     std::string path_;
+    std::string display_;  // the element's own path when it is one of an array's objects
     const json* obj_ = nullptr;
     std::set<std::string> known_;
     std::vector<PlanProblem>& problems_;
@@ -275,6 +295,42 @@ std::optional<long long> boundedProduct(std::initializer_list<long long> factors
 }
 
 
+// model.layer_kinds: runs of layers, each taking what it leaves out from model.* (LayerKind.h).
+// Their layers must add up to model.layers, which stays the model's depth.
+void readLayerKinds(Section& model, ModelSpec& m, std::vector<PlanProblem>& problems)
+{
+    m.layerKinds.clear();
+    const PlanField& listField = F("model.layer_kinds");
+    const json* list = model.find(listField);
+    if (!list)
+        return;
+    if (!list->is_array() || list->empty() || list->size() > size_t(listField.max)) {
+        model.problem("model.layer_kinds", "must be " + describeRange(listField) + ", got " + describeJson(*list));
+        return;
+    }
+    long long sum = 0;
+    bool complete = true;
+    for (size_t i = 0; i < list->size(); ++i) {
+        Section s((*list)[i], "model.layer_kinds", "model.layer_kinds[" + std::to_string(i) + "]", problems);
+        if (!s.present()) {
+            complete = false;
+            continue;
+        }
+        LayerKind kind;
+        kind.name = s.text(F("model.layer_kinds.name"));
+        const auto layers = s.integer(F("model.layer_kinds.layers"));
+        kind.layers = int(layers.value_or(0));
+        kind.ffnHiddenSize = int(s.integerOr(F("model.layer_kinds.ffn_hidden_size"), m.ffnHiddenSize));
+        kind.ffnKind = s.find(F("model.layer_kinds.ffn_kind")) ? s.choice(F("model.layer_kinds.ffn_kind"), kFfnKindNames) : m.ffnKind;
+        s.rejectUnknownKeys();
+        complete = complete && layers.has_value();
+        sum += kind.layers;
+        m.layerKinds.push_back(std::move(kind));
+    }
+    if (complete && sum != m.layers)
+        model.problem("model.layer_kinds", "add up to " + std::to_string(sum) + " layers but model.layers is " + std::to_string(m.layers));
+}
+
 void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "model", problems);
@@ -293,6 +349,7 @@ void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems
     m.norm = s.choice(F("model.norm"), kNormNames);
     m.bias = s.boolean(F("model.bias"));
     m.positionEmbedding = s.choice(F("model.position_embedding"), kPositionNames);
+    readLayerKinds(s, m, problems);
     s.rejectUnknownKeys();
     if (s.present() && m.kvHeads > m.attentionHeads)
         s.problem("model.kv_heads", "must not exceed model.attention_heads (" + std::to_string(m.attentionHeads) + ")");

@@ -105,6 +105,20 @@ json planToJson(const Plan& plan)
     w.choice("model.norm", kNormNames, m.norm);
     w.set("model.bias", m.bias);
     w.choice("model.position_embedding", kPositionNames, m.positionEmbedding);
+    if (!m.layerKinds.empty()) {
+        // Each run's fields by the table's keys (model.layer_kinds.*), the name only when given.
+        json kinds = json::array();
+        for (const LayerKind& k : m.layerKinds) {
+            json run = json::object();
+            if (!k.name.empty())
+                run[std::string(planField("model.layer_kinds.name").key())] = k.name;
+            run[std::string(planField("model.layer_kinds.layers").key())] = k.layers;
+            run[std::string(planField("model.layer_kinds.ffn_hidden_size").key())] = k.ffnHiddenSize;
+            run[std::string(planField("model.layer_kinds.ffn_kind").key())] = std::string(nameOf(kFfnKindNames, k.ffnKind));
+            kinds.push_back(std::move(run));
+        }
+        w.set("model.layer_kinds", kinds);
+    }
 
     w.set("cluster.accelerator", c.accelerator);
     w.set("cluster.gpus", c.gpus);

@@ -290,13 +290,4 @@ ScheduleResult simulateSchedule(const ScheduleCosts& costs, ScheduleKind kind)
     return result;
 }
 
-ScheduleResult simulateSchedule(const Plan& plan, const Estimate& est)
-{
-    const ScheduleKind kind = scheduleKindOf(plan.layout.schedule);
-    const int v = plan.layout.schedule == Schedule::Interleaved ? plan.layout.virtualStages : 1;
-    if (const auto problem = pipelineProblem(kind, plan.layout.pp, est.pipeline.microbatches, v))
-        throw PlanError({{problem->field, problem->message}});
-    return simulateSchedule(scheduleCosts(plan, est, kind), kind);
-}
-
 }  // namespace trainplan

@@ -8,12 +8,14 @@
 #include <cmath>
 
 #include "estimate/CommunicationModel.h"
+#include "plan/PlanError.h"
 #include "schedule/SchedulePreconditions.h"
 #include "steptime/StepTimeCosts.h"
 
 namespace trainplan {
 
 struct StepTimeWorkspace::Scratch {
+    MicrobatchCosts microbatch;
     ScheduleCosts costs;
     ScheduleSimulator simulator;
     ScheduleResult result;
@@ -124,23 +126,29 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
     costs.v = kind == ScheduleKind::Interleaved ? std::max(1, l.virtualStages) : 1;
     const int p = costs.p, v = costs.v;
     costs.stages.resize(size_t(p) * v);
-    const double forward = mc.layer.forward(), backward = mc.layer.backward(), deferred = mc.layer.weightGradMatmul;
     // A partial full recompute (layout.recompute_layers) repeats the forward of only some of a
     // stage's layers: its share of each layer's recompute.
     const bool partial = l.recompute == Recompute::Full && l.recomputeLayers > 0;
-    // Layers per chunk as scheduleCosts() spreads them (Schedule.h): the stage's layers over
-    // its v chunks, any remainder on the first chunks.
+    // Each stage's layers spread over its v chunks, any remainder on the first chunks; a chunk's
+    // layers are consecutive, and each costs what its kind does (StepTimeCosts.h).
     for (int i = 0; i < p; ++i) {
         const StageEstimate& stage = est.stages[i];
-        const double layerBackward = partial && stage.layers > 0
-            ? backward - mc.layer.recompute * (1.0 - double(recomputedLayers(l, stage.layers)) / stage.layers)
-            : backward;
+        const double recomputedShare = partial && stage.layers > 0 ? double(recomputedLayers(l, stage.layers)) / stage.layers : 1.0;
+        int chunkFirst = stage.firstLayer;
         for (int c = 0; c < v; ++c) {
-            const double layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
+            const int layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
             StageCosts& sc = costs.stages[size_t(c) * p + i];
-            sc.forwardSeconds = layers * forward;
-            sc.backwardSeconds = layers * layerBackward;
-            sc.weightGradSeconds = layers * deferred;
+            sc.forwardSeconds = 0.0;
+            sc.backwardSeconds = 0.0;
+            sc.weightGradSeconds = 0.0;
+            forEachKindIn(plan.model, chunkFirst, layers, [&](int k, int count) {
+                const LayerTimes& layer = mc.layers[size_t(k)];
+                const double backward = partial && stage.layers > 0 ? layer.backward() - layer.recompute * (1.0 - recomputedShare) : layer.backward();
+                sc.forwardSeconds += double(count) * layer.forward();
+                sc.backwardSeconds += double(count) * backward;
+                sc.weightGradSeconds += double(count) * layer.weightGradMatmul;
+            });
+            chunkFirst += layers;
             if (stage.hasEmbedding && c == 0) {
                 sc.forwardSeconds += mc.embedding.forward();
                 sc.backwardSeconds += mc.embedding.backward();
@@ -170,18 +178,23 @@ double sendSeconds(const Plan& plan, const Estimate& est, const CommunicationGro
 // The reference stage's busy time by component, over the step's m micro-batches.
 PredictedComponents busyComponents(const Plan& plan, const StageEstimate& stage, const MicrobatchCosts& mc, double m)
 {
-    const LayerTimes& L = mc.layer;
-    const double n = stage.layers;
-    const double recomputed = plan.layout.recompute == Recompute::Full ? recomputedLayers(plan.layout, stage.layers) : n;
+    // Under full recompute only the recomputed layers of the stage repeat their forward; each kind
+    // takes its share of them.
+    const bool full = plan.layout.recompute == Recompute::Full && stage.layers > 0;
+    const double recomputed = full ? double(recomputedLayers(plan.layout, stage.layers)) : 0.0;
     PredictedComponents c;
-    c.forwardCompute = n * (L.forwardMatmul + L.forwardAttention);
-    c.backwardCompute = n * (L.backwardMatmul + L.backwardAttention);
-    c.memoryBound = n * (L.forwardMemory + L.backwardMemory);
-    c.kernelOverhead = n * (L.forwardFixed + L.backwardFixed);
-    c.recompute = recomputed * L.recompute;
-    c.tpCommunication = n * (L.forwardTp + L.backwardTp);
-    c.cpCommunication = n * (L.forwardCp + L.backwardCp);
-    c.zeroCommunication = n * (L.forwardZero + L.backwardZero);
+    forEachKindIn(plan.model, stage.firstLayer, stage.layers, [&](int k, int count) {
+        const LayerTimes& L = mc.layers[size_t(k)];
+        const double n = count;
+        c.forwardCompute += n * (L.forwardMatmul + L.forwardAttention);
+        c.backwardCompute += n * (L.backwardMatmul + L.backwardAttention);
+        c.memoryBound += n * (L.forwardMemory + L.backwardMemory);
+        c.kernelOverhead += n * (L.forwardFixed + L.backwardFixed);
+        c.recompute += (full ? n * recomputed / stage.layers : n) * L.recompute;
+        c.tpCommunication += n * (L.forwardTp + L.backwardTp);
+        c.cpCommunication += n * (L.forwardCp + L.backwardCp);
+        c.zeroCommunication += n * (L.forwardZero + L.backwardZero);
+    });
     const auto addEnd = [&](const EndCosts& end) {
         c.forwardCompute += end.forwardMatmul;
         c.backwardCompute += end.backwardMatmul;
@@ -216,7 +229,8 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     Scratch& s = *scratch_;
     const auto& l = plan.layout;
     const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
-    const MicrobatchCosts mc = microbatchCosts(plan, est, options, groups);
+    MicrobatchCosts& mc = s.microbatch;
+    microbatchCostsInto(plan, est, options, groups, mc);
     const ScheduleKind kind = scheduleKindOf(l.schedule);
     ScheduleCosts& costs = s.costs;
     fillStageCosts(plan, est, mc, kind, costs);
@@ -271,7 +285,7 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
 
     out.components = parts;
     out.stepSeconds = parts.total();
-    out.layer = mc.layer;
+    out.layers.assign(mc.layers.begin(), mc.layers.end());
     out.referenceStage = reference;
     out.matmulEfficiency = mc.matmulEfficiency;
     out.efficiencySource = options.efficiencySource;
@@ -324,6 +338,15 @@ PredictedStep predictStep(const Plan& plan, const Estimate& est, const StepTimeO
     PredictedStep out;
     workspace.predict(plan, est, options, out);
     return out;
+}
+
+ScheduleResult simulatePredictedSchedule(const Plan& plan, const Estimate& est)
+{
+    const ScheduleKind kind = scheduleKindOf(plan.layout.schedule);
+    const int v = plan.layout.schedule == Schedule::Interleaved ? plan.layout.virtualStages : 1;
+    if (const auto problem = pipelineProblem(kind, plan.layout.pp, est.pipeline.microbatches, v))
+        throw PlanError({{problem->field, problem->message}});
+    return simulateSchedule(predictedScheduleCosts(plan, est, stepTimeOptionsFor(plan), kind), kind);
 }
 
 PredictedStep predictStep(const Plan& plan, const Estimate& est)

@@ -74,11 +74,27 @@ json estimateToJson(const Analysis& analysis)
     out["nodes"] = e.nodes;
 
     const auto& p = e.parameters;
+    const ModelSpec& model = plan.model;
     out["parameters"] = {
-        {"total", p.total}, {"embedding", p.embedding}, {"lm_head", p.lmHead}, {"per_layer", p.perLayer},
-        {"attention_per_layer", p.attentionPerLayer}, {"ffn_per_layer", p.ffnPerLayer}, {"norms_per_layer", p.normsPerLayer},
+        {"total", p.total}, {"embedding", p.embedding}, {"lm_head", p.lmHead}, {"layers", p.layers},
         {"final_norm", p.finalNorm}, {"per_gpu_mean", e.parametersPerGpuMean},
     };
+    // Every layer kind's one layer; a model of one kind also gives them flat, as before kinds.
+    json kinds = json::array();
+    for (size_t k = 0; k < p.kinds.size() && int(k) < model.kindCount(); ++k) {
+        const LayerKind kind = model.kind(int(k));
+        const LayerParameters& lp = p.kinds[k];
+        kinds.push_back({{"kind", model.kindLabel(int(k))}, {"layers", kind.layers}, {"ffn_hidden_size", kind.ffnHiddenSize},
+                         {"ffn_kind", nameOf(kFfnKindNames, kind.ffnKind)}, {"per_layer", lp.total}, {"attention_per_layer", lp.attention},
+                         {"ffn_per_layer", lp.ffn}, {"norms_per_layer", lp.norms}});
+    }
+    if (p.kinds.size() == 1) {
+        out["parameters"]["per_layer"] = p.kinds[0].total;
+        out["parameters"]["attention_per_layer"] = p.kinds[0].attention;
+        out["parameters"]["ffn_per_layer"] = p.kinds[0].ffn;
+        out["parameters"]["norms_per_layer"] = p.kinds[0].norms;
+    }
+    out["parameters"]["layer_kinds"] = std::move(kinds);
     const auto& f = e.flops;
     out["flops"] = {
         {"model_6nd", f.model6nd}, {"attention", f.attention}, {"embedding_lookup", f.embeddingLookup}, {"total", f.total}, {"recompute", f.recompute},
@@ -99,6 +115,9 @@ json estimateToJson(const Analysis& analysis)
         s["stage"] = st.index;
         s["first_layer"] = st.firstLayer;
         s["layers"] = st.layers;
+        json byKind = json::array();
+        forEachKindIn(model, st.firstLayer, st.layers, [&](int k, int count) { byKind.push_back({{"kind", model.kindLabel(k)}, {"layers", count}}); });
+        s["layer_kinds"] = std::move(byKind);
         s["has_embedding"] = st.hasEmbedding;
         s["has_lm_head"] = st.hasLmHead;
         s["parameters"] = st.parameters;
@@ -167,7 +186,7 @@ json estimateToJson(const Analysis& analysis)
     out["derivation"] = std::move(derivation);
     // What this layout should reach, from the step-time model, beside the figures at the
     // assumed MFU above; days with failures at the predicted speed come from the same analysis.
-    json predicted = predictedToJson(analysis.predicted);
+    json predicted = predictedToJson(analysis.predicted, analysis.plan.model);
     predicted["basis"] = timeBasisKey(TimeBasis::Predicted);
     predicted["padded_days"] = analysis.atPredictedMfu.reliability.paddedDays;
     predicted["schedule_simulated"] = analysis.hasSchedule();

@@ -82,7 +82,11 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
 
     t.heading("Parameters");
     t.row("total", formatCount(e.parameters.total), formatSci(e.parameters.total));
-    t.row("per layer", formatCount(e.parameters.perLayer));
+    // One row per layer kind; a model of one kind reads "per layer".
+    for (size_t k = 0; k < e.parameters.kinds.size(); ++k)
+        t.row(e.parameters.kinds.size() == 1 ? std::string("per layer")
+                                              : "per layer, " + plan.model.kindLabel(int(k)) + " (" + std::to_string(plan.model.kind(int(k)).layers) + ")",
+              formatCount(e.parameters.kinds[k].total));
     t.row("embedding / LM head", formatCount(e.parameters.embedding) + " / " + formatCount(e.parameters.lmHead));
     t.row("per GPU (average)", formatSci(e.parametersPerGpuMean), "N / (TP x PP)");
 
