@@ -30,7 +30,7 @@ void estimateFlops(const Plan& plan, Estimate& est)
     // Summed over kinds: a kind's attention is the model's, so this is 12 L h s until kinds differ in it.
     f.attentionPerToken = 0.0;
     for (int k = 0; k < m.kindCount(); ++k)
-        f.attentionPerToken += 12.0 * m.kind(k).layers * qDim * m.sequenceLength;
+        f.attentionPerToken += 12.0 * m.layersOfKind(k) * qDim * m.sequenceLength;
     f.attention = f.attentionPerToken * tokens;
     // 6N charges every parameter a multiply-add per token, but an embedding lookup is a
     // gather: the input embedding (and learned positions) does no matmul. Model FLOPs count
@@ -69,7 +69,7 @@ void estimateFlops(const Plan& plan, Estimate& est)
         }
         f.recompute = 0.0;
         for (int k = 0; k < kinds; ++k) {
-            const int layers = m.kind(k).layers;
+            const int layers = m.layersOfKind(k);
             const double share = plan.layout.recomputeLayers > 0 ? recomputed[k] / layers : 1.0;
             const double attentionPerToken = 12.0 * layers * qDim * m.sequenceLength;
             f.recompute += share * (2.0 * layers * est.parameters.kinds[size_t(k)].total + attentionPerToken / 3.0) * tokens;

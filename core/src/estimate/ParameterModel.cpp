@@ -37,9 +37,9 @@ void countParametersInto(const ModelSpec& m, ParameterCounts& c)
     c.kinds.resize(size_t(kinds));
     c.layers = 0;
     for (int k = 0; k < kinds; ++k) {
-        const LayerKind kind = m.kind(k);
-        c.kinds[size_t(k)] = layerParameters(m, kind);
-        c.layers += kind.layers * c.kinds[size_t(k)].total;
+        c.kinds[size_t(k)] = m.layerKinds.empty() ? layerParameters(m, LayerKind{{}, m.layers, m.ffnHiddenSize, m.ffnKind})
+                                                  : layerParameters(m, m.layerKinds[size_t(k)]);
+        c.layers += m.layersOfKind(k) * c.kinds[size_t(k)].total;
     }
     c.wordEmbedding = double(m.vocabSize) * h;
     c.embedding = c.wordEmbedding;
@@ -72,7 +72,10 @@ double ParameterCounts::largestLayer() const
 double stageParameters(const ModelSpec& model, const ParameterCounts& c, int firstLayer, int layers, bool hasEmbedding, bool hasLmHead)
 {
     double p = 0.0;
-    forEachKindIn(model, firstLayer, layers, [&](int k, int count) { p += count * c.kinds[size_t(k)].total; });
+    if (model.layerKinds.empty())
+        p = layers * c.kinds[0].total;  // one kind: the layout search's common case, without the walk
+    else
+        forEachKindIn(model, firstLayer, layers, [&](int k, int count) { p += count * c.kinds[size_t(k)].total; });
     if (hasEmbedding)
         p += c.embedding;
     if (hasLmHead) {

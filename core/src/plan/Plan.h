@@ -47,6 +47,8 @@ struct ModelSpec {
             return LayerKind{"", layers, ffnHiddenSize, ffnKind};
         return layerKinds[size_t(k)];
     }
+    // Layers of kind k, without resolving the kind (hot loops).
+    int layersOfKind(int k) const { return layerKinds.empty() ? layers : layerKinds[size_t(k)].layers; }
     // The kind of the layer at a 0-based index.
     int kindOfLayer(int layer) const;
     // What views call kind k: its name, else the layers it covers ("layers 1-3", 1-based).

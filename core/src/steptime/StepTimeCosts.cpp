@@ -244,9 +244,15 @@ const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
     static thread_local GemmKey cachedKeys[kCached];
     static thread_local GemmTotals cached[kCached];
     static thread_local int next = 0;
+    // The last shape asked for first: a model of one kind hits it every time.
+    static thread_local int last = 0;
+    if (key == cachedKeys[last])
+        return cached[last];
     for (int i = 0; i < kCached; ++i)
-        if (key == cachedKeys[i])
+        if (i != last && key == cachedKeys[i]) {
+            last = i;
             return cached[i];
+        }
     GemmTotals fresh;
     int index = 0;
     const double tokens = in.tokens, h = in.h, layerPeak = in.layerPeak, peak = in.peak, vocab = in.vocab;
@@ -276,11 +282,12 @@ const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
     next = (next + 1) % kCached;
     cachedKeys[slot] = key;
     cached[slot] = fresh;
+    last = slot;
     return cached[slot];
 }
 
 // One layer of one kind, one micro-batch on one GPU.
-LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, double layerParametersAll, double& gemmFlops)
+LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTotals& g, double layerParametersAll)
 {
     const auto& plan = in.plan;
     const auto& model = plan.model;
@@ -299,13 +306,11 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, double layerP
     // column-parallel, attention output and FFN-out row-parallel). Forward C = A(m x k) B(k x n);
     // backward input gradient (m x k, reducing over n) and weight gradient (k x n, reducing over
     // m): the same FLOPs, other shapes (Narayanan et al. 2021, Sec. 5.1 FLOP count).
-    const GemmTotals& g = gemmTotals(in, ffn, swiglu);
     const double* gemmForward = g.forwardEach;
     const double* gemmInputGrad = g.inputGradEach;
     L.forwardMatmul = g.forward;
     L.backwardMatmul = g.inputGrad + g.weightGrad;
     L.weightGradMatmul = g.weightGrad;
-    gemmFlops = g.flops;
     const double qkv = (heads + 2.0 * kvHeads) * d, ffnIn = (swiglu ? 2.0 : 1.0) * ffn;
 
     // Attention core: 4 b s_q s_k (a/t) d FLOPs forward (QK^T and AV; the estimate's 12 L h s
@@ -446,15 +451,21 @@ void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOp
     const int kinds = plan.model.kindCount();
     out.layers.resize(size_t(kinds));
     double flopsWeighted = 0.0, secondsWeighted = 0.0;
+    double headForward = 0, headInputGrad = 0, headWeightGrad = 0;  // the LM head's GEMMs, from the first kind's shapes
     for (int k = 0; k < kinds; ++k) {
-        const LayerKind kind = plan.model.kind(k);
-        double gemmFlops = 0.0;
-        out.layers[size_t(k)] = layerTimes(in, kind, est.parameters.kinds[size_t(k)].total, gemmFlops);
-        flopsWeighted += kind.layers * gemmFlops;
-        secondsWeighted += kind.layers * out.layers[size_t(k)].forwardMatmul;
-        // Of the peak the GEMMs run at; FLOP-weighted over the layers of every kind.
-        if (kinds == 1)
-            out.matmulEfficiency = out.layers[0].forwardMatmul > 0 ? gemmFlops / (out.layers[0].forwardMatmul * in.layerPeak) : 0.0;
+        const LayerKind kind = plan.model.layerKinds.empty() ? LayerKind{{}, plan.model.layers, plan.model.ffnHiddenSize, plan.model.ffnKind}
+                                                             : plan.model.layerKinds[size_t(k)];
+        const GemmTotals& g = gemmTotals(in, double(kind.ffnHiddenSize) / in.t, kind.ffnKind == FfnKind::SwiGlu);
+        out.layers[size_t(k)] = layerTimes(in, kind, g, est.parameters.kinds[size_t(k)].total);
+        if (k == 0) {
+            headForward = g.headForward;
+            headInputGrad = g.headInputGrad;
+            headWeightGrad = g.headWeightGrad;
+            // Of the peak the GEMMs run at; with several kinds, FLOP-weighted over their layers.
+            out.matmulEfficiency = g.forward > 0 ? g.flops / (g.forward * in.layerPeak) : 0.0;
+        }
+        flopsWeighted += kind.layers * g.flops;
+        secondsWeighted += kind.layers * g.forward;
     }
     if (kinds > 1)
         out.matmulEfficiency = secondsWeighted > 0 ? flopsWeighted / (secondsWeighted * in.layerPeak) : 0.0;
@@ -480,14 +491,11 @@ void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOp
 
     // Last stage: the output projection (V/t columns per rank), the loss on the logits, and with
     // sequence parallelism an all-gather of the final hidden states before it (reduce-scatter
-    // after it in the backward); without SP only the backward reduces the input gradient. Its
-    // GEMM shapes are the same for every kind: the first kind's cache entry holds them.
-    const LayerKind first = plan.model.kind(0);
-    const GemmTotals& g = gemmTotals(in, double(first.ffnHiddenSize) / in.t, first.ffnKind == FfnKind::SwiGlu);
+    // after it in the backward); without SP only the backward reduces the input gradient.
     out.lmHead = EndCosts{};
-    out.lmHead.forwardMatmul = g.headForward;
-    out.lmHead.weightGradMatmul = g.headWeightGrad;
-    out.lmHead.backwardMatmul = g.headInputGrad + g.headWeightGrad;
+    out.lmHead.forwardMatmul = headForward;
+    out.lmHead.weightGradMatmul = headWeightGrad;
+    out.lmHead.backwardMatmul = headInputGrad + headWeightGrad;
     out.lmHead.forwardMemory = (tokens * vocab * kLossForwardBytesPerLogit + embeddingParameters * layerAccumulation.forward) / hbm;
     out.lmHead.backwardMemory = (tokens * vocab * kLossBackwardBytesPerLogit + embeddingParameters * layerAccumulation.backward) / hbm;
     out.lmHead.forwardTp = in.sp ? in.tpCollective : 0.0;

@@ -129,35 +129,67 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
     // A partial full recompute (layout.recompute_layers) repeats the forward of only some of a
     // stage's layers: its share of each layer's recompute.
     const bool partial = l.recompute == Recompute::Full && l.recomputeLayers > 0;
+    // Each kind's layer sums once: the loop below visits up to a stage per layer.
+    const int kinds = std::min<int>(int(mc.layers.size()), kMaxLayerKinds);
+    double forward[kMaxLayerKinds], backward[kMaxLayerKinds], deferred[kMaxLayerKinds], recompute[kMaxLayerKinds];
+    for (int k = 0; k < kinds; ++k) {
+        forward[k] = mc.layers[size_t(k)].forward();
+        backward[k] = mc.layers[size_t(k)].backward();
+        deferred[k] = mc.layers[size_t(k)].weightGradMatmul;
+        recompute[k] = mc.layers[size_t(k)].recompute;
+    }
+    const auto addEnds = [&](StageCosts& sc, const StageEstimate& stage, int chunk) {
+        if (stage.hasEmbedding && chunk == 0) {
+            sc.forwardSeconds += mc.embedding.forward();
+            sc.backwardSeconds += mc.embedding.backward();
+        }
+        if (stage.hasLmHead && chunk == v - 1) {
+            sc.forwardSeconds += mc.lmHead.forward();
+            sc.backwardSeconds += mc.lmHead.backward();
+            sc.weightGradSeconds += mc.lmHead.weightGradMatmul;
+        }
+    };
     // Each stage's layers spread over its v chunks, any remainder on the first chunks; a chunk's
-    // layers are consecutive, and each costs what its kind does (StepTimeCosts.h).
+    // layers are consecutive, and each costs what its kind does (StepTimeCosts.h). Each kind's
+    // backward on a stage is less the recompute of the layers that stage does not repeat.
+    if (kinds == 1 && plan.model.kindCount() == 1) {
+        // One kind, without the walk over kinds: the layout search's hot loop.
+        for (int i = 0; i < p; ++i) {
+            const StageEstimate& stage = est.stages[i];
+            const double stageBackward = partial && stage.layers > 0
+                ? backward[0] - recompute[0] * (1.0 - double(recomputedLayers(l, stage.layers)) / stage.layers)
+                : backward[0];
+            for (int c = 0; c < v; ++c) {
+                const double layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
+                StageCosts& sc = costs.stages[size_t(c) * p + i];
+                sc.forwardSeconds = layers * forward[0];
+                sc.backwardSeconds = layers * stageBackward;
+                sc.weightGradSeconds = layers * deferred[0];
+                addEnds(sc, stage, c);
+            }
+        }
+        return;
+    }
+    double stageBackward[kMaxLayerKinds];
     for (int i = 0; i < p; ++i) {
         const StageEstimate& stage = est.stages[i];
-        const double recomputedShare = partial && stage.layers > 0 ? double(recomputedLayers(l, stage.layers)) / stage.layers : 1.0;
+        const double unrecomputed = partial && stage.layers > 0 ? 1.0 - double(recomputedLayers(l, stage.layers)) / stage.layers : 0.0;
+        for (int k = 0; k < kinds; ++k)
+            stageBackward[k] = partial && stage.layers > 0 ? backward[k] - recompute[k] * unrecomputed : backward[k];
         int chunkFirst = stage.firstLayer;
         for (int c = 0; c < v; ++c) {
             const int layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
             StageCosts& sc = costs.stages[size_t(c) * p + i];
-            sc.forwardSeconds = 0.0;
-            sc.backwardSeconds = 0.0;
-            sc.weightGradSeconds = 0.0;
+            sc.forwardSeconds = sc.backwardSeconds = sc.weightGradSeconds = 0.0;
             forEachKindIn(plan.model, chunkFirst, layers, [&](int k, int count) {
-                const LayerTimes& layer = mc.layers[size_t(k)];
-                const double backward = partial && stage.layers > 0 ? layer.backward() - layer.recompute * (1.0 - recomputedShare) : layer.backward();
-                sc.forwardSeconds += double(count) * layer.forward();
-                sc.backwardSeconds += double(count) * backward;
-                sc.weightGradSeconds += double(count) * layer.weightGradMatmul;
+                if (k >= kinds)
+                    return;
+                sc.forwardSeconds += double(count) * forward[k];
+                sc.backwardSeconds += double(count) * stageBackward[k];
+                sc.weightGradSeconds += double(count) * deferred[k];
             });
             chunkFirst += layers;
-            if (stage.hasEmbedding && c == 0) {
-                sc.forwardSeconds += mc.embedding.forward();
-                sc.backwardSeconds += mc.embedding.backward();
-            }
-            if (stage.hasLmHead && c == v - 1) {
-                sc.forwardSeconds += mc.lmHead.forward();
-                sc.backwardSeconds += mc.lmHead.backward();
-                sc.weightGradSeconds += mc.lmHead.weightGradMatmul;
-            }
+            addEnds(sc, stage, c);
         }
     }
 }
