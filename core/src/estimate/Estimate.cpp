@@ -11,6 +11,7 @@
 #include "estimate/PipelineModel.h"
 #include "estimate/ReliabilityModel.h"
 #include "estimate/ReserveModel.h"
+#include "plan/Units.h"
 
 namespace trainplan {
 
@@ -91,12 +92,12 @@ void estimateTime(const Plan& plan, Estimate& est)
     t.effectiveFlopsPerSecond = t.peakClusterFlopsPerSecond * plan.training.mfu;
     // Compute time at the assumed MFU (flops.total / (MFU x peak x GPUs), PaLM App. B's MFU definition).
     t.totalSeconds = est.flops.total / t.effectiveFlopsPerSecond;
-    t.days = t.totalSeconds / 86400.0;
-    t.gpuHours = t.totalSeconds / 3600.0 * est.gpusUsed;
+    t.days = t.totalSeconds / units::secondsPerDay;
+    t.gpuHours = t.totalSeconds / units::secondsPerHour * est.gpusUsed;
     t.stepSeconds = t.totalSeconds / t.stepsExact;
     t.tokensPerSecondPerGpu = tokens / t.totalSeconds / est.gpusUsed;
     t.sixNdSeconds = est.flops.model6nd / t.effectiveFlopsPerSecond;
-    t.sixNdDays = t.sixNdSeconds / 86400.0;
+    t.sixNdDays = t.sixNdSeconds / units::secondsPerDay;
 }
 
 void estimateStages(const Plan& plan, Estimate& est)

@@ -11,6 +11,7 @@
 #include "plan/PlanError.h"
 #include "schedule/SchedulePreconditions.h"
 #include "steptime/StepTimeCosts.h"
+#include "plan/Units.h"
 
 namespace trainplan {
 
@@ -27,7 +28,7 @@ namespace {
 // (DistributedDataParallelConfig.bucket_size).
 double bucketParameters(const Plan& plan, const FrameworkOptions& fw)
 {
-    return fw.bucketParameters > 0 ? fw.bucketParameters : std::max(40e6, 1e6 * plan.layout.dp);
+    return fw.bucketParameters > 0 ? fw.bucketParameters : std::max(40.0 * units::mega, units::mega * plan.layout.dp);
 }
 
 struct DataParallelTimes {
@@ -340,12 +341,12 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     const double denominator = out.stepSeconds * gpus * peak;
     out.mfu = denominator > 0 ? out.modelFlopsPerStep / denominator : 0.0;
     out.hfu = denominator > 0 ? out.hardwareFlopsPerStep / denominator : 0.0;
-    out.tflopsPerGpu = out.mfu * peak / 1e12;
-    out.hardwareTflopsPerGpu = out.hfu * peak / 1e12;
+    out.tflopsPerGpu = out.mfu * peak / units::TFLOPS;
+    out.hardwareTflopsPerGpu = out.hfu * peak / units::TFLOPS;
     out.tokensPerSecondPerGpu = out.stepSeconds > 0 ? est.time.tokensPerStep / (out.stepSeconds * gpus) : 0.0;
     out.totalSeconds = steps * out.stepSeconds;
-    out.days = out.totalSeconds / 86400.0;
-    out.gpuHours = out.totalSeconds / 3600.0 * gpus;
+    out.days = out.totalSeconds / units::secondsPerDay;
+    out.gpuHours = out.totalSeconds / units::secondsPerHour * gpus;
     setPredictedRange(plan, est, out.stepSeconds, out.stepSeconds, 0, 0u, out);
 }
 

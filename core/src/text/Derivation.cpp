@@ -614,7 +614,7 @@ DerivationSection reliabilitySection(const Plan& plan, const Estimate& e, Worked
     const bool perNode = cl.mtbfBasis == MtbfBasis::PerNode;
     const double parts = perNode ? e.nodes : e.gpusUsed;
     s.add("reliability.cluster_mtbf_seconds", "Cluster mean time between failures", perNode ? "node MTBF / nodes" : "GPU MTBF / GPUs",
-          num(*cl.mtbfSeconds / 3600.0) + " h / " + integer(parts), r.clusterMtbfSeconds, "s", formatSeconds(r.clusterMtbfSeconds),
+          num(*cl.mtbfSeconds / units::secondsPerHour) + " h / " + integer(parts), r.clusterMtbfSeconds, "s", formatSeconds(r.clusterMtbfSeconds),
           "Llama 3 paper (Dubey et al. 2024), Sec. 3.3.4 (failures independent across nodes)")
         .note = "the default " + integer(kDefaultMtbfHoursPerNode) + " h per node reproduces Llama 3's " + integer(kLlama3Interruptions) +
                 " interruptions in " + integer(kLlama3SnapshotDays) + " days on " + integer(kLlama3Gpus) + " GPUs";
