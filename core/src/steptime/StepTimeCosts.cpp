@@ -182,7 +182,7 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     const double kvHeads = std::max(1.0, double(model.kvHeads) / t);  // replicated when kv < t
     const double ffn = double(model.ffnHiddenSize) / t;
     const bool swiglu = model.ffnKind == FfnKind::SwiGlu;
-    const bool flash = l.flashAttention && fw.flashAttention != FlashAttentionVersion::None;
+    const bool flash = fw.flashAttention != FlashAttentionVersion::None;
     const bool sp = l.sequenceParallel && l.tp > 1;
     const double bytes = activationBytesPerElement(plan.training.precision);
     const double hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
