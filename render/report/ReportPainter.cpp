@@ -76,14 +76,16 @@ QString inputsHtml(const Plan& p, const Estimate& e)
     const auto assumed = [&](unsigned bit, const QString& value) { return l.unknownFields & bit ? value + " (assumed)" : value; };
     const QString recompute = q(std::string(nameOf(kRecomputeNames, l.recompute))) +
                               (l.recompute == Recompute::Full && l.recomputeLayers > 0 ? QString(", %1 layers a stage").arg(l.recomputeLayers) : QString());
-    QString layout = "<table>" + row("TP × PP × DP × CP", QString("%1 × %2 × %3 × %4 = %5").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(e.gpusUsed)) +
-                     row("Schedule", assumed(kUnknownSchedule, QString("%1%2").arg(q(std::string(nameOf(kScheduleNames, l.schedule))),
-                                                                                 l.schedule == Schedule::Interleaved ? QString(", v = %1").arg(l.virtualStages) : QString()))) +
-                     row("ZeRO stage", QString::number(l.zeroStage)) +
-                     row("Sequence parallel", assumed(kUnknownSequenceParallel, l.sequenceParallel ? "yes" : "no")) +
-                     row("Recompute", assumed(kUnknownRecompute, recompute)) +
-                     row("Flash attention", assumed(kUnknownFlashAttention, l.flashAttention ? "yes" : "no")) +
-                     row("Rank order", q(std::string(nameOf(kRankOrderNames, l.rankOrder)))) + "</table>";
+    QString layout = "<table>"
+        + row("TP × PP × DP × CP", QString("%1 × %2 × %3 × %4 = %5").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(e.gpusUsed))
+        + row("Schedule",
+            assumed(kUnknownSchedule,
+                QString("%1%2").arg(q(std::string(nameOf(kScheduleNames, l.schedule))),
+                    l.schedule == Schedule::Interleaved ? QString(", v = %1").arg(l.virtualStages) : QString())))
+        + row("ZeRO stage", QString::number(l.zeroStage))
+        + row("Sequence parallel", assumed(kUnknownSequenceParallel, l.sequenceParallel ? "yes" : "no"))
+        + row("Recompute", assumed(kUnknownRecompute, recompute)) + row("Rank order", q(std::string(nameOf(kRankOrderNames, l.rankOrder))))
+        + "</table>";
     QString reliability = "<table>" +
                           row("Checkpoint stall", q(formatSeconds(e.reliability.checkpointWriteSeconds))) + row("Restart", q(formatSeconds(r.restartSeconds))) +
                           row("Other overhead", q(formatPercent(r.otherOverheadFraction, 0))) + "</table>";

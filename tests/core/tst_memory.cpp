@@ -43,14 +43,19 @@ void TestMemory::korthikantiTable2_data()
     QTest::addColumn<double>("coefficient");  // bytes / (s b h), from Table 2
     // GPT-3 175B shape: s = 2048, h = 12288, a = 96, t = 8: 5as/(ht) = 10.
     const double scoreTerm = 5.0 * 96 * 2048 / (12288.0 * 8);
-    QTest::newRow("TP only") << "layout.sequence_parallel=false layout.recompute=none layout.flash_attention=false" << 10 + 24.0 / 8 + scoreTerm;
-    QTest::newRow("TP + SP") << "layout.sequence_parallel=true layout.recompute=none layout.flash_attention=false" << 34.0 / 8 + scoreTerm;
-    QTest::newRow("TP + selective") << "layout.sequence_parallel=false layout.recompute=selective layout.flash_attention=false" << 10 + 24.0 / 8;
-    QTest::newRow("TP + SP + selective") << "layout.sequence_parallel=true layout.recompute=selective layout.flash_attention=false" << 34.0 / 8;
-    QTest::newRow("TP + SP + flash") << "layout.sequence_parallel=true layout.recompute=none layout.flash_attention=true" << 34.0 / 8;
-    QTest::newRow("full recompute") << "layout.sequence_parallel=false layout.recompute=full layout.flash_attention=false" << 2.0;
-    QTest::newRow("no parallelism") << "layout.tp=1 layout.dp=512 layout.sequence_parallel=false layout.recompute=none layout.flash_attention=false"
-                                    << 34 + 5.0 * 96 * 2048 / 12288.0;
+    QTest::newRow("TP only") << "layout.sequence_parallel=false layout.recompute=none framework.flash_attention=none"
+                             << 10 + 24.0 / 8 + scoreTerm;
+    QTest::newRow("TP + SP") << "layout.sequence_parallel=true layout.recompute=none framework.flash_attention=none"
+                             << 34.0 / 8 + scoreTerm;
+    QTest::newRow("TP + selective") << "layout.sequence_parallel=false layout.recompute=selective framework.flash_attention=none"
+                                    << 10 + 24.0 / 8;
+    QTest::newRow("TP + SP + selective") << "layout.sequence_parallel=true layout.recompute=selective framework.flash_attention=none"
+                                         << 34.0 / 8;
+    QTest::newRow("TP + SP + flash") << "layout.sequence_parallel=true layout.recompute=none framework.flash_attention=2" << 34.0 / 8;
+    QTest::newRow("full recompute") << "layout.sequence_parallel=false layout.recompute=full framework.flash_attention=none" << 2.0;
+    QTest::newRow("no parallelism")
+        << "layout.tp=1 layout.dp=512 layout.sequence_parallel=false layout.recompute=none framework.flash_attention=none"
+        << 34 + 5.0 * 96 * 2048 / 12288.0;
 }
 
 void TestMemory::korthikantiTable2()
@@ -101,7 +106,7 @@ void TestMemory::korthikantiFigure1()
         o.push_back("layout.schedule=interleaved");
         o.push_back("layout.virtual_stages=3");
     }
-    o.push_back("layout.flash_attention=false");
+    o.push_back("framework.flash_attention=none");
     o.push_back(sequenceAndSelective ? "layout.sequence_parallel=true" : "layout.sequence_parallel=false");
     o.push_back(sequenceAndSelective ? "layout.recompute=selective" : "layout.recompute=none");
     const auto est = trainplan::estimate(planWith("70b-2048-h100.json", o));

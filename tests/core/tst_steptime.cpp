@@ -142,7 +142,7 @@ void TestStepTime::componentsSumToTotal_data()
     QTest::newRow("cp 2") << s0 << "layout.cp=2 layout.dp=32";
     QTest::newRow("tp 16 across nodes") << s0 << "layout.tp=16 layout.dp=32";
     QTest::newRow("full recompute, no SP") << s0 << "layout.recompute=full layout.sequence_parallel=false";
-    QTest::newRow("no flash attention") << s0 << "layout.flash_attention=false";
+    QTest::newRow("no flash attention") << s0 << "framework.flash_attention=none";
     QTest::newRow("uneven stages") << s0 << "layout.pp=3 layout.dp=64 cluster.gpus=1536";
     QTest::newRow("micro-batch 4") << s0 << "training.micro_batch_size=4";
 }

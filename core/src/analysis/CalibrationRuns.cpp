@@ -137,8 +137,6 @@ std::vector<RealityCase> calibrationCases(const json& runs)
         const std::string recompute = valueOr<std::string>(l, "recompute", "none");
         layout.recompute = recompute == "full" ? Recompute::Full : recompute == "selective" ? Recompute::Selective : Recompute::None;
         plan.framework = frameworkFor(family, method);
-        // FlashAttention where the run's software had it (the framework above says which).
-        layout.flashAttention = resolvedFramework(plan.framework).flashAttention.value_or(FlashAttentionVersion::V2) != FlashAttentionVersion::None;
         layout.stageLayers.clear();
 
         const std::string id = c.at("id").get<std::string>() + (c.contains("sub_id") ? " " + c.at("sub_id").get<std::string>() : "");

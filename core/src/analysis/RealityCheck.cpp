@@ -59,7 +59,6 @@ Plan seleneGptPlan(const json& model, int gpus)
     auto& l = plan.layout;
     l.cp = 1;
     l.zeroStage = 0;
-    l.flashAttention = false;
     l.stageLayers.clear();
     plan.framework = FrameworkSpec{};
     plan.framework.profile = "megatron-lm-2021";

@@ -7,6 +7,7 @@
 
 #include "analysis/Analysis.h"
 #include "analysis/PlanUnknowns.h"
+#include "estimate/ActivationModel.h"
 #include "search/LayoutAdjuster.h"
 #include "text/Format.h"
 
@@ -99,7 +100,7 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
     if (options.basis == SensitivityBasis::Predicted) {
         in.push_back(scaled("Matmul efficiency", "step_time.matmul_efficiency", base.efficiency.matmulEfficiency, f,
                             [](Plan&, StepTimeOptions& o, double v) { o.efficiency.matmulEfficiency = v; }));
-        if (plan.layout.flashAttention)
+        if (usesFlashAttention(plan))
             in.push_back(scaled("FlashAttention efficiency", "step_time.flash_attention_efficiency", base.efficiency.flashAttentionEfficiency,
                                 f, [](Plan&, StepTimeOptions& o, double v) { o.efficiency.flashAttentionEfficiency = v; }));
         in.push_back(scaled("HBM bandwidth", "hbm_bandwidth_gb_per_s", base.efficiency.hbmBytesPerSecond, f,
@@ -208,7 +209,7 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
     }
     if (options.basis == SensitivityBasis::Predicted) {
         // The analysis settles an unknown recompute; the unknowns act on the settled plan.
-        const Plan settledPlan = plan.layout.unknownFields & kUnknownRecompute ? withAssumedRecompute(plan) : plan;
+        const Plan settledPlan = withExpectedLayoutUnknowns(plan);
         for (const UnknownInput& unknown : unknownInputs(settledPlan)) {
             SensitivityBar bar;
             bar.input = unknown.label;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "plan/LayoutUnknownFields.h"
+
 namespace trainplan {
 
 bool sameModelShape(const ModelSpec& a, const ModelSpec& b)
@@ -40,14 +42,10 @@ std::string ModelSpec::kindLabel(int k) const
 
 std::vector<const char*> layoutUnknownPaths(unsigned bits)
 {
-    static constexpr std::pair<unsigned, const char*> kPaths[] = {{kUnknownRecompute, "layout.recompute"},
-                                                                   {kUnknownSequenceParallel, "layout.sequence_parallel"},
-                                                                   {kUnknownFlashAttention, "layout.flash_attention"},
-                                                                   {kUnknownSchedule, "layout.schedule"}};
     std::vector<const char*> out;
-    for (const auto& [bit, path] : kPaths)
-        if (bits & bit)
-            out.push_back(path);
+    for (const LayoutUnknownField& u : layoutUnknownFields())
+        if (bits & u.bit)
+            out.push_back(u.path.data());
     return out;
 }
 
@@ -64,17 +62,9 @@ int recomputedLayers(const LayoutSpec& l, int stageLayers)
 // Forgets the unknown mark of every layout field an edit set to another value.
 void markEditedLayoutFieldsKnown(const Plan& before, Plan& after)
 {
-    auto& l = after.layout;
-    const auto& b = before.layout;
-    if (l.recompute != b.recompute || l.recomputeLayers != b.recomputeLayers)
-        l.unknownFields &= ~unsigned(kUnknownRecompute);
-    if (l.sequenceParallel != b.sequenceParallel)
-        l.unknownFields &= ~unsigned(kUnknownSequenceParallel);
-    if (l.flashAttention != b.flashAttention)
-        l.unknownFields &= ~unsigned(kUnknownFlashAttention);
-    if (l.schedule != b.schedule || l.virtualStages != b.virtualStages)
-        l.unknownFields &= ~unsigned(kUnknownSchedule);
+    for (const LayoutUnknownField& u : layoutUnknownFields())
+        if (u.differs(before.layout, after.layout))
+            after.layout.unknownFields &= ~unsigned(u.bit);
 }
-
 
 }  // namespace trainplan

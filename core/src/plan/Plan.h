@@ -13,6 +13,7 @@
 #include "plan/FrameworkSpec.h"
 #include "plan/LayerKind.h"
 #include "plan/ParallelDims.h"
+#include "plan/Units.h"
 
 namespace trainplan {
 
@@ -129,9 +130,9 @@ enum class PrecisionScheme {
 // under training.reserve.
 struct ReserveSpec {
     double cudaContextBytes = 0.5e9;                  // CUDA context with lazy module loading
-    double workspaceBytes = 128.0 * 1048576.0;        // cuBLAS/cuBLASLt workspaces, 4 x 32 MiB (Hopper)
+    double workspaceBytes = 128.0 * units::MiB;       // cuBLAS/cuBLASLt workspaces, 4 x 32 MiB (Hopper)
     int ncclChannels = 32;                            // channels per communicator
-    double ncclBytesPerConnection = 9.1875 * 1048576.0;  // Simple 4 + LL128 4.6875 + LL 0.5 MiB
+    double ncclBytesPerConnection = 9.1875 * units::MiB;  // Simple 4 + LL128 4.6875 + LL 0.5 MiB
 
     bool operator==(const ReserveSpec&) const = default;
 };
@@ -162,14 +163,12 @@ enum class Recompute { None, Selective, Full };
 enum class RankOrder { TpCpDpPp, TpCpPpDp, TpDpCpPp };
 
 // Layout fields a plan file may leave out (or set to null) to say it does not know them
-// (docs/plan-format.md, "Unknown fields"). The analysis expects the field's default, except that
-// an unknown recompute becomes the lightest setting that fits (analysis/PlanUnknowns.h); the
-// predicted range covers the field's other values, and sensitivity names each one.
+// (docs/plan-format.md, "Unknown fields"). One row each in the table of layout unknowns
+// (LayoutUnknownFields.h): how the file says so, what the analysis expects and what the range covers.
 enum LayoutUnknown : unsigned {
     kUnknownRecompute = 1u << 0,
     kUnknownSequenceParallel = 1u << 1,
-    kUnknownFlashAttention = 1u << 2,
-    kUnknownSchedule = 1u << 3,  // layout.schedule and layout.virtual_stages both left out
+    kUnknownSchedule = 1u << 2,  // layout.schedule and layout.virtual_stages both left out
 };
 
 // The plan paths of LayoutUnknown bits, in bit order ("layout.recompute", ...).
@@ -202,7 +201,6 @@ struct LayoutSpec {
     // interleaved) are recomputed (Megatron --recompute-method block --recompute-num-layers);
     // 0 means all of them.
     int recomputeLayers = 0;
-    bool flashAttention = true;
     // Layers per pipeline stage; empty means an even split of model.layers.
     std::vector<int> stageLayers;
     RankOrder rankOrder = RankOrder::TpCpDpPp;

@@ -10,7 +10,10 @@
 namespace trainplan {
 
 inline constexpr const char* kPlanFormat = "trainplan.plan";
-inline constexpr int kPlanVersion = 1;
+// Version 2 (docs/plan-format.md, "Version 2"): FlashAttention is one field,
+// framework.flash_attention; the reader still reads version 1 files and migrates their
+// layout.flash_attention.
+inline constexpr int kPlanVersion = 2;
 
 // Checks every field; throws PlanError listing each problem by JSON path.
 Plan planFromJson(const nlohmann::json& document);

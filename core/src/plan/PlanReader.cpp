@@ -12,6 +12,7 @@
 #include "plan/BoundedJson.h"
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
+#include "plan/LayoutUnknownFields.h"
 #include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
 #include "plan/PlanName.h"
@@ -96,6 +97,14 @@ public:
     }
 
     bool present() const { return obj_ != nullptr; }
+    // A key of this object as the file gives it, whatever the table says; nullptr when absent.
+    const json* member(const std::string& key) const
+    {
+        if (!obj_)
+            return nullptr;
+        const auto it = obj_->find(key);
+        return it == obj_->end() ? nullptr : &*it;
+    }
     void allow(const std::string& key) { known_.insert(key); }
 
     const json* find(const PlanField& f)
@@ -301,6 +310,12 @@ void readLayerKinds(Section& model, ModelSpec& m, std::vector<PlanProblem>& prob
 {
     m.layerKinds.clear();
     const PlanField& listField = F("model.layer_kinds");
+    // Every element field's row, looked up whether or not the file lists kinds, so that a row
+    // missing from the table fails every read (tst_planio).
+    const PlanField& nameField = F("model.layer_kinds.name");
+    const PlanField& layersField = F("model.layer_kinds.layers");
+    const PlanField& ffnField = F("model.layer_kinds.ffn_hidden_size");
+    const PlanField& ffnKindField = F("model.layer_kinds.ffn_kind");
     const json* list = model.find(listField);
     if (!list)
         return;
@@ -317,11 +332,11 @@ void readLayerKinds(Section& model, ModelSpec& m, std::vector<PlanProblem>& prob
             continue;
         }
         LayerKind kind;
-        kind.name = s.text(F("model.layer_kinds.name"));
-        const auto layers = s.integer(F("model.layer_kinds.layers"));
+        kind.name = s.text(nameField);
+        const auto layers = s.integer(layersField);
         kind.layers = int(layers.value_or(0));
-        kind.ffnHiddenSize = int(s.integerOr(F("model.layer_kinds.ffn_hidden_size"), m.ffnHiddenSize));
-        kind.ffnKind = s.find(F("model.layer_kinds.ffn_kind")) ? s.choice(F("model.layer_kinds.ffn_kind"), kFfnKindNames) : m.ffnKind;
+        kind.ffnHiddenSize = int(s.integerOr(ffnField, m.ffnHiddenSize));
+        kind.ffnKind = s.find(ffnKindField) ? s.choice(ffnKindField, kFfnKindNames) : m.ffnKind;
         s.rejectUnknownKeys();
         complete = complete && layers.has_value();
         sum += kind.layers;
@@ -436,9 +451,37 @@ void readTraining(const json& doc, TrainingSpec& t, int sequenceLength, std::vec
     s.rejectUnknownKeys();
 }
 
-void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, const ModelSpec& model, std::vector<PlanProblem>& problems)
+// Version 1 had a second FlashAttention field, layout.flash_attention (true by default; left out:
+// unknown, true expected). false ran unfused attention whatever the stack; true, or left out, used
+// the kernel framework.flash_attention or its profile names, FlashAttention-2 when neither says.
+// Version 2 keeps framework.flash_attention only: false becomes "none", true and absent leave the
+// framework's value as it is (docs/plan-format.md, "Version 2").
+constexpr const char* kVersion1FlashAttention = "layout.flash_attention";
+
+// True when a version 1 layout turns FlashAttention off; a problem when a newer file has the field.
+bool version1FlashAttentionOff(const Section& s, long long version, std::vector<PlanProblem>& problems)
+{
+    const json* v = s.member("flash_attention");
+    if (!v)
+        return false;
+    if (version >= 2) {
+        problems.push_back({kVersion1FlashAttention,
+            "was replaced by framework.flash_attention in plan format version 2: give that \"none\", \"2\" or \"3\""});
+        return false;
+    }
+    if (v->is_boolean())
+        return !v->get<bool>();
+    if (!v->is_null())
+        problems.push_back({kVersion1FlashAttention, "must be true or false, got " + describeJson(*v)});
+    return false;
+}
+
+void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, const ModelSpec& model, long long version,
+    bool& flashAttentionOff, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "layout", problems);
+    flashAttentionOff = version1FlashAttentionOff(s, version, problems);
+    s.allow("flash_attention");
     // TP x PP x DP x CP is bounded like the cluster's GPU count.
     const long long maxGpus = (long long)F("cluster.gpus").max;
     l.tp = int(s.integerOr(F("layout.tp"), l.tp));
@@ -465,24 +508,19 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
     }
     if (!boundedProduct({l.tp, l.pp, l.dp, l.cp}, maxGpus))
         s.problem("layout", "TP x PP x DP x CP is more than " + std::to_string(maxGpus) + " GPUs (implausibly large)");
-    // Fields left out (or null) are unknown: their defaults are expected, the range covers the rest.
-    const auto unknownIfAbsent = [&](const char* path, unsigned bit) {
-        if (!s.find(F(path)))
-            l.unknownFields |= bit;
-    };
+    // Fields left out (or null) are unknown (the table of layout unknowns, LayoutUnknownFields.h).
     l.unknownFields = 0;
-    unknownIfAbsent("layout.recompute", kUnknownRecompute);
-    unknownIfAbsent("layout.sequence_parallel", kUnknownSequenceParallel);
-    unknownIfAbsent("layout.flash_attention", kUnknownFlashAttention);
-    if (!s.find(F("layout.schedule")) && !s.find(F("layout.virtual_stages")))
-        l.unknownFields |= kUnknownSchedule;
+    for (const LayoutUnknownField& u : layoutUnknownFields()) {
+        const bool companionSays = !u.companion.empty() && !u.companionKnownAlone && s.find(F(u.companion));
+        if (!s.find(F(u.path)) && !companionSays)
+            l.unknownFields |= u.bit;
+    }
     l.virtualStages = int(s.integerOrDefault(F("layout.virtual_stages")));
     l.schedule = s.choice(F("layout.schedule"), kScheduleNames);
     l.zeroStage = int(s.integerOrDefault(F("layout.zero_stage")));
     l.sequenceParallel = s.boolean(F("layout.sequence_parallel"));
     l.recompute = s.choice(F("layout.recompute"), kRecomputeNames);
     l.recomputeLayers = int(s.integerOrDefault(F("layout.recompute_layers")));
-    l.flashAttention = s.boolean(F("layout.flash_attention"));
     l.rankOrder = s.choice(F("layout.rank_order"), kRankOrderNames);
     l.stageLayers.clear();
     const PlanField& stageField = F("layout.stage_layers");
@@ -581,7 +619,8 @@ Plan planFromJson(const json& doc)
         if (!format->is_string() || format->get<std::string>() != kPlanFormat)
             throw PlanError({{"format", "must be \"" + std::string(kPlanFormat) + "\", got " + describeJson(*format) + " (not a TrainPlan plan file)"}});
     }
-    if (auto version = top.integer(F("version"))) {
+    const auto version = top.integer(F("version"));
+    if (version) {
         if (*version > kPlanVersion)
             throw PlanError({{"version", "is " + std::to_string(*version) + ", newer than this TrainPlan reads (" + std::to_string(kPlanVersion) +
                                              "); open it with a newer TrainPlan"}});
@@ -596,9 +635,12 @@ Plan planFromJson(const json& doc)
     readModel(doc, plan.model, problems);
     readCluster(doc, plan.cluster, problems);
     readTraining(doc, plan.training, plan.model.sequenceLength, problems);
-    readLayout(doc, plan.layout, plan.cluster, plan.model, problems);
+    bool flashAttentionOff = false;
+    readLayout(doc, plan.layout, plan.cluster, plan.model, version.value_or(kPlanVersion), flashAttentionOff, problems);
     readReliability(doc, plan.reliability, problems);
     readFramework(doc, plan.framework, problems);
+    if (flashAttentionOff)
+        plan.framework.flashAttention = FlashAttentionVersion::None;
     for (const char* section : {"model", "cluster", "training", "layout", "reliability", "framework"})
         top.allow(section);
     top.rejectUnknownKeys();

@@ -22,9 +22,9 @@ inline constexpr double MB = mega;
 inline constexpr double GB = giga;
 inline constexpr double TB = tera;
 inline constexpr double PB = peta;
-inline constexpr double KiB = 1024.0;       // 2^10
-inline constexpr double MiB = KiB * KiB;    // 2^20
-inline constexpr double GiB = MiB * KiB;    // 2^30
+inline constexpr double KiB = 1024.0;     // 2^10
+inline constexpr double MiB = KiB * KiB;  // 2^20
+inline constexpr double GiB = MiB * KiB;  // 2^30
 
 // Rates.
 inline constexpr double TFLOPS = tera;  // FLOP/s

@@ -196,7 +196,7 @@ struct CostInputs {
         heads = double(model.attentionHeads) / t;
         kvHeads = std::max(1.0, double(model.kvHeads) / t);  // replicated when kv < t
         vocab = double(model.vocabSize) / t;
-        flash = l.flashAttention && fw.flashAttention != FlashAttentionVersion::None;
+        flash = fw.flashAttention != FlashAttentionVersion::None;
         sp = l.sequenceParallel && l.tp > 1;
         bytes = activationBytesPerElement(plan.training.precision);
         hbm = e.hbmBytesPerSecond * e.hbmEfficiency;

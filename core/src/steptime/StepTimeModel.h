@@ -37,8 +37,8 @@ struct FrameworkOptions {
     // Fused bias-activation, bias-dropout-add, softmax and norm kernels: fewer HBM passes and
     // fewer kernels per layer.
     bool fusedKernels = true;
-    // The attention kernel where the layout uses FlashAttention.
-    FlashAttentionVersion flashAttention = FlashAttentionVersion::V2;
+    // The attention kernel: FlashAttention-2 or -3, or unfused ("none").
+    FlashAttentionVersion flashAttention = kUnknownFlashAttentionExpected;
     OptimizerImplementation optimizer = OptimizerImplementation::Fused;
     // Each layer's kernels replayed as a CUDA graph: no CPU launch floor.
     bool cudaGraphs = false;

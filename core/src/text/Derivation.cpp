@@ -283,7 +283,7 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     s.add("memory.activation_per_layer", "Activations per layer per micro-batch", formula,
           sbh + " × " + num(a.linearCoefficient + a.attentionScoreTerm), a.perLayerPerMicrobatch, "bytes", formatBytes(a.perLayerPerMicrobatch),
           "Korthikanti et al. 2022, Table 2")
-        .note = std::string(l.flashAttention ? "flash attention: no 5as/h score term; " : "") + "TP " + std::to_string(l.tp) +
+        .note = std::string(usesFlashAttention(plan) ? "flash attention: no 5as/h score term; " : "") + "TP " + std::to_string(l.tp) +
                 (l.sequenceParallel ? " with sequence parallelism" : " without sequence parallelism") + ", recompute " +
                 std::string(nameOf(kRecomputeNames, l.recompute));
     s.compare(s.last(), A, "34 × 4096 × 8192 / 8 ≈ 143 MB");

@@ -2,9 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "text/Derivation.h"
 #include "plan/EnumNames.h"
+#include "plan/LayoutUnknownFields.h"
+#include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
+#include "text/Derivation.h"
 
 namespace trainplan {
 
@@ -38,16 +40,11 @@ json memoryJson(const MemoryBreakdown& m)
 // under "assumed"), so the echoed plan reads back as the plan the figures are for.
 json resolvedPlanJson(const Plan& plan)
 {
-    json out = planToJson(plan);
-    const auto& l = plan.layout;
-    out["layout"]["dp"] = l.dp;
-    out["layout"]["dp_auto"] = l.dpAuto;
-    out["layout"]["recompute"] = std::string(nameOf(kRecomputeNames, l.recompute));
-    out["layout"]["recompute_layers"] = l.recomputeLayers;
-    out["layout"]["sequence_parallel"] = l.sequenceParallel;
-    out["layout"]["flash_attention"] = l.flashAttention;
-    out["layout"]["schedule"] = std::string(nameOf(kScheduleNames, l.schedule));
-    out["layout"]["virtual_stages"] = l.virtualStages;
+    Plan assumed = plan;
+    assumed.layout.unknownFields = 0;  // every layout field written, as the analysis settled it
+    json out = planToJson(assumed);
+    out["layout"]["dp"] = plan.layout.dp;
+    out["layout"]["dp_auto"] = plan.layout.dpAuto;
     return out;
 }
 
@@ -63,11 +60,12 @@ json estimateToJson(const Analysis& analysis)
     out["plan"] = resolvedPlanJson(plan);
     // What the analysis assumed for the layout fields the plan left out (docs/plan-format.md).
     json assumed = json::object();
-    for (const char* path : layoutUnknownPaths(plan.layout.unknownFields)) {
-        const std::string key = std::string(path).substr(std::string("layout.").size());
-        assumed[path] = out["plan"]["layout"][key];
-        if (key == "recompute")
-            assumed["layout.recompute_layers"] = plan.layout.recomputeLayers;
+    for (const LayoutUnknownField& u : layoutUnknownFields()) {
+        if (!(plan.layout.unknownFields & u.bit))
+            continue;
+        for (const std::string_view path : {u.path, u.companion})
+            if (!path.empty())
+                assumed[std::string(path)] = out["plan"]["layout"][std::string(planField(path).key())];
     }
     out["assumed"] = std::move(assumed);
     out["gpus_used"] = e.gpusUsed;

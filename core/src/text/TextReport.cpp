@@ -6,8 +6,9 @@
 #include <sstream>
 
 #include "analysis/PlanUnknowns.h"
-#include "text/Derivation.h"
 #include "plan/EnumNames.h"
+#include "plan/LayoutUnknownFields.h"
+#include "text/Derivation.h"
 #include "text/Format.h"
 
 namespace trainplan {
@@ -45,21 +46,17 @@ std::string warningCounts(const std::vector<Warning>& warnings)
 
 namespace {
 
-// "recompute full, schedule 1f1b": what the analysis assumed for the layout fields the plan left out.
+// "recompute selective (the lightest that fits), the pipeline schedule 1F1B": what the analysis
+// assumed for the layout fields the plan left out (LayoutUnknownFields.h).
 std::string assumedLayout(const LayoutSpec& l)
 {
     std::string out;
-    const auto add = [&](const std::string& item) { out += (out.empty() ? "" : ", ") + item; };
-    if (l.unknownFields & kUnknownRecompute)
-        add("recompute " + std::string(nameOf(kRecomputeNames, l.recompute)) +
-            (l.recompute == Recompute::Full && l.recomputeLayers > 0 ? " of " + std::to_string(l.recomputeLayers) + " layers a stage" : "") +
-            " (the lightest that fits)");
-    if (l.unknownFields & kUnknownSequenceParallel)
-        add(std::string("sequence parallelism ") + (l.sequenceParallel ? "on" : "off"));
-    if (l.unknownFields & kUnknownFlashAttention)
-        add(std::string("FlashAttention ") + (l.flashAttention ? "on" : "off"));
-    if (l.unknownFields & kUnknownSchedule)
-        add("schedule " + std::string(nameOf(kScheduleNames, l.schedule)));
+    for (const LayoutUnknownField& u : layoutUnknownFields()) {
+        if (!(l.unknownFields & u.bit))
+            continue;
+        out += (out.empty() ? "" : ", ") + std::string(u.phrase) + " " + u.valueName(l)
+            + (u.expectation == LayoutExpectation::LightestThatFits ? " (the lightest that fits)" : "");
+    }
     return out;
 }
 
