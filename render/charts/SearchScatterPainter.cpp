@@ -8,10 +8,10 @@
 #include <cmath>
 #include <limits>
 
+#include "base/Format.h"
 #include "charts/ChartFrame.h"
 #include "plan/EnumNames.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 
 namespace {
 

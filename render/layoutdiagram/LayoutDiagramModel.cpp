@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/Format.h"
 #include "plan/EnumNames.h"
-#include "text/Format.h"
 
 using trainplan::ParallelDim;
 

@@ -11,16 +11,16 @@
 #include <functional>
 #include <vector>
 
+#include "base/Format.h"
+#include "plan/EnumNames.h"
 #include "report/DerivationHtml.h"
 #include "report/ExportFile.h"
 #include "report/PageFlow.h"
 #include "report/ReportContext.h"
 #include "report/ReportPainter.h"
 #include "report/ReviewHtml.h"
-#include "plan/EnumNames.h"
-#include "text/Derivation.h"
-#include "text/Format.h"
 #include "style/Theme.h"
+#include "text/Derivation.h"
 
 namespace pdfreport {
 

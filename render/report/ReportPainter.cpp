@@ -5,21 +5,21 @@
 #include <QPainter>
 #include <QTextDocument>
 
-#include "report/DerivationHtml.h"
-#include "report/ReviewHtml.h"
+#include "analysis/Sensitivity.h"
+#include "base/Format.h"
+#include "charts/TornadoPainter.h"
 #include "layoutdiagram/LayoutDiagramGeometry.h"
-#include "style/Fonts.h"
 #include "layoutdiagram/LayoutDiagramPainter.h"
 #include "layoutdiagram/LayoutDiagramStyle.h"
-#include "timeline/TimelineScene.h"
-#include "charts/TornadoPainter.h"
-#include "analysis/Sensitivity.h"
+#include "plan/EnumNames.h"
+#include "report/DerivationHtml.h"
 #include "report/ReportContext.h"
+#include "report/ReviewHtml.h"
+#include "style/Fonts.h"
+#include "style/Markup.h"
 #include "style/Theme.h"
 #include "text/Derivation.h"
-#include "plan/EnumNames.h"
-#include "text/Format.h"
-#include "style/Markup.h"
+#include "timeline/TimelineScene.h"
 
 using namespace trainplan;
 

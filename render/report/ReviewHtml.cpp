@@ -2,15 +2,15 @@
 
 #include <algorithm>
 
-#include "charts/MemoryChartPainter.h"
-#include "analysis/PlanUnknowns.h"
-#include "plan/EnumNames.h"
 #include "analysis/LayoutRationale.h"
+#include "analysis/PlanUnknowns.h"
+#include "base/Format.h"
+#include "charts/MemoryChartPainter.h"
+#include "plan/EnumNames.h"
 #include "report/ReportContext.h"
-#include "style/Theme.h"
-#include "text/Format.h"
-#include "text/TextReport.h"
 #include "style/Markup.h"
+#include "style/Theme.h"
+#include "text/TextReport.h"
 
 using namespace trainplan;
 

@@ -8,15 +8,15 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
+#include "base/Format.h"
 #include "report/DerivationHtml.h"
 #include "report/ExportFile.h"
 #include "report/ReportContext.h"
 #include "report/ReviewHtml.h"
 #include "report/SlideFolder.h"
-#include "text/Derivation.h"
 #include "style/Markup.h"
 #include "style/Theme.h"
-#include "text/Format.h"
+#include "text/Derivation.h"
 
 namespace slideexport {
 

@@ -9,8 +9,8 @@
 #include "analysis/PlanUnknowns.h"
 #include "analysis/Sensitivity.h"
 #include "estimate/PipelineModel.h"
-#include "plan/PlanIO.h"
-#include "plan/Presets.h"
+#include "planfile/PlanFile.h"
+#include "presets/Presets.h"
 #include "text/EstimateJson.h"
 
 using namespace testsupport;

@@ -12,11 +12,11 @@
 
 #include <set>
 
+#include "document/PlanDocument.h"
 #include "layoutdiagram/LayoutDiagramPainter.h"
 #include "layoutdiagram/LayoutDiagramView.h"
-#include "document/PlanDocument.h"
-#include "plan/PlanIO.h"
-#include "plan/Presets.h"
+#include "planfile/PlanFile.h"
+#include "presets/Presets.h"
 
 using trainplan::ParallelDim;
 

@@ -13,19 +13,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/LayoutRationale.h"
+#include "base/Format.h"
 #include "derivation/DerivationView.h"
+#include "document/PlanDocument.h"
+#include "planfile/PlanFile.h"
+#include "planfile/WorkedExamples.h"
 #include "report/Exporter.h"
 #include "report/PdfReport.h"
-#include "document/PlanDocument.h"
-#include "window/PresentationWindow.h"
 #include "report/ReportContext.h"
 #include "report/SlideExport.h"
 #include "text/Derivation.h"
-#include "text/Format.h"
 #include "text/TextReport.h"
-#include "analysis/LayoutRationale.h"
-#include "plan/PlanIO.h"
-#include "plan/Presets.h"
+#include "window/PresentationWindow.h"
 
 namespace {
 

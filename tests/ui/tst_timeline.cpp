@@ -15,12 +15,12 @@
 #include <QWheelEvent>
 #include <QtTest>
 
+#include "base/Format.h"
 #include "document/PlanDocument.h"
+#include "planfile/WorkedExamples.h"
+#include "search/LayoutAdjuster.h"
 #include "timeline/TimelineCanvas.h"
 #include "timeline/TimelineView.h"
-#include "text/Format.h"
-#include "search/LayoutAdjuster.h"
-#include "plan/Presets.h"
 
 using trainplan::ScheduleEventKind;
 using trainplan::ScheduleKind;

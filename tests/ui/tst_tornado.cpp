@@ -13,10 +13,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "document/PlanDocument.h"
 #include "charts/TornadoChart.h"
 #include "charts/TornadoPainter.h"
-#include "plan/Presets.h"
+#include "document/PlanDocument.h"
+#include "planfile/WorkedExamples.h"
 
 using trainplan::SensitivityBasis;
 

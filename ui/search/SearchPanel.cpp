@@ -19,12 +19,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/Format.h"
 #include "document/PlanDocument.h"
 #include "search/SearchResultsModel.h"
 #include "search/SearchRunner.h"
 #include "search/SearchScatter.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <QFont>
 #include <QLocale>
 
+#include "base/Format.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/RealityCheck.h"
-#include "plan/Presets.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "base/Format.h"
 #include "estimate/Estimate.h"
 #include "estimate/PipelineModel.h"
 #include "plan/EnumNames.h"
-#include "text/Format.h"
 
 namespace trainplan {
 

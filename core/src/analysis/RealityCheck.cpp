@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/Analysis.h"
-#include "plan/Presets.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 

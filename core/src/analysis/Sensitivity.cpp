@@ -7,8 +7,8 @@
 
 #include "analysis/Analysis.h"
 #include "analysis/PlanUnknowns.h"
+#include "base/Format.h"
 #include "search/LayoutAdjuster.h"
-#include "text/Format.h"
 
 namespace trainplan {
 

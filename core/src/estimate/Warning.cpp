@@ -1,7 +1,7 @@
 #include "estimate/Warning.h"
 
-#include "plan/Presets.h"
-#include "text/Format.h"
+#include "base/Format.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 

@@ -43,9 +43,14 @@ inline constexpr std::array<ParallelDimInfo, kParallelDimCount> kParallelDimInfo
     {ParallelDim::Pp, "pp", "PP", "pipeline parallelism", 1, FreeSizes::UpToLayers, "Pipeline parallelism: splits the layers into stages."},
 }};
 
+// The row of kParallelDimInfo, and the slot of a per-dimension array (rank strides), of `dim`.
+constexpr std::size_t parallelDimIndex(ParallelDim dim)
+{
+    return static_cast<std::size_t>(dim);
+}
 constexpr const ParallelDimInfo& parallelDimInfo(ParallelDim dim)
 {
-    return kParallelDimInfo[static_cast<std::size_t>(dim)];
+    return kParallelDimInfo[parallelDimIndex(dim)];
 }
 constexpr std::string_view parallelDimKey(ParallelDim dim)
 {
@@ -54,6 +59,20 @@ constexpr std::string_view parallelDimKey(ParallelDim dim)
 constexpr std::string_view parallelDimLabel(ParallelDim dim)
 {
     return parallelDimInfo(dim).label;
+}
+
+// The member of `sizes` that holds `dim`, for the structs that keep one named field per dimension
+// (LayoutSpec, SearchLayout, RankCoords): the one place a dimension meets its field's name.
+template <typename Sizes>
+constexpr auto& parallelDimField(Sizes& sizes, ParallelDim dim)
+{
+    switch (dim) {
+    case ParallelDim::Tp: return sizes.tp;
+    case ParallelDim::Cp: return sizes.cp;
+    case ParallelDim::Dp: return sizes.dp;
+    case ParallelDim::Pp: return sizes.pp;
+    }
+    return sizes.tp;
 }
 
 // The dimensions in the order the window and the report list them.

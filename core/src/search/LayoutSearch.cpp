@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "estimate/Topology.h"
 #include "search/LayoutSearchRanking.h"
+#include "topology/Topology.h"
 
 namespace trainplan {
 
@@ -127,7 +127,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
         // The estimate's own test (TP fills ranks first, stride 1): a TP group crosses nodes
         // when it does not tile one node's GPUs (TP 4 on 6-GPU nodes straddles two), not only
         // when it is wider than a node.
-        if (!options.allowTpAcrossNodes && groupCrossesNodes(1, tp, perNode, gpus))
+        if (!options.allowTpAcrossNodes && stridedGroupsCrossNodes(1, tp, perNode, gpus))
             continue;
         tps.push_back(tp);
     }

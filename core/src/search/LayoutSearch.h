@@ -66,16 +66,8 @@ struct SearchLayout {
     Schedule schedule = Schedule::OneFOneB;
 
     // The size of one parallel dimension (ParallelDims.h).
-    int size(ParallelDim dim) const
-    {
-        switch (dim) {
-        case ParallelDim::Tp: return tp;
-        case ParallelDim::Cp: return cp;
-        case ParallelDim::Dp: return dp;
-        case ParallelDim::Pp: return pp;
-        }
-        return 1;
-    }
+    int size(ParallelDim dim) const { return parallelDimField(*this, dim); }
+    int& size(ParallelDim dim) { return parallelDimField(*this, dim); }
 
     bool operator==(const SearchLayout&) const = default;
 };

@@ -7,15 +7,16 @@
 
 #include "analysis/Analysis.h"
 #include "analysis/PlanUnknowns.h"
-#include "plan/EnumNames.h"
-#include "plan/Presets.h"
-#include "plan/Units.h"
-#include "text/Format.h"
+#include "base/Format.h"
+#include "base/Units.h"
 #include "estimate/ActivationModel.h"
 #include "estimate/ModelStateModel.h"
 #include "estimate/PipelineModel.h"
 #include "estimate/ReliabilityModel.h"
 #include "estimate/ReserveModel.h"
+#include "plan/EnumNames.h"
+#include "planfile/WorkedExamples.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 

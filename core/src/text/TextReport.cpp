@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "analysis/PlanUnknowns.h"
-#include "text/Derivation.h"
+#include "base/Format.h"
 #include "plan/EnumNames.h"
-#include "text/Format.h"
+#include "text/Derivation.h"
 
 namespace trainplan {
 
