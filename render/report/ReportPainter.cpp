@@ -76,7 +76,8 @@ QString inputsHtml(const Plan& p, const Estimate& e)
     const auto assumed = [&](unsigned bit, const QString& value) { return l.unknownFields & bit ? value + " (assumed)" : value; };
     const QString recompute = q(std::string(nameOf(kRecomputeNames, l.recompute))) +
                               (l.recompute == Recompute::Full && l.recomputeLayers > 0 ? QString(", %1 layers a stage").arg(l.recomputeLayers) : QString());
-    QString layout = "<table>" + row("TP × PP × DP × CP", QString("%1 × %2 × %3 × %4 = %5").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(e.gpusUsed)) +
+    const QString sizes = q(parallelValuesText([&](ParallelDim d) { return std::to_string(l.size(d)); }));
+    QString layout = "<table>" + row(q(parallelLabelsText()), QString("%1 = %2").arg(sizes).arg(e.gpusUsed)) +
                      row("Schedule", assumed(kUnknownSchedule, QString("%1%2").arg(q(std::string(nameOf(kScheduleNames, l.schedule))),
                                                                                  l.schedule == Schedule::Interleaved ? QString(", v = %1").arg(l.virtualStages) : QString()))) +
                      row("ZeRO stage", QString::number(l.zeroStage)) +
