@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "RunTool.h"
+#include "../RunTool.h"
 
 #include "base/AtomicFile.h"
 #include "document/Autosaver.h"

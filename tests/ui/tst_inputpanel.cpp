@@ -11,7 +11,7 @@
 #include <QToolButton>
 #include <QtTest>
 
-#include "RunTool.h"
+#include "../RunTool.h"
 
 #include "document/PlanDocument.h"
 #include "inputs/InputPanel.h"

@@ -14,7 +14,7 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-#include "PixelCount.h"
+#include "../PixelCount.h"
 #include "document/PlanDocument.h"
 #include "search/SearchPanel.h"
 #include "search/SearchResultsModel.h"
