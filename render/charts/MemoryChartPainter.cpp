@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/Format.h"
 #include "charts/ChartFrame.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 
 namespace {
 

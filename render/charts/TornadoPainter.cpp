@@ -9,8 +9,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "base/Format.h"
 #include "style/Fonts.h"
-#include "text/Format.h"
 #include "style/Markup.h"
 
 namespace {

@@ -11,16 +11,16 @@
 #include <functional>
 #include <vector>
 
+#include "base/Format.h"
+#include "plan/EnumNames.h"
 #include "report/DerivationHtml.h"
 #include "report/ExportFile.h"
 #include "report/PageFlow.h"
 #include "report/ReportContext.h"
 #include "report/ReportPainter.h"
 #include "report/ReviewHtml.h"
-#include "plan/EnumNames.h"
-#include "text/Derivation.h"
-#include "text/Format.h"
 #include "style/Theme.h"
+#include "text/Derivation.h"
 
 namespace pdfreport {
 
@@ -118,11 +118,12 @@ TitleLayout titleLayout(const ReportContext& ctx, double width)
     const auto& plan = ctx.plan();
     const auto& l = plan.layout;
     TitleLayout t;
-    t.planLine = QString("%1 · %2 × %3 · TP %4 × PP %5 × DP %6 × CP %7 · ZeRO-%8 · %9")
+    t.planLine = QString("%1 · %2 × %3 · %4 · ZeRO-%5 · %6")
                      .arg(QString::fromStdString(plan.model.name))
                      .arg(QString::fromStdString(trainplan::formatInteger(plan.cluster.gpus)))
                      .arg(QString::fromStdString(plan.cluster.accelerator))
-                     .arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(l.zeroStage)
+                     .arg(QString::fromStdString(trainplan::parallelSizesText(l)))
+                     .arg(l.zeroStage)
                      .arg(QString::fromStdString(std::string(trainplan::nameOf(trainplan::kScheduleNames, l.schedule))));
     t.titleHeight = QFontMetricsF(reportpainter::font(22, true)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, ctx.title()).height() + 4;
     t.planLineHeight = QFontMetricsF(reportpainter::font(11)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, t.planLine).height() + 6;

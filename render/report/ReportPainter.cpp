@@ -5,21 +5,21 @@
 #include <QPainter>
 #include <QTextDocument>
 
-#include "report/DerivationHtml.h"
-#include "report/ReviewHtml.h"
+#include "analysis/Sensitivity.h"
+#include "base/Format.h"
+#include "charts/TornadoPainter.h"
 #include "layoutdiagram/LayoutDiagramGeometry.h"
-#include "style/Fonts.h"
 #include "layoutdiagram/LayoutDiagramPainter.h"
 #include "layoutdiagram/LayoutDiagramStyle.h"
-#include "timeline/TimelineScene.h"
-#include "charts/TornadoPainter.h"
-#include "analysis/Sensitivity.h"
+#include "plan/EnumNames.h"
+#include "report/DerivationHtml.h"
 #include "report/ReportContext.h"
+#include "report/ReviewHtml.h"
+#include "style/Fonts.h"
+#include "style/Markup.h"
 #include "style/Theme.h"
 #include "text/Derivation.h"
-#include "plan/EnumNames.h"
-#include "text/Format.h"
-#include "style/Markup.h"
+#include "timeline/TimelineScene.h"
 
 using namespace trainplan;
 
@@ -76,16 +76,14 @@ QString inputsHtml(const Plan& p, const Estimate& e)
     const auto assumed = [&](unsigned bit, const QString& value) { return l.unknownFields & bit ? value + " (assumed)" : value; };
     const QString recompute = q(std::string(nameOf(kRecomputeNames, l.recompute))) +
                               (l.recompute == Recompute::Full && l.recomputeLayers > 0 ? QString(", %1 layers a stage").arg(l.recomputeLayers) : QString());
-    QString layout = "<table>"
-        + row("TP × PP × DP × CP", QString("%1 × %2 × %3 × %4 = %5").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(e.gpusUsed))
-        + row("Schedule",
-            assumed(kUnknownSchedule,
-                QString("%1%2").arg(q(std::string(nameOf(kScheduleNames, l.schedule))),
-                    l.schedule == Schedule::Interleaved ? QString(", v = %1").arg(l.virtualStages) : QString())))
-        + row("ZeRO stage", QString::number(l.zeroStage))
-        + row("Sequence parallel", assumed(kUnknownSequenceParallel, l.sequenceParallel ? "yes" : "no"))
-        + row("Recompute", assumed(kUnknownRecompute, recompute)) + row("Rank order", q(std::string(nameOf(kRankOrderNames, l.rankOrder))))
-        + "</table>";
+    const QString sizes = q(parallelValuesText([&](ParallelDim d) { return std::to_string(l.size(d)); }));
+    QString layout = "<table>" + row(q(parallelLabelsText()), QString("%1 = %2").arg(sizes).arg(e.gpusUsed)) +
+                     row("Schedule", assumed(kUnknownSchedule, QString("%1%2").arg(q(std::string(nameOf(kScheduleNames, l.schedule))),
+                                                                                 l.schedule == Schedule::Interleaved ? QString(", v = %1").arg(l.virtualStages) : QString()))) +
+                     row("ZeRO stage", QString::number(l.zeroStage)) +
+                     row("Sequence parallel", assumed(kUnknownSequenceParallel, l.sequenceParallel ? "yes" : "no")) +
+                     row("Recompute", assumed(kUnknownRecompute, recompute)) +
+                     row("Rank order", q(std::string(nameOf(kRankOrderNames, l.rankOrder)))) + "</table>";
     QString reliability = "<table>" +
                           row("Checkpoint stall", q(formatSeconds(e.reliability.checkpointWriteSeconds))) + row("Restart", q(formatSeconds(r.restartSeconds))) +
                           row("Other overhead", q(formatPercent(r.otherOverheadFraction, 0))) + "</table>";

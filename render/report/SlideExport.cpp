@@ -8,15 +8,15 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
+#include "base/Format.h"
 #include "report/DerivationHtml.h"
 #include "report/ExportFile.h"
 #include "report/ReportContext.h"
 #include "report/ReviewHtml.h"
 #include "report/SlideFolder.h"
-#include "text/Derivation.h"
 #include "style/Markup.h"
 #include "style/Theme.h"
-#include "text/Format.h"
+#include "text/Derivation.h"
 
 namespace slideexport {
 
@@ -194,11 +194,11 @@ void paintTitleSlide(const ReportContext& ctx, QPainter& p)
     p.setFont(reportpainter::font(18));
     p.setPen(theme::inkSoft());
     p.drawText(QRectF(80, 480, kWidth - 160, 40), Qt::AlignLeft | Qt::AlignVCenter,
-               QObject::tr("%1 on %2 × %3 · TP %4 × PP %5 × DP %6 × CP %7")
+               QObject::tr("%1 on %2 × %3 · %4")
                    .arg(QString::fromStdString(plan.model.name))
                    .arg(ctx.estimate().gpusUsed)
                    .arg(QString::fromStdString(plan.cluster.accelerator))
-                   .arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp));
+                   .arg(q(trainplan::parallelSizesText(l))));
     p.setFont(reportpainter::font(16));
     p.setPen(theme::faint());
     p.drawText(QRectF(80, 526, kWidth - 160, 36), Qt::AlignLeft | Qt::AlignVCenter, ctx.created().toString("d MMMM yyyy"));
@@ -338,10 +338,10 @@ QString keyFigures(const ReportContext& ctx)
     const auto& a = ctx.analysis();
     const auto& e = a.estimate;
     const auto& l = ctx.plan().layout;
-    return QObject::tr("%1 parameters · %2 as TP %3 × PP %4 × DP %5 × CP %6 · %7 %8 days (%9 with failures) · %10 per GPU · bubble %11")
+    return QObject::tr("%1 parameters · %2 as %3 · %4 %5 days (%6 with failures) · %7 per GPU · bubble %8")
         .arg(q(trainplan::formatCount(e.parameters.total)))
         .arg(q(trainplan::countOf(e.gpusUsed, "GPU")))
-        .arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp)
+        .arg(q(trainplan::parallelSizesText(l)))
         .arg(QString::fromLatin1(trainplan::timeBasisLabel(trainplan::TimeBasis::Predicted)), q(trainplan::formatNumber(a.predicted.days)),
              q(trainplan::formatNumber(a.atPredictedMfu.reliability.paddedDays)), q(trainplan::formatBytes(e.perGpu.total)),
              q(trainplan::formatPercent(a.predicted.bubbleFraction)));

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plan/AtomicFile.h"
+#include "base/AtomicFile.h"
 
 namespace {
 

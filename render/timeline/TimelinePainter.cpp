@@ -9,8 +9,8 @@
 #include <cmath>
 #include <limits>
 
+#include "base/Format.h"
 #include "timeline/TimelineModel.h"
-#include "text/Format.h"
 
 using trainplan::ScheduleEvent;
 using trainplan::ScheduleEventKind;

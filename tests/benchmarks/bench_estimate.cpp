@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "estimate/Estimate.h"
-#include "plan/PlanIO.h"
+#include "planfile/PlanFile.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "estimate/Estimate.h"
-#include "plan/PlanIO.h"
+#include "planfile/PlanFile.h"
 #include "rankmap/RankMap.h"
 
 using namespace trainplan;

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "plan/AtomicFile.h"
+#include "base/AtomicFile.h"
 
 using trainplan::AtomicWriteStep;
 

@@ -3,10 +3,10 @@
 #include <QtTest>
 
 #include "TestSupport.h"
+#include "base/Units.h"
 #include "estimate/ReliabilityModel.h"
 #include "estimate/ReserveModel.h"
-#include "plan/Presets.h"
-#include "plan/Units.h"
+#include "planfile/WorkedExamples.h"
 #include "text/Derivation.h"
 
 using namespace testsupport;

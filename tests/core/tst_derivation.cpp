@@ -4,9 +4,9 @@
 
 #include "TestSupport.h"
 #include "analysis/Analysis.h"
-#include "plan/Presets.h"
+#include "base/Format.h"
+#include "planfile/WorkedExamples.h"
 #include "text/Derivation.h"
-#include "text/Format.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 
 #include "TestSupport.h"
 #include "analysis/Analysis.h"
-#include "plan/PlanIO.h"
+#include "planfile/PlanFile.h"
 
 using namespace testsupport;
 using namespace trainplan;

@@ -12,7 +12,7 @@
 #include "analysis/Analysis.h"
 #include "estimate/ParameterModel.h"
 #include "estimate/PipelineModel.h"
-#include "plan/PlanError.h"
+#include "base/PlanError.h"
 #include "steptime/StepTimeModel.h"
 #include "text/Derivation.h"
 

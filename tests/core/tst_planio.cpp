@@ -10,7 +10,7 @@
 
 #include <sys/stat.h>
 
-#include "plan/BoundedJson.h"
+#include "base/BoundedJson.h"
 #include "plan/PlanFields.h"
 
 #include "TestSupport.h"

@@ -12,7 +12,7 @@
 
 #include "analysis/Analysis.h"
 #include "plan/EnumNames.h"
-#include "plan/PlanIO.h"
+#include "planfile/PlanFile.h"
 #include "text/EstimateJson.h"
 
 using nlohmann::json;

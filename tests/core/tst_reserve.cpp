@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "TestSupport.h"
+#include "base/Units.h"
 #include "estimate/ReserveModel.h"
-#include "plan/Units.h"
 #include "text/Derivation.h"
 #include "text/TextReport.h"
 

@@ -11,7 +11,7 @@
 #include <tuple>
 
 #include "TestSupport.h"
-#include "plan/PlanError.h"
+#include "base/PlanError.h"
 #include "schedule/Schedule.h"
 #include "schedule/ScheduleJson.h"
 #include "steptime/StepTimeCosts.h"

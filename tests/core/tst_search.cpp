@@ -5,7 +5,8 @@
 #include <climits>
 
 #include "TestSupport.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
+#include "presets/Presets.h"
 #include "search/LayoutSearch.h"
 #include "search/LayoutSearchRanking.h"
 

@@ -7,7 +7,7 @@
 
 #include "TestSupport.h"
 #include "estimate/CommunicationModel.h"
-#include "plan/Presets.h"
+#include "presets/Presets.h"
 #include "steptime/StepTimeCosts.h"
 #include "steptime/StepTimeModel.h"
 

@@ -12,7 +12,8 @@
 #include "plan/LayoutUnknownFields.h"
 #include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
-#include "plan/Presets.h"
+#include "planfile/PlanFile.h"
+#include "presets/Presets.h"
 #include "text/EstimateJson.h"
 
 using namespace testsupport;

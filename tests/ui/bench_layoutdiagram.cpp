@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "layoutdiagram/LayoutDiagramPainter.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
 
 namespace {
 

@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "planfile/WorkedExamples.h"
 #include "report/PdfReport.h"
 #include "report/ReportContext.h"
 #include "report/SlideExport.h"
-#include "plan/Presets.h"
 
 int main(int argc, char** argv)
 {

@@ -25,9 +25,9 @@
 #include <functional>
 #include <vector>
 
-#include "timeline/TimelineScene.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
 #include "schedule/Schedule.h"
+#include "timeline/TimelineScene.h"
 
 namespace {
 

@@ -11,14 +11,14 @@
 #include <QToolButton>
 #include <QtTest>
 
-#include "RunTool.h"
+#include "../RunTool.h"
 
 #include "document/PlanDocument.h"
 #include "inputs/InputPanel.h"
 #include "inputs/StageLayersEdit.h"
 #include "inputs/ValueSlider.h"
-#include "plan/PlanIO.h"
-#include "plan/PlanName.h"
+#include "planfile/PlanFile.h"
+#include "planfile/PlanName.h"
 #include "report/PdfReport.h"
 #include "report/ReportContext.h"
 #include "report/SlideExport.h"

@@ -7,21 +7,21 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "window/DashboardPane.h"
-#include "inputs/InputPanel.h"
-#include "window/MainWindow.h"
+#include "base/AtomicFile.h"
+#include "base/Format.h"
 #include "charts/MemoryChart.h"
-#include "document/PlanDocument.h"
-#include "report/ReportPainter.h"
+#include "charts/TimeBreakdownChart.h"
 #include "charts/TornadoChart.h"
-#include "text/Format.h"
+#include "document/PlanDocument.h"
+#include "inputs/InputPanel.h"
+#include "inputs/ValueSlider.h"
+#include "planfile/PlanFile.h"
+#include "report/ReportPainter.h"
 #include "summary/SummaryCard.h"
 #include "summary/SummaryPanel.h"
-#include "charts/TimeBreakdownChart.h"
-#include "inputs/ValueSlider.h"
 #include "summary/WarningsPanel.h"
-#include "plan/AtomicFile.h"
-#include "plan/PlanIO.h"
+#include "window/DashboardPane.h"
+#include "window/MainWindow.h"
 
 using trainplan::ParallelDim;
 

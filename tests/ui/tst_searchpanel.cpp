@@ -14,7 +14,7 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-#include "PixelCount.h"
+#include "../PixelCount.h"
 #include "document/PlanDocument.h"
 #include "search/SearchPanel.h"
 #include "search/SearchResultsModel.h"
@@ -179,7 +179,7 @@ void TestSearchPanel::sortingByStepTimeOrdersRows()
     table->sortByColumn(SearchResultsModel::StepSeconds, Qt::DescendingOrder);
     QCOMPARE(panel.resultsModel()->row(proxy->mapToSource(proxy->index(0, 0)).row()).stepSeconds, steps.back());
     // Numbers sort as numbers, not text ("16" after "8").
-    table->sortByColumn(SearchResultsModel::Dp, Qt::AscendingOrder);
+    table->sortByColumn(SearchResultsModel::columnOf(trainplan::ParallelDim::Dp), Qt::AscendingOrder);
     int last = 0;
     for (int i = 0; i < proxy->rowCount(); ++i) {
         const int dp = panel.resultsModel()->row(proxy->mapToSource(proxy->index(i, 0)).row()).layout.dp;

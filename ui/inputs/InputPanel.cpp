@@ -14,20 +14,20 @@
 
 #include <cmath>
 
+#include "analysis/PlanUnknowns.h"
+#include "base/Format.h"
+#include "base/Units.h"
 #include "document/PlanDocument.h"
-#include "style/Theme.h"
+#include "estimate/PipelineModel.h"
 #include "inputs/ElidingComboBox.h"
 #include "inputs/StageLayersEdit.h"
 #include "inputs/ValueSlider.h"
-#include "analysis/PlanUnknowns.h"
 #include "plan/EnumNames.h"
 #include "plan/PlanFields.h"
+#include "planfile/PlanName.h"
+#include "presets/Presets.h"
 #include "search/LayoutAdjuster.h"
-#include "estimate/PipelineModel.h"
-#include "plan/PlanName.h"
-#include "plan/Presets.h"
-#include "plan/Units.h"
-#include "text/Format.h"
+#include "style/Theme.h"
 
 using trainplan::Plan;
 

@@ -19,12 +19,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/Format.h"
 #include "document/PlanDocument.h"
 #include "search/SearchResultsModel.h"
 #include "search/SearchRunner.h"
 #include "search/SearchScatter.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 
 namespace {
 
@@ -34,7 +34,9 @@ namespace {
 trainplan::Plan searchKey(trainplan::Plan plan, bool batchRange)
 {
     auto& l = plan.layout;
-    l.tp = l.pp = l.dp = l.cp = l.virtualStages = 1;
+    for (trainplan::ParallelDim d : trainplan::kParallelDims)
+        l.size(d) = 1;
+    l.virtualStages = 1;
     l.zeroStage = 0;
     l.recompute = trainplan::Recompute::None;
     l.sequenceParallel = false;
@@ -485,7 +487,7 @@ bool SearchPanel::applySelected()
         return false;
     const auto& l = model_->row(row).layout;
     doc_->applyPlan(trainplan::withSearchLayout(doc_->plan(), l),
-                    tr("Apply searched layout TP %1 × PP %2 × DP %3 × CP %4").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp));
+                    tr("Apply searched layout %1").arg(QString::fromStdString(trainplan::parallelSizesText(l))));
     emit layoutApplied();
     return true;
 }

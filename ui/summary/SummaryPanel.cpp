@@ -6,13 +6,13 @@
 
 #include <algorithm>
 
-#include "document/PlanDocument.h"
-#include "summary/SummaryCard.h"
-#include "style/Theme.h"
 #include "analysis/PlanUnknowns.h"
-#include "text/Derivation.h"
-#include "text/Format.h"
+#include "base/Format.h"
+#include "document/PlanDocument.h"
 #include "style/Markup.h"
+#include "style/Theme.h"
+#include "summary/SummaryCard.h"
+#include "text/Derivation.h"
 
 using namespace trainplan;
 

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 
+#include "base/Format.h"
 #include "estimate/Estimate.h"
 #include "estimate/PipelineModel.h"
-#include "text/Format.h"
+#include "plan/EnumNames.h"
 
 namespace trainplan {
 

@@ -7,9 +7,9 @@
 
 #include "analysis/Analysis.h"
 #include "analysis/PlanUnknowns.h"
+#include "base/Format.h"
 #include "estimate/ActivationModel.h"
 #include "search/LayoutAdjuster.h"
-#include "text/Format.h"
 
 namespace trainplan {
 

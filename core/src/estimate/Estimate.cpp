@@ -11,7 +11,7 @@
 #include "estimate/PipelineModel.h"
 #include "estimate/ReliabilityModel.h"
 #include "estimate/ReserveModel.h"
-#include "plan/Units.h"
+#include "base/Units.h"
 
 namespace trainplan {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <iterator>
 
-#include "plan/Presets.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 

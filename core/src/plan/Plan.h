@@ -13,7 +13,7 @@
 #include "plan/FrameworkSpec.h"
 #include "plan/LayerKind.h"
 #include "plan/ParallelDims.h"
-#include "plan/Units.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
@@ -208,17 +208,8 @@ struct LayoutSpec {
     unsigned unknownFields = 0;  // LayoutUnknown bits: fields the file left out; saving leaves them out again
 
     // The size of one parallel dimension (ParallelDims.h), for code that loops over them.
-    int size(ParallelDim dim) const { return const_cast<LayoutSpec*>(this)->size(dim); }
-    int& size(ParallelDim dim)
-    {
-        switch (dim) {
-        case ParallelDim::Tp: return tp;
-        case ParallelDim::Cp: return cp;
-        case ParallelDim::Dp: return dp;
-        case ParallelDim::Pp: return pp;
-        }
-        return tp;
-    }
+    int size(ParallelDim dim) const { return parallelDimField(*this, dim); }
+    int& size(ParallelDim dim) { return parallelDimField(*this, dim); }
     // The product of every dimension's size: the GPUs the layout uses.
     long long gpus() const
     {

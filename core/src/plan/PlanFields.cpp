@@ -10,7 +10,7 @@
 #include "plan/FrameworkNames.h"
 #include "plan/LayerKind.h"
 #include "plan/LayoutUnknownFields.h"
-#include "plan/Units.h"
+#include "base/Units.h"
 
 namespace trainplan {
 

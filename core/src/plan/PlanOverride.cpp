@@ -3,7 +3,7 @@
 // given twice, free text longer than its field allows.
 #include <nlohmann/json.hpp>
 
-#include "plan/BoundedJson.h"
+#include "base/BoundedJson.h"
 #include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
 

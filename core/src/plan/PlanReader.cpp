@@ -8,24 +8,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/BoundedFile.h"
-#include "plan/BoundedJson.h"
+#include "base/BoundedFile.h"
+#include "base/BoundedJson.h"
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
 #include "plan/LayoutUnknownFields.h"
 #include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
-#include "plan/PlanName.h"
 
 namespace trainplan {
 
 using nlohmann::json;
-
-PlanError::PlanError(std::vector<PlanProblem> problems)
-    : std::runtime_error(problems.empty() ? "invalid plan" : problems.front().path + ": " + problems.front().message)
-    , problems_(std::move(problems))
-{
-}
 
 namespace {
 
@@ -607,7 +600,7 @@ void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& 
 
 }  // namespace
 
-Plan planFromJson(const json& doc)
+ReadPlan readPlanJson(const json& doc)
 {
     std::vector<PlanProblem> problems;
     if (!doc.is_object())
@@ -626,11 +619,12 @@ Plan planFromJson(const json& doc)
                                              "); open it with a newer TrainPlan"}});
     }
 
-    Plan plan;
+    ReadPlan read;
+    Plan& plan = read.plan;
     plan.name = top.text(F("name"));
     const PlanField& userSetField = F("name_user_set");
-    const bool userSetGiven = top.find(userSetField) != nullptr;
-    const bool userSet = top.boolean(userSetField);
+    read.nameUserSetGiven = top.find(userSetField) != nullptr;
+    plan.nameUserSet = top.boolean(userSetField);
     plan.notes = top.text(F("notes"));
     readModel(doc, plan.model, problems);
     readCluster(doc, plan.cluster, problems);
@@ -646,13 +640,7 @@ Plan planFromJson(const json& doc)
     top.rejectUnknownKeys();
     if (!problems.empty())
         throw PlanError(std::move(problems));
-    // A file from before name_user_set: a name equal to the generated one (or none) follows,
-    // any other name is the person's. A file that says false gets the name regenerated, so
-    // --set model.layers=... renames the plan as the window would.
-    const bool blank = plan.name.find_first_not_of(" \t\r\n") == std::string::npos;
-    plan.nameUserSet = !blank && (userSetGiven ? userSet : plan.name != generatedPlanName(plan));
-    refreshPlanName(plan);
-    return plan;
+    return read;
 }
 
 ModelSpec modelSpecFromJson(const json& modelObject)
@@ -665,20 +653,10 @@ ModelSpec modelSpecFromJson(const json& modelObject)
     return model;
 }
 
-Plan planFromText(const std::string& text)
-{
-    return planFromJson(parseJsonBounded(text, "the plan"));
-}
-
 std::string readPlanFileText(const std::string& path)
 {
     // Regular files only, 16 MiB at most: a device or a named pipe is refused, never read.
     return readRegularFile(path, kMaxInputFileBytes);
-}
-
-Plan loadPlanFile(const std::string& path)
-{
-    return planFromJson(parseJsonBounded(readPlanFileText(path), path));
 }
 
 }  // namespace trainplan

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/AtomicFile.h"
+#include "base/AtomicFile.h"
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
 #include "plan/LayoutUnknownFields.h"

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "plan/PlanError.h"
+#include "base/PlanError.h"
 
 #include "estimate/PipelineModel.h"
 #include "schedule/ScheduleEventWriter.h"

@@ -66,16 +66,8 @@ struct SearchLayout {
     Schedule schedule = Schedule::OneFOneB;
 
     // The size of one parallel dimension (ParallelDims.h).
-    int size(ParallelDim dim) const
-    {
-        switch (dim) {
-        case ParallelDim::Tp: return tp;
-        case ParallelDim::Cp: return cp;
-        case ParallelDim::Dp: return dp;
-        case ParallelDim::Pp: return pp;
-        }
-        return 1;
-    }
+    int size(ParallelDim dim) const { return parallelDimField(*this, dim); }
+    int& size(ParallelDim dim) { return parallelDimField(*this, dim); }
 
     bool operator==(const SearchLayout&) const = default;
 };
@@ -146,8 +138,8 @@ SearchLayout searchLayoutOf(const Plan& plan);
 // The simplicity key of the header comment (items 1-5); smaller is simpler.
 std::array<int, 5> simplicityKey(const SearchLayout& layout, int gpusPerNode);
 
-// search.evaluated, search.fitting, search.seconds, search.results[] (layout{tp, pp, dp, cp,
-// virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
+// search.evaluated, search.fitting, search.seconds, search.results[] (layout{a key per parallel
+// dimension (tp, pp, dp, cp), virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
 // step_seconds, mfu, memory_bytes, headroom_bytes, within_margin, gpu_hours, cost, days, pareto,
 // simplest, tp_across_nodes, group, equivalents[] (layouts with the same figures, when grouped)),
 // plus objective, cancelled, pareto_count, under_margin, margin_bytes and grouped; under a

@@ -26,10 +26,16 @@ nlohmann::json searchToJson(const SearchResult& r)
 {
     using nlohmann::json;
     const auto layoutJson = [](const SearchLayout& s) {
-        return json{{"tp", s.tp}, {"pp", s.pp}, {"dp", s.dp}, {"cp", s.cp}, {"virtual_stages", s.virtualStages},
-                    {"micro_batch", s.microBatch}, {"zero", s.zeroStage}, {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
-                    {"sequence_parallel", s.sequenceParallel}, {"global_batch", s.globalBatch},
-                    {"schedule", std::string(nameOf(kScheduleNames, s.schedule))}};
+        json out{{"virtual_stages", s.virtualStages},
+                 {"micro_batch", s.microBatch},
+                 {"zero", s.zeroStage},
+                 {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
+                 {"sequence_parallel", s.sequenceParallel},
+                 {"global_batch", s.globalBatch},
+                 {"schedule", std::string(nameOf(kScheduleNames, s.schedule))}};
+        for (ParallelDim d : kParallelDims)
+            out[std::string(parallelDimKey(d))] = s.size(d);
+        return out;
     };
     // A row's group id is its place in r.rows (1-based), the same in every section; its
     // equivalents are the layouts with the same figures that were folded into it.

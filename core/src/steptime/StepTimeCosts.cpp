@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "estimate/Topology.h"
+#include "topology/Topology.h"
 
 namespace trainplan {
 
@@ -141,20 +141,21 @@ CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, c
 {
     const auto& l = plan.layout;
     const auto& cl = plan.cluster;
-    const GroupStrides s = groupStrides(l);
+    const auto strides = rankStrides(l);
+    const auto stride = [&](ParallelDim d) { return strides[parallelDimIndex(d)]; };
     const long long world = est.gpusUsed;
     CommunicationGroups g;
-    g.tp = groupPlacement(s.tp, l.tp, cl.gpusPerNode, world);
-    g.cp = groupPlacement(s.cp, l.cp, cl.gpusPerNode, world);
-    g.pp = groupPlacement(s.pp, l.pp, cl.gpusPerNode, world);
+    g.tp = groupPlacement(stride(ParallelDim::Tp), l.tp, cl.gpusPerNode, world);
+    g.cp = groupPlacement(stride(ParallelDim::Cp), l.cp, cl.gpusPerNode, world);
+    g.pp = groupPlacement(stride(ParallelDim::Pp), l.pp, cl.gpusPerNode, world);
     // The DP x CP group: one strided group when CP ranks lie just inside DP ones (tp-cp-dp-pp),
     // otherwise the two dimensions' members per node multiply.
     if (l.cp == 1) {
-        g.dp = groupPlacement(s.dp, l.dp, cl.gpusPerNode, world);
-    } else if (s.dp == s.cp * l.cp) {
-        g.dp = groupPlacement(s.cp, l.dp * l.cp, cl.gpusPerNode, world);
+        g.dp = groupPlacement(stride(ParallelDim::Dp), l.dp, cl.gpusPerNode, world);
+    } else if (stride(ParallelDim::Dp) == stride(ParallelDim::Cp) * l.cp) {
+        g.dp = groupPlacement(stride(ParallelDim::Cp), l.dp * l.cp, cl.gpusPerNode, world);
     } else {
-        const GroupPlacement dp = groupPlacement(s.dp, l.dp, cl.gpusPerNode, world);
+        const GroupPlacement dp = groupPlacement(stride(ParallelDim::Dp), l.dp, cl.gpusPerNode, world);
         g.dp.ranks = l.dp * l.cp;
         g.dp.perNode = std::min(cl.gpusPerNode, dp.perNode * g.cp.perNode);
         g.dp.nodes = (g.dp.ranks + g.dp.perNode - 1) / g.dp.perNode;

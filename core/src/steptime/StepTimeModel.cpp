@@ -8,10 +8,10 @@
 #include <cmath>
 
 #include "estimate/CommunicationModel.h"
-#include "plan/PlanError.h"
+#include "base/PlanError.h"
 #include "schedule/SchedulePreconditions.h"
 #include "steptime/StepTimeCosts.h"
-#include "plan/Units.h"
+#include "base/Units.h"
 
 namespace trainplan {
 

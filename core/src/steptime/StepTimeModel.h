@@ -15,10 +15,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "steptime/AcceleratorEfficiency.h"
 #include "estimate/Estimate.h"
-#include "schedule/Schedule.h"
 #include "plan/FrameworkSpec.h"
+#include "presets/AcceleratorEfficiency.h"
+#include "schedule/Schedule.h"
 
 namespace trainplan {
 

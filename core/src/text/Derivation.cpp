@@ -7,15 +7,16 @@
 
 #include "analysis/Analysis.h"
 #include "analysis/PlanUnknowns.h"
-#include "plan/EnumNames.h"
-#include "plan/Presets.h"
-#include "plan/Units.h"
-#include "text/Format.h"
+#include "base/Format.h"
+#include "base/Units.h"
 #include "estimate/ActivationModel.h"
 #include "estimate/ModelStateModel.h"
 #include "estimate/PipelineModel.h"
 #include "estimate/ReliabilityModel.h"
 #include "estimate/ReserveModel.h"
+#include "plan/EnumNames.h"
+#include "planfile/WorkedExamples.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 
@@ -649,8 +650,8 @@ DerivationSection checksSection(const Plan& plan, const Estimate& e, WorkedExamp
           integer(l.tp) + " vs " + integer(cl.gpusPerNode), tpInNode, "check", check(tpInNode),
           "Shoeybi et al. 2019, Sec. 3 (TP's per-layer all-reduces need NVLink bandwidth)");
     const bool covers = e.gpusUsed == cl.gpus;
-    s.add("checks.layout_product", "Layout uses every GPU", "TP × PP × DP × CP = GPUs",
-          integer(l.tp) + " × " + integer(l.pp) + " × " + integer(l.dp) + " × " + integer(l.cp) + " = " + integer(e.gpusUsed) + " vs " + integer(cl.gpus),
+    s.add("checks.layout_product", "Layout uses every GPU", parallelLabelsText() + " = GPUs",
+          parallelValuesText([&](ParallelDim d) { return integer(l.size(d)); }) + " = " + integer(e.gpusUsed) + " vs " + integer(cl.gpus),
           covers, "check", check(covers), "definition");
     const long long per = (long long)l.dp * plan.training.microBatchSize;
     const bool divides = plan.training.globalBatchSequences % per == 0;

@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "analysis/PlanUnknowns.h"
+#include "base/Format.h"
 #include "plan/EnumNames.h"
 #include "plan/LayoutUnknownFields.h"
 #include "text/Derivation.h"
-#include "text/Format.h"
 
 namespace trainplan {
 
@@ -71,8 +71,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     Table t(out);
     const auto& l = plan.layout;
     out << (plan.name.empty() ? std::string("TrainPlan estimate") : plan.name) << "\n";
-    out << "  " << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | TP " << l.tp
-        << " PP " << l.pp << " DP " << l.dp << " CP " << l.cp << " | ZeRO-" << l.zeroStage << " | "
+    out << "  " << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | "
+        << parallelSizesText(l, " ") << " | ZeRO-" << l.zeroStage << " | "
         << nameOf(kScheduleNames, l.schedule) << (l.schedule == Schedule::Interleaved ? " v=" + std::to_string(l.virtualStages) : "") << "\n";
     if (l.unknownFields)
         out << "  not in the plan, assumed: " << assumedLayout(l) << "\n";
@@ -193,6 +193,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
 
 std::string searchToText(const SearchResult& r)
 {
+    // Every parallel dimension gets the same column: four digits (DP 4,096) and a gap.
+    constexpr int kDimensionColumn = 6;
     std::ostringstream out;
     out << "Layout search: " << countOf(double(r.evaluated), "layout") << " evaluated, " << formatInteger(double(r.fitting)) << " fit"
         << (r.underMargin > 0 || r.marginBytes > 0 ? " keeping " + formatBytes(r.marginBytes) + " free" : std::string()) << ", "
@@ -203,10 +205,12 @@ std::string searchToText(const SearchResult& r)
             << " with less than that free and " << pluralNoun(double(r.underMargin), "is", "are") << " left out\n";
     const bool cost = r.objective == SearchObjective::Cost;
     const auto header = [&] {
-        out << std::left << std::setw(5) << "TP" << std::setw(5) << "PP" << std::setw(6) << "DP" << std::setw(4) << "CP" << std::setw(4) << "v"
-            << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP" << std::setw(11) << "step"
-            << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13) << "GPU-hours"
-            << (cost ? std::string("cost (USD)   ") : std::string()) << "flags\n";
+        out << std::left;
+        for (ParallelDim d : parallelDimsForDisplay())
+            out << std::setw(kDimensionColumn) << parallelDimLabel(d);
+        out << std::setw(4) << "v" << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP"
+            << std::setw(11) << "step" << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13)
+            << "GPU-hours" << (cost ? std::string("cost (USD)   ") : std::string()) << "flags\n";
     };
     // A grouped row is followed by the layouts folded into it, each by what differs from it.
     const auto equivalents = [&](size_t index) {
@@ -219,8 +223,11 @@ std::string searchToText(const SearchResult& r)
         for (size_t k = 0; k < others.size() && k < kListed; ++k) {
             const SearchLayout& o = others[k];
             std::string diff;
-            if (o.dp != shown.dp || o.cp != shown.cp)
-                diff += "DP " + std::to_string(o.dp) + " CP " + std::to_string(o.cp);
+            bool splitDiffers = false;
+            for (ParallelDim d : kParallelDims)
+                splitDiffers = splitDiffers || o.size(d) != shown.size(d);
+            if (splitDiffers)
+                diff += parallelDimsText([&](ParallelDim d) { return std::to_string(o.size(d)); }, " ", sharesWeights);
             if (o.microBatch != shown.microBatch)
                 diff += (diff.empty() ? "" : " ") + std::string("b ") + std::to_string(o.microBatch);
             out << (k > 0 ? ", " : "") << diff;
@@ -241,8 +248,10 @@ std::string searchToText(const SearchResult& r)
             flags += "TP-across-nodes ";
         if (row.withinMargin)
             flags += "under-margin ";
-        out << std::left << std::setw(5) << l.tp << std::setw(5) << l.pp << std::setw(6) << l.dp << std::setw(4) << l.cp << std::setw(4)
-            << l.virtualStages << std::setw(4) << l.microBatch << std::setw(6) << l.zeroStage << std::setw(11)
+        out << std::left;
+        for (ParallelDim d : parallelDimsForDisplay())
+            out << std::setw(kDimensionColumn) << l.size(d);
+        out << std::setw(4) << l.virtualStages << std::setw(4) << l.microBatch << std::setw(6) << l.zeroStage << std::setw(11)
             << std::string(nameOf(kRecomputeNames, l.recompute)) << std::setw(4) << (l.sequenceParallel ? "yes" : "no") << std::setw(11)
             << formatSeconds(row.stepSeconds) << std::setw(8) << formatPercent(row.mfu) << std::setw(11) << formatBytes(row.memoryBytes)
             << std::setw(11) << formatBytes(row.headroomBytes) << std::setw(13) << formatInteger(row.gpuHours);

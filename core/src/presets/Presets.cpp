@@ -1,4 +1,4 @@
-#include "plan/Presets.h"
+#include "presets/Presets.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,21 +7,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "estimate/ReliabilityModel.h"
+#include "base/Units.h"
 #include "plan/PlanIO.h"
-#include "plan/PlanName.h"
-#include "plan/Units.h"
 
 namespace trainplan {
 
 namespace embedded {
 extern const std::string_view kModelsJson;
 extern const std::string_view kAcceleratorsJson;
-extern const std::string_view kDefaultPlanJson;
-extern const std::string_view kExampleBPlanJson;
 }  // namespace embedded
-
-ModelSpec modelSpecFromJson(const nlohmann::json& modelObject);  // PlanReader.cpp
 
 namespace {
 
@@ -323,39 +317,6 @@ void applyAccelerator(const AcceleratorPreset& a, ClusterSpec& c)
     c.intraNodeBytesPerSecond = a.intraNodeBytesPerSecond;
     c.interNodeBytesPerSecond = a.interNodeBytesPerSecond;
     c.gpusPerNode = a.gpusPerNode;
-}
-
-Plan workedExamplePlan(WorkedExample example)
-{
-    static const Plan a = planFromText(std::string(embedded::kDefaultPlanJson));
-    static const Plan b = planFromText(std::string(embedded::kExampleBPlanJson));
-    return example == WorkedExample::B ? b : a;
-}
-
-WorkedExample workedExampleOf(const Plan& plan)
-{
-    for (WorkedExample which : {WorkedExample::A, WorkedExample::B}) {
-        Plan example = workedExamplePlan(which);
-        example.name = plan.name;
-        example.nameUserSet = plan.nameUserSet;
-        if (example == plan)
-            return which;
-    }
-    return WorkedExample::None;
-}
-
-Plan defaultPlan()
-{
-    static const Plan plan = [] {
-        Plan p = workedExamplePlan(WorkedExample::A);
-        p.cluster.mtbfSeconds = kDefaultMtbfHoursPerNode * units::secondsPerHour;
-        p.cluster.mtbfBasis = MtbfBasis::PerNode;
-        // Not the example any more (another failure rate): its name follows what it plans.
-        p.nameUserSet = false;
-        refreshPlanName(p);
-        return p;
-    }();
-    return plan;
 }
 
 }  // namespace trainplan

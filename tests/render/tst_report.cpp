@@ -1,31 +1,26 @@
-// The plan report and slides as a reader gets them: the PDF has the expected pages, its
-// text carries the headline figures and section titles, fonts are embedded, charts and
-// drawings are vectors (no raster images), SVGs are XML with real text, and the Markdown
-// copy is the core's derivation.
-#include <QClipboard>
+// The plan report and slides as a reader gets them, with no widgets: the PDF has the expected
+// pages, its text carries the headline figures and section titles, fonts are embedded, charts
+// and drawings are vectors (no raster images), SVGs are XML with real text. The views that show
+// them in the window (the derivation, presentation mode): tests/ui/tst_reportviews.cpp.
 #include <QDomDocument>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "RunTool.h"
-
 #include <nlohmann/json.hpp>
 
-#include "derivation/DerivationView.h"
+#include "../RunTool.h"
+#include "analysis/LayoutRationale.h"
+#include "base/Format.h"
+#include "planfile/PlanFile.h"
+#include "planfile/WorkedExamples.h"
 #include "report/Exporter.h"
 #include "report/PdfReport.h"
-#include "document/PlanDocument.h"
-#include "window/PresentationWindow.h"
 #include "report/ReportContext.h"
 #include "report/SlideExport.h"
 #include "text/Derivation.h"
-#include "text/Format.h"
 #include "text/TextReport.h"
-#include "analysis/LayoutRationale.h"
-#include "plan/PlanIO.h"
-#include "plan/Presets.h"
 
 namespace {
 
@@ -48,9 +43,7 @@ private slots:
     void slidesAreWrittenInEveryForm();
     void slideRunsNeverMix();
     void svgIsXmlWithRealText();
-    void markdownCopyIsTheDerivation();
     void exportRefusesAnUnwritablePath();
-    void presentationStepsThroughTheSlides();
     void pagesAreFullAtTheCommonPlanShapes_data();
     void pagesAreFullAtTheCommonPlanShapes();
     void redFlagsAreAShortSection();
@@ -225,61 +218,12 @@ void TestReport::svgIsXmlWithRealText()
     }
 }
 
-void TestReport::markdownCopyIsTheDerivation()
-{
-    PlanDocument doc;
-    DerivationView view(&doc);
-    const auto expected = trainplan::derivationToMarkdown(trainplan::derive(doc.analysis()));
-    QCOMPARE(view.markdown().toStdString(), expected);
-    view.copyMarkdown();
-    QCOMPARE(QGuiApplication::clipboard()->text().toStdString(), expected);
-    QVERIFY(view.plainText().contains("Young 1974"));
-    QVERIFY(view.html().contains("5.93e23 FLOPs"));
-    // It follows the plan.
-    doc.edit("mfu", [](trainplan::Plan& p) { p.training.mfu = 0.3; });
-    QVERIFY(view.markdown().contains("11.98 days"));
-
-    const QString md = dir_.filePath("plan.md");
-    ExportRequest request;
-    request.markdownPath = md;
-    QString error;
-    QVERIFY(exporter::run(doc.plan(), "plan", request, &error));
-    QFile f(md);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QVERIFY(f.readAll().toStdString().find(trainplan::derivationToMarkdown(trainplan::derive(doc.analysis()))) != std::string::npos);
-}
-
 void TestReport::exportRefusesAnUnwritablePath()
 {
     ReportContext context(trainplan::defaultPlan());
     QString error;
     QVERIFY(!pdfreport::write(context, "/nonexistent-dir/report.pdf", QPageSize::A4, &error));
     QVERIFY(error.contains("/nonexistent-dir/report.pdf"));
-}
-
-void TestReport::presentationStepsThroughTheSlides()
-{
-    PresentationWindow window(trainplan::analyse(trainplan::defaultPlan()));
-    window.setAttribute(Qt::WA_DeleteOnClose, false);
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    ReportContext context(trainplan::defaultPlan());
-    QCOMPARE(window.slideCount(), int(slideexport::slides(context).size()));
-    QCOMPARE(window.currentSlide(), 0);
-    QTest::keyClick(&window, Qt::Key_Right);
-    QTest::keyClick(&window, Qt::Key_Space);
-    QCOMPARE(window.currentSlide(), 2);
-    QTest::keyClick(&window, Qt::Key_Left);
-    QCOMPARE(window.currentSlide(), 1);
-    QTest::keyClick(&window, Qt::Key_End);
-    QCOMPARE(window.currentSlide(), window.slideCount() - 1);
-    QTest::keyClick(&window, Qt::Key_Right);  // stays on the last slide
-    QCOMPARE(window.currentSlide(), window.slideCount() - 1);
-    const QImage shot = window.grab().toImage();
-    QVERIFY(!shot.isNull());
-    QTest::keyClick(&window, Qt::Key_Escape);
-    QVERIFY(!window.isVisible());
 }
 
 void TestReport::pagesAreFullAtTheCommonPlanShapes_data()

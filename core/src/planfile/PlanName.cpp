@@ -1,4 +1,4 @@
-#include "plan/PlanName.h"
+#include "planfile/PlanName.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "estimate/ParameterModel.h"
-#include "plan/Presets.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 

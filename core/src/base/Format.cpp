@@ -1,4 +1,4 @@
-#include "text/Format.h"
+#include "base/Format.h"
 
 #include <algorithm>
 #include <cmath>

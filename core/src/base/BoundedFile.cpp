@@ -1,4 +1,4 @@
-#include "plan/BoundedFile.h"
+#include "base/BoundedFile.h"
 
 #include <cerrno>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plan/PlanError.h"
+#include "base/PlanError.h"
 
 namespace trainplan {
 
