@@ -13,12 +13,14 @@
 #include "layoutdiagram/LayoutDiagramStyle.h"
 #include "plan/EnumNames.h"
 #include "report/DerivationHtml.h"
+#include "report/InputsPage.h"
 #include "report/ReportContext.h"
 #include "report/ReviewHtml.h"
 #include "style/Fonts.h"
 #include "style/Markup.h"
 #include "style/Theme.h"
 #include "text/Derivation.h"
+#include "base/Format.h"
 #include "timeline/TimelineScene.h"
 
 using namespace trainplan;
@@ -45,52 +47,6 @@ QString htmlPage(const QString& body, double scale)
 QString row(const QString& label, const QString& value)
 {
     return QString("<tr><td style='color:@muted; padding-right:14px'>%1</td><td><b>%2</b></td></tr>").arg(label, value);
-}
-
-QString inputsHtml(const Plan& p, const Estimate& e)
-{
-    const auto& m = p.model;
-    const auto& c = p.cluster;
-    const auto& t = p.training;
-    const auto& l = p.layout;
-    const auto& r = p.reliability;
-    QString model = "<table>" + row("Name", q(m.name)) + row("Layers L", QString::number(m.layers)) + row("Hidden h", QString::number(m.hiddenSize)) +
-                    row("FFN f", QString("%1 (%2)").arg(m.ffnHiddenSize).arg(m.ffnKind == FfnKind::SwiGlu ? "SwiGLU" : "GeLU")) +
-                    row("Heads / KV heads / head size", QString("%1 / %2 / %3").arg(m.attentionHeads).arg(m.kvHeads).arg(m.headDim)) +
-                    row("Vocabulary", QString("%1 (%2)").arg(m.vocabSize).arg(m.tiedEmbeddings ? "tied" : "untied")) +
-                    row("Sequence s", QString::number(m.sequenceLength)) + row("Parameters N", q(formatCount(e.parameters.total))) + "</table>";
-    QString cluster = "<table>" + row("Accelerator", q(c.accelerator)) + row("GPUs", QString("%1 (%2 per node, %3)").arg(c.gpus).arg(c.gpusPerNode).arg(q(countOf(e.nodes, "node")))) +
-                      row("Memory per GPU", fmtBytes(c.memoryBytesPerGpu)) + row("Peak BF16", QString("%1 TFLOP/s").arg(c.peakFlopsPerGpu / 1e12)) +
-                      row("NVLink / network", QString("%1 / %2 GB/s per GPU").arg(c.intraNodeBytesPerSecond / 1e9).arg(c.interNodeBytesPerSecond / 1e9)) +
-                      row("MTBF", c.mtbfSeconds ? QString("%1 h per %2").arg(*c.mtbfSeconds / 3600).arg(c.mtbfBasis == MtbfBasis::PerNode ? "node" : "GPU")
-                                                : QString("<span style='color:@error'>not modelled</span>")) +
-                      "</table>";
-    QString training = "<table>" + row("Tokens D", q(formatSci(t.tokens))) +
-                       row("Global batch", QString("%1 sequences = %2 tokens").arg(t.globalBatchSequences).arg(q(formatInteger(e.time.tokensPerStep)))) +
-                       row("Micro-batch b", QString::number(t.microBatchSize)) + row("Assumed MFU", q(formatPercent(t.mfu, 0))) +
-                       row("Precision", q(std::string(nameOf(kPrecisionNames, t.precision)))) +
-                       row("Matmuls", q(std::string(nameOf(kMatmulPrecisionNames, t.matmulPrecision)))) +
-                       row("Training stack", p.framework.profile.empty() ? QString("not given") : q(p.framework.profile)) +
-                       row("Allowance", QString("%1 + %2 %").arg(fmtBytes(t.bufferBytes)).arg(t.fragmentationFraction * 100)) + "</table>";
-    // A field the plan leaves out shows the value the analysis assumed, marked so.
-    const auto assumed = [&](unsigned bit, const QString& value) { return l.unknownFields & bit ? value + " (assumed)" : value; };
-    const QString recompute = q(std::string(nameOf(kRecomputeNames, l.recompute))) +
-                              (l.recompute == Recompute::Full && l.recomputeLayers > 0 ? QString(", %1 layers a stage").arg(l.recomputeLayers) : QString());
-    const QString sizes = q(parallelValuesText([&](ParallelDim d) { return std::to_string(l.size(d)); }));
-    QString layout = "<table>" + row(q(parallelLabelsText()), QString("%1 = %2").arg(sizes).arg(e.gpusUsed)) +
-                     row("Schedule", assumed(kUnknownSchedule, QString("%1%2").arg(q(std::string(nameOf(kScheduleNames, l.schedule))),
-                                                                                 l.schedule == Schedule::Interleaved ? QString(", v = %1").arg(l.virtualStages) : QString()))) +
-                     row("ZeRO stage", QString::number(l.zeroStage)) +
-                     row("Sequence parallel", assumed(kUnknownSequenceParallel, l.sequenceParallel ? "yes" : "no")) +
-                     row("Recompute", assumed(kUnknownRecompute, recompute)) +
-                     row("Rank order", q(std::string(nameOf(kRankOrderNames, l.rankOrder)))) + "</table>";
-    QString reliability = "<table>" +
-                          row("Checkpoint stall", q(formatSeconds(e.reliability.checkpointWriteSeconds))) + row("Restart", q(formatSeconds(r.restartSeconds))) +
-                          row("Other overhead", q(formatPercent(r.otherOverheadFraction, 0))) + "</table>";
-    // Two columns: the inputs are short rows, and one column left half of each page empty.
-    return "<table width='100%' cellspacing='0' cellpadding='0'><tr><td width='50%' style='padding-right:16px'><h3>Model</h3>" + model +
-           "<h3>Cluster</h3>" + cluster + "</td><td width='50%'><h3>Training</h3>" + training + "<h3>Layout</h3>" + layout +
-           "<h3>Reliability</h3>" + reliability + "</td></tr></table>";
 }
 
 QString validationHtml(const Analysis& a)
@@ -255,7 +211,8 @@ int derivationSectionCount(const ReportContext& ctx)
 QString viewHtml(ReportView view, const ReportContext& ctx, int section, double scale)
 {
     switch (view) {
-    case ReportView::Inputs: return htmlPage(inputsHtml(ctx.plan(), ctx.estimate()), scale);
+    case ReportView::Inputs:
+        return htmlPage(inputspage::html(inputspage::sections(ctx.plan(), ctx.estimate())), scale);
     case ReportView::RedFlags: return htmlPage(reviewhtml::redFlags(ctx), scale);
     case ReportView::Ask: return htmlPage(reviewhtml::ask(ctx), scale);
     case ReportView::LayoutWhy: return htmlPage(reviewhtml::layoutWhy(ctx), scale);
