@@ -9,6 +9,7 @@
 #include "plan/ShownUnits.h"
 #include "style/Markup.h"
 #include "base/Format.h"
+#include "text/LayerKindsText.h"
 
 using namespace trainplan;
 
@@ -122,6 +123,8 @@ std::vector<Section> sections(const Plan& p, const Estimate& e)
         QString("%1 / %2 / %3").arg(integer(m.attentionHeads), integer(m.kvHeads), integer(m.headDim)));
     model.add({"model.vocab_size"}, QString("%1 (%2)").arg(integer(m.vocabSize), m.tiedEmbeddings ? "tied" : "untied"));
     model.add({"model.sequence_length"}, shown("model.sequence_length", m.sequenceLength));
+    if (!m.layerKinds.empty())  // the FFN above is then only what a kind leaves out
+        model.add({"model.layer_kinds"}, q(layerKindsText(m)));
     model.derived("Parameters N", q(formatCount(e.parameters.total)));
     out.push_back({QObject::tr("Model"), model.take()});
 

@@ -10,6 +10,7 @@
 
 #include "../RunTool.h"
 #include "analysis/Analysis.h"
+#include "base/Format.h"
 #include "layoutdiagram/LayoutDiagramModel.h"
 #include "plan/ParallelDims.h"
 #include "planfile/WorkedExamples.h"
@@ -92,7 +93,7 @@ void TestLayoutText::reportAndSlidesNameEveryDimension()
     }
     const QString inputs = reportpainter::viewHtml(ReportView::Inputs, context);
     QVERIFY2(
-        inputs.contains(labels.join(" × ")) && inputs.contains(values.join(" × ") + " = " + QString::number(l.gpus())), qPrintable(inputs));
+        inputs.contains(labels.join(" × ")) && inputs.contains(values.join(" × ") + " = " + QString::fromStdString(trainplan::formatInteger(double(l.gpus())))), qPrintable(inputs));
 
     // One replica: every dimension but the one that splits the batch.
     QStringList replica;

@@ -12,6 +12,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QLabel>
 #include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QtTest>
@@ -65,6 +66,7 @@ private slots:
     void flashAttentionIsOneControl();
     void pdfInputRowsTakeTitlesAndUnitsFromTheFieldTable();
     void deletingAFieldRowBreaksTheWindowAndThePdf();
+    void layerKindsAreListedAndKeptWhole();
 
 private:
     MainWindow* window_ = nullptr;
@@ -467,6 +469,39 @@ void TestInputPanel::deletingAFieldRowBreaksTheWindowAndThePdf()
     InputPanel panel(doc());
     QCOMPARE(panel.shownFields(), panelFields);
     QCOMPARE(pdfFields(context), pageFields);
+}
+
+// A plan whose layers come in kinds: the panel lists them (as the PDF's inputs page does), the
+// model-wide FFN fields, which no kind would read, are disabled, and a new layer count keeps the
+// runs adding up to it (the last run takes the change) and undoes in one step.
+void TestInputPanel::layerKindsAreListedAndKeptWhole()
+{
+    auto* kinds = qobject_cast<QLabel*>(inputs()->widgetForField("model.layer_kinds"));
+    QVERIFY(kinds);
+    QVERIFY(inputs()->widgetForField("model.ffn_hidden_size")->isEnabled());
+    doc()->edit("kinds", [](trainplan::Plan& p) {
+        p.model.layerKinds = {{"narrow", 8, 14336, trainplan::FfnKind::SwiGlu}, {"", 72, 28672, trainplan::FfnKind::Gelu}};
+    });
+    const QString text = kinds->text();
+    QVERIFY2(text.contains("narrow: 8 layers, FFN 14,336 SwiGLU") && text.contains("layers 9-80: 72 layers, FFN 28,672 GeLU"), qPrintable(text));
+    QVERIFY(!inputs()->widgetForField("model.ffn_hidden_size")->isEnabled());
+    QVERIFY(!inputs()->widgetForField("model.ffn_kind")->isEnabled());
+    const ReportContext context(doc()->analysis(), "kinds");
+    QVERIFY(QTextDocumentFragment::fromHtml(reportpainter::viewHtml(ReportView::Inputs, context)).toPlainText().contains(text));
+
+    auto* layers = qobject_cast<QSpinBox*>(inputs()->widgetForField("model.layers"));
+    QVERIFY(layers);
+    layers->setValue(90);
+    QCOMPARE(doc()->plan().model.layers, 90);
+    QCOMPARE(doc()->plan().model.layerKinds.back().layers, 82);
+    layers->setValue(5);  // the last run keeps one layer: 8 + 1
+    QCOMPARE(doc()->plan().model.layers, 9);
+    QCOMPARE(doc()->plan().model.layerKinds.back().layers, 1);
+    QCOMPARE(layers->value(), 9);
+    doc()->undoStack()->undo();
+    doc()->undoStack()->undo();
+    QCOMPARE(doc()->plan().model.layers, 80);
+    QCOMPARE(doc()->plan().model.layerKinds.back().layers, 72);
 }
 
 QTEST_MAIN(TestInputPanel)

@@ -32,6 +32,7 @@
 #include "style/Theme.h"
 #include "plan/ShownUnits.h"
 #include "base/Format.h"
+#include "text/LayerKindsText.h"
 
 using trainplan::Plan;
 using trainplan::PlanField;
@@ -680,6 +681,14 @@ QGroupBox* InputPanel::buildModel()
     addNumber(
         form, "model.layers", 0, [](const Plan& p) { return p.model.layers; },
         [](Plan& p, double v) {
+            // With layer kinds the last run takes the change (it keeps at least one layer), so the
+            // runs still add up to the model's depth.
+            auto& kinds = p.model.layerKinds;
+            if (!kinds.empty()) {
+                const int others = p.model.layers - kinds.back().layers;
+                kinds.back().layers = std::max(1, int(v) - others);
+                v = others + kinds.back().layers;
+            }
             p.model.layers = int(v);
             p.layout.stageLayers.clear();
         });
@@ -692,6 +701,29 @@ QGroupBox* InputPanel::buildModel()
     addChoice<trainplan::FfnKind, 2>(
         form, "model.ffn_kind", trainplan::kFfnKindNames, [](const Plan& p) { return p.model.ffnKind; },
         [](Plan& p, trainplan::FfnKind k) { p.model.ffnKind = k; });
+    // Layers of several kinds (model.layer_kinds): each kind has its own feed-forward, so the two
+    // fields above would edit nothing the analysis reads; they are disabled and the kinds listed.
+    {
+        const PlanField& kindsField = trainplan::planField("model.layer_kinds");
+        layerKinds_ = new QLabel;
+        layerKinds_->setObjectName("layerKinds");
+        layerKinds_->setWordWrap(true);
+        layerKinds_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        form->addRow(title(kindsField), layerKinds_);
+        showField(kindsField.path, layerKinds_);
+        refreshers_.push_back([this] {
+            const auto& m = doc_->plan().model;
+            const bool kinds = !m.layerKinds.empty();
+            layerKinds_->setText(kinds ? QString::fromStdString(trainplan::layerKindsText(m)) : tr("one kind: every layer as above"));
+            layerKinds_->setToolTip(tr("Runs of layers with their own feed-forward, set in the plan file (model.layer_kinds)."));
+            for (const char* path : {"model.ffn_hidden_size", "model.ffn_kind"}) {
+                if (QWidget* w = widgetForField(QString::fromLatin1(path))) {
+                    w->setEnabled(!kinds);
+                    w->setToolTip(kinds ? tr("Each layer kind has its own; see Layer kinds below.") : QString());
+                }
+            }
+        });
+    }
     addNumber(
         form, "model.attention_heads", 0, [](const Plan& p) { return p.model.attentionHeads; },
         [](Plan& p, double v) { p.model.attentionHeads = int(v); });

@@ -104,6 +104,7 @@ private:
     QLineEdit* name_ = nullptr;
     QLabel* nameNote_ = nullptr;
     QLabel* modelNotice_ = nullptr;
+    QLabel* layerKinds_ = nullptr;  // the model's layer kinds in words (model.layer_kinds)
     int noticedSequenceLength_ = 0;  // the length the notice announced; it goes once that changes
     StageLayersEdit* stageLayers_ = nullptr;
 };
