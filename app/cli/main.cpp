@@ -10,15 +10,16 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/Analysis.h"
-#include "text/EstimateJson.h"
-#include "search/LayoutSearch.h"
 #include "plan/AtomicFile.h"
+#include "plan/BoundedFile.h"
 #include "plan/BoundedJson.h"
 #include "plan/PlanIO.h"
 #include "plan/Presets.h"
 #include "plan/PresetsListing.h"
 #include "schedule/Schedule.h"
+#include "search/LayoutSearch.h"
 #include "text/Derivation.h"
+#include "text/EstimateJson.h"
 #include "text/PredictedScheduleJson.h"
 #include "text/TextReport.h"
 #include "trainplan/Version.h"
@@ -202,7 +203,7 @@ Options parseArguments(int argc, char** argv)
 // Standard input is held to the same 16 MiB bound as a plan file.
 std::string readStandardInput()
 {
-    constexpr size_t kMaxPlanBytes = 16 * 1024 * 1024;
+    constexpr size_t kMaxPlanBytes = trainplan::kMaxInputFileBytes;
     std::string text;
     char chunk[65536];
     while (std::cin.read(chunk, sizeof chunk) || std::cin.gcount() > 0) {

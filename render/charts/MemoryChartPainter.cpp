@@ -7,12 +7,13 @@
 #include <cmath>
 
 #include "charts/ChartFrame.h"
+#include "plan/Units.h"
 #include "style/Theme.h"
 #include "text/Format.h"
 
 namespace {
 
-constexpr double kGB = 1e9;  // the chart's unit: GB = 1e9 bytes
+constexpr double kGB = trainplan::units::GB;  // the chart's unit: GB = 1e9 bytes
 
 QString gb(double bytes)
 {

@@ -10,13 +10,14 @@
 
 #include "charts/ChartFrame.h"
 #include "plan/EnumNames.h"
+#include "plan/Units.h"
 #include "style/Theme.h"
 #include "text/Format.h"
 
 namespace {
 
-constexpr double kGB = 1e9;           // bytes
-constexpr double kSecondsPerDay = 86400;
+constexpr double kGB = trainplan::units::GB;  // bytes
+constexpr double kSecondsPerDay = trainplan::units::secondsPerDay;
 
 // Marker sizes in logical pixels (diameter or edge).
 constexpr double kCrowd = 7, kPareto = 10, kSimplest = 14, kCurrent = 13, kSelected = 18;

@@ -25,6 +25,7 @@
 #include <functional>
 #include <vector>
 
+#include "plan/Units.h"
 #include "timeline/TimelineScene.h"
 #include "plan/Presets.h"
 #include "schedule/Schedule.h"
@@ -50,7 +51,7 @@ Stats time(int runs, const std::function<void()>& work)
     for (int i = 0; i < runs; ++i) {
         timer.start();
         work();
-        ms.push_back(double(timer.nsecsElapsed()) / 1e6);
+        ms.push_back(double(timer.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond);
     }
     return stats(std::move(ms));
 }

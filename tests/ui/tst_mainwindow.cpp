@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "plan/Units.h"
 #include "window/DashboardPane.h"
 #include "inputs/InputPanel.h"
 #include "window/MainWindow.h"
@@ -425,7 +426,7 @@ void TestMainWindow::cardsSayWhenThePlanIsInvalid()
     QCOMPARE(window_->summary()->card("days")->valueText(), QString("Plan invalid"));
     // Failures that outpace progress: no finite time "with failures".
     doc()->undoStack()->undo();
-    doc()->edit("Fragile", [](trainplan::Plan& p) { p.cluster.mtbfSeconds = 0.2 * 3600; });
+    doc()->edit("Fragile", [](trainplan::Plan& p) { p.cluster.mtbfSeconds = 0.2 * trainplan::units::secondsPerHour; });
     const auto& e = doc()->estimate();
     bool outpaced = false;
     for (const auto& w : e.warnings)

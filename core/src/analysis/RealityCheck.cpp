@@ -8,6 +8,7 @@
 
 #include "analysis/Analysis.h"
 #include "plan/Presets.h"
+#include "plan/Units.h"
 
 namespace trainplan {
 
@@ -250,7 +251,7 @@ RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& kn
         slow = stepLow, fast = stepHigh;
         break;
     case RealityMetric::LayerMilliseconds:
-        row.predicted = (p.layer.forward() + p.layer.backward()) * 1e3;
+        row.predicted = (p.layer.forward() + p.layer.backward()) * units::millisecondsPerSecond;
         slow = stepLow, fast = stepHigh;
         break;
     case RealityMetric::PeakMemoryGib:
