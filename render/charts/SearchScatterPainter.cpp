@@ -11,12 +11,13 @@
 #include "base/Format.h"
 #include "charts/ChartFrame.h"
 #include "plan/EnumNames.h"
+#include "base/Units.h"
 #include "style/Theme.h"
 
 namespace {
 
-constexpr double kGB = 1e9;           // bytes
-constexpr double kSecondsPerDay = 86400;
+constexpr double kGB = trainplan::units::GB;  // bytes
+constexpr double kSecondsPerDay = trainplan::units::secondsPerDay;
 
 // Marker sizes in logical pixels (diameter or edge).
 constexpr double kCrowd = 7, kPareto = 10, kSimplest = 14, kCurrent = 13, kSelected = 18;

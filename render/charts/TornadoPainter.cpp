@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "base/Format.h"
+#include "base/Units.h"
 #include "style/Fonts.h"
 #include "style/Markup.h"
 
@@ -117,9 +118,9 @@ QString TornadoPainter::inputValueText(const trainplan::SensitivityBar& bar, dou
     const QString f = QString::fromStdString(bar.field);
     auto num = [](double x, int significant = 3) { return fromStd(trainplan::formatNumber(x, significant)); };
     if (f.contains("tflops"))
-        return tr("%1 TFLOP/s").arg(num(v / 1e12));
+        return tr("%1 TFLOP/s").arg(num(v / trainplan::units::TFLOPS));
     if (f.contains("bandwidth"))
-        return tr("%1 GB/s").arg(num(v / 1e9));
+        return tr("%1 GB/s").arg(num(v / trainplan::units::GB));
     if (f.contains("efficiency") || f == "training.mfu")
         return QStringLiteral("%1 %").arg(v * 100, 0, 'f', 1);
     if (f.contains("global_batch"))
@@ -129,7 +130,7 @@ QString TornadoPainter::inputValueText(const trainplan::SensitivityBar& bar, dou
     if (f.contains("sequence_length"))
         return tr("%1 tokens").arg(fromStd(trainplan::formatInteger(v)));
     if (f.contains("mtbf"))
-        return tr("%1 h").arg(num(v / 3600));
+        return tr("%1 h").arg(num(v / trainplan::units::secondsPerHour));
     if (f.endsWith("_seconds"))
         return tr("%1 s").arg(num(v));
     return num(v);

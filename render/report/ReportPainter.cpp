@@ -20,7 +20,6 @@
 #include "style/Markup.h"
 #include "style/Theme.h"
 #include "text/Derivation.h"
-#include "base/Format.h"
 #include "timeline/TimelineScene.h"
 
 using namespace trainplan;

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "TestSupport.h"
+#include "base/Units.h"
 
 using namespace testsupport;
 
@@ -113,9 +114,9 @@ void TestMemory::korthikantiFigure1()
     const auto& first = est.stages[0];
     // The figure draws the transformer layers' term only (Eq. 5 without the embedding extras).
     const double layersTerm = first.microbatchesInFlight * first.activationsPerMicrobatch;
-    const double expected = gib * 1073741824.0;
+    const double expected = gib * trainplan::units::GiB;
     QVERIFY2(std::abs(layersTerm - expected) / expected < 0.002,
-             qPrintable(QString("%1 GiB vs the paper's %2 GiB").arg(layersTerm / 1073741824.0, 0, 'f', 4).arg(gib)));
+        qPrintable(QString("%1 GiB vs the paper's %2 GiB").arg(layersTerm / trainplan::units::GiB, 0, 'f', 4).arg(gib)));
 }
 
 void TestMemory::zeroFigure1_data()
@@ -141,7 +142,7 @@ void TestMemory::zeroFigure1()
     o.push_back("training.precision=bf16-fp32-master-adam");
     const auto est = trainplan::estimate(planWith("70b-2048-h100.json", o));
     const double state = est.perGpu.weights + est.perGpu.gradients + est.perGpu.optimizer;
-    const double scaled = state / est.parameters.total * 7.5e9 / 1e9;
+    const double scaled = state / est.parameters.total * 7.5e9 / trainplan::units::GB;
     QVERIFY2(std::abs(scaled - gigabytes) / gigabytes < 0.02, qPrintable(QString("%1 GB vs %2 GB").arg(scaled).arg(gigabytes)));
 }
 

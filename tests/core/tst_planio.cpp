@@ -14,6 +14,7 @@
 #include "plan/PlanFields.h"
 
 #include "TestSupport.h"
+#include "base/Units.h"
 
 using namespace testsupport;
 using nlohmann::json;
@@ -353,7 +354,7 @@ void TestPlanIO::fieldTableIsConsistent()
     walk(written, "");
     QVERIFY_THROWS_EXCEPTION(std::logic_error, trainplan::planField("layout.nonsense"));
     QCOMPARE(QString::fromStdString(std::string(trainplan::planField("cluster.memory_gb").unit)), QString("GB"));
-    QCOMPARE(trainplan::planField("cluster.memory_gb").toSi, 1e9);
+    QCOMPARE(trainplan::planField("cluster.memory_gb").toSi, trainplan::units::GB);
 }
 
 // An omitted optional field reads as the struct's default, so code that builds a Plan and

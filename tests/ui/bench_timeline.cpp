@@ -26,8 +26,10 @@
 #include <vector>
 
 #include "planfile/WorkedExamples.h"
-#include "schedule/Schedule.h"
+#include "base/Units.h"
 #include "timeline/TimelineScene.h"
+#include "presets/Presets.h"
+#include "schedule/Schedule.h"
 
 namespace {
 
@@ -50,7 +52,7 @@ Stats time(int runs, const std::function<void()>& work)
     for (int i = 0; i < runs; ++i) {
         timer.start();
         work();
-        ms.push_back(double(timer.nsecsElapsed()) / 1e6);
+        ms.push_back(double(timer.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond);
     }
     return stats(std::move(ms));
 }

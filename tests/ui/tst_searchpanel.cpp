@@ -16,10 +16,11 @@
 
 #include "../PixelCount.h"
 #include "document/PlanDocument.h"
+#include "base/Units.h"
+#include "search/LayoutSearch.h"
 #include "search/SearchPanel.h"
 #include "search/SearchResultsModel.h"
 #include "search/SearchScatter.h"
-#include "search/LayoutSearch.h"
 #include "style/Theme.h"
 
 namespace {
@@ -216,7 +217,7 @@ void TestSearchPanel::paretoPointsAreASubsetAndUndominated()
         simplest += row.simplest;
     QCOMPARE(simplest, 1);
     QVERIFY(panel.scatter()->currentPoint().has_value());
-    QVERIFY(std::abs(panel.scatter()->currentPoint()->y() - doc.estimate().perGpu.total / 1e9) < 1e-9);
+    QVERIFY(std::abs(panel.scatter()->currentPoint()->y() - doc.estimate().perGpu.total / trainplan::units::GB) < 1e-9);
 }
 
 void TestSearchPanel::selectionFollowsBetweenTableAndPlot()

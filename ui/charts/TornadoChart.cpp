@@ -9,6 +9,7 @@
 #include <QToolTip>
 
 #include "document/PlanDocument.h"
+#include "base/Units.h"
 
 TornadoChart::TornadoChart(PlanDocument* document, QWidget* parent)
     : QWidget(parent)
@@ -50,7 +51,7 @@ void TornadoChart::refresh()
     QElapsedTimer timer;
     timer.start();
     painter_.setResult(trainplan::sensitivity(doc_->plan(), options_));
-    lastMs_ = timer.nsecsElapsed() / 1e6;
+    lastMs_ = timer.nsecsElapsed() / trainplan::units::nanosecondsPerMillisecond;
     update();
 }
 

@@ -31,7 +31,6 @@
 #include "search/LayoutAdjuster.h"
 #include "style/Theme.h"
 #include "plan/ShownUnits.h"
-#include "base/Format.h"
 #include "text/LayerKindsText.h"
 
 using trainplan::Plan;

@@ -21,6 +21,7 @@
 
 #include "base/Format.h"
 #include "document/PlanDocument.h"
+#include "base/Units.h"
 #include "search/SearchResultsModel.h"
 #include "search/SearchRunner.h"
 #include "search/SearchScatter.h"
@@ -305,7 +306,8 @@ void SearchPanel::onFinished()
                        .arg(QString::fromStdString(trainplan::formatInteger(double(r.evaluated))))
                        .arg(QString::fromStdString(trainplan::formatInteger(double(r.fitting))))
                        .arg(number(r.seconds))
-                       .arg(rate >= 1e6 ? tr("%1 M").arg(rate / 1e6, 0, 'f', 1) : tr("%1 k").arg(rate / 1e3, 0, 'f', 0))
+                       .arg(rate >= trainplan::units::mega ? tr("%1 M").arg(rate / trainplan::units::mega, 0, 'f', 1)
+                                                           : tr("%1 k").arg(rate / trainplan::units::kilo, 0, 'f', 0))
                        .arg(r.rows.size())
                        .arg(r.paretoCount);
     if (r.cancelled)

@@ -5,6 +5,7 @@
 #include <QLocale>
 
 #include "base/Format.h"
+#include "base/Units.h"
 #include "style/Theme.h"
 
 namespace {
@@ -23,10 +24,10 @@ QString recomputeName(trainplan::Recompute r)
 
 QString money(double dollars)
 {
-    if (dollars >= 1e6)
-        return QStringLiteral("$%1 M").arg(dollars / 1e6, 0, 'f', 2);
-    if (dollars >= 1e3)
-        return QStringLiteral("$%1 k").arg(dollars / 1e3, 0, 'f', 1);
+    if (dollars >= trainplan::units::mega)
+        return QStringLiteral("$%1 M").arg(dollars / trainplan::units::mega, 0, 'f', 2);
+    if (dollars >= trainplan::units::kilo)
+        return QStringLiteral("$%1 k").arg(dollars / trainplan::units::kilo, 0, 'f', 1);
     return QStringLiteral("$%1").arg(dollars, 0, 'f', 0);
 }
 
@@ -126,7 +127,7 @@ QVariant SearchResultsModel::display(const trainplan::SearchRow& row, int rank, 
     case Sp: return l.sequenceParallel ? tr("yes") : tr("no");
     case StepSeconds: return QString::fromStdString(trainplan::formatNumber(row.stepSeconds, 3));
     case Mfu: return QStringLiteral("%1 %").arg(row.mfu * 100, 0, 'f', 1);
-    case MemoryGb: return locale.toString(row.memoryBytes / 1e9, 'f', 1);
+    case MemoryGb: return locale.toString(row.memoryBytes / trainplan::units::GB, 'f', 1);
     case GpuHours: return QString::fromStdString(trainplan::formatInteger(row.gpuHours));
     case Cost: return row.cost > 0 ? money(row.cost) : QStringLiteral("–");
     case Flags: return flagsText(row);
@@ -218,7 +219,7 @@ QVariant SearchResultsModel::headerData(int section, Qt::Orientation orientation
                                                                   "Sequence parallelism",
                                                                   "Predicted step time, seconds",
                                                                   "Predicted model FLOPs utilisation",
-                                                                  "Memory of the fullest GPU, GB (1e9 bytes)",
+                                                                  "Memory of the fullest GPU, GB (10^9 bytes)",
                                                                   "Predicted GPU-hours of the run (no failures)",
                                                                   "GPU-hours x $ per GPU-hour",
                                                                   "Pareto: nothing else is both smaller and faster. Simplest: the lightest sharding that fits."};

@@ -8,6 +8,7 @@
 
 #include "analysis/Analysis.h"
 #include "presets/Presets.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
@@ -281,7 +282,7 @@ RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& kn
         break;
     case RealityMetric::LayerMilliseconds:
         // Layer-level reference measurements are of one-kind models: the first kind's layer.
-        row.predicted = (p.layers.front().forward() + p.layers.front().backward()) * 1e3;
+        row.predicted = (p.layers.front().forward() + p.layers.front().backward()) * units::millisecondsPerSecond;
         slow = stepLow, fast = stepHigh;
         break;
     case RealityMetric::PeakMemoryGib:

@@ -15,7 +15,7 @@ namespace {
 
 std::string sizeText(size_t bytes)
 {
-    return bytes % (1024 * 1024) == 0 ? std::to_string(bytes / (1024 * 1024)) + " MiB" : std::to_string(bytes) + " bytes";
+    return bytes % units::mebibyte == 0 ? std::to_string(bytes / units::mebibyte) + " MiB" : std::to_string(bytes) + " bytes";
 }
 
 struct Fd {

@@ -2,6 +2,8 @@
 // number. GB is 1e9 bytes and GiB is 2^30 bytes; the two are never mixed.
 #pragma once
 
+#include <cstddef>
+
 namespace trainplan::units {
 
 // SI prefixes, for counts (tokens, parameters, layouts per second, dollars) and for datasheet
@@ -25,6 +27,7 @@ inline constexpr double PB = peta;
 inline constexpr double KiB = 1024.0;     // 2^10
 inline constexpr double MiB = KiB * KiB;  // 2^20
 inline constexpr double GiB = MiB * KiB;  // 2^30
+inline constexpr std::size_t mebibyte = 1024 * 1024;  // whole bytes, for size limits on files and buffers
 
 // Rates.
 inline constexpr double TFLOPS = tera;  // FLOP/s
@@ -32,6 +35,10 @@ inline constexpr double TFLOPS = tera;  // FLOP/s
 // Time, in seconds.
 inline constexpr double secondsPerMinute = 60.0;
 inline constexpr double secondsPerHour = 60.0 * secondsPerMinute;
-inline constexpr double secondsPerDay = 24.0 * secondsPerHour;
+inline constexpr double hoursPerDay = 24.0;
+inline constexpr double secondsPerDay = hoursPerDay * secondsPerHour;
+inline constexpr double millisecondsPerSecond = kilo;
+inline constexpr double microsecondsPerSecond = mega;
+inline constexpr double nanosecondsPerMillisecond = mega;  // QElapsedTimer::nsecsElapsed() to ms
 
 }  // namespace trainplan::units

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "topology/Topology.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
@@ -156,7 +157,7 @@ double collectiveSeconds(Collective kind, double bytes, const GroupPlacement& g,
     // together leave the node through perNode NICs (1 NIC with one GPU per node).
     const double network = f.nicBytesPerSecond * f.networkBusEfficiency * g.perNode;
     const double bus = crosses ? std::min(nvlink, network) : nvlink;
-    const double us = 1e-6;
+    const double us = units::micro;
 
     if (kind == Collective::SendRecv) {
         const double link = crosses ? f.nicBytesPerSecond * f.networkBusEfficiency : nvlink;

@@ -49,8 +49,8 @@ void readEfficiency(const nlohmann::json& entry, const nlohmann::json& t, Accele
     e.gemmKHalf = t.at("gemm_k_half").get<double>();
     e.flashAttentionEfficiency = t.at("flash_attention_efficiency").get<double>();
     e.flash3AttentionEfficiency = t.at("flash_attention_3_efficiency").get<double>();
-    e.kernelOverheadSeconds = t.at("kernel_overhead_us").get<double>() * 1e-6;
-    e.kernelLaunchSeconds = t.at("kernel_launch_us").get<double>() * 1e-6;
+    e.kernelOverheadSeconds = t.at("kernel_overhead_us").get<double>() * units::micro;
+    e.kernelLaunchSeconds = t.at("kernel_launch_us").get<double>() * units::micro;
     e.hbmEfficiency = t.at("hbm_efficiency").get<double>();
     e.intraNodeCollectiveEfficiency = t.at("intra_node_collective_efficiency").get<double>();
     e.interNodeCollectiveEfficiency = t.at("inter_node_collective_efficiency").get<double>();

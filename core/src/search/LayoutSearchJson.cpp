@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plan/EnumNames.h"
+#include "base/Units.h"
 #include "search/LayoutSearch.h"
 
 namespace trainplan {
@@ -55,7 +56,7 @@ nlohmann::json searchToJson(const SearchResult& r)
             {"within_margin", row.withinMargin},
             {"gpu_hours", row.gpuHours},
             {"cost", row.cost},
-            {"days", row.totalSeconds / 86400.0},
+            {"days", row.totalSeconds / units::secondsPerDay},
             {"pareto", row.pareto},
             {"simplest", row.simplest},
             {"tp_across_nodes", row.tpAcrossNodes},
