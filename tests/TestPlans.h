@@ -2,7 +2,7 @@
 #pragma once
 
 #include "plan/Plan.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
 
 namespace testplans {
 

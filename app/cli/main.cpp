@@ -10,15 +10,17 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/Analysis.h"
-#include "text/EstimateJson.h"
-#include "search/LayoutSearch.h"
-#include "plan/AtomicFile.h"
-#include "plan/BoundedJson.h"
+#include "base/AtomicFile.h"
+#include "base/BoundedJson.h"
+#include "planfile/PlanFile.h"
+#include "presets/Presets.h"
+#include "presets/PresetsListing.h"
+#include "base/BoundedFile.h"
 #include "plan/PlanIO.h"
-#include "plan/Presets.h"
-#include "plan/PresetsListing.h"
 #include "schedule/Schedule.h"
+#include "search/LayoutSearch.h"
 #include "text/Derivation.h"
+#include "text/EstimateJson.h"
 #include "text/PredictedScheduleJson.h"
 #include "text/TextReport.h"
 #include "trainplan/Version.h"
@@ -202,7 +204,7 @@ Options parseArguments(int argc, char** argv)
 // Standard input is held to the same 16 MiB bound as a plan file.
 std::string readStandardInput()
 {
-    constexpr size_t kMaxPlanBytes = 16 * 1024 * 1024;
+    constexpr size_t kMaxPlanBytes = trainplan::kMaxInputFileBytes;
     std::string text;
     char chunk[65536];
     while (std::cin.read(chunk, sizeof chunk) || std::cin.gcount() > 0) {

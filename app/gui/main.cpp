@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "document/PlanDocument.h"
-#include "plan/PlanIO.h"
+#include "planfile/PlanFile.h"
 #include "report/ExportFile.h"
-#include "window/MainWindow.h"
 #include "trainplan/Version.h"
+#include "window/MainWindow.h"
 
 int main(int argc, char** argv)
 {

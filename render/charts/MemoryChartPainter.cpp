@@ -6,13 +6,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/Format.h"
 #include "charts/ChartFrame.h"
+#include "base/Units.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 
 namespace {
 
-constexpr double kGB = 1e9;  // the chart's unit: GB = 1e9 bytes
+constexpr double kGB = trainplan::units::GB;  // the chart's unit: GB = 1e9 bytes
 
 QString gb(double bytes)
 {

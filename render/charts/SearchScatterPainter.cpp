@@ -8,15 +8,16 @@
 #include <cmath>
 #include <limits>
 
+#include "base/Format.h"
 #include "charts/ChartFrame.h"
 #include "plan/EnumNames.h"
+#include "base/Units.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 
 namespace {
 
-constexpr double kGB = 1e9;           // bytes
-constexpr double kSecondsPerDay = 86400;
+constexpr double kGB = trainplan::units::GB;  // bytes
+constexpr double kSecondsPerDay = trainplan::units::secondsPerDay;
 
 // Marker sizes in logical pixels (diameter or edge).
 constexpr double kCrowd = 7, kPareto = 10, kSimplest = 14, kCurrent = 13, kSelected = 18;
@@ -245,7 +246,7 @@ QString SearchScatterPainter::toolTipAt(QPointF position, const QRectF& rect, do
     if (row >= 0) {
         const auto& r = result_.rows[size_t(row)];
         const auto& l = r.layout;
-        QString text = QStringLiteral("<b>TP %1 · PP %2 · DP %3 · CP %4</b>").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp);
+        QString text = QStringLiteral("<b>%1</b>").arg(QString::fromStdString(trainplan::parallelSizesText(l, " · ")));
         text += QStringLiteral("<br>%1 schedule, %2 virtual stage(s), micro-batch %3, ZeRO %4, recompute %5, SP %6")
                     .arg(QString::fromLatin1(trainplan::nameOf(trainplan::kScheduleNames, l.schedule)))
                     .arg(l.virtualStages)

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
+#include "base/Format.h"
 #include "charts/ChartFrame.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 
 namespace {
 

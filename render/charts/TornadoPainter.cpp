@@ -9,9 +9,10 @@
 #include <cmath>
 #include <numeric>
 
+#include "base/Format.h"
+#include "base/Units.h"
 #include "style/Fonts.h"
 #include "style/Markup.h"
-#include "text/Format.h"
 
 namespace {
 
@@ -55,8 +56,8 @@ void TornadoPainter::setMeasure(Measure measure)
     // The core sorts by days; step time has its own order. Stable: ties keep the core's order.
     order_.resize(result_.bars.size());
     std::iota(order_.begin(), order_.end(), 0);
-    std::stable_sort(
-        order_.begin(), order_.end(), [this](int a, int b) { return swing(result_.bars[size_t(a)]) > swing(result_.bars[size_t(b)]); });
+    std::stable_sort(order_.begin(), order_.end(),
+                     [this](int a, int b) { return swing(result_.bars[size_t(a)]) > swing(result_.bars[size_t(b)]); });
 }
 
 double TornadoPainter::outcomeLow(const trainplan::SensitivityBar& bar) const
@@ -95,7 +96,7 @@ QString TornadoPainter::titleDetail() const
     const QString basis = QString::fromLatin1(trainplan::timeBasisLabel(
         result_.basis == trainplan::SensitivityBasis::Predicted ? trainplan::TimeBasis::Predicted : trainplan::TimeBasis::AssumedMfu));
     const bool unknowns = std::any_of(result_.bars.begin(), result_.bars.end(),
-        [](const trainplan::SensitivityBar& b) { return b.kind == trainplan::SensitivityKind::Unknown; });
+                                      [](const trainplan::SensitivityBar& b) { return b.kind == trainplan::SensitivityKind::Unknown; });
     const QString step = QString::fromStdString(trainplan::formatPercent(result_.fraction, 0));  // as the core moved them
     return unknowns ? tr(" · basis: %1 · inputs ±%2 or one valid step; unknowns to either value").arg(basis, step)
                     : tr(" · basis: %1 · inputs ±%2 or one valid step").arg(basis, step);
@@ -118,9 +119,9 @@ QString TornadoPainter::inputValueText(const trainplan::SensitivityBar& bar, dou
     const QString f = QString::fromStdString(bar.field);
     auto num = [](double x, int significant = 3) { return fromStd(trainplan::formatNumber(x, significant)); };
     if (f.contains("tflops"))
-        return tr("%1 TFLOP/s").arg(num(v / 1e12));
+        return tr("%1 TFLOP/s").arg(num(v / trainplan::units::TFLOPS));
     if (f.contains("bandwidth"))
-        return tr("%1 GB/s").arg(num(v / 1e9));
+        return tr("%1 GB/s").arg(num(v / trainplan::units::GB));
     if (f.contains("efficiency") || f == "training.mfu")
         return QStringLiteral("%1 %").arg(v * 100, 0, 'f', 1);
     if (f.contains("global_batch"))
@@ -130,7 +131,7 @@ QString TornadoPainter::inputValueText(const trainplan::SensitivityBar& bar, dou
     if (f.contains("sequence_length"))
         return tr("%1 tokens").arg(fromStd(trainplan::formatInteger(v)));
     if (f.contains("mtbf"))
-        return tr("%1 h").arg(num(v / 3600));
+        return tr("%1 h").arg(num(v / trainplan::units::secondsPerHour));
     if (f.endsWith("_seconds"))
         return tr("%1 s").arg(num(v));
     return num(v);
@@ -153,16 +154,15 @@ TornadoPainter::Geometry TornadoPainter::layout(const QRectF& rect) const
     double endWidth = 0;
     for (const auto& bar : result_.bars) {
         labelWidth = std::max({labelWidth, nameMetrics.horizontalAdvance(fromStd(bar.input)),
-            valueMetrics.horizontalAdvance(inputValueText(bar, bar.baseValue))});
+                               valueMetrics.horizontalAdvance(inputValueText(bar, bar.baseValue))});
         endWidth = std::max({endWidth, valueMetrics.horizontalAdvance(inputValueText(bar, bar.lowValue)),
-            valueMetrics.horizontalAdvance(inputValueText(bar, bar.highValue))});
+                             valueMetrics.horizontalAdvance(inputValueText(bar, bar.highValue))});
     }
     labelWidth = std::min(labelWidth + 2 * kGap, rect.width() * 0.38);
     // Room either side of the bars for the input values at their ends.
     endWidth = std::min(endWidth + kGap, (rect.width() - labelWidth) * 0.22);
     g.labels = QRectF(rect.left(), top, labelWidth, g.rowHeight * n);
-    g.plot =
-        QRectF(rect.left() + labelWidth + endWidth, top, std::max(10.0, rect.width() - labelWidth - 2 * endWidth - kGap), g.rowHeight * n);
+    g.plot = QRectF(rect.left() + labelWidth + endWidth, top, std::max(10.0, rect.width() - labelWidth - 2 * endWidth - kGap), g.rowHeight * n);
     g.axis = QRectF(g.plot.left(), g.plot.bottom(), g.plot.width(), kAxisHeight);
 
     // Symmetric about the base value, so the base line sits in the middle and left/right read
@@ -240,13 +240,12 @@ void TornadoPainter::paint(QPainter& p, const QRectF& rect) const
     // Title left, legend right.
     // An unknown input's low end is its slower value, its high end its faster one.
     const bool unknowns = std::any_of(result_.bars.begin(), result_.bars.end(),
-        [](const trainplan::SensitivityBar& b) { return b.kind == trainplan::SensitivityKind::Unknown; });
+                                      [](const trainplan::SensitivityBar& b) { return b.kind == trainplan::SensitivityKind::Unknown; });
     const QString moved = QString::fromStdString(trainplan::formatPercent(result_.fraction, 0));
     const QString legendLow = unknowns ? tr("input −%1 / slower").arg(moved) : tr("input −%1").arg(moved);
     const QString legendHigh = unknowns ? tr("input +%1 / faster").arg(moved) : tr("input +%1").arg(moved);
     const double swatch = 10;
-    const double legendWidth =
-        2 * (swatch + 4) + valueMetrics.horizontalAdvance(legendLow) + valueMetrics.horizontalAdvance(legendHigh) + 14;
+    const double legendWidth = 2 * (swatch + 4) + valueMetrics.horizontalAdvance(legendLow) + valueMetrics.horizontalAdvance(legendHigh) + 14;
     // The measure in bold, then what varies and the basis, muted: elided from the end, so a
     // narrow pane keeps what the bars measure.
     const QRectF titleRect = g.title.adjusted(0, 0, -legendWidth - kGap, 0);
@@ -261,8 +260,7 @@ void TornadoPainter::paint(QPainter& p, const QRectF& rect) const
         const QRectF rest = titleRect.adjusted(headWidth, 0, 0, 0);
         p.setFont(fonts::pixels(12));
         p.setPen(kMuted);
-        p.drawText(rest, Qt::AlignLeft | Qt::AlignVCenter,
-            QFontMetricsF(fonts::pixels(12)).elidedText(titleDetail(), Qt::ElideRight, rest.width()));
+        p.drawText(rest, Qt::AlignLeft | Qt::AlignVCenter, QFontMetricsF(fonts::pixels(12)).elidedText(titleDetail(), Qt::ElideRight, rest.width()));
     }
     p.setFont(valueFont);
     double lx = g.title.right() - legendWidth;
@@ -299,7 +297,7 @@ void TornadoPainter::paint(QPainter& p, const QRectF& rect) const
     const QString axisTitle = measure_ == Measure::PaddedDays ? tr("days, with failures and restarts") : tr("seconds per step");
     const double half = std::min(g.axis.center().x() - rect.left(), rect.right() - g.axis.center().x());
     p.drawText(QRectF(g.axis.center().x() - half, g.axis.bottom() - 16, 2 * half, 16), Qt::AlignHCenter | Qt::AlignBottom,
-        valueMetrics.elidedText(axisTitle, Qt::ElideRight, 2 * half));
+               valueMetrics.elidedText(axisTitle, Qt::ElideRight, 2 * half));
 
     const double b = base();
     const double xb = g.x(b);
@@ -317,12 +315,12 @@ void TornadoPainter::paint(QPainter& p, const QRectF& rect) const
         p.setFont(nameFont);
         if (twoLines) {
             const double h = g.rowHeight / 2;
-            p.drawText(QRectF(label.left(), rowTop + h - nameMetrics.height() + 1, label.width(), nameMetrics.height()),
-                Qt::AlignRight | Qt::AlignBottom, nameMetrics.elidedText(fromStd(bar.input), Qt::ElideRight, label.width()));
+            p.drawText(QRectF(label.left(), rowTop + h - nameMetrics.height() + 1, label.width(), nameMetrics.height()), Qt::AlignRight | Qt::AlignBottom,
+                       nameMetrics.elidedText(fromStd(bar.input), Qt::ElideRight, label.width()));
             p.setFont(valueFont);
             p.setPen(kMuted);
             p.drawText(QRectF(label.left(), rowTop + h, label.width(), valueMetrics.height()), Qt::AlignRight | Qt::AlignTop,
-                valueMetrics.elidedText(inputValueText(bar, bar.baseValue), Qt::ElideRight, label.width()));
+                       valueMetrics.elidedText(inputValueText(bar, bar.baseValue), Qt::ElideRight, label.width()));
         } else {
             p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, nameMetrics.elidedText(fromStd(bar.input), Qt::ElideRight, label.width()));
         }
@@ -364,7 +362,7 @@ void TornadoPainter::paint(QPainter& p, const QRectF& rect) const
         if (lo == b && hi == b) {
             p.setPen(kMuted);
             p.drawText(QRectF(xb + 6, row.top(), 400, row.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                lowMoved || highMoved ? tr("no effect") : tr("cannot move"));
+                       lowMoved || highMoved ? tr("no effect") : tr("cannot move"));
         } else if (sameSide) {
             // Both ends on one side: one label at the far end, low value first.
             const double far = std::abs(lo - b) > std::abs(hi - b) ? lo : hi;

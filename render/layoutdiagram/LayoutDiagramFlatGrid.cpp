@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "layoutdiagram/LayoutDiagramModel.h"
 #include "layoutdiagram/LayoutDiagramStyle.h"
@@ -119,7 +120,7 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
             else
                 gaps.push_back(front[size_t(b)].firstStage > front[size_t(a)].lastStage ? kFlowGap : kSameStageGap);
         }
-        double gapSum = 0, minGap = 1e9;
+        double gapSum = 0, minGap = std::numeric_limits<double>::infinity();
         for (double g : gaps) {
             gapSum += g;
             minGap = std::min(minGap, g);

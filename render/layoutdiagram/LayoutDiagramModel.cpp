@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/Format.h"
 #include "plan/EnumNames.h"
-#include "text/Format.h"
 
 using trainplan::ParallelDim;
 
@@ -23,6 +23,26 @@ QString dimLabel(ParallelDim dim)
 {
     const auto label = trainplan::parallelDimLabel(dim);
     return QString::fromUtf8(label.data(), qsizetype(label.size()));
+}
+
+// "TP 8 × PP 4 × DP 64": the dimensions `keep` accepts, in display order, each with its size, a
+// dimension at size 1 only when the table names it so (CP 1 is left out).
+template <typename Keep>
+QString sizesCaption(const trainplan::RankMap& map, Keep keep)
+{
+    return qs(trainplan::parallelDimsText([&](ParallelDim d) { return std::to_string(map.size(d)); }, " × ", [&](ParallelDim d) {
+        return keep(d) && (map.size(d) > 1 || trainplan::parallelDimInfo(d).namedWhenOne);
+    }));
+}
+
+// "TP 5 · CP 0 · DP 0 · PP 1": a rank's coordinates, in kParallelDims order (Megatron-LM's
+// default rank order).
+QString coordinatesText(const trainplan::RankCoords& c)
+{
+    QStringList parts;
+    for (ParallelDim d : trainplan::kParallelDims)
+        parts << QStringLiteral("%1 %2").arg(dimLabel(d)).arg(c[d]);
+    return parts.join(QStringLiteral(" · "));
 }
 
 // "NVLink · 85.9 GB/step": the medium a link uses and what it carries per step.
@@ -137,10 +157,7 @@ QString LayoutDiagramModel::frontCaption() const
 
 QString LayoutDiagramModel::layoutCaption() const
 {
-    QString dims = QStringLiteral("TP %1").arg(map_.size(ParallelDim::Tp));
-    if (map_.size(ParallelDim::Cp) > 1)
-        dims += QStringLiteral(" × CP %1").arg(map_.size(ParallelDim::Cp));
-    dims += QStringLiteral(" × PP %1 × DP %2").arg(stages()).arg(replicas());
+    const QString dims = sizesCaption(map_, [](ParallelDim) { return true; });
     return QStringLiteral("%1 = %2 GPUs on %3 %4 of %5 · rank order %6")
         .arg(dims, count(map_.worldSize()), count(map_.nodes()))
         .arg(map_.nodes() == 1 ? QStringLiteral("node") : QStringLiteral("nodes"))
@@ -177,7 +194,7 @@ QString LayoutDiagramModel::describeRank(int rank) const
     const auto c = map_.coordinates(rank);
     const auto where = map_.location(rank);
     QString text = QStringLiteral("Rank %1 · node %2 · local GPU %3\n").arg(count(rank), count(where.node)).arg(where.localGpu);
-    text += QStringLiteral("TP %1 · CP %2 · DP %3 · PP %4\n").arg(c.tp).arg(c.cp).arg(c.dp).arg(c.pp);
+    text += coordinatesText(c) + QStringLiteral("\n");
     text += QStringLiteral("Replica %1 of %2 · %3 of %4 · %5")
                 .arg(count(c.dp + 1), count(replicas()), stageText(c.pp, c.pp))
                 .arg(stages())
@@ -193,9 +210,9 @@ LayoutDiagramLink LayoutDiagramModel::groupLink(ParallelDim dim, int rank, int g
     link.groupSize = groupSize;
     link.crossesNodes = crossesNodes;
     link.traffic = map_.traffic(dim, rank, est_);
-    QString name = QStringLiteral("%1 %2").arg(dimLabel(dim)).arg(map_.size(dim));
-    if (dim == ParallelDim::Dp && map_.size(ParallelDim::Cp) > 1)
-        name += QStringLiteral(" × CP %1").arg(map_.size(ParallelDim::Cp));  // the gradient group is DP x CP
+    // The gradient group spans every dimension that holds the same weights (DP x CP).
+    const QString name = trainplan::sharesWeights(dim) ? sizesCaption(map_, trainplan::sharesWeights)
+                                                       : QStringLiteral("%1 %2").arg(dimLabel(dim)).arg(map_.size(dim));
     const QString medium = mediumAndBytes(crossesNodes, link.traffic.payloadBytesPerStep);
     link.tag = dimLabel(dim) + QStringLiteral(" · ") + medium;
     link.text = name + QStringLiteral(" · ") + medium;
@@ -232,13 +249,8 @@ LayoutDiagramSelection LayoutDiagramModel::selectionFor(int rank) const
 
     const auto c = map_.coordinates(rank);
     const auto where = map_.location(rank);
-    s.title = QStringLiteral("Rank %1 · node %2 · GPU %3 · TP %4 · CP %5 · DP %6 · PP %7")
-                  .arg(count(rank), count(where.node))
-                  .arg(where.localGpu)
-                  .arg(c.tp)
-                  .arg(c.cp)
-                  .arg(c.dp)
-                  .arg(c.pp);
+    s.title =
+        QStringLiteral("Rank %1 · node %2 · GPU %3 · %4").arg(count(rank), count(where.node)).arg(where.localGpu).arg(coordinatesText(c));
 
     if (s.tpRanks.size() > 1)
         s.links.push_back(groupLink(ParallelDim::Tp, rank, int(s.tpRanks.size()), map_.crossesNodes(tp)));

@@ -59,13 +59,14 @@ void drawArrow(QPainter& p, const QLineF& line, const QPen& pen, double headSize
     drawArrowHead(p, line.p2(), d, headSize, pen.color());
 }
 
+// By what the dimension splits: a group holding the same weights (DP, CP) moves gradients.
 QColor linkColor(const LayoutDiagramStyle& style, ParallelDim dim)
 {
-    switch (dim) {
-    case ParallelDim::Tp: return style.tpLink;
-    case ParallelDim::Pp: return style.ppLink;
-    case ParallelDim::Cp:
-    case ParallelDim::Dp: return style.dpLink;
+    switch (trainplan::parallelDimInfo(dim).splits) {
+    case trainplan::DimSplits::Heads: return style.tpLink;
+    case trainplan::DimSplits::Layers: return style.ppLink;
+    case trainplan::DimSplits::Sequence:
+    case trainplan::DimSplits::Batch: return style.dpLink;
     }
     return style.text;
 }

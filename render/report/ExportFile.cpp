@@ -3,7 +3,7 @@
 #include <QFile>
 #include <QObject>
 
-#include "plan/AtomicFile.h"
+#include "base/AtomicFile.h"
 
 namespace exportfile {
 

@@ -1,17 +1,18 @@
 #include "report/PdfReport.h"
 
-#include <QBuffer>
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QPageLayout>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QBuffer>
 #include <QTextDocument>
 
 #include <algorithm>
 #include <functional>
 #include <vector>
 
+#include "base/Format.h"
 #include "plan/EnumNames.h"
 #include "report/DerivationHtml.h"
 #include "report/ExportFile.h"
@@ -21,7 +22,6 @@
 #include "report/ReportSection.h"
 #include "style/Theme.h"
 #include "text/Derivation.h"
-#include "text/Format.h"
 
 namespace pdfreport {
 
@@ -36,9 +36,9 @@ constexpr double kGap = 14;            // between blocks on a page, px
 // One piece of the report: a section heading (or none, for a section's later pieces) over a
 // drawing or rich text, with the height it needs; PageFlow decides where it goes.
 struct ReportBlock {
-    QString section;                                      // for the page header
-    QString heading;                                      // drawn above the content; empty for none
-    FlowBlock size;                                       // heading included
+    QString section;  // for the page header
+    QString heading;  // drawn above the content; empty for none
+    FlowBlock size;   // heading included
     std::function<void(QPainter&, const QRectF&)> paint;  // the content, below the heading
 };
 
@@ -49,8 +49,7 @@ void paintHeading(QPainter& p, const QRectF& rect, const QString& text)
     p.drawText(rect, Qt::AlignLeft | Qt::AlignTop, text);
 }
 
-void paintFrame(
-    QPainter& p, const QRectF& page, const QRectF& body, const ReportContext& ctx, const QString& heading, int number, int total)
+void paintFrame(QPainter& p, const QRectF& page, const QRectF& body, const ReportContext& ctx, const QString& heading, int number, int total)
 {
     p.setFont(reportpainter::font(8));
     p.setPen(theme::faint());
@@ -93,17 +92,17 @@ ReportBlock textBlock(const QString& section, const QString& heading, const QStr
 
 // A drawing that can shrink to `low` or grow to `high` to fill its page.
 ReportBlock drawingBlock(const QString& section, const QString& heading, double preferred, double low, double high,
-    std::function<void(QPainter&, const QRectF&)> paint)
+                         std::function<void(QPainter&, const QRectF&)> paint)
 {
     const double extra = heading.isEmpty() ? 0 : kHeadingHeight;
     return {section, heading, FlowBlock{preferred + extra, low + extra, high + extra}, std::move(paint)};
 }
 
-ReportBlock viewBlock(
-    const ReportContext& ctx, const QString& section, const QString& heading, ReportView view, double preferred, double low, double high)
+ReportBlock viewBlock(const ReportContext& ctx, const QString& section, const QString& heading, ReportView view, double preferred, double low,
+                      double high)
 {
-    return drawingBlock(
-        section, heading, preferred, low, high, [&ctx, view](QPainter& p, const QRectF& r) { reportpainter::paint(view, ctx, p, r); });
+    return drawingBlock(section, heading, preferred, low, high,
+                        [&ctx, view](QPainter& p, const QRectF& r) { reportpainter::paint(view, ctx, p, r); });
 }
 
 // The title block: the plan's title and the plan in a line (both wrapping), the date, the ask.
@@ -120,20 +119,15 @@ TitleLayout titleLayout(const ReportContext& ctx, const QString& askLine, double
     const auto& plan = ctx.plan();
     const auto& l = plan.layout;
     TitleLayout t;
-    t.planLine = QString("%1 · %2 × %3 · TP %4 × PP %5 × DP %6 × CP %7 · ZeRO-%8 · %9")
+    t.planLine = QString("%1 · %2 × %3 · %4 · ZeRO-%5 · %6")
                      .arg(QString::fromStdString(plan.model.name))
                      .arg(QString::fromStdString(trainplan::formatInteger(plan.cluster.gpus)))
                      .arg(QString::fromStdString(plan.cluster.accelerator))
-                     .arg(l.tp)
-                     .arg(l.pp)
-                     .arg(l.dp)
-                     .arg(l.cp)
+                     .arg(QString::fromStdString(trainplan::parallelSizesText(l)))
                      .arg(l.zeroStage)
                      .arg(QString::fromStdString(std::string(trainplan::nameOf(trainplan::kScheduleNames, l.schedule))));
-    t.titleHeight =
-        QFontMetricsF(reportpainter::font(22, true)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, ctx.title()).height() + 4;
-    t.planLineHeight =
-        QFontMetricsF(reportpainter::font(11)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, t.planLine).height() + 6;
+    t.titleHeight = QFontMetricsF(reportpainter::font(22, true)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, ctx.title()).height() + 4;
+    t.planLineHeight = QFontMetricsF(reportpainter::font(11)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, t.planLine).height() + 6;
     t.askHeight = reportpainter::htmlHeight(page("<b>" + askLine + "</b>"), width);
     return t;
 }
@@ -151,7 +145,7 @@ void paintTitle(QPainter& p, const QRectF& r, const ReportContext& ctx, const QS
     y += t.planLineHeight;
     p.setPen(theme::faint());
     p.drawText(QRectF(r.left(), y, r.width(), 22), Qt::AlignLeft | Qt::AlignVCenter,
-        QObject::tr("Report created %1 by TrainPlan").arg(ctx.created().toString("d MMMM yyyy, HH:mm")));
+               QObject::tr("Report created %1 by TrainPlan").arg(ctx.created().toString("d MMMM yyyy, HH:mm")));
     paintHtml(p, QRectF(r.left(), y + 28, r.width(), t.askHeight), page("<b>" + askLine + "</b>"));
 }
 
@@ -200,7 +194,7 @@ std::vector<ReportBlock> reportBlocks(const ReportContext& ctx, const QSizeF& bo
             case ReportPartKind::Title: {
                 const QString askLine = part.html;
                 out.push_back({section.title, heading, FlowBlock{titleLayout(ctx, askLine, w).height(), 0, 0},
-                    [&ctx, askLine](QPainter& p, const QRectF& r) { paintTitle(p, r, ctx, askLine); }});
+                               [&ctx, askLine](QPainter& p, const QRectF& r) { paintTitle(p, r, ctx, askLine); }});
                 break;
             }
             case ReportPartKind::Drawing: {
@@ -212,8 +206,8 @@ std::vector<ReportBlock> reportBlocks(const ReportContext& ctx, const QSizeF& bo
                 out.push_back(textBlock(section.title, heading, page(part.html), w));
                 break;
             case ReportPartKind::Derivation:
-                out.push_back(textBlock(
-                    section.title, heading, derivationhtml::render(ctx.derivation(), part.section, 1.0, part.first, part.last), w));
+                out.push_back(
+                    textBlock(section.title, heading, derivationhtml::render(ctx.derivation(), part.section, 1.0, part.first, part.last), w));
                 break;
             }
         }

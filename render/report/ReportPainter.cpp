@@ -7,20 +7,20 @@
 
 #include "analysis/Sensitivity.h"
 #include "analysis/Thresholds.h"
+#include "base/Format.h"
 #include "charts/TornadoPainter.h"
 #include "layoutdiagram/LayoutDiagramGeometry.h"
 #include "layoutdiagram/LayoutDiagramPainter.h"
 #include "layoutdiagram/LayoutDiagramStyle.h"
 #include "plan/EnumNames.h"
 #include "report/DerivationHtml.h"
+#include "report/InputsPage.h"
 #include "report/ReportContext.h"
 #include "report/ReportSection.h"
-#include "report/ReviewHtml.h"
 #include "style/Fonts.h"
 #include "style/Markup.h"
 #include "style/Theme.h"
 #include "text/Derivation.h"
-#include "text/Format.h"
 #include "timeline/TimelineScene.h"
 
 using namespace trainplan;
@@ -36,77 +36,17 @@ QString q(const std::string& s)
     return markup::escaped(s);
 }
 
-QString fmtBytes(double b)
-{
-    return q(formatBytes(b));
-}
-QString fmtNum(double v)
-{
-    return q(formatNumber(v));
-}
+QString fmtBytes(double b) { return q(formatBytes(b)); }
+QString fmtNum(double v) { return q(formatNumber(v)); }
 
 QString htmlPage(const QString& body, double scale)
 {
-    return theme::styled(QString("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:@ink'>%2</body></html>")
-                             .arg(10.0 * scale, 0, 'f', 1)
-                             .arg(body));
+    return theme::styled(QString("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:@ink'>%2</body></html>").arg(10.0 * scale, 0, 'f', 1).arg(body));
 }
 
 QString row(const QString& label, const QString& value)
 {
     return QString("<tr><td style='color:@muted; padding-right:14px'>%1</td><td><b>%2</b></td></tr>").arg(label, value);
-}
-
-QString inputsHtml(const Plan& p, const Estimate& e)
-{
-    const auto& m = p.model;
-    const auto& c = p.cluster;
-    const auto& t = p.training;
-    const auto& l = p.layout;
-    const auto& r = p.reliability;
-    QString model = "<table>" + row("Name", q(m.name)) + row("Layers L", QString::number(m.layers))
-        + row("Hidden h", QString::number(m.hiddenSize))
-        + row("FFN f", QString("%1 (%2)").arg(m.ffnHiddenSize).arg(m.ffnKind == FfnKind::SwiGlu ? "SwiGLU" : "GeLU"))
-        + row("Heads / KV heads / head size", QString("%1 / %2 / %3").arg(m.attentionHeads).arg(m.kvHeads).arg(m.headDim))
-        + row("Vocabulary", QString("%1 (%2)").arg(m.vocabSize).arg(m.tiedEmbeddings ? "tied" : "untied"))
-        + row("Sequence s", QString::number(m.sequenceLength)) + row("Parameters N", q(formatCount(e.parameters.total))) + "</table>";
-    QString cluster = "<table>" + row("Accelerator", q(c.accelerator))
-        + row("GPUs", QString("%1 (%2 per node, %3)").arg(c.gpus).arg(c.gpusPerNode).arg(q(countOf(e.nodes, "node"))))
-        + row("Memory per GPU", fmtBytes(c.memoryBytesPerGpu)) + row("Peak BF16", QString("%1 TFLOP/s").arg(c.peakFlopsPerGpu / 1e12))
-        + row("NVLink / network", QString("%1 / %2 GB/s per GPU").arg(c.intraNodeBytesPerSecond / 1e9).arg(c.interNodeBytesPerSecond / 1e9))
-        + row("MTBF",
-            c.mtbfSeconds ? QString("%1 h per %2").arg(*c.mtbfSeconds / 3600).arg(c.mtbfBasis == MtbfBasis::PerNode ? "node" : "GPU")
-                          : QString("<span style='color:@error'>not modelled</span>"))
-        + "</table>";
-    QString training = "<table>" + row("Tokens D", q(formatSci(t.tokens)))
-        + row("Global batch", QString("%1 sequences = %2 tokens").arg(t.globalBatchSequences).arg(q(formatInteger(e.time.tokensPerStep))))
-        + row("Micro-batch b", QString::number(t.microBatchSize)) + row("Assumed MFU", q(formatPercent(t.mfu, 0)))
-        + row("Precision", q(std::string(nameOf(kPrecisionNames, t.precision))))
-        + row("Matmuls", q(std::string(nameOf(kMatmulPrecisionNames, t.matmulPrecision))))
-        + row("Training stack", p.framework.profile.empty() ? QString("not given") : q(p.framework.profile))
-        + row("Allowance", QString("%1 + %2 %").arg(fmtBytes(t.bufferBytes)).arg(t.fragmentationFraction * 100)) + "</table>";
-    // A field the plan leaves out shows the value the analysis assumed, marked so.
-    const auto assumed = [&](unsigned bit, const QString& value) { return l.unknownFields & bit ? value + " (assumed)" : value; };
-    const QString recompute = q(std::string(nameOf(kRecomputeNames, l.recompute)))
-        + (l.recompute == Recompute::Full && l.recomputeLayers > 0 ? QString(", %1 layers a stage").arg(l.recomputeLayers) : QString());
-    QString layout = "<table>"
-        + row("TP × PP × DP × CP", QString("%1 × %2 × %3 × %4 = %5").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp).arg(e.gpusUsed))
-        + row("Schedule",
-            assumed(kUnknownSchedule,
-                QString("%1%2").arg(q(std::string(nameOf(kScheduleNames, l.schedule))),
-                    l.schedule == Schedule::Interleaved ? QString(", v = %1").arg(l.virtualStages) : QString())))
-        + row("ZeRO stage", QString::number(l.zeroStage))
-        + row("Sequence parallel", assumed(kUnknownSequenceParallel, l.sequenceParallel ? "yes" : "no"))
-        + row("Recompute", assumed(kUnknownRecompute, recompute))
-        + row("Flash attention", assumed(kUnknownFlashAttention, l.flashAttention ? "yes" : "no"))
-        + row("Rank order", q(std::string(nameOf(kRankOrderNames, l.rankOrder)))) + "</table>";
-    QString reliability = "<table>" + row("Checkpoint stall", q(formatSeconds(e.reliability.checkpointWriteSeconds)))
-        + row("Restart", q(formatSeconds(r.restartSeconds))) + row("Other overhead", q(formatPercent(r.otherOverheadFraction, 0)))
-        + "</table>";
-    // Two columns: the inputs are short rows, and one column left half of each page empty.
-    return "<table width='100%' cellspacing='0' cellpadding='0'><tr><td width='50%' style='padding-right:16px'><h3>Model</h3>" + model
-        + "<h3>Cluster</h3>" + cluster + "</td><td width='50%'><h3>Training</h3>" + training + "<h3>Layout</h3>" + layout
-        + "<h3>Reliability</h3>" + reliability + "</td></tr></table>";
 }
 
 // After worked example B, "Validate the plan in stages": one fragment per stage, the introduction
@@ -123,13 +63,12 @@ std::vector<QString> validationStages(const Analysis& a)
     grid += QString::number(e.gpusUsed);
     std::vector<QString> stages;
     stages.push_back(
-        QString(
-            "<p>Stages after worked example B, \"Validate the plan in stages\", with this plan's expected figures to compare against.</p>"
-            "<h3>Stage 1: one-node correctness</h3><ul>"
-            "<li>Confirm loss and gradient behaviour; check the parameter count is %1 and the FLOPs per token %2.</li>"
-            "<li>Record peak memory by component on the fullest stage (stage %3): weights %4, gradients %5, optimizer %6, activations "
-            "%7.</li>"
-            "<li>Measure kernel shapes and numerical stability.</li></ul>")
+        QString("<p>Stages after worked example B, \"Validate the plan in stages\", with this plan's expected figures to compare against.</p>"
+                "<h3>Stage 1: one-node correctness</h3><ul>"
+                "<li>Confirm loss and gradient behaviour; check the parameter count is %1 and the FLOPs per token %2.</li>"
+                "<li>Record peak memory by component on the fullest stage (stage %3): weights %4, gradients %5, optimizer %6, activations "
+                "%7.</li>"
+                "<li>Measure kernel shapes and numerical stability.</li></ul>")
             .arg(q(formatCount(e.parameters.total)), q(formatSci(e.flops.perToken)))
             .arg(e.fullestStage + 1)
             .arg(fmtBytes(e.perGpu.weights), fmtBytes(e.perGpu.gradients), fmtBytes(e.perGpu.optimizer), fmtBytes(e.perGpu.activations)));
@@ -142,22 +81,21 @@ std::vector<QString> validationStages(const Analysis& a)
             .arg(grid)
             .arg(p.training.globalBatchSequences)
             .arg(fmtNum(a.predicted.tokensPerSecondPerGpu), q(formatPercent(a.predicted.mfu)), q(formatSeconds(a.predicted.stepSeconds)),
-                q(formatSeconds(a.predicted.components.dpCommunication)),
-                q(formatSeconds(a.predicted.components.tpCommunication + a.predicted.components.cpCommunication
-                    + a.predicted.components.zeroCommunication))));
-    stages.push_back(QString(
-        "<h3>Stage 3: reliability</h3><ul>"
-        "<li>Checkpoint model, optimizer, data position and random state: %1 in all, %2 per GPU; measure the write stall (plan: "
-        "%3).</li>"
-        "<li>Test restart before the full run (plan: %4 per restart). Checkpoint every %5 (Young/Daly).</li>"
-        "<li>Expect about %6 failures (cluster MTBF %7); budget %8 days of wall time against %9 days of compute.</li>"
-        "<li>Health checks for loss spikes, NaNs, stalled ranks and slow nodes; keep a known-good checkpoint for rollback.</li></ul>")
-                         .arg(fmtBytes(r.checkpointBytes), fmtBytes(r.checkpointBytesPerGpu), q(formatSeconds(r.checkpointWriteSeconds)),
-                             q(formatSeconds(p.reliability.restartSeconds)),
-                             r.failuresModelled ? q(formatSeconds(r.checkpointIntervalSeconds)) : QString("(no MTBF set)"),
-                             r.failuresModelled ? fmtNum(r.expectedFailures) : QString("an unknown number of"),
-                             r.failuresModelled ? q(formatSeconds(r.clusterMtbfSeconds)) : QString("not set"), fmtNum(r.paddedDays),
-                             fmtNum(e.time.days)));
+                 q(formatSeconds(a.predicted.components.dpCommunication)),
+                 q(formatSeconds(a.predicted.components.tpCommunication + a.predicted.components.cpCommunication
+                                 + a.predicted.components.zeroCommunication))));
+    stages.push_back(
+        QString("<h3>Stage 3: reliability</h3><ul>"
+                "<li>Checkpoint model, optimizer, data position and random state: %1 in all, %2 per GPU; measure the write stall (plan: "
+                "%3).</li>"
+                "<li>Test restart before the full run (plan: %4 per restart). Checkpoint every %5 (Young/Daly).</li>"
+                "<li>Expect about %6 failures (cluster MTBF %7); budget %8 days of wall time against %9 days of compute.</li>"
+                "<li>Health checks for loss spikes, NaNs, stalled ranks and slow nodes; keep a known-good checkpoint for rollback.</li></ul>")
+            .arg(fmtBytes(r.checkpointBytes), fmtBytes(r.checkpointBytesPerGpu), q(formatSeconds(r.checkpointWriteSeconds)),
+                 q(formatSeconds(p.reliability.restartSeconds)),
+                 r.failuresModelled ? q(formatSeconds(r.checkpointIntervalSeconds)) : QString("(no MTBF set)"),
+                 r.failuresModelled ? fmtNum(r.expectedFailures) : QString("an unknown number of"),
+                 r.failuresModelled ? q(formatSeconds(r.clusterMtbfSeconds)) : QString("not set"), fmtNum(r.paddedDays), fmtNum(e.time.days)));
     stages.push_back("<h3>Stage 4: convergence</h3><ul>"
                      "<li>Run enough tokens to test the learning curve, not only throughput; compare with smaller-scale predictions and "
                      "held-out loss by source.</li></ul>");
@@ -181,41 +119,26 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
     const QString predicted = QString::fromLatin1(timeBasisLabel(TimeBasis::Predicted));
     const Figure figures[] = {
         {"Parameters", q(formatCount(e.parameters.total)), QString("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))), normal},
-        {"Training FLOPs", q(formatSci(e.flops.total)),
-            (e.flops.embeddingLookup > 0
-                    ? QString("6ND %1 − embedding lookups %2 + attention %3")
-                          .arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.embeddingLookup, 2)),
-                              q(formatSci(e.flops.attention, 2)))
-                    : QString("6ND %1 + attention %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2)))),
-            normal},
+        {"Training FLOPs", q(formatSci(e.flops.total)), (e.flops.embeddingLookup > 0 ? QString("6ND %1 − embedding lookups %2 + attention %3").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.embeddingLookup, 2)), q(formatSci(e.flops.attention, 2)))
+                                         : QString("6ND %1 + attention %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2)))), normal},
         {"Compute time, " + predicted, QString("%1 days").arg(fmtNum(pr.days)),
-            QString("%1 %2 days at %3 %4")
-                .arg(assumed)
-                .arg(fmtNum(e.time.days))
-                .arg(q(formatPercent(plan.training.mfu, 0)))
-                .arg(q(countOf(e.gpusUsed, "GPU"))),
-            normal},
-        {"With failures, " + predicted,
-            e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(atPredicted.paddedDays)) : QString("not modelled"),
-            e.reliability.failuresModelled
-                ? QString("%1 %2 days; %3")
-                      .arg(assumed, fmtNum(e.reliability.paddedDays), q(countOf(e.reliability.expectedFailures, "failure")))
-                : QString("set an MTBF"),
-            e.reliability.failuresModelled ? normal : theme::severity(Severity::Warning)},
+         QString("%1 %2 days at %3 %4").arg(assumed).arg(fmtNum(e.time.days)).arg(q(formatPercent(plan.training.mfu, 0))).arg(q(countOf(e.gpusUsed, "GPU"))), normal},
+        {"With failures, " + predicted, e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(atPredicted.paddedDays)) : QString("not modelled"),
+         e.reliability.failuresModelled ? QString("%1 %2 days; %3").arg(assumed, fmtNum(e.reliability.paddedDays), q(countOf(e.reliability.expectedFailures, "failure")))
+                                        : QString("set an MTBF"),
+         e.reliability.failuresModelled ? normal : theme::severity(Severity::Warning)},
         {"GPU-hours, " + predicted, q(formatCount(pr.gpuHours)), QString("%1 %2").arg(assumed, q(formatCount(e.time.gpuHours))), normal},
         {"Step time, " + predicted, q(formatSeconds(pr.stepSeconds)),
-            QString("%1 %2; MFU %3").arg(assumed, q(formatSeconds(e.time.stepSeconds)), q(formatPercent(pr.mfu))), normal},
+         QString("%1 %2; MFU %3").arg(assumed, q(formatSeconds(e.time.stepSeconds)), q(formatPercent(pr.mfu))), normal},
         {"Memory per GPU", fmtBytes(e.perGpu.total),
-            QString("of %1, stage %2; range %3 to %4")
-                .arg(fmtBytes(e.capacityBytes))
-                .arg(e.fullestStage + 1)
-                .arg(fmtBytes(ctx.analysis().memoryRange.lowBytes), fmtBytes(ctx.analysis().memoryRange.highBytes)),
-            // As in the window, the value turns red only when a stage does not fit (a tight GPU is
-            // named among the risks).
-            memoryVerdict(e) == Verdict::Error ? theme::severity(Severity::Error) : normal},
+         QString("of %1, stage %2; range %3 to %4").arg(fmtBytes(e.capacityBytes)).arg(e.fullestStage + 1)
+             .arg(fmtBytes(ctx.analysis().memoryRange.lowBytes), fmtBytes(ctx.analysis().memoryRange.highBytes)),
+         // As in the window, the value turns red only when a stage does not fit (a tight GPU is
+         // named among the risks).
+         memoryVerdict(e) == Verdict::Error ? theme::severity(Severity::Error) : normal},
         {"Pipeline bubble, " + predicted, q(formatPercent(pr.bubbleFraction)),
-            QString("closed form %1, m = %2").arg(q(formatPercent(e.pipeline.bubbleFraction))).arg(e.pipeline.microbatches),
-            theme::verdict(bubbleVerdict(pr.bubbleFraction), normal)},
+         QString("closed form %1, m = %2").arg(q(formatPercent(e.pipeline.bubbleFraction))).arg(e.pipeline.microbatches),
+         theme::verdict(bubbleVerdict(pr.bubbleFraction), normal)},
     };
     // Four cards a row where a row is wide enough for four readable ones (slides), else two.
     const int columns = rect.width() / scale >= 880 ? 4 : 2;
@@ -249,15 +172,16 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
         // Details wrap onto a second line at a readable size instead of shrinking to nothing.
         QFont detail = detailFont;
         const QRectF detailBox(inner.left(), inner.bottom() - 2.4 * QFontMetricsF(detail, p.device()).height(), inner.width(),
-            2.4 * QFontMetricsF(detail, p.device()).height());
+                               2.4 * QFontMetricsF(detail, p.device()).height());
         while (detail.pointSizeF() > 7 * scale
-            && QFontMetricsF(detail, p.device()).boundingRect(detailBox, Qt::TextWordWrap, figures[i].detail).height() > detailBox.height())
+               && QFontMetricsF(detail, p.device()).boundingRect(detailBox, Qt::TextWordWrap, figures[i].detail).height() > detailBox.height())
             detail.setPointSizeF(detail.pointSizeF() * 0.94);
         p.setFont(detail);
         p.setPen(theme::muted());
         p.drawText(detailBox, Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, figures[i].detail);
     }
 }
+
 
 }  // namespace
 
@@ -269,42 +193,27 @@ QFont font(double pointSize, bool bold)
 QString viewTitle(ReportView view, const ReportContext& ctx, int section)
 {
     switch (view) {
-    case ReportView::Summary:
-        return QObject::tr("Headline figures");
-    case ReportView::Inputs:
-        return QObject::tr("Inputs");
-    case ReportView::Memory:
-        return QObject::tr("Memory per GPU by pipeline stage");
-    case ReportView::StepTime:
-        return QObject::tr("Where a step's time goes");
-    case ReportView::Timeline:
-        return QObject::tr("Pipeline schedule");
-    case ReportView::Layout:
-        return QObject::tr("Ranks on nodes and GPUs");
-    case ReportView::RedFlags:
-        return QObject::tr("Red flags");
-    case ReportView::Validation:
-        return QObject::tr("Validation and reliability plan");
+    case ReportView::Summary: return QObject::tr("Headline figures");
+    case ReportView::Inputs: return QObject::tr("Inputs");
+    case ReportView::Memory: return QObject::tr("Memory per GPU by pipeline stage");
+    case ReportView::StepTime: return QObject::tr("Where a step's time goes");
+    case ReportView::Timeline: return QObject::tr("Pipeline schedule");
+    case ReportView::Layout: return QObject::tr("Ranks on nodes and GPUs");
+    case ReportView::RedFlags: return QObject::tr("Red flags");
+    case ReportView::Validation: return QObject::tr("Validation and reliability plan");
     case ReportView::Sensitivity:
         // The core's step for continuous inputs (SensitivityOptions), not a number of our own.
         return QObject::tr("Sensitivity: inputs ±%1").arg(q(formatPercent(SensitivityOptions{}.fraction, 0)));
-    case ReportView::Ask:
-        return QObject::tr("The ask");
-    case ReportView::LayoutWhy:
-        return QObject::tr("The layout and why");
-    case ReportView::Communication:
-        return QObject::tr("Communication");
-    case ReportView::Reliability:
-        return QObject::tr("Reliability");
-    case ReportView::Risks:
-        return QObject::tr("Risks");
-    case ReportView::Staging:
-        return QObject::tr("Staged validation plan");
+    case ReportView::Ask: return QObject::tr("The ask");
+    case ReportView::LayoutWhy: return QObject::tr("The layout and why");
+    case ReportView::Communication: return QObject::tr("Communication");
+    case ReportView::Reliability: return QObject::tr("Reliability");
+    case ReportView::Risks: return QObject::tr("Risks");
+    case ReportView::Staging: return QObject::tr("Staged validation plan");
     case ReportView::Derivation: {
         const auto& sections = ctx.derivation();
-        return section >= 0 && section < int(sections.size())
-            ? QObject::tr("The math: %1").arg(QString::fromStdString(sections[size_t(section)].title))
-            : QObject::tr("The math");
+        return section >= 0 && section < int(sections.size()) ? QObject::tr("The math: %1").arg(QString::fromStdString(sections[size_t(section)].title))
+                                                              : QObject::tr("The math");
     }
     }
     return {};
@@ -317,7 +226,7 @@ int derivationSectionCount(const ReportContext& ctx)
 
 QString inputsBody(const ReportContext& ctx)
 {
-    return inputsHtml(ctx.plan(), ctx.estimate());
+    return inputspage::html(inputspage::sections(ctx.plan(), ctx.estimate()));
 }
 
 std::vector<QString> validationBodies(const ReportContext& ctx)
@@ -393,10 +302,8 @@ bool isTextView(ReportView view)
     case ReportView::StepTime:
     case ReportView::Timeline:
     case ReportView::Layout:
-    case ReportView::Sensitivity:
-        return false;
-    default:
-        return true;
+    case ReportView::Sensitivity: return false;
+    default: return true;
     }
 }
 
@@ -470,15 +377,9 @@ int pageCount(ReportView view, const ReportContext& ctx, const QSizeF& size, int
 void paint(ReportView view, const ReportContext& ctx, QPainter& p, const QRectF& rect, int section, double scale, int page)
 {
     switch (view) {
-    case ReportView::Summary:
-        paintSummary(ctx, p, rect, scale);
-        return;
-    case ReportView::Memory:
-        ctx.memoryChart().paint(p, rect, scale);
-        return;
-    case ReportView::StepTime:
-        ctx.timeChart().paint(p, rect, scale);
-        return;
+    case ReportView::Summary: paintSummary(ctx, p, rect, scale); return;
+    case ReportView::Memory: ctx.memoryChart().paint(p, rect, scale); return;
+    case ReportView::StepTime: ctx.timeChart().paint(p, rect, scale); return;
     case ReportView::Timeline: {
         // The plan's own schedule with its in-flight strip, fitted to the whole step.
         TimelineScene timeline;
@@ -517,18 +418,13 @@ void paint(ReportView view, const ReportContext& ctx, QPainter& p, const QRectF&
     }
     case ReportView::Inputs:
     case ReportView::RedFlags:
-    case ReportView::Validation:
-        paintHtmlPage(p, rect, viewHtml(view, ctx, section, scale), page);
-        return;
+    case ReportView::Validation: paintHtmlPage(p, rect, viewHtml(view, ctx, section, scale), page); return;
     case ReportView::Ask:
     case ReportView::LayoutWhy:
     case ReportView::Communication:
     case ReportView::Reliability:
     case ReportView::Risks:
-    case ReportView::Staging:
-        paintHtmlFitted(
-            p, rect, [&](double s) { return viewHtml(view, ctx, section, s); }, scale);
-        return;
+    case ReportView::Staging: paintHtmlFitted(p, rect, [&](double s) { return viewHtml(view, ctx, section, s); }, scale); return;
     case ReportView::Derivation: {
         const auto pages = derivationPages(ctx, section, rect.size(), scale);
         const auto [first, last] = pages[size_t(std::clamp(page, 0, int(pages.size()) - 1))];

@@ -5,12 +5,12 @@
 #include "analysis/LayoutRationale.h"
 #include "analysis/PlanUnknowns.h"
 #include "analysis/Thresholds.h"
+#include "base/Format.h"
 #include "charts/MemoryChartPainter.h"
 #include "plan/EnumNames.h"
 #include "report/ReportContext.h"
 #include "style/Markup.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 #include "text/TextReport.h"
 
 using namespace trainplan;
@@ -371,7 +371,8 @@ QString validationStages(const ReportContext& ctx)
     const auto& plan = ctx.plan();
     const auto& l = plan.layout;
     const int node = std::min(plan.cluster.gpusPerNode, e.gpusUsed);
-    const int replica = l.tp * l.pp * l.cp;
+    const long long replica = parallelSizeProduct(l, splitsReplica);
+    const QString replicaDims = q(parallelDimsText([](ParallelDim) { return std::string(); }, " × ", splitsReplica));
     QString html = "<ol>";
     html += QObject::tr("<li><b>Small-scale parity</b> (a few layers, 1 node): loss and gradients match a reference run; "
                         "N = %1, %2 FLOPs per token.</li>")
@@ -382,7 +383,8 @@ QString validationStages(const ReportContext& ctx)
                 .arg(bytes(e.communication.tpMessageBytes), seconds(e.communication.tpSecondsPerCollective))
                 .arg(e.fullestStage + 1)
                 .arg(bytes(e.perGpu.total));
-    html += QObject::tr("<li><b>One replica</b> (TP × PP × CP = %1 GPUs): bubble near %2 and peak memory on stage %3 near %4.</li>")
+    html += QObject::tr("<li><b>One replica</b> (%1 = %2 GPUs): bubble near %3 and peak memory on stage %4 near %5.</li>")
+                .arg(replicaDims)
                 .arg(replica)
                 .arg(percent(pr.bubbleFraction))
                 .arg(e.fullestStage + 1)

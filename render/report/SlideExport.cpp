@@ -8,6 +8,7 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
+#include "base/Format.h"
 #include "report/DerivationHtml.h"
 #include "report/ExportFile.h"
 #include "report/ReportContext.h"
@@ -16,7 +17,6 @@
 #include "style/Markup.h"
 #include "style/Theme.h"
 #include "text/Derivation.h"
-#include "text/Format.h"
 
 namespace slideexport {
 
@@ -73,8 +73,8 @@ QByteArray pngBytes(const ReportContext& ctx, const Slide& slide, double pixelRa
 QByteArray slideBytes(const ReportContext& ctx, const Slide& slide, const QString& name, QString* error)
 {
     QByteArray bytes = name.endsWith(".svg", Qt::CaseInsensitive)
-        ? svgBytes(ctx, slide)
-        : pngBytes(ctx, slide, name.endsWith("@2x.png", Qt::CaseInsensitive) ? 2.0 : 1.0);
+                           ? svgBytes(ctx, slide)
+                           : pngBytes(ctx, slide, name.endsWith("@2x.png", Qt::CaseInsensitive) ? 2.0 : 1.0);
     if (bytes.isEmpty())
         *error = QObject::tr("Cannot write %1: the image could not be made (out of memory?)").arg(name);
     return bytes;
@@ -96,16 +96,14 @@ QString html(const QString& body, double scale)
 }
 
 // A derivation piece with its section heading when it starts the section (or a column).
-QString appendixPieceHtml(
-    const std::vector<trainplan::DerivationSection>& sections, const AppendixPiece& piece, bool startsColumn, double scale)
+QString appendixPieceHtml(const std::vector<trainplan::DerivationSection>& sections, const AppendixPiece& piece, bool startsColumn, double scale)
 {
     const auto& section = sections[size_t(piece.section)];
     QString heading;
     if (piece.first == 0 || startsColumn)
-        heading =
-            QString("<p style='font-size:%1pt; margin-top:0'><b>%2%3</b></p>")
-                .arg(12.0 * scale, 0, 'f', 1)
-                .arg(markup::escaped(QString::fromStdString(section.title)), piece.first > 0 ? QObject::tr(" (continued)") : QString());
+        heading = QString("<p style='font-size:%1pt; margin-top:0'><b>%2%3</b></p>")
+                      .arg(12.0 * scale, 0, 'f', 1)
+                      .arg(markup::escaped(QString::fromStdString(section.title)), piece.first > 0 ? QObject::tr(" (continued)") : QString());
     return heading + derivationhtml::stepsFragment(sections, piece.section, scale, piece.first, piece.last);
 }
 
@@ -154,9 +152,9 @@ QString sectionSteps(const ReportContext& ctx, const std::string& prefix, double
             rows += QString("<tr><td style='padding:3px 10px 3px 0; color:@inkSoft'>%1</td><td style='padding:3px 10px 3px 0; "
                             "font-family:DejaVu Sans Mono,monospace; color:@muted'>%2</td><td style='padding:3px 0'><b>%3</b></td></tr>")
                         .arg(e(step.title), e(step.formula), e(step.result));
-        return html(QObject::tr("<p style='color:@muted; margin-top:0'>How these are computed (every step with its source: appendix)</p>")
-                + "<table cellspacing='0' cellpadding='0'>" + rows + "</table>",
-            scale);
+        return html(QObject::tr("<p style='color:@muted; margin-top:0'>How these are computed (every step with its source: appendix)</p>") +
+                        "<table cellspacing='0' cellpadding='0'>" + rows + "</table>",
+                    scale);
     }
     return {};
 }
@@ -168,8 +166,7 @@ QSizeF appendixColumnSize()
 
 void paintText(QPainter& p, const QRectF& rect, ReportView view, const ReportContext& ctx, double scale)
 {
-    reportpainter::paintHtmlFitted(
-        p, rect, [&](double s) { return reportpainter::viewHtml(view, ctx, 0, s); }, scale);
+    reportpainter::paintHtmlFitted(p, rect, [&](double s) { return reportpainter::viewHtml(view, ctx, 0, s); }, scale);
 }
 
 void paintSubheading(QPainter& p, const QRectF& rect, const QString& text)
@@ -189,7 +186,7 @@ void paintTitleSlide(const ReportContext& ctx, QPainter& p)
     const QRectF titleRect(80, 320, kWidth - 160, 150);
     QFont titleFont = reportpainter::font(44, true);
     while (titleFont.pointSizeF() > 24
-        && QFontMetricsF(titleFont, p.device()).boundingRect(titleRect, Qt::TextWordWrap, ctx.title()).height() > titleRect.height())
+           && QFontMetricsF(titleFont, p.device()).boundingRect(titleRect, Qt::TextWordWrap, ctx.title()).height() > titleRect.height())
         titleFont.setPointSizeF(titleFont.pointSizeF() * 0.94);
     p.setFont(titleFont);
     p.setPen(theme::ink());
@@ -197,14 +194,11 @@ void paintTitleSlide(const ReportContext& ctx, QPainter& p)
     p.setFont(reportpainter::font(18));
     p.setPen(theme::inkSoft());
     p.drawText(QRectF(80, 480, kWidth - 160, 40), Qt::AlignLeft | Qt::AlignVCenter,
-        QObject::tr("%1 on %2 × %3 · TP %4 × PP %5 × DP %6 × CP %7")
-            .arg(QString::fromStdString(plan.model.name))
-            .arg(ctx.estimate().gpusUsed)
-            .arg(QString::fromStdString(plan.cluster.accelerator))
-            .arg(l.tp)
-            .arg(l.pp)
-            .arg(l.dp)
-            .arg(l.cp));
+               QObject::tr("%1 on %2 × %3 · %4")
+                   .arg(QString::fromStdString(plan.model.name))
+                   .arg(ctx.estimate().gpusUsed)
+                   .arg(QString::fromStdString(plan.cluster.accelerator))
+                   .arg(q(trainplan::parallelSizesText(l))));
     p.setFont(reportpainter::font(16));
     p.setPen(theme::faint());
     p.drawText(QRectF(80, 526, kWidth - 160, 36), Qt::AlignLeft | Qt::AlignVCenter, ctx.created().toString("d MMMM yyyy"));
@@ -216,8 +210,7 @@ void paintTitleSlide(const ReportContext& ctx, QPainter& p)
     p.setPen(theme::muted());
     p.drawText(ask.adjusted(30, 18, -30, 0), Qt::AlignLeft | Qt::AlignTop, QObject::tr("The ask"));
     const QString askLine = reportsections::text(ctx.section(ReportView::Summary), ReportPartKind::Title);
-    reportpainter::paintHtmlFitted(
-        p, ask.adjusted(30, 56, -30, -12), [&](double s) { return html("<b>" + askLine + "</b>", s); }, 2.2);
+    reportpainter::paintHtmlFitted(p, ask.adjusted(30, 56, -30, -12), [&](double s) { return html("<b>" + askLine + "</b>", s); }, 2.2);
 }
 
 void paintBody(const ReportContext& ctx, const Slide& slide, QPainter& p)
@@ -241,18 +234,16 @@ void paintBody(const ReportContext& ctx, const Slide& slide, QPainter& p)
     case SlideKind::Memory: {
         const double split = 0.6 * w;
         reportpainter::paint(ReportView::Memory, ctx, p, QRectF(left, top, split - 40, h), 0, 1.6);
-        reportpainter::paintHtmlFitted(
-            p, QRectF(left + split, top + 20, w - split, h - 20),
-            [&](double s) { return html(reportsections::text(ctx.section(ReportView::Memory)), s); }, 2.0);
+        reportpainter::paintHtmlFitted(p, QRectF(left + split, top + 20, w - split, h - 20),
+                                       [&](double s) { return html(reportsections::text(ctx.section(ReportView::Memory)), s); }, 2.0);
         return;
     }
     case SlideKind::TimeAndPipeline: {
         const double upper = 0.42 * h;
         const double split = 0.6 * w;
         reportpainter::paint(ReportView::StepTime, ctx, p, QRectF(left, top, split - 40, upper), 0, 1.4);
-        reportpainter::paintHtmlFitted(
-            p, QRectF(left + split, top, w - split, upper),
-            [&](double s) { return html(reportsections::text(ctx.section(ReportView::StepTime)), s); }, 1.45);
+        reportpainter::paintHtmlFitted(p, QRectF(left + split, top, w - split, upper),
+                                       [&](double s) { return html(reportsections::text(ctx.section(ReportView::StepTime)), s); }, 1.45);
         reportpainter::paint(ReportView::Timeline, ctx, p, QRectF(left, top + upper + 20, w, h - upper - 20), 0, 1.3);
         return;
     }
@@ -260,15 +251,15 @@ void paintBody(const ReportContext& ctx, const Slide& slide, QPainter& p)
         // The table at talk size, and under it the derivation's steps behind its figures.
         const double upper = 0.42 * h;
         paintText(p, QRectF(left, top, w, upper), ReportView::Communication, ctx, 1.9);
-        reportpainter::paintHtmlFitted(
-            p, QRectF(left, top + upper + 20, w, h - upper - 20), [&](double s) { return sectionSteps(ctx, "communication.", s); }, 1.5);
+        reportpainter::paintHtmlFitted(p, QRectF(left, top + upper + 20, w, h - upper - 20),
+                                       [&](double s) { return sectionSteps(ctx, "communication.", s); }, 1.5);
         return;
     }
     case SlideKind::Reliability: {
         const double split = 0.5 * w;
         paintText(p, QRectF(left, top, split - 50, h), ReportView::Reliability, ctx, 1.9);
-        reportpainter::paintHtmlFitted(
-            p, QRectF(left + split, top, w - split, h), [&](double s) { return sectionSteps(ctx, "reliability.", s); }, 1.6);
+        reportpainter::paintHtmlFitted(p, QRectF(left + split, top, w - split, h),
+                                       [&](double s) { return sectionSteps(ctx, "reliability.", s); }, 1.6);
         return;
     }
     case SlideKind::Risks: {
@@ -288,14 +279,11 @@ void paintBody(const ReportContext& ctx, const Slide& slide, QPainter& p)
             for (size_t k = 0; k < slide.columns[c].size(); ++k)
                 body += appendixPieceHtml(sections, slide.columns[c][k], k == 0, kAppendixScale);
             const QRectF rect(left + double(c) * (column.width() + kColumnGap), top, column.width(), column.height());
-            reportpainter::paintHtmlFitted(
-                p, rect, [&](double) { return html(body, kAppendixScale); }, kAppendixScale);
+            reportpainter::paintHtmlFitted(p, rect, [&](double) { return html(body, kAppendixScale); }, kAppendixScale);
         }
         return;
     }
-    case SlideKind::View:
-        reportpainter::paint(slide.view, ctx, p, kBody, slide.section, kTextScale, slide.page);
-        return;
+    case SlideKind::View: reportpainter::paint(slide.view, ctx, p, kBody, slide.section, kTextScale, slide.page); return;
     }
 }
 
@@ -329,24 +317,15 @@ std::vector<Slide> slides(const ReportContext& ctx)
 QString slideTitle(const ReportContext& ctx, const Slide& slide)
 {
     switch (slide.kind) {
-    case SlideKind::Title:
-        return ctx.title();
-    case SlideKind::Ask:
-        return reportpainter::viewTitle(ReportView::Ask, ctx);
-    case SlideKind::LayoutWhy:
-        return reportpainter::viewTitle(ReportView::LayoutWhy, ctx);
-    case SlideKind::Memory:
-        return reportpainter::viewTitle(ReportView::Memory, ctx);
-    case SlideKind::TimeAndPipeline:
-        return QObject::tr("Step time and pipeline");
-    case SlideKind::Communication:
-        return reportpainter::viewTitle(ReportView::Communication, ctx);
-    case SlideKind::Reliability:
-        return reportpainter::viewTitle(ReportView::Reliability, ctx);
-    case SlideKind::Risks:
-        return QObject::tr("Risks and the staged validation plan");
-    case SlideKind::Appendix:
-        return QObject::tr("Appendix %1: the math").arg(slide.page + 1);
+    case SlideKind::Title: return ctx.title();
+    case SlideKind::Ask: return reportpainter::viewTitle(ReportView::Ask, ctx);
+    case SlideKind::LayoutWhy: return reportpainter::viewTitle(ReportView::LayoutWhy, ctx);
+    case SlideKind::Memory: return reportpainter::viewTitle(ReportView::Memory, ctx);
+    case SlideKind::TimeAndPipeline: return QObject::tr("Step time and pipeline");
+    case SlideKind::Communication: return reportpainter::viewTitle(ReportView::Communication, ctx);
+    case SlideKind::Reliability: return reportpainter::viewTitle(ReportView::Reliability, ctx);
+    case SlideKind::Risks: return QObject::tr("Risks and the staged validation plan");
+    case SlideKind::Appendix: return QObject::tr("Appendix %1: the math").arg(slide.page + 1);
     case SlideKind::View: {
         const QString heading = reportpainter::viewTitle(slide.view, ctx, slide.section);
         return slide.page > 0 ? QObject::tr("%1 (continued)").arg(heading) : heading;
@@ -360,16 +339,13 @@ QString keyFigures(const ReportContext& ctx)
     const auto& a = ctx.analysis();
     const auto& e = a.estimate;
     const auto& l = ctx.plan().layout;
-    return QObject::tr("%1 parameters · %2 as TP %3 × PP %4 × DP %5 × CP %6 · %7 %8 days (%9 with failures) · %10 per GPU · bubble %11")
+    return QObject::tr("%1 parameters · %2 as %3 · %4 %5 days (%6 with failures) · %7 per GPU · bubble %8")
         .arg(q(trainplan::formatCount(e.parameters.total)))
         .arg(q(trainplan::countOf(e.gpusUsed, "GPU")))
-        .arg(l.tp)
-        .arg(l.pp)
-        .arg(l.dp)
-        .arg(l.cp)
+        .arg(q(trainplan::parallelSizesText(l)))
         .arg(QString::fromLatin1(trainplan::timeBasisLabel(trainplan::TimeBasis::Predicted)), q(trainplan::formatNumber(a.predicted.days)),
-            q(trainplan::formatNumber(a.atPredictedMfu.reliability.paddedDays)), q(trainplan::formatBytes(e.perGpu.total)),
-            q(trainplan::formatPercent(a.predicted.bubbleFraction)));
+             q(trainplan::formatNumber(a.atPredictedMfu.reliability.paddedDays)), q(trainplan::formatBytes(e.perGpu.total)),
+             q(trainplan::formatPercent(a.predicted.bubbleFraction)));
 }
 
 void paintSlide(const ReportContext& ctx, const Slide& slide, QPainter& p, const QRectF& rect)
@@ -391,8 +367,7 @@ void paintSlide(const ReportContext& ctx, const Slide& slide, QPainter& p, const
     p.setFont(reportpainter::font(13));
     p.setPen(theme::muted());
     p.drawText(QRectF(80, 118, kWidth - 160, 30), Qt::AlignLeft | Qt::AlignVCenter,
-        slide.kind == SlideKind::Appendix ? QObject::tr("%1 · appendix: every step of the arithmetic, with its source").arg(ctx.title())
-                                          : ctx.title());
+               slide.kind == SlideKind::Appendix ? QObject::tr("%1 · appendix: every step of the arithmetic, with its source").arg(ctx.title()) : ctx.title());
     p.setPen(QPen(slide.kind == SlideKind::Appendix ? theme::quiet() : theme::compute(), 4));
     p.drawLine(QPointF(80, 160), QPointF(260, 160));
     paintBody(ctx, slide, p);
@@ -421,8 +396,8 @@ QByteArray deckBytes(const ReportContext& ctx)
     buffer.open(QIODevice::WriteOnly);
     QPdfWriter deck(&buffer);
     deck.setResolution(96);
-    deck.setPageLayout(QPageLayout(QPageSize(QSizeF(kWidth / 96 * 25.4, kHeight / 96 * 25.4), QPageSize::Millimeter, "16:9"),
-        QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+    deck.setPageLayout(QPageLayout(QPageSize(QSizeF(kWidth / 96 * 25.4, kHeight / 96 * 25.4), QPageSize::Millimeter, "16:9"), QPageLayout::Portrait,
+                                   QMarginsF(0, 0, 0, 0)));
     deck.setTitle(QObject::tr("TrainPlan slides: %1").arg(ctx.title()));
     deck.setCreator("TrainPlan");
     QPainter p(&deck);

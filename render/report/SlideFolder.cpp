@@ -18,7 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plan/AtomicFile.h"
+#include "base/AtomicFile.h"
+#include "base/Units.h"
 
 namespace {
 
@@ -45,7 +46,7 @@ bool readSmallFile(int dirFd, const char* name, QByteArray* out)
     if (fd < 0)
         return false;
     struct stat st;
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > 1024 * 1024) {
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > off_t(trainplan::units::mebibyte)) {
         ::close(fd);
         return false;
     }

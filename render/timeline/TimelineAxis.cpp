@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/Units.h"
+
 namespace {
+
+constexpr double kMillisecondsPerSecond = trainplan::units::millisecondsPerSecond;  // the axis is labelled in ms
 
 int decimalsFor(double resolutionMs)
 {
@@ -54,11 +58,12 @@ std::vector<double> TimelineAxis::ticks(double minSpacing) const
 
 QString TimelineAxis::tickLabel(double seconds, double stepSeconds)
 {
-    const double ms = seconds * 1e3;
-    return QLocale(QLocale::English).toString(std::abs(ms) < 1e-9 ? 0.0 : ms, 'f', decimalsFor(stepSeconds * 1e3));
+    const double ms = seconds * kMillisecondsPerSecond;
+    return QLocale(QLocale::English).toString(std::abs(ms) < 1e-9 ? 0.0 : ms, 'f', decimalsFor(stepSeconds * kMillisecondsPerSecond));
 }
 
 QString TimelineAxis::milliseconds(double seconds, double resolutionSeconds)
 {
-    return QLocale(QLocale::English).toString(seconds * 1e3, 'f', decimalsFor(resolutionSeconds * 1e3)) + QStringLiteral(" ms");
+    const int decimals = decimalsFor(resolutionSeconds * kMillisecondsPerSecond);
+    return QLocale(QLocale::English).toString(seconds * kMillisecondsPerSecond, 'f', decimals) + QStringLiteral(" ms");
 }

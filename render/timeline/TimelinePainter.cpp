@@ -9,8 +9,9 @@
 #include <cmath>
 #include <limits>
 
+#include "base/Format.h"
+#include "base/Units.h"
 #include "timeline/TimelineModel.h"
-#include "text/Format.h"
 
 using trainplan::ScheduleEvent;
 using trainplan::ScheduleEventKind;
@@ -83,7 +84,7 @@ QString kindName(ScheduleEventKind kind, ScheduleKind schedule)
 // Resolution for the times of a tooltip: four significant digits of the block's duration.
 double resolutionFor(double durationSeconds)
 {
-    return durationSeconds > 0 ? std::pow(10.0, std::floor(std::log10(durationSeconds)) - 3) : 1e-6;
+    return durationSeconds > 0 ? std::pow(10.0, std::floor(std::log10(durationSeconds)) - 3) : trainplan::units::micro;
 }
 
 }  // namespace
@@ -587,7 +588,7 @@ void TimelinePainter::drawRowLabels(QPainter& p, const LaneGeometry& g) const
     p.setFont(style_.labelFont);
     p.setPen(style_.text);
     const double right = g.body.left() - 6;
-    double freeFrom = -1e9;  // below the last label drawn
+    double freeFrom = -std::numeric_limits<double>::infinity();  // below the last label drawn
     for (int s = 0; s < g.stages; s += every) {
         const QRectF row = rowRect(g, s);
         // Centred on the row, but never above or below the lane, nor over the previous label.

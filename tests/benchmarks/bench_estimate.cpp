@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "estimate/Estimate.h"
+#include "planfile/PlanFile.h"
 #include "plan/PlanIO.h"
+#include "base/Units.h"
 
 namespace {
 
@@ -71,7 +73,7 @@ int main()
     std::printf("estimate() over %zu layouts x %d rounds\n", plans.size(), kRounds);
     std::printf("  fresh Estimate each call : median %.3f us, p99 %.3f us per plan\n", medianOf(perPlanFresh), percentile(perPlanFresh, 0.99));
     std::printf("  reused Estimate storage  : median %.3f us, p99 %.3f us per plan (%.0f plans/s)\n", medianOf(perPlanReused),
-                percentile(perPlanReused, 0.99), 1e6 / medianOf(perPlanReused));
+                percentile(perPlanReused, 0.99), trainplan::units::microsecondsPerSecond / medianOf(perPlanReused));
     std::printf("  default plan (worked example A)  : median %.3f us per plan\n", medianOf(defaultOnly));
     std::printf("  target: median < 5 us per plan -> %s\n", medianOf(perPlanFresh) < 5.0 ? "met" : "NOT met");
     return sink == 42.0 ? 1 : 0;

@@ -7,7 +7,9 @@
 #include <cstdio>
 
 #include "estimate/Estimate.h"
+#include "planfile/PlanFile.h"
 #include "plan/PlanIO.h"
+#include "base/Units.h"
 #include "rankmap/RankMap.h"
 
 using namespace trainplan;
@@ -91,12 +93,14 @@ int main()
     std::printf("rank map, %d GPUs (TP %d x CP %d x DP %d x PP %d, %d per node, %d nodes)\n", world,
                 map.size(ParallelDim::Tp), map.size(ParallelDim::Cp), map.size(ParallelDim::Dp), map.size(ParallelDim::Pp),
                 map.gpusPerNode(), map.nodes());
-    std::printf("  build the map:                    %10.1f ns\n", build * 1e9);
-    std::printf("  one frame, all ranks, all groups: %10.3f ms  (%.0f queries, %.2f ns per query)\n", frameSeconds * 1e3,
-                world * queriesPerRank, frameSeconds / (world * queriesPerRank) * 1e9);
-    std::printf("  walk every group member:          %10.3f ms  (%lld members, %.2f ns per member)\n", walkSeconds * 1e3,
-                members, walkSeconds / double(members) * 1e9);
-    std::printf("  summary (counts, crossings, bytes): %8.3f ms\n", summarySeconds * 1e3);
+    std::printf("  build the map:                    %10.1f ns\n", build / units::nano);
+    std::printf("  one frame, all ranks, all groups: %10.3f ms  (%.0f queries, %.2f ns per query)\n",
+                frameSeconds * units::millisecondsPerSecond,
+                world * queriesPerRank, frameSeconds / (world * queriesPerRank) / units::nano);
+    std::printf("  walk every group member:          %10.3f ms  (%lld members, %.2f ns per member)\n",
+                walkSeconds * units::millisecondsPerSecond,
+                members, walkSeconds / double(members) / units::nano);
+    std::printf("  summary (counts, crossings, bytes): %8.3f ms\n", summarySeconds * units::millisecondsPerSecond);
     std::printf("  replicas %d, nodes per replica %d; TP groups inside a node %d of %d; DP groups crossing %d of %d\n",
                 s.replicas, s.nodesPerReplica, s[ParallelDim::Tp].groupsInsideNode, s[ParallelDim::Tp].groups,
                 s[ParallelDim::Dp].groupsCrossingNodes, s[ParallelDim::Dp].groups);

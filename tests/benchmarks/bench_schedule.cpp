@@ -13,6 +13,7 @@
 #include "estimate/Estimate.h"
 #include "plan/PlanIO.h"
 #include "schedule/Schedule.h"
+#include "steptime/StepTimeModel.h"
 
 namespace {
 
@@ -44,7 +45,7 @@ int main(int argc, char** argv)
     double sink = 0;
     for (auto kind : {trainplan::ScheduleKind::Interleaved, trainplan::ScheduleKind::OneFOneB,
                       trainplan::ScheduleKind::GPipe, trainplan::ScheduleKind::ZeroBubbleH1}) {
-        const auto costs = trainplan::scheduleCosts(plan, est, kind);
+        const auto costs = trainplan::predictedScheduleCosts(plan, est, trainplan::stepTimeOptionsFor(plan), kind);
         std::vector<double> fresh, reused;
         trainplan::ScheduleSimulator simulator;
         trainplan::ScheduleResult result;

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "planfile/PlanFile.h"
 #include "search/LayoutSearch.h"
-#include "plan/PlanIO.h"
 
 int main()
 {

@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "estimate/Estimate.h"
+#include "planfile/PlanFile.h"
 #include "text/EstimateJson.h"
-#include "plan/PlanIO.h"
 
 namespace testsupport {
 

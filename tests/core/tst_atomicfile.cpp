@@ -15,7 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "plan/AtomicFile.h"
+#include "base/AtomicFile.h"
+#include "base/Units.h"
 
 using trainplan::AtomicWriteStep;
 
@@ -223,7 +224,8 @@ void TestAtomicFile::killedWriteLeavesNothing()
     // An hour later the next write of the file removes what the killed one left; a fresh one
     // (perhaps another writer's, about to be renamed) stays.
     const QString stale = dir.filePath(left.filter(".tmp-").value(0));
-    const struct timeval hourAgo[2] = {{::time(nullptr) - 3600, 0}, {::time(nullptr) - 3600, 0}};
+    const time_t hour = time_t(trainplan::units::secondsPerHour);
+    const struct timeval hourAgo[2] = {{::time(nullptr) - hour, 0}, {::time(nullptr) - hour, 0}};
     QCOMPARE(::utimes(QFile::encodeName(stale).constData(), hourAgo), 0);
     trainplan::writeFileAtomically(path, "next\n");
     QCOMPARE(entries(dir.path()), QStringList{"plan.json"});

@@ -3,10 +3,10 @@
 #include <QtTest>
 
 #include "TestSupport.h"
+#include "base/Units.h"
 #include "estimate/ReliabilityModel.h"
 #include "estimate/ReserveModel.h"
-#include "plan/Presets.h"
-#include "plan/Units.h"
+#include "planfile/WorkedExamples.h"
 #include "text/Derivation.h"
 
 using namespace testsupport;
@@ -34,7 +34,7 @@ void TestDefaults::failureRateReproducesLlama3()
     plan.layout.dp = 512;
     plan.training.globalBatchSequences = 4096;
     const Estimate e = estimate(plan);
-    const double hours = e.reliability.clusterMtbfSeconds / 3600.0;
+    const double hours = e.reliability.clusterMtbfSeconds / units::secondsPerHour;
     QVERIFY2(hours > 2.9 && hours < 3.3, qPrintable(QString::number(hours)));
     QVERIFY(!e.hasErrors());
 }
@@ -43,12 +43,12 @@ void TestDefaults::defaultPlanUsesTheSourcedFailureRate()
 {
     const Plan plan = defaultPlan();
     QVERIFY(plan.cluster.mtbfSeconds);
-    QCOMPARE(*plan.cluster.mtbfSeconds, kDefaultMtbfHoursPerNode * 3600.0);
+    QCOMPARE(*plan.cluster.mtbfSeconds, kDefaultMtbfHoursPerNode * units::secondsPerHour);
     QCOMPARE(plan.cluster.mtbfBasis, MtbfBasis::PerNode);
     // Worked example A keeps its own 1,000 h per node ("a failure every few hours at 2,048
     // GPUs"), about 6 x Llama 3's rate, and the derivation says so for that plan only.
     const Plan a = workedExamplePlan(WorkedExample::A);
-    QCOMPARE(*a.cluster.mtbfSeconds, 1000.0 * 3600.0);
+    QCOMPARE(*a.cluster.mtbfSeconds, 1000.0 * units::secondsPerHour);
     QCOMPARE(workedExampleOf(a), WorkedExample::A);
     QCOMPARE(workedExampleOf(plan), WorkedExample::None);
     const auto sectionsA = derive(a, estimate(a));
@@ -83,7 +83,7 @@ void TestDefaults::reserveDefaultsReproduceTheirSources()
     QCOMPARE(r.ncclBytesPerConnection, simple + ll128 + ll);
     QCOMPARE(r.ncclChannels, 32);
     // CUDA context: about 400 MB with lazy loading, over 1 GB without; the default sits between.
-    QVERIFY(r.cudaContextBytes >= 0.4e9 && r.cudaContextBytes <= 1e9);
+    QVERIFY(r.cudaContextBytes >= 0.4e9 && r.cudaContextBytes <= units::GB);
     // Fragmentation: within the 5-15 % the caching allocator loses.
     const TrainingSpec t;
     QVERIFY(t.fragmentationFraction >= 0.05 && t.fragmentationFraction <= 0.15);

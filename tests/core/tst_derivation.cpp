@@ -4,9 +4,9 @@
 
 #include "TestSupport.h"
 #include "analysis/Analysis.h"
-#include "plan/Presets.h"
+#include "base/Format.h"
+#include "planfile/WorkedExamples.h"
 #include "text/Derivation.h"
-#include "text/Format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -218,8 +218,8 @@ void TestDerivation::predictedStepQuotesTheAnalysis()
         return step ? step->value : -1.0;
     };
     const PredictedStep& p = a.predicted;
-    QCOMPARE(value("predicted.layer_forward"), p.layer.forward());
-    QCOMPARE(value("predicted.layer_backward"), p.layer.backward());
+    QCOMPARE(value("predicted.layer_forward"), p.layers[0].forward());
+    QCOMPARE(value("predicted.layer_backward"), p.layers[0].backward());
     QCOMPARE(value("predicted.step_seconds"), p.stepSeconds);
     QCOMPARE(value("predicted.mfu"), p.mfu);
     QCOMPARE(value("predicted.matmul_efficiency"), p.matmulEfficiency);

@@ -1,7 +1,7 @@
 // Counts in text output: singular for exactly one, plural otherwise, including fractions.
 #include <QtTest>
 
-#include "text/Format.h"
+#include "base/Format.h"
 
 using namespace trainplan;
 

@@ -5,7 +5,7 @@
 
 #include "TestSupport.h"
 #include "analysis/Analysis.h"
-#include "plan/PlanIO.h"
+#include "planfile/PlanFile.h"
 
 using namespace testsupport;
 using namespace trainplan;
@@ -142,7 +142,7 @@ void TestFramework::unknownSwitchesWidenTheRange()
         QVERIFY(r.low.mfu < a->predicted.mfu && r.high.mfu > a->predicted.mfu);
         QVERIFY(r.low.days > r.high.days && r.low.tokensPerSecondPerGpu < r.high.tokensPerSecondPerGpu);
     }
-    const auto doc = predictedToJson(unknown.predicted);
+    const auto doc = predictedToJson(unknown.predicted, unknown.plan.model);
     for (const char* end : {"low", "high"})
         for (const char* key : {"step_seconds", "mfu", "tokens_per_second_per_gpu", "days", "gpu_hours", "tflops_per_gpu"})
             QVERIFY2(doc.at("range").at(end).contains(key), key);

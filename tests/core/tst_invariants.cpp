@@ -96,8 +96,14 @@ void TestInvariants::partsSumToTotals()
     QCOMPARE(est.fits, fullest <= plan.cluster.memoryBytesPerGpu);
 
     const auto& p = est.parameters;
-    QCOMPARE(p.total, plan.model.layers * p.perLayer + p.embedding + p.lmHead + p.finalNorm);
-    QCOMPARE(p.perLayer, p.attentionPerLayer + p.ffnPerLayer + p.normsPerLayer);
+    double layerSum = 0.0;
+    for (int k = 0; k < plan.model.kindCount(); ++k) {
+        const auto& kind = p.kinds[size_t(k)];
+        QCOMPARE(kind.total, kind.attention + kind.ffn + kind.norms);
+        layerSum += plan.model.kind(k).layers * kind.total;
+    }
+    QCOMPARE(p.layers, layerSum);
+    QCOMPARE(p.total, p.layers + p.embedding + p.lmHead + p.finalNorm);
     QCOMPARE(est.flops.total, est.flops.model6nd - est.flops.embeddingLookup + est.flops.attention);
     QVERIFY(est.flops.embeddingLookup >= 0 && est.flops.embeddingLookup < est.flops.model6nd);
     QVERIFY(est.flops.hardware >= est.flops.total);

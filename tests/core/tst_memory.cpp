@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "TestSupport.h"
+#include "base/Units.h"
 
 using namespace testsupport;
 
@@ -43,14 +44,19 @@ void TestMemory::korthikantiTable2_data()
     QTest::addColumn<double>("coefficient");  // bytes / (s b h), from Table 2
     // GPT-3 175B shape: s = 2048, h = 12288, a = 96, t = 8: 5as/(ht) = 10.
     const double scoreTerm = 5.0 * 96 * 2048 / (12288.0 * 8);
-    QTest::newRow("TP only") << "layout.sequence_parallel=false layout.recompute=none layout.flash_attention=false" << 10 + 24.0 / 8 + scoreTerm;
-    QTest::newRow("TP + SP") << "layout.sequence_parallel=true layout.recompute=none layout.flash_attention=false" << 34.0 / 8 + scoreTerm;
-    QTest::newRow("TP + selective") << "layout.sequence_parallel=false layout.recompute=selective layout.flash_attention=false" << 10 + 24.0 / 8;
-    QTest::newRow("TP + SP + selective") << "layout.sequence_parallel=true layout.recompute=selective layout.flash_attention=false" << 34.0 / 8;
-    QTest::newRow("TP + SP + flash") << "layout.sequence_parallel=true layout.recompute=none layout.flash_attention=true" << 34.0 / 8;
-    QTest::newRow("full recompute") << "layout.sequence_parallel=false layout.recompute=full layout.flash_attention=false" << 2.0;
-    QTest::newRow("no parallelism") << "layout.tp=1 layout.dp=512 layout.sequence_parallel=false layout.recompute=none layout.flash_attention=false"
-                                    << 34 + 5.0 * 96 * 2048 / 12288.0;
+    QTest::newRow("TP only") << "layout.sequence_parallel=false layout.recompute=none framework.flash_attention=none"
+                             << 10 + 24.0 / 8 + scoreTerm;
+    QTest::newRow("TP + SP") << "layout.sequence_parallel=true layout.recompute=none framework.flash_attention=none"
+                             << 34.0 / 8 + scoreTerm;
+    QTest::newRow("TP + selective") << "layout.sequence_parallel=false layout.recompute=selective framework.flash_attention=none"
+                                    << 10 + 24.0 / 8;
+    QTest::newRow("TP + SP + selective") << "layout.sequence_parallel=true layout.recompute=selective framework.flash_attention=none"
+                                         << 34.0 / 8;
+    QTest::newRow("TP + SP + flash") << "layout.sequence_parallel=true layout.recompute=none framework.flash_attention=2" << 34.0 / 8;
+    QTest::newRow("full recompute") << "layout.sequence_parallel=false layout.recompute=full framework.flash_attention=none" << 2.0;
+    QTest::newRow("no parallelism")
+        << "layout.tp=1 layout.dp=512 layout.sequence_parallel=false layout.recompute=none framework.flash_attention=none"
+        << 34 + 5.0 * 96 * 2048 / 12288.0;
 }
 
 void TestMemory::korthikantiTable2()
@@ -101,16 +107,16 @@ void TestMemory::korthikantiFigure1()
         o.push_back("layout.schedule=interleaved");
         o.push_back("layout.virtual_stages=3");
     }
-    o.push_back("layout.flash_attention=false");
+    o.push_back("framework.flash_attention=none");
     o.push_back(sequenceAndSelective ? "layout.sequence_parallel=true" : "layout.sequence_parallel=false");
     o.push_back(sequenceAndSelective ? "layout.recompute=selective" : "layout.recompute=none");
     const auto est = trainplan::estimate(planWith("70b-2048-h100.json", o));
     const auto& first = est.stages[0];
     // The figure draws the transformer layers' term only (Eq. 5 without the embedding extras).
     const double layersTerm = first.microbatchesInFlight * first.activationsPerMicrobatch;
-    const double expected = gib * 1073741824.0;
+    const double expected = gib * trainplan::units::GiB;
     QVERIFY2(std::abs(layersTerm - expected) / expected < 0.002,
-             qPrintable(QString("%1 GiB vs the paper's %2 GiB").arg(layersTerm / 1073741824.0, 0, 'f', 4).arg(gib)));
+        qPrintable(QString("%1 GiB vs the paper's %2 GiB").arg(layersTerm / trainplan::units::GiB, 0, 'f', 4).arg(gib)));
 }
 
 void TestMemory::zeroFigure1_data()
@@ -136,7 +142,7 @@ void TestMemory::zeroFigure1()
     o.push_back("training.precision=bf16-fp32-master-adam");
     const auto est = trainplan::estimate(planWith("70b-2048-h100.json", o));
     const double state = est.perGpu.weights + est.perGpu.gradients + est.perGpu.optimizer;
-    const double scaled = state / est.parameters.total * 7.5e9 / 1e9;
+    const double scaled = state / est.parameters.total * 7.5e9 / trainplan::units::GB;
     QVERIFY2(std::abs(scaled - gigabytes) / gigabytes < 0.02, qPrintable(QString("%1 GB vs %2 GB").arg(scaled).arg(gigabytes)));
 }
 

@@ -4,15 +4,17 @@
 #include <QtTest>
 
 #include <functional>
+#include <set>
 
 #include <fstream>
 
 #include <sys/stat.h>
 
-#include "plan/BoundedJson.h"
+#include "base/BoundedJson.h"
 #include "plan/PlanFields.h"
 
 #include "TestSupport.h"
+#include "base/Units.h"
 
 using namespace testsupport;
 using nlohmann::json;
@@ -35,6 +37,7 @@ private slots:
     void overrideSyntax();
     void fieldTableMatchesTheDocs();
     void fieldTableIsConsistent();
+    void deletingAnyRowBreaksTheReaderAndTheWriter();
     void omittedFieldsReadAsStructDefaults();
     void versionOneFileReadsToTheSamePlan();
     void numberOutsideDoubleRangeNamesTheField();
@@ -96,7 +99,9 @@ void TestPlanIO::badInput_data()
     QTest::newRow("both MTBF forms") << "cluster.mtbf_hours_per_gpu=8000" << "cluster.mtbf_hours_per_gpu" << "not both";
     QTest::newRow("PP over layers") << "layout.pp=81" << "layout.pp" << "only 80 layers";
     QTest::newRow("section not object") << "model=3" << "model" << "must be an object";
-    QTest::newRow("newer version") << "version=2" << "version" << "newer than this TrainPlan reads";
+    QTest::newRow("newer version") << "version=3"
+                                   << "version"
+                                   << "newer than this TrainPlan reads";
     QTest::newRow("wrong format") << "format=\"something.else\"" << "format" << "not a TrainPlan plan file";
     QTest::newRow("fragmentation over 0.9") << "training.fragmentation_fraction=0.95" << "training.fragmentation_fraction" << "at most 0.9";
     QTest::newRow("negative restart") << "reliability.restart_seconds=-1" << "reliability.restart_seconds" << "at least 0";
@@ -315,6 +320,7 @@ void TestPlanIO::fieldTableIsConsistent()
         QVERIFY2(!paths.contains(path), qPrintable("duplicate " + path));
         paths << path;
         QVERIFY2(!f.label.empty(), qPrintable(path));
+        QVERIFY2(!f.title.empty(), qPrintable(path + ": the window and the PDF call it by its title"));
         QVERIFY2(!(f.required && !f.defaultValue.empty()), qPrintable(path + ": required fields have no default"));
         if (f.type == trainplan::PlanFieldType::Integer || f.type == trainplan::PlanFieldType::Number || f.type == trainplan::PlanFieldType::IntegerList ||
             f.type == trainplan::PlanFieldType::IntegerOrAuto) {
@@ -348,7 +354,7 @@ void TestPlanIO::fieldTableIsConsistent()
     walk(written, "");
     QVERIFY_THROWS_EXCEPTION(std::logic_error, trainplan::planField("layout.nonsense"));
     QCOMPARE(QString::fromStdString(std::string(trainplan::planField("cluster.memory_gb").unit)), QString("GB"));
-    QCOMPARE(trainplan::planField("cluster.memory_gb").toSi, 1e9);
+    QCOMPARE(trainplan::planField("cluster.memory_gb").toSi, trainplan::units::GB);
 }
 
 // An omitted optional field reads as the struct's default, so code that builds a Plan and
@@ -382,8 +388,7 @@ void TestPlanIO::omittedFieldsReadAsStructDefaults()
     expected.layout.pp = plan.layout.pp;
     expected.layout.dp = plan.layout.dp;
     // Layout fields a file leaves out are unknown (Plan.h, LayoutUnknown); the struct's are known.
-    expected.layout.unknownFields = trainplan::kUnknownRecompute | trainplan::kUnknownSequenceParallel | trainplan::kUnknownFlashAttention |
-                                    trainplan::kUnknownSchedule;
+    expected.layout.unknownFields = trainplan::kUnknownRecompute | trainplan::kUnknownSequenceParallel | trainplan::kUnknownSchedule;
     QVERIFY2(plan == expected, qPrintable("read:    " + QString::fromStdString(trainplan::planToJson(plan).dump()) +
                                           "\nstruct:  " + QString::fromStdString(trainplan::planToJson(expected).dump())));
     // Field by field against the table's documented defaults, as written.
@@ -403,6 +408,82 @@ void TestPlanIO::omittedFieldsReadAsStructDefaults()
 
 // Format version 1 is the current one; a kept version-1 file reads to the plan of its example,
 // and reading never writes: the file's bytes and time stamp are unchanged.
+// The reader and the writer look every field up in the table (planField): a row deleted from it
+// (hidden here by the test-only PlanFieldHiddenForTest) makes reading any plan, and writing any
+// plan that has the field, throw std::logic_error naming the path.
+void TestPlanIO::deletingAnyRowBreaksTheReaderAndTheWriter()
+{
+    // Two plans that between them take every branch of the writer: notes, an FP8 peak, MTBF per
+    // node and per GPU, a checkpoint time and a bandwidth, layers per stage, DP as "auto" and as a
+    // number, and every framework switch.
+    const auto full = [](std::vector<std::string> overrides) {
+        for (const char* o : {"notes=kept", "cluster.peak_fp8_tflops=1979", "layout.stage_layers=[19,21,21,19]", "layout.recompute=full",
+                 "layout.recompute_layers=2", "framework.profile=megatron-core-2024", "framework.tp_comm_overlap=true",
+                 "framework.overlap_grad_reduce=true", "framework.overlap_param_gather=true", "framework.fused_kernels=true",
+                 "framework.cuda_graphs=false", "framework.dropout=false", "framework.fp32_gradients=true", "framework.flash_attention=3",
+                 "framework.optimizer=fused", "framework.gradient_accumulation=fused",
+                 R"(model.layer_kinds=[{"name":"first","layers":40},{"layers":40,"ffn_hidden_size":14336}])"})
+            overrides.push_back(o);
+        return planWith("70b-2048-h100.json", overrides);
+    };
+    const std::vector<trainplan::Plan> plans = {full({"layout.dp=auto"}),
+        full({"cluster.mtbf_hours_per_node=null", "cluster.mtbf_hours_per_gpu=8000", "reliability.checkpoint_write_seconds=null",
+            "reliability.checkpoint_write_gb_per_s_per_gpu=2"})};
+    const json file = readJsonFile(examplePath("70b-2048-h100.json"));
+    // Every path some plan's file has.
+    std::set<std::string> written;
+    std::function<void(const json&, const std::string&)> walk = [&](const json& node, const std::string& prefix) {
+        for (const auto& [key, value] : node.items()) {
+            const std::string path = prefix.empty() ? key : prefix + "." + key;
+            if (value.is_object()) {
+                walk(value, path);
+            } else {
+                written.insert(path);
+                // An array of objects (model.layer_kinds): each element's fields by the array's path.
+                if (value.is_array())
+                    for (const auto& element : value)
+                        if (element.is_object())
+                            walk(element, path);
+            }
+        }
+    };
+    for (const auto& plan : plans)
+        walk(trainplan::planToJson(plan), "");
+    std::vector<std::string> paths;
+    for (const auto& f : trainplan::planFields())
+        paths.emplace_back(f.path);
+    std::set<std::string> neverWritten;
+    for (const std::string& path : paths) {
+        const trainplan::PlanFieldHiddenForTest hidden(path);
+        QVERIFY(!trainplan::findPlanField(path));
+        try {
+            trainplan::planFromJson(file);
+            QFAIL(qPrintable("the reader read a plan without the row of " + QString::fromStdString(path)));
+        } catch (const std::logic_error& e) {
+            QVERIFY2(std::string(e.what()).find(path) != std::string::npos, e.what());
+        }
+        if (!written.count(path)) {
+            neverWritten.insert(path);
+            continue;
+        }
+        int broken = 0;
+        for (const auto& plan : plans) {
+            try {
+                trainplan::planToJson(plan);
+            } catch (const std::logic_error& e) {
+                QVERIFY2(std::string(e.what()).find(path) != std::string::npos, e.what());
+                ++broken;
+            }
+        }
+        QVERIFY2(broken > 0, qPrintable("the writer wrote " + QString::fromStdString(path) + " without its row"));
+    }
+    // Only what the reader accepts instead of another field is never written: the batch in
+    // tokens (written as sequences) and "dp_auto" (written as "dp": "auto").
+    QCOMPARE(neverWritten, (std::set<std::string>{"layout.dp_auto", "training.global_batch_tokens"}));
+    // With every row back, both work again.
+    QCOMPARE(trainplan::planFromJson(trainplan::planToJson(plans[1])), plans[1]);
+}
+
 void TestPlanIO::versionOneFileReadsToTheSamePlan()
 {
     const std::string path = dataPlan("v1-example-a.json");

@@ -6,8 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "plan/PlanName.h"
-#include "plan/Presets.h"
+#include "planfile/PlanName.h"
+#include "planfile/WorkedExamples.h"
+#include "presets/Presets.h"
 
 using nlohmann::json;
 using trainplan::Plan;

@@ -4,7 +4,8 @@
 #include <QtTest>
 
 #include "estimate/Estimate.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
+#include "presets/Presets.h"
 
 class TestPresets : public QObject {
     Q_OBJECT

@@ -12,7 +12,9 @@
 
 #include "analysis/Analysis.h"
 #include "plan/EnumNames.h"
+#include "planfile/PlanFile.h"
 #include "plan/PlanIO.h"
+#include "base/Units.h"
 #include "text/EstimateJson.h"
 
 using nlohmann::json;
@@ -139,7 +141,7 @@ json randomPlan(std::mt19937_64& rng)
           {"intra_node_bandwidth_gb_per_s", real(25, 900)},
           {"inter_node_bandwidth_gb_per_s", real(3, 100)}}},
         {"training",
-         {{"tokens", real(1e9, 2e13)},
+         {{"tokens", real(trainplan::units::giga, 2e13)},
           {"global_batch_sequences", batch},
           {"micro_batch_size", micro},
           {"mfu", real(0.05, 0.7)},
@@ -158,7 +160,7 @@ json randomPlan(std::mt19937_64& rng)
           {"recompute", pick(rng, trainplan::kRecomputeNames)},
           {"flash_attention", uniform(0, 4) != 0},
           {"rank_order", pick(rng, trainplan::kRankOrderNames)}}},
-        {"reliability", {{"restart_seconds", real(0, 3600)}, {"other_overhead_fraction", real(0, 0.2)}}},
+        {"reliability", {{"restart_seconds", real(0, trainplan::units::secondsPerHour)}, {"other_overhead_fraction", real(0, 0.2)}}},
     };
     if (uniform(0, 3) != 0)
         doc["cluster"][uniform(0, 1) ? "mtbf_hours_per_node" : "mtbf_hours_per_gpu"] = real(1, 100'000);
@@ -224,7 +226,7 @@ void TestProperties::randomValidPlans()
         QVERIFY2(std::isfinite(a.predicted.mfu) && a.predicted.mfu > 0 && a.predicted.mfu <= 1.0,
                  where + " MFU " + QByteArray::number(a.predicted.mfu));
         QVERIFY2(std::isfinite(a.predicted.hfu) && a.predicted.hfu <= 1.0, where + " HFU " + QByteArray::number(a.predicted.hfu));
-        QVERIFY2(a.predicted.tflopsPerGpu <= plan.cluster.peakFlopsPerGpu / 1e12 * (1 + 1e-12), where);
+        QVERIFY2(a.predicted.tflopsPerGpu <= plan.cluster.peakFlopsPerGpu / trainplan::units::TFLOPS * (1 + 1e-12), where);
         QVERIFY2(a.predicted.mfu <= a.predicted.hfu * (1 + 1e-12), where);
         worstMfu = std::max(worstMfu, a.predicted.mfu);
         worstHfu = std::max(worstHfu, a.predicted.hfu);

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "plan/EnumNames.h"
 #include "estimate/Estimate.h"
-#include "plan/PlanIO.h"
+#include "plan/EnumNames.h"
+#include "planfile/PlanFile.h"
 #include "rankmap/RankMap.h"
 #include "rankmap/RankMapJson.h"
 
@@ -308,8 +308,8 @@ void TestRankMap::nodeCrossingAgreesWithEstimate()
     QFETCH(int, gpusPerNode);
     const Plan plan = planOf(layoutOf(tp, cp, dp, pp, RankOrder(order)), gpusPerNode);
     const RankMap map(plan);
-    // The estimate's flags come from Topology.cpp's groupStrides / groupCrossesNodes, thin
-    // wrappers over the rank map: the diagram and the estimate must never disagree.
+    // The estimate's flags come from topology/Topology.h's groupsCrossNodes, the rule the rank
+    // map is built on: the diagram and the estimate must never disagree.
     const Estimate est = estimate(plan);
     const auto& c = est.communication;
     QCOMPARE(c.tpCrossesNodes, map.anyGroupCrossesNodes(ParallelDim::Tp));

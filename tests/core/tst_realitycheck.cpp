@@ -10,6 +10,7 @@
 #include "TestSupport.h"
 #include "analysis/RealityCheck.h"
 #include "analysis/Thresholds.h"
+#include "base/Units.h"
 
 using namespace trainplan;
 
@@ -179,11 +180,12 @@ void TestRealityCheck::leaveOneFamilyOut()
 {
     const ModelValidation v = validateModel(allCases());
     qInfo("fitted on every gated row: matmul scale %.3f, kernel overhead %.1f us", v.fitted.matmulScale,
-        v.fitted.kernelOverheadSeconds * 1e6);
+          v.fitted.kernelOverheadSeconds * units::microsecondsPerSecond);
     printStats("in sample", v.inSample);
     printStats("out of sample (leave one family out)", v.outOfSample);
     for (const auto& f : v.folds) {
-        qInfo("  without %-40s scale %.3f overhead %.1f us", f.family.c_str(), f.fitted.matmulScale, f.fitted.kernelOverheadSeconds * 1e6);
+        qInfo("  without %-40s scale %.3f overhead %.1f us", f.family.c_str(), f.fitted.matmulScale,
+              f.fitted.kernelOverheadSeconds * units::microsecondsPerSecond);
         printStats(("    held out: " + f.family).substr(0, 44).c_str(), f.heldOut);
     }
     for (const auto& [key, s] : v.inSampleByAccelerator)

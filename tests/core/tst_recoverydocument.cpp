@@ -1,11 +1,11 @@
-// The recovery file (plan/RecoveryDocument.h): what is written reads back to the same plan, and a
+// The recovery file (planfile/RecoveryDocument.h): what is written reads back to the same plan, and a
 // damaged or hostile file is a PlanError naming the field, never a crash.
 #include <QtTest>
 
 #include <functional>
 
-#include "plan/BoundedJson.h"
-#include "plan/RecoveryDocument.h"
+#include "base/BoundedJson.h"
+#include "planfile/RecoveryDocument.h"
 
 #include "TestSupport.h"
 

@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "TestSupport.h"
+#include "base/Units.h"
 #include "estimate/ReserveModel.h"
-#include "plan/Units.h"
 #include "text/Derivation.h"
 #include "text/TextReport.h"
 
@@ -42,7 +42,7 @@ void TestReserve::termsComeFromTheirFields()
         QCOMPARE(m.ncclBuffers, 3 * 16 * 2 * 4 * units::MiB);
         QCOMPARE(m.modelAndActivations, m.weights + m.gradients + m.optimizer + m.activations);
         QCOMPARE(m.fragmentation, 0.05 * m.modelAndActivations);
-        QCOMPARE(m.extraAllowance, 1e9);
+        QCOMPARE(m.extraAllowance, units::GB);
         QCOMPARE(m.buffers, m.cudaContext + m.workspace + m.ncclBuffers + m.fragmentation + m.extraAllowance);
         QCOMPARE(m.total, m.modelAndActivations + m.buffers);
         QCOMPARE(st.headroomBytes, plan.cluster.memoryBytesPerGpu - m.total);

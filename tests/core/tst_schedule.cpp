@@ -11,9 +11,11 @@
 #include <tuple>
 
 #include "TestSupport.h"
-#include "plan/PlanError.h"
+#include "base/PlanError.h"
 #include "schedule/Schedule.h"
 #include "schedule/ScheduleJson.h"
+#include "steptime/StepTimeCosts.h"
+#include "steptime/StepTimeModel.h"
 
 using namespace testsupport;
 using trainplan::ScheduleCosts;
@@ -31,6 +33,16 @@ constexpr double kTolerance = 1e-9;  // relative, for sums of a few thousand dou
 bool near(double a, double b, double tolerance = kTolerance)
 {
     return std::abs(a - b) <= tolerance * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
+// The plan's op costs as the step-time model predicts them (the costs the timeline draws).
+ScheduleCosts predictedCosts(const trainplan::Plan& plan, const trainplan::Estimate& est)
+{
+    return trainplan::predictedScheduleCosts(plan, est, trainplan::stepTimeOptionsFor(plan));
+}
+ScheduleCosts predictedCosts(const trainplan::Plan& plan, const trainplan::Estimate& est, ScheduleKind kind)
+{
+    return trainplan::predictedScheduleCosts(plan, est, trainplan::stepTimeOptionsFor(plan), kind);
 }
 
 // Equal stages: per stage F, whole backward Bfull (W of it separable), split into v chunks.
@@ -230,8 +242,6 @@ private slots:
     void dpSyncTail();
     void costModelPerLayer_data();
     void costModelPerLayer();
-    void costModelConservesModelFlops_data();
-    void costModelConservesModelFlops();
     void unevenLayerSplit();
     void seedPlan();
     void jsonContract_data();
@@ -410,7 +420,7 @@ void TestSchedule::inFlightPeaksMatchMemoryEstimate()
     QFETCH(QString, overrides);
     const auto plan = planWith("70b-2048-h100.json", toStd(splitOverrides(overrides)));
     const auto est = trainplan::estimate(plan);
-    const auto r = trainplan::simulateSchedule(plan, est);
+    const auto r = trainplan::simulatePredictedSchedule(plan, est);
     QCOMPARE(int(r.stages.size()), int(est.stages.size()));
     for (size_t i = 0; i < est.stages.size(); ++i)
         QCOMPARE(r.stages[i].peakInFlightMicrobatches, est.stages[i].microbatchesInFlight);
@@ -442,8 +452,8 @@ void TestSchedule::zeroBubbleBeatsOneFOneB()
     } else {
         const auto plan = planWith("70b-2048-h100.json", overrides == "-" ? std::vector<std::string>{} : toStd(splitOverrides(overrides)));
         const auto est = trainplan::estimate(plan);
-        zbCosts = trainplan::scheduleCosts(plan, est, ScheduleKind::ZeroBubbleH1);
-        oneCosts = trainplan::scheduleCosts(plan, est, ScheduleKind::OneFOneB);
+        zbCosts = predictedCosts(plan, est, ScheduleKind::ZeroBubbleH1);
+        oneCosts = predictedCosts(plan, est, ScheduleKind::OneFOneB);
     }
     const auto zb = trainplan::simulateSchedule(zbCosts, ScheduleKind::ZeroBubbleH1);
     const auto one = trainplan::simulateSchedule(oneCosts, ScheduleKind::OneFOneB);
@@ -477,100 +487,77 @@ void TestSchedule::dpSyncTail()
 void TestSchedule::costModelPerLayer_data()
 {
     QTest::addColumn<QString>("overrides");
-    QTest::addColumn<double>("recomputeAttention");  // attention-core forwards added to B
-    QTest::addColumn<double>("recomputeLinear");     // linear-layer forwards added to B
-    QTest::newRow("seed: selective") << "" << 1.0 << 0.0;
-    QTest::newRow("no recompute") << "layout.recompute=none" << 0.0 << 0.0;
-    QTest::newRow("full recompute") << "layout.recompute=full" << 1.0 << 1.0;
-    QTest::newRow("tp4 b2 mfu 0.5") << "layout.tp=4 layout.dp=128 training.micro_batch_size=2 training.global_batch_sequences=2048 training.mfu=0.5" << 1.0 << 0.0;
-    QTest::newRow("cp2") << "layout.cp=2 layout.dp=32" << 1.0 << 0.0;
+    QTest::newRow("seed: selective") << "";
+    QTest::newRow("no recompute") << "layout.recompute=none";
+    QTest::newRow("full recompute") << "layout.recompute=full";
+    QTest::newRow("full recompute of 3 layers a stage") << "layout.recompute=full layout.recompute_layers=3";
+    QTest::newRow("tp4 b2") << "layout.tp=4 layout.dp=128 training.micro_batch_size=2 training.global_batch_sequences=2048";
+    QTest::newRow("cp2") << "layout.cp=2 layout.dp=32";
+    QTest::newRow("interleaved v4") << "layout.schedule=interleaved layout.virtual_stages=4";
+    QTest::newRow("two layer kinds") << R"(model.layer_kinds=[{"layers":10,"ffn_hidden_size":14336},{"layers":70}])";
+    QTest::newRow("two layer kinds, interleaved v2, partial recompute")
+        << R"(model.layer_kinds=[{"layers":30,"ffn_hidden_size":8192,"ffn_kind":"gelu"},{"layers":50}] layout.schedule=interleaved layout.virtual_stages=2 layout.recompute=full layout.recompute_layers=2)";
 }
 
-// Per GPU per micro-batch, T = b s / cp tokens, t-way TP:
-//   layer forward = (2 P_layer T + 4 a d s T) / t FLOPs, LM head 2 V h T / t on the last
-//   stage, backward = 2 x forward + recompute, W = the linear part (see ScheduleCosts.cpp).
+// Every op of the timeline is the step-time model's per-layer cost (StepTimeCosts.h) times the
+// layers of each kind its chunk holds, plus the embedding on the first chunk and the LM head on
+// the last: F = sum n_k F_k + ends, B = sum n_k (B_k less the unrecomputed share of the
+// recompute) + ends, W = sum n_k W_k + the head's. And the reference stage's busy time (the
+// predicted step's components) is that stage's F + B over the step's micro-batches.
 void TestSchedule::costModelPerLayer()
 {
     QFETCH(QString, overrides);
-    QFETCH(double, recomputeAttention);
-    QFETCH(double, recomputeLinear);
     const auto plan = planWith("70b-2048-h100.json", toStd(splitOverrides(overrides)));
     const auto est = trainplan::estimate(plan);
-    const auto costs = trainplan::scheduleCosts(plan, est);
-    const auto& md = plan.model;
-    // FLOPs per GPU per micro-batch; the cost model turns them into seconds at one common
-    // rate (checked below), so each op's duration must be proportional to its FLOPs.
-    const double t = plan.layout.tp;
-    const double tokens = double(plan.training.microBatchSize) * md.sequenceLength / plan.layout.cp;
-    const double linear = 2.0 * est.parameters.perLayer * tokens / t;
-    const double attention = 4.0 * md.attentionHeads * md.headDim * double(md.sequenceLength) * tokens / t;
-    const double head = 2.0 * md.vocabSize * double(md.hiddenSize) * tokens / t;
-
+    const auto options = trainplan::stepTimeOptionsFor(plan);
+    const auto groups = trainplan::communicationGroups(plan, est, options.efficiency);
+    const auto mc = trainplan::microbatchCosts(plan, est, options, groups);
+    const auto costs = predictedCosts(plan, est);
+    QCOMPARE(int(mc.layers.size()), plan.model.kindCount());
     QCOMPARE(costs.p, plan.layout.pp);
     QCOMPARE(costs.m, (long long)est.pipeline.microbatches);
-    QCOMPARE(costs.v, 1);
-    QCOMPARE(costs.sendSeconds, est.communication.ppSecondsPerSend);
-    QCOMPARE(costs.dpSyncSeconds, est.communication.dpSeconds);
-    const double secondsPerFlop = costs.stages[0].forwardSeconds / (est.stages[0].layers * (linear + attention));
-    QVERIFY(secondsPerFlop > 0);
+    const int v = costs.v;
+    QCOMPARE(v, plan.layout.schedule == trainplan::Schedule::Interleaved ? plan.layout.virtualStages : 1);
+    const bool partial = plan.layout.recompute == trainplan::Recompute::Full && plan.layout.recomputeLayers > 0;
     for (int i = 0; i < costs.p; ++i) {
-        const double layers = est.stages[i].layers;
-        const bool last = i == costs.p - 1;
-        const auto& s = costs.stages[i];
-        const double forward = layers * (linear + attention) + (last ? head : 0.0);
-        QVERIFY(near(s.forwardSeconds, forward * secondsPerFlop));
-        QVERIFY(near(s.backwardSeconds, (2 * forward + layers * (recomputeAttention * attention + recomputeLinear * linear)) * secondsPerFlop));
-        QVERIFY(near(s.weightGradSeconds, (layers * linear + (last ? head : 0.0)) * secondsPerFlop));
-    }
-    // The embedding lookup costs nothing: stage 0 equals a middle stage of as many layers.
-    QVERIFY(near(costs.stages[0].forwardSeconds, costs.stages[1].forwardSeconds));
-}
-
-void TestSchedule::costModelConservesModelFlops_data()
-{
-    QTest::addColumn<QString>("overrides");
-    QTest::newRow("seed 1f1b") << "layout.recompute=none";
-    QTest::newRow("interleaved v4") << "layout.recompute=none layout.schedule=interleaved layout.virtual_stages=4";
-    QTest::newRow("uneven split") << "layout.recompute=none layout.stage_layers=[17,22,22,19]";
-    QTest::newRow("tied embeddings, cp2, b2") << "layout.recompute=none model.tied_embeddings=true layout.cp=2 layout.dp=32 training.micro_batch_size=2";
-}
-
-// Summed over stages, micro-batches and GPUs, F + B is the estimate's model FLOPs per step
-// (6 N D + 12 L h s D; Kaplan et al. 2020, PaLM App. B) less 6 D per parameter that does
-// no matmul: the embedding table (looked up) and the final norm; the LM head's V h counts
-// even when tied. Checks that no stage, chunk or factor is lost or doubled.
-void TestSchedule::costModelConservesModelFlops()
-{
-    // The plan's MFU is end to end: the mean stage is busy for the estimate's step time less
-    // the closed-form bubble, so with uniform stages the simulation reproduces the estimate.
-    QFETCH(QString, overrides);
-    const auto plan = planWith("70b-2048-h100.json", toStd(splitOverrides(overrides)));
-    const auto est = trainplan::estimate(plan);
-    const auto costs = trainplan::scheduleCosts(plan, est);
-    double seconds = 0;
-    for (const auto& s : costs.stages)
-        seconds += s.forwardSeconds + s.backwardSeconds;
-    const double meanBusy = seconds * double(costs.m) / costs.p;
-    const double expected = est.time.stepSeconds * (1.0 - est.pipeline.bubbleFraction);
-    QVERIFY2(near(meanBusy, expected), qPrintable(QString("%1 vs %2").arg(meanBusy).arg(expected)));
-
-    // Uniform stages, free sends and DP: the simulated step is the estimate's step.
-    auto uniform = costs;
-    const auto mean = [&] {
-        trainplan::StageCosts m{};
-        for (const auto& s : costs.stages) {
-            m.forwardSeconds += s.forwardSeconds / double(costs.stages.size());
-            m.backwardSeconds += s.backwardSeconds / double(costs.stages.size());
-            m.weightGradSeconds += s.weightGradSeconds / double(costs.stages.size());
+        const auto& stage = est.stages[size_t(i)];
+        const double unrecomputed = partial ? 1.0 - double(trainplan::recomputedLayers(plan.layout, stage.layers)) / stage.layers : 0.0;
+        int layer = stage.firstLayer;
+        double stageWork = 0.0;
+        for (int c = 0; c < v; ++c) {
+            const int layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
+            double f = 0, b = 0, w = 0;
+            for (int n = 0; n < layers; ++n, ++layer) {
+                const auto& L = mc.layers[size_t(plan.model.kindOfLayer(layer))];
+                f += L.forward();
+                b += L.backward() - L.recompute * unrecomputed;
+                w += L.weightGradMatmul;
+            }
+            if (stage.hasEmbedding && c == 0) {
+                f += mc.embedding.forward();
+                b += mc.embedding.backward();
+            }
+            if (stage.hasLmHead && c == v - 1) {
+                f += mc.lmHead.forward();
+                b += mc.lmHead.backward();
+                w += mc.lmHead.weightGradMatmul;
+            }
+            const auto& sc = costs.stages[size_t(c) * costs.p + i];
+            QVERIFY2(near(sc.forwardSeconds, f), qPrintable(QString("stage %1 chunk %2 F %3 vs %4").arg(i).arg(c).arg(sc.forwardSeconds).arg(f)));
+            QVERIFY2(near(sc.backwardSeconds, b), qPrintable(QString("stage %1 chunk %2 B").arg(i).arg(c)));
+            QVERIFY2(near(sc.weightGradSeconds, w), qPrintable(QString("stage %1 chunk %2 W").arg(i).arg(c)));
+            stageWork += sc.forwardSeconds + sc.backwardSeconds;
         }
-        return m;
-    }();
-    for (auto& s : uniform.stages)
-        s = mean;
-    uniform.sendSeconds = 0;
-    uniform.dpSyncSeconds = 0;
-    const auto r = trainplan::simulateSchedule(uniform, trainplan::scheduleKindOf(plan.layout.schedule));
-    QVERIFY2(near(r.stepSeconds, est.time.stepSeconds), qPrintable(QString("%1 vs %2").arg(r.stepSeconds).arg(est.time.stepSeconds)));
+        QCOMPARE(layer, stage.firstLayer + stage.layers);
+        // The predicted step's busy components are the reference stage's ops over m micro-batches.
+        const auto predicted = trainplan::predictStep(plan, est, options);
+        if (i == predicted.referenceStage) {
+            const auto& parts = predicted.components;
+            const double busy = parts.forwardCompute + parts.backwardCompute + parts.memoryBound + parts.recompute + parts.tpCommunication +
+                                parts.cpCommunication + parts.zeroCommunication + parts.kernelOverhead;
+            QVERIFY2(near(busy, stageWork * double(costs.m)), qPrintable(QString("busy %1 vs %2").arg(busy).arg(stageWork * double(costs.m))));
+        }
+    }
 }
 
 // An uneven split (layout.stage_layers) gives proportionally uneven stages, and the
@@ -581,12 +568,13 @@ void TestSchedule::unevenLayerSplit()
     const auto uneven = planWith("70b-2048-h100.json", {"layout.recompute=none", "layout.stage_layers=[16,24,22,18]"});
     const auto evenEst = trainplan::estimate(even);
     const auto unevenEst = trainplan::estimate(uneven);
-    const auto evenCosts = trainplan::scheduleCosts(even, evenEst);
-    const auto unevenCosts = trainplan::scheduleCosts(uneven, unevenEst);
+    const auto evenCosts = predictedCosts(even, evenEst);
+    const auto unevenCosts = predictedCosts(uneven, unevenEst);
+    // Middle stages hold layers only: their ops scale with their layer counts.
     QVERIFY(near(unevenCosts.stages[1].forwardSeconds, evenCosts.stages[1].forwardSeconds * 24 / 20));
-    QVERIFY(near(unevenCosts.stages[0].backwardSeconds, evenCosts.stages[0].backwardSeconds * 16 / 20));
-    const auto r = trainplan::simulateSchedule(uneven, unevenEst);
-    const auto e = trainplan::simulateSchedule(even, evenEst);
+    QVERIFY(near(unevenCosts.stages[2].backwardSeconds, evenCosts.stages[2].backwardSeconds * 22 / 20));
+    const auto r = trainplan::simulatePredictedSchedule(uneven, unevenEst);
+    const auto e = trainplan::simulatePredictedSchedule(even, evenEst);
     QVERIFY(r.closedFormBubbleFraction == e.closedFormBubbleFraction);
     QVERIFY2(r.bubbleFraction > e.bubbleFraction + 0.05,
              qPrintable(QString("uneven %1, even %2").arg(r.bubbleFraction).arg(e.bubbleFraction)));
@@ -600,7 +588,7 @@ void TestSchedule::seedPlan()
 {
     const auto plan = trainplan::loadPlanFile(examplePath("70b-2048-h100.json"));
     const auto est = trainplan::estimate(plan);
-    const auto r = trainplan::simulateSchedule(plan, est);
+    const auto r = trainplan::simulatePredictedSchedule(plan, est);
     QCOMPARE(r.kind, ScheduleKind::OneFOneB);
     QCOMPARE(r.p, 4);
     QCOMPARE(r.m, 16LL);
@@ -609,13 +597,15 @@ void TestSchedule::seedPlan()
     QVERIFY(near(r.closedFormBubbleFraction, est.pipeline.bubbleFraction));
     QVERIFY2(r.bubbleFraction > 3.0 / 19.0 && r.bubbleFraction < 3.0 / 19.0 + 0.03,
              qPrintable(QString("simulated bubble %1").arg(r.bubbleFraction)));
-    QVERIFY(dependencyViolation(r, trainplan::scheduleCosts(plan, est), r.kind).isEmpty());
+    QVERIFY(dependencyViolation(r, predictedCosts(plan, est), r.kind).isEmpty());
 
-    // Without the LM head's extra work and the sends, the worked example's stages are equal and the
-    // simulation gives 3/19 exactly.
-    auto costs = trainplan::scheduleCosts(plan, est);
-    costs.stages.back() = costs.stages.front();
+    // Without the ends' extra work, the sends and the DP tail, the worked example's stages are
+    // equal and the simulation gives 3/19 exactly.
+    auto costs = predictedCosts(plan, est);
+    for (auto& stage : costs.stages)
+        stage = costs.stages[1];
     costs.sendSeconds = 0;
+    costs.dpSyncSeconds = 0;
     QVERIFY(near(trainplan::simulateSchedule(costs, r.kind).bubbleFraction, 3.0 / 19.0));
 }
 
@@ -689,7 +679,7 @@ void TestSchedule::rejectsImpossiblePipelines()
     // From a plan, the error names the field: 1024 / (64 x 1) = 16 micro-batches on 3 stages.
     const auto plan = planWith("70b-2048-h100.json", {"layout.pp=3", "layout.schedule=interleaved", "layout.virtual_stages=2"});
     try {
-        trainplan::simulateSchedule(plan, trainplan::estimate(plan));
+        trainplan::simulatePredictedSchedule(plan, trainplan::estimate(plan));
         QFAIL("expected a PlanError");
     } catch (const trainplan::PlanError& e) {
         QCOMPARE(QString::fromStdString(e.problems().at(0).path), QString("training.global_batch_sequences"));

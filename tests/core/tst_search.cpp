@@ -5,7 +5,9 @@
 #include <climits>
 
 #include "TestSupport.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
+#include "presets/Presets.h"
+#include "base/Units.h"
 #include "search/LayoutSearch.h"
 #include "search/LayoutSearchRanking.h"
 
@@ -75,7 +77,7 @@ void TestSearch::initTestCase()
     qInfo("default plan: %lld layouts evaluated, %lld fit, %d Pareto, %.3f s", all_.evaluated, all_.fitting, all_.paretoCount, all_.seconds);
     for (int i = 0; i < 5; ++i)
         qInfo("  #%d %s: %.3f s/step, MFU %.1f %%, %.1f GB", i + 1, qPrintable(describe(all_.rows[i].layout)), all_.rows[i].stepSeconds,
-              all_.rows[i].mfu * 100, all_.rows[i].memoryBytes / 1e9);
+              all_.rows[i].mfu * 100, all_.rows[i].memoryBytes / units::GB);
 }
 
 void TestSearch::findsTheSeedLayoutOrBetter()
@@ -133,7 +135,7 @@ void TestSearch::paretoFlagsMatchTheDefinitionWithTies()
         std::uniform_int_distribution<int> memory(0, round % 2 ? 5 : 3000), time(0, round % 3 ? 6 : 4000);
         std::vector<SearchRow> rows(size_t(1 + round * 40));
         for (auto& r : rows) {
-            r.memoryBytes = 1e9 + 1e6 * memory(rng);
+            r.memoryBytes = units::GB + units::MB * memory(rng);
             r.totalSeconds = 1e5 + 10.0 * time(rng);
         }
         SearchOptions options;
@@ -188,7 +190,7 @@ void TestSearch::simplestObeysItsDefinition()
                  qPrintable(describe(r.layout) + " is simpler than " + describe(simplest->layout)));
     }
     qInfo("simplest for the default plan: %s, %.3f s/step, %.1f GB", qPrintable(describe(simplest->layout)), simplest->stepSeconds,
-          simplest->memoryBytes / 1e9);
+          simplest->memoryBytes / units::GB);
 }
 
 void TestSearch::seed004SimplestIsLightSharding()
@@ -380,7 +382,8 @@ void TestSearch::llama405bOnH200sTopRowKeepsTheMargin()
         if (!first || row.totalSeconds < first->totalSeconds)
             first = &row;
     qInfo("405B on 16,384 H200: first %s, %.1f GB used, %.1f GB free (margin %.1f GB); %lld fit, %lld under the margin",
-          qPrintable(describe(first->layout)), first->memoryBytes / 1e9, first->headroomBytes / 1e9, margin / 1e9, result.fitting, result.underMargin);
+          qPrintable(describe(first->layout)), first->memoryBytes / units::GB, first->headroomBytes / units::GB, margin / units::GB,
+          result.fitting, result.underMargin);
     QVERIFY2(first->headroomBytes >= margin, qPrintable(describe(first->layout)));
     QVERIFY(!result.rows.front().withinMargin && result.rows.front().headroomBytes >= margin);
     // The margin matters at this scale: some layouts fit only without it.

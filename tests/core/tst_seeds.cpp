@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "TestSupport.h"
+#include "base/Units.h"
 #include "text/Derivation.h"
 
 using namespace testsupport;
@@ -137,7 +138,8 @@ void TestSeeds::ranges_data()
     QTest::newRow("000 attention ~8% of 6N") << "70b-2048-h100.json" << "attention_share" << 0.075 << 0.085;
     QTest::newRow("000 padded 10-11 days") << "70b-2048-h100.json" << "reliability.padded_days" << 10.0 << 11.0;
     QTest::newRow("000 checkpoint 20-40 min") << "70b-2048-h100.json" << "reliability.checkpoint_interval_seconds" << 20 * 60.0 << 40 * 60.0;
-    QTest::newRow("000 failure every few hours") << "70b-2048-h100.json" << "reliability.cluster_mtbf_seconds" << 2 * 3600.0 << 6 * 3600.0;
+    const double hour = trainplan::units::secondsPerHour;
+    QTest::newRow("000 failure every few hours") << "70b-2048-h100.json" << "reliability.cluster_mtbf_seconds" << 2 * hour << 6 * hour;
     QTest::newRow("004 44 GB free for activations") << "70b-512-gpu.json" << "memory.per_gpu_bytes.total" << 36.1e9 << 80e9;
 }
 

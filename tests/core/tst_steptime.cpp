@@ -7,7 +7,8 @@
 
 #include "TestSupport.h"
 #include "estimate/CommunicationModel.h"
-#include "plan/Presets.h"
+#include "presets/Presets.h"
+#include "base/Units.h"
 #include "steptime/StepTimeCosts.h"
 #include "steptime/StepTimeModel.h"
 
@@ -142,7 +143,7 @@ void TestStepTime::componentsSumToTotal_data()
     QTest::newRow("cp 2") << s0 << "layout.cp=2 layout.dp=32";
     QTest::newRow("tp 16 across nodes") << s0 << "layout.tp=16 layout.dp=32";
     QTest::newRow("full recompute, no SP") << s0 << "layout.recompute=full layout.sequence_parallel=false";
-    QTest::newRow("no flash attention") << s0 << "layout.flash_attention=false";
+    QTest::newRow("no flash attention") << s0 << "framework.flash_attention=none";
     QTest::newRow("uneven stages") << s0 << "layout.pp=3 layout.dp=64 cluster.gpus=1536";
     QTest::newRow("micro-batch 4") << s0 << "training.micro_batch_size=4";
 }
@@ -292,8 +293,8 @@ void TestStepTime::utilisationFollowsTheEstimatesFlops()
     QVERIFY(std::abs(p.mfu * p.stepSeconds * gpus * peak - p.modelFlopsPerStep) <= 1e-9 * p.modelFlopsPerStep);
     QVERIFY(std::abs(p.hfu * p.stepSeconds * gpus * peak - est.flops.hardware / est.time.stepsExact) <= 1e-6 * p.modelFlopsPerStep);
     QVERIFY(std::abs(p.tokensPerSecondPerGpu - est.time.tokensPerStep / p.stepSeconds / gpus) < 1e-9);
-    QVERIFY(std::abs(p.tflopsPerGpu - p.mfu * peak / 1e12) < 1e-9);
-    QVERIFY(std::abs(p.gpuHours - p.stepSeconds * est.time.stepsExact * gpus / 3600.0) <= 1e-9 * p.gpuHours);
+    QVERIFY(std::abs(p.tflopsPerGpu - p.mfu * peak / units::TFLOPS) < 1e-9);
+    QVERIFY(std::abs(p.gpuHours - p.stepSeconds * est.time.stepsExact * gpus / units::secondsPerHour) <= 1e-9 * p.gpuHours);
 }
 
 void TestStepTime::embeddingDominatedModelStaysBelowPeak()
@@ -326,7 +327,7 @@ void TestStepTime::embeddingDominatedModelStaysBelowPeak()
         QVERIFY2(sixNdMfu > 1.0, "the plan should be one where 6N counting passes peak");
         QVERIFY2(p.mfu > 0 && p.mfu <= 1.0, qPrintable(QString("%1: MFU %2").arg(recompute).arg(p.mfu)));
         QVERIFY2(p.hfu >= p.mfu && p.hfu <= 1.0, qPrintable(QString("%1: HFU %2").arg(recompute).arg(p.hfu)));
-        QVERIFY(p.tflopsPerGpu <= plan.cluster.peakFlopsPerGpu / 1e12);
+        QVERIFY(p.tflopsPerGpu <= plan.cluster.peakFlopsPerGpu / units::TFLOPS);
     }
 }
 
@@ -341,10 +342,10 @@ void TestStepTime::fp8RunsTheLayersGemmsAtTheFp8Peak()
     // The layer's GEMMs take the peaks' ratio of the time (same shape efficiency): about half ...
     const double ratio = bf16.cluster.peakFlopsPerGpu / fp8PeakFlopsPerGpu(fp8.cluster);
     QVERIFY(ratio > 0.49 && ratio < 0.51);
-    QVERIFY(std::abs(b.layer.forwardMatmul / a.layer.forwardMatmul - ratio) < 1e-9);
+    QVERIFY(std::abs(b.layers[0].forwardMatmul / a.layers[0].forwardMatmul - ratio) < 1e-9);
     // ... attention does not change, and the casts add memory-bound work.
-    QCOMPARE(b.layer.forwardAttention, a.layer.forwardAttention);
-    QVERIFY(b.layer.forwardMemory > a.layer.forwardMemory);
+    QCOMPARE(b.layers[0].forwardAttention, a.layers[0].forwardAttention);
+    QVERIFY(b.layers[0].forwardMemory > a.layers[0].forwardMemory);
     // The step is faster, but far from twice: everything else stays.
     QVERIFY2(b.stepSeconds < a.stepSeconds * 0.9 && b.stepSeconds > a.stepSeconds * 0.55, qPrintable(QString::number(b.stepSeconds / a.stepSeconds)));
     // MFU counts model FLOPs against the BF16 peak, so it rises with the step's speed.
@@ -361,11 +362,11 @@ void TestStepTime::fp8RunsTheLayersGemmsAtTheFp8Peak()
     }));
     Plan a100bf16 = a100;
     a100bf16.training.matmulPrecision = MatmulPrecision::Bf16;
-    QCOMPARE(predict(a100).layer.forwardMatmul, predict(a100bf16).layer.forwardMatmul);
+    QCOMPARE(predict(a100).layers[0].forwardMatmul, predict(a100bf16).layers[0].forwardMatmul);
     // A peak given in the plan wins over the preset's.
     Plan given = fp8;
     given.cluster.peakFp8FlopsPerGpu = 2.0 * fp8PeakFlopsPerGpu(fp8.cluster);
-    QVERIFY(std::abs(predict(given).layer.forwardMatmul / b.layer.forwardMatmul - 0.5) < 1e-9);
+    QVERIFY(std::abs(predict(given).layers[0].forwardMatmul / b.layers[0].forwardMatmul - 0.5) < 1e-9);
 }
 
 void TestStepTime::seedPlansPredictPlausibleMfu()
@@ -411,7 +412,7 @@ void TestStepTime::customAcceleratorTakesTheNearestPreset()
         QVERIFY2(a.efficiency.valid(), a.name.c_str());
         QVERIFY2(!a.efficiencySource.empty(), a.name.c_str());
         QVERIFY(a.efficiency.matmulEfficiency <= 0.9 && a.efficiency.hbmEfficiency <= 1.0);
-        QVERIFY(a.efficiency.hbmBytesPerSecond >= 1e12 && a.efficiency.hbmBytesPerSecond <= 1e13);
+        QVERIFY(a.efficiency.hbmBytesPerSecond >= units::TB && a.efficiency.hbmBytesPerSecond <= 10 * units::TB);
     }
 }
 
@@ -427,7 +428,7 @@ void TestStepTime::predictedMfuFeedsTheEstimate()
 void TestStepTime::jsonHasTheInterfaceKeys()
 {
     const Plan plan = planWith("70b-2048-h100.json");
-    const auto doc = predictedToJson(predictStep(plan, estimate(plan)));
+    const auto doc = predictedToJson(predictStep(plan, estimate(plan)), plan.model);
     for (const char* key : {"step_seconds", "mfu", "hfu", "tflops_per_gpu", "tokens_per_second_per_gpu", "components"})
         QVERIFY2(doc.contains(key), key);
     double sum = 0;
@@ -554,7 +555,7 @@ void TestStepTime::fsdpOn64H100UsesTheNodesNics()
     QVERIFY2(p.mfu > 0.30 && p.mfu < 0.60, qPrintable(QString::number(p.mfu)));
     QVERIFY(p.components.zeroCommunication < 0.10 * p.stepSeconds);
     // Two gathered units and one unit of gradients in flight (ActivationModel.h).
-    QVERIFY(est.stages[0].activationExtras >= est.parameters.perLayer * (2 * 2 + 4) * 0.999);
+    QVERIFY(est.stages[0].activationExtras >= est.parameters.kinds[0].total * (2 * 2 + 4) * 0.999);
 }
 
 QTEST_GUILESS_MAIN(TestStepTime)

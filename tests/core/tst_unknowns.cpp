@@ -9,8 +9,11 @@
 #include "analysis/PlanUnknowns.h"
 #include "analysis/Sensitivity.h"
 #include "estimate/PipelineModel.h"
+#include "plan/LayoutUnknownFields.h"
+#include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
-#include "plan/Presets.h"
+#include "planfile/PlanFile.h"
+#include "presets/Presets.h"
 #include "text/EstimateJson.h"
 
 using namespace testsupport;
@@ -31,7 +34,7 @@ Plan exampleWithout(const std::vector<std::string>& removed, const std::vector<s
     return planFromJson(doc);
 }
 
-const unsigned kAll = kUnknownRecompute | kUnknownSequenceParallel | kUnknownFlashAttention | kUnknownSchedule;
+const unsigned kAll = kUnknownRecompute | kUnknownSequenceParallel | kUnknownSchedule;
 
 }  // namespace
 
@@ -48,17 +51,18 @@ private slots:
     void sensitivityNamesEachUnknown();
     void jsonSaysWhatWasAssumed();
     void reviewedEdges();
+    void eachRowOfTheTableDrivesEveryEdge_data();
+    void eachRowOfTheTableDrivesEveryEdge();
 };
 
 void TestUnknowns::omittedOrNullFieldsAreUnknown()
 {
     QCOMPARE(planWith("70b-2048-h100.json").layout.unknownFields, 0u);  // the example gives every field
-    const Plan plan = exampleWithout({"recompute", "sequence_parallel", "flash_attention", "schedule", "virtual_stages"});
+    const Plan plan = exampleWithout({"recompute", "sequence_parallel", "schedule", "virtual_stages"});
     QCOMPARE(plan.layout.unknownFields, kAll);
     // Expected values are the fields' defaults.
     QCOMPARE(plan.layout.recompute, Recompute::None);
     QCOMPARE(plan.layout.sequenceParallel, false);
-    QCOMPARE(plan.layout.flashAttention, true);
     QCOMPARE(plan.layout.schedule, Schedule::OneFOneB);
     // null says the same as leaving the field out.
     nlohmann::json doc = readJsonFile(examplePath("70b-2048-h100.json"));
@@ -71,24 +75,24 @@ void TestUnknowns::omittedOrNullFieldsAreUnknown()
 
 void TestUnknowns::unknownFieldsRoundTripAndEditsMakeThemKnown()
 {
-    const Plan plan = exampleWithout({"recompute", "flash_attention"});
+    const Plan plan = exampleWithout({"recompute", "sequence_parallel"});
     const nlohmann::json written = planToJson(plan);
     QVERIFY(!written.at("layout").contains("recompute"));
-    QVERIFY(!written.at("layout").contains("flash_attention"));
-    QVERIFY(written.at("layout").contains("sequence_parallel"));
+    QVERIFY(!written.at("layout").contains("sequence_parallel"));
+    QVERIFY(written.at("layout").contains("schedule"));
     QCOMPARE(planFromJson(written), plan);
     // Setting a field to another value makes it known; leaving it makes no difference.
     Plan edited = plan;
     edited.layout.recompute = Recompute::Full;
     markEditedLayoutFieldsKnown(plan, edited);
-    QCOMPARE(edited.layout.unknownFields, unsigned(kUnknownFlashAttention));
+    QCOMPARE(edited.layout.unknownFields, unsigned(kUnknownSequenceParallel));
     Plan untouched = plan;
     markEditedLayoutFieldsKnown(plan, untouched);
     QCOMPARE(untouched.layout.unknownFields, plan.layout.unknownFields);
     // --set names the field, so it is known.
     nlohmann::json doc = written;
     applyOverride(doc, "layout.recompute=none");
-    QCOMPARE(planFromJson(doc).layout.unknownFields, unsigned(kUnknownFlashAttention));
+    QCOMPARE(planFromJson(doc).layout.unknownFields, unsigned(kUnknownSequenceParallel));
 }
 
 void TestUnknowns::unknownRecomputeIsTheLightestThatFits()
@@ -157,17 +161,17 @@ void TestUnknowns::partialRecomputeScalesMemoryAndWork()
 void TestUnknowns::unknownFieldsWidenThePredictedRange()
 {
     const Analysis known = analyse(planWith("70b-2048-h100.json", {"layout.schedule=1f1b"}));
-    const Plan plan = exampleWithout({"recompute", "sequence_parallel", "flash_attention", "schedule", "virtual_stages"},
-                                     {"layout.sequence_parallel=false", "layout.recompute=none"});
+    const Plan plan = exampleWithout(
+        {"recompute", "sequence_parallel", "schedule", "virtual_stages"}, {"layout.sequence_parallel=false", "layout.recompute=none"});
     const Analysis unknown = analyse(plan);
     const PredictedRange& r = unknown.predicted.range;
     QCOMPARE(r.unknownLayoutFields, kAll);
-    QCOMPARE(r.unknownInputs(), r.unknownSwitches + 4);
+    QCOMPARE(r.unknownInputs(), r.unknownSwitches + 3);
     // The example gives every layout field: none is unknown in its range.
     QCOMPARE(known.predicted.range.unknownLayoutFields, 0u);
     QCOMPARE(r.unknownSwitches, 0);  // the profile sets every switch
-    // The slow end has full recompute, no SP, no FlashAttention: far slower than the expected
-    // step; the fast end has SP and interleaving: faster.
+    // The slow end has full recompute and no SP: far slower than the expected step; the fast end
+    // has SP and interleaving: faster.
     QVERIFY(r.low.stepSeconds > unknown.predicted.stepSeconds * (1.0 + r.modelErrorSlower) * 1.2);
     QVERIFY(r.high.stepSeconds < unknown.predicted.stepSeconds / (1.0 + r.modelErrorFaster));
     QVERIFY(r.low.mfu < unknown.predicted.mfu && unknown.predicted.mfu < r.high.mfu);
@@ -191,17 +195,17 @@ void TestUnknowns::unknownFieldsWidenTheMemoryRange()
 
 void TestUnknowns::sensitivityNamesEachUnknown()
 {
-    const Plan plan = exampleWithout({"flash_attention", "schedule", "virtual_stages"});
+    const Plan plan = exampleWithout({"sequence_parallel", "schedule", "virtual_stages"});
     const SensitivityResult r = sensitivity(plan);
     std::vector<std::string> named;
     for (const auto& b : r.bars)
         if (b.kind == SensitivityKind::Unknown)
             named.push_back(b.field);
     QCOMPARE(named.size(), size_t(2));
-    QVERIFY(std::find(named.begin(), named.end(), "layout.flash_attention") != named.end());
+    QVERIFY(std::find(named.begin(), named.end(), "layout.sequence_parallel") != named.end());
     QVERIFY(std::find(named.begin(), named.end(), "layout.schedule") != named.end());
     for (const auto& b : r.bars)
-        if (b.field == "layout.flash_attention") {
+        if (b.field == "layout.sequence_parallel") {
             QCOMPARE(b.lowText, std::string("off"));
             QCOMPARE(b.highText, std::string("on"));
             QVERIFY(b.stepSecondsLow > b.stepSecondsHigh);
@@ -232,8 +236,7 @@ void TestUnknowns::jsonSaysWhatWasAssumed()
 
 // Edges a review found: the memory range of a settled partial recompute reaches full recompute of
 // every layer; interleaved stages recompute recompute_layers per chunk; an unknown schedule that no
-// interleaving can run, or FlashAttention in a stack without it, is not counted; MXFP8 needs MX
-// tensor cores.
+// interleaving can run is not counted; MXFP8 needs MX tensor cores.
 void TestUnknowns::reviewedEdges()
 {
     const Plan tight = exampleWithout({"recompute"}, {"training.micro_batch_size=4", "model.sequence_length=8192", "training.global_batch_sequences=2048"});
@@ -256,10 +259,6 @@ void TestUnknowns::reviewedEdges()
     QVERIFY(noInterleaving.layout.unknownFields & kUnknownSchedule);
     if (fewestInterleavingChunks(noInterleaving) == 0)
         QCOMPARE(actingLayoutUnknowns(noInterleaving) & kUnknownSchedule, 0u);
-    nlohmann::json doc = readJsonFile(examplePath("70b-2048-h100.json"));
-    doc["layout"].erase("flash_attention");
-    doc["framework"] = {{"profile", "megatron-lm-2021"}};  // no FlashAttention in that stack
-    QCOMPARE(actingLayoutUnknowns(planFromJson(doc)) & kUnknownFlashAttention, 0u);
 
     Plan mx = planWith("70b-2048-h100.json", {"training.matmul_precision=mxfp8"});
     const auto fp8Error = [](const Plan& p) {
@@ -272,6 +271,80 @@ void TestUnknowns::reviewedEdges()
     applyAccelerator(*findAcceleratorPreset("B200 180GB"), mx.cluster);
     mx.training.matmulPrecision = MatmulPrecision::Mxfp8;
     QVERIFY(!fp8Error(mx));
+}
+
+// One row of the table of layout unknowns (LayoutUnknownFields.h) drives the reader and writer,
+// edits, the predicted and memory ranges, the names in the range, sensitivity and the docs, and
+// what estimate --json says it assumed: each row alone, on worked example A with SP off and no
+// recompute, where every row can act.
+void TestUnknowns::eachRowOfTheTableDrivesEveryEdge_data()
+{
+    QTest::addColumn<int>("row");
+    QVERIFY(!layoutUnknownFields().empty());
+    for (size_t i = 0; i < layoutUnknownFields().size(); ++i)
+        QTest::newRow(std::string(layoutUnknownFields()[i].path).c_str()) << int(i);
+}
+
+void TestUnknowns::eachRowOfTheTableDrivesEveryEdge()
+{
+    QFETCH(int, row);
+    const LayoutUnknownField& u = layoutUnknownFields()[size_t(row)];
+    QCOMPARE(findLayoutUnknownField(u.path), &u);
+    const auto key = [](std::string_view path) { return std::string(planField(path).key()); };
+    // Reader: the field left out (with its companion, unless that may stand alone) is unknown.
+    std::vector<std::string> removed{key(u.path)};
+    if (!u.companion.empty() && !u.companionKnownAlone)
+        removed.push_back(key(u.companion));
+    const Plan plan = exampleWithout(removed, {"layout.sequence_parallel=false", "layout.recompute=none"});
+    QCOMPARE(plan.layout.unknownFields, unsigned(u.bit));
+    // The companion left out alone says nothing; the field left out alone is unknown unless its
+    // companion, given, says it is known.
+    if (!u.companion.empty()) {
+        QCOMPARE(exampleWithout({key(u.companion)}).layout.unknownFields, 0u);
+        QCOMPARE(exampleWithout({key(u.path)}).layout.unknownFields, u.companionKnownAlone ? unsigned(u.bit) : 0u);
+    }
+    // Writer: left out again, and read back the same.
+    const nlohmann::json written = planToJson(plan);
+    QVERIFY(!written.at("layout").contains(key(u.path)));
+    QCOMPARE(planFromJson(written), plan);
+    // Edits: a value of its range other than the expected one makes it known.
+    const LayoutUnknownEnds ends = layoutUnknownEnds(plan);
+    QVERIFY(u.acts(plan.layout, ends));
+    int edits = 0;
+    for (bool fast : {false, true}) {
+        Plan edited = plan;
+        u.setEnd(edited.layout, fast, ends);
+        if (!u.differs(plan.layout, edited.layout))
+            continue;
+        markEditedLayoutFieldsKnown(plan, edited);
+        QCOMPARE(edited.layout.unknownFields, 0u);
+        ++edits;
+    }
+    QVERIFY(edits > 0);
+    // The analysis: both ranges count it and are wider than the same plan's with the field known.
+    const Analysis a = analyse(plan);
+    Plan known = a.plan;
+    known.layout.unknownFields = 0;
+    const Analysis k = analyse(known);
+    QCOMPARE(a.predicted.range.unknownLayoutFields, unsigned(u.bit));
+    QCOMPARE(a.memoryRange.unknownLayoutFields, unsigned(u.bit));
+    QVERIFY(a.predicted.range.low.stepSeconds > k.predicted.range.low.stepSeconds
+        || a.predicted.range.high.stepSeconds < k.predicted.range.high.stepSeconds);
+    QVERIFY(a.memoryRange.lowBytes < k.memoryRange.lowBytes || a.memoryRange.highBytes > k.memoryRange.highBytes);
+    // Its names: the unknown inputs (the range's and sensitivity's), the phrase, the docs' note.
+    const std::vector<UnknownInput> inputs = unknownInputs(a.plan);
+    QCOMPARE(inputs.size(), size_t(1));
+    QCOMPARE(inputs[0].label, std::string(u.label));
+    QCOMPARE(inputs[0].field, std::string(u.path));
+    QCOMPARE(inputs[0].expectedValue, u.valueName(a.plan.layout));
+    QVERIFY(inputs[0].slowValue != inputs[0].fastValue);
+    QCOMPARE(unknownInputsPhrase(0, u.bit), std::string(u.phrase));
+    QCOMPARE(std::string(planField(u.path).defaultNote), layoutUnknownNote(u.path));
+    QVERIFY(layoutUnknownNote(u.path).find(std::string(u.rangeWords) + " in the range") != std::string::npos);
+    // estimate --json lists what it assumed under the row's paths.
+    const nlohmann::json doc = estimateToJson(a);
+    QVERIFY(doc.at("assumed").contains(std::string(u.path)));
+    QVERIFY(doc.at("predicted").at("range").at("unknown_layout_fields") == nlohmann::json::array({std::string(u.path)}));
 }
 
 QTEST_GUILESS_MAIN(TestUnknowns)

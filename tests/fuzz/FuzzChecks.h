@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/Analysis.h"
-#include "plan/BoundedJson.h"
-#include "plan/PlanIO.h"
+#include "base/BoundedJson.h"
+#include "planfile/PlanFile.h"
 #include "text/EstimateJson.h"
 #include "text/PredictedScheduleJson.h"
 

@@ -1,4 +1,4 @@
-// libFuzzer target: the window's recovery file reader (plan/RecoveryDocument.h) on arbitrary
+// libFuzzer target: the window's recovery file reader (planfile/RecoveryDocument.h) on arbitrary
 // bytes. Rejection (PlanError, with a reason) is fine; anything else escaping, a sanitizer
 // report, or an accepted document whose plan fails the reader's checks (FuzzChecks.h) or that
 // does not write back to the same bytes aborts.
@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "FuzzChecks.h"
-#include "plan/RecoveryDocument.h"
+#include "planfile/RecoveryDocument.h"
 
 using fuzzchecks::fail;
 

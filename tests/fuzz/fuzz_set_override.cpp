@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "FuzzChecks.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

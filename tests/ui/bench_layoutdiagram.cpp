@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "layoutdiagram/LayoutDiagramPainter.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
+#include "presets/Presets.h"
+#include "base/Units.h"
 
 namespace {
 
@@ -115,14 +117,14 @@ int main(int argc, char** argv)
             QPainter p(&image);
             timer.start();
             diagram.paint(p, target);
-            paintMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+            paintMs.push_back(double(timer.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond);
         }
         for (int i = 0; i < runs; ++i) {
             QPainter p(&image);
             timer.start();
             diagram.setPlan(plan, est);
             diagram.paint(p, target);
-            tickMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+            tickMs.push_back(double(timer.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond);
         }
         const Stats paint = stats(paintMs), tick = stats(tickMs);
         std::printf("%-66s %10.2f / %-9.2f %10.2f / %-9.2f %8d%s\n", c.name, paint.median, paint.p99, tick.median, tick.p99,

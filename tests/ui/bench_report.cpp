@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "analysis/Analysis.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
+#include "base/Units.h"
 #include "report/PdfReport.h"
 #include "report/ReportContext.h"
 #include "report/SlideExport.h"
@@ -29,7 +30,7 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "%s\n", qPrintable(error));
             return 1;
         }
-        pdf.push_back(double(t.nsecsElapsed()) / 1e6);
+        pdf.push_back(double(t.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond);
     }
     std::sort(pdf.begin(), pdf.end());
     std::printf("PDF report, default plan, %d pages: median %.0f ms, worst %.0f ms over %zu runs (target < 1000 ms: %s)\n", pages,
@@ -41,6 +42,7 @@ int main(int argc, char** argv)
     QString error;
     QStringList written;
     slideexport::writeAll(context, dir.filePath("slides"), &error, &written);
-    std::printf("slides (PNG 1x and 2x, SVG, deck): %lld files in %.0f ms\n", (long long)written.size(), double(t.nsecsElapsed()) / 1e6);
+    std::printf("slides (PNG 1x and 2x, SVG, deck): %lld files in %.0f ms\n", (long long)written.size(),
+                double(t.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond);
     return 0;
 }

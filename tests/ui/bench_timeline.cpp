@@ -28,7 +28,10 @@
 #include <vector>
 
 #include "analysis/Analysis.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
+#include "base/Units.h"
+#include "timeline/TimelineScene.h"
+#include "presets/Presets.h"
 #include "schedule/Schedule.h"
 #include "timeline/TimelineScene.h"
 
@@ -55,7 +58,7 @@ Stats time(int runs, const std::function<void()>& work, const std::function<void
             prepare();  // not timed
         timer.start();
         work();
-        ms.push_back(double(timer.nsecsElapsed()) / 1e6);
+        ms.push_back(double(timer.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond);
     }
     return stats(std::move(ms));
 }
@@ -107,7 +110,7 @@ int main(int argc, char** argv)
     for (const Case& c : cases) {
         const trainplan::Estimate est = trainplan::estimate(c.plan);
         const trainplan::ScheduleKind kind = trainplan::scheduleKindOf(c.plan.layout.schedule);
-        const trainplan::ScheduleCosts costs = trainplan::scheduleCosts(c.plan, est, kind);
+        const trainplan::ScheduleCosts costs = trainplan::predictedScheduleCosts(c.plan, est, trainplan::stepTimeOptionsFor(c.plan), kind);
         trainplan::ScheduleSimulator simulator;
         trainplan::ScheduleResult result;
         simulator.simulate(costs, kind, result);  // warm the reused buffers

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "inputs/InputPanel.h"
+#include "base/Units.h"
 #include "window/MainWindow.h"
 #include "document/PlanDocument.h"
 #include "inputs/ValueSlider.h"
@@ -35,7 +36,7 @@ int main(int argc, char** argv)
     window.show();
     QApplication::processEvents();
     window.repaint();  // synchronous: the first frame is painted when this returns
-    const double startupMs = double(startup.nsecsElapsed()) / 1e6;
+    const double startupMs = double(startup.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond;
 
     struct Sweep {
         const char* name;
@@ -68,7 +69,7 @@ int main(int argc, char** argv)
                         QApplication::processEvents();
                     if (forceFull)
                         window.repaint();
-                    ticks.push_back(double(t.nsecsElapsed()) / 1e6);
+                    ticks.push_back(double(t.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond);
                 }
                 window.document()->endMerge();
             }

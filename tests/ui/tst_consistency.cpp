@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/Format.h"
 #include "document/PlanDocument.h"
-#include "plan/PlanIO.h"
+#include "planfile/PlanFile.h"
 #include "report/Exporter.h"
-#include "text/Format.h"
 
 namespace {
 

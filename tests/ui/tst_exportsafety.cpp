@@ -16,15 +16,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "RunTool.h"
+#include "../RunTool.h"
 
 #include "analysis/Analysis.h"
+#include "base/AtomicFile.h"
 #include "document/Autosaver.h"
 #include "document/PlanDocument.h"
 #include "document/RecoveryStore.h"
-#include "plan/AtomicFile.h"
 #include "plan/PlanIO.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
 #include "report/Exporter.h"
 #include "report/ReportContext.h"
 #include "report/SlideExport.h"

@@ -1,26 +1,38 @@
 // The input panel's plan-level inputs, offscreen in the window: the plan's name follows the
 // model, cluster and tokens until typed and reaches the title, PDF and slides; presets are
 // recognised by their numbers; a preset that changes the sequence length says so; the layers
-// per pipeline stage are edited and checked beside PP.
+// per pipeline stage are edited and checked beside PP. The panel's inputs and the PDF's input
+// rows take their titles, ranges and units from the plan-field table, and a field without a row
+// in it breaks both.
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QProcess>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QLabel>
+#include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QtTest>
 
-#include "RunTool.h"
+#include "../RunTool.h"
 
 #include "document/PlanDocument.h"
+#include "inputs/CandidateSpinBox.h"
 #include "inputs/InputPanel.h"
 #include "inputs/StageLayersEdit.h"
 #include "inputs/ValueSlider.h"
+#include "planfile/PlanFile.h"
+#include "planfile/PlanName.h"
+#include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
-#include "plan/PlanName.h"
+#include "plan/ShownUnits.h"
+#include "report/InputsPage.h"
 #include "report/PdfReport.h"
 #include "report/ReportContext.h"
+#include "report/ReportPainter.h"
 #include "report/SlideExport.h"
 #include "window/MainWindow.h"
 
@@ -50,6 +62,11 @@ private slots:
     void presetThatChangesTheSequenceLengthSaysSo();
     void stageLayersAreEditedAndChecked();
     void changingPpReturnsToAnEvenSplit();
+    void inputsTakeTitlesRangesAndUnitsFromTheFieldTable();
+    void flashAttentionIsOneControl();
+    void pdfInputRowsTakeTitlesAndUnitsFromTheFieldTable();
+    void deletingAFieldRowBreaksTheWindowAndThePdf();
+    void layerKindsAreListedAndKeptWhole();
 
 private:
     MainWindow* window_ = nullptr;
@@ -298,6 +315,193 @@ void TestInputPanel::changingPpReturnsToAnEvenSplit()
     inputs()->layoutSlider(ParallelDim::Pp)->moveTo(4);
     QCOMPARE(stages->lineEdit()->text(), QString("20, 20, 20, 20"));
     QVERIFY(!stages->note().contains("PP is"));
+}
+
+namespace {
+
+QString titleOf(const QString& path)
+{
+    const auto& f = trainplan::planField(path.toStdString());
+    return QString::fromStdString(std::string(f.title));
+}
+
+QString suffixOf(const QString& path)
+{
+    return QString::fromStdString(trainplan::shownUnit(trainplan::planField(path.toStdString())).suffix);
+}
+
+QStringList pdfFields(const ReportContext& context)
+{
+    QStringList fields;
+    for (const auto& section : inputspage::sections(context.plan(), context.estimate()))
+        for (const auto& row : section.rows)
+            fields << row.fields;
+    return fields;
+}
+
+}  // namespace
+
+// Every input the panel shows is titled by the table, and a number's box has the table's bounds
+// (rounded inward to the box's decimals; 0 below them where it means "not given") and its unit.
+void TestInputPanel::inputsTakeTitlesRangesAndUnitsFromTheFieldTable()
+{
+    const QStringList shown = inputs()->shownFields();
+    for (const char* path : {"layout.tp", "layout.pp", "layout.dp", "layout.cp", "layout.virtual_stages", "layout.schedule",
+             "layout.recompute", "layout.sequence_parallel", "model.layers", "cluster.memory_gb", "training.tokens", "training.mfu",
+             "framework.profile", "framework.flash_attention", "reliability.restart_seconds"})
+        QVERIFY2(shown.contains(path), path);
+    int numbers = 0;
+    for (const QString& path : shown) {
+        const auto& f = trainplan::planField(path.toStdString());
+        QVERIFY2(inputs()->shownTitle(path).startsWith(titleOf(path)), qPrintable(path + ": " + inputs()->shownTitle(path)));
+        QWidget* w = inputs()->widgetForField(path);
+        const double top = trainplan::shownValue(f, f.max * f.toSi);
+        const double bottom = trainplan::shownValue(f, f.min * f.toSi);
+        if (auto* spin = qobject_cast<QSpinBox*>(w); spin && !qobject_cast<CandidateSpinBox*>(w)) {
+            QCOMPARE(spin->maximum(), int(std::floor(top + 1e-9)));
+            QVERIFY2(spin->minimum() == int(std::ceil(bottom - 1e-9)) || (spin->minimum() == 0 && !spin->specialValueText().isEmpty()),
+                qPrintable(path));
+            QCOMPARE(spin->suffix(), suffixOf(path));
+            ++numbers;
+        } else if (auto* box = qobject_cast<QDoubleSpinBox*>(w)) {
+            const double scale = std::pow(10.0, box->decimals());
+            QCOMPARE(box->maximum(), std::floor(top * scale + 1e-9) / scale);
+            QCOMPARE(box->minimum(), std::ceil(bottom * scale - 1e-9) / scale);
+            QCOMPARE(box->suffix(), suffixOf(path));
+            ++numbers;
+        } else if (auto* slider = qobject_cast<ValueSlider*>(w)) {
+            QCOMPARE(slider->spinBox()->suffix(), suffixOf(path));
+        }
+    }
+    QVERIFY2(numbers >= 20, qPrintable(QString::number(numbers)));
+    // The file's 1,024 virtual stages, not a window's own 64.
+    QCOMPARE(qobject_cast<QSpinBox*>(inputs()->widgetForField("layout.virtual_stages"))->maximum(), 1024);
+    // The MFU slider's practical range lies within the table's.
+    const auto& mfu = trainplan::planField("training.mfu");
+    QVERIFY(inputs()->mfuSlider()->spinBox()->minimum() >= trainplan::shownValue(mfu, mfu.min));
+    QVERIFY(inputs()->mfuSlider()->spinBox()->maximum() <= trainplan::shownValue(mfu, mfu.max));
+}
+
+// FlashAttention is one field, framework.flash_attention: its control sets the version, "none",
+// or leaves it to the profile, and says what that means for the plan.
+void TestInputPanel::flashAttentionIsOneControl()
+{
+    auto* combo = qobject_cast<QComboBox*>(inputs()->widgetForField("framework.flash_attention"));
+    QVERIFY(combo);
+    QVERIFY(!inputs()->shownFields().contains("layout.flash_attention"));
+    QVERIFY(!doc()->plan().framework.flashAttention);
+    QCOMPARE(combo->currentIndex(), 0);
+    QVERIFY(combo->currentText().startsWith("Not given"));
+    const double flashStep = doc()->predicted().stepSeconds;
+    emit combo->activated(combo->findText("None"));
+    QCOMPARE(doc()->plan().framework.flashAttention, std::optional(trainplan::FlashAttentionVersion::None));
+    QVERIFY(doc()->predicted().stepSeconds != flashStep);  // unfused attention: two batched GEMMs per head
+    emit combo->activated(combo->findText("FlashAttention-3"));
+    QCOMPARE(doc()->plan().framework.flashAttention, std::optional(trainplan::FlashAttentionVersion::V3));
+    emit combo->activated(0);
+    QVERIFY(!doc()->plan().framework.flashAttention);
+    doc()->edit("profile", [](trainplan::Plan& p) { p.framework.profile = "megatron-core-2024"; });
+    QCOMPARE(combo->itemText(0), QString("From the profile: FlashAttention-3"));
+}
+
+// The PDF's input rows: each label names the fields of its row by their table titles, numbers
+// carry the table's units, and every label reaches the PDF's text.
+void TestInputPanel::pdfInputRowsTakeTitlesAndUnitsFromTheFieldTable()
+{
+    const ReportContext context(doc()->analysis(), "inputs");
+    const auto sections = inputspage::sections(context.plan(), context.estimate());
+    int fields = 0;
+    for (const auto& section : sections)
+        for (const auto& row : section.rows)
+            for (const QString& path : row.fields) {
+                QVERIFY2(row.label.contains(titleOf(path).toHtmlEscaped()), qPrintable(row.label + " / " + path));
+                ++fields;
+            }
+    QVERIFY2(fields >= 30, qPrintable(QString::number(fields)));
+    for (const char* path :
+        {"cluster.peak_bf16_tflops", "cluster.memory_gb", "training.tokens", "training.mfu", "reliability.restart_seconds"})
+        for (const auto& section : sections)
+            for (const auto& row : section.rows)
+                if (row.fields == QStringList{path})
+                    QVERIFY2(row.value.endsWith(suffixOf(path)), qPrintable(row.value));
+    const QString pdf = dir_.filePath("inputs.pdf");
+    QString error;
+    QVERIFY2(pdfreport::write(context, pdf, QPageSize::A4, &error), qPrintable(error));
+    const QString text = squeezed(runTool("pdftotext", {pdf, "-"}));
+    for (const auto& section : sections)
+        for (const auto& row : section.rows)
+            if (!row.fields.isEmpty())
+                QVERIFY2(text.contains(squeezed(QTextDocumentFragment::fromHtml(row.label).toPlainText())), qPrintable(row.label));
+}
+
+// A field without its row in the table (hidden by the test-only PlanFieldHiddenForTest) breaks
+// the window's panel and the PDF's inputs page: each throws std::logic_error naming the field
+// instead of showing it with a title, range or unit of its own.
+void TestInputPanel::deletingAFieldRowBreaksTheWindowAndThePdf()
+{
+    const ReportContext context(doc()->analysis(), "inputs");
+    const QStringList panelFields = inputs()->shownFields();
+    const QStringList pageFields = pdfFields(context);
+    QStringList all = panelFields + pageFields;
+    all.removeDuplicates();
+    for (const QString& path : all) {
+        const trainplan::PlanFieldHiddenForTest hidden(path.toStdString());
+        if (panelFields.contains(path)) {
+            try {
+                InputPanel panel(doc());
+                QFAIL(qPrintable("the panel was built without the row of " + path));
+            } catch (const std::logic_error& e) {
+                QVERIFY2(QString(e.what()).contains(path), e.what());
+            }
+        }
+        if (pageFields.contains(path)) {
+            QVERIFY_THROWS_EXCEPTION(std::logic_error, reportpainter::viewHtml(ReportView::Inputs, context));
+            bool written = false;
+            QString error;
+            try {
+                written = pdfreport::write(context, dir_.filePath("hidden.pdf"), QPageSize::A4, &error);
+            } catch (const std::logic_error&) {
+            }
+            QVERIFY2(!written, qPrintable("the PDF was written without the row of " + path));
+        }
+    }
+    // With every row back, both are whole again.
+    InputPanel panel(doc());
+    QCOMPARE(panel.shownFields(), panelFields);
+    QCOMPARE(pdfFields(context), pageFields);
+}
+
+// A plan whose layers come in kinds: the panel lists them (as the PDF's inputs page does), the
+// model-wide FFN fields, which no kind would read, are disabled, and a new layer count keeps the
+// runs adding up to it (the last run takes the change) and undoes in one step.
+void TestInputPanel::layerKindsAreListedAndKeptWhole()
+{
+    auto* kinds = qobject_cast<QLabel*>(inputs()->widgetForField("model.layer_kinds"));
+    QVERIFY(kinds);
+    QVERIFY(inputs()->widgetForField("model.ffn_hidden_size")->isEnabled());
+    doc()->edit("kinds", [](trainplan::Plan& p) {
+        p.model.layerKinds = {{"narrow", 8, 14336, trainplan::FfnKind::SwiGlu}, {"", 72, 28672, trainplan::FfnKind::Gelu}};
+    });
+    const QString text = kinds->text();
+    QVERIFY2(text.contains("narrow: 8 layers, FFN 14,336 SwiGLU") && text.contains("layers 9-80: 72 layers, FFN 28,672 GeLU"), qPrintable(text));
+    QVERIFY(!inputs()->widgetForField("model.ffn_hidden_size")->isEnabled());
+    QVERIFY(!inputs()->widgetForField("model.ffn_kind")->isEnabled());
+    const ReportContext context(doc()->analysis(), "kinds");
+    QVERIFY(QTextDocumentFragment::fromHtml(reportpainter::viewHtml(ReportView::Inputs, context)).toPlainText().contains(text));
+
+    auto* layers = qobject_cast<QSpinBox*>(inputs()->widgetForField("model.layers"));
+    QVERIFY(layers);
+    layers->setValue(90);
+    QCOMPARE(doc()->plan().model.layers, 90);
+    QCOMPARE(doc()->plan().model.layerKinds.back().layers, 82);
+    layers->setValue(5);  // the last run keeps one layer: 8 + 1
+    QCOMPARE(doc()->plan().model.layers, 9);
+    QCOMPARE(doc()->plan().model.layerKinds.back().layers, 1);
+    QCOMPARE(layers->value(), 9);
+    doc()->undoStack()->undo();
+    doc()->undoStack()->undo();
+    QCOMPARE(doc()->plan().model.layers, 80);
+    QCOMPARE(doc()->plan().model.layerKinds.back().layers, 72);
 }
 
 QTEST_MAIN(TestInputPanel)

@@ -7,21 +7,22 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "base/AtomicFile.h"
+#include "base/Format.h"
+#include "base/Units.h"
 #include "window/DashboardPane.h"
 #include "inputs/InputPanel.h"
 #include "window/MainWindow.h"
 #include "charts/MemoryChart.h"
-#include "document/PlanDocument.h"
-#include "report/ReportPainter.h"
+#include "charts/TimeBreakdownChart.h"
 #include "charts/TornadoChart.h"
-#include "text/Format.h"
+#include "document/PlanDocument.h"
+#include "inputs/ValueSlider.h"
+#include "planfile/PlanFile.h"
+#include "report/ReportPainter.h"
 #include "summary/SummaryCard.h"
 #include "summary/SummaryPanel.h"
-#include "charts/TimeBreakdownChart.h"
-#include "inputs/ValueSlider.h"
 #include "summary/WarningsPanel.h"
-#include "plan/AtomicFile.h"
-#include "plan/PlanIO.h"
 
 using trainplan::ParallelDim;
 
@@ -425,7 +426,7 @@ void TestMainWindow::cardsSayWhenThePlanIsInvalid()
     QCOMPARE(window_->summary()->card("days")->valueText(), QString("Plan invalid"));
     // Failures that outpace progress: no finite time "with failures".
     doc()->undoStack()->undo();
-    doc()->edit("Fragile", [](trainplan::Plan& p) { p.cluster.mtbfSeconds = 0.2 * 3600; });
+    doc()->edit("Fragile", [](trainplan::Plan& p) { p.cluster.mtbfSeconds = 0.2 * trainplan::units::secondsPerHour; });
     const auto& e = doc()->estimate();
     bool outpaced = false;
     for (const auto& w : e.warnings)

@@ -11,6 +11,8 @@
 #include <QTableView>
 #include <QtTest>
 
+#include <limits>
+
 #include <nlohmann/json.hpp>
 
 #include <QChartView>
@@ -162,7 +164,7 @@ void TestRealityCheckView::sortsByError()
     view.table()->sortByColumn(4, Qt::DescendingOrder);
     auto* model = view.table()->model();
     // The largest error first, by number: "−18.5 %" above "+9.0 %".
-    double last = 1e9;
+    double last = std::numeric_limits<double>::infinity();
     for (int r = 0; r < model->rowCount(); ++r) {
         const double e = std::abs(model->index(r, 4).data(Qt::UserRole + 1).toDouble());
         QVERIFY(e <= last);

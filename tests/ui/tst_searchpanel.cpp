@@ -14,12 +14,13 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-#include "PixelCount.h"
+#include "../PixelCount.h"
 #include "document/PlanDocument.h"
+#include "base/Units.h"
+#include "search/LayoutSearch.h"
 #include "search/SearchPanel.h"
 #include "search/SearchResultsModel.h"
 #include "search/SearchScatter.h"
-#include "search/LayoutSearch.h"
 #include "style/Theme.h"
 
 namespace {
@@ -179,7 +180,7 @@ void TestSearchPanel::sortingByStepTimeOrdersRows()
     table->sortByColumn(SearchResultsModel::StepSeconds, Qt::DescendingOrder);
     QCOMPARE(panel.resultsModel()->row(proxy->mapToSource(proxy->index(0, 0)).row()).stepSeconds, steps.back());
     // Numbers sort as numbers, not text ("16" after "8").
-    table->sortByColumn(SearchResultsModel::Dp, Qt::AscendingOrder);
+    table->sortByColumn(SearchResultsModel::columnOf(trainplan::ParallelDim::Dp), Qt::AscendingOrder);
     int last = 0;
     for (int i = 0; i < proxy->rowCount(); ++i) {
         const int dp = panel.resultsModel()->row(proxy->mapToSource(proxy->index(i, 0)).row()).layout.dp;
@@ -216,7 +217,7 @@ void TestSearchPanel::paretoPointsAreASubsetAndUndominated()
         simplest += row.simplest;
     QCOMPARE(simplest, 1);
     QVERIFY(panel.scatter()->currentPoint().has_value());
-    QVERIFY(std::abs(panel.scatter()->currentPoint()->y() - doc.estimate().perGpu.total / 1e9) < 1e-9);
+    QVERIFY(std::abs(panel.scatter()->currentPoint()->y() - doc.estimate().perGpu.total / trainplan::units::GB) < 1e-9);
 }
 
 void TestSearchPanel::selectionFollowsBetweenTableAndPlot()

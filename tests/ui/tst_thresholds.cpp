@@ -6,7 +6,7 @@
 #include "analysis/Analysis.h"
 #include "analysis/Thresholds.h"
 #include "document/PlanDocument.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
 #include "report/ReportContext.h"
 #include "report/ReviewHtml.h"
 #include "style/Theme.h"

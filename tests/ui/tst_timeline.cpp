@@ -1,10 +1,9 @@
-// The pipeline timeline , offscreen: it draws the default plan's schedule, follows
-// the document, finds the block under the pointer, zooms and fits, compares four schedules
-// with their closed-form bubbles, says why a schedule cannot run, keeps a million-event step
-// to a bounded number of rectangles, and derives activations in flight that agree with the
-// core's peaks.
+// The pipeline timeline's view, offscreen: it draws the default plan's schedule, follows the
+// document, finds the block under the pointer, zooms and fits, compares four schedules with
+// their closed-form bubbles and says why a schedule cannot run. The scene alone (level of
+// detail, activations in flight against the core): tests/render/tst_timelinescene.cpp.
 #include "../TestPlans.h"
-#include "PixelCount.h"
+#include "../PixelCount.h"
 #include <cmath>
 
 #include <QBuffer>
@@ -15,10 +14,10 @@
 #include <QWheelEvent>
 #include <QtTest>
 
+#include "base/Format.h"
 #include "document/PlanDocument.h"
-#include "plan/Presets.h"
+#include "planfile/WorkedExamples.h"
 #include "search/LayoutAdjuster.h"
-#include "text/Format.h"
 #include "timeline/TimelineCanvas.h"
 #include "timeline/TimelineView.h"
 
@@ -66,9 +65,6 @@ private slots:
     void comparisonShowsFourSchedulesWithTheirBubbles();
     void comparisonSaysWhyAScheduleCannotRun();
     void planThatCannotRunItsScheduleSaysWhy();
-    void levelOfDetailBoundsTheRectangles();
-    void repaintFollowsThePlanAtAFixedWindow();
-    void inFlightPeaksAgreeWithTheCore();
     void inFlightShowsWhy1F1BBeatsGPipe();
     void inFlightCountsGetWholeTicks();
     void exportsToVectorPainters();
@@ -354,80 +350,6 @@ void TestTimeline::planThatCannotRunItsScheduleSaysWhy()
     QVERIFY2(lane.problem.contains("at least 2 model chunks"), qPrintable(lane.problem));
     QVERIFY(view.scene().timeline().headerText().contains("cannot"));
     QVERIFY(!view.scene().timeline().eventAt(QPointF(700, 200)));
-}
-
-void TestTimeline::levelOfDetailBoundsTheRectangles()
-{
-    TimelineScene scene;
-    const trainplan::Plan plan = testplans::largePipelinePlan();
-    scene.setAnalysis(trainplan::analyse(plan));
-    const TimelineLane& lane = scene.model().lane(0);
-    QCOMPARE(lane.result().p, 64);
-    QCOMPARE(lane.result().m, 1024);
-    QCOMPARE(lane.result().v, 4);
-    QVERIFY(lane.result().events.size() > 1000000);
-    paintScene(scene, {1600, 600});
-    const auto& stats = scene.timeline().stats();
-    // The whole step: every block is thinner than a pixel, so only bubble rows and DP syncs
-    // are rectangles; the blocks are pixel columns of one image.
-    QVERIFY2(stats.rectangles <= 3 * 64, qPrintable(QString::number(stats.rectangles)));
-    QVERIFY(stats.aggregatedColumns > 1000);
-    QCOMPARE(stats.labels, 0);
-    // Zoomed to where blocks are a few pixels wide, still at most one rectangle per
-    // kMinBlockWidth of each row, whatever the step holds.
-    const TimelineAxis& axis = scene.timeline().axis();
-    scene.zoomAt(axis.left() + axis.width() / 2, 40);
-    paintScene(scene, {1600, 600});
-    const double bound = 64 * (scene.timeline().axis().width() / TimelinePainter::kMinBlockWidth + 4);
-    QVERIFY(scene.timeline().stats().rectangles > 1000);
-    QVERIFY2(scene.timeline().stats().rectangles <= bound, qPrintable(QString::number(scene.timeline().stats().rectangles)));
-}
-
-void TestTimeline::repaintFollowsThePlanAtAFixedWindow()
-{
-    // A repaint reuses the level-of-detail images while nothing changed; a new plan with
-    // the very same window must not show the old ones.
-    TimelineScene scene;
-    trainplan::Plan plan = testplans::largePipelinePlan();
-    scene.setAnalysis(trainplan::analyse(plan));
-    scene.setWindow(5.0, 25.0);
-    QImage before(1600, 600, QImage::Format_ARGB32_Premultiplied), again = before, after = before;
-    for (QImage* image : {&before, &again}) {
-        QPainter p(image);
-        scene.paint(p, QRectF(0, 0, 1600, 600));
-    }
-    QCOMPARE(again, before);
-    plan.cluster.peakFlopsPerGpu *= 0.5;  // compute blocks about twice as long
-    scene.setAnalysis(trainplan::analyse(plan));
-    QCOMPARE(scene.windowStart(), 5.0);
-    QCOMPARE(scene.windowEnd(), 25.0);
-    TimelineScene fresh;
-    fresh.setAnalysis(trainplan::analyse(plan));
-    fresh.setWindow(5.0, 25.0);
-    QImage expected = after;
-    for (auto [s, image] : {std::pair{&scene, &after}, std::pair{&fresh, &expected}}) {
-        QPainter p(image);
-        s->paint(p, QRectF(0, 0, 1600, 600));
-    }
-    QVERIFY(after != before);
-    QCOMPARE(after, expected);
-}
-
-void TestTimeline::inFlightPeaksAgreeWithTheCore()
-{
-    for (const trainplan::Plan& plan : {trainplan::defaultPlan(), testplans::largePipelinePlan()}) {
-        TimelineScene scene;
-        scene.setComparison(true);
-        scene.setAnalysis(trainplan::analyse(plan));
-        for (int i = 0; i < scene.model().laneCount(); ++i) {
-            const TimelineLane& lane = scene.model().lane(i);
-            QVERIFY2(lane.simulated(), qPrintable(lane.problem));
-            for (int s = 0; s < lane.result().p; ++s)
-                QCOMPARE(lane.inFlight.peak(s), lane.result().stages[size_t(s)].peakInFlightMicrobatches);
-            // Everything pinned is freed by the end of the step.
-            QCOMPARE(lane.inFlight.valueAt(0, lane.result().computeSeconds), 0.0);
-        }
-    }
 }
 
 void TestTimeline::inFlightShowsWhy1F1BBeatsGPipe()

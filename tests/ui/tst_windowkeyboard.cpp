@@ -3,7 +3,7 @@
 // panes and the View menu shows those keys; Tab shows a clearly visible focus ring on
 // sliders, spin boxes, buttons and the headline cards; clicking a card (or Return on it)
 // opens the math scrolled to its steps, highlighted.
-#include "PixelCount.h"
+#include "../PixelCount.h"
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QComboBox>

@@ -1,6 +1,7 @@
 #include "charts/MemoryChart.h"
 
 #include "document/PlanDocument.h"
+#include "base/Units.h"
 
 MemoryChart::MemoryChart(PlanDocument* document, QWidget* parent)
     : PaintedChart(parent)
@@ -20,12 +21,12 @@ void MemoryChart::refresh()
 
 double MemoryChart::barValue(int part, int stage) const
 {
-    return painter_.valueBytes(part, stage) / 1e9;
+    return painter_.valueBytes(part, stage) / trainplan::units::GB;
 }
 
 double MemoryChart::capacityLine() const
 {
-    return painter_.capacityBytes() / 1e9;
+    return painter_.capacityBytes() / trainplan::units::GB;
 }
 
 QString MemoryChart::toolTipAt(QPoint point) const

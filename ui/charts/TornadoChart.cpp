@@ -8,6 +8,7 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include "base/Units.h"
 #include "document/PlanDocument.h"
 
 TornadoChart::TornadoChart(PlanDocument* document, QWidget* parent)
@@ -48,7 +49,7 @@ const TornadoPainter& TornadoChart::tornado() const
         QElapsedTimer timer;
         timer.start();
         painter_.setResult(doc_->analysis().sensitivity(basis_));
-        lastMs_ = double(timer.nsecsElapsed()) / 1e6;
+        lastMs_ = double(timer.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond;
         stale_ = false;
     }
     return painter_;

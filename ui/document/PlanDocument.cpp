@@ -3,12 +3,12 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include "base/AtomicFile.h"
+#include "base/BoundedFile.h"
 #include "document/PlanEditCommand.h"
-#include "plan/AtomicFile.h"
-#include "plan/BoundedFile.h"
-#include "plan/PlanIO.h"
-#include "plan/PlanName.h"
-#include "plan/Presets.h"
+#include "planfile/PlanFile.h"
+#include "planfile/PlanName.h"
+#include "planfile/WorkedExamples.h"
 
 PlanDocument::PlanDocument(QObject* parent)
     : QObject(parent)

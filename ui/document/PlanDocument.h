@@ -40,7 +40,7 @@ public:
     void edit(const QString& description, const std::function<void(trainplan::Plan&)>& change, int mergeKey = 0);
     void applyPlan(const trainplan::Plan& plan, const QString& description, int mergeKey = 0);
     void endMerge() { ++mergeSerial_; }
-    // The plan's name as typed; blank returns it to the generated name (plan/PlanName.h).
+    // The plan's name as typed; blank returns it to the generated name (planfile/PlanName.h).
     // One undo step, and none when the text is the current name.
     void setName(const QString& typed);
     int mergeSerial() const { return mergeSerial_; }

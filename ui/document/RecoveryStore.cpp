@@ -8,9 +8,9 @@
 
 #include <algorithm>
 
-#include "plan/AtomicFile.h"
-#include "plan/BoundedFile.h"
-#include "plan/RecoveryDocument.h"
+#include "base/AtomicFile.h"
+#include "base/BoundedFile.h"
+#include "planfile/RecoveryDocument.h"
 
 namespace {
 

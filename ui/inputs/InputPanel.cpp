@@ -14,24 +14,35 @@
 
 #include <cmath>
 
+#include "analysis/PlanUnknowns.h"
+#include "base/Format.h"
+#include "base/Units.h"
 #include "document/PlanDocument.h"
-#include "style/Theme.h"
+#include "estimate/PipelineModel.h"
 #include "inputs/ElidingComboBox.h"
 #include "inputs/StageLayersEdit.h"
 #include "inputs/ValueSlider.h"
-#include "analysis/PlanUnknowns.h"
 #include "plan/EnumNames.h"
+#include "plan/FrameworkNames.h"
+#include "plan/LayoutUnknownFields.h"
 #include "plan/PlanFields.h"
+#include "planfile/PlanName.h"
+#include "presets/Presets.h"
 #include "search/LayoutAdjuster.h"
-#include "estimate/PipelineModel.h"
-#include "plan/PlanName.h"
-#include "plan/Presets.h"
-#include "plan/Units.h"
-#include "text/Format.h"
+#include "style/Theme.h"
+#include "plan/ShownUnits.h"
+#include "text/LayerKindsText.h"
 
 using trainplan::Plan;
+using trainplan::PlanField;
 
 namespace {
+
+// The MFU slider offers whole per cents over the range assumed MFUs take in practice: below 5 %
+// or above 80 % no large training run has reported (MFU 38-55 % in Megatron-LM, PaLM, Llama 3);
+// the file accepts the table's wider range, and the slider shows such a plan's value as it is.
+constexpr int kMfuSliderLowestPercent = 5;
+constexpr int kMfuSliderHighestPercent = 80;
 
 // Merge keys: edits with the same key merge into one undo step until the drag ends.
 // Undo merge keys: a slider drag is one undo step. The layout's dimensions take kLayoutMergeKey + dim.
@@ -44,14 +55,33 @@ QString latin1(std::string_view text)
 
 QString prettyName(std::string_view name)
 {
-    static const QHash<QString, QString> pretty = {
-        {"swiglu", "SwiGLU (3 matrices)"}, {"gelu", "GeLU (2 matrices)"}, {"rmsnorm", "RMSNorm"}, {"layernorm", "LayerNorm"},
-        {"rope", "RoPE"}, {"learned", "Learned"}, {"bf16-fp32-master-adam", "BF16 + FP32 master + Adam (16 B)"},
-        {"bf16-adam-no-master", "BF16 + Adam, no master (12 B)"}, {"fp32-adam", "FP32 + Adam (16 B)"}, {"gpipe", "GPipe"},
-        {"1f1b", "1F1B"}, {"interleaved", "Interleaved 1F1B"}, {"zero-bubble", "Zero bubble (ZB-H1)"}, {"none", "None"}, {"selective", "Selective"}, {"full", "Full"},
-        {"tp-cp-dp-pp", "TP-CP-DP-PP (Megatron)"}, {"nvls", "NVLS (NVLink SHARP)"}, {"bf16", "BF16"}, {"fp8", "FP8 (per-tensor scales)"}, {"fp8-blockwise", "FP8 (block scales)"}, {"mxfp8", "MXFP8"}, {"nvls-and-ib-sharp", "NVLS + InfiniBand SHARP"}, {"tp-cp-pp-dp", "TP-CP-PP-DP"}, {"tp-dp-cp-pp", "TP-DP-CP-PP"}};
+    static const QHash<QString, QString> pretty = {{"swiglu", "SwiGLU (3 matrices)"}, {"gelu", "GeLU (2 matrices)"}, {"rmsnorm", "RMSNorm"},
+        {"layernorm", "LayerNorm"}, {"rope", "RoPE"}, {"learned", "Learned"}, {"bf16-fp32-master-adam", "BF16 + FP32 master + Adam (16 B)"},
+        {"bf16-adam-no-master", "BF16 + Adam, no master (12 B)"}, {"fp32-adam", "FP32 + Adam (16 B)"}, {"gpipe", "GPipe"}, {"1f1b", "1F1B"},
+        {"interleaved", "Interleaved 1F1B"}, {"zero-bubble", "Zero bubble (ZB-H1)"}, {"none", "None"}, {"selective", "Selective"},
+        {"full", "Full"}, {"tp-cp-dp-pp", "TP-CP-DP-PP (Megatron)"}, {"nvls", "NVLS (NVLink SHARP)"}, {"bf16", "BF16"},
+        {"fp8", "FP8 (per-tensor scales)"}, {"fp8-blockwise", "FP8 (block scales)"}, {"mxfp8", "MXFP8"},
+        {"nvls-and-ib-sharp", "NVLS + InfiniBand SHARP"}, {"tp-cp-pp-dp", "TP-CP-PP-DP"}, {"tp-dp-cp-pp", "TP-DP-CP-PP"},
+        {"2", "FlashAttention-2"}, {"3", "FlashAttention-3"}};
     const QString key = QString::fromUtf8(name.data(), int(name.size()));
     return pretty.value(key, key);
+}
+
+QString title(const PlanField& f)
+{
+    return QString::fromUtf8(f.title.data(), qsizetype(f.title.size()));
+}
+
+QString suffix(const PlanField& f)
+{
+    return QString::fromStdString(trainplan::shownUnit(f).suffix);
+}
+
+// Choosing a value for a field the plan left unknown makes it known, even the value assumed.
+void markKnown(Plan& p, std::string_view path)
+{
+    if (const auto* u = trainplan::findLayoutUnknownField(path))
+        p.layout.unknownFields &= ~unsigned(u->bit);
 }
 
 QFormLayout* newForm(QGroupBox* box)
@@ -124,95 +154,203 @@ void InputPanel::highlightField(const QString& path)
     });
 }
 
-void InputPanel::addNumber(QFormLayout* form, const QString& label, const QString& path, double min, double max, int decimals,
-                           const QString& suffix, Getter get, Setter set)
+QString InputPanel::shownTitle(const QString& path) const
 {
+    QWidget* w = fields_.value(path);
+    if (!w)
+        return {};
+    if (auto* check = qobject_cast<QCheckBox*>(w))
+        return check->text();
+    if (auto* slider = qobject_cast<ValueSlider*>(w))
+        return slider->title();
+    // The form row's label, of the widget or of the row's widget that holds it.
+    for (QWidget* field = w; field->parentWidget(); field = field->parentWidget())
+        if (auto* form = qobject_cast<QFormLayout*>(field->parentWidget()->layout()))
+            if (auto* label = qobject_cast<QLabel*>(form->labelForField(field)))
+                return label->text();
+    return {};
+}
+
+void InputPanel::showField(std::string_view path, QWidget* widget)
+{
+    const QString key = QString::fromUtf8(path.data(), qsizetype(path.size()));
+    shownFields_ << key;
+    registerField(key, widget);
+}
+
+void InputPanel::addNumber(QFormLayout* form, std::string_view path, int decimals, Getter get, Setter set, const QString& belowMinimum)
+{
+    // Looked up before anything is made: a field the table lacks throws with nothing half-built.
+    const PlanField& f = trainplan::planField(path);
+    const QString label = title(f);
+    // The table's bounds in the shown unit, rounded inward to what the box can show (a 0.01 GB/s
+    // minimum is 0.1 in a box of one decimal); 0 below them when it means "not given".
+    const double scale = std::pow(10.0, decimals);
+    const double lowest = std::ceil(trainplan::shownValue(f, f.min * f.toSi) * scale - 1e-9) / scale;
+    const double highest = std::floor(trainplan::shownValue(f, f.max * f.toSi) * scale + 1e-9) / scale;
+    const double min = belowMinimum.isEmpty() ? lowest : 0.0;
+    const std::string key(path);
+    const auto toSi = [&f](double shown) { return trainplan::siFromShown(f, shown); };
+    const auto shown = [&f](double si) { return trainplan::shownValue(f, si); };
     QAbstractSpinBox* box;
     if (decimals == 0) {
         auto* spin = new QSpinBox;
-        spin->setRange(int(min), int(max));
-        spin->setSuffix(suffix);
-        spin->setKeyboardTracking(false);
-        spin->setGroupSeparatorShown(true);
-        connect(spin, &QSpinBox::valueChanged, this, [this, label, set](int v) {
-            doc_->edit(QString("Set %1").arg(label), [&](Plan& p) { set(p, v); });
+        spin->setRange(int(min), int(highest));
+        connect(spin, &QSpinBox::valueChanged, this, [this, label, set, key, toSi](int v) {
+            doc_->edit(QString("Set %1").arg(label), [&](Plan& p) {
+                set(p, toSi(v));
+                markKnown(p, key);
+            });
         });
-        refreshers_.push_back([this, spin, get] {
+        refreshers_.push_back([this, spin, get, shown] {
             const QSignalBlocker b(spin);
-            spin->setValue(int(std::lround(get(doc_->plan()))));
+            spin->setValue(int(std::lround(shown(get(doc_->plan())))));
         });
+        spin->setSpecialValueText(belowMinimum);
         box = spin;
     } else {
         auto* spin = new QDoubleSpinBox;
-        spin->setRange(min, max);
+        spin->setRange(min, highest);
         spin->setDecimals(decimals);
-        spin->setSuffix(suffix);
+        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, label, set, key, toSi](double v) {
+            doc_->edit(QString("Set %1").arg(label), [&](Plan& p) {
+                set(p, toSi(v));
+                markKnown(p, key);
+            });
+        });
+        refreshers_.push_back([this, spin, get, shown] {
+            const QSignalBlocker b(spin);
+            spin->setValue(shown(get(doc_->plan())));
+        });
+        spin->setSpecialValueText(belowMinimum);
+        box = spin;
+    }
+    if (auto* spin = qobject_cast<QSpinBox*>(box)) {
+        spin->setSuffix(suffix(f));
         spin->setKeyboardTracking(false);
         spin->setGroupSeparatorShown(true);
-        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, label, set](double v) {
-            doc_->edit(QString("Set %1").arg(label), [&](Plan& p) { set(p, v); });
-        });
-        refreshers_.push_back([this, spin, get] {
-            const QSignalBlocker b(spin);
-            spin->setValue(get(doc_->plan()));
-        });
-        box = spin;
+    } else if (auto* spin = qobject_cast<QDoubleSpinBox*>(box)) {
+        spin->setSuffix(suffix(f));
+        spin->setKeyboardTracking(false);
+        spin->setGroupSeparatorShown(true);
     }
     box->setAccelerated(true);
     form->addRow(label, box);
-    registerField(path, box);
+    showField(path, box);
 }
 
-void InputPanel::addCheck(QFormLayout* form, const QString& label, const QString& path, std::function<bool(const Plan&)> get,
-                          std::function<void(Plan&, bool)> set)
+void InputPanel::addCheck(
+    QFormLayout* form, std::string_view path, std::function<bool(const Plan&)> get, std::function<void(Plan&, bool)> set)
 {
+    const QString label = title(trainplan::planField(path));
+    const std::string key(path);
     auto* check = new QCheckBox(label);
-    connect(check, &QCheckBox::toggled, this, [this, label, set](bool on) {
-        doc_->edit(QString("%1 %2").arg(on ? "Enable" : "Disable", label), [&](Plan& p) { set(p, on); });
+    connect(check, &QCheckBox::toggled, this, [this, label, set, key](bool on) {
+        doc_->edit(QString("%1 %2").arg(on ? "Enable" : "Disable", label), [&](Plan& p) {
+            set(p, on);
+            markKnown(p, key);
+        });
     });
     refreshers_.push_back([this, check, get] {
         const QSignalBlocker b(check);
         check->setChecked(get(doc_->plan()));
     });
     form->addRow(QString(), check);
-    registerField(path, check);
+    showField(path, check);
 }
 
 template <typename E, size_t N>
-void InputPanel::addChoice(QFormLayout* form, const QString& label, const QString& path, const std::array<std::pair<E, std::string_view>, N>& names,
-                           std::function<E(const Plan&)> get, std::function<void(Plan&, E)> set)
+void InputPanel::addChoice(QFormLayout* form, std::string_view path, const std::array<std::pair<E, std::string_view>, N>& names,
+    std::function<E(const Plan&)> get, std::function<void(Plan&, E)> set)
 {
+    const QString label = title(trainplan::planField(path));
+    const std::string key(path);
     auto* combo = new ElidingComboBox;
     // Long entries must not dictate the panel's width: show about 16 characters.
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(16);
     for (const auto& [value, name] : names)
         combo->addItem(prettyName(name), int(value));
-    connect(combo, &QComboBox::activated, this, [this, combo, label, set](int index) {
+    connect(combo, &QComboBox::activated, this, [this, combo, label, set, key](int index) {
         const E v = E(combo->itemData(index).toInt());
-        doc_->edit(QString("Set %1").arg(label), [&](Plan& p) { set(p, v); });
+        doc_->edit(QString("Set %1").arg(label), [&](Plan& p) {
+            set(p, v);
+            markKnown(p, key);
+        });
     });
     refreshers_.push_back([this, combo, get] {
         const QSignalBlocker b(combo);
         combo->setCurrentIndex(combo->findData(int(get(doc_->plan()))));
     });
     form->addRow(label, combo);
-    registerField(path, combo);
+    showField(path, combo);
 }
 
-void InputPanel::addSlider(QFormLayout* form, ValueSlider* slider, const QString& path, std::function<void(int)> onValue,
-                           std::function<void()> refresh)
+template <typename E, size_t N>
+void InputPanel::addOptionalChoice(QFormLayout* form, std::string_view path, const std::array<std::pair<E, std::string_view>, N>& names,
+    std::function<std::optional<E>(const Plan&)> get, std::function<void(Plan&, std::optional<E>)> set,
+    std::function<QString(const Plan&)> unsetText)
 {
+    const QString label = title(trainplan::planField(path));
+    auto* combo = new ElidingComboBox;
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(16);
+    combo->addItem(QString(), -1);  // unset: its text follows the plan
+    for (const auto& [value, name] : names)
+        combo->addItem(prettyName(name), int(value));
+    connect(combo, &QComboBox::activated, this, [this, combo, label, set](int index) {
+        const int data = combo->itemData(index).toInt();
+        const std::optional<E> v = data < 0 ? std::nullopt : std::optional<E>(E(data));
+        doc_->edit(QString("Set %1").arg(label), [&](Plan& p) { set(p, v); });
+    });
+    refreshers_.push_back([this, combo, get, unsetText] {
+        const QSignalBlocker b(combo);
+        const Plan& plan = doc_->plan();
+        combo->setItemText(0, unsetText(plan));
+        const std::optional<E> v = get(plan);
+        combo->setCurrentIndex(combo->findData(v ? int(*v) : -1));
+    });
+    form->addRow(label, combo);
+    showField(path, combo);
+}
+
+void InputPanel::addIntegerChoice(QFormLayout* form, std::string_view path, std::function<QString(int)> describe,
+    std::function<int(const Plan&)> get, std::function<void(Plan&, int)> set)
+{
+    const PlanField& f = trainplan::planField(path);
+    const QString label = title(f);
+    auto* combo = new ElidingComboBox;
+    for (int v = int(f.min); v <= int(f.max); ++v)
+        combo->addItem(describe(v), v);
+    connect(combo, &QComboBox::activated, this, [this, combo, label, set](int index) {
+        const int v = combo->itemData(index).toInt();
+        doc_->edit(QString("Set %1").arg(label), [&](Plan& p) { set(p, v); });
+    });
+    refreshers_.push_back([this, combo, get] {
+        const QSignalBlocker b(combo);
+        combo->setCurrentIndex(combo->findData(get(doc_->plan())));
+    });
+    form->addRow(label, combo);
+    showField(path, combo);
+}
+
+ValueSlider* InputPanel::addSlider(
+    QFormLayout* form, std::string_view path, std::function<void(int)> onValue, std::function<void()> refresh)
+{
+    const PlanField& f = trainplan::planField(path);
+    auto* slider = new ValueSlider(title(f));
+    slider->setSuffix(suffix(f));
     connect(slider, &ValueSlider::valueEdited, this, [onValue](int v) { onValue(v); });
     connect(slider, &ValueSlider::dragFinished, doc_, &PlanDocument::endMerge);
     refreshers_.push_back(std::move(refresh));
     form->addRow(slider);
-    registerField(path, slider);
+    showField(path, slider);
+    return slider;
 }
 
 QGroupBox* InputPanel::buildLayout()
 {
-    auto* box = new QGroupBox(tr("Parallel layout"));
+    auto* box = new QGroupBox(tr("Parallel layout"), this);
     auto* form = newForm(box);
     registerField("layout", box);
 
@@ -235,150 +373,152 @@ QGroupBox* InputPanel::buildLayout()
 
     for (trainplan::ParallelDim dim : trainplan::parallelDimsForDisplay()) {
         const auto& info = trainplan::parallelDimInfo(dim);
-        auto* s = new ValueSlider(latin1(info.label));
-        s->slider()->setToolTip(tr(info.summary.data()));
-        layoutSliders_[size_t(dim)] = s;
         // One undo step per drag of one slider: each dimension merges under its own key.
         const int key = kLayoutMergeKey + int(dim);
-        addSlider(form, s, "layout." + latin1(info.key), [this, dim, key](int v) { doc_->setLayoutDimension(dim, v, key); },
-                  [this, s, dim] {
-                      const auto& plan = doc_->plan();
-                      s->setCandidates(trainplan::candidateValues(plan, dim, doc_->follower()), plan.layout.size(dim));
-                      s->setFollowing(trainplan::follows(doc_->follower(), dim), tr("Follows the other dimensions to keep the GPU count; choose another under “Keep GPUs”."));
-                  });
+        ValueSlider* s = addSlider(
+            form, "layout." + std::string(info.key), [this, dim, key](int v) { doc_->setLayoutDimension(dim, v, key); },
+            [this, dim] {
+                ValueSlider* s = layoutSliders_[size_t(dim)];
+                const auto& plan = doc_->plan();
+                s->setCandidates(trainplan::candidateValues(plan, dim, doc_->follower()), plan.layout.size(dim));
+                s->setFollowing(trainplan::follows(doc_->follower(), dim),
+                    tr("Follows the other dimensions to keep the GPU count; choose another under “Keep GPUs”."));
+            });
+        s->slider()->setToolTip(tr(info.summary.data()));
+        layoutSliders_[size_t(dim)] = s;
         if (dim == trainplan::ParallelDim::Pp) {
             // Beside PP: how its stages share the layers (layout.stage_layers).
+            const PlanField& split = trainplan::planField("layout.stage_layers");
             stageLayers_ = new StageLayersEdit;
             connect(stageLayers_, &StageLayersEdit::splitEdited, this, [this](const std::vector<int>& counts) {
                 doc_->edit(counts.empty() ? tr("Split the layers evenly") : tr("Set layers per stage"),
                            [&counts](Plan& p) { p.layout.stageLayers = counts; });
             });
             refreshers_.push_back([this] { stageLayers_->showPlan(doc_->plan()); });
-            form->addRow(tr("Layers per stage"), stageLayers_);
-            registerField("layout.stage_layers", stageLayers_->lineEdit());
+            form->addRow(title(split), stageLayers_);
+            showField(split.path, stageLayers_->lineEdit());
         }
     }
-    // Choosing a value for a field the plan left unknown makes it known, even the value assumed.
-    const auto known = [](Plan& p, unsigned bit) { p.layout.unknownFields &= ~bit; };
-    addChoice<trainplan::Schedule, 4>(form, tr("Schedule"), "layout.schedule", trainplan::kScheduleNames,
-                                      [](const Plan& p) { return p.layout.schedule; }, [known](Plan& p, trainplan::Schedule s) {
-                                          p.layout.schedule = s;
-                                          if (s == trainplan::Schedule::Interleaved && p.layout.virtualStages < 2)
-                                              p.layout.virtualStages = 2;
-                                          known(p, trainplan::kUnknownSchedule);
-                                      });
-    addNumber(form, tr("Virtual stages"), "layout.virtual_stages", 1, 64, 0, QString(), [](const Plan& p) { return p.layout.virtualStages; },
-              [known](Plan& p, double v) {
-                  p.layout.virtualStages = int(v);
-                  known(p, trainplan::kUnknownSchedule);
-              });
-    addChoice<int, 4>(form, tr("ZeRO stage"), "layout.zero_stage",
-                      std::array<std::pair<int, std::string_view>, 4>{{{0, "0: replicate"}, {1, "1: optimizer"}, {2, "2: + gradients"}, {3, "3: + weights (FSDP)"}}},
-                      [](const Plan& p) { return p.layout.zeroStage; }, [](Plan& p, int z) { p.layout.zeroStage = z; });
+    addChoice<trainplan::Schedule, 4>(
+        form, "layout.schedule", trainplan::kScheduleNames, [](const Plan& p) { return p.layout.schedule; },
+        [](Plan& p, trainplan::Schedule s) {
+            p.layout.schedule = s;
+            if (s == trainplan::Schedule::Interleaved && p.layout.virtualStages < 2)
+                p.layout.virtualStages = 2;
+        });
+    addNumber(
+        form, "layout.virtual_stages", 0, [](const Plan& p) { return p.layout.virtualStages; },
+        [](Plan& p, double v) { p.layout.virtualStages = int(v); });
+    addIntegerChoice(
+        form, "layout.zero_stage",
+        [this](int z) {
+            const QString what[] = {tr("replicate"), tr("optimizer"), tr("+ gradients"), tr("+ weights (FSDP)")};
+            return z >= 0 && z < int(std::size(what)) ? QString("%1: %2").arg(z).arg(what[z]) : QString::number(z);
+        },
+        [](const Plan& p) { return p.layout.zeroStage; }, [](Plan& p, int z) { p.layout.zeroStage = z; });
     // Recompute shows what the analysis settled on when the plan leaves it unknown (the lightest
     // setting that fits), not the field's default.
-    addChoice<trainplan::Recompute, 3>(form, tr("Recompute"), "layout.recompute", trainplan::kRecomputeNames,
-                                       [this](const Plan&) { return doc_->analysis().plan.layout.recompute; },
-                                       [known](Plan& p, trainplan::Recompute r) {
-                                           p.layout.recompute = r;
-                                           known(p, trainplan::kUnknownRecompute);
-                                       });
-    addNumber(form, tr("Recomputed layers"), "layout.recompute_layers", 0, 10000, 0, QString(),
-              [this](const Plan&) { return doc_->analysis().plan.layout.recomputeLayers; }, [known](Plan& p, double v) {
-                  p.layout.recomputeLayers = int(v);
-                  if (v > 0)
-                      p.layout.recompute = trainplan::Recompute::Full;
-                  known(p, trainplan::kUnknownRecompute);
-              });
-    if (auto* layers = qobject_cast<QSpinBox*>(fields_.value("layout.recompute_layers"))) {
-        layers->setSpecialValueText(tr("all"));
-        layers->setToolTip(tr("With full recompute, how many layers of each pipeline stage are recomputed (Megatron's block method); “all” recomputes every layer."));
+    addChoice<trainplan::Recompute, 3>(
+        form, "layout.recompute", trainplan::kRecomputeNames, [this](const Plan&) { return doc_->analysis().plan.layout.recompute; },
+        [](Plan& p, trainplan::Recompute r) { p.layout.recompute = r; });
+    addNumber(
+        form, "layout.recompute_layers", 0, [this](const Plan&) { return doc_->analysis().plan.layout.recomputeLayers; },
+        [](Plan& p, double v) {
+            p.layout.recomputeLayers = int(v);
+            if (v > 0)
+                p.layout.recompute = trainplan::Recompute::Full;
+        },
+        tr("all"));
+    fields_.value("layout.recompute_layers")
+        ->setToolTip(tr("With full recompute, how many layers of each pipeline stage are recomputed (Megatron's block method); “all” "
+                        "recomputes every layer."));
+    addCheck(
+        form, "layout.sequence_parallel", [](const Plan& p) { return p.layout.sequenceParallel; },
+        [](Plan& p, bool on) { p.layout.sequenceParallel = on; });
+    // Fields the plan leaves unknown (the table of layout unknowns) say so: "(assumed)" beside
+    // them, and a tooltip with what the analysis assumed and that the predicted range covers the
+    // other values.
+    for (const trainplan::LayoutUnknownField& u : trainplan::layoutUnknownFields()) {
+        for (std::string_view path : {u.path, u.companion}) {
+            QWidget* field = path.empty() ? nullptr : fields_.value(QString::fromUtf8(path.data(), qsizetype(path.size())));
+            if (!field)
+                continue;
+            auto* check = qobject_cast<QCheckBox*>(field);
+            auto* label = qobject_cast<QLabel*>(form->labelForField(field));
+            const QString text = check ? check->text() : label ? label->text() : QString();
+            const QString tip = field->toolTip();
+            const unsigned bit = u.bit;
+            refreshers_.push_back([this, field, check, label, text, tip, bit] {
+                const bool unknown = doc_->plan().layout.unknownFields & bit;
+                const QString shown = unknown ? tr("%1 (assumed)").arg(text) : text;
+                if (check)
+                    check->setText(shown);
+                else if (label)
+                    label->setText(shown);
+                field->setToolTip(unknown ? tr("The plan does not give this: the analysis assumes the value shown, and the predicted range "
+                                               "covers the others. Choose a value to set it.")
+                                          : tip);
+            });
+        }
     }
-    addCheck(form, tr("Sequence parallelism"), "layout.sequence_parallel", [](const Plan& p) { return p.layout.sequenceParallel; },
-             [known](Plan& p, bool on) {
-                 p.layout.sequenceParallel = on;
-                 known(p, trainplan::kUnknownSequenceParallel);
-             });
-    addCheck(form, tr("Flash attention"), "layout.flash_attention", [](const Plan& p) { return p.layout.flashAttention; },
-             [known](Plan& p, bool on) {
-                 p.layout.flashAttention = on;
-                 known(p, trainplan::kUnknownFlashAttention);
-             });
-    // Fields the plan leaves unknown say so: "(assumed)" beside them, and a tooltip with what the
-    // analysis assumed and that the predicted range covers the other values.
-    const struct {
-        const char* path;
-        unsigned bit;
-    } unknowable[] = {{"layout.schedule", trainplan::kUnknownSchedule},
-                      {"layout.virtual_stages", trainplan::kUnknownSchedule},
-                      {"layout.recompute", trainplan::kUnknownRecompute},
-                      {"layout.recompute_layers", trainplan::kUnknownRecompute},
-                      {"layout.sequence_parallel", trainplan::kUnknownSequenceParallel},
-                      {"layout.flash_attention", trainplan::kUnknownFlashAttention}};
-    for (const auto& u : unknowable) {
-        QWidget* field = fields_.value(QString::fromLatin1(u.path));
-        auto* check = qobject_cast<QCheckBox*>(field);
-        auto* label = qobject_cast<QLabel*>(form->labelForField(field));
-        const QString text = check ? check->text() : label ? label->text() : QString();
-        const QString tip = field->toolTip();
-        const unsigned bit = u.bit;
-        refreshers_.push_back([this, field, check, label, text, tip, bit] {
-            const bool unknown = doc_->plan().layout.unknownFields & bit;
-            const QString shown = unknown ? tr("%1 (assumed)").arg(text) : text;
-            if (check)
-                check->setText(shown);
-            else if (label)
-                label->setText(shown);
-            field->setToolTip(unknown ? tr("The plan does not give this: the analysis assumes the value shown, and the predicted range "
-                                           "covers the others. Choose a value to set it.")
-                                      : tip);
-        });
-    }
-    addChoice<trainplan::RankOrder, 3>(form, tr("Rank order"), "layout.rank_order", trainplan::kRankOrderNames,
-                                       [](const Plan& p) { return p.layout.rankOrder; }, [](Plan& p, trainplan::RankOrder o) { p.layout.rankOrder = o; });
+    addChoice<trainplan::RankOrder, 3>(
+        form, "layout.rank_order", trainplan::kRankOrderNames, [](const Plan& p) { return p.layout.rankOrder; },
+        [](Plan& p, trainplan::RankOrder o) { p.layout.rankOrder = o; });
     return box;
 }
 
 QGroupBox* InputPanel::buildTraining()
 {
-    auto* box = new QGroupBox(tr("Training"));
+    auto* box = new QGroupBox(tr("Training"), this);
     auto* form = newForm(box);
     registerField("training", box);
-    addNumber(form, tr("Tokens"), "training.tokens", 0.001, 1e6, 1, tr(" B"), [](const Plan& p) { return p.training.tokens / 1e9; },
-              [](Plan& p, double v) { p.training.tokens = v * 1e9; });
+    addNumber(
+        form, "training.tokens", 1, [](const Plan& p) { return p.training.tokens; }, [](Plan& p, double v) { p.training.tokens = v; });
 
-    globalBatch_ = new ValueSlider(tr("Batch"));
+    const PlanField& batchField = trainplan::planField("training.global_batch_sequences");
+    globalBatch_ = addSlider(
+        form, batchField.path,
+        [this](int v) {
+            doc_->edit(
+                tr("Set global batch"), [v](Plan& p) { p.training.globalBatchSequences = v; }, kGlobalBatch);
+        },
+        [this, &batchField] {
+            const auto& p = doc_->plan();
+            std::vector<int> values;
+            for (long long v : trainplan::globalBatchCandidates(p))
+                if (v <= batchField.max)
+                    values.push_back(int(v));
+            globalBatch_->setCandidates(values, int(p.training.globalBatchSequences));
+        });
     globalBatch_->setToolTip(tr("Global batch in sequences (multiples of DP × micro-batch)."));
-    addSlider(form, globalBatch_, "training.global_batch_sequences",
-              [this](int v) { doc_->edit(tr("Set global batch"), [v](Plan& p) { p.training.globalBatchSequences = v; }, kGlobalBatch); },
-              [this] {
-                  const auto& p = doc_->plan();
-                  std::vector<int> values;
-                  for (long long v : trainplan::globalBatchCandidates(p))
-                      if (v <= 1'000'000'000)
-                          values.push_back(int(v));
-                  globalBatch_->setCandidates(values, int(p.training.globalBatchSequences));
-                  globalBatch_->setSuffix(tr(" seq"));
-              });
-    microBatch_ = new ValueSlider(tr("Micro"));
+    microBatch_ = addSlider(
+        form, "training.micro_batch_size",
+        [this](int v) {
+            doc_->edit(
+                tr("Set micro-batch"), [v](Plan& p) { p.training.microBatchSize = v; }, kMicroBatch);
+        },
+        [this] {
+            const auto& p = doc_->plan();
+            microBatch_->setCandidates(trainplan::microBatchCandidates(p), p.training.microBatchSize);
+        });
     microBatch_->setToolTip(tr("Micro-batch size b in sequences (divisors of B / DP)."));
-    addSlider(form, microBatch_, "training.micro_batch_size",
-              [this](int v) { doc_->edit(tr("Set micro-batch"), [v](Plan& p) { p.training.microBatchSize = v; }, kMicroBatch); },
-              [this] {
-                  const auto& p = doc_->plan();
-                  microBatch_->setCandidates(trainplan::microBatchCandidates(p), p.training.microBatchSize);
-              });
-    mfu_ = new ValueSlider(tr("MFU"));
-    mfu_->setSuffix(tr(" %"));
+    // Whole per cents within the table's range, narrowed to the practical one (kMfuSlider*).
+    const PlanField& mfuField = trainplan::planField("training.mfu");
+    const int mfuLowest = std::max(kMfuSliderLowestPercent, int(std::ceil(trainplan::shownValue(mfuField, mfuField.min))));
+    const int mfuHighest = std::min(kMfuSliderHighestPercent, int(std::floor(trainplan::shownValue(mfuField, mfuField.max))));
+    mfu_ = addSlider(
+        form, mfuField.path,
+        [this, &mfuField](int v) {
+            doc_->edit(
+                tr("Set MFU"), [&](Plan& p) { p.training.mfu = trainplan::siFromShown(mfuField, v); }, kMfu);
+        },
+        [this, &mfuField, mfuLowest, mfuHighest] {
+            std::vector<int> values;
+            for (int v = mfuLowest; v <= mfuHighest; ++v)
+                values.push_back(v);
+            mfu_->setCandidates(values, int(std::lround(trainplan::shownValue(mfuField, doc_->plan().training.mfu))));
+        });
     mfu_->setToolTip(tr("Assumed model FLOPs utilisation: useful FLOP/s over peak."));
-    addSlider(form, mfu_, "training.mfu",
-              [this](int v) { doc_->edit(tr("Set MFU"), [v](Plan& p) { p.training.mfu = v / 100.0; }, kMfu); },
-              [this] {
-                  std::vector<int> values;
-                  for (int v = 5; v <= 80; ++v)
-                      values.push_back(v);
-                  mfu_->setCandidates(values, int(std::lround(doc_->plan().training.mfu * 100)));
-              });
     // Time and cost from the assumed MFU or from the predicted step time.
     auto* basis = new ElidingComboBox;
     basis->addItem(tr("Assumed MFU"), int(PlanDocument::TimeBasis::AssumedMfu));
@@ -392,27 +532,31 @@ QGroupBox* InputPanel::buildTraining()
     });
     form->addRow(tr("Time from"), basis);
     registerField("time_basis", basis);
-    addChoice<trainplan::MatmulPrecision, 4>(form, tr("Matmuls"), "training.matmul_precision", trainplan::kMatmulPrecisionNames,
-                                             [](const Plan& p) { return p.training.matmulPrecision; },
-                                             [](Plan& p, trainplan::MatmulPrecision m) { p.training.matmulPrecision = m; });
+    addChoice<trainplan::MatmulPrecision, 4>(
+        form, "training.matmul_precision", trainplan::kMatmulPrecisionNames, [](const Plan& p) { return p.training.matmulPrecision; },
+        [](Plan& p, trainplan::MatmulPrecision m) { p.training.matmulPrecision = m; });
     if (QWidget* matmuls = fields_.value("training.matmul_precision"))
         matmuls->setToolTip(tr("Precision of the layers' matrix multiplies: FP8 runs them at the accelerator's FP8 peak (attention and the "
                                "output layer stay BF16); MFU is still counted against the BF16 peak."));
-    addChoice<trainplan::PrecisionScheme, 3>(form, tr("Precision"), "training.precision", trainplan::kPrecisionNames,
-                                             [](const Plan& p) { return p.training.precision; },
-                                             [](Plan& p, trainplan::PrecisionScheme s) { p.training.precision = s; });
-    addNumber(form, tr("Buffers"), "training.buffer_gb", 0, 1000, 1, tr(" GB"), [](const Plan& p) { return p.training.bufferBytes / 1e9; },
-              [](Plan& p, double v) { p.training.bufferBytes = v * 1e9; });
-    addNumber(form, tr("Fragmentation"), "training.fragmentation_fraction", 0, 90, 0, tr(" %"),
-              [](const Plan& p) { return p.training.fragmentationFraction * 100; }, [](Plan& p, double v) { p.training.fragmentationFraction = v / 100; });
+    addChoice<trainplan::PrecisionScheme, 3>(
+        form, "training.precision", trainplan::kPrecisionNames, [](const Plan& p) { return p.training.precision; },
+        [](Plan& p, trainplan::PrecisionScheme s) { p.training.precision = s; });
+    addNumber(
+        form, "training.buffer_gb", 1, [](const Plan& p) { return p.training.bufferBytes; },
+        [](Plan& p, double v) { p.training.bufferBytes = v; });
+    addNumber(
+        form, "training.fragmentation_fraction", 0, [](const Plan& p) { return p.training.fragmentationFraction; },
+        [](Plan& p, double v) { p.training.fragmentationFraction = v; });
     return box;
 }
 
-// The training stack (the plan's framework section): a named profile; the switches neither the
-// plan nor the profile sets are listed, since they widen the predicted range.
+// The training stack (the plan's framework section): a named profile and the FlashAttention
+// kernel; the switches neither the plan nor the profile sets are listed, since they widen the
+// predicted range.
 QGroupBox* InputPanel::buildFramework()
 {
-    auto* box = new QGroupBox(tr("Training stack"));
+    const PlanField& profileField = trainplan::planField("framework.profile");
+    auto* box = new QGroupBox(tr("Framework"), this);
     auto* form = newForm(box);
     registerField("framework", box);
     auto* profile = new ElidingComboBox;
@@ -433,8 +577,20 @@ QGroupBox* InputPanel::buildFramework()
         const std::string name = profile->itemData(index).toString().toStdString();
         doc_->edit(tr("Set the training stack"), [&name](Plan& p) { p.framework.profile = name; });
     });
-    form->addRow(tr("Profile"), profile);
-    registerField("framework.profile", profile);
+    form->addRow(title(profileField), profile);
+    showField(profileField.path, profile);
+    addOptionalChoice<trainplan::FlashAttentionVersion, 3>(
+        form, "framework.flash_attention", trainplan::kFlashAttentionVersionNames, [](const Plan& p) { return p.framework.flashAttention; },
+        [](Plan& p, std::optional<trainplan::FlashAttentionVersion> v) { p.framework.flashAttention = v; },
+        [](const Plan& p) {
+            const trainplan::FrameworkSpec* stack = trainplan::findFrameworkProfile(p.framework.profile);
+            if (stack && stack->flashAttention)
+                return tr("From the profile: %1")
+                    .arg(prettyName(trainplan::nameOf(trainplan::kFlashAttentionVersionNames, *stack->flashAttention)));
+            return tr("Not given (range covers it)");
+        });
+    fields_.value("framework.flash_attention")
+        ->setToolTip(tr("The attention kernel: FlashAttention-2 or -3, or none (unfused attention, which stores the s × s scores)."));
     auto* unknown = new QLabel;
     unknown->setWordWrap(true);
     unknown->setTextFormat(Qt::PlainText);
@@ -459,7 +615,7 @@ QGroupBox* InputPanel::buildFramework()
 
 QGroupBox* InputPanel::buildModel()
 {
-    auto* box = new QGroupBox(tr("Model"));
+    auto* box = new QGroupBox(tr("Model"), this);
     auto* form = newForm(box);
     registerField("model", box);
     modelPreset_ = new ElidingComboBox;
@@ -521,32 +677,75 @@ QGroupBox* InputPanel::buildModel()
     }
     modelNotice_->hide();
     form->addRow(modelNotice_);
-    addNumber(form, tr("Layers"), "model.layers", 1, 100000, 0, {}, [](const Plan& p) { return p.model.layers; },
-              [](Plan& p, double v) { p.model.layers = int(v); p.layout.stageLayers.clear(); });
-    addNumber(form, tr("Hidden size"), "model.hidden_size", 1, 1000000, 0, {}, [](const Plan& p) { return p.model.hiddenSize; },
-              [](Plan& p, double v) { p.model.hiddenSize = int(v); });
-    addNumber(form, tr("FFN size"), "model.ffn_hidden_size", 1, 10000000, 0, {}, [](const Plan& p) { return p.model.ffnHiddenSize; },
-              [](Plan& p, double v) { p.model.ffnHiddenSize = int(v); });
-    addChoice<trainplan::FfnKind, 2>(form, tr("FFN kind"), "model.ffn_kind", trainplan::kFfnKindNames, [](const Plan& p) { return p.model.ffnKind; },
-                                     [](Plan& p, trainplan::FfnKind k) { p.model.ffnKind = k; });
-    addNumber(form, tr("Heads"), "model.attention_heads", 1, 100000, 0, {}, [](const Plan& p) { return p.model.attentionHeads; },
-              [](Plan& p, double v) { p.model.attentionHeads = int(v); });
-    addNumber(form, tr("KV heads"), "model.kv_heads", 1, 100000, 0, {}, [](const Plan& p) { return p.model.kvHeads; },
-              [](Plan& p, double v) { p.model.kvHeads = int(v); });
-    addNumber(form, tr("Head size"), "model.head_dim", 1, 100000, 0, {}, [](const Plan& p) { return p.model.headDim; },
-              [](Plan& p, double v) { p.model.headDim = int(v); });
-    addNumber(form, tr("Vocabulary"), "model.vocab_size", 1, 100000000, 0, {}, [](const Plan& p) { return p.model.vocabSize; },
-              [](Plan& p, double v) { p.model.vocabSize = int(v); });
-    addCheck(form, tr("Tied embeddings"), "model.tied_embeddings", [](const Plan& p) { return p.model.tiedEmbeddings; },
-             [](Plan& p, bool on) { p.model.tiedEmbeddings = on; });
-    addNumber(form, tr("Sequence"), "model.sequence_length", 1, 100000000, 0, tr(" tokens"), [](const Plan& p) { return p.model.sequenceLength; },
-              [](Plan& p, double v) { p.model.sequenceLength = int(v); });
+    addNumber(
+        form, "model.layers", 0, [](const Plan& p) { return p.model.layers; },
+        [](Plan& p, double v) {
+            // With layer kinds the last run takes the change (it keeps at least one layer), so the
+            // runs still add up to the model's depth.
+            auto& kinds = p.model.layerKinds;
+            if (!kinds.empty()) {
+                const int others = p.model.layers - kinds.back().layers;
+                kinds.back().layers = std::max(1, int(v) - others);
+                v = others + kinds.back().layers;
+            }
+            p.model.layers = int(v);
+            p.layout.stageLayers.clear();
+        });
+    addNumber(
+        form, "model.hidden_size", 0, [](const Plan& p) { return p.model.hiddenSize; },
+        [](Plan& p, double v) { p.model.hiddenSize = int(v); });
+    addNumber(
+        form, "model.ffn_hidden_size", 0, [](const Plan& p) { return p.model.ffnHiddenSize; },
+        [](Plan& p, double v) { p.model.ffnHiddenSize = int(v); });
+    addChoice<trainplan::FfnKind, 2>(
+        form, "model.ffn_kind", trainplan::kFfnKindNames, [](const Plan& p) { return p.model.ffnKind; },
+        [](Plan& p, trainplan::FfnKind k) { p.model.ffnKind = k; });
+    // Layers of several kinds (model.layer_kinds): each kind has its own feed-forward, so the two
+    // fields above would edit nothing the analysis reads; they are disabled and the kinds listed.
+    {
+        const PlanField& kindsField = trainplan::planField("model.layer_kinds");
+        layerKinds_ = new QLabel;
+        layerKinds_->setObjectName("layerKinds");
+        layerKinds_->setWordWrap(true);
+        layerKinds_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        form->addRow(title(kindsField), layerKinds_);
+        showField(kindsField.path, layerKinds_);
+        refreshers_.push_back([this] {
+            const auto& m = doc_->plan().model;
+            const bool kinds = !m.layerKinds.empty();
+            layerKinds_->setText(kinds ? QString::fromStdString(trainplan::layerKindsText(m)) : tr("one kind: every layer as above"));
+            layerKinds_->setToolTip(tr("Runs of layers with their own feed-forward, set in the plan file (model.layer_kinds)."));
+            for (const char* path : {"model.ffn_hidden_size", "model.ffn_kind"}) {
+                if (QWidget* w = widgetForField(QString::fromLatin1(path))) {
+                    w->setEnabled(!kinds);
+                    w->setToolTip(kinds ? tr("Each layer kind has its own; see Layer kinds below.") : QString());
+                }
+            }
+        });
+    }
+    addNumber(
+        form, "model.attention_heads", 0, [](const Plan& p) { return p.model.attentionHeads; },
+        [](Plan& p, double v) { p.model.attentionHeads = int(v); });
+    addNumber(
+        form, "model.kv_heads", 0, [](const Plan& p) { return p.model.kvHeads; }, [](Plan& p, double v) { p.model.kvHeads = int(v); });
+    addNumber(
+        form, "model.head_dim", 0, [](const Plan& p) { return p.model.headDim; }, [](Plan& p, double v) { p.model.headDim = int(v); });
+    addNumber(
+        form, "model.vocab_size", 0, [](const Plan& p) { return p.model.vocabSize; },
+        [](Plan& p, double v) { p.model.vocabSize = int(v); });
+    addCheck(
+        form, "model.tied_embeddings", [](const Plan& p) { return p.model.tiedEmbeddings; },
+        [](Plan& p, bool on) { p.model.tiedEmbeddings = on; });
+    addNumber(
+        form, "model.sequence_length", 0, [](const Plan& p) { return p.model.sequenceLength; },
+        [](Plan& p, double v) { p.model.sequenceLength = int(v); });
     return box;
 }
 
 QGroupBox* InputPanel::buildCluster()
 {
-    auto* box = new QGroupBox(tr("Cluster"));
+    const PlanField& acceleratorField = trainplan::planField("cluster.accelerator");
+    auto* box = new QGroupBox(tr("Cluster"), this);
     auto* form = newForm(box);
     registerField("cluster", box);
     acceleratorPreset_ = new ElidingComboBox;
@@ -565,79 +764,101 @@ QGroupBox* InputPanel::buildCluster()
         const int i = a ? acceleratorPreset_->findText(QString::fromStdString(a->name)) : -1;
         acceleratorPreset_->setCurrentIndex(i < 0 ? 0 : i);
     });
-    form->addRow(tr("Accelerator"), acceleratorPreset_);
-    registerField("cluster.accelerator", acceleratorPreset_);
-    addNumber(form, tr("GPUs"), "cluster.gpus", 1, 10000000, 0, {}, [](const Plan& p) { return p.cluster.gpus; },
-              [this](Plan& p, double v) {
-                  p.cluster.gpus = int(v);
-                  // Keep the layout consistent by letting the follower absorb the new count.
-                  using trainplan::ParallelDim;
-                  const auto f = doc_->follower().gpuCount ? trainplan::Follower::of(ParallelDim::Dp) : doc_->follower();
-                  // Re-set any dimension that does not follow to its own value: the follower absorbs the new count.
-                  const auto d = f.dim == ParallelDim::Dp ? ParallelDim::Tp : ParallelDim::Dp;
-                  p = trainplan::withLayoutValue(p, d, p.layout.size(d), f);
-              });
-    addNumber(form, tr("GPUs per node"), "cluster.gpus_per_node", 1, 4096, 0, {}, [](const Plan& p) { return p.cluster.gpusPerNode; },
-              [](Plan& p, double v) { p.cluster.gpusPerNode = int(v); });
-    addNumber(form, tr("Memory"), "cluster.memory_gb", 1, 100000, 1, tr(" GB"), [](const Plan& p) { return p.cluster.memoryBytesPerGpu / 1e9; },
-              [](Plan& p, double v) { p.cluster.memoryBytesPerGpu = v * 1e9; });
-    addNumber(form, tr("Peak BF16"), "cluster.peak_bf16_tflops", 1, 1000000, 0, tr(" TFLOP/s"), [](const Plan& p) { return p.cluster.peakFlopsPerGpu / 1e12; },
-              [](Plan& p, double v) { p.cluster.peakFlopsPerGpu = v * 1e12; });
+    form->addRow(title(acceleratorField), acceleratorPreset_);
+    showField(acceleratorField.path, acceleratorPreset_);
+    addNumber(
+        form, "cluster.gpus", 0, [](const Plan& p) { return p.cluster.gpus; },
+        [this](Plan& p, double v) {
+            p.cluster.gpus = int(v);
+            // Keep the layout consistent by letting the follower absorb the new count.
+            using trainplan::ParallelDim;
+            const auto f = doc_->follower().gpuCount ? trainplan::Follower::of(ParallelDim::Dp) : doc_->follower();
+            // Re-set any dimension that does not follow to its own value: the follower absorbs the new count.
+            const auto d = f.dim == ParallelDim::Dp ? ParallelDim::Tp : ParallelDim::Dp;
+            p = trainplan::withLayoutValue(p, d, p.layout.size(d), f);
+        });
+    addNumber(
+        form, "cluster.gpus_per_node", 0, [](const Plan& p) { return p.cluster.gpusPerNode; },
+        [](Plan& p, double v) { p.cluster.gpusPerNode = int(v); });
+    addNumber(
+        form, "cluster.memory_gb", 1, [](const Plan& p) { return p.cluster.memoryBytesPerGpu; },
+        [](Plan& p, double v) { p.cluster.memoryBytesPerGpu = v; });
+    addNumber(
+        form, "cluster.peak_bf16_tflops", 0, [](const Plan& p) { return p.cluster.peakFlopsPerGpu; },
+        [](Plan& p, double v) { p.cluster.peakFlopsPerGpu = v; });
     // 0 shows "from the preset": the accelerator preset's FP8 peak (none on a part without FP8).
-    addNumber(form, tr("Peak FP8"), "cluster.peak_fp8_tflops", 0, 1000000, 0, tr(" TFLOP/s"),
-              [](const Plan& p) { return p.cluster.peakFp8FlopsPerGpu / 1e12; }, [](Plan& p, double v) { p.cluster.peakFp8FlopsPerGpu = v * 1e12; });
-    if (auto* fp8 = qobject_cast<QSpinBox*>(fields_.value("cluster.peak_fp8_tflops"))) {
-        fp8->setSpecialValueText(tr("from the preset"));
-        fp8->setToolTip(tr("Dense FP8 peak per GPU, for FP8 matmuls; “from the preset” uses the accelerator preset's (none on a part without FP8)."));
-    }
-    addNumber(form, tr("NVLink"), "cluster.intra_node_bandwidth_gb_per_s", 0.1, 1000000, 1, tr(" GB/s"),
-              [](const Plan& p) { return p.cluster.intraNodeBytesPerSecond / 1e9; }, [](Plan& p, double v) { p.cluster.intraNodeBytesPerSecond = v * 1e9; });
-    addNumber(form, tr("Network"), "cluster.inter_node_bandwidth_gb_per_s", 0.1, 1000000, 1, tr(" GB/s"),
-              [](const Plan& p) { return p.cluster.interNodeBytesPerSecond / 1e9; }, [](Plan& p, double v) { p.cluster.interNodeBytesPerSecond = v * 1e9; });
-    // 0 means "not modelled", shown as such, and raises the no-failure-allowance red flag.
-    addChoice<trainplan::InNetworkReduction, 3>(form, tr("Switch reduction"), "cluster.in_network_reduction", trainplan::kInNetworkReductionNames,
-                                                [](const Plan& p) { return p.cluster.inNetworkReduction; },
-                                                [](Plan& p, trainplan::InNetworkReduction r) { p.cluster.inNetworkReduction = r; });
+    addNumber(
+        form, "cluster.peak_fp8_tflops", 0, [](const Plan& p) { return p.cluster.peakFp8FlopsPerGpu; },
+        [](Plan& p, double v) { p.cluster.peakFp8FlopsPerGpu = v; }, tr("from the preset"));
+    fields_.value("cluster.peak_fp8_tflops")
+        ->setToolTip(
+            tr("Dense FP8 peak per GPU, for FP8 matmuls; “from the preset” uses the accelerator preset's (none on a part without FP8)."));
+    addNumber(
+        form, "cluster.intra_node_bandwidth_gb_per_s", 1, [](const Plan& p) { return p.cluster.intraNodeBytesPerSecond; },
+        [](Plan& p, double v) { p.cluster.intraNodeBytesPerSecond = v; });
+    addNumber(
+        form, "cluster.inter_node_bandwidth_gb_per_s", 1, [](const Plan& p) { return p.cluster.interNodeBytesPerSecond; },
+        [](Plan& p, double v) { p.cluster.interNodeBytesPerSecond = v; });
+    addChoice<trainplan::InNetworkReduction, 3>(
+        form, "cluster.in_network_reduction", trainplan::kInNetworkReductionNames,
+        [](const Plan& p) { return p.cluster.inNetworkReduction; },
+        [](Plan& p, trainplan::InNetworkReduction r) { p.cluster.inNetworkReduction = r; });
     if (QWidget* reduction = fields_.value("cluster.in_network_reduction"))
         reduction->setToolTip(tr("All-reduces the switches reduce: NVLink SHARP (NVLS) inside an NVSwitch node, and InfiniBand SHARP across nodes."));
-    addNumber(form, tr("Node MTBF"), "cluster.mtbf_hours_per_node", 0, 1e9, 0, tr(" h"),
-              [](const Plan& p) { return p.cluster.mtbfSeconds ? *p.cluster.mtbfSeconds / 3600 / (p.cluster.mtbfBasis == trainplan::MtbfBasis::PerNode ? 1 : p.cluster.gpusPerNode) : 0.0; },
-              [](Plan& p, double v) {
-                  p.cluster.mtbfBasis = trainplan::MtbfBasis::PerNode;
-                  if (v > 0)
-                      p.cluster.mtbfSeconds = v * 3600;
-                  else
-                      p.cluster.mtbfSeconds.reset();
-              });
-    if (auto* mtbf = qobject_cast<QSpinBox*>(fields_.value("cluster.mtbf_hours_per_node")))
-        mtbf->setSpecialValueText(tr("not modelled"));
+    // 0 means "not modelled", shown as such, and raises the no-failure-allowance red flag. A plan
+    // that gives MTBF per GPU shows it per node here (a node fails when any of its GPUs does).
+    addNumber(
+        form, "cluster.mtbf_hours_per_node", 0,
+        [](const Plan& p) {
+            return p.cluster.mtbfSeconds
+                ? *p.cluster.mtbfSeconds / (p.cluster.mtbfBasis == trainplan::MtbfBasis::PerNode ? 1 : p.cluster.gpusPerNode)
+                : 0.0;
+        },
+        [](Plan& p, double v) {
+            p.cluster.mtbfBasis = trainplan::MtbfBasis::PerNode;
+            if (v > 0)
+                p.cluster.mtbfSeconds = v;
+            else
+                p.cluster.mtbfSeconds.reset();
+        },
+        tr("not modelled"));
     return box;
 }
 
 QGroupBox* InputPanel::buildReliability()
 {
-    auto* box = new QGroupBox(tr("Reliability"));
+    auto* box = new QGroupBox(tr("Reliability"), this);
     auto* form = newForm(box);
     registerField("reliability", box);
-    addNumber(form, tr("Checkpoint stall"), "reliability.checkpoint_write_seconds", 0.1, 1e6, 1, tr(" s"),
-              [this](const Plan& p) { return doc_->estimate().reliability.checkpointWriteSeconds > 0 ? doc_->estimate().reliability.checkpointWriteSeconds : p.reliability.checkpointWriteSeconds.value_or(60); },
-              [](Plan& p, double v) {
-                  p.reliability.checkpointWriteSeconds = v;
-                  p.reliability.checkpointWriteBytesPerSecondPerGpu.reset();
-              });
-    addNumber(form, tr("Restart"), "reliability.restart_seconds", 0, 1e7, 0, tr(" s"), [](const Plan& p) { return p.reliability.restartSeconds; },
-              [](Plan& p, double v) { p.reliability.restartSeconds = v; });
-    addNumber(form, tr("Other overhead"), "reliability.other_overhead_fraction", 0, 1000, 0, tr(" %"),
-              [](const Plan& p) { return p.reliability.otherOverheadFraction * 100; }, [](Plan& p, double v) { p.reliability.otherOverheadFraction = v / 100; });
+    // The stall the estimate uses: the plan's, or checkpoint bytes over a given write bandwidth.
+    addNumber(
+        form, "reliability.checkpoint_write_seconds", 1,
+        [this](const Plan& p) {
+            const double stall = doc_->estimate().reliability.checkpointWriteSeconds;
+            return stall > 0
+                ? stall
+                : p.reliability.checkpointWriteSeconds.value_or(trainplan::ReliabilitySpec{}.checkpointWriteSeconds.value_or(0));
+        },
+        [](Plan& p, double v) {
+            p.reliability.checkpointWriteSeconds = v;
+            p.reliability.checkpointWriteBytesPerSecondPerGpu.reset();
+        });
+    addNumber(
+        form, "reliability.restart_seconds", 0, [](const Plan& p) { return p.reliability.restartSeconds; },
+        [](Plan& p, double v) { p.reliability.restartSeconds = v; });
+    addNumber(
+        form, "reliability.other_overhead_fraction", 0, [](const Plan& p) { return p.reliability.otherOverheadFraction; },
+        [](Plan& p, double v) { p.reliability.otherOverheadFraction = v; });
     return box;
 }
 
 QGroupBox* InputPanel::buildPlan()
 {
-    auto* box = new QGroupBox(tr("Plan"));
+    const PlanField& nameField = trainplan::planField("name");
+    auto* box = new QGroupBox(tr("Plan"), this);
     auto* form = newForm(box);
     name_ = new QLineEdit;
-    name_->setMaxLength(trainplan::kMaxNameChars);  // what the reader accepts, so a saved plan reopens
+    name_->setMaxLength(int(nameField.max));  // what the reader accepts, so a saved plan reopens
     name_->setObjectName("planName");
     name_->setToolTip(tr("The name the file, the window title, the PDF report and the slides use. Until you type one it follows "
                          "the model, GPU count and token budget; clear it to follow them again."));
@@ -664,9 +885,9 @@ QGroupBox* InputPanel::buildPlan()
         nameNote_->setText(plan.nameUserSet ? tr("Typed; clear it to follow the model, GPUs and tokens again.")
                                             : tr("Follows the model, GPUs and tokens; type to name it."));
     });
-    form->addRow(tr("Name"), name_);
+    form->addRow(title(nameField), name_);
     form->addRow(nameNote_);
-    registerField("name", name_);
+    showField(nameField.path, name_);
     return box;
 }
 

@@ -92,7 +92,7 @@ QString StageLayersEdit::check(const QString& text, int pp, int layers, std::vec
 void StageLayersEdit::commit()
 {
     std::vector<int> counts;
-    const QString problem = check(edit_->text(), pp_, layers_, &counts);
+    const QString problem = check(edit_->text(), pp_, model_.layers, &counts);
     if (!problem.isEmpty()) {
         draftRejected_ = true;
         setNote(problem, true);
@@ -103,10 +103,11 @@ void StageLayersEdit::commit()
         showPlanNote();
         return;
     }
-    // The even split typed out is the even split: the file keeps no list for it.
+    // The default split typed out is the default split (even, or by cost for layers of several
+    // kinds): the file keeps no list for it.
     std::vector<int> even(counts.size());
     trainplan::Plan probe;
-    probe.model.layers = layers_;
+    probe.model = model_;
     probe.layout.pp = pp_;
     trainplan::splitLayers(probe, even);
     emit splitEdited(counts == even ? std::vector<int>{} : counts);
@@ -114,10 +115,10 @@ void StageLayersEdit::commit()
 
 void StageLayersEdit::showPlan(const trainplan::Plan& plan)
 {
-    const bool shapeChanged = plan.layout.pp != pp_ || plan.model.layers != layers_;
+    const bool shapeChanged = plan.layout.pp != pp_ || !trainplan::sameModelShape(plan.model, model_);
     const bool wasExplicit = explicitSplit_;
     pp_ = plan.layout.pp;
-    layers_ = plan.model.layers;
+    model_ = plan.model;
     trainplan::splitLayers(plan, shown_);
     explicitSplit_ = !plan.layout.stageLayers.empty() && int(plan.layout.stageLayers.size()) == plan.layout.pp;
     even_->setEnabled(explicitSplit_);
@@ -133,7 +134,12 @@ void StageLayersEdit::showPlan(const trainplan::Plan& plan)
 
 void StageLayersEdit::showPlanNote()
 {
-    setNote(explicitSplit_ ? tr("Set per stage; “Even” splits the layers evenly again.") : tr("Even split; type counts to set each stage."), false);
+    // Layers of several kinds are split by cost by default (PipelineModel.h stageCostSplit).
+    const bool byCost = model_.kindCount() > 1;
+    if (explicitSplit_)
+        setNote(byCost ? tr("Set per stage; “Even” returns to the split by cost.") : tr("Set per stage; “Even” splits the layers evenly again."), false);
+    else
+        setNote(byCost ? tr("Split by cost (the layers come in kinds); type counts to set each stage.") : tr("Even split; type counts to set each stage."), false);
 }
 
 void StageLayersEdit::setNote(const QString& text, bool problem)

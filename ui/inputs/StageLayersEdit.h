@@ -45,7 +45,7 @@ private:
     QToolButton* even_;
     QLabel* note_;
     int pp_ = 0;
-    int layers_ = 0;
+    trainplan::ModelSpec model_;  // its layers and kinds: the default split depends on both
     std::vector<int> shown_;
     bool explicitSplit_ = false;
     bool draftRejected_ = false;

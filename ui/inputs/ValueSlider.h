@@ -20,6 +20,7 @@ public:
     // inconsistent plan is shown as it is rather than silently clamped).
     void setCandidates(std::vector<int> values, int current);
     int value() const;
+    const QString& title() const { return baseTitle_; }
     void setSuffix(const QString& suffix);
     void setFollowing(bool following, const QString& why = {});
     QSlider* slider() const { return slider_; }

@@ -30,6 +30,7 @@
 
 #include "analysis/Thresholds.h"
 #include "charts/ChartStyle.h"
+#include "base/Units.h"
 #include "style/Fonts.h"
 #include "style/Markup.h"
 #include "style/Theme.h"
@@ -544,7 +545,7 @@ void RealityCheckView::fillValidation()
            "every gated row, each family weighted once. Out of sample: each family predicted with the calibration fitted without it "
            "— the better guide for a run like none of these. %3 of held-out rows lie inside their predicted range.")
             .arg(v.fitted.matmulScale, 0, 'f', 3)
-            .arg(v.fitted.kernelOverheadSeconds * 1e6, 0, 'f', 1)
+            .arg(v.fitted.kernelOverheadSeconds * trainplan::units::microsecondsPerSecond, 0, 'f', 1)
             .arg(percent(v.rangeCoverage)));
 }
 

@@ -19,12 +19,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/Format.h"
 #include "document/PlanDocument.h"
+#include "base/Units.h"
 #include "search/SearchResultsModel.h"
 #include "search/SearchRunner.h"
 #include "search/SearchScatter.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 
 namespace {
 
@@ -34,7 +35,9 @@ namespace {
 trainplan::Plan searchKey(trainplan::Plan plan, bool batchRange)
 {
     auto& l = plan.layout;
-    l.tp = l.pp = l.dp = l.cp = l.virtualStages = 1;
+    for (trainplan::ParallelDim d : trainplan::kParallelDims)
+        l.size(d) = 1;
+    l.virtualStages = 1;
     l.zeroStage = 0;
     l.recompute = trainplan::Recompute::None;
     l.sequenceParallel = false;
@@ -303,7 +306,8 @@ void SearchPanel::onFinished()
                        .arg(QString::fromStdString(trainplan::formatInteger(double(r.evaluated))))
                        .arg(QString::fromStdString(trainplan::formatInteger(double(r.fitting))))
                        .arg(number(r.seconds))
-                       .arg(rate >= 1e6 ? tr("%1 M").arg(rate / 1e6, 0, 'f', 1) : tr("%1 k").arg(rate / 1e3, 0, 'f', 0))
+                       .arg(rate >= trainplan::units::mega ? tr("%1 M").arg(rate / trainplan::units::mega, 0, 'f', 1)
+                                                           : tr("%1 k").arg(rate / trainplan::units::kilo, 0, 'f', 0))
                        .arg(r.rows.size())
                        .arg(r.paretoCount);
     if (r.cancelled)
@@ -473,7 +477,7 @@ bool SearchPanel::applySelected()
         return false;
     const auto& l = model_->row(row).layout;
     doc_->applyPlan(trainplan::withSearchLayout(doc_->plan(), l),
-        tr("Apply searched layout TP %1 × PP %2 × DP %3 × CP %4").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp));
+                    tr("Apply searched layout %1").arg(QString::fromStdString(trainplan::parallelSizesText(l))));
     emit layoutApplied();
     return true;
 }

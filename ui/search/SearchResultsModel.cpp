@@ -4,10 +4,13 @@
 #include <QFont>
 #include <QLocale>
 
+#include "base/Format.h"
+#include "base/Units.h"
 #include "style/Theme.h"
-#include "text/Format.h"
 
 namespace {
+
+constexpr int kParallelDimColumns = int(trainplan::kParallelDimCount);
 
 QString recomputeName(trainplan::Recompute r)
 {
@@ -21,10 +24,10 @@ QString recomputeName(trainplan::Recompute r)
 
 QString money(double dollars)
 {
-    if (dollars >= 1e6)
-        return QStringLiteral("$%1 M").arg(dollars / 1e6, 0, 'f', 2);
-    if (dollars >= 1e3)
-        return QStringLiteral("$%1 k").arg(dollars / 1e3, 0, 'f', 1);
+    if (dollars >= trainplan::units::mega)
+        return QStringLiteral("$%1 M").arg(dollars / trainplan::units::mega, 0, 'f', 2);
+    if (dollars >= trainplan::units::kilo)
+        return QStringLiteral("$%1 k").arg(dollars / trainplan::units::kilo, 0, 'f', 1);
     return QStringLiteral("$%1").arg(dollars, 0, 'f', 0);
 }
 
@@ -96,16 +99,26 @@ QString SearchResultsModel::flagsText(const trainplan::SearchRow& row)
     return flags.join(QStringLiteral(", "));
 }
 
+int SearchResultsModel::columnOf(trainplan::ParallelDim dim)
+{
+    return FirstDimension + trainplan::parallelDimInfo(dim).displayOrder;
+}
+
+std::optional<trainplan::ParallelDim> SearchResultsModel::dimensionAt(int column)
+{
+    if (column < FirstDimension || column >= Virtual)
+        return std::nullopt;
+    return trainplan::parallelDimsForDisplay()[size_t(column - FirstDimension)];
+}
+
 QVariant SearchResultsModel::display(const trainplan::SearchRow& row, int rank, int column) const
 {
     const auto& l = row.layout;
     const QLocale locale = QLocale::c();
+    if (const auto dim = dimensionAt(column))
+        return l.size(*dim);
     switch (column) {
     case Rank: return rank + 1;
-    case Tp: return l.tp;
-    case Pp: return l.pp;
-    case Dp: return l.dp;
-    case Cp: return l.cp;
     case Virtual: return l.virtualStages;
     case MicroBatch: return l.microBatch;
     case GlobalBatch: return QString::fromStdString(trainplan::formatInteger(double(l.globalBatch)));
@@ -114,7 +127,7 @@ QVariant SearchResultsModel::display(const trainplan::SearchRow& row, int rank, 
     case Sp: return l.sequenceParallel ? tr("yes") : tr("no");
     case StepSeconds: return QString::fromStdString(trainplan::formatNumber(row.stepSeconds, 3));
     case Mfu: return QStringLiteral("%1 %").arg(row.mfu * 100, 0, 'f', 1);
-    case MemoryGb: return locale.toString(row.memoryBytes / 1e9, 'f', 1);
+    case MemoryGb: return locale.toString(row.memoryBytes / trainplan::units::GB, 'f', 1);
     case GpuHours: return QString::fromStdString(trainplan::formatInteger(row.gpuHours));
     case Cost: return row.cost > 0 ? money(row.cost) : QStringLiteral("–");
     case Flags: return flagsText(row);
@@ -125,12 +138,10 @@ QVariant SearchResultsModel::display(const trainplan::SearchRow& row, int rank, 
 QVariant SearchResultsModel::sortKey(const trainplan::SearchRow& row, int rank, int column) const
 {
     const auto& l = row.layout;
+    if (const auto dim = dimensionAt(column))
+        return l.size(*dim);
     switch (column) {
     case Rank: return rank;
-    case Tp: return l.tp;
-    case Pp: return l.pp;
-    case Dp: return l.dp;
-    case Cp: return l.cp;
     case Virtual: return l.virtualStages;
     case MicroBatch: return l.microBatch;
     case GlobalBatch: return l.globalBatch;
@@ -188,27 +199,36 @@ QVariant SearchResultsModel::headerData(int section, Qt::Orientation orientation
 {
     if (orientation != Qt::Horizontal)
         return {};
-    static const char* names[ColumnCount] = {"#", "TP", "PP", "DP", "CP", "v", "Micro", "Batch", "ZeRO", "Recompute", "SP", "Step s", "MFU", "Memory GB", "GPU-hours", "Cost", "Flags"};
-    static const char* tips[ColumnCount] = {"Rank by the objective",
-                                            "Tensor parallel",
-                                            "Pipeline parallel (stages)",
-                                            "Data parallel",
-                                            "Context parallel",
-                                            "Virtual stages per GPU (interleaving)",
-                                            "Micro-batch, sequences",
-                                            "Global batch, sequences",
-                                            "ZeRO stage",
-                                            "Activation recomputation",
-                                            "Sequence parallelism",
-                                            "Predicted step time, seconds",
-                                            "Predicted model FLOPs utilisation",
-                                            "Memory of the fullest GPU, GB (1e9 bytes)",
-                                            "Predicted GPU-hours of the run (no failures)",
-                                            "GPU-hours x $ per GPU-hour",
-                                            "Pareto: nothing else is both smaller and faster. Simplest: the lightest sharding that fits."};
+    if (const auto dim = dimensionAt(section)) {
+        const auto& info = trainplan::parallelDimInfo(*dim);
+        if (role == Qt::DisplayRole)
+            return QString::fromUtf8(info.label.data(), qsizetype(info.label.size()));
+        if (role == Qt::ToolTipRole)
+            return QString::fromUtf8(info.summary.data(), qsizetype(info.summary.size()));
+        return {};
+    }
+    // The other columns, the dimensions' left out: the rank, then Virtual onwards.
+    static const char* names[ColumnCount - kParallelDimColumns] = {"#", "v", "Micro", "Batch", "ZeRO", "Recompute", "SP",
+                                                                   "Step s", "MFU", "Memory GB", "GPU-hours", "Cost", "Flags"};
+    static const char* tips[ColumnCount - kParallelDimColumns] = {"Rank by the objective",
+                                                                  "Virtual stages per GPU (interleaving)",
+                                                                  "Micro-batch, sequences",
+                                                                  "Global batch, sequences",
+                                                                  "ZeRO stage",
+                                                                  "Activation recomputation",
+                                                                  "Sequence parallelism",
+                                                                  "Predicted step time, seconds",
+                                                                  "Predicted model FLOPs utilisation",
+                                                                  "Memory of the fullest GPU, GB (10^9 bytes)",
+                                                                  "Predicted GPU-hours of the run (no failures)",
+                                                                  "GPU-hours x $ per GPU-hour",
+                                                                  "Pareto: nothing else is both smaller and faster. Simplest: the lightest sharding that fits."};
+    if (section < 0 || section >= ColumnCount)
+        return {};
+    const int at = section < FirstDimension ? section : section - kParallelDimColumns;
     if (role == Qt::DisplayRole)
-        return tr(names[section]);
+        return tr(names[at]);
     if (role == Qt::ToolTipRole)
-        return tr(tips[section]);
+        return tr(tips[at]);
     return {};
 }

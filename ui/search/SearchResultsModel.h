@@ -13,7 +13,24 @@ class SearchResultsModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Rank, Tp, Pp, Dp, Cp, Virtual, MicroBatch, GlobalBatch, Zero, Recompute, Sp, StepSeconds, Mfu, MemoryGb, GpuHours, Cost, Flags, ColumnCount };
+    // After the rank, one column per parallel dimension in display order (columnOf, dimensionAt).
+    enum Column {
+        Rank,
+        FirstDimension,
+        Virtual = FirstDimension + int(trainplan::kParallelDimCount),
+        MicroBatch,
+        GlobalBatch,
+        Zero,
+        Recompute,
+        Sp,
+        StepSeconds,
+        Mfu,
+        MemoryGb,
+        GpuHours,
+        Cost,
+        Flags,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole;
 
     explicit SearchResultsModel(QObject* parent = nullptr);
@@ -34,6 +51,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     static QString flagsText(const trainplan::SearchRow& row);
+    static int columnOf(trainplan::ParallelDim dim);
+    // The dimension a column shows, or nullopt for the other columns.
+    static std::optional<trainplan::ParallelDim> dimensionAt(int column);
 
 private:
     QVariant display(const trainplan::SearchRow& row, int rank, int column) const;

@@ -8,12 +8,12 @@
 
 #include "analysis/PlanUnknowns.h"
 #include "analysis/Thresholds.h"
+#include "base/Format.h"
 #include "document/PlanDocument.h"
 #include "style/Markup.h"
 #include "style/Theme.h"
 #include "summary/SummaryCard.h"
 #include "text/Derivation.h"
-#include "text/Format.h"
 
 using namespace trainplan;
 

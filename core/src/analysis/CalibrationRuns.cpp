@@ -4,7 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/RealityCheck.h"
-#include "plan/Presets.h"
+#include "plan/PlanFields.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 
@@ -113,10 +114,13 @@ std::vector<RealityCase> calibrationCases(const json& runs)
         plan.training.microBatchSize = valueOr<int>(l, "micro_batch", 1);
         plan.training.precision = PrecisionScheme::Bf16WithFp32MasterAdam;
         auto& layout = plan.layout;
-        layout.tp = l.at("tp").get<int>();
-        layout.pp = l.at("pp").get<int>();
-        layout.dp = l.at("dp").get<int>();
-        layout.cp = valueOr<int>(l, "cp", 1);
+        // The sizes under the plan file's keys, required or defaulted as a plan file has them.
+        for (ParallelDim d : kParallelDims) {
+            const std::string key(parallelDimKey(d));
+            const PlanField& field = planField("layout." + key);
+            layout.size(d) =
+                field.required ? l.at(key).get<int>() : valueOr<int>(l, key.c_str(), std::stoi(std::string(field.defaultValue)));
+        }
         layout.virtualStages = valueOr<int>(l, "virtual_stages", 1);
         layout.schedule = layout.virtualStages > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
         // A field the data leaves null is unknown to the plan too (Plan.h, LayoutUnknown): the
@@ -137,8 +141,6 @@ std::vector<RealityCase> calibrationCases(const json& runs)
         const std::string recompute = valueOr<std::string>(l, "recompute", "none");
         layout.recompute = recompute == "full" ? Recompute::Full : recompute == "selective" ? Recompute::Selective : Recompute::None;
         plan.framework = frameworkFor(family, method);
-        // FlashAttention where the run's software had it (the framework above says which).
-        layout.flashAttention = resolvedFramework(plan.framework).flashAttention.value_or(FlashAttentionVersion::V2) != FlashAttentionVersion::None;
         layout.stageLayers.clear();
 
         const std::string id = c.at("id").get<std::string>() + (c.contains("sub_id") ? " " + c.at("sub_id").get<std::string>() : "");

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/Format.h"
 #include "plan/EnumNames.h"
-#include "text/Format.h"
 
 namespace trainplan {
 
@@ -34,8 +34,11 @@ std::vector<Neighbour> neighbours(const Plan& plan)
     const int perNode = plan.cluster.gpusPerNode;
     std::vector<Neighbour> out;
     const auto add = [&](std::string name, SearchLayout s) {
-        if (s.tp < 1 || s.pp < 1 || s.dp < 1 || s.cp < 1 || s == here)
+        if (s == here)
             return;
+        for (ParallelDim d : kParallelDims)
+            if (s.size(d) < 1)
+                return;
         if (s.pp == 1) {
             s.schedule = Schedule::OneFOneB;
             s.virtualStages = 1;

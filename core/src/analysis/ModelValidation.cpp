@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/RealityCheck.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
@@ -101,7 +102,7 @@ ModelValidation validateModel(const std::vector<RealityCase>& cases, const std::
     std::vector<CalibrationKnobs> grid;
     for (double scale : kMatmulScales)
         for (double overhead : kOverheadsUs)
-            grid.push_back(CalibrationKnobs{scale, overhead * 1e-6});
+            grid.push_back(CalibrationKnobs{scale, overhead * units::micro});
     std::vector<std::vector<RealityRow>> rows(grid.size());
     for (size_t g = 0; g < grid.size(); ++g) {
         if (cancel && cancel->load(std::memory_order_relaxed))
@@ -196,10 +197,12 @@ json modelValidationToJson(const ModelValidation& v)
     for (const auto& f : v.folds)
         folds.push_back({{"family", f.family},
                          {"matmul_scale", f.fitted.matmulScale},
-                         {"kernel_overhead_us", f.fitted.kernelOverheadSeconds * 1e6},
+                         {"kernel_overhead_us", f.fitted.kernelOverheadSeconds * units::microsecondsPerSecond},
                          {"held_out", statsToJson(f.heldOut)}});
     return json{{"model_validation",
-                 {{"fitted", {{"matmul_scale", v.fitted.matmulScale}, {"kernel_overhead_us", v.fitted.kernelOverheadSeconds * 1e6}}},
+                 {{"fitted",
+                   {{"matmul_scale", v.fitted.matmulScale},
+                    {"kernel_overhead_us", v.fitted.kernelOverheadSeconds * units::microsecondsPerSecond}}},
                   {"in_sample", statsToJson(v.inSample)},
                   {"out_of_sample", statsToJson(v.outOfSample)},
                   {"in_sample_by_accelerator", groupsToJson(v.inSampleByAccelerator)},

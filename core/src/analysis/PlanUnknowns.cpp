@@ -2,19 +2,14 @@
 
 #include <algorithm>
 
+#include "base/Format.h"
 #include "estimate/Estimate.h"
 #include "estimate/PipelineModel.h"
 #include "plan/EnumNames.h"
-#include "text/Format.h"
 
 namespace trainplan {
 
 namespace {
-
-std::string onOff(bool v)
-{
-    return v ? "on" : "off";
-}
 
 bool fitsWith(const Plan& plan, Recompute recompute, int recomputeLayers = 0)
 {
@@ -31,13 +26,9 @@ std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields)
     std::vector<std::string> parts;
     if (frameworkSwitches > 0)
         parts.push_back(countOf(frameworkSwitches, "framework switch", "framework switches"));
-    const std::pair<unsigned, const char*> names[] = {{kUnknownRecompute, "recompute"},
-                                                      {kUnknownSequenceParallel, "sequence parallelism"},
-                                                      {kUnknownFlashAttention, "FlashAttention"},
-                                                      {kUnknownSchedule, "the pipeline schedule"}};
-    for (const auto& [bit, name] : names)
-        if (layoutFields & bit)
-            parts.emplace_back(name);
+    for (const LayoutUnknownField& u : layoutUnknownFields())
+        if (layoutFields & u.bit)
+            parts.emplace_back(u.phrase);
     if (parts.empty())
         return "no unknown inputs";
     std::string out = parts[0];
@@ -76,27 +67,30 @@ Plan withAssumedRecompute(const Plan& plan)
     return out;
 }
 
+Plan withExpectedLayoutUnknowns(const Plan& plan)
+{
+    Plan out = plan;
+    for (const LayoutUnknownField& u : layoutUnknownFields())
+        if ((plan.layout.unknownFields & u.bit) && u.expectation == LayoutExpectation::LightestThatFits)
+            out = withAssumedRecompute(out);
+    return out;
+}
+
 bool setLayoutUnknowns(Plan& plan, bool fast)
 {
     const unsigned bits = actingLayoutUnknowns(plan);
-    auto& l = plan.layout;
-    const LayoutSpec before = l;
-    if (bits & kUnknownRecompute) {
-        // Fast: the lightest that fits (as assumed); slow: full recompute of every layer.
-        const LayoutSpec chosen = fast ? withAssumedRecompute(plan).layout : LayoutSpec{};
-        l.recompute = fast ? chosen.recompute : Recompute::Full;
-        l.recomputeLayers = fast ? chosen.recomputeLayers : 0;
-    }
-    if (bits & kUnknownSequenceParallel)
-        l.sequenceParallel = fast;
-    if (bits & kUnknownFlashAttention)
-        l.flashAttention = fast;
-    if (bits & kUnknownSchedule) {
-        const int v = fast ? fewestInterleavingChunks(plan) : 0;
-        l.schedule = v > 0 ? Schedule::Interleaved : Schedule::OneFOneB;
-        l.virtualStages = v > 0 ? v : 1;
-    }
-    return !(l == before);
+    if (bits == 0)
+        return false;
+    const LayoutUnknownEnds ends = layoutUnknownEnds(plan);
+    const LayoutSpec before = plan.layout;
+    // Each end starts from what the analysis expects: the faster end keeps it where it is the
+    // faster value (recompute as assumed), the slower end sets its own.
+    if (fast)
+        plan = withExpectedLayoutUnknowns(plan);
+    for (const LayoutUnknownField& u : layoutUnknownFields())
+        if (bits & u.bit)
+            u.setEnd(plan.layout, fast, ends);
+    return !(plan.layout == before);
 }
 
 std::vector<UnknownInput> unknownInputs(const Plan& plan)
@@ -117,31 +111,25 @@ std::vector<UnknownInput> unknownInputs(const Plan& plan)
     }
 
     const unsigned bits = actingLayoutUnknowns(plan);
-    const auto layoutInput = [&](unsigned bit, const char* label, const char* field, std::string slow, std::string expectedValue,
-                                 std::string fastValue) {
-        out.push_back({label, field, std::move(slow), std::move(expectedValue), std::move(fastValue), [bit](bool fast, Plan& p, FrameworkOptions&) {
-                           Plan only = p;
-                           only.layout.unknownFields = bit;
-                           setLayoutUnknowns(only, fast);
-                           only.layout.unknownFields = p.layout.unknownFields;
-                           p = std::move(only);
-                       }});
-    };
-    if (bits & kUnknownRecompute) {
-        const LayoutSpec assumed = withAssumedRecompute(plan).layout;
-        std::string name(nameOf(kRecomputeNames, assumed.recompute));
-        if (assumed.recompute == Recompute::Full && assumed.recomputeLayers > 0)
-            name += ", " + std::to_string(assumed.recomputeLayers) + " layers a stage";
-        layoutInput(kUnknownRecompute, "Recompute", "layout.recompute", "full", name, name);
-    }
-    if (bits & kUnknownSequenceParallel)
-        layoutInput(kUnknownSequenceParallel, "Sequence parallelism", "layout.sequence_parallel", "off", onOff(plan.layout.sequenceParallel), "on");
-    if (bits & kUnknownFlashAttention)
-        layoutInput(kUnknownFlashAttention, "FlashAttention", "layout.flash_attention", "off", onOff(plan.layout.flashAttention), "on");
-    if (bits & kUnknownSchedule) {
-        const int v = fewestInterleavingChunks(plan);
-        layoutInput(kUnknownSchedule, "Pipeline schedule", "layout.schedule", "1F1B", "1F1B",
-                    v > 0 ? "interleaved, " + std::to_string(v) + " chunks" : "1F1B");
+    if (bits == 0)
+        return out;
+    const LayoutUnknownEnds ends = layoutUnknownEnds(plan);
+    const LayoutSpec expectedLayout = withExpectedLayoutUnknowns(plan).layout;
+    for (const LayoutUnknownField& u : layoutUnknownFields()) {
+        if (!(bits & u.bit))
+            continue;
+        LayoutSpec slow = expectedLayout, fast = expectedLayout;
+        u.setEnd(slow, false, ends);
+        u.setEnd(fast, true, ends);
+        const unsigned bit = u.bit;
+        out.push_back({std::string(u.label), std::string(u.path), u.valueName(slow), u.valueName(expectedLayout), u.valueName(fast),
+            [bit](bool toFast, Plan& p, FrameworkOptions&) {
+                Plan only = p;
+                only.layout.unknownFields = bit;
+                setLayoutUnknowns(only, toFast);
+                only.layout.unknownFields = p.layout.unknownFields;
+                p = std::move(only);
+            }});
     }
     return out;
 }

@@ -25,9 +25,9 @@ struct UnknownInput {
     std::function<void(bool fast, Plan&, FrameworkOptions&)> apply;
 };
 
-// Every unknown of the plan that can move its step, in a fixed order (framework, then layout).
-// Layout fields that cannot act are left out: sequence parallelism with TP 1, the schedule with
-// one pipeline stage.
+// Every unknown of the plan that can move its step, in a fixed order (framework switches, then the
+// layout unknowns in table order). Layout fields that cannot act are left out: sequence
+// parallelism with TP 1, the schedule with one pipeline stage.
 std::vector<UnknownInput> unknownInputs(const Plan& plan);
 
 
@@ -40,10 +40,15 @@ std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields);
 // (layout.recompute_layers), else full recompute of every layer. Anything else is unchanged.
 Plan withAssumedRecompute(const Plan& plan);
 
-// The plan's layout unknowns all at their faster (fast) or slower values: recompute as assumed
-// (withAssumedRecompute) or full; sequence parallelism on or off; FlashAttention on or off; the
-// interleaved schedule with the fewest chunks per stage (2 to 8) the layers and micro-batches allow,
-// or 1F1B. Returns whether anything changed.
+// The plan with every unknown layout field at the value the analysis expects (LayoutUnknownFields.h,
+// expectation): the file's default, which the plan already holds, or for recompute the lightest
+// that fits (withAssumedRecompute).
+Plan withExpectedLayoutUnknowns(const Plan& plan);
+
+// The plan's layout unknowns all at their faster (fast) or slower values, as each row of the table
+// of layout unknowns sets them (LayoutUnknownFields.h): recompute as assumed (withAssumedRecompute)
+// or full; sequence parallelism on or off; the interleaved schedule with the fewest chunks per stage
+// (2 to 8) the layers and micro-batches allow, or 1F1B. Returns whether anything changed.
 bool setLayoutUnknowns(Plan& plan, bool fast);
 
 }  // namespace trainplan

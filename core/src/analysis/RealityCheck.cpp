@@ -7,7 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/Analysis.h"
-#include "plan/Presets.h"
+#include "presets/Presets.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
@@ -59,19 +60,39 @@ Plan seleneGptPlan(const json& model, int gpus)
     auto& l = plan.layout;
     l.cp = 1;
     l.zeroStage = 0;
-    l.flashAttention = false;
     l.stageLayers.clear();
     plan.framework = FrameworkSpec{};
     plan.framework.profile = "megatron-lm-2021";
     return plan;
 }
 
-void setLayout(Plan& plan, int tp, int pp, int dp, long long batch, int micro, Recompute recompute, bool sp, int v)
+// Every parallel dimension at size 1, for a run that states only some of them.
+LayoutSpec unitSizes()
+{
+    LayoutSpec sizes;
+    for (ParallelDim d : kParallelDims)
+        sizes.size(d) = 1;
+    return sizes;
+}
+
+// The sizes a published run states under the labels the papers and the table share ("TP", "PP",
+// "DP"); a dimension it does not name (CP, which these runs predate) is 1.
+LayoutSpec publishedSizes(const json& parallel)
+{
+    LayoutSpec sizes = unitSizes();
+    for (ParallelDim d : kParallelDims) {
+        const std::string label(parallelDimLabel(d));
+        if (parallel.contains(label))
+            sizes.size(d) = parallel.at(label).get<int>();
+    }
+    return sizes;
+}
+
+void setLayout(Plan& plan, const LayoutSpec& sizes, long long batch, int micro, Recompute recompute, bool sp, int v)
 {
     auto& l = plan.layout;
-    l.tp = tp;
-    l.pp = pp;
-    l.dp = dp;
+    for (ParallelDim d : kParallelDims)
+        l.size(d) = sizes.size(d);
     l.recompute = recompute;
     l.sequenceParallel = sp;
     l.schedule = v > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
@@ -91,7 +112,7 @@ void addWeakScaling(const json& c, std::vector<RealityCase>& out)
     const json& par = c.at("parallel");
     RealityCase rc{c.at("id"), locationOf(c), seleneGptPlan(c.at("model"), c.at("hardware").at("count")),
                    RealityMetric::HardwareTflopsPerGpu, c.at("measured").at("tflops_per_gpu").get<double>()};
-    setLayout(rc.plan, par.at("TP"), par.at("PP"), par.at("DP"), par.at("global_batch_seqs").get<long long>(),
+    setLayout(rc.plan, publishedSizes(par), par.at("global_batch_seqs").get<long long>(),
               intOr(par, "micro_batch", kUnpublishedMicroBatch), Recompute::Full, false, 1);
     out.push_back(std::move(rc));
 }
@@ -109,10 +130,17 @@ void addTable2(const json& runs, const json& c, std::vector<RealityCase>& out)
     const int micro = intOr(par, "micro_batch", kUnpublishedMicroBatch);
     const long long batch = par.at("global_batch_seqs").get<long long>();
     if (par.at("scheme").get<std::string>() == "PTD-P") {
+        // PTD-P runs TP 8 inside each node and pipelines the rest of the model-parallel group.
         const int mp = par.at("model_parallel_size_TPxPP").get<int>();
-        setLayout(rc.plan, 8, mp / 8, gpus / mp, batch, micro, Recompute::Full, false, 1);
+        LayoutSpec sizes = unitSizes();
+        sizes.tp = 8;
+        sizes.pp = mp / 8;
+        sizes.dp = gpus / mp;
+        setLayout(rc.plan, sizes, batch, micro, Recompute::Full, false, 1);
     } else {
-        setLayout(rc.plan, 1, 1, gpus, batch, micro, Recompute::Full, false, 1);
+        LayoutSpec sizes = unitSizes();
+        sizes.dp = gpus;
+        setLayout(rc.plan, sizes, batch, micro, Recompute::Full, false, 1);
         rc.plan.layout.zeroStage = 3;
         rc.gated = false;
     }
@@ -123,20 +151,20 @@ void addKorthikanti(const json& c, std::vector<RealityCase>& out)
 {
     const json& par = c.at("parallel");
     const json& measured = c.at("measured");
-    const int tp = par.at("TP"), pp = par.at("PP"), dp = par.at("DP");
+    const LayoutSpec sizes = publishedSizes(par);
     const long long batch = par.at("global_batch_seqs").get<long long>();
     const int micro = intOr(par, "micro_batch", kUnpublishedMicroBatch);
     const int v = intOr(par, "interleave_stages", 1);
     RealityCase present{c.at("id"), locationOf(c), seleneGptPlan(c.at("model"), c.at("hardware").at("count")), RealityMetric::Mfu,
                         measured.at("MFU_pct").get<double>() / 100.0};
-    setLayout(present.plan, tp, pp, dp, batch, micro, Recompute::Selective, true, v);
+    setLayout(present.plan, sizes, batch, micro, Recompute::Selective, true, v);
     // The full-recompute baseline (TP without SP): its iteration time, or its MFU for dp8.
     if (measured.contains("iteration_time_s_full_recompute") || measured.contains("MFU_pct_with_full_recompute")) {
         const bool time = measured.contains("iteration_time_s_full_recompute");
         RealityCase full{present.id + " full", present.location, present.plan, time ? RealityMetric::IterationSeconds : RealityMetric::Mfu,
                          time ? measured.at("iteration_time_s_full_recompute").get<double>()
                               : measured.at("MFU_pct_with_full_recompute").get<double>() / 100.0};
-        setLayout(full.plan, tp, pp, dp, batch, micro, Recompute::Full, false, v);
+        setLayout(full.plan, sizes, batch, micro, Recompute::Full, false, v);
         out.push_back(std::move(present));
         out.push_back(std::move(full));
         return;
@@ -167,7 +195,9 @@ void addLayerTimes(const json& runs, const json& c, std::vector<RealityCase>& ou
             continue;
         RealityCase rc{c.at("id").get<std::string>() + " " + s.key, locationOf(c), seleneGptPlan(shape->at("model"), c.at("hardware").at("count")),
                        RealityMetric::LayerMilliseconds, ms.at(s.key).at("total").get<double>()};
-        setLayout(rc.plan, par.at("TP"), 1, 1, micro, micro, s.recompute, s.sp, 1);
+        LayoutSpec sizes = unitSizes();
+        sizes.tp = par.at("TP").get<int>();
+        setLayout(rc.plan, sizes, micro, micro, s.recompute, s.sp, 1);
         out.push_back(std::move(rc));
     }
 }
@@ -251,7 +281,8 @@ RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& kn
         slow = stepLow, fast = stepHigh;
         break;
     case RealityMetric::LayerMilliseconds:
-        row.predicted = (p.layer.forward() + p.layer.backward()) * 1e3;
+        // Layer-level reference measurements are of one-kind models: the first kind's layer.
+        row.predicted = (p.layers.front().forward() + p.layers.front().backward()) * units::millisecondsPerSecond;
         slow = stepLow, fast = stepHigh;
         break;
     case RealityMetric::PeakMemoryGib:

@@ -7,8 +7,9 @@
 
 #include "analysis/Analysis.h"
 #include "analysis/PlanUnknowns.h"
+#include "base/Format.h"
+#include "estimate/ActivationModel.h"
 #include "search/LayoutAdjuster.h"
-#include "text/Format.h"
 
 namespace trainplan {
 
@@ -91,77 +92,75 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
     const auto& tr = plan.training;
     std::vector<Input> in;
     in.push_back(scaled("Peak FLOP/s per GPU", "cluster.peak_bf16_tflops", cl.peakFlopsPerGpu, f,
-        [](Plan& p, StepTimeOptions&, double v) { p.cluster.peakFlopsPerGpu = v; }));
+                        [](Plan& p, StepTimeOptions&, double v) { p.cluster.peakFlopsPerGpu = v; }));
     in.push_back(scaled("Intra-node bandwidth", "cluster.intra_node_bandwidth_gb_per_s", cl.intraNodeBytesPerSecond, f,
-        [](Plan& p, StepTimeOptions&, double v) { p.cluster.intraNodeBytesPerSecond = v; }));
+                        [](Plan& p, StepTimeOptions&, double v) { p.cluster.intraNodeBytesPerSecond = v; }));
     in.push_back(scaled("Inter-node bandwidth", "cluster.inter_node_bandwidth_gb_per_s", cl.interNodeBytesPerSecond, f,
-        [](Plan& p, StepTimeOptions&, double v) { p.cluster.interNodeBytesPerSecond = v; }));
+                        [](Plan& p, StepTimeOptions&, double v) { p.cluster.interNodeBytesPerSecond = v; }));
     if (options.basis == SensitivityBasis::Predicted) {
         in.push_back(scaled("Matmul efficiency", "step_time.matmul_efficiency", base.efficiency.matmulEfficiency, f,
-            [](Plan&, StepTimeOptions& o, double v) { o.efficiency.matmulEfficiency = v; }));
-        if (plan.layout.flashAttention)
-            in.push_back(
-                scaled("FlashAttention efficiency", "step_time.flash_attention_efficiency", base.efficiency.flashAttentionEfficiency, f,
-                    [](Plan&, StepTimeOptions& o, double v) { o.efficiency.flashAttentionEfficiency = v; }));
+                            [](Plan&, StepTimeOptions& o, double v) { o.efficiency.matmulEfficiency = v; }));
+        if (usesFlashAttention(plan))
+            in.push_back(scaled("FlashAttention efficiency", "step_time.flash_attention_efficiency", base.efficiency.flashAttentionEfficiency,
+                                f, [](Plan&, StepTimeOptions& o, double v) { o.efficiency.flashAttentionEfficiency = v; }));
         in.push_back(scaled("HBM bandwidth", "hbm_bandwidth_gb_per_s", base.efficiency.hbmBytesPerSecond, f,
-            [](Plan&, StepTimeOptions& o, double v) { o.efficiency.hbmBytesPerSecond = v; }));
+                            [](Plan&, StepTimeOptions& o, double v) { o.efficiency.hbmBytesPerSecond = v; }));
     } else {
         in.push_back(scaled("MFU (assumed)", "training.mfu", tr.mfu, f, [](Plan& p, StepTimeOptions&, double v) { p.training.mfu = v; }));
     }
     // Global batch: the nearest multiple of DP x micro-batch (x PP when interleaving, which needs
     // whole groups of p micro-batches) to +-fraction, at least one step away.
-    const long long unit =
-        (long long)plan.layout.dp * tr.microBatchSize * (plan.layout.schedule == Schedule::Interleaved ? plan.layout.pp : 1);
+    const long long unit = (long long)plan.layout.dp * tr.microBatchSize * (plan.layout.schedule == Schedule::Interleaved ? plan.layout.pp : 1);
     in.push_back({"Global batch", "training.global_batch_sequences", double(tr.globalBatchSequences),
-        [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
-            const double target = tr.globalBatchSequences * (1.0 + direction * f);
-            const long long base = tr.globalBatchSequences;
-            long long value = std::llround(target / unit) * unit;
-            // At least one multiple away, on the side asked for: a base that is not
-            // itself a multiple (an invalid batch) can round to the other side.
-            if (direction > 0 && value <= base)
-                value = (base / unit + 1) * unit;
-            if (direction < 0 && value >= base)
-                value = ((base - 1) / unit) * unit;
-            if (value < unit)
-                return std::nullopt;
-            p.training.globalBatchSequences = value;
-            return double(value);
-        },
-        SensitivityKind::Discrete, "B"});
+                  [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
+                      const double target = tr.globalBatchSequences * (1.0 + direction * f);
+                      const long long base = tr.globalBatchSequences;
+                      long long value = std::llround(target / unit) * unit;
+                      // At least one multiple away, on the side asked for: a base that is not
+                      // itself a multiple (an invalid batch) can round to the other side.
+                      if (direction > 0 && value <= base)
+                          value = (base / unit + 1) * unit;
+                      if (direction < 0 && value >= base)
+                          value = ((base - 1) / unit) * unit;
+                      if (value < unit)
+                          return std::nullopt;
+                      p.training.globalBatchSequences = value;
+                      return double(value);
+                  },
+                  SensitivityKind::Discrete, "B"});
     const std::vector<int> micro = microBatchCandidates(plan);
     in.push_back({"Micro-batch", "training.micro_batch_size", double(tr.microBatchSize),
-        [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
-            const auto value = neighbour(micro, tr.microBatchSize, direction);
-            if (!value)
-                return std::nullopt;
-            p.training.microBatchSize = *value;
-            return double(*value);
-        },
-        SensitivityKind::Discrete, "b"});
+                  [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
+                      const auto value = neighbour(micro, tr.microBatchSize, direction);
+                      if (!value)
+                          return std::nullopt;
+                      p.training.microBatchSize = *value;
+                      return double(*value);
+                  },
+                  SensitivityKind::Discrete, "b"});
     // Sequence length: a multiple of 64 x CP (even per-rank halves for CP), tokens held fixed.
     const int seqUnit = 64 * plan.layout.cp;
     in.push_back({"Sequence length", "model.sequence_length", double(plan.model.sequenceLength),
-        [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
-            const double target = plan.model.sequenceLength * (1.0 + direction * f);
-            const long long value = std::max<long long>(seqUnit, std::llround(target / seqUnit) * seqUnit);
-            if (direction * (value - plan.model.sequenceLength) <= 0)
-                return std::nullopt;  // no multiple on that side (or the rounding went back)
-            p.model.sequenceLength = int(value);
-            return double(value);
-        },
-        SensitivityKind::Discrete, "s"});
+                  [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
+                      const double target = plan.model.sequenceLength * (1.0 + direction * f);
+                      const long long value = std::max<long long>(seqUnit, std::llround(target / seqUnit) * seqUnit);
+                      if (direction * (value - plan.model.sequenceLength) <= 0)
+                          return std::nullopt;  // no multiple on that side (or the rounding went back)
+                      p.model.sequenceLength = int(value);
+                      return double(value);
+                  },
+                  SensitivityKind::Discrete, "s"});
     if (cl.mtbfSeconds) {
         const double mtbf = *cl.mtbfSeconds;
-        in.push_back(scaled("MTBF", cl.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", mtbf,
-            f, [](Plan& p, StepTimeOptions&, double v) { p.cluster.mtbfSeconds = v; }));
+        in.push_back(scaled("MTBF", cl.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", mtbf, f,
+                            [](Plan& p, StepTimeOptions&, double v) { p.cluster.mtbfSeconds = v; }));
     }
     const auto& rel = plan.reliability;
     if (rel.checkpointWriteSeconds)
         in.push_back(scaled("Checkpoint write time", "reliability.checkpoint_write_seconds", *rel.checkpointWriteSeconds, f,
-            [](Plan& p, StepTimeOptions&, double v) { p.reliability.checkpointWriteSeconds = v; }));
+                            [](Plan& p, StepTimeOptions&, double v) { p.reliability.checkpointWriteSeconds = v; }));
     in.push_back(scaled("Restart time", "reliability.restart_seconds", rel.restartSeconds, f,
-        [](Plan& p, StepTimeOptions&, double v) { p.reliability.restartSeconds = v; }));
+                        [](Plan& p, StepTimeOptions&, double v) { p.reliability.restartSeconds = v; }));
     return in;
 }
 
@@ -178,9 +177,9 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
     out.basisLabel = options.basis == SensitivityBasis::Predicted ? std::string("predicted step time (step-time model)")
                                                                   : "assumed MFU of " + formatPercent(plan.training.mfu, 0);
     const std::string days = plan.cluster.mtbfSeconds ? "padded days" : "compute days";
-    out.title = "Sensitivity of " + days + ", " + out.basisLabel + ": continuous inputs ±" + formatPercent(options.fraction, 0)
-        + ", whole-number inputs to their neighbouring valid values"
-        + (options.basis == SensitivityBasis::Predicted ? ", unknown inputs to their slower and faster values" : "");
+    out.title = "Sensitivity of " + days + ", " + out.basisLabel + ": continuous inputs ±" + formatPercent(options.fraction, 0) +
+                ", whole-number inputs to their neighbouring valid values" +
+                (options.basis == SensitivityBasis::Predicted ? ", unknown inputs to their slower and faster values" : "");
     Analyser analyser;
     Analysis scratch;
     const Outcome center = evaluate(plan, base, options.basis, analyser, scratch);
@@ -211,7 +210,7 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
     }
     if (options.basis == SensitivityBasis::Predicted) {
         // The analysis settles an unknown recompute; the unknowns act on the settled plan.
-        const Plan settledPlan = plan.layout.unknownFields & kUnknownRecompute ? withAssumedRecompute(plan) : plan;
+        const Plan settledPlan = withExpectedLayoutUnknowns(plan);
         for (const UnknownInput& unknown : unknownInputs(settledPlan)) {
             SensitivityBar bar;
             bar.input = unknown.label;
@@ -244,8 +243,7 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
                 out.bars.push_back(std::move(bar));
         }
     }
-    std::stable_sort(
-        out.bars.begin(), out.bars.end(), [](const SensitivityBar& a, const SensitivityBar& b) { return a.swingDays > b.swingDays; });
+    std::stable_sort(out.bars.begin(), out.bars.end(), [](const SensitivityBar& a, const SensitivityBar& b) { return a.swingDays > b.swingDays; });
     return out;
 }
 

@@ -74,8 +74,8 @@ double recomputeWorkingSet(const Plan& plan)
 
 bool usesFlashAttention(const Plan& plan)
 {
-    return plan.layout.flashAttention
-        && frameworkSwitch(plan.framework, &FrameworkSpec::flashAttention).value_or(FlashAttentionVersion::V2) != FlashAttentionVersion::None;
+    return frameworkSwitch(plan.framework, &FrameworkSpec::flashAttention).value_or(kUnknownFlashAttentionExpected)
+        != FlashAttentionVersion::None;
 }
 
 double gradientBytesPerParameter(const Plan& plan)

@@ -13,8 +13,8 @@ ActivationEstimate activationPerLayer(const Plan& plan);
 // the same layer with nothing recomputed, which exists once per GPU at a time.
 double recomputeWorkingSet(const Plan& plan);
 
-// Whether the attention kernel is FlashAttention: the layout asks for it and the framework's
-// attention is not the unfused one (framework.flash_attention "none").
+// Whether the attention kernel is FlashAttention: framework.flash_attention (or its profile) is
+// not "none"; an unknown one is expected to be (kUnknownFlashAttentionExpected).
 bool usesFlashAttention(const Plan& plan);
 
 // Bytes per gradient as the framework keeps them: FP32 accumulators when the framework says so

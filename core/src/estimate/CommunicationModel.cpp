@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <bit>
 
-#include "estimate/Topology.h"
+#include "topology/Topology.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
@@ -23,7 +24,8 @@ void estimateCommunication(const Plan& plan, Estimate& est)
     const auto& m = plan.model;
     const auto& cl = plan.cluster;
     auto& c = est.communication;
-    const GroupStrides strides = groupStrides(l);
+    const auto crosses = groupsCrossNodes(l, cl.gpusPerNode, est.gpusUsed);
+    const auto crossesIn = [&](ParallelDim d) { return crosses[parallelDimIndex(d)]; };
     const double actBytes = activationBytesPerElement(plan.training.precision);
     const double s = double(m.sequenceLength) / l.cp;
     const double b = plan.training.microBatchSize;
@@ -41,14 +43,14 @@ void estimateCommunication(const Plan& plan, Estimate& est)
     // 2022, Sec. 4.2.2). Full recompute repeats the forward's two (worked example A, "Communication").
     c.tpMessageBytes = b * s * h * actBytes;
     c.tpCollectivesPerLayer = l.tp > 1 ? (l.recompute == Recompute::Full ? 6 : 4) : 0;
-    c.tpCrossesNodes = groupCrossesNodes(strides.tp, l.tp, cl.gpusPerNode, est.gpusUsed);
+    c.tpCrossesNodes = crossesIn(ParallelDim::Tp);
     c.tpSecondsPerCollective = ringAllReduceSeconds(c.tpMessageBytes, l.tp, linkFor(c.tpCrossesNodes));
     c.tpSecondsPerStep = c.tpSecondsPerCollective * c.tpCollectivesPerLayer * maxLayers * mb;
 
     // PP: one activation tensor forward and one gradient back per micro-batch per stage
     // boundary; with sequence parallelism each TP rank sends its 1/t slice (worked example A).
     c.ppBytesPerMicrobatch = l.pp > 1 ? b * s * h * actBytes / (l.sequenceParallel ? l.tp : 1) : 0.0;
-    c.ppCrossesNodes = groupCrossesNodes(strides.pp, l.pp, cl.gpusPerNode, est.gpusUsed);
+    c.ppCrossesNodes = crossesIn(ParallelDim::Pp);
     c.ppSecondsPerSend = c.ppBytesPerMicrobatch / linkFor(c.ppCrossesNodes);
     const double chunkBoundaries = l.schedule == Schedule::Interleaved ? l.virtualStages : 1;
     c.ppSecondsPerStep = l.pp > 1 ? 2.0 * mb * chunkBoundaries * c.ppSecondsPerSend : 0.0;
@@ -61,8 +63,7 @@ void estimateCommunication(const Plan& plan, Estimate& est)
     c.dpGroupSize = l.dp * l.cp;
     c.dpBytesPerGpu = fullest.parametersPerGpu * state.gradients;
     c.dpBytesPerGpuMean = est.parametersPerGpuMean * state.gradients;
-    c.dpCrossesNodes = groupCrossesNodes(strides.dp, l.dp, cl.gpusPerNode, est.gpusUsed)
-        || groupCrossesNodes(strides.cp, l.cp, cl.gpusPerNode, est.gpusUsed);
+    c.dpCrossesNodes = crossesIn(ParallelDim::Dp) || crossesIn(ParallelDim::Cp);
     const double dpBandwidth = linkFor(c.dpCrossesNodes);
     c.dpSeconds = l.zeroStage >= 3 ? ringGatherSeconds(c.dpBytesPerGpu, c.dpGroupSize, dpBandwidth)
                                    : ringAllReduceSeconds(c.dpBytesPerGpu, c.dpGroupSize, dpBandwidth);
@@ -80,7 +81,7 @@ void estimateCommunication(const Plan& plan, Estimate& est)
         const double kvHeadsLocal = std::max(1.0, double(m.kvHeads) / l.tp);
         const double kvBlock = 2.0 * b * s * kvHeadsLocal * m.headDim * actBytes;
         c.cpBytesPerLayer = 3.0 * (l.cp - 1) * kvBlock;
-        c.cpCrossesNodes = groupCrossesNodes(strides.cp, l.cp, cl.gpusPerNode, est.gpusUsed);
+        c.cpCrossesNodes = crossesIn(ParallelDim::Cp);
         c.cpSecondsPerStep = c.cpBytesPerLayer / linkFor(c.cpCrossesNodes) * maxLayers * mb;
     } else {
         c.cpBytesPerLayer = 0.0;
@@ -156,7 +157,7 @@ double collectiveSeconds(Collective kind, double bytes, const GroupPlacement& g,
     // together leave the node through perNode NICs (1 NIC with one GPU per node).
     const double network = f.nicBytesPerSecond * f.networkBusEfficiency * g.perNode;
     const double bus = crosses ? std::min(nvlink, network) : nvlink;
-    const double us = 1e-6;
+    const double us = units::micro;
 
     if (kind == Collective::SendRecv) {
         const double link = crosses ? f.nicBytesPerSecond * f.networkBusEfficiency : nvlink;

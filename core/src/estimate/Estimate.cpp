@@ -11,6 +11,7 @@
 #include "estimate/PipelineModel.h"
 #include "estimate/ReliabilityModel.h"
 #include "estimate/ReserveModel.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
@@ -27,7 +28,10 @@ void estimateFlops(const Plan& plan, Estimate& est)
     f.model6nd = 6.0 * n * tokens;
     // Attention scores and weighted values: 12 L h s per token, forward and backward
     // (PaLM, Chowdhery et al. 2022, App. B).
-    f.attentionPerToken = 12.0 * m.layers * qDim * m.sequenceLength;
+    // Summed over kinds: a kind's attention is the model's, so this is 12 L h s until kinds differ in it.
+    f.attentionPerToken = 0.0;
+    for (int k = 0; k < m.kindCount(); ++k)
+        f.attentionPerToken += 12.0 * m.layersOfKind(k) * qDim * m.sequenceLength;
     f.attention = f.attentionPerToken * tokens;
     // 6N charges every parameter a multiply-add per token, but an embedding lookup is a
     // gather: the input embedding (and learned positions) does no matmul. Model FLOPs count
@@ -47,16 +51,30 @@ void estimateFlops(const Plan& plan, Estimate& est)
     case Recompute::None: f.recompute = 0.0; break;
     case Recompute::Selective: f.recompute = f.attention / 3.0; break;
     case Recompute::Full: {
-        // Only the recomputed layers repeat their forward (layout.recompute_layers; 0: all).
-        double share = 1.0;
+        // Only the recomputed layers repeat their forward (layout.recompute_layers; 0: all). A
+        // stage recomputes that share of its layers; each kind repeats its share of them.
+        double recomputed[kMaxLayerKinds] = {};
+        const int kinds = std::min(m.kindCount(), kMaxLayerKinds);
         if (plan.layout.recomputeLayers > 0) {
-            int recomputed = 0;
             const StageLayerSplit split(plan);
-            for (int i = 0; i < plan.layout.pp; ++i)
-                recomputed += recomputedLayers(plan.layout, split.layersOf(i));
-            share = double(recomputed) / m.layers;
+            int first = 0;
+            for (int i = 0; i < plan.layout.pp; ++i) {
+                const int layers = split.layersOf(i);
+                const int r = recomputedLayers(plan.layout, layers);
+                forEachKindIn(m, first, layers, [&](int k, int count) {
+                    if (k < kMaxLayerKinds)
+                        recomputed[k] += double(r) * count / layers;
+                });
+                first += layers;
+            }
         }
-        f.recompute = share * (2.0 * m.layers * est.parameters.perLayer + f.attentionPerToken / 3.0) * tokens;
+        f.recompute = 0.0;
+        for (int k = 0; k < kinds; ++k) {
+            const int layers = m.layersOfKind(k);
+            const double share = plan.layout.recomputeLayers > 0 ? recomputed[k] / layers : 1.0;
+            const double attentionPerToken = 12.0 * layers * qDim * m.sequenceLength;
+            f.recompute += share * (2.0 * layers * est.parameters.kinds[size_t(k)].total + attentionPerToken / 3.0) * tokens;
+        }
         break;
     }
     }
@@ -74,12 +92,12 @@ void estimateTime(const Plan& plan, Estimate& est)
     t.effectiveFlopsPerSecond = t.peakClusterFlopsPerSecond * plan.training.mfu;
     // Compute time at the assumed MFU (flops.total / (MFU x peak x GPUs), PaLM App. B's MFU definition).
     t.totalSeconds = est.flops.total / t.effectiveFlopsPerSecond;
-    t.days = t.totalSeconds / 86400.0;
-    t.gpuHours = t.totalSeconds / 3600.0 * est.gpusUsed;
+    t.days = t.totalSeconds / units::secondsPerDay;
+    t.gpuHours = t.totalSeconds / units::secondsPerHour * est.gpusUsed;
     t.stepSeconds = t.totalSeconds / t.stepsExact;
     t.tokensPerSecondPerGpu = tokens / t.totalSeconds / est.gpusUsed;
     t.sixNdSeconds = est.flops.model6nd / t.effectiveFlopsPerSecond;
-    t.sixNdDays = t.sixNdSeconds / 86400.0;
+    t.sixNdDays = t.sixNdSeconds / units::secondsPerDay;
 }
 
 void estimateStages(const Plan& plan, Estimate& est)
@@ -98,7 +116,7 @@ void estimateStages(const Plan& plan, Estimate& est)
     const double margin = plan.training.memoryMarginFraction * capacity;
     est.ncclCommunicators = reserve.communicators;
     est.ncclBytesPerCommunicator = reserve.perCommunicator;
-    const double gathered = gatheredParameterBytes(plan, est.parameters.perLayer / l.tp);
+    const double gathered = gatheredParameterBytes(plan, est.parameters.largestLayer() / l.tp);
 
     const StageLayerSplit split(plan);
     est.stages.resize(p);
@@ -114,7 +132,7 @@ void estimateStages(const Plan& plan, Estimate& est)
         first += st.layers;
         st.hasEmbedding = i == 0;
         st.hasLmHead = i == p - 1;
-        st.parameters = stageParameters(est.parameters, st.layers, st.hasEmbedding, st.hasLmHead);
+        st.parameters = stageParameters(plan.model, est.parameters, st.firstLayer, st.layers, st.hasEmbedding, st.hasLmHead);
         st.parametersPerGpu = st.parameters / l.tp;
         st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
         if (partialRecompute) {
@@ -160,7 +178,7 @@ void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
     est.warnings.clear();
     est.gpusUsed = int(l.gpus());
     est.nodes = (est.gpusUsed + plan.cluster.gpusPerNode - 1) / plan.cluster.gpusPerNode;
-    est.parameters = countParameters(plan.model);
+    countParametersInto(plan.model, est.parameters);
     est.parametersPerGpuMean = est.parameters.total / (double(l.tp) * l.pp);
 
     estimateFlops(plan, est);

@@ -11,16 +11,26 @@
 
 namespace trainplan {
 
+// One layer of one kind (LayerKind.h), all TP ranks together.
+struct LayerParameters {
+    double attention = 0;  // Q, K, V, O projections (+ biases)
+    double ffn = 0;        // two or three matrices (+ biases)
+    double norms = 0;      // two norms per layer
+    double total = 0;
+};
+
 struct ParameterCounts {
-    double attentionPerLayer = 0;  // Q, K, V, O projections (+ biases)
-    double ffnPerLayer = 0;        // two or three matrices (+ biases)
-    double normsPerLayer = 0;      // two norms per layer
-    double perLayer = 0;
+    // One entry per layer kind, in the model's order (ModelSpec::kind(k)); one for a dense model.
+    std::vector<LayerParameters> kinds;
+    double layers = 0;             // every transformer layer: the sum of layers x per layer over kinds
     double wordEmbedding = 0;      // V h
     double embedding = 0;          // token embedding (+ learned positions)
     double lmHead = 0;             // zero when tied to the embedding
     double finalNorm = 0;
     double total = 0;
+
+    // The largest layer of any kind: what ZeRO-3 gathers at once (ActivationModel.h).
+    double largestLayer() const;
 };
 
 struct MemoryBreakdown {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <iterator>
 
-#include "plan/Presets.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 
@@ -96,7 +96,8 @@ void checkLayout(const Plan& plan, Estimate& est)
         add(est, WarningCode::TpSpansNodes, Severity::Warning, "layout.tp", l.tp, plan.cluster.gpusPerNode);
     if (m.kvHeads % l.tp != 0 && l.tp % m.kvHeads == 0)
         add(est, WarningCode::TpReplicatesKvHeads, Severity::Info, "layout.tp", l.tp, m.kvHeads);
-    if (l.stageLayers.empty() && m.layers % l.pp != 0)
+    // Layers of several kinds are split by cost (PipelineModel.h), unevenly by design.
+    if (l.stageLayers.empty() && m.kindCount() == 1 && m.layers % l.pp != 0)
         add(est, WarningCode::PpDoesNotDivideLayers, Severity::Warning, "layout.pp", l.pp, m.layers);
     for (const auto& st : est.stages)
         if (st.withinMargin)

@@ -4,17 +4,23 @@
 
 namespace trainplan {
 
+LayoutUnknownEnds layoutUnknownEnds(const Plan& plan)
+{
+    LayoutUnknownEnds ends;
+    ends.interleavingChunks = fewestInterleavingChunks(plan);
+    return ends;
+}
+
 unsigned actingLayoutUnknowns(const Plan& plan)
 {
-    unsigned bits = plan.layout.unknownFields;
-    if (plan.layout.tp <= 1)
-        bits &= ~unsigned(kUnknownSequenceParallel);
-    // Without a valid interleaving both ends are 1F1B; without a FlashAttention kernel in the
-    // framework the layout's choice cannot act.
-    if ((bits & kUnknownSchedule) && fewestInterleavingChunks(plan) == 0)
-        bits &= ~unsigned(kUnknownSchedule);
-    if ((bits & kUnknownFlashAttention) && frameworkSwitch(plan.framework, &FrameworkSpec::flashAttention) == FlashAttentionVersion::None)
-        bits &= ~unsigned(kUnknownFlashAttention);
+    const unsigned given = plan.layout.unknownFields;
+    if (given == 0)
+        return 0;
+    const LayoutUnknownEnds ends = layoutUnknownEnds(plan);
+    unsigned bits = 0;
+    for (const LayoutUnknownField& u : layoutUnknownFields())
+        if ((given & u.bit) && u.acts(plan.layout, ends))
+            bits |= u.bit;
     return bits;
 }
 

@@ -3,12 +3,15 @@
 // the same answer.
 #pragma once
 
-#include "plan/Plan.h"
+#include "plan/LayoutUnknownFields.h"
 
 namespace trainplan {
 
-// The LayoutUnknown bits that act on this plan: sequence parallelism needs TP above 1, the schedule
-// a valid interleaving (fewestInterleavingChunks), FlashAttention a stack that has it.
+// What the estimate knows about where the range's ends lie (LayoutUnknownFields.h).
+LayoutUnknownEnds layoutUnknownEnds(const Plan& plan);
+
+// The LayoutUnknown bits that act on this plan: each row's acts() (LayoutUnknownFields.h), e.g.
+// sequence parallelism needs TP above 1, the schedule a valid interleaving (fewestInterleavingChunks).
 unsigned actingLayoutUnknowns(const Plan& plan);
 
 }  // namespace trainplan

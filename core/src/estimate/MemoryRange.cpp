@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "estimate/LayoutUnknowns.h"
-#include "estimate/PipelineModel.h"
 
 namespace trainplan {
 
@@ -25,33 +24,24 @@ MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch
     const FrameworkSpec known = resolvedFramework(plan.framework);
     r.unknownSwitches = !known.dropout + !known.fp32Gradients;
     r.unknownLayoutFields = actingLayoutUnknowns(plan);
-    const int chunks = r.unknownLayoutFields & kUnknownSchedule ? fewestInterleavingChunks(plan) : 0;
+    const LayoutUnknownEnds ends = r.unknownLayoutFields ? layoutUnknownEnds(plan) : LayoutUnknownEnds{};
     double lightest = est.perGpu.total, lightestFragmentation = est.perGpu.fragmentation, heaviest = est.perGpu.total;
     if (r.unknownSwitches > 0 || r.unknownLayoutFields != 0) {
         // Each switch moves memory one way: dropout stores two mask bytes of Korthikanti's 34,
-        // FP32 accumulators double 16-bit gradients (ActivationModel.cpp); full recompute keeps
-        // only layer inputs, sequence parallelism splits them over TP, FlashAttention keeps no
-        // scores.
+        // FP32 accumulators double 16-bit gradients (ActivationModel.cpp). Each layout unknown
+        // stores less at one end of its range (LayoutUnknownFields.h, lighterWhenFaster): full
+        // recompute keeps only layer inputs, sequence parallelism splits them over TP, 1F1B keeps
+        // fewer micro-batches in flight than interleaving (PipelineModel.h).
         Plan variant = plan;
         const auto setUnknown = [&](bool heavy) {
             if (!known.dropout)
                 variant.framework.dropout = heavy;
             if (!known.fp32Gradients)
                 variant.framework.fp32Gradients = heavy;
-            const unsigned bits = r.unknownLayoutFields;
-            if (bits & kUnknownRecompute) {
-                variant.layout.recompute = heavy ? plan.layout.recompute : Recompute::Full;
-                variant.layout.recomputeLayers = heavy ? plan.layout.recomputeLayers : 0;  // 0: every layer
-            }
-            if (bits & kUnknownSequenceParallel)
-                variant.layout.sequenceParallel = !heavy;
-            if (bits & kUnknownFlashAttention)
-                variant.layout.flashAttention = !heavy;
-            // Interleaving keeps more micro-batches in flight on the first stage (PipelineModel.h).
-            if (bits & kUnknownSchedule) {
-                variant.layout.schedule = heavy ? Schedule::Interleaved : Schedule::OneFOneB;
-                variant.layout.virtualStages = heavy ? chunks : 1;
-            }
+            variant.layout = plan.layout;  // the value the analysis expects: each end starts there
+            for (const LayoutUnknownField& u : layoutUnknownFields())
+                if (r.unknownLayoutFields & u.bit)
+                    u.setEnd(variant.layout, heavy != u.lighterWhenFaster, ends);
         };
         setUnknown(false);
         estimateInto(variant, scratch);

@@ -20,9 +20,9 @@ struct MemoryRange {
 double memoryModelErrorAbove();
 
 // est = estimate(plan); scratch holds the switch variants' estimates (reused storage). Layout
-// fields the plan leaves unknown (Plan.h, LayoutUnknown) widen the range too: full recompute,
-// sequence parallelism, FlashAttention and 1F1B at the light end, the plan's own recompute (as
-// the analysis settled it) without them and interleaved at the heavy end.
+// fields the plan leaves unknown (LayoutUnknownFields.h) widen the range too: full recompute,
+// sequence parallelism and 1F1B at the light end, the plan's own recompute (as the analysis
+// settled it) without sequence parallelism and interleaved at the heavy end.
 MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch);
 
 }  // namespace trainplan

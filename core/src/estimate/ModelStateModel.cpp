@@ -1,7 +1,7 @@
 #include "estimate/ModelStateModel.h"
 
 #include "estimate/ActivationModel.h"
-#include "plan/Presets.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "estimate/ParameterModel.h"
+
 namespace trainplan {
 
 StageLayerSplit::StageLayerSplit(const Plan& plan)
@@ -11,6 +13,10 @@ StageLayerSplit::StageLayerSplit(const Plan& plan)
         explicit_ = &plan.layout.stageLayers;
         return;
     }
+    if (plan.model.kindCount() > 1 && p >= 1 && p <= plan.model.layers) {
+        byCost_ = stageCostSplit(plan, p);
+        return;
+    }
     // An even split; the remainder goes to the middle stages first (1, 2, ...), which carry no
     // embedding or LM head, then to the first stage. Since remainder < p, at most one layer is
     // left for the ends once the p - 2 middle stages have one each.
@@ -18,6 +24,77 @@ StageLayerSplit::StageLayerSplit(const Plan& plan)
     base_ = plan.model.layers / p;
     remainder_ = plan.model.layers % p;
     firstGetsOne_ = remainder_ > std::max(0, p - 2);
+}
+
+std::vector<int> stageCostSplit(const Plan& plan, int p)
+{
+    const ModelSpec& m = plan.model;
+    const int layers = m.layers;
+    std::vector<int> out;
+    if (p < 1 || layers < p)
+        return out;
+    // Cost of every layer in order.
+    std::vector<double> cost;
+    cost.reserve(size_t(layers));
+    const double attention = 4.0 * double(m.attentionHeads) * m.headDim * m.sequenceLength;
+    for (int k = 0; k < m.kindCount(); ++k) {
+        const LayerKind kind = m.kind(k);
+        const double each = 2.0 * layerParameters(m, kind).total + attention;
+        for (int i = 0; i < kind.layers && int(cost.size()) < layers; ++i)
+            cost.push_back(each);
+    }
+    while (int(cost.size()) < layers)  // runs that fall short of model.layers (refused by the reader)
+        cost.push_back(cost.empty() ? 1.0 : cost.back());
+    // Greedy fill under a bound: each stage takes layers while it stays within the bound and
+    // leaves at least one layer for every stage after it.
+    const auto fill = [&](double bound, std::vector<int>* split) {
+        int stage = 0;
+        double sum = 0.0;
+        int inStage = 0;
+        for (int i = 0; i < layers; ++i) {
+            const int stagesAfter = p - stage - 1;
+            const bool mustClose = inStage > 0 && (sum + cost[size_t(i)] > bound || layers - i <= stagesAfter);
+            if (mustClose) {
+                if (split)
+                    split->push_back(inStage);
+                ++stage;
+                sum = 0.0;
+                inStage = 0;
+            }
+            sum += cost[size_t(i)];
+            ++inStage;
+        }
+        if (split)
+            split->push_back(inStage);
+        return stage + 1;
+    };
+    double lo = 0.0, hi = 0.0;
+    for (double c : cost) {
+        lo = std::max(lo, c);
+        hi += c;
+    }
+    // The greedy fill needs at most p stages exactly when the bound is feasible; 100 halvings
+    // take the bound to the last bit of a double.
+    for (int i = 0; i < 100 && lo < hi; ++i) {
+        const double mid = lo + (hi - lo) / 2.0;
+        if (mid <= lo || mid >= hi)
+            break;
+        if (fill(mid, nullptr) <= p)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    out.reserve(size_t(p));
+    fill(hi, &out);
+    // Fewer stages than p (every stage fitted under the bound early): split the largest stages
+    // until there are p, so the layout keeps its PP.
+    while (int(out.size()) < p) {
+        auto largest = std::max_element(out.begin(), out.end());
+        const int half = *largest / 2;
+        *largest -= half;
+        out.insert(largest + 1, half);
+    }
+    return out;
 }
 
 int layersOfStage(const Plan& plan, int stage)

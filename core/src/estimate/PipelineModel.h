@@ -7,9 +7,9 @@
 
 namespace trainplan {
 
-// Layers on each stage: the plan's explicit split, else an even split with any
-// remainder given to the middle stages (the ends also hold embedding and LM head).
-// Transformer layers on one pipeline stage: layout.stage_layers when given, else an even split.
+// Transformer layers on one pipeline stage: layout.stage_layers when given; else, for layers of
+// one kind, an even split with any remainder given to the middle stages (the ends also hold the
+// embedding and the LM head); for layers of several kinds, a split by cost (stageCostSplit).
 int layersOfStage(const Plan& plan, int stage);
 
 // layersOfStage() for every stage of one plan, its divisions done once: the estimate asks for
@@ -21,6 +21,8 @@ public:
     {
         if (explicit_)
             return (*explicit_)[size_t(stage)];
+        if (!byCost_.empty())
+            return byCost_[size_t(stage)];
         int layers = base_;
         if (stage >= 1 && stage <= p_ - 2 && stage <= remainder_)
             ++layers;
@@ -31,9 +33,19 @@ public:
 
 private:
     const std::vector<int>* explicit_ = nullptr;
+    std::vector<int> byCost_;  // layers of several kinds: the cost split
     int p_ = 1, base_ = 0, remainder_ = 0;
     bool firstGetsOne_ = false;
 };
+
+// Layers per stage for p stages of a model whose layers differ in cost: contiguous runs, each
+// stage at least one layer, that make the costliest stage as cheap as it can be (the classic
+// linear-partition problem; a binary search on the bound with a greedy fill). A layer's cost is
+// its forward FLOPs per token, 2 x its parameters + 4 a d s for attention (Kaplan et al. 2020,
+// Sec. 2.1; PaLM App. B); the backward is twice that for every kind, so it weighs alike. With
+// layers of one cost the bound is ceil(L / p) layers, the even split's largest stage.
+std::vector<int> stageCostSplit(const Plan& plan, int p);
+
 void splitLayers(const Plan& plan, std::vector<int>& layersPerStage);
 
 // Peak micro-batches whose activations a stage holds at once, in whole-stage units:

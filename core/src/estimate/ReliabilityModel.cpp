@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "base/Units.h"
+
 namespace trainplan {
 
 void estimateReliability(const Plan& plan, Estimate& est)
@@ -32,7 +34,7 @@ void estimateReliability(const Plan& plan, Estimate& est)
         r.expectedFailures = 0.0;
         r.failureLostSeconds = 0.0;
         r.paddedSeconds = r.computeSeconds;
-        r.paddedDays = r.paddedSeconds / 86400.0;
+        r.paddedDays = r.paddedSeconds / units::secondsPerDay;
         return;
     }
     // Failures are independent across nodes (or GPUs): the cluster's MTBF is the part's
@@ -57,13 +59,13 @@ void estimateReliability(const Plan& plan, Estimate& est)
         r.paddedSeconds = work;
         r.expectedFailures = work / r.clusterMtbfSeconds;
         r.failureLostSeconds = r.expectedFailures * r.lostSecondsPerFailure;
-        r.paddedDays = r.paddedSeconds / 86400.0;
+        r.paddedDays = r.paddedSeconds / units::secondsPerDay;
         return;
     }
     r.paddedSeconds = work / (1.0 - lossRate);
     r.expectedFailures = r.paddedSeconds / r.clusterMtbfSeconds;
     r.failureLostSeconds = r.expectedFailures * r.lostSecondsPerFailure;
-    r.paddedDays = r.paddedSeconds / 86400.0;
+    r.paddedDays = r.paddedSeconds / units::secondsPerDay;
 }
 
 }  // namespace trainplan

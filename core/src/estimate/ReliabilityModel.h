@@ -2,6 +2,7 @@
 #pragma once
 
 #include "estimate/Estimate.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
@@ -14,7 +15,7 @@ inline constexpr double kLlama3GpusPerNode = 8.0;
 // The default node MTBF reproduces that rate: 54 d x 24 h x 2,048 nodes / 419 = 6,334 h per
 // node, i.e. one interruption every 3.1 h at 16,384 GPUs and every 25 h at 2,048.
 inline constexpr double kDefaultMtbfHoursPerNode =
-    kLlama3SnapshotDays * 24.0 * (kLlama3Gpus / kLlama3GpusPerNode) / kLlama3Interruptions;
+    kLlama3SnapshotDays * units::hoursPerDay * (kLlama3Gpus / kLlama3GpusPerNode) / kLlama3Interruptions;
 
 // Fills est.reliability; needs parameters and time already estimated.
 void estimateReliability(const Plan& plan, Estimate& est);

@@ -24,10 +24,11 @@ namespace trainplan {
 int ncclCommunicators(const LayoutSpec& l)
 {
     int n = 0;
-    n += l.tp > 1;
-    n += l.cp > 1;
-    n += (long long)l.dp * l.cp > 1;  // gradients reduce over DP x CP (Megatron-LM's dp-cp group)
-    n += l.pp > 1;                    // stage-to-stage sends
+    // One per model-parallel dimension (TP, CP, PP: PP's for stage-to-stage sends) ...
+    for (ParallelDim d : kParallelDims)
+        n += splitsReplica(d) && l.size(d) > 1;
+    // ... and the group gradients reduce over: DP x CP (Megatron-LM's dp-cp group).
+    n += parallelSizeProduct(l, sharesWeights) > 1;
     return n;
 }
 

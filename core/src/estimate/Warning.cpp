@@ -1,7 +1,7 @@
 #include "estimate/Warning.h"
 
-#include "plan/Presets.h"
-#include "text/Format.h"
+#include "base/Format.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 
@@ -68,7 +68,7 @@ std::string describe(const Warning& w)
     case WarningCode::StageLayersMismatch:
         return "layout.stage_layers lists " + n(w.a) + " stages summing to " + n(w.b) + " layers; it must list PP = " + n(w.c) + " stages summing to model.layers.";
     case WarningCode::LayoutProductMismatch:
-        return "TP x PP x DP x CP = " + n(w.a) + " GPUs but the cluster has " + n(w.b) + "; change a layout dimension or set layout.dp to \"auto\".";
+        return parallelLabelsText(" x ") + " = " + n(w.a) + " GPUs but the cluster has " + n(w.b) + "; change a layout dimension or set layout.dp to \"auto\".";
     case WarningCode::BatchNotDivisible:
         return "Global batch of " + n(w.a) + " sequences is not a multiple of DP " + n(w.b) + " x micro-batch " + n(w.c) + ".";
     case WarningCode::StageOverCapacity:

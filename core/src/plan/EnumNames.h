@@ -2,17 +2,10 @@
 // the CLI and the UI's combo boxes.
 #pragma once
 
-#include <array>
-#include <optional>
-#include <string_view>
-#include <utility>
-
+#include "base/NameTable.h"
 #include "plan/Plan.h"
 
 namespace trainplan {
-
-template <typename E, size_t N>
-using NameTable = std::array<std::pair<E, std::string_view>, N>;
 
 inline constexpr NameTable<FfnKind, 2> kFfnKindNames{{{FfnKind::SwiGlu, "swiglu"}, {FfnKind::Gelu, "gelu"}}};
 inline constexpr NameTable<NormKind, 2> kNormNames{{{NormKind::RmsNorm, "rmsnorm"}, {NormKind::LayerNorm, "layernorm"}}};
@@ -36,23 +29,5 @@ inline constexpr NameTable<RankOrder, 3> kRankOrderNames{{
     {RankOrder::TpCpPpDp, "tp-cp-pp-dp"},
     {RankOrder::TpDpCpPp, "tp-dp-cp-pp"},
 }};
-
-template <typename E, size_t N>
-constexpr std::string_view nameOf(const NameTable<E, N>& table, E value)
-{
-    for (const auto& [e, name] : table)
-        if (e == value)
-            return name;
-    return table[0].second;
-}
-
-template <typename E, size_t N>
-constexpr std::optional<E> valueOf(const NameTable<E, N>& table, std::string_view name)
-{
-    for (const auto& [e, n] : table)
-        if (n == name)
-            return e;
-    return std::nullopt;
-}
 
 }  // namespace trainplan

@@ -11,7 +11,13 @@
 
 namespace trainplan {
 
+// framework.flash_attention: the attention kernel, the one FlashAttention field of a plan ("none":
+// unfused attention, storing the s x s scores).
 enum class FlashAttentionVersion { None, V2, V3 };
+// What an unknown framework.flash_attention is expected to be: FlashAttention-2, which every
+// stack since 2023 ships (PyTorch SDPA, Megatron-Core, DeepSpeed); the range covers 3
+// (steptime/StepTimeParameters.cpp, the framework switches).
+inline constexpr FlashAttentionVersion kUnknownFlashAttentionExpected = FlashAttentionVersion::V2;
 // Adam as run: one multi-tensor kernel over all parameters (apex/TE FusedAdam), PyTorch's
 // foreach (a few multi-tensor kernels per op), or one kernel per op per tensor.
 enum class OptimizerImplementation { Fused, Foreach, PerTensor };

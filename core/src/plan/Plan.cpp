@@ -3,27 +3,49 @@
 #include <algorithm>
 #include <tuple>
 
+#include "plan/LayoutUnknownFields.h"
+
 namespace trainplan {
 
 bool sameModelShape(const ModelSpec& a, const ModelSpec& b)
 {
     const auto shape = [](const ModelSpec& m) {
         return std::tie(m.layers, m.hiddenSize, m.ffnHiddenSize, m.ffnKind, m.attentionHeads, m.kvHeads, m.headDim, m.vocabSize,
-                        m.tiedEmbeddings, m.norm, m.bias, m.positionEmbedding);
+                        m.tiedEmbeddings, m.norm, m.bias, m.positionEmbedding, m.layerKinds);
     };
     return shape(a) == shape(b);
 }
 
+int ModelSpec::kindOfLayer(int layer) const
+{
+    int end = 0;
+    for (int k = 0; k < int(layerKinds.size()); ++k) {
+        end += layerKinds[size_t(k)].layers;
+        if (layer < end)
+            return k;
+    }
+    return std::max(0, int(layerKinds.size()) - 1);
+}
+
+std::string ModelSpec::kindLabel(int k) const
+{
+    if (layerKinds.empty())
+        return "every layer";
+    if (!layerKinds[size_t(k)].name.empty())
+        return layerKinds[size_t(k)].name;
+    int first = 0;
+    for (int i = 0; i < k; ++i)
+        first += layerKinds[size_t(i)].layers;
+    const int last = first + layerKinds[size_t(k)].layers;
+    return last == first + 1 ? "layer " + std::to_string(last) : "layers " + std::to_string(first + 1) + "-" + std::to_string(last);
+}
+
 std::vector<const char*> layoutUnknownPaths(unsigned bits)
 {
-    static constexpr std::pair<unsigned, const char*> kPaths[] = {{kUnknownRecompute, "layout.recompute"},
-                                                                   {kUnknownSequenceParallel, "layout.sequence_parallel"},
-                                                                   {kUnknownFlashAttention, "layout.flash_attention"},
-                                                                   {kUnknownSchedule, "layout.schedule"}};
     std::vector<const char*> out;
-    for (const auto& [bit, path] : kPaths)
-        if (bits & bit)
-            out.push_back(path);
+    for (const LayoutUnknownField& u : layoutUnknownFields())
+        if (bits & u.bit)
+            out.push_back(u.path.data());
     return out;
 }
 
@@ -40,17 +62,9 @@ int recomputedLayers(const LayoutSpec& l, int stageLayers)
 // Forgets the unknown mark of every layout field an edit set to another value.
 void markEditedLayoutFieldsKnown(const Plan& before, Plan& after)
 {
-    auto& l = after.layout;
-    const auto& b = before.layout;
-    if (l.recompute != b.recompute || l.recomputeLayers != b.recomputeLayers)
-        l.unknownFields &= ~unsigned(kUnknownRecompute);
-    if (l.sequenceParallel != b.sequenceParallel)
-        l.unknownFields &= ~unsigned(kUnknownSequenceParallel);
-    if (l.flashAttention != b.flashAttention)
-        l.unknownFields &= ~unsigned(kUnknownFlashAttention);
-    if (l.schedule != b.schedule || l.virtualStages != b.virtualStages)
-        l.unknownFields &= ~unsigned(kUnknownSchedule);
+    for (const LayoutUnknownField& u : layoutUnknownFields())
+        if (u.differs(before.layout, after.layout))
+            after.layout.unknownFields &= ~unsigned(u.bit);
 }
-
 
 }  // namespace trainplan

@@ -4,17 +4,19 @@
 // the plan file says so. The reader (PlanReader) converts file units into these.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "plan/FrameworkSpec.h"
+#include "plan/LayerKind.h"
 #include "plan/ParallelDims.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
-enum class FfnKind { SwiGlu, Gelu };
 enum class NormKind { RmsNorm, LayerNorm };
 enum class PositionEmbedding { Rope, Learned };
 
@@ -33,9 +35,49 @@ struct ModelSpec {
     NormKind norm = NormKind::RmsNorm;
     bool bias = false;
     PositionEmbedding positionEmbedding = PositionEmbedding::Rope;
+    // Runs of layers of other shapes (LayerKind.h); empty: every layer is the shape above.
+    // When not empty the runs' layers add up to `layers`, which stays the model's depth.
+    std::vector<LayerKind> layerKinds;
+
+    // How many kinds the model has (1 for the shorthand) and the k-th, resolved against the
+    // fields above: the one way code asks a layer's shape.
+    int kindCount() const { return layerKinds.empty() ? 1 : int(layerKinds.size()); }
+    LayerKind kind(int k) const
+    {
+        if (layerKinds.empty())
+            return LayerKind{"", layers, ffnHiddenSize, ffnKind};
+        return layerKinds[size_t(k)];
+    }
+    // Layers of kind k, without resolving the kind (hot loops).
+    int layersOfKind(int k) const { return layerKinds.empty() ? layers : layerKinds[size_t(k)].layers; }
+    // The kind of the layer at a 0-based index.
+    int kindOfLayer(int layer) const;
+    // What views call kind k: its name, else the layers it covers ("layers 1-3", 1-based).
+    std::string kindLabel(int k) const;
 
     bool operator==(const ModelSpec&) const = default;
 };
+
+// Layers of each kind in the contiguous range [first, first + count) of the model's layers:
+// calls visit(kind index, layers of that kind in the range) for each kind present, in order.
+template <typename Visit>
+void forEachKindIn(const ModelSpec& model, int first, int count, Visit&& visit)
+{
+    if (model.layerKinds.empty()) {
+        if (count > 0)
+            visit(0, count);
+        return;
+    }
+    int start = 0;
+    const int end = first + count;
+    for (int k = 0; k < int(model.layerKinds.size()) && start < end; ++k) {
+        const int stop = start + model.layerKinds[size_t(k)].layers;
+        const int overlap = std::min(stop, end) - std::max(start, first);
+        if (overlap > 0)
+            visit(k, overlap);
+        start = stop;
+    }
+}
 
 // The numbers that make a model's shape: everything but its name and its sequence length.
 // The sequence length is how a run trains the model, not what the model is (worked example A
@@ -88,9 +130,9 @@ enum class PrecisionScheme {
 // under training.reserve.
 struct ReserveSpec {
     double cudaContextBytes = 0.5e9;                  // CUDA context with lazy module loading
-    double workspaceBytes = 128.0 * 1048576.0;        // cuBLAS/cuBLASLt workspaces, 4 x 32 MiB (Hopper)
+    double workspaceBytes = 128.0 * units::MiB;       // cuBLAS/cuBLASLt workspaces, 4 x 32 MiB (Hopper)
     int ncclChannels = 32;                            // channels per communicator
-    double ncclBytesPerConnection = 9.1875 * 1048576.0;  // Simple 4 + LL128 4.6875 + LL 0.5 MiB
+    double ncclBytesPerConnection = 9.1875 * units::MiB;  // Simple 4 + LL128 4.6875 + LL 0.5 MiB
 
     bool operator==(const ReserveSpec&) const = default;
 };
@@ -121,14 +163,12 @@ enum class Recompute { None, Selective, Full };
 enum class RankOrder { TpCpDpPp, TpCpPpDp, TpDpCpPp };
 
 // Layout fields a plan file may leave out (or set to null) to say it does not know them
-// (docs/plan-format.md, "Unknown fields"). The analysis expects the field's default, except that
-// an unknown recompute becomes the lightest setting that fits (analysis/PlanUnknowns.h); the
-// predicted range covers the field's other values, and sensitivity names each one.
+// (docs/plan-format.md, "Unknown fields"). One row each in the table of layout unknowns
+// (LayoutUnknownFields.h): how the file says so, what the analysis expects and what the range covers.
 enum LayoutUnknown : unsigned {
     kUnknownRecompute = 1u << 0,
     kUnknownSequenceParallel = 1u << 1,
-    kUnknownFlashAttention = 1u << 2,
-    kUnknownSchedule = 1u << 3,  // layout.schedule and layout.virtual_stages both left out
+    kUnknownSchedule = 1u << 2,  // layout.schedule and layout.virtual_stages both left out
 };
 
 // The plan paths of LayoutUnknown bits, in bit order ("layout.recompute", ...).
@@ -161,7 +201,6 @@ struct LayoutSpec {
     // interleaved) are recomputed (Megatron --recompute-method block --recompute-num-layers);
     // 0 means all of them.
     int recomputeLayers = 0;
-    bool flashAttention = true;
     // Layers per pipeline stage; empty means an even split of model.layers.
     std::vector<int> stageLayers;
     RankOrder rankOrder = RankOrder::TpCpDpPp;
@@ -169,17 +208,8 @@ struct LayoutSpec {
     unsigned unknownFields = 0;  // LayoutUnknown bits: fields the file left out; saving leaves them out again
 
     // The size of one parallel dimension (ParallelDims.h), for code that loops over them.
-    int size(ParallelDim dim) const { return const_cast<LayoutSpec*>(this)->size(dim); }
-    int& size(ParallelDim dim)
-    {
-        switch (dim) {
-        case ParallelDim::Tp: return tp;
-        case ParallelDim::Cp: return cp;
-        case ParallelDim::Dp: return dp;
-        case ParallelDim::Pp: return pp;
-        }
-        return tp;
-    }
+    int size(ParallelDim dim) const { return parallelDimField(*this, dim); }
+    int& size(ParallelDim dim) { return parallelDimField(*this, dim); }
     // The product of every dimension's size: the GPUs the layout uses.
     long long gpus() const
     {

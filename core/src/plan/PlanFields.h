@@ -1,7 +1,8 @@
-// The one table of plan-file fields: JSON path, unit, allowed range, default and a short
-// label. The reader checks against it, the writer and --set overrides look fields up in it,
-// docs/plan-format.md's field table is generated from it (and a test keeps the two equal),
-// and views label their inputs with it.
+// The one table of plan-file fields: JSON path, unit, allowed range, default, a title and a
+// short meaning. The reader and the writer look every field up in it (planField), so a field
+// without a row cannot be read or written; --set overrides look fields up in it;
+// docs/plan-format.md's field table is generated from it (and a test keeps the two equal); the
+// window's inputs and the PDF's input rows take their titles, ranges and units from it.
 #pragma once
 
 #include <span>
@@ -25,6 +26,7 @@ enum class PlanFieldType {
     Choice,         // one of choices
     IntegerList,    // an array of whole numbers, each within [min, max]
     IntegerOrAuto,  // a whole number within [min, max], or the string "auto"
+    ObjectList,     // an array of at most max objects, each with the fields whose section is this path
 };
 
 struct PlanField {
@@ -40,7 +42,9 @@ struct PlanField {
     std::string_view defaultValue;  // JSON text of the value an omitted optional field takes; "" if none
     std::string_view defaultNote;   // when the default is derived or "absent", how (e.g. "= model.attention_heads")
     std::string_view alternative;   // path of a field given instead of this one (either/or), "" if none
-    std::string_view label;         // short human label for inputs, tables and messages
+    std::string_view label;         // what the field means, in a few words (the docs' "meaning" column)
+    std::string_view title;         // what the window's input and the PDF's input row call it: "Layers", "Peak BF16"
+    std::string_view symbol;        // the derivation's symbol beside the title in the PDF ("L", "h"); "" if none
 
     // The section: "model" for "model.layers", "" for top-level fields.
     std::string_view section() const;
@@ -55,6 +59,18 @@ const PlanField* findPlanField(std::string_view path);
 // The field at a JSON path; throws std::logic_error for a path not in the table (a
 // programming error: code asked for a field the table does not define).
 const PlanField& planField(std::string_view path);
+
+// Test only. While one lives, the table has no row for `path`: planFields(), findPlanField() and
+// planField() all act as if the row had been deleted, so a test can show that the reader, the
+// writer, the window and the PDF each fail loudly without it. One at a time, on one thread; a
+// path the table does not have throws std::logic_error.
+class PlanFieldHiddenForTest {
+public:
+    explicit PlanFieldHiddenForTest(std::string_view path);
+    ~PlanFieldHiddenForTest();
+    PlanFieldHiddenForTest(const PlanFieldHiddenForTest&) = delete;
+    PlanFieldHiddenForTest& operator=(const PlanFieldHiddenForTest&) = delete;
+};
 
 // "" when text fits the field's bound, else why not ("must be at most 200 characters, got 201").
 std::string textLengthProblem(const PlanField& field, const std::string& text);

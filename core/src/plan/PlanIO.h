@@ -1,22 +1,32 @@
 // Plan files: versioned JSON with units in key names (docs/plan-format.md).
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include "base/PlanError.h"
 #include "plan/Plan.h"
-#include "plan/PlanError.h"
 
 namespace trainplan {
 
 inline constexpr const char* kPlanFormat = "trainplan.plan";
-inline constexpr int kPlanVersion = 1;
+// Version 2 (docs/plan-format.md, "Version 2"): FlashAttention is one field,
+// framework.flash_attention; the reader still reads version 1 files and migrates their
+// layout.flash_attention.
+inline constexpr int kPlanVersion = 2;
 
-// Checks every field; throws PlanError listing each problem by JSON path.
-Plan planFromJson(const nlohmann::json& document);
-// Parses text first; a syntax error is reported with its line and column.
-Plan planFromText(const std::string& text);
-Plan loadPlanFile(const std::string& path);
+// A plan document's fields, every one checked (throws PlanError listing each problem by JSON
+// path), before the plan's name is settled: a name that follows what the plan plans comes from
+// the presets and the parameter count, above this layer, so reading a whole plan is
+// planFromJson (planfile/PlanFile.h).
+struct ReadPlan {
+    Plan plan;                      // name as the file has it; nameUserSet as name_user_set says
+    bool nameUserSetGiven = false;  // files from before name_user_set do not say
+};
+ReadPlan readPlanJson(const nlohmann::json& document);
+// The model section alone (a preset's model, presets/Presets.h), checked as in a plan.
+ModelSpec modelSpecFromJson(const nlohmann::json& modelObject);
 // The bytes of a plan file; a file that is missing, unreadable or larger than any plan
 // (16 MiB) is a PlanError naming the path and the system's reason.
 std::string readPlanFileText(const std::string& path);

@@ -3,7 +3,7 @@
 // given twice, free text longer than its field allows.
 #include <nlohmann/json.hpp>
 
-#include "plan/BoundedJson.h"
+#include "base/BoundedJson.h"
 #include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
 
@@ -39,6 +39,12 @@ json overrideValue(const std::string& path, const std::string& text)
             return std::move(parsed.value);
         return text;
     }
+    // A choice is spelled as the file spells it, even when the spelling reads as a number
+    // (framework.flash_attention=2 is the string "2").
+    if (field && field->type == PlanFieldType::Choice && parsed.status == Status::Ok && !parsed.value.is_string())
+        for (std::string_view choice : field->choices)
+            if (choice == text)
+                return text;
     switch (parsed.status) {
     case Status::Ok: return std::move(parsed.value);
     case Status::SyntaxError: return text;  // a bare word such as auto or interleaved
@@ -62,6 +68,13 @@ void applyOverride(json& doc, const std::string& assignment)
         throw PlanError({{printable(path), "the field path is not valid UTF-8"}});
     if (!isValidUtf8(text))
         throw PlanError({{path, "the value is not valid UTF-8 text"}});
+    // Version 1's layout.flash_attention is framework.flash_attention since version 2. Its "true"
+    // meant "the kernel the stack has", which no value of the new field says, so rather than
+    // translate half of it the old path is refused, naming the new one (docs/plan-format.md).
+    if (path == "layout.flash_attention")
+        throw PlanError({{path,
+            "was replaced by framework.flash_attention in plan format version 2: use --set framework.flash_attention=none to "
+            "turn FlashAttention off, or =2 or =3 for its version"}});
     const json value = overrideValue(path, text);
     // Free text within its field's bound, as the reader requires (PlanFields.h).
     if (const PlanField* field = findPlanField(path); field && value.is_string())

@@ -8,23 +8,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/BoundedFile.h"
-#include "plan/BoundedJson.h"
+#include "base/BoundedFile.h"
+#include "base/BoundedJson.h"
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
+#include "plan/LayoutUnknownFields.h"
 #include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
-#include "plan/PlanName.h"
 
 namespace trainplan {
 
 using nlohmann::json;
-
-PlanError::PlanError(std::vector<PlanProblem> problems)
-    : std::runtime_error(problems.empty() ? "invalid plan" : problems.front().path + ": " + problems.front().message)
-    , problems_(std::move(problems))
-{
-}
 
 namespace {
 
@@ -80,7 +74,30 @@ public:
                 known_.insert(std::string(f.key()));
     }
 
+    // One element of an array of objects (model.layer_kinds[1]): its fields are the table's rows
+    // under tablePath, and its problems name the element (displayPath).
+    Section(const json& element, std::string tablePath, std::string displayPath, std::vector<PlanProblem>& problems)
+        : path_(std::move(tablePath)), display_(std::move(displayPath)), problems_(problems)
+    {
+        if (!element.is_object()) {
+            problem(display_, "must be an object, got " + describeJson(element));
+        } else {
+            obj_ = &element;
+        }
+        for (const auto& f : planFields())
+            if (f.section() == path_)
+                known_.insert(std::string(f.key()));
+    }
+
     bool present() const { return obj_ != nullptr; }
+    // A key of this object as the file gives it, whatever the table says; nullptr when absent.
+    const json* member(const std::string& key) const
+    {
+        if (!obj_)
+            return nullptr;
+        const auto it = obj_->find(key);
+        return it == obj_->end() ? nullptr : &*it;
+    }
     void allow(const std::string& key) { known_.insert(key); }
 
     const json* find(const PlanField& f)
@@ -231,8 +248,12 @@ public:
     }
 
     void problem(const std::string& path, const std::string& message) { problems_.push_back({path, message}); }
-    std::string at(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-    static std::string path(const PlanField& f) { return std::string(f.path); }
+    std::string at(const std::string& key) const
+    {
+        const std::string& base = display_.empty() ? path_ : display_;
+        return base.empty() ? key : base + "." + key;
+    }
+    std::string path(const PlanField& f) const { return display_.empty() ? std::string(f.path) : display_ + "." + std::string(f.key()); }
 
     static std::string fmt(double x)
     {
@@ -253,6 +274,7 @@ public:
 
 private:
     std::string path_;
+    std::string display_;  // the element's own path when it is one of an array's objects
     const json* obj_ = nullptr;
     std::set<std::string> known_;
     std::vector<PlanProblem>& problems_;
@@ -275,6 +297,48 @@ std::optional<long long> boundedProduct(std::initializer_list<long long> factors
 }
 
 
+// model.layer_kinds: runs of layers, each taking what it leaves out from model.* (LayerKind.h).
+// Their layers must add up to model.layers, which stays the model's depth.
+void readLayerKinds(Section& model, ModelSpec& m, std::vector<PlanProblem>& problems)
+{
+    m.layerKinds.clear();
+    const PlanField& listField = F("model.layer_kinds");
+    // Every element field's row, looked up whether or not the file lists kinds, so that a row
+    // missing from the table fails every read (tst_planio).
+    const PlanField& nameField = F("model.layer_kinds.name");
+    const PlanField& layersField = F("model.layer_kinds.layers");
+    const PlanField& ffnField = F("model.layer_kinds.ffn_hidden_size");
+    const PlanField& ffnKindField = F("model.layer_kinds.ffn_kind");
+    const json* list = model.find(listField);
+    if (!list)
+        return;
+    if (!list->is_array() || list->empty() || list->size() > size_t(listField.max)) {
+        model.problem("model.layer_kinds", "must be " + describeRange(listField) + ", got " + describeJson(*list));
+        return;
+    }
+    long long sum = 0;
+    bool complete = true;
+    for (size_t i = 0; i < list->size(); ++i) {
+        Section s((*list)[i], "model.layer_kinds", "model.layer_kinds[" + std::to_string(i) + "]", problems);
+        if (!s.present()) {
+            complete = false;
+            continue;
+        }
+        LayerKind kind;
+        kind.name = s.text(nameField);
+        const auto layers = s.integer(layersField);
+        kind.layers = int(layers.value_or(0));
+        kind.ffnHiddenSize = int(s.integerOr(ffnField, m.ffnHiddenSize));
+        kind.ffnKind = s.find(ffnKindField) ? s.choice(ffnKindField, kFfnKindNames) : m.ffnKind;
+        s.rejectUnknownKeys();
+        complete = complete && layers.has_value();
+        sum += kind.layers;
+        m.layerKinds.push_back(std::move(kind));
+    }
+    if (complete && sum != m.layers)
+        model.problem("model.layer_kinds", "add up to " + std::to_string(sum) + " layers but model.layers is " + std::to_string(m.layers));
+}
+
 void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "model", problems);
@@ -293,6 +357,7 @@ void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems
     m.norm = s.choice(F("model.norm"), kNormNames);
     m.bias = s.boolean(F("model.bias"));
     m.positionEmbedding = s.choice(F("model.position_embedding"), kPositionNames);
+    readLayerKinds(s, m, problems);
     s.rejectUnknownKeys();
     if (s.present() && m.kvHeads > m.attentionHeads)
         s.problem("model.kv_heads", "must not exceed model.attention_heads (" + std::to_string(m.attentionHeads) + ")");
@@ -379,9 +444,37 @@ void readTraining(const json& doc, TrainingSpec& t, int sequenceLength, std::vec
     s.rejectUnknownKeys();
 }
 
-void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, const ModelSpec& model, std::vector<PlanProblem>& problems)
+// Version 1 had a second FlashAttention field, layout.flash_attention (true by default; left out:
+// unknown, true expected). false ran unfused attention whatever the stack; true, or left out, used
+// the kernel framework.flash_attention or its profile names, FlashAttention-2 when neither says.
+// Version 2 keeps framework.flash_attention only: false becomes "none", true and absent leave the
+// framework's value as it is (docs/plan-format.md, "Version 2").
+constexpr const char* kVersion1FlashAttention = "layout.flash_attention";
+
+// True when a version 1 layout turns FlashAttention off; a problem when a newer file has the field.
+bool version1FlashAttentionOff(const Section& s, long long version, std::vector<PlanProblem>& problems)
+{
+    const json* v = s.member("flash_attention");
+    if (!v)
+        return false;
+    if (version >= 2) {
+        problems.push_back({kVersion1FlashAttention,
+            "was replaced by framework.flash_attention in plan format version 2: give that \"none\", \"2\" or \"3\""});
+        return false;
+    }
+    if (v->is_boolean())
+        return !v->get<bool>();
+    if (!v->is_null())
+        problems.push_back({kVersion1FlashAttention, "must be true or false, got " + describeJson(*v)});
+    return false;
+}
+
+void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, const ModelSpec& model, long long version,
+    bool& flashAttentionOff, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "layout", problems);
+    flashAttentionOff = version1FlashAttentionOff(s, version, problems);
+    s.allow("flash_attention");
     // TP x PP x DP x CP is bounded like the cluster's GPU count.
     const long long maxGpus = (long long)F("cluster.gpus").max;
     l.tp = int(s.integerOr(F("layout.tp"), l.tp));
@@ -408,24 +501,19 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
     }
     if (!boundedProduct({l.tp, l.pp, l.dp, l.cp}, maxGpus))
         s.problem("layout", "TP x PP x DP x CP is more than " + std::to_string(maxGpus) + " GPUs (implausibly large)");
-    // Fields left out (or null) are unknown: their defaults are expected, the range covers the rest.
-    const auto unknownIfAbsent = [&](const char* path, unsigned bit) {
-        if (!s.find(F(path)))
-            l.unknownFields |= bit;
-    };
+    // Fields left out (or null) are unknown (the table of layout unknowns, LayoutUnknownFields.h).
     l.unknownFields = 0;
-    unknownIfAbsent("layout.recompute", kUnknownRecompute);
-    unknownIfAbsent("layout.sequence_parallel", kUnknownSequenceParallel);
-    unknownIfAbsent("layout.flash_attention", kUnknownFlashAttention);
-    if (!s.find(F("layout.schedule")) && !s.find(F("layout.virtual_stages")))
-        l.unknownFields |= kUnknownSchedule;
+    for (const LayoutUnknownField& u : layoutUnknownFields()) {
+        const bool companionSays = !u.companion.empty() && !u.companionKnownAlone && s.find(F(u.companion));
+        if (!s.find(F(u.path)) && !companionSays)
+            l.unknownFields |= u.bit;
+    }
     l.virtualStages = int(s.integerOrDefault(F("layout.virtual_stages")));
     l.schedule = s.choice(F("layout.schedule"), kScheduleNames);
     l.zeroStage = int(s.integerOrDefault(F("layout.zero_stage")));
     l.sequenceParallel = s.boolean(F("layout.sequence_parallel"));
     l.recompute = s.choice(F("layout.recompute"), kRecomputeNames);
     l.recomputeLayers = int(s.integerOrDefault(F("layout.recompute_layers")));
-    l.flashAttention = s.boolean(F("layout.flash_attention"));
     l.rankOrder = s.choice(F("layout.rank_order"), kRankOrderNames);
     l.stageLayers.clear();
     const PlanField& stageField = F("layout.stage_layers");
@@ -512,7 +600,7 @@ void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& 
 
 }  // namespace
 
-Plan planFromJson(const json& doc)
+ReadPlan readPlanJson(const json& doc)
 {
     std::vector<PlanProblem> problems;
     if (!doc.is_object())
@@ -524,36 +612,35 @@ Plan planFromJson(const json& doc)
         if (!format->is_string() || format->get<std::string>() != kPlanFormat)
             throw PlanError({{"format", "must be \"" + std::string(kPlanFormat) + "\", got " + describeJson(*format) + " (not a TrainPlan plan file)"}});
     }
-    if (auto version = top.integer(F("version"))) {
+    const auto version = top.integer(F("version"));
+    if (version) {
         if (*version > kPlanVersion)
             throw PlanError({{"version", "is " + std::to_string(*version) + ", newer than this TrainPlan reads (" + std::to_string(kPlanVersion) +
                                              "); open it with a newer TrainPlan"}});
     }
 
-    Plan plan;
+    ReadPlan read;
+    Plan& plan = read.plan;
     plan.name = top.text(F("name"));
     const PlanField& userSetField = F("name_user_set");
-    const bool userSetGiven = top.find(userSetField) != nullptr;
-    const bool userSet = top.boolean(userSetField);
+    read.nameUserSetGiven = top.find(userSetField) != nullptr;
+    plan.nameUserSet = top.boolean(userSetField);
     plan.notes = top.text(F("notes"));
     readModel(doc, plan.model, problems);
     readCluster(doc, plan.cluster, problems);
     readTraining(doc, plan.training, plan.model.sequenceLength, problems);
-    readLayout(doc, plan.layout, plan.cluster, plan.model, problems);
+    bool flashAttentionOff = false;
+    readLayout(doc, plan.layout, plan.cluster, plan.model, version.value_or(kPlanVersion), flashAttentionOff, problems);
     readReliability(doc, plan.reliability, problems);
     readFramework(doc, plan.framework, problems);
+    if (flashAttentionOff)
+        plan.framework.flashAttention = FlashAttentionVersion::None;
     for (const char* section : {"model", "cluster", "training", "layout", "reliability", "framework"})
         top.allow(section);
     top.rejectUnknownKeys();
     if (!problems.empty())
         throw PlanError(std::move(problems));
-    // A file from before name_user_set: a name equal to the generated one (or none) follows,
-    // any other name is the person's. A file that says false gets the name regenerated, so
-    // --set model.layers=... renames the plan as the window would.
-    const bool blank = plan.name.find_first_not_of(" \t\r\n") == std::string::npos;
-    plan.nameUserSet = !blank && (userSetGiven ? userSet : plan.name != generatedPlanName(plan));
-    refreshPlanName(plan);
-    return plan;
+    return read;
 }
 
 ModelSpec modelSpecFromJson(const json& modelObject)
@@ -566,20 +653,10 @@ ModelSpec modelSpecFromJson(const json& modelObject)
     return model;
 }
 
-Plan planFromText(const std::string& text)
-{
-    return planFromJson(parseJsonBounded(text, "the plan"));
-}
-
 std::string readPlanFileText(const std::string& path)
 {
     // Regular files only, 16 MiB at most: a device or a named pipe is refused, never read.
     return readRegularFile(path, kMaxInputFileBytes);
-}
-
-Plan loadPlanFile(const std::string& path)
-{
-    return planFromJson(parseJsonBounded(readPlanFileText(path), path));
 }
 
 }  // namespace trainplan

@@ -2,9 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/AtomicFile.h"
+#include "base/AtomicFile.h"
 #include "plan/EnumNames.h"
 #include "plan/FrameworkNames.h"
+#include "plan/LayoutUnknownFields.h"
 #include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
 
@@ -21,15 +22,7 @@ public:
     void set(std::string_view path, const V& value)
     {
         const PlanField& f = planField(path);
-        // "training.reserve.cuda_context_gb": one object per level.
-        json* at = &doc_;
-        const std::string_view section = f.section();
-        for (size_t from = 0; !section.empty() && from <= section.size();) {
-            const size_t dot = std::min(section.find('.', from), section.size());
-            at = &(*at)[std::string(section.substr(from, dot - from))];
-            from = dot + 1;
-        }
-        json& slot = (*at)[std::string(f.key())];
+        json& slot = (*parent(f, true))[std::string(f.key())];
         if constexpr (std::is_floating_point_v<V>)
             slot = f.toSi == 1.0 ? value : value / f.toSi;
         else
@@ -40,37 +33,67 @@ public:
     {
         set(path, std::string(nameOf(table, value)));
     }
+    // Leaves a field out again (an unknown layout field, LayoutUnknownFields.h).
+    void erase(std::string_view path)
+    {
+        const PlanField& f = planField(path);
+        if (json* at = parent(f, false))
+            at->erase(std::string(f.key()));
+    }
+    // Whether a written field holds its file default (PlanFields.h).
+    bool isDefault(std::string_view path)
+    {
+        const PlanField& f = planField(path);
+        const json* at = parent(f, false);
+        const std::string key(f.key());
+        return at && at->contains(key) && !f.defaultValue.empty() && at->at(key) == json::parse(f.defaultValue);
+    }
     json take() { return std::move(doc_); }
 
 private:
+    // The object that holds the field ("training.reserve.cuda_context_gb": one object per level),
+    // made on the way when `create`, else nullptr when a level is missing.
+    json* parent(const PlanField& f, bool create)
+    {
+        json* at = &doc_;
+        const std::string_view section = f.section();
+        for (size_t from = 0; !section.empty() && from <= section.size();) {
+            const size_t dot = std::min(section.find('.', from), section.size());
+            const std::string key(section.substr(from, dot - from));
+            if (!create && !at->contains(key))
+                return nullptr;
+            at = &(*at)[key];
+            from = dot + 1;
+        }
+        return at;
+    }
+
     json doc_ = json::object();
 };
 
 
 // The "framework" object with only what the plan sets (unset switches stay unknown on reading).
-json frameworkToJson(const FrameworkSpec& f)
+void writeFramework(DocumentWriter& w, const FrameworkSpec& f)
 {
-    json out = json::object();
     if (!f.profile.empty())
-        out["profile"] = f.profile;
-    const auto flag = [&](const char* key, const std::optional<bool>& v) {
+        w.set("framework.profile", f.profile);
+    const auto flag = [&](std::string_view path, const std::optional<bool>& v) {
         if (v)
-            out[key] = *v;
+            w.set(path, *v);
     };
-    flag("tp_comm_overlap", f.tpCommOverlap);
-    flag("overlap_grad_reduce", f.overlapGradReduce);
-    flag("overlap_param_gather", f.overlapParamGather);
-    flag("fused_kernels", f.fusedKernels);
-    flag("cuda_graphs", f.cudaGraphs);
-    flag("dropout", f.dropout);
-    flag("fp32_gradients", f.fp32Gradients);
+    flag("framework.tp_comm_overlap", f.tpCommOverlap);
+    flag("framework.overlap_grad_reduce", f.overlapGradReduce);
+    flag("framework.overlap_param_gather", f.overlapParamGather);
+    flag("framework.fused_kernels", f.fusedKernels);
+    flag("framework.cuda_graphs", f.cudaGraphs);
+    flag("framework.dropout", f.dropout);
+    flag("framework.fp32_gradients", f.fp32Gradients);
     if (f.flashAttention)
-        out["flash_attention"] = std::string(nameOf(kFlashAttentionVersionNames, *f.flashAttention));
+        w.choice("framework.flash_attention", kFlashAttentionVersionNames, *f.flashAttention);
     if (f.optimizer)
-        out["optimizer"] = std::string(nameOf(kOptimizerImplementationNames, *f.optimizer));
+        w.choice("framework.optimizer", kOptimizerImplementationNames, *f.optimizer);
     if (f.gradientAccumulation)
-        out["gradient_accumulation"] = std::string(nameOf(kGradientAccumulationNames, *f.gradientAccumulation));
-    return out;
+        w.choice("framework.gradient_accumulation", kGradientAccumulationNames, *f.gradientAccumulation);
 }
 
 }  // namespace
@@ -105,6 +128,20 @@ json planToJson(const Plan& plan)
     w.choice("model.norm", kNormNames, m.norm);
     w.set("model.bias", m.bias);
     w.choice("model.position_embedding", kPositionNames, m.positionEmbedding);
+    if (!m.layerKinds.empty()) {
+        // Each run's fields by the table's keys (model.layer_kinds.*), the name only when given.
+        json kinds = json::array();
+        for (const LayerKind& k : m.layerKinds) {
+            json run = json::object();
+            if (!k.name.empty())
+                run[std::string(planField("model.layer_kinds.name").key())] = k.name;
+            run[std::string(planField("model.layer_kinds.layers").key())] = k.layers;
+            run[std::string(planField("model.layer_kinds.ffn_hidden_size").key())] = k.ffnHiddenSize;
+            run[std::string(planField("model.layer_kinds.ffn_kind").key())] = std::string(nameOf(kFfnKindNames, k.ffnKind));
+            kinds.push_back(std::move(run));
+        }
+        w.set("model.layer_kinds", kinds);
+    }
 
     w.set("cluster.accelerator", c.accelerator);
     w.set("cluster.gpus", c.gpus);
@@ -136,20 +173,12 @@ json planToJson(const Plan& plan)
     w.set("layout.tp", l.tp);
     w.set("layout.pp", l.pp);
     w.set("layout.cp", l.cp);
-    // An unknown field is left out again, so it reads back unknown (Plan.h, LayoutUnknown).
-    if (!(l.unknownFields & kUnknownSchedule)) {
-        w.set("layout.virtual_stages", l.virtualStages);
-        w.choice("layout.schedule", kScheduleNames, l.schedule);
-    }
+    w.set("layout.virtual_stages", l.virtualStages);
+    w.choice("layout.schedule", kScheduleNames, l.schedule);
     w.set("layout.zero_stage", l.zeroStage);
-    if (!(l.unknownFields & kUnknownSequenceParallel))
-        w.set("layout.sequence_parallel", l.sequenceParallel);
-    if (!(l.unknownFields & kUnknownRecompute))
-        w.choice("layout.recompute", kRecomputeNames, l.recompute);
-    if (!(l.unknownFields & kUnknownRecompute) || l.recomputeLayers > 0)
-        w.set("layout.recompute_layers", l.recomputeLayers);
-    if (!(l.unknownFields & kUnknownFlashAttention))
-        w.set("layout.flash_attention", l.flashAttention);
+    w.set("layout.sequence_parallel", l.sequenceParallel);
+    w.choice("layout.recompute", kRecomputeNames, l.recompute);
+    w.set("layout.recompute_layers", l.recomputeLayers);
     w.choice("layout.rank_order", kRankOrderNames, l.rankOrder);
     if (l.dpAuto)
         w.set("layout.dp", std::string("auto"));
@@ -164,10 +193,17 @@ json planToJson(const Plan& plan)
         w.set("reliability.checkpoint_write_gb_per_s_per_gpu", *r.checkpointWriteBytesPerSecondPerGpu);
     else
         w.set("reliability.checkpoint_write_seconds", r.checkpointWriteSeconds.value_or(60.0));
-    json doc = w.take();
-    if (!plan.framework.empty())
-        doc["framework"] = frameworkToJson(plan.framework);
-    return doc;
+    writeFramework(w, plan.framework);
+    // An unknown layout field is left out again, so it reads back unknown; a companion that can
+    // be given alone stays when it holds more than its default (LayoutUnknownFields.h).
+    for (const LayoutUnknownField& u : layoutUnknownFields()) {
+        if (!(l.unknownFields & u.bit))
+            continue;
+        w.erase(u.path);
+        if (!u.companion.empty() && (!u.companionKnownAlone || w.isDefault(u.companion)))
+            w.erase(u.companion);
+    }
+    return w.take();
 }
 
 std::string planToText(const Plan& plan)

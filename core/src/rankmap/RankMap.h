@@ -36,24 +36,12 @@
 #include "estimate/Estimate.h"
 #include "plan/ParallelDims.h"
 #include "plan/Plan.h"
+#include "topology/Topology.h"
 
 namespace trainplan {
 
-// The dimensions themselves (ParallelDim, kParallelDims, their keys and labels): plan/ParallelDims.h.
-
-// The dimensions in the order ranks fill them, fastest-varying first.
-std::array<ParallelDim, kParallelDimCount> rankFillOrder(RankOrder order);
-
-// Rank distance between neighbours in each dimension (indexed by ParallelDim): the product
-// of the sizes of every dimension that fills faster (Megatron's prefix_product).
-std::array<long long, kParallelDimCount> rankStrides(const LayoutSpec& layout);
-
-// True when some group of `size` ranks spaced `stride` apart spans two nodes, for the
-// groups of one dimension tiling ranks [0, worldSize) in aligned blocks of stride * size
-// ranks (so worldSize is a multiple of stride * size). Exact, O(1); the derivation is in
-// RankMap.cpp. Pass kUnboundedWorld when the job is known to span more than one node.
-inline constexpr long long kUnboundedWorld = -1;
-bool stridedGroupsCrossNodes(long long stride, long long size, long long gpusPerNode, long long worldSize);
+// The dimensions themselves (ParallelDim, kParallelDims, their keys and labels): plan/ParallelDims.h;
+// the fill order, strides and the node-crossing rule this map is built on: topology/Topology.h.
 
 // A rank's coordinate in each parallel dimension, 0-based.
 struct RankCoords {
@@ -62,8 +50,8 @@ struct RankCoords {
     int dp = 0;
     int pp = 0;
 
-    int& operator[](ParallelDim dim);
-    int operator[](ParallelDim dim) const;
+    int& operator[](ParallelDim dim) { return parallelDimField(*this, dim); }
+    int operator[](ParallelDim dim) const { return parallelDimField(*this, dim); }
     bool operator==(const RankCoords&) const = default;
 };
 

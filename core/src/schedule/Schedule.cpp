@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "plan/PlanError.h"
+#include "base/PlanError.h"
 
 #include "estimate/PipelineModel.h"
 #include "schedule/ScheduleEventWriter.h"
@@ -288,15 +288,6 @@ ScheduleResult simulateSchedule(const ScheduleCosts& costs, ScheduleKind kind)
     ScheduleResult result;
     simulator.simulate(costs, kind, result);
     return result;
-}
-
-ScheduleResult simulateSchedule(const Plan& plan, const Estimate& est)
-{
-    const ScheduleKind kind = scheduleKindOf(plan.layout.schedule);
-    const int v = plan.layout.schedule == Schedule::Interleaved ? plan.layout.virtualStages : 1;
-    if (const auto problem = pipelineProblem(kind, plan.layout.pp, est.pipeline.microbatches, v))
-        throw PlanError({{problem->field, problem->message}});
-    return simulateSchedule(scheduleCosts(plan, est, kind), kind);
 }
 
 }  // namespace trainplan

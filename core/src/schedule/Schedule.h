@@ -4,7 +4,8 @@
 // simulator drops both assumptions. Each stage runs its schedule's fixed op order (GPipe,
 // Megatron's 1F1B and interleaved 1F1B, ZB-H1), every op starts at the earliest time its
 // stage is free and its inputs have arrived (list scheduling), and durations come from the
-// plan's cost model (scheduleCosts). Times are seconds from the step's first forward.
+// step-time model (predictedScheduleCosts, steptime/StepTimeModel.h). Times are seconds from
+// the step's first forward.
 #pragma once
 
 #include <cstdint>
@@ -113,7 +114,7 @@ struct ScheduleResult {
     // (p-1)/(m+p-1) for GPipe and 1F1B, (p-1)/(v m+p-1) interleaved (bubbleFraction() of
     // PipelineModel.h); ZB-H1 (p-1)(F+B-W)/(m(F+B+W)+(p-1)(F+B-W)) with the mean stage's
     // F, input-gradient B and W, which the simulation meets for equal stages when m >= p
-    // and W <= B (always so for scheduleCosts(): B keeps the attention core and recompute).
+    // and W <= B (always so for predictedScheduleCosts(): B keeps the attention core and recompute).
     double closedFormBubbleFraction = 0;
     std::vector<StageScheduleStats> stages;
     // Of the DP sync that ends last: the part overlapping other stages' compute and the part
@@ -122,22 +123,9 @@ struct ScheduleResult {
     double dpSyncExposedSeconds = 0;
 };
 
-// Durations from the plan's cost model: FLOPs per layer at the plan's MFU, recompute,
-// LM head on the last stage, uneven layer splits, send and DP times from the estimate.
-// Uses the plan's schedule (v = layout.virtual_stages when interleaved, else 1); est must be
-// estimate(plan).
-ScheduleCosts scheduleCosts(const Plan& plan, const Estimate& est);
-// The same plan's costs laid out for another kind (v = layout.virtual_stages for
-// Interleaved, 1 otherwise), e.g. to compare schedules side by side.
-ScheduleCosts scheduleCosts(const Plan& plan, const Estimate& est, ScheduleKind kind);
-
 // Throws std::invalid_argument for inconsistent costs (sizes, negative or non-finite
 // times, Interleaved with v < 2 or m not a multiple of p, v > 1 for other kinds).
 ScheduleResult simulateSchedule(const ScheduleCosts& costs, ScheduleKind kind);
-// The plan's own layout.schedule. Throws PlanError, naming the field, when the plan's
-// pipeline cannot be scheduled (interleaving without v >= 2 or with m % p != 0; a step
-// too large to simulate).
-ScheduleResult simulateSchedule(const Plan& plan, const Estimate& est);
 
 // Reuses its scratch buffers and the result's storage across calls (for live views and
 // benchmarks); one instance per thread.

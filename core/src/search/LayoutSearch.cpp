@@ -6,8 +6,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "estimate/Topology.h"
 #include "search/LayoutSearchRanking.h"
+#include "topology/Topology.h"
 
 namespace trainplan {
 
@@ -35,6 +35,53 @@ bool structurallyInvalid(const Estimate& est)
     return false;
 }
 
+// The one dimension that splits the batch: its size is what the others leave of the GPUs.
+constexpr ParallelDim batchDimension()
+{
+    for (const auto& info : kParallelDimInfo)
+        if (info.splits == DimSplits::Batch)
+            return info.dim;
+    return kParallelDims[0];
+}
+inline constexpr ParallelDim kBatchDimension = batchDimension();
+
+// The sizes the search tries for a dimension, by what it splits, before the GPUs left decide
+// (a size must divide them).
+std::vector<int> sizeCandidates(ParallelDim dim, const Plan& plan, const SearchOptions& o, long long gpusLeft)
+{
+    const ModelSpec& model = plan.model;
+    std::vector<int> out;
+    switch (parallelDimInfo(dim).splits) {
+    case DimSplits::Heads:
+        // Query heads split evenly; KV heads split evenly or are replicated (GQA).
+        for (int size : divisors(gpusLeft, o.maxTp)) {
+            if (model.attentionHeads % size != 0 || (model.kvHeads % size != 0 && size % model.kvHeads != 0))
+                continue;
+            // The estimate's own test (heads fill ranks first, stride 1): a group crosses nodes
+            // when it does not tile one node's GPUs (4 on 6-GPU nodes straddles two), not only
+            // when it is wider than a node.
+            if (!o.allowTpAcrossNodes && stridedGroupsCrossNodes(1, size, plan.cluster.gpusPerNode, plan.cluster.gpus))
+                continue;
+            out.push_back(size);
+        }
+        break;
+    case DimSplits::Sequence:
+        // Powers of two leaving each rank an even number of tokens (load-balanced causal chunks,
+        // as LayoutChecks' CpDoesNotDivideSequence requires).
+        for (int size = 1; size <= o.maxCp; size *= 2)
+            if (model.sequenceLength % size == 0 && (size == 1 || (model.sequenceLength / size) % 2 == 0))
+                out.push_back(size);
+        break;
+    case DimSplits::Layers:
+        // At most one stage per layer.
+        out = divisors(gpusLeft, model.layers);
+        break;
+    case DimSplits::Batch:
+        break;  // the GPUs the others leave (kBatchDimension)
+    }
+    return out;
+}
+
 std::vector<long long> batchCandidates(const Plan& plan, const SearchOptions& o, int dp)
 {
     std::vector<long long> out;
@@ -57,10 +104,8 @@ SearchLayout searchLayoutOf(const Plan& plan)
 {
     const auto& l = plan.layout;
     SearchLayout s;
-    s.tp = l.tp;
-    s.pp = l.pp;
-    s.dp = l.dp;
-    s.cp = l.cp;
+    for (ParallelDim d : kParallelDims)
+        s.size(d) = l.size(d);
     s.virtualStages = l.virtualStages;
     s.microBatch = plan.training.microBatchSize;
     s.zeroStage = l.zeroStage;
@@ -78,10 +123,8 @@ namespace {
 void assignSearchLayout(Plan& plan, const SearchLayout& s)
 {
     auto& l = plan.layout;
-    l.tp = s.tp;
-    l.pp = s.pp;
-    l.dp = s.dp;
-    l.cp = s.cp;
+    for (ParallelDim d : kParallelDims)
+        l.size(d) = s.size(d);
     l.virtualStages = s.virtualStages;
     l.schedule = s.schedule;
     l.zeroStage = s.zeroStage;
@@ -157,20 +200,30 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     // The plan's own non-interleaved schedule for v = 1 (1F1B if it interleaves).
     const Schedule flat = plan.layout.schedule == Schedule::Interleaved ? Schedule::OneFOneB : plan.layout.schedule;
 
-    std::vector<int> tps, cps;
-    for (int tp : divisors(gpus, options.maxTp)) {
-        if (model.attentionHeads % tp != 0 || (model.kvHeads % tp != 0 && tp % model.kvHeads != 0))
-            continue;
-        // The estimate's own test (TP fills ranks first, stride 1): a TP group crosses nodes
-        // when it does not tile one node's GPUs (TP 4 on 6-GPU nodes straddles two), not only
-        // when it is wider than a node.
-        if (!options.allowTpAcrossNodes && groupCrossesNodes(1, tp, perNode, gpus))
-            continue;
-        tps.push_back(tp);
-    }
-    for (int cp = 1; cp <= options.maxCp; cp *= 2)
-        if (model.sequenceLength % cp == 0 && (cp == 1 || (model.sequenceLength / cp) % 2 == 0))
-            cps.push_back(cp);
+    // Every way to split the GPUs into the dimensions' sizes: each dimension takes the sizes its
+    // rule gives (sizeCandidates) that divide the GPUs the ones before it leave, and the one that
+    // splits the batch takes the rest; the first in kParallelDims varies slowest.
+    std::vector<SearchLayout> splits;
+    SearchLayout sizes;
+    const auto chooseSizes = [&](auto&& self, size_t next, long long left) -> void {
+        if (next == kParallelDimCount) {
+            sizes.size(kBatchDimension) = int(left);
+            splits.push_back(sizes);
+            return;
+        }
+        const ParallelDim d = kParallelDims[next];
+        if (d == kBatchDimension) {
+            self(self, next + 1, left);
+            return;
+        }
+        for (int size : sizeCandidates(d, plan, options, left)) {
+            if (left % size != 0)
+                continue;
+            sizes.size(d) = size;
+            self(self, next + 1, left / size);
+        }
+    };
+    chooseSizes(chooseSizes, 0, gpus);
 
     Plan work = plan;
     work.layout.stageLayers.clear();
@@ -179,52 +232,50 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     StepTimeWorkspace workspace;
     PredictedStep predicted;
     std::vector<SearchRow> fitting;
-    const double pairs = double(tps.size() * cps.size());
-    double pairsDone = 0;
     long long sinceCancelCheck = 0;
 
-    for (int tp : tps) {
-        for (int cp : cps) {
-            if (progress)
-                progress(pairsDone / pairs);
-            ++pairsDone;
-            if (gpus % ((long long)tp * cp) != 0)
-                continue;
-            for (int pp : divisors(gpus / ((long long)tp * cp), model.layers)) {
-                const int dp = int(gpus / ((long long)tp * cp * pp));
-                for (long long batch : batchCandidates(plan, options, dp)) {
-                    for (int micro : divisors(batch / dp, options.maxMicroBatch)) {
-                        const long long m = batch / ((long long)dp * micro);
-                        for (int v = 1; v <= (pp > 1 ? options.maxVirtualStages : 1); ++v) {
-                            if (v > 1 && (model.layers % (pp * v) != 0 || m % pp != 0))
-                                continue;
-                            for (int sp = tp > 1 ? 1 : 0; sp >= 0; --sp) {
-                                for (int zero = 0; zero <= 3; ++zero) {
-                                    for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-                                        if (cancel && ++sinceCancelCheck >= 2048) {
-                                            sinceCancelCheck = 0;
-                                            if (cancel->load(std::memory_order_relaxed)) {
-                                                result.cancelled = true;
-                                                goto done;
-                                            }
-                                        }
-                                        SearchLayout s{tp, pp, dp, cp, v, micro, zero, rc, sp == 1, batch,
-                                            v > 1 ? Schedule::Interleaved : (pp > 1 ? flat : Schedule::OneFOneB)};
-                                        assignSearchLayout(work, s);
-                                        estimateInto(work, est, EstimateScope::LayoutSearch);
-                                        if (structurallyInvalid(est))
-                                            continue;
-                                        ++result.evaluated;
-                                        if (!est.fits)
-                                            continue;
-                                        if (options.requireMemoryMargin && !est.hasMargin) {
-                                            ++result.underMargin;
-                                            continue;
-                                        }
-                                        workspace.predict(work, est, stepOptions, predicted);
-                                        fitting.push_back(rowOf(s, est, predicted, options));
+    for (size_t split = 0; split < splits.size(); ++split) {
+        if (progress)
+            progress(double(split) / double(splits.size()));
+        const SearchLayout& sized = splits[split];
+        const int pp = sized.pp, dp = sized.dp;
+        for (long long batch : batchCandidates(plan, options, dp)) {
+            for (int micro : divisors(batch / dp, options.maxMicroBatch)) {
+                const long long m = batch / ((long long)dp * micro);
+                for (int v = 1; v <= (pp > 1 ? options.maxVirtualStages : 1); ++v) {
+                    if (v > 1 && (model.layers % (pp * v) != 0 || m % pp != 0))
+                        continue;
+                    for (int sp = sized.tp > 1 ? 1 : 0; sp >= 0; --sp) {
+                        for (int zero = 0; zero <= 3; ++zero) {
+                            for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                                if (cancel && ++sinceCancelCheck >= 2048) {
+                                    sinceCancelCheck = 0;
+                                    if (cancel->load(std::memory_order_relaxed)) {
+                                        result.cancelled = true;
+                                        goto done;
                                     }
                                 }
+                                SearchLayout s = sized;
+                                s.virtualStages = v;
+                                s.microBatch = micro;
+                                s.zeroStage = zero;
+                                s.recompute = rc;
+                                s.sequenceParallel = sp == 1;
+                                s.globalBatch = batch;
+                                s.schedule = v > 1 ? Schedule::Interleaved : (pp > 1 ? flat : Schedule::OneFOneB);
+                                assignSearchLayout(work, s);
+                                estimateInto(work, est, EstimateScope::LayoutSearch);
+                                if (structurallyInvalid(est))
+                                    continue;
+                                ++result.evaluated;
+                                if (!est.fits)
+                                    continue;
+                                if (options.requireMemoryMargin && !est.hasMargin) {
+                                    ++result.underMargin;
+                                    continue;
+                                }
+                                workspace.predict(work, est, stepOptions, predicted);
+                                fitting.push_back(rowOf(s, est, predicted, options));
                             }
                         }
                     }

@@ -13,11 +13,11 @@
 //   then the fastest among equals.
 #pragma once
 
-#include <algorithm>
+#include <optional>
 #include <array>
+#include <algorithm>
 #include <atomic>
 #include <functional>
-#include <optional>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -66,20 +66,8 @@ struct SearchLayout {
     Schedule schedule = Schedule::OneFOneB;
 
     // The size of one parallel dimension (ParallelDims.h).
-    int size(ParallelDim dim) const
-    {
-        switch (dim) {
-        case ParallelDim::Tp:
-            return tp;
-        case ParallelDim::Cp:
-            return cp;
-        case ParallelDim::Dp:
-            return dp;
-        case ParallelDim::Pp:
-            return pp;
-        }
-        return 1;
-    }
+    int size(ParallelDim dim) const { return parallelDimField(*this, dim); }
+    int& size(ParallelDim dim) { return parallelDimField(*this, dim); }
 
     bool operator==(const SearchLayout&) const = default;
 };
@@ -89,13 +77,13 @@ struct SearchRow {
     double stepSeconds = 0;
     double totalSeconds = 0;  // predicted compute time of the whole run
     double mfu = 0;
-    double memoryBytes = 0;     // the fullest GPU (estimate's memory.per_gpu_bytes.total)
-    double headroomBytes = 0;   // capacity - memoryBytes
-    bool withinMargin = false;  // fits, but some stage leaves less than the margin free
+    double memoryBytes = 0;   // the fullest GPU (estimate's memory.per_gpu_bytes.total)
+    double headroomBytes = 0; // capacity - memoryBytes
+    bool withinMargin = false; // fits, but some stage leaves less than the margin free
     double gpuHours = 0;
     double cost = 0;
     bool tpAcrossNodes = false;
-    bool pareto = false;  // no other fitting layout uses no more memory and no more time
+    bool pareto = false;      // no other fitting layout uses no more memory and no more time
     bool simplest = false;
 };
 
@@ -106,11 +94,11 @@ struct SearchEquivalent {
 };
 
 struct SearchResult {
-    long long evaluated = 0;    // layouts estimated (valid for the model and cluster)
-    long long fitting = 0;      // of those, the ones that fit in memory (with the margin when required)
-    long long underMargin = 0;  // fit, but left out for leaving less than the margin free
-    double marginBytes = 0;     // training.memory_margin_fraction x capacity
-    double seconds = 0;         // wall time of the search
+    long long evaluated = 0;  // layouts estimated (valid for the model and cluster)
+    long long fitting = 0;    // of those, the ones that fit in memory (with the margin when required)
+    long long underMargin = 0; // fit, but left out for leaving less than the margin free
+    double marginBytes = 0;   // training.memory_margin_fraction x capacity
+    double seconds = 0;       // wall time of the search
     bool cancelled = false;
     SearchObjective objective = SearchObjective::Time;
     // The best `top` by the objective, plus every Pareto layout and the simplest one, best first:
@@ -139,8 +127,8 @@ using SearchProgress = std::function<void(double fraction)>;
 
 // Runs on the calling thread; cancel (checked every few thousand layouts) stops it early with
 // what was found so far. Never throws for a plan that PlanReader accepted.
-SearchResult searchLayouts(
-    const Plan& plan, const SearchOptions& options = {}, std::atomic<bool>* cancel = nullptr, const SearchProgress& progress = {});
+SearchResult searchLayouts(const Plan& plan, const SearchOptions& options = {}, std::atomic<bool>* cancel = nullptr,
+                           const SearchProgress& progress = {});
 
 // The plan's own layout as a row of a search with these options, predicted the way the search
 // predicts (closed-form pipeline); est must be estimate(plan). Nothing when its step cannot be
@@ -155,8 +143,8 @@ SearchLayout searchLayoutOf(const Plan& plan);
 // The simplicity key of the header comment (items 1-5); smaller is simpler.
 std::array<int, 5> simplicityKey(const SearchLayout& layout, int gpusPerNode);
 
-// search.evaluated, search.fitting, search.seconds, search.results[] (layout{tp, pp, dp, cp,
-// virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
+// search.evaluated, search.fitting, search.seconds, search.results[] (layout{a key per parallel
+// dimension (tp, pp, dp, cp), virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
 // step_seconds, mfu, memory_bytes, headroom_bytes, within_margin, gpu_hours, cost, days, pareto,
 // simplest, tp_across_nodes, group, equivalents[] (layouts with the same figures, when grouped)),
 // plus objective, cancelled, pareto_count, under_margin, margin_bytes and grouped; under a

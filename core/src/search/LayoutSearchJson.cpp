@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plan/EnumNames.h"
+#include "base/Units.h"
 #include "search/LayoutSearch.h"
 
 namespace trainplan {
@@ -26,10 +27,16 @@ nlohmann::json searchToJson(const SearchResult& r)
 {
     using nlohmann::json;
     const auto layoutJson = [](const SearchLayout& s) {
-        return json{{"tp", s.tp}, {"pp", s.pp}, {"dp", s.dp}, {"cp", s.cp}, {"virtual_stages", s.virtualStages},
-                    {"micro_batch", s.microBatch}, {"zero", s.zeroStage}, {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
-                    {"sequence_parallel", s.sequenceParallel}, {"global_batch", s.globalBatch},
-                    {"schedule", std::string(nameOf(kScheduleNames, s.schedule))}};
+        json out{{"virtual_stages", s.virtualStages},
+                 {"micro_batch", s.microBatch},
+                 {"zero", s.zeroStage},
+                 {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
+                 {"sequence_parallel", s.sequenceParallel},
+                 {"global_batch", s.globalBatch},
+                 {"schedule", std::string(nameOf(kScheduleNames, s.schedule))}};
+        for (ParallelDim d : kParallelDims)
+            out[std::string(parallelDimKey(d))] = s.size(d);
+        return out;
     };
     // A row's group id is its place in r.rows (1-based), the same in every section; its
     // equivalents are the layouts with the same figures that were folded into it.
@@ -49,7 +56,7 @@ nlohmann::json searchToJson(const SearchResult& r)
             {"within_margin", row.withinMargin},
             {"gpu_hours", row.gpuHours},
             {"cost", row.cost},
-            {"days", row.totalSeconds / 86400.0},
+            {"days", row.totalSeconds / units::secondsPerDay},
             {"pareto", row.pareto},
             {"simplest", row.simplest},
             {"tp_across_nodes", row.tpAcrossNodes},

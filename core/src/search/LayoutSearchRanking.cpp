@@ -16,10 +16,29 @@ double objectiveValue(const SearchRow& row, SearchObjective objective)
     return row.totalSeconds;
 }
 
+namespace {
+
+// Whether a dimension's size counts as a heavy mechanism (LayoutSearch.h, item 1): splitting the
+// layers or the sequence at all, splitting the heads over the network; replicas never.
+bool heavy(ParallelDim dim, int size, int gpusPerNode)
+{
+    switch (parallelDimInfo(dim).splits) {
+    case DimSplits::Heads: return size > gpusPerNode;
+    case DimSplits::Sequence:
+    case DimSplits::Layers: return size > 1;
+    case DimSplits::Batch: return false;
+    }
+    return false;
+}
+
+}  // namespace
+
 std::array<int, 5> simplicityKey(const SearchLayout& s, int gpusPerNode)
 {
-    const int heavy = (s.pp > 1) + (s.zeroStage >= 3) + (s.cp > 1) + (s.tp > gpusPerNode);
-    return {heavy, s.zeroStage, int(s.recompute), s.tp * s.pp * s.cp, s.virtualStages};
+    int mechanisms = s.zeroStage >= 3;
+    for (ParallelDim d : kParallelDims)
+        mechanisms += heavy(d, s.size(d), gpusPerNode);
+    return {mechanisms, s.zeroStage, int(s.recompute), int(parallelSizeProduct(s, splitsReplica)), s.virtualStages};
 }
 
 namespace {
@@ -205,11 +224,17 @@ bool sameFigures(const SearchRow& a, const SearchRow& b)
     const SearchLayout& x = a.layout;
     const SearchLayout& y = b.layout;
     const auto close = [](double u, double v) { return std::abs(u - v) <= kSameFiguresTolerance * std::max(std::abs(u), std::abs(v)); };
-    return x.tp == y.tp && x.pp == y.pp && x.virtualStages == y.virtualStages && x.zeroStage == y.zeroStage && x.recompute == y.recompute
-        && x.sequenceParallel == y.sequenceParallel && x.globalBatch == y.globalBatch && x.schedule == y.schedule
-        && x.dp * x.cp == y.dp * y.cp && close(a.stepSeconds, b.stepSeconds) && close(a.totalSeconds, b.totalSeconds)
-        && close(a.memoryBytes, b.memoryBytes) && close(a.mfu, b.mfu) && close(a.gpuHours, b.gpuHours) && close(a.cost, b.cost)
-        && a.withinMargin == b.withinMargin && a.tpAcrossNodes == b.tpAcrossNodes && a.pareto == b.pareto;
+    // Only the dimensions holding the same weights may trade sizes (their product is the
+    // gradient group); every other dimension's size must be the same.
+    for (ParallelDim d : kParallelDims)
+        if (!sharesWeights(d) && x.size(d) != y.size(d))
+            return false;
+    return parallelSizeProduct(x, sharesWeights) == parallelSizeProduct(y, sharesWeights) && x.virtualStages == y.virtualStages
+        && x.zeroStage == y.zeroStage && x.recompute == y.recompute && x.sequenceParallel == y.sequenceParallel
+        && x.globalBatch == y.globalBatch && x.schedule == y.schedule && close(a.stepSeconds, b.stepSeconds)
+        && close(a.totalSeconds, b.totalSeconds) && close(a.memoryBytes, b.memoryBytes) && close(a.mfu, b.mfu)
+        && close(a.gpuHours, b.gpuHours) && close(a.cost, b.cost) && a.withinMargin == b.withinMargin && a.tpAcrossNodes == b.tpAcrossNodes
+        && a.pareto == b.pareto;
 }
 
 std::vector<SearchLayout> SearchResult::equivalentsOf(size_t row) const

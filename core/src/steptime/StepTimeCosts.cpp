@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "estimate/Topology.h"
+#include "topology/Topology.h"
 
 namespace trainplan {
 
@@ -141,20 +141,21 @@ CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, c
 {
     const auto& l = plan.layout;
     const auto& cl = plan.cluster;
-    const GroupStrides s = groupStrides(l);
+    const auto strides = rankStrides(l);
+    const auto stride = [&](ParallelDim d) { return strides[parallelDimIndex(d)]; };
     const long long world = est.gpusUsed;
     CommunicationGroups g;
-    g.tp = groupPlacement(s.tp, l.tp, cl.gpusPerNode, world);
-    g.cp = groupPlacement(s.cp, l.cp, cl.gpusPerNode, world);
-    g.pp = groupPlacement(s.pp, l.pp, cl.gpusPerNode, world);
+    g.tp = groupPlacement(stride(ParallelDim::Tp), l.tp, cl.gpusPerNode, world);
+    g.cp = groupPlacement(stride(ParallelDim::Cp), l.cp, cl.gpusPerNode, world);
+    g.pp = groupPlacement(stride(ParallelDim::Pp), l.pp, cl.gpusPerNode, world);
     // The DP x CP group: one strided group when CP ranks lie just inside DP ones (tp-cp-dp-pp),
     // otherwise the two dimensions' members per node multiply.
     if (l.cp == 1) {
-        g.dp = groupPlacement(s.dp, l.dp, cl.gpusPerNode, world);
-    } else if (s.dp == s.cp * l.cp) {
-        g.dp = groupPlacement(s.cp, l.dp * l.cp, cl.gpusPerNode, world);
+        g.dp = groupPlacement(stride(ParallelDim::Dp), l.dp, cl.gpusPerNode, world);
+    } else if (stride(ParallelDim::Dp) == stride(ParallelDim::Cp) * l.cp) {
+        g.dp = groupPlacement(stride(ParallelDim::Cp), l.dp * l.cp, cl.gpusPerNode, world);
     } else {
-        const GroupPlacement dp = groupPlacement(s.dp, l.dp, cl.gpusPerNode, world);
+        const GroupPlacement dp = groupPlacement(stride(ParallelDim::Dp), l.dp, cl.gpusPerNode, world);
         g.dp.ranks = l.dp * l.cp;
         g.dp.perNode = std::min(cl.gpusPerNode, dp.perNode * g.cp.perNode);
         g.dp.nodes = (g.dp.ranks + g.dp.perNode - 1) / g.dp.perNode;
@@ -164,83 +165,154 @@ CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, c
     return g;
 }
 
-MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups)
+namespace {
+
+// What every layer kind's cost and the ends' costs share: the plan's shapes on one GPU, the
+// precision, and the TP collective of one b s h activation.
+struct CostInputs {
+    const Plan& plan;
+    const Estimate& est;
+    const AcceleratorEfficiency& e;
+    const FrameworkOptions& fw;
+    const CommunicationGroups& groups;
+    double peak, t, b, sq, sk, tokens, h, d, heads, kvHeads, vocab, bytes, hbm, layerPeak, microbatches;
+    bool flash, sp, fp8, fused;
+    double tpCollective = 0;
+    bool tpOverlap = false;
+    double contention = 0;
+
+    CostInputs(const Plan& p, const Estimate& estimate, const StepTimeOptions& options, const CommunicationGroups& g)
+        : plan(p), est(estimate), e(options.efficiency), fw(options.framework), groups(g)
+    {
+        const auto& model = plan.model;
+        const auto& l = plan.layout;
+        peak = plan.cluster.peakFlopsPerGpu;
+        t = l.tp;
+        b = plan.training.microBatchSize;
+        sq = double(model.sequenceLength) / l.cp;  // this rank's queries
+        sk = model.sequenceLength;                 // keys each query attends to
+        tokens = b * sq;
+        h = model.hiddenSize;
+        d = model.headDim;
+        heads = double(model.attentionHeads) / t;
+        kvHeads = std::max(1.0, double(model.kvHeads) / t);  // replicated when kv < t
+        vocab = double(model.vocabSize) / t;
+        flash = fw.flashAttention != FlashAttentionVersion::None;
+        sp = l.sequenceParallel && l.tp > 1;
+        bytes = activationBytesPerElement(plan.training.precision);
+        hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
+        // FP8 matmuls (training.matmul_precision): the layers' projections run at the FP8 peak with
+        // the same shape efficiency as BF16 (cuBLASLt FP8 on H100 reaches about 1,610 of 1,979
+        // TFLOP/s at 8192^3, 81 %, as BF16 reaches about 80 % of its peak: the MAMF figures of
+        // accelerators.json); DeepSeek-V3's block scales cost little more (Liu et al. 2024, arXiv
+        // 2412.19437, Sec. 3.3.2). Attention and the output layer stay BF16 (TransformerEngine and
+        // Megatron-Core defaults).
+        fp8 = plan.training.matmulPrecision != MatmulPrecision::Bf16 && options.fp8PeakFlopsPerGpu > 0;
+        layerPeak = fp8 ? options.fp8PeakFlopsPerGpu : peak;
+        fused = fw.fusedKernels;
+        microbatches = double(est.pipeline.microbatches);
+        // TP (Shoeybi et al. 2019; Korthikanti et al. 2022, Sec. 4.2.2): two all-reduces of the
+        // b s h activations forward and two backward, or with sequence parallelism an all-gather
+        // before each column-parallel GEMM and a reduce-scatter after each row-parallel one (same
+        // bus bytes). Priced on the TP group's placement (collectiveSeconds). Exposed unless the
+        // framework pipelines them with the GEMMs (tpCommOverlap: TE userbuffers need SP, TP >= 2;
+        // Megatron-Bridge comm_overlap.py), which leaves one chunk exposed and slows the GEMM by
+        // the SMs the communication takes while it runs.
+        const double tpBuffer = tokens * h * bytes;
+        tpCollective = l.tp > 1 ? collectiveSeconds(sp ? Collective::AllGather : Collective::AllReduce, tpBuffer, groups.tp, groups.fabric) : 0.0;
+        tpOverlap = fw.tpCommOverlap && sp;
+        contention = e.smCount > 0 ? std::min(1.0, kTpOverlapSms / e.smCount) : 0.0;
+    }
+
+    double tpExposed(double gemmSeconds) const
+    {
+        if (!tpOverlap)
+            return tpCollective;
+        const double hidden = std::min(tpCollective, gemmSeconds);
+        return std::max(0.0, tpCollective - gemmSeconds) + hidden / kTpOverlapSplits + hidden * contention;
+    }
+};
+
+// The GEMM times of one layer shape and of the LM head, kept per thread for the last few
+// shapes: the layout search revisits the same shapes for every PP, DP, ZeRO and schedule choice,
+// and a model of several kinds asks for each of its kinds in turn.
+const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
 {
+    const auto& e = in.e;
+    const GemmKey key{in.tokens, (in.heads + 2.0 * in.kvHeads) * in.d, in.heads * in.d, in.h, (swiglu ? 2.0 : 1.0) * ffn, ffn, in.vocab,
+                      in.peak, in.layerPeak, e.matmulEfficiency, e.gemmKHalf, e.smCount, e.gemmTileM, e.gemmTileN};
+    constexpr int kCached = 4;
+    static thread_local GemmKey cachedKeys[kCached];
+    static thread_local GemmTotals cached[kCached];
+    static thread_local int next = 0;
+    // The last shape asked for first: a model of one kind hits it every time.
+    static thread_local int last = 0;
+    if (key == cachedKeys[last])
+        return cached[last];
+    for (int i = 0; i < kCached; ++i)
+        if (i != last && key == cachedKeys[i]) {
+            last = i;
+            return cached[i];
+        }
+    GemmTotals fresh;
+    int index = 0;
+    const double tokens = in.tokens, h = in.h, layerPeak = in.layerPeak, peak = in.peak, vocab = in.vocab;
+    const auto gemm = [&](double m, double n, double k) {
+        const double flops = 2.0 * m * n * k;
+        fresh.flops += flops;
+        const double fwd = flops / (layerPeak * matmulEfficiency(m, n, k, e));
+        const double dgrad = flops / (layerPeak * matmulEfficiency(m, k, n, e));
+        const double wgrad = flops / (layerPeak * matmulEfficiency(k, n, m, e));
+        fresh.forward += fwd;
+        fresh.inputGrad += dgrad;
+        fresh.weightGrad += wgrad;
+        fresh.forwardEach[index] = fwd;
+        fresh.inputGradEach[index] = dgrad;
+        ++index;
+    };
+    gemm(tokens, key.qkv, h);     // Q, K, V
+    gemm(tokens, h, key.heads);   // attention output
+    gemm(tokens, key.ffnIn, h);   // FFN in (gate and up fused for SwiGLU)
+    gemm(tokens, h, ffn);         // FFN out
+    // The LM head: V/t output columns per rank.
+    const double headFlops = 2.0 * tokens * vocab * h;
+    fresh.headForward = headFlops / (peak * matmulEfficiency(tokens, vocab, h, e));
+    fresh.headInputGrad = headFlops / (peak * matmulEfficiency(tokens, h, vocab, e));
+    fresh.headWeightGrad = headFlops / (peak * matmulEfficiency(h, vocab, tokens, e));
+    const int slot = next;
+    next = (next + 1) % kCached;
+    cachedKeys[slot] = key;
+    cached[slot] = fresh;
+    last = slot;
+    return cached[slot];
+}
+
+// One layer of one kind, one micro-batch on one GPU.
+LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTotals& g, double layerParametersAll)
+{
+    const auto& plan = in.plan;
     const auto& model = plan.model;
     const auto& l = plan.layout;
-    const auto& e = options.efficiency;
-    const auto& fw = options.framework;
-    const double peak = plan.cluster.peakFlopsPerGpu;
-    const double t = l.tp;
-    const double b = plan.training.microBatchSize;
-    const double sq = double(model.sequenceLength) / l.cp;  // this rank's queries
-    const double sk = model.sequenceLength;                 // keys each query attends to
-    const double tokens = b * sq;
-    const double h = model.hiddenSize;
-    const double d = model.headDim;
-    const double heads = double(model.attentionHeads) / t;
-    const double kvHeads = std::max(1.0, double(model.kvHeads) / t);  // replicated when kv < t
-    const double ffn = double(model.ffnHiddenSize) / t;
-    const bool swiglu = model.ffnKind == FfnKind::SwiGlu;
-    const bool flash = l.flashAttention && fw.flashAttention != FlashAttentionVersion::None;
-    const bool sp = l.sequenceParallel && l.tp > 1;
-    const double bytes = activationBytesPerElement(plan.training.precision);
-    const double hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
-    // FP8 matmuls (training.matmul_precision): the layers' projections run at the FP8 peak with the
-    // same shape efficiency as BF16 (cuBLASLt FP8 on H100 reaches about 1,610 of 1,979 TFLOP/s at
-    // 8192^3, 81 %, as BF16 reaches about 80 % of its peak: the MAMF figures of accelerators.json);
-    // DeepSeek-V3's block scales cost little more (Liu et al. 2024, arXiv 2412.19437, Sec. 3.3.2).
-    // Attention and the output layer stay BF16 (TransformerEngine and Megatron-Core defaults).
-    const bool fp8 = plan.training.matmulPrecision != MatmulPrecision::Bf16 && options.fp8PeakFlopsPerGpu > 0;
-    const double layerPeak = fp8 ? options.fp8PeakFlopsPerGpu : peak;
+    const auto& e = in.e;
+    const auto& fw = in.fw;
+    const auto& groups = in.groups;
+    const double t = in.t, b = in.b, sq = in.sq, sk = in.sk, tokens = in.tokens, h = in.h, d = in.d, heads = in.heads,
+                 kvHeads = in.kvHeads, bytes = in.bytes, hbm = in.hbm, peak = in.peak;
+    const bool flash = in.flash, sp = in.sp, fp8 = in.fp8, fused = in.fused;
+    const double ffn = double(kind.ffnHiddenSize) / t;
+    const bool swiglu = kind.ffnKind == FfnKind::SwiGlu;
 
-    MicrobatchCosts out;
-    LayerTimes& L = out.layer;
-
+    LayerTimes L;
     // Projections of one layer on one TP rank (Shoeybi et al. 2019, Sec. 3: QKV and FFN-in
     // column-parallel, attention output and FFN-out row-parallel). Forward C = A(m x k) B(k x n);
     // backward input gradient (m x k, reducing over n) and weight gradient (k x n, reducing over
     // m): the same FLOPs, other shapes (Narayanan et al. 2021, Sec. 5.1 FLOP count).
-    const double vocab = double(model.vocabSize) / t;
-    const GemmKey key{tokens, (heads + 2.0 * kvHeads) * d, heads * d, h, (swiglu ? 2.0 : 1.0) * ffn, ffn, vocab, peak, layerPeak,
-                      e.matmulEfficiency, e.gemmKHalf, e.smCount, e.gemmTileM, e.gemmTileN};
-    static thread_local GemmKey cachedKey;
-    static thread_local GemmTotals cached;
-    if (!(key == cachedKey)) {
-        GemmTotals fresh;
-        int index = 0;
-        const auto gemm = [&](double m, double n, double k) {
-            const double flops = 2.0 * m * n * k;
-            fresh.flops += flops;
-            const double fwd = flops / (layerPeak * matmulEfficiency(m, n, k, e));
-            const double dgrad = flops / (layerPeak * matmulEfficiency(m, k, n, e));
-            const double wgrad = flops / (layerPeak * matmulEfficiency(k, n, m, e));
-            fresh.forward += fwd;
-            fresh.inputGrad += dgrad;
-            fresh.weightGrad += wgrad;
-            fresh.forwardEach[index] = fwd;
-            fresh.inputGradEach[index] = dgrad;
-            ++index;
-        };
-        gemm(tokens, key.qkv, h);     // Q, K, V
-        gemm(tokens, h, key.heads);   // attention output
-        gemm(tokens, key.ffnIn, h);   // FFN in (gate and up fused for SwiGLU)
-        gemm(tokens, h, ffn);         // FFN out
-        // The LM head: V/t output columns per rank.
-        const double headFlops = 2.0 * tokens * vocab * h;
-        fresh.headForward = headFlops / (peak * matmulEfficiency(tokens, vocab, h, e));
-        fresh.headInputGrad = headFlops / (peak * matmulEfficiency(tokens, h, vocab, e));
-        fresh.headWeightGrad = headFlops / (peak * matmulEfficiency(h, vocab, tokens, e));
-        cached = fresh;
-        cachedKey = key;
-    }
-    const GemmTotals& g = cached;
     const double* gemmForward = g.forwardEach;
     const double* gemmInputGrad = g.inputGradEach;
     L.forwardMatmul = g.forward;
     L.backwardMatmul = g.inputGrad + g.weightGrad;
     L.weightGradMatmul = g.weightGrad;
-    out.matmulEfficiency = g.forward > 0 ? g.flops / (g.forward * layerPeak) : 0.0;  // of the peak the GEMMs run at
+    const double qkv = (heads + 2.0 * kvHeads) * d, ffnIn = (swiglu ? 2.0 : 1.0) * ffn;
 
     // Attention core: 4 b s_q s_k (a/t) d FLOPs forward (QK^T and AV; the estimate's 12 L h s
     // per token, PaLM App. B). FlashAttention: causal half at the kernel's efficiency; without
@@ -260,7 +332,6 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
 
     // Memory-bound work (see the table above). Sequence parallelism runs norms and residual
     // adds on 1/t of the sequence (Korthikanti et al. 2022, Sec. 4.2.2).
-    const bool fused = fw.fusedKernels;
     const double mask = fw.dropout ? 1.0 : 0.0;
     const double hiddenElements = tokens * h / (sp ? t : 1.0);
     const double normBytes = (fused ? 2.0 : 7.0) * bytes;
@@ -279,42 +350,25 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
         // QKV, the output projection, FFN in and FFN out; backward: the gradients of their
         // outputs. The weights are cast once a step (first micro-batch), 4 bytes a parameter.
         const double forwardInputs = tokens * (h + heads * d + h + ffn);
-        const double backwardGradients = tokens * (key.qkv + h + key.ffnIn + h);
+        const double backwardGradients = tokens * (qkv + h + ffnIn + h);
         constexpr double kCastTransposeBytes = 4.0;
-        const double weightCast = kCastTransposeBytes * est.parameters.perLayer / t / std::max<double>(1.0, double(est.pipeline.microbatches));
+        const double weightCast = kCastTransposeBytes * layerParametersAll / t / std::max<double>(1.0, in.microbatches);
         L.forwardMemory += (kCastTransposeBytes * forwardInputs + weightCast) / hbm;
         L.backwardMemory += kCastTransposeBytes * backwardGradients / hbm;
     }
 
-    // TP (Shoeybi et al. 2019; Korthikanti et al. 2022, Sec. 4.2.2): two all-reduces of the
-    // b s h activations forward and two backward, or with sequence parallelism an all-gather
-    // before each column-parallel GEMM and a reduce-scatter after each row-parallel one (same
-    // bus bytes). Priced on the TP group's placement (collectiveSeconds). Exposed unless the
-    // framework pipelines them with the GEMMs (tpCommOverlap: TE userbuffers need SP, TP >= 2;
-    // Megatron-Bridge comm_overlap.py), which leaves one chunk exposed and slows the GEMM by the
-    // SMs the communication takes while it runs.
-    const double tpBuffer = tokens * h * bytes;
-    const double tpCollective = l.tp > 1 ? collectiveSeconds(sp ? Collective::AllGather : Collective::AllReduce, tpBuffer, groups.tp, groups.fabric)
-                                         : 0.0;
-    const bool tpOverlap = fw.tpCommOverlap && sp;
-    const double contention = e.smCount > 0 ? std::min(1.0, kTpOverlapSms / e.smCount) : 0.0;
-    const auto tpExposed = [&](double gemmSeconds) {
-        if (!tpOverlap)
-            return tpCollective;
-        const double hidden = std::min(tpCollective, gemmSeconds);
-        return std::max(0.0, tpCollective - gemmSeconds) + hidden / kTpOverlapSplits + hidden * contention;
-    };
+    // TP: the collectives of CostInputs, four per pass with SP, two all-reduces without.
     if (l.tp > 1) {
         // Forward: AG + QKV, proj + RS, AG + FC1, FC2 + RS; backward: the same pairs on the
         // input-gradient GEMMs (without SP only the two all-reduces, one per block, each way).
         if (sp) {
             for (int i = 0; i < 4; ++i) {
-                L.forwardTp += tpExposed(gemmForward[i]);
-                L.backwardTp += tpExposed(gemmInputGrad[i]);
+                L.forwardTp += in.tpExposed(gemmForward[i]);
+                L.backwardTp += in.tpExposed(gemmInputGrad[i]);
             }
         } else {
-            L.forwardTp = 2.0 * tpCollective;
-            L.backwardTp = 2.0 * tpCollective;
+            L.forwardTp = 2.0 * in.tpCollective;
+            L.backwardTp = 2.0 * in.tpCollective;
         }
     }
 
@@ -334,12 +388,11 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     // reduce-scatter each micro-batch's gradients. Gathers are prefetched a layer ahead when the
     // framework does (overlap_param_gather; FSDP2's BACKWARD_PRE prefetch), so only what the
     // layer's own compute cannot cover is exposed.
+    const double layerParameters = layerParametersAll / t;
     if (l.zeroStage >= 2) {
         const auto state = stateBytesPerParameter(plan.training.precision);
-        const double layerParameters = est.parameters.perLayer / t;
         const double gather = l.zeroStage >= 3 ? collectiveSeconds(Collective::AllGather, layerParameters * state.weights, groups.dp, groups.fabric) : 0.0;
-        const double reduce = collectiveSeconds(Collective::ReduceScatter, layerParameters * reducedGradientBytes(plan, fw),
-                                                groups.dp, groups.fabric);
+        const double reduce = collectiveSeconds(Collective::ReduceScatter, layerParameters * reducedGradientBytes(plan, fw), groups.dp, groups.fabric);
         const double forwardWork = L.forwardMatmul + L.forwardAttention + L.forwardMemory;
         const double backwardWork = L.backwardMatmul + L.backwardAttention + L.backwardMemory;
         // Overlapped, a collective still slows the compute under it by the SMs it occupies.
@@ -378,22 +431,58 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
 
     // Gradient accumulation outside the GEMMs (gradientAccumulationBytes), per micro-batch, on the
     // layer's weights as this GPU holds them (1/t of the layer).
-    const double microbatches = double(est.pipeline.microbatches);
-    const double layerParameters = est.parameters.perLayer / t;
-    const GradientAccumulationBytes layerAccumulation = gradientAccumulationBytes(plan, fw, microbatches, true);
+    const GradientAccumulationBytes layerAccumulation = gradientAccumulationBytes(plan, fw, in.microbatches, true);
     L.forwardMemory += layerParameters * layerAccumulation.forward / hbm;
     L.backwardMemory += layerParameters * layerAccumulation.backward / hbm;
+    return L;
+}
+
+}  // namespace
+
+void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups,
+                         MicrobatchCosts& out)
+{
+    const CostInputs in(plan, est, options, groups);
+    const auto& e = in.e;
+    const auto& fw = in.fw;
+    const double tokens = in.tokens, h = in.h, bytes = in.bytes, hbm = in.hbm, vocab = in.vocab;
+
+    // Every layer kind (LayerKind.h) on its own: its feed-forward shapes its GEMMs, activation
+    // traffic and the weights ZeRO and gradient accumulation move.
+    const int kinds = plan.model.kindCount();
+    out.layers.resize(size_t(kinds));
+    double flopsWeighted = 0.0, secondsWeighted = 0.0;
+    double headForward = 0, headInputGrad = 0, headWeightGrad = 0;  // the LM head's GEMMs, from the first kind's shapes
+    for (int k = 0; k < kinds; ++k) {
+        const LayerKind kind = plan.model.layerKinds.empty() ? LayerKind{{}, plan.model.layers, plan.model.ffnHiddenSize, plan.model.ffnKind}
+                                                             : plan.model.layerKinds[size_t(k)];
+        const GemmTotals& g = gemmTotals(in, double(kind.ffnHiddenSize) / in.t, kind.ffnKind == FfnKind::SwiGlu);
+        out.layers[size_t(k)] = layerTimes(in, kind, g, est.parameters.kinds[size_t(k)].total);
+        if (k == 0) {
+            headForward = g.headForward;
+            headInputGrad = g.headInputGrad;
+            headWeightGrad = g.headWeightGrad;
+            // Of the peak the GEMMs run at; with several kinds, FLOP-weighted over their layers.
+            out.matmulEfficiency = g.forward > 0 ? g.flops / (g.forward * in.layerPeak) : 0.0;
+        }
+        flopsWeighted += kind.layers * g.flops;
+        secondsWeighted += kind.layers * g.forward;
+    }
+    if (kinds > 1)
+        out.matmulEfficiency = secondsWeighted > 0 ? flopsWeighted / (secondsWeighted * in.layerPeak) : 0.0;
 
     // First stage: the embedding lookup reads and writes b s h values; with TP the
     // vocabulary-parallel embedding reduces its output once (Megatron VocabParallelEmbedding).
     // The same collective as a layer's: an all-reduce, or with SP a reduce-scatter, which costs
     // what the all-gather does (same bus bytes, same steps).
-    const double tpAllReduce = tpCollective;
+    const double tpAllReduce = in.tpCollective;
     // Its backward writes a dense V/t x h gradient (embedding_dense_backward), which is then
     // accumulated like any other parameter's gradient that no GEMM writes.
     const double embeddingParameters = vocab * h;
-    const GradientAccumulationBytes embeddingAccumulation = gradientAccumulationBytes(plan, fw, microbatches, false);
+    const GradientAccumulationBytes embeddingAccumulation = gradientAccumulationBytes(plan, fw, in.microbatches, false);
+    const GradientAccumulationBytes layerAccumulation = gradientAccumulationBytes(plan, fw, in.microbatches, true);
     const double gradientBytes = stateBytesPerParameter(plan.training.precision).gradients;
+    out.embedding = EndCosts{};
     out.embedding.forwardMemory = (2.0 * tokens * h * bytes + embeddingParameters * embeddingAccumulation.forward) / hbm;
     out.embedding.backwardMemory = (kBackwardMemoryFactor * 2.0 * tokens * h * bytes
                                     + embeddingParameters * (gradientBytes + embeddingAccumulation.backward)) / hbm;
@@ -404,15 +493,22 @@ MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const Ste
     // Last stage: the output projection (V/t columns per rank), the loss on the logits, and with
     // sequence parallelism an all-gather of the final hidden states before it (reduce-scatter
     // after it in the backward); without SP only the backward reduces the input gradient.
-    out.lmHead.forwardMatmul = g.headForward;
-    out.lmHead.weightGradMatmul = g.headWeightGrad;
-    out.lmHead.backwardMatmul = g.headInputGrad + g.headWeightGrad;
+    out.lmHead = EndCosts{};
+    out.lmHead.forwardMatmul = headForward;
+    out.lmHead.weightGradMatmul = headWeightGrad;
+    out.lmHead.backwardMatmul = headInputGrad + headWeightGrad;
     out.lmHead.forwardMemory = (tokens * vocab * kLossForwardBytesPerLogit + embeddingParameters * layerAccumulation.forward) / hbm;
     out.lmHead.backwardMemory = (tokens * vocab * kLossBackwardBytesPerLogit + embeddingParameters * layerAccumulation.backward) / hbm;
-    out.lmHead.forwardTp = sp ? tpCollective : 0.0;
+    out.lmHead.forwardTp = in.sp ? in.tpCollective : 0.0;
     out.lmHead.backwardTp = tpAllReduce;
     out.lmHead.forwardFixed = e.kernelOverheadSeconds * 6.0;   // norm, GEMM, loss kernels (max, exp-sum, softmax, loss)
     out.lmHead.backwardFixed = e.kernelOverheadSeconds * 6.0;
+}
+
+MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups)
+{
+    MicrobatchCosts out;
+    microbatchCostsInto(plan, est, options, groups, out);
     return out;
 }
 

@@ -3,6 +3,8 @@
 // multiplies these by layers and micro-batches and lays them out on the pipeline.
 #pragma once
 
+#include <vector>
+
 #include "estimate/CommunicationModel.h"
 #include "steptime/StepTimeModel.h"
 
@@ -20,10 +22,10 @@ struct EndCosts {
 };
 
 struct MicrobatchCosts {
-    LayerTimes layer;
+    std::vector<LayerTimes> layers;  // one layer of each kind (ModelSpec::kind(k)), in the model's order
     EndCosts embedding;  // first stage: lookup and its TP reduction
     EndCosts lmHead;     // last stage: output projection, cross-entropy, SP gather
-    double matmulEfficiency = 0;  // FLOP-weighted over one layer's projections
+    double matmulEfficiency = 0;  // FLOP-weighted over the projections of every layer
 };
 
 // How the plan's communicators sit on nodes (rank map strides), and the links they use.
@@ -68,7 +70,10 @@ GradientAccumulationBytes gradientAccumulationBytes(const Plan& plan, const Fram
 // NVLink and InfiniBand (estimate), so overlapped compute runs that much slower while it lasts.
 double collectiveSmShare(const AcceleratorEfficiency& efficiency);
 
-// Needs est = estimate(plan) (stages, parameters) and its communicationGroups().
+// Needs est = estimate(plan) (stages, parameters) and its communicationGroups(). The Into form
+// reuses out's storage (the layout search predicts once per layout).
 MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups);
+void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups,
+                         MicrobatchCosts& out);
 
 }  // namespace trainplan

@@ -5,11 +5,30 @@
 
 namespace trainplan {
 
-nlohmann::json predictedToJson(const PredictedStep& p)
+namespace {
+
+nlohmann::json layerToJson(const LayerTimes& L)
+{
+    return {
+        {"forward_seconds", L.forward()},
+        {"backward_seconds", L.backward()},
+        {"forward_matmul", L.forwardMatmul},   {"forward_attention", L.forwardAttention},
+        {"forward_memory", L.forwardMemory},   {"forward_tp", L.forwardTp},
+        {"forward_cp", L.forwardCp},           {"forward_zero", L.forwardZero},
+        {"backward_matmul", L.backwardMatmul}, {"backward_attention", L.backwardAttention},
+        {"backward_memory", L.backwardMemory}, {"backward_tp", L.backwardTp},
+        {"backward_cp", L.backwardCp},         {"backward_zero", L.backwardZero},
+        {"forward_fixed", L.forwardFixed},     {"backward_fixed", L.backwardFixed},
+        {"recompute", L.recompute},
+    };
+}
+
+}  // namespace
+
+nlohmann::json predictedToJson(const PredictedStep& p, const ModelSpec& model)
 {
     using nlohmann::json;
     const PredictedComponents& c = p.components;
-    const LayerTimes& L = p.layer;
     json out;
     out["step_seconds"] = p.stepSeconds;
     out["mfu"] = p.mfu;
@@ -50,18 +69,17 @@ nlohmann::json predictedToJson(const PredictedStep& p)
     out["reference_stage"] = p.referenceStage;
     out["pipeline_simulated"] = p.simulated;
     out["efficiency_source"] = p.efficiencySource ? json(p.efficiencySource) : json(nullptr);
-    out["layer"] = {
-        {"forward_seconds", L.forward()},
-        {"backward_seconds", L.backward()},
-        {"forward_matmul", L.forwardMatmul},   {"forward_attention", L.forwardAttention},
-        {"forward_memory", L.forwardMemory},   {"forward_tp", L.forwardTp},
-        {"forward_cp", L.forwardCp},           {"forward_zero", L.forwardZero},
-        {"backward_matmul", L.backwardMatmul}, {"backward_attention", L.backwardAttention},
-        {"backward_memory", L.backwardMemory}, {"backward_tp", L.backwardTp},
-        {"backward_cp", L.backwardCp},         {"backward_zero", L.backwardZero},
-        {"forward_fixed", L.forwardFixed},     {"backward_fixed", L.backwardFixed},
-        {"recompute", L.recompute},
-    };
+    // One layer of each kind; "layer" too when the model has one kind (the shorthand's name).
+    json kinds = json::array();
+    for (size_t k = 0; k < p.layers.size() && int(k) < model.kindCount(); ++k) {
+        json layer = layerToJson(p.layers[k]);
+        layer["kind"] = model.kindLabel(int(k));
+        layer["layers"] = model.kind(int(k)).layers;
+        kinds.push_back(std::move(layer));
+    }
+    if (p.layers.size() == 1)
+        out["layer"] = layerToJson(p.layers[0]);
+    out["layer_kinds"] = std::move(kinds);
     return out;
 }
 

@@ -8,12 +8,15 @@
 #include <cmath>
 
 #include "estimate/CommunicationModel.h"
+#include "base/PlanError.h"
 #include "schedule/SchedulePreconditions.h"
 #include "steptime/StepTimeCosts.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
 struct StepTimeWorkspace::Scratch {
+    MicrobatchCosts microbatch;
     ScheduleCosts costs;
     ScheduleSimulator simulator;
     ScheduleResult result;
@@ -25,7 +28,7 @@ namespace {
 // (DistributedDataParallelConfig.bucket_size).
 double bucketParameters(const Plan& plan, const FrameworkOptions& fw)
 {
-    return fw.bucketParameters > 0 ? fw.bucketParameters : std::max(40e6, 1e6 * plan.layout.dp);
+    return fw.bucketParameters > 0 ? fw.bucketParameters : std::max(40.0 * units::mega, units::mega * plan.layout.dp);
 }
 
 struct DataParallelTimes {
@@ -124,32 +127,70 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
     costs.v = kind == ScheduleKind::Interleaved ? std::max(1, l.virtualStages) : 1;
     const int p = costs.p, v = costs.v;
     costs.stages.resize(size_t(p) * v);
-    const double forward = mc.layer.forward(), backward = mc.layer.backward(), deferred = mc.layer.weightGradMatmul;
     // A partial full recompute (layout.recompute_layers) repeats the forward of only some of a
     // stage's layers: its share of each layer's recompute.
     const bool partial = l.recompute == Recompute::Full && l.recomputeLayers > 0;
-    // Layers per chunk as scheduleCosts() spreads them (Schedule.h): the stage's layers over
-    // its v chunks, any remainder on the first chunks.
+    // Each kind's layer sums once: the loop below visits up to a stage per layer.
+    const int kinds = std::min<int>(int(mc.layers.size()), kMaxLayerKinds);
+    double forward[kMaxLayerKinds], backward[kMaxLayerKinds], deferred[kMaxLayerKinds], recompute[kMaxLayerKinds];
+    for (int k = 0; k < kinds; ++k) {
+        forward[k] = mc.layers[size_t(k)].forward();
+        backward[k] = mc.layers[size_t(k)].backward();
+        deferred[k] = mc.layers[size_t(k)].weightGradMatmul;
+        recompute[k] = mc.layers[size_t(k)].recompute;
+    }
+    const auto addEnds = [&](StageCosts& sc, const StageEstimate& stage, int chunk) {
+        if (stage.hasEmbedding && chunk == 0) {
+            sc.forwardSeconds += mc.embedding.forward();
+            sc.backwardSeconds += mc.embedding.backward();
+        }
+        if (stage.hasLmHead && chunk == v - 1) {
+            sc.forwardSeconds += mc.lmHead.forward();
+            sc.backwardSeconds += mc.lmHead.backward();
+            sc.weightGradSeconds += mc.lmHead.weightGradMatmul;
+        }
+    };
+    // Each stage's layers spread over its v chunks, any remainder on the first chunks; a chunk's
+    // layers are consecutive, and each costs what its kind does (StepTimeCosts.h). Each kind's
+    // backward on a stage is less the recompute of the layers that stage does not repeat.
+    if (kinds == 1 && plan.model.kindCount() == 1) {
+        // One kind, without the walk over kinds: the layout search's hot loop.
+        for (int i = 0; i < p; ++i) {
+            const StageEstimate& stage = est.stages[i];
+            const double stageBackward = partial && stage.layers > 0
+                ? backward[0] - recompute[0] * (1.0 - double(recomputedLayers(l, stage.layers)) / stage.layers)
+                : backward[0];
+            for (int c = 0; c < v; ++c) {
+                const double layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
+                StageCosts& sc = costs.stages[size_t(c) * p + i];
+                sc.forwardSeconds = layers * forward[0];
+                sc.backwardSeconds = layers * stageBackward;
+                sc.weightGradSeconds = layers * deferred[0];
+                addEnds(sc, stage, c);
+            }
+        }
+        return;
+    }
+    double stageBackward[kMaxLayerKinds];
     for (int i = 0; i < p; ++i) {
         const StageEstimate& stage = est.stages[i];
-        const double layerBackward = partial && stage.layers > 0
-            ? backward - mc.layer.recompute * (1.0 - double(recomputedLayers(l, stage.layers)) / stage.layers)
-            : backward;
+        const double unrecomputed = partial && stage.layers > 0 ? 1.0 - double(recomputedLayers(l, stage.layers)) / stage.layers : 0.0;
+        for (int k = 0; k < kinds; ++k)
+            stageBackward[k] = partial && stage.layers > 0 ? backward[k] - recompute[k] * unrecomputed : backward[k];
+        int chunkFirst = stage.firstLayer;
         for (int c = 0; c < v; ++c) {
-            const double layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
+            const int layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
             StageCosts& sc = costs.stages[size_t(c) * p + i];
-            sc.forwardSeconds = layers * forward;
-            sc.backwardSeconds = layers * layerBackward;
-            sc.weightGradSeconds = layers * deferred;
-            if (stage.hasEmbedding && c == 0) {
-                sc.forwardSeconds += mc.embedding.forward();
-                sc.backwardSeconds += mc.embedding.backward();
-            }
-            if (stage.hasLmHead && c == v - 1) {
-                sc.forwardSeconds += mc.lmHead.forward();
-                sc.backwardSeconds += mc.lmHead.backward();
-                sc.weightGradSeconds += mc.lmHead.weightGradMatmul;
-            }
+            sc.forwardSeconds = sc.backwardSeconds = sc.weightGradSeconds = 0.0;
+            forEachKindIn(plan.model, chunkFirst, layers, [&](int k, int count) {
+                if (k >= kinds)
+                    return;
+                sc.forwardSeconds += double(count) * forward[k];
+                sc.backwardSeconds += double(count) * stageBackward[k];
+                sc.weightGradSeconds += double(count) * deferred[k];
+            });
+            chunkFirst += layers;
+            addEnds(sc, stage, c);
         }
     }
 }
@@ -170,18 +211,23 @@ double sendSeconds(const Plan& plan, const Estimate& est, const CommunicationGro
 // The reference stage's busy time by component, over the step's m micro-batches.
 PredictedComponents busyComponents(const Plan& plan, const StageEstimate& stage, const MicrobatchCosts& mc, double m)
 {
-    const LayerTimes& L = mc.layer;
-    const double n = stage.layers;
-    const double recomputed = plan.layout.recompute == Recompute::Full ? recomputedLayers(plan.layout, stage.layers) : n;
+    // Under full recompute only the recomputed layers of the stage repeat their forward; each kind
+    // takes its share of them.
+    const bool full = plan.layout.recompute == Recompute::Full && stage.layers > 0;
+    const double recomputed = full ? double(recomputedLayers(plan.layout, stage.layers)) : 0.0;
     PredictedComponents c;
-    c.forwardCompute = n * (L.forwardMatmul + L.forwardAttention);
-    c.backwardCompute = n * (L.backwardMatmul + L.backwardAttention);
-    c.memoryBound = n * (L.forwardMemory + L.backwardMemory);
-    c.kernelOverhead = n * (L.forwardFixed + L.backwardFixed);
-    c.recompute = recomputed * L.recompute;
-    c.tpCommunication = n * (L.forwardTp + L.backwardTp);
-    c.cpCommunication = n * (L.forwardCp + L.backwardCp);
-    c.zeroCommunication = n * (L.forwardZero + L.backwardZero);
+    forEachKindIn(plan.model, stage.firstLayer, stage.layers, [&](int k, int count) {
+        const LayerTimes& L = mc.layers[size_t(k)];
+        const double n = count;
+        c.forwardCompute += n * (L.forwardMatmul + L.forwardAttention);
+        c.backwardCompute += n * (L.backwardMatmul + L.backwardAttention);
+        c.memoryBound += n * (L.forwardMemory + L.backwardMemory);
+        c.kernelOverhead += n * (L.forwardFixed + L.backwardFixed);
+        c.recompute += (full ? n * recomputed / stage.layers : n) * L.recompute;
+        c.tpCommunication += n * (L.forwardTp + L.backwardTp);
+        c.cpCommunication += n * (L.forwardCp + L.backwardCp);
+        c.zeroCommunication += n * (L.forwardZero + L.backwardZero);
+    });
     const auto addEnd = [&](const EndCosts& end) {
         c.forwardCompute += end.forwardMatmul;
         c.backwardCompute += end.backwardMatmul;
@@ -216,7 +262,8 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     Scratch& s = *scratch_;
     const auto& l = plan.layout;
     const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
-    const MicrobatchCosts mc = microbatchCosts(plan, est, options, groups);
+    MicrobatchCosts& mc = s.microbatch;
+    microbatchCostsInto(plan, est, options, groups, mc);
     const ScheduleKind kind = scheduleKindOf(l.schedule);
     ScheduleCosts& costs = s.costs;
     fillStageCosts(plan, est, mc, kind, costs);
@@ -271,7 +318,7 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
 
     out.components = parts;
     out.stepSeconds = parts.total();
-    out.layer = mc.layer;
+    out.layers.assign(mc.layers.begin(), mc.layers.end());
     out.referenceStage = reference;
     out.matmulEfficiency = mc.matmulEfficiency;
     out.efficiencySource = options.efficiencySource;
@@ -294,12 +341,12 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     const double denominator = out.stepSeconds * gpus * peak;
     out.mfu = denominator > 0 ? out.modelFlopsPerStep / denominator : 0.0;
     out.hfu = denominator > 0 ? out.hardwareFlopsPerStep / denominator : 0.0;
-    out.tflopsPerGpu = out.mfu * peak / 1e12;
-    out.hardwareTflopsPerGpu = out.hfu * peak / 1e12;
+    out.tflopsPerGpu = out.mfu * peak / units::TFLOPS;
+    out.hardwareTflopsPerGpu = out.hfu * peak / units::TFLOPS;
     out.tokensPerSecondPerGpu = out.stepSeconds > 0 ? est.time.tokensPerStep / (out.stepSeconds * gpus) : 0.0;
     out.totalSeconds = steps * out.stepSeconds;
-    out.days = out.totalSeconds / 86400.0;
-    out.gpuHours = out.totalSeconds / 3600.0 * gpus;
+    out.days = out.totalSeconds / units::secondsPerDay;
+    out.gpuHours = out.totalSeconds / units::secondsPerHour * gpus;
     setPredictedRange(plan, est, out.stepSeconds, out.stepSeconds, 0, 0u, out);
 }
 
@@ -324,6 +371,15 @@ PredictedStep predictStep(const Plan& plan, const Estimate& est, const StepTimeO
     PredictedStep out;
     workspace.predict(plan, est, options, out);
     return out;
+}
+
+ScheduleResult simulatePredictedSchedule(const Plan& plan, const Estimate& est)
+{
+    const ScheduleKind kind = scheduleKindOf(plan.layout.schedule);
+    const int v = plan.layout.schedule == Schedule::Interleaved ? plan.layout.virtualStages : 1;
+    if (const auto problem = pipelineProblem(kind, plan.layout.pp, est.pipeline.microbatches, v))
+        throw PlanError({{problem->field, problem->message}});
+    return simulateSchedule(predictedScheduleCosts(plan, est, stepTimeOptionsFor(plan), kind), kind);
 }
 
 PredictedStep predictStep(const Plan& plan, const Estimate& est)

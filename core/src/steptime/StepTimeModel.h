@@ -15,10 +15,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "steptime/AcceleratorEfficiency.h"
 #include "estimate/Estimate.h"
-#include "schedule/Schedule.h"
 #include "plan/FrameworkSpec.h"
+#include "presets/AcceleratorEfficiency.h"
+#include "schedule/Schedule.h"
 
 namespace trainplan {
 
@@ -37,8 +37,8 @@ struct FrameworkOptions {
     // Fused bias-activation, bias-dropout-add, softmax and norm kernels: fewer HBM passes and
     // fewer kernels per layer.
     bool fusedKernels = true;
-    // The attention kernel where the layout uses FlashAttention.
-    FlashAttentionVersion flashAttention = FlashAttentionVersion::V2;
+    // The attention kernel: FlashAttention-2 or -3, or unfused ("none").
+    FlashAttentionVersion flashAttention = kUnknownFlashAttentionExpected;
     OptimizerImplementation optimizer = OptimizerImplementation::Fused;
     // Each layer's kernels replayed as a CUDA graph: no CPU launch floor.
     bool cudaGraphs = false;
@@ -191,9 +191,9 @@ struct PredictedStep {
     double days = 0;
     double gpuHours = 0;
     double bubbleFraction = 0;         // (bubble + PP sends) / pipeline time of the reference stage
-    double matmulEfficiency = 0;       // FLOP-weighted efficiency of one layer's projections
+    double matmulEfficiency = 0;       // FLOP-weighted efficiency of the layers' projections
     int referenceStage = 0;
-    LayerTimes layer;                  // one layer of the reference stage, one micro-batch
+    std::vector<LayerTimes> layers;    // one layer of each kind (ModelSpec::kind(k)), one micro-batch
     bool simulated = false;            // pipeline from the simulator (else the closed form)
     const char* efficiencySource = nullptr;
     PredictedRange range;
@@ -214,6 +214,12 @@ void setPredictedRange(const Plan& plan, const Estimate& est, double fastestStep
 // falls back to the closed form, and PredictedStep::simulated says which was used.
 PredictedStep predictStep(const Plan& plan, const Estimate& est);
 PredictedStep predictStep(const Plan& plan, const Estimate& est, const StepTimeOptions& options);
+
+// The plan's own layout.schedule simulated with its predicted costs (predictedScheduleCosts, the
+// plan's own step-time options). Throws PlanError, naming the field, when the plan's pipeline
+// cannot be scheduled (interleaving without v >= 2 or with m % p != 0; a step too large to
+// simulate).
+ScheduleResult simulatePredictedSchedule(const Plan& plan, const Estimate& est);
 
 // Reusable scratch for repeated predictions (the layout search): one instance per thread.
 class StepTimeWorkspace {
@@ -259,6 +265,6 @@ Plan withPredictedMfu(const Plan& plan, const PredictedStep& predicted);
 // The object for `estimate --json` under "predicted" (docs/plan-format.md): step_seconds, mfu, hfu,
 // tflops_per_gpu, tokens_per_second_per_gpu, components{...} (seconds, summing to step_seconds),
 // plus days, gpu_hours, bubble_fraction, matmul_efficiency, layer{...}, efficiency_source.
-nlohmann::json predictedToJson(const PredictedStep& predicted);
+nlohmann::json predictedToJson(const PredictedStep& predicted, const ModelSpec& model);
 
 }  // namespace trainplan

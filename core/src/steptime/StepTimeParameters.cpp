@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "plan/FrameworkNames.h"
-#include "plan/Presets.h"
+#include "presets/Presets.h"
 #include "steptime/StepTimeModel.h"
 
 namespace trainplan {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/Units.h"
 #include "steptime/StepTimeModel.h"
 
 namespace trainplan {
@@ -22,11 +23,11 @@ PredictedFigures figuresAt(const Plan& plan, const Estimate& est, double stepSec
     const double peak = plan.cluster.peakFlopsPerGpu;
     const double denominator = stepSeconds * gpus * peak;
     f.mfu = denominator > 0 ? est.flops.perToken * est.time.tokensPerStep / denominator : 0.0;
-    f.tflopsPerGpu = f.mfu * peak / 1e12;
+    f.tflopsPerGpu = f.mfu * peak / units::TFLOPS;
     f.tokensPerSecondPerGpu = stepSeconds > 0 && gpus > 0 ? est.time.tokensPerStep / (stepSeconds * gpus) : 0.0;
     const double total = est.time.stepsExact * stepSeconds;
-    f.days = total / 86400.0;
-    f.gpuHours = total / 3600.0 * gpus;
+    f.days = total / units::secondsPerDay;
+    f.gpuHours = total / units::secondsPerHour * gpus;
     return f;
 }
 

@@ -7,15 +7,16 @@
 
 #include "analysis/Analysis.h"
 #include "analysis/PlanUnknowns.h"
-#include "plan/EnumNames.h"
-#include "plan/Presets.h"
-#include "plan/Units.h"
-#include "text/Format.h"
+#include "base/Format.h"
+#include "base/Units.h"
 #include "estimate/ActivationModel.h"
 #include "estimate/ModelStateModel.h"
 #include "estimate/PipelineModel.h"
 #include "estimate/ReliabilityModel.h"
 #include "estimate/ReserveModel.h"
+#include "plan/EnumNames.h"
+#include "planfile/WorkedExamples.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 
@@ -96,22 +97,34 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
     s.add("parameters.attention_per_layer", "Attention parameters per layer (GQA)", "h·(a·d) + 2·h·(k·d) + (a·d)·h" + std::string(m.bias ? " + biases" : ""),
           integer(m.hiddenSize) + " × " + integer(qDim) + " + 2 × " + integer(m.hiddenSize) + " × " + integer(kvDim) + " + " +
               integer(qDim) + " × " + integer(m.hiddenSize),
-          p.attentionPerLayer, "parameters", formatCount(p.attentionPerLayer),
+          p.kinds.front().attention, "parameters", formatCount(p.kinds.front().attention),
           "Vaswani et al. 2017 (Q, K, V, O projections); Ainslie et al. 2023 (GQA: k KV heads)");
     s.compare(s.last(), B, "2D² + 2DKH ≈ 151.0 million");
-    const bool gated = m.ffnKind == FfnKind::SwiGlu;
-    s.add("parameters.ffn_per_layer", gated ? "Gated feed-forward parameters per layer" : "Feed-forward parameters per layer",
-          std::string(gated ? "3·h·f" : "2·h·f") + (m.bias ? " + biases" : ""),
-          std::string(gated ? "3" : "2") + " × " + integer(m.hiddenSize) + " × " + integer(m.ffnHiddenSize), p.ffnPerLayer,
-          "parameters", formatCount(p.ffnPerLayer),
-          gated ? "Shazeer 2020 (SwiGLU: gate, up and down matrices)" : "Vaswani et al. 2017 (two h × f matrices)");
-    s.compare(s.last(), B, "3DF ≈ 704.6 million");
-    s.add("parameters.per_layer", "Parameters per layer", "attention + feed-forward + 2 norms",
-          formatCount(p.attentionPerLayer) + " + " + formatCount(p.ffnPerLayer) + " + " + integer(p.normsPerLayer), p.perLayer,
-          "parameters", formatCount(p.perLayer), "sum of the rows above; Zhang and Sennrich 2019 (RMSNorm: h weights each)");
-    s.compare(s.last(), B, "≈ 855.6 million");
-    s.add("parameters.layers", "All transformer layers", "L × per layer", integer(m.layers) + " × " + formatCount(p.perLayer),
-          m.layers * p.perLayer, "parameters", formatCount(m.layers * p.perLayer), "definition (L identical layers)");
+    // Each layer kind's feed-forward and whole layer (LayerKind.h); a model of one kind keeps
+    // the step names it always had, several kinds number theirs (parameters.per_layer.2).
+    const int kinds = int(p.kinds.size());
+    const bool oneKind = kinds == 1;
+    std::string layersFormula, layersValues;
+    for (int k = 0; k < kinds; ++k) {
+        const LayerKind kind = m.kind(k);
+        const LayerParameters& lp = p.kinds[size_t(k)];
+        const std::string id = oneKind ? "" : "." + std::to_string(k + 1);
+        const std::string of = oneKind ? "" : " (" + m.kindLabel(k) + ")";
+        const bool gated = kind.ffnKind == FfnKind::SwiGlu;
+        s.add("parameters.ffn_per_layer" + id, (gated ? "Gated feed-forward parameters per layer" : "Feed-forward parameters per layer") + of,
+              std::string(gated ? "3·h·f" : "2·h·f") + (m.bias ? " + biases" : ""),
+              std::string(gated ? "3" : "2") + " × " + integer(m.hiddenSize) + " × " + integer(kind.ffnHiddenSize), lp.ffn, "parameters",
+              formatCount(lp.ffn), gated ? "Shazeer 2020 (SwiGLU: gate, up and down matrices)" : "Vaswani et al. 2017 (two h × f matrices)");
+        s.compare(s.last(), B, "3DF ≈ 704.6 million");
+        s.add("parameters.per_layer" + id, "Parameters per layer" + of, "attention + feed-forward + 2 norms",
+              formatCount(lp.attention) + " + " + formatCount(lp.ffn) + " + " + integer(lp.norms), lp.total, "parameters", formatCount(lp.total),
+              "sum of the rows above; Zhang and Sennrich 2019 (RMSNorm: h weights each)");
+        s.compare(s.last(), B, "≈ 855.6 million");
+        layersFormula += std::string(k ? " + " : "") + (oneKind ? "L × per layer" : "L" + std::to_string(k + 1) + " × per layer " + std::to_string(k + 1));
+        layersValues += std::string(k ? " + " : "") + integer(kind.layers) + " × " + formatCount(lp.total);
+    }
+    s.add("parameters.layers", "All transformer layers", layersFormula, layersValues, p.layers, "parameters", formatCount(p.layers),
+          oneKind ? "definition (L identical layers)" : "definition (each kind's layers)");
     s.compare(s.last(), B, "80 × 855.6 million ≈ 68.4 billion");
     s.add("parameters.embedding", m.tiedEmbeddings ? "Token embedding (tied with the output layer)" : "Token embedding",
           m.positionEmbedding == PositionEmbedding::Learned ? "V·h + s·h" : "V·h",
@@ -122,7 +135,7 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
           m.tiedEmbeddings ? "0" : integer(m.vocabSize) + " × " + integer(m.hiddenSize), p.lmHead, "parameters", formatCount(p.lmHead),
           "Megatron-LM untie_embeddings_and_output_weights");
     s.add("parameters.total", "Total parameters N", "L·layer + embedding + head + final norm",
-          formatCount(m.layers * p.perLayer) + " + " + formatCount(p.embedding) + " + " + formatCount(p.lmHead) + " + " + integer(p.finalNorm),
+          formatCount(p.layers) + " + " + formatCount(p.embedding) + " + " + formatCount(p.lmHead) + " + " + integer(p.finalNorm),
           p.total, "parameters", formatCount(p.total), "sum of the rows above");
     s.compare(s.last(), A, "rounds N to 70e9");
     s.compare(s.last(), B, "≈ 70 billion");
@@ -271,7 +284,7 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     s.add("memory.activation_per_layer", "Activations per layer per micro-batch", formula,
           sbh + " × " + num(a.linearCoefficient + a.attentionScoreTerm), a.perLayerPerMicrobatch, "bytes", formatBytes(a.perLayerPerMicrobatch),
           "Korthikanti et al. 2022, Table 2")
-        .note = std::string(l.flashAttention ? "flash attention: no 5as/h score term; " : "") + "TP " + std::to_string(l.tp) +
+        .note = std::string(usesFlashAttention(plan) ? "flash attention: no 5as/h score term; " : "") + "TP " + std::to_string(l.tp) +
                 (l.sequenceParallel ? " with sequence parallelism" : " without sequence parallelism") + ", recompute " +
                 std::string(nameOf(kRecomputeNames, l.recompute));
     s.compare(s.last(), A, "34 × 4096 × 8192 / 8 ≈ 143 MB");
@@ -312,7 +325,7 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     const Term extras[] = {
         {"recompute working set", recomputeWorkingSet(plan)},
         {"logits", st.hasLmHead ? logitsBytes(plan) : 0.0},
-        {"ZeRO-3 gathered parameters", gatheredParameterBytes(plan, e.parameters.perLayer / l.tp)},
+        {"ZeRO-3 gathered parameters", gatheredParameterBytes(plan, e.parameters.largestLayer() / l.tp)},
     };
     std::string activationFormula = "in flight × per micro-batch";
     std::string activationValues = num(st.microbatchesInFlight) + " × " + formatBytes(st.activationsPerMicrobatch);
@@ -497,7 +510,6 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
     const Plan& plan = a.plan;
     const Estimate& e = a.estimate;
     const PredictedStep& p = a.predicted;
-    const LayerTimes& L = p.layer;
     const PredictedComponents& c = p.components;
     const auto& l = plan.layout;
     SectionBuilder s("Predicted step time", example);
@@ -509,27 +521,42 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
                    ? ", FP8 at " + formatSci(fp8PeakFlopsPerGpu(plan.cluster)) + " FLOP/s peak"
                    : std::string()),
           p.matmulEfficiency, "", formatPercent(p.matmulEfficiency), "NVIDIA, Matrix Multiplication Background User's Guide (tile and wave quantization); accelerator preset");
-    std::string names;
-    std::string terms = secondsSum({{"matmuls", L.forwardMatmul}, {"attention", L.forwardAttention}, {"memory-bound", L.forwardMemory},
-                                    {"TP", L.forwardTp}, {"CP", L.forwardCp}, {"ZeRO", L.forwardZero}, {"kernel overhead", L.forwardFixed}},
-                                   &names);
-    s.add("predicted.layer_forward", "One layer forward, one micro-batch", names, terms, L.forward(), "s", formatSeconds(L.forward()),
-          "Narayanan et al. 2021, Sec. 5.1 (GEMM FLOPs); Dao 2023 (FlashAttention); Korthikanti et al. 2022, Sec. 4 (element-wise work, TP collectives)")
-        .note = "exposed collectives only: what overlap hides is not counted";
-    terms = secondsSum({{"matmuls", L.backwardMatmul}, {"attention", L.backwardAttention}, {"memory-bound", L.backwardMemory}, {"TP", L.backwardTp},
-                        {"CP", L.backwardCp}, {"ZeRO", L.backwardZero}, {"kernel overhead", L.backwardFixed}, {"recompute", L.recompute}},
-                       &names);
-    s.add("predicted.layer_backward", "One layer backward, one micro-batch", names, terms, L.backward(), "s", formatSeconds(L.backward()),
-          "input and weight gradients: twice the forward GEMM FLOPs (Narayanan et al. 2021, Sec. 5.1); recompute (Korthikanti et al. 2022, Sec. 5)");
+    // One layer of each kind (LayerKind.h): a model of one kind keeps its step names, several
+    // kinds number theirs (predicted.layer_forward.2).
+    std::string names, terms;
+    const bool oneKind = p.layers.size() == 1;
+    for (size_t k = 0; k < p.layers.size(); ++k) {
+        const LayerTimes& L = p.layers[k];
+        const std::string id = oneKind ? "" : "." + std::to_string(k + 1);
+        const std::string of = oneKind ? "" : " (" + plan.model.kindLabel(int(k)) + ")";
+        terms = secondsSum({{"matmuls", L.forwardMatmul}, {"attention", L.forwardAttention}, {"memory-bound", L.forwardMemory},
+                            {"TP", L.forwardTp}, {"CP", L.forwardCp}, {"ZeRO", L.forwardZero}, {"kernel overhead", L.forwardFixed}},
+                           &names);
+        s.add("predicted.layer_forward" + id, "One layer forward, one micro-batch" + of, names, terms, L.forward(), "s", formatSeconds(L.forward()),
+              "Narayanan et al. 2021, Sec. 5.1 (GEMM FLOPs); Dao 2023 (FlashAttention); Korthikanti et al. 2022, Sec. 4 (element-wise work, TP collectives)")
+            .note = "exposed collectives only: what overlap hides is not counted";
+        terms = secondsSum({{"matmuls", L.backwardMatmul}, {"attention", L.backwardAttention}, {"memory-bound", L.backwardMemory}, {"TP", L.backwardTp},
+                            {"CP", L.backwardCp}, {"ZeRO", L.backwardZero}, {"kernel overhead", L.backwardFixed}, {"recompute", L.recompute}},
+                           &names);
+        s.add("predicted.layer_backward" + id, "One layer backward, one micro-batch" + of, names, terms, L.backward(), "s",
+              formatSeconds(L.backward()),
+              "input and weight gradients: twice the forward GEMM FLOPs (Narayanan et al. 2021, Sec. 5.1); recompute (Korthikanti et al. 2022, Sec. 5)");
+    }
     const StageEstimate& stage = e.stages[size_t(p.referenceStage)];
     const double busy = c.forwardCompute + c.backwardCompute + c.memoryBound + c.recompute + c.tpCommunication + c.cpCommunication +
                         c.zeroCommunication + c.kernelOverhead;
+    // The stage's layers by kind: "80 × (f + b)", or one such term per kind it holds.
+    std::string stageLayers;
+    forEachKindIn(plan.model, stage.firstLayer, stage.layers, [&](int k, int count) {
+        if (size_t(k) < p.layers.size())
+            stageLayers += std::string(stageLayers.empty() ? "" : " + ") + integer(count) + " × (" + formatSeconds(p.layers[size_t(k)].forward()) +
+                           " + " + formatSeconds(p.layers[size_t(k)].backward()) + ")";
+    });
     s.add("predicted.stage_busy", "Busy time of the busiest stage (stage " + std::to_string(p.referenceStage + 1) + ")",
           recomputedLayers(plan.layout, stage.layers) < stage.layers && plan.layout.recompute == Recompute::Full
               ? "m × (layers × (forward + backward) − unrecomputed layers × recompute + embedding / LM head)"
               : "m × (layers × (forward + backward) + embedding / LM head)",
-          integer(double(e.pipeline.microbatches)) + " × (" + integer(stage.layers) + " × (" + formatSeconds(L.forward()) + " + " +
-              formatSeconds(L.backward()) + ")" + (stage.hasEmbedding || stage.hasLmHead ? " + ends" : "") + ")",
+          integer(double(e.pipeline.microbatches)) + " × (" + stageLayers + (stage.hasEmbedding || stage.hasLmHead ? " + ends" : "") + ")",
           busy, "s", formatSeconds(busy), "definition");
     if (l.pp > 1) {
         s.add("predicted.pipeline_bubble", "Pipeline bubble", p.simulated ? "idle time of that stage in the simulated schedule" : "closed form of the schedule",
@@ -588,7 +615,7 @@ DerivationSection reliabilitySection(const Plan& plan, const Estimate& e, Worked
     const bool perNode = cl.mtbfBasis == MtbfBasis::PerNode;
     const double parts = perNode ? e.nodes : e.gpusUsed;
     s.add("reliability.cluster_mtbf_seconds", "Cluster mean time between failures", perNode ? "node MTBF / nodes" : "GPU MTBF / GPUs",
-          num(*cl.mtbfSeconds / 3600.0) + " h / " + integer(parts), r.clusterMtbfSeconds, "s", formatSeconds(r.clusterMtbfSeconds),
+          num(*cl.mtbfSeconds / units::secondsPerHour) + " h / " + integer(parts), r.clusterMtbfSeconds, "s", formatSeconds(r.clusterMtbfSeconds),
           "Llama 3 paper (Dubey et al. 2024), Sec. 3.3.4 (failures independent across nodes)")
         .note = "the default " + integer(kDefaultMtbfHoursPerNode) + " h per node reproduces Llama 3's " + integer(kLlama3Interruptions) +
                 " interruptions in " + integer(kLlama3SnapshotDays) + " days on " + integer(kLlama3Gpus) + " GPUs";
@@ -623,8 +650,8 @@ DerivationSection checksSection(const Plan& plan, const Estimate& e, WorkedExamp
           integer(l.tp) + " vs " + integer(cl.gpusPerNode), tpInNode, "check", check(tpInNode),
           "Shoeybi et al. 2019, Sec. 3 (TP's per-layer all-reduces need NVLink bandwidth)");
     const bool covers = e.gpusUsed == cl.gpus;
-    s.add("checks.layout_product", "Layout uses every GPU", "TP × PP × DP × CP = GPUs",
-          integer(l.tp) + " × " + integer(l.pp) + " × " + integer(l.dp) + " × " + integer(l.cp) + " = " + integer(e.gpusUsed) + " vs " + integer(cl.gpus),
+    s.add("checks.layout_product", "Layout uses every GPU", parallelLabelsText() + " = GPUs",
+          parallelValuesText([&](ParallelDim d) { return integer(l.size(d)); }) + " = " + integer(e.gpusUsed) + " vs " + integer(cl.gpus),
           covers, "check", check(covers), "definition");
     const long long per = (long long)l.dp * plan.training.microBatchSize;
     const bool divides = plan.training.globalBatchSequences % per == 0;

@@ -2,9 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "text/Derivation.h"
 #include "plan/EnumNames.h"
+#include "plan/LayoutUnknownFields.h"
+#include "plan/PlanFields.h"
 #include "plan/PlanIO.h"
+#include "text/Derivation.h"
 
 namespace trainplan {
 
@@ -38,16 +40,11 @@ json memoryJson(const MemoryBreakdown& m)
 // under "assumed"), so the echoed plan reads back as the plan the figures are for.
 json resolvedPlanJson(const Plan& plan)
 {
-    json out = planToJson(plan);
-    const auto& l = plan.layout;
-    out["layout"]["dp"] = l.dp;
-    out["layout"]["dp_auto"] = l.dpAuto;
-    out["layout"]["recompute"] = std::string(nameOf(kRecomputeNames, l.recompute));
-    out["layout"]["recompute_layers"] = l.recomputeLayers;
-    out["layout"]["sequence_parallel"] = l.sequenceParallel;
-    out["layout"]["flash_attention"] = l.flashAttention;
-    out["layout"]["schedule"] = std::string(nameOf(kScheduleNames, l.schedule));
-    out["layout"]["virtual_stages"] = l.virtualStages;
+    Plan assumed = plan;
+    assumed.layout.unknownFields = 0;  // every layout field written, as the analysis settled it
+    json out = planToJson(assumed);
+    out["layout"]["dp"] = plan.layout.dp;
+    out["layout"]["dp_auto"] = plan.layout.dpAuto;
     return out;
 }
 
@@ -63,22 +60,39 @@ json estimateToJson(const Analysis& analysis)
     out["plan"] = resolvedPlanJson(plan);
     // What the analysis assumed for the layout fields the plan left out (docs/plan-format.md).
     json assumed = json::object();
-    for (const char* path : layoutUnknownPaths(plan.layout.unknownFields)) {
-        const std::string key = std::string(path).substr(std::string("layout.").size());
-        assumed[path] = out["plan"]["layout"][key];
-        if (key == "recompute")
-            assumed["layout.recompute_layers"] = plan.layout.recomputeLayers;
+    for (const LayoutUnknownField& u : layoutUnknownFields()) {
+        if (!(plan.layout.unknownFields & u.bit))
+            continue;
+        for (const std::string_view path : {u.path, u.companion})
+            if (!path.empty())
+                assumed[std::string(path)] = out["plan"]["layout"][std::string(planField(path).key())];
     }
     out["assumed"] = std::move(assumed);
     out["gpus_used"] = e.gpusUsed;
     out["nodes"] = e.nodes;
 
     const auto& p = e.parameters;
+    const ModelSpec& model = plan.model;
     out["parameters"] = {
-        {"total", p.total}, {"embedding", p.embedding}, {"lm_head", p.lmHead}, {"per_layer", p.perLayer},
-        {"attention_per_layer", p.attentionPerLayer}, {"ffn_per_layer", p.ffnPerLayer}, {"norms_per_layer", p.normsPerLayer},
+        {"total", p.total}, {"embedding", p.embedding}, {"lm_head", p.lmHead}, {"layers", p.layers},
         {"final_norm", p.finalNorm}, {"per_gpu_mean", e.parametersPerGpuMean},
     };
+    // Every layer kind's one layer; a model of one kind also gives them flat, as before kinds.
+    json kinds = json::array();
+    for (size_t k = 0; k < p.kinds.size() && int(k) < model.kindCount(); ++k) {
+        const LayerKind kind = model.kind(int(k));
+        const LayerParameters& lp = p.kinds[k];
+        kinds.push_back({{"kind", model.kindLabel(int(k))}, {"layers", kind.layers}, {"ffn_hidden_size", kind.ffnHiddenSize},
+                         {"ffn_kind", nameOf(kFfnKindNames, kind.ffnKind)}, {"per_layer", lp.total}, {"attention_per_layer", lp.attention},
+                         {"ffn_per_layer", lp.ffn}, {"norms_per_layer", lp.norms}});
+    }
+    if (p.kinds.size() == 1) {
+        out["parameters"]["per_layer"] = p.kinds[0].total;
+        out["parameters"]["attention_per_layer"] = p.kinds[0].attention;
+        out["parameters"]["ffn_per_layer"] = p.kinds[0].ffn;
+        out["parameters"]["norms_per_layer"] = p.kinds[0].norms;
+    }
+    out["parameters"]["layer_kinds"] = std::move(kinds);
     const auto& f = e.flops;
     out["flops"] = {
         {"model_6nd", f.model6nd}, {"attention", f.attention}, {"embedding_lookup", f.embeddingLookup}, {"total", f.total}, {"recompute", f.recompute},
@@ -99,6 +113,9 @@ json estimateToJson(const Analysis& analysis)
         s["stage"] = st.index;
         s["first_layer"] = st.firstLayer;
         s["layers"] = st.layers;
+        json byKind = json::array();
+        forEachKindIn(model, st.firstLayer, st.layers, [&](int k, int count) { byKind.push_back({{"kind", model.kindLabel(k)}, {"layers", count}}); });
+        s["layer_kinds"] = std::move(byKind);
         s["has_embedding"] = st.hasEmbedding;
         s["has_lm_head"] = st.hasLmHead;
         s["parameters"] = st.parameters;
@@ -167,7 +184,7 @@ json estimateToJson(const Analysis& analysis)
     out["derivation"] = std::move(derivation);
     // What this layout should reach, from the step-time model, beside the figures at the
     // assumed MFU above; days with failures at the predicted speed come from the same analysis.
-    json predicted = predictedToJson(analysis.predicted);
+    json predicted = predictedToJson(analysis.predicted, analysis.plan.model);
     predicted["basis"] = timeBasisKey(TimeBasis::Predicted);
     predicted["padded_days"] = analysis.atPredictedMfu.reliability.paddedDays;
     predicted["schedule_simulated"] = analysis.hasSchedule();

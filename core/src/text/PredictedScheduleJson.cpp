@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/PlanError.h"
+#include "base/PlanError.h"
 #include "schedule/ScheduleJson.h"
 
 namespace trainplan {

@@ -6,9 +6,10 @@
 #include <sstream>
 
 #include "analysis/PlanUnknowns.h"
-#include "text/Derivation.h"
+#include "base/Format.h"
 #include "plan/EnumNames.h"
-#include "text/Format.h"
+#include "plan/LayoutUnknownFields.h"
+#include "text/Derivation.h"
 
 namespace trainplan {
 
@@ -45,21 +46,17 @@ std::string warningCounts(const std::vector<Warning>& warnings)
 
 namespace {
 
-// "recompute full, schedule 1f1b": what the analysis assumed for the layout fields the plan left out.
+// "recompute selective (the lightest that fits), the pipeline schedule 1F1B": what the analysis
+// assumed for the layout fields the plan left out (LayoutUnknownFields.h).
 std::string assumedLayout(const LayoutSpec& l)
 {
     std::string out;
-    const auto add = [&](const std::string& item) { out += (out.empty() ? "" : ", ") + item; };
-    if (l.unknownFields & kUnknownRecompute)
-        add("recompute " + std::string(nameOf(kRecomputeNames, l.recompute)) +
-            (l.recompute == Recompute::Full && l.recomputeLayers > 0 ? " of " + std::to_string(l.recomputeLayers) + " layers a stage" : "") +
-            " (the lightest that fits)");
-    if (l.unknownFields & kUnknownSequenceParallel)
-        add(std::string("sequence parallelism ") + (l.sequenceParallel ? "on" : "off"));
-    if (l.unknownFields & kUnknownFlashAttention)
-        add(std::string("FlashAttention ") + (l.flashAttention ? "on" : "off"));
-    if (l.unknownFields & kUnknownSchedule)
-        add("schedule " + std::string(nameOf(kScheduleNames, l.schedule)));
+    for (const LayoutUnknownField& u : layoutUnknownFields()) {
+        if (!(l.unknownFields & u.bit))
+            continue;
+        out += (out.empty() ? "" : ", ") + std::string(u.phrase) + " " + u.valueName(l)
+            + (u.expectation == LayoutExpectation::LightestThatFits ? " (the lightest that fits)" : "");
+    }
     return out;
 }
 
@@ -74,15 +71,19 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     Table t(out);
     const auto& l = plan.layout;
     out << (plan.name.empty() ? std::string("TrainPlan estimate") : plan.name) << "\n";
-    out << "  " << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | TP " << l.tp
-        << " PP " << l.pp << " DP " << l.dp << " CP " << l.cp << " | ZeRO-" << l.zeroStage << " | "
+    out << "  " << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | "
+        << parallelSizesText(l, " ") << " | ZeRO-" << l.zeroStage << " | "
         << nameOf(kScheduleNames, l.schedule) << (l.schedule == Schedule::Interleaved ? " v=" + std::to_string(l.virtualStages) : "") << "\n";
     if (l.unknownFields)
         out << "  not in the plan, assumed: " << assumedLayout(l) << "\n";
 
     t.heading("Parameters");
     t.row("total", formatCount(e.parameters.total), formatSci(e.parameters.total));
-    t.row("per layer", formatCount(e.parameters.perLayer));
+    // One row per layer kind; a model of one kind reads "per layer".
+    for (size_t k = 0; k < e.parameters.kinds.size(); ++k)
+        t.row(e.parameters.kinds.size() == 1 ? std::string("per layer")
+                                              : "per layer, " + plan.model.kindLabel(int(k)) + " (" + std::to_string(plan.model.kind(int(k)).layers) + ")",
+              formatCount(e.parameters.kinds[k].total));
     t.row("embedding / LM head", formatCount(e.parameters.embedding) + " / " + formatCount(e.parameters.lmHead));
     t.row("per GPU (average)", formatSci(e.parametersPerGpuMean), "N / (TP x PP)");
 
@@ -192,6 +193,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
 
 std::string searchToText(const SearchResult& r)
 {
+    // Every parallel dimension gets the same column: four digits (DP 4,096) and a gap.
+    constexpr int kDimensionColumn = 6;
     std::ostringstream out;
     out << "Layout search: " << countOf(double(r.evaluated), "layout") << " evaluated, " << formatInteger(double(r.fitting)) << " fit"
         << (r.underMargin > 0 || r.marginBytes > 0 ? " keeping " + formatBytes(r.marginBytes) + " free" : std::string()) << ", "
@@ -202,10 +205,12 @@ std::string searchToText(const SearchResult& r)
             << " with less than that free and " << pluralNoun(double(r.underMargin), "is", "are") << " left out\n";
     const bool cost = r.objective == SearchObjective::Cost;
     const auto header = [&] {
-        out << std::left << std::setw(5) << "TP" << std::setw(5) << "PP" << std::setw(6) << "DP" << std::setw(4) << "CP" << std::setw(4) << "v"
-            << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP" << std::setw(11) << "step"
-            << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13) << "GPU-hours"
-            << (cost ? std::string("cost (USD)   ") : std::string()) << "flags\n";
+        out << std::left;
+        for (ParallelDim d : parallelDimsForDisplay())
+            out << std::setw(kDimensionColumn) << parallelDimLabel(d);
+        out << std::setw(4) << "v" << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP"
+            << std::setw(11) << "step" << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13)
+            << "GPU-hours" << (cost ? std::string("cost (USD)   ") : std::string()) << "flags\n";
     };
     // A grouped row is followed by the layouts folded into it, each by what differs from it.
     const auto equivalents = [&](size_t index) {
@@ -218,8 +223,11 @@ std::string searchToText(const SearchResult& r)
         for (size_t k = 0; k < others.size() && k < kListed; ++k) {
             const SearchLayout& o = others[k];
             std::string diff;
-            if (o.dp != shown.dp || o.cp != shown.cp)
-                diff += "DP " + std::to_string(o.dp) + " CP " + std::to_string(o.cp);
+            bool splitDiffers = false;
+            for (ParallelDim d : kParallelDims)
+                splitDiffers = splitDiffers || o.size(d) != shown.size(d);
+            if (splitDiffers)
+                diff += parallelDimsText([&](ParallelDim d) { return std::to_string(o.size(d)); }, " ", sharesWeights);
             if (o.microBatch != shown.microBatch)
                 diff += (diff.empty() ? "" : " ") + std::string("b ") + std::to_string(o.microBatch);
             out << (k > 0 ? ", " : "") << diff;
@@ -240,8 +248,10 @@ std::string searchToText(const SearchResult& r)
             flags += "TP-across-nodes ";
         if (row.withinMargin)
             flags += "under-margin ";
-        out << std::left << std::setw(5) << l.tp << std::setw(5) << l.pp << std::setw(6) << l.dp << std::setw(4) << l.cp << std::setw(4)
-            << l.virtualStages << std::setw(4) << l.microBatch << std::setw(6) << l.zeroStage << std::setw(11)
+        out << std::left;
+        for (ParallelDim d : parallelDimsForDisplay())
+            out << std::setw(kDimensionColumn) << l.size(d);
+        out << std::setw(4) << l.virtualStages << std::setw(4) << l.microBatch << std::setw(6) << l.zeroStage << std::setw(11)
             << std::string(nameOf(kRecomputeNames, l.recompute)) << std::setw(4) << (l.sequenceParallel ? "yes" : "no") << std::setw(11)
             << formatSeconds(row.stepSeconds) << std::setw(8) << formatPercent(row.mfu) << std::setw(11) << formatBytes(row.memoryBytes)
             << std::setw(11) << formatBytes(row.headroomBytes) << std::setw(13) << formatInteger(row.gpuHours);

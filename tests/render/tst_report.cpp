@@ -1,24 +1,21 @@
-// The plan report and slides as a reader gets them: the PDF has the expected pages, its
-// text carries the headline figures and section titles, fonts are embedded, charts and
-// drawings are vectors (no raster images), SVGs are XML with real text, and the Markdown
-// copy is the core's derivation.
-#include <QClipboard>
+// The plan report and slides as a reader gets them, with no widgets: the PDF has the expected
+// pages, its text carries the headline figures and section titles, fonts are embedded, charts
+// and drawings are vectors (no raster images), SVGs are XML with real text. The views that show
+// them in the window (the derivation, presentation mode): tests/ui/tst_reportviews.cpp.
 #include <QDomDocument>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "RunTool.h"
-
 #include <nlohmann/json.hpp>
 
+#include "../RunTool.h"
 #include "analysis/Analysis.h"
 #include "analysis/LayoutRationale.h"
-#include "derivation/DerivationView.h"
-#include "document/PlanDocument.h"
-#include "plan/PlanIO.h"
-#include "plan/Presets.h"
+#include "base/Format.h"
+#include "planfile/PlanFile.h"
+#include "planfile/WorkedExamples.h"
 #include "report/Exporter.h"
 #include "report/PdfReport.h"
 #include "report/ReportContext.h"
@@ -27,9 +24,7 @@
 #include "report/SlideExport.h"
 #include "style/Theme.h"
 #include "text/Derivation.h"
-#include "text/Format.h"
 #include "text/TextReport.h"
-#include "window/PresentationWindow.h"
 
 namespace {
 
@@ -52,9 +47,7 @@ private slots:
     void slidesAreWrittenInEveryForm();
     void slideRunsNeverMix();
     void svgIsXmlWithRealText();
-    void markdownCopyIsTheDerivation();
     void exportRefusesAnUnwritablePath();
-    void presentationStepsThroughTheSlides();
     void pagesAreFullAtTheCommonPlanShapes_data();
     void pagesAreFullAtTheCommonPlanShapes();
     void redFlagsAreAShortSection();
@@ -71,12 +64,11 @@ void TestReport::pdfHasPagesFiguresAndSections_data()
     QTest::addColumn<QString>("example");
     QTest::addColumn<QStringList>("expected");
     QTest::newRow("worked example A") << "70b-2048-h100.json"
-                                      << QStringList{"70.55 billion", "6.29e23", "8.98 days", "10.3 days", "20.9 GB", "15.8 %", "Inputs",
+                              << QStringList{"70.55 billion", "6.29e23", "8.98 days", "10.3 days", "20.9 GB", "15.8 %", "Inputs",
                                              "Memory and step time", "Pipeline schedule", "Layout on the hardware", "Red flags",
                                              "Validation and reliability plan", "Stage 1: one-node correctness", "Stage 4: convergence",
                                              "The math: Compute and time", "The math: Reliability", "6 · N · D", "Young 1974"};
-    QTest::newRow("worked example B") << "70b-512-gpu.json"
-                                      << QStringList{"69.50 billion", "6.53 days", "1.44e23", "760 ms", "Stage 3: reliability"};
+    QTest::newRow("worked example B") << "70b-512-gpu.json" << QStringList{"69.50 billion", "6.53 days", "1.44e23", "760 ms", "Stage 3: reliability"};
 }
 
 void TestReport::pdfHasPagesFiguresAndSections()
@@ -231,61 +223,12 @@ void TestReport::svgIsXmlWithRealText()
     }
 }
 
-void TestReport::markdownCopyIsTheDerivation()
-{
-    PlanDocument doc;
-    DerivationView view(&doc);
-    const auto expected = trainplan::derivationToMarkdown(trainplan::derive(doc.analysis()));
-    QCOMPARE(view.markdown().toStdString(), expected);
-    view.copyMarkdown();
-    QCOMPARE(QGuiApplication::clipboard()->text().toStdString(), expected);
-    QVERIFY(view.plainText().contains("Young 1974"));
-    QVERIFY(view.html().contains("5.93e23 FLOPs"));
-    // It follows the plan.
-    doc.edit("mfu", [](trainplan::Plan& p) { p.training.mfu = 0.3; });
-    QVERIFY(view.markdown().contains("11.98 days"));
-
-    const QString md = dir_.filePath("plan.md");
-    ExportRequest request;
-    request.markdownPath = md;
-    QString error;
-    QVERIFY(exporter::run(doc.analysis(), "plan", request, &error));
-    QFile f(md);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    QVERIFY(f.readAll().toStdString().find(trainplan::derivationToMarkdown(trainplan::derive(doc.analysis()))) != std::string::npos);
-}
-
 void TestReport::exportRefusesAnUnwritablePath()
 {
     ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     QString error;
     QVERIFY(!pdfreport::write(context, "/nonexistent-dir/report.pdf", QPageSize::A4, &error));
     QVERIFY(error.contains("/nonexistent-dir/report.pdf"));
-}
-
-void TestReport::presentationStepsThroughTheSlides()
-{
-    PresentationWindow window(trainplan::analyse(trainplan::defaultPlan()));
-    window.setAttribute(Qt::WA_DeleteOnClose, false);
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
-    QCOMPARE(window.slideCount(), int(slideexport::slides(context).size()));
-    QCOMPARE(window.currentSlide(), 0);
-    QTest::keyClick(&window, Qt::Key_Right);
-    QTest::keyClick(&window, Qt::Key_Space);
-    QCOMPARE(window.currentSlide(), 2);
-    QTest::keyClick(&window, Qt::Key_Left);
-    QCOMPARE(window.currentSlide(), 1);
-    QTest::keyClick(&window, Qt::Key_End);
-    QCOMPARE(window.currentSlide(), window.slideCount() - 1);
-    QTest::keyClick(&window, Qt::Key_Right);  // stays on the last slide
-    QCOMPARE(window.currentSlide(), window.slideCount() - 1);
-    const QImage shot = window.grab().toImage();
-    QVERIFY(!shot.isNull());
-    QTest::keyClick(&window, Qt::Key_Escape);
-    QVERIFY(!window.isVisible());
 }
 
 void TestReport::pagesAreFullAtTheCommonPlanShapes_data()
@@ -345,8 +288,8 @@ void TestReport::deckRunsInReviewOrder()
 {
     ReportContext context(trainplan::analyse(example("70b-2048-h100.json")));
     const auto slides = slideexport::slides(context);
-    const QStringList expected = {context.title(), "The ask", "The layout and why", "Memory per GPU by pipeline stage",
-        "Step time and pipeline", "Communication", "Reliability", "Risks and the staged validation plan"};
+    const QStringList expected = {context.title(), "The ask", "The layout and why", "Memory per GPU by pipeline stage", "Step time and pipeline",
+                                  "Communication", "Reliability", "Risks and the staged validation plan"};
     QVERIFY(slides.size() > size_t(expected.size()));
     for (int i = 0; i < expected.size(); ++i)
         QCOMPARE(slideexport::slideTitle(context, slides[size_t(i)]), expected[i]);
@@ -393,7 +336,9 @@ void TestReport::deckNumbersAreTheAnalysis()
     const auto slide = [&](int n) {
         return runTool("pdftotext", {"-f", QString::number(n), "-l", QString::number(n), deck, "-"}).simplified();
     };
-    const auto has = [](const QString& text, const std::string& figure) { return text.contains(QString::fromStdString(figure)); };
+    const auto has = [](const QString& text, const std::string& figure) {
+        return text.contains(QString::fromStdString(figure));
+    };
     const Analysis& a = context.analysis();
     const Estimate& e = a.estimate;
     const PredictedStep& pr = a.predicted;
@@ -403,10 +348,10 @@ void TestReport::deckNumbersAreTheAnalysis()
     QVERIFY(has(title, formatInteger(pr.gpuHours) + " GPU-hours"));
 
     const QString ask = slide(2);
-    for (const std::string& figure : {formatNumber(pr.days), formatNumber(e.time.days),
-             formatNumber(a.atPredictedMfu.reliability.paddedDays), formatNumber(e.reliability.paddedDays), formatInteger(pr.gpuHours),
-             formatInteger(e.time.gpuHours), formatSeconds(pr.stepSeconds), formatSeconds(e.time.stepSeconds), formatPercent(pr.mfu),
-             formatNumber(pr.range.high.days), formatNumber(pr.range.low.days), formatInteger(pr.range.low.gpuHours)})
+    for (const std::string& figure : {formatNumber(pr.days), formatNumber(e.time.days), formatNumber(a.atPredictedMfu.reliability.paddedDays),
+                                      formatNumber(e.reliability.paddedDays), formatInteger(pr.gpuHours), formatInteger(e.time.gpuHours),
+                                      formatSeconds(pr.stepSeconds), formatSeconds(e.time.stepSeconds), formatPercent(pr.mfu),
+                                      formatNumber(pr.range.high.days), formatNumber(pr.range.low.days), formatInteger(pr.range.low.gpuHours)})
         QVERIFY2(has(ask, figure), figure.c_str());
     QVERIFY(ask.contains(timeBasisLabel(TimeBasis::Predicted)) && ask.contains(timeBasisLabel(TimeBasis::AssumedMfu)));
 
@@ -421,23 +366,23 @@ void TestReport::deckNumbersAreTheAnalysis()
 
     const QString memory = slide(4);
     for (const std::string& figure : {formatBytes(e.perGpu.total), formatBytes(e.perGpu.weights), formatBytes(e.perGpu.optimizer),
-             formatBytes(e.perGpu.activations), formatBytes(e.headroomBytes)})
+                                      formatBytes(e.perGpu.activations), formatBytes(e.headroomBytes)})
         QVERIFY2(has(memory, figure), figure.c_str());
 
     const QString time = slide(5);
-    for (double part : {pr.components.forwardCompute, pr.components.backwardCompute, pr.components.pipelineBubble,
-             pr.components.tpCommunication, pr.stepSeconds})
+    for (double part : {pr.components.forwardCompute, pr.components.backwardCompute, pr.components.pipelineBubble, pr.components.tpCommunication,
+                        pr.stepSeconds})
         QVERIFY2(has(time, formatSeconds(part)), formatSeconds(part).c_str());
     QVERIFY(has(time, formatPercent(pr.bubbleFraction)));
 
     const QString comm = slide(6);
     for (const std::string& figure : {formatBytes(e.communication.tpMessageBytes), formatSeconds(pr.components.tpCommunication),
-             formatSeconds(pr.components.dpCommunication), formatBytes(e.communication.dpBytesPerGpu)})
+                                      formatSeconds(pr.components.dpCommunication), formatBytes(e.communication.dpBytesPerGpu)})
         QVERIFY2(has(comm, figure), figure.c_str());
 
     const QString reliability = slide(7);
     for (const std::string& figure : {formatSeconds(e.reliability.checkpointIntervalSeconds), formatNumber(e.reliability.expectedFailures),
-             formatNumber(a.atPredictedMfu.reliability.expectedFailures), formatBytes(e.reliability.checkpointBytes)})
+                                      formatNumber(a.atPredictedMfu.reliability.expectedFailures), formatBytes(e.reliability.checkpointBytes)})
         QVERIFY2(has(reliability, figure), figure.c_str());
 }
 
@@ -452,15 +397,13 @@ void TestReport::reportIsAListOfSections()
     for (const auto& s : sections)
         if (s.inDocument && s.headed && s.kind != ReportView::Derivation)
             headings << s.title;
-    QCOMPARE(headings,
-        (QStringList{"The layout and why", "Inputs", "Memory and step time", "Pipeline schedule", "Layout on the hardware", "Communication",
-            "Reliability", "Sensitivity", "Risks", "Validation and reliability plan"}));
+    QCOMPARE(headings, (QStringList{"The layout and why", "Inputs", "Memory and step time", "Pipeline schedule", "Layout on the hardware",
+                                    "Communication", "Reliability", "Sensitivity", "Risks", "Validation and reliability plan"}));
     const ReportSection& validation = context.section(ReportView::Validation);
     QCOMPARE(validation.parts.size(), size_t(4));
     QVERIFY(validation.parts[0].html.startsWith("<p>") && validation.parts[0].html.contains("<h3>Stage 1: one-node correctness</h3>"));
     for (int k = 1; k < 4; ++k)
-        QVERIFY2(validation.parts[size_t(k)].html.startsWith(QString("<h3>Stage %1: ").arg(k + 1)),
-            qPrintable(validation.parts[size_t(k)].html));
+        QVERIFY2(validation.parts[size_t(k)].html.startsWith(QString("<h3>Stage %1: ").arg(k + 1)), qPrintable(validation.parts[size_t(k)].html));
     // One derivation section per section of the math, a step a part.
     int math = 0;
     for (const auto& s : sections)
@@ -471,7 +414,7 @@ void TestReport::reportIsAListOfSections()
     QCOMPARE(math, int(context.derivation().size()));
     // Text views are their section's text.
     for (ReportView view : {ReportView::RedFlags, ReportView::Ask, ReportView::LayoutWhy, ReportView::Inputs, ReportView::Communication,
-             ReportView::Reliability, ReportView::Risks, ReportView::Staging, ReportView::Validation}) {
+                            ReportView::Reliability, ReportView::Risks, ReportView::Staging, ReportView::Validation}) {
         const QString text = reportsections::text(context.section(view));
         QVERIFY(!text.isEmpty());
         QVERIFY(reportpainter::viewHtml(view, context).contains(theme::styled(text)));

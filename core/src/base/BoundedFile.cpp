@@ -1,4 +1,4 @@
-#include "plan/BoundedFile.h"
+#include "base/BoundedFile.h"
 
 #include <cerrno>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plan/PlanError.h"
+#include "base/PlanError.h"
 
 namespace trainplan {
 
@@ -15,7 +15,7 @@ namespace {
 
 std::string sizeText(size_t bytes)
 {
-    return bytes % (1024 * 1024) == 0 ? std::to_string(bytes / (1024 * 1024)) + " MiB" : std::to_string(bytes) + " bytes";
+    return bytes % units::mebibyte == 0 ? std::to_string(bytes / units::mebibyte) + " MiB" : std::to_string(bytes) + " bytes";
 }
 
 struct Fd {

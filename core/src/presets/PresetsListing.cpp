@@ -1,13 +1,13 @@
-#include "plan/PresetsListing.h"
+#include "presets/PresetsListing.h"
 
 #include <iomanip>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
-#include "plan/Presets.h"
-#include "plan/Units.h"
-#include "text/Format.h"
+#include "base/Format.h"
+#include "base/Units.h"
+#include "presets/Presets.h"
 
 namespace trainplan {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "steptime/AcceleratorEfficiency.h"
 #include "plan/Plan.h"
+#include "presets/AcceleratorEfficiency.h"
 
 namespace trainplan {
 
@@ -82,17 +82,5 @@ AcceleratorMismatch acceleratorMismatch(const ClusterSpec& cluster);
 int presetLabelIndex(const std::string& label);
 // The fields acceleratorMismatch compares, in a fixed order (bit i of a mask is field i).
 const std::vector<const char*>& acceleratorPresetFields();
-
-// The two worked examples (docs/worked-examples.md), exactly as examples/ ships them:
-// A is the 70B model on 2,048 H100s, B the 70B model on 512 GPUs.
-enum class WorkedExample { None, A, B };
-Plan workedExamplePlan(WorkedExample example);
-// Which worked example the plan is (every input equal, the name aside), or None.
-WorkedExample workedExampleOf(const Plan& plan);
-
-// The default plan: worked example A's model, cluster and layout, with the sourced default
-// failure rate (kDefaultMtbfHoursPerNode, from Llama 3) in place of the example's own
-// assumption of 1,000 h per node.
-Plan defaultPlan();
 
 }  // namespace trainplan

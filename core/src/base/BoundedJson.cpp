@@ -1,4 +1,4 @@
-#include "plan/BoundedJson.h"
+#include "base/BoundedJson.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/PlanError.h"
+#include "base/PlanError.h"
 
 namespace trainplan {
 

@@ -1,9 +1,11 @@
-#include "text/Format.h"
+#include "base/Format.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+
+#include "base/Units.h"
 
 namespace trainplan {
 
@@ -25,11 +27,16 @@ std::string formatBytes(double bytes)
     if (!std::isfinite(bytes))
         return "n/a";
     const double a = std::fabs(bytes);
-    if (a >= 1e15) return printf3(bytes / 1e15, "PB");
-    if (a >= 1e12) return printf3(bytes / 1e12, "TB");
-    if (a >= 1e9) return printf3(bytes / 1e9, "GB");
-    if (a >= 1e6) return printf3(bytes / 1e6, "MB");
-    if (a >= 1e3) return printf3(bytes / 1e3, "kB");
+    if (a >= units::PB)
+        return printf3(bytes / units::PB, "PB");
+    if (a >= units::TB)
+        return printf3(bytes / units::TB, "TB");
+    if (a >= units::GB)
+        return printf3(bytes / units::GB, "GB");
+    if (a >= units::MB)
+        return printf3(bytes / units::MB, "MB");
+    if (a >= units::kB)
+        return printf3(bytes / units::kB, "kB");
     return bytes == 0.0 ? "0 B" : printf3(bytes, "B");
 }
 
@@ -40,12 +47,17 @@ std::string formatSeconds(double s)
     const double a = std::fabs(s);
     if (a < 1e-12)
         return "0 s";  // rounding noise, not a duration
-    if (a >= 2 * 86400.0) return printf3(s / 86400.0, "days");
-    if (a >= 2 * 3600.0) return printf3(s / 3600.0, "h");
-    if (a >= 120.0) return printf3(s / 60.0, "min");
-    if (a >= 1.0 || a == 0.0) return printf3(s, "s");
-    if (a >= 1e-3) return printf3(s * 1e3, "ms");
-    return printf3(s * 1e6, "\xC2\xB5s");
+    if (a >= 2 * units::secondsPerDay)
+        return printf3(s / units::secondsPerDay, "days");
+    if (a >= 2 * units::secondsPerHour)
+        return printf3(s / units::secondsPerHour, "h");
+    if (a >= 2 * units::secondsPerMinute)
+        return printf3(s / units::secondsPerMinute, "min");
+    if (a >= 1.0 || a == 0.0)
+        return printf3(s, "s");
+    if (a >= units::milli)
+        return printf3(s * units::millisecondsPerSecond, "ms");
+    return printf3(s * units::microsecondsPerSecond, "\xC2\xB5s");
 }
 
 std::string formatSci(double v, int digits)
@@ -109,10 +121,14 @@ std::string formatCount(double v)
         return "n/a";
     const double a = std::fabs(v);
     char buf[64];
-    if (a >= 1e12) std::snprintf(buf, sizeof buf, "%.3g trillion", v / 1e12);
-    else if (a >= 1e9) std::snprintf(buf, sizeof buf, "%.2f billion", v / 1e9);
-    else if (a >= 1e6) std::snprintf(buf, sizeof buf, "%.1f million", v / 1e6);
-    else return formatInteger(v);
+    if (a >= units::tera)
+        std::snprintf(buf, sizeof buf, "%.3g trillion", v / units::tera);
+    else if (a >= units::giga)
+        std::snprintf(buf, sizeof buf, "%.2f billion", v / units::giga);
+    else if (a >= units::mega)
+        std::snprintf(buf, sizeof buf, "%.1f million", v / units::mega);
+    else
+        return formatInteger(v);
     return buf;
 }
 

@@ -1,4 +1,4 @@
-#include "plan/Presets.h"
+#include "presets/Presets.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,21 +7,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "estimate/ReliabilityModel.h"
+#include "base/Units.h"
 #include "plan/PlanIO.h"
-#include "plan/PlanName.h"
-#include "plan/Units.h"
 
 namespace trainplan {
 
 namespace embedded {
 extern const std::string_view kModelsJson;
 extern const std::string_view kAcceleratorsJson;
-extern const std::string_view kDefaultPlanJson;
-extern const std::string_view kExampleBPlanJson;
 }  // namespace embedded
-
-ModelSpec modelSpecFromJson(const nlohmann::json& modelObject);  // PlanReader.cpp
 
 namespace {
 
@@ -55,8 +49,8 @@ void readEfficiency(const nlohmann::json& entry, const nlohmann::json& t, Accele
     e.gemmKHalf = t.at("gemm_k_half").get<double>();
     e.flashAttentionEfficiency = t.at("flash_attention_efficiency").get<double>();
     e.flash3AttentionEfficiency = t.at("flash_attention_3_efficiency").get<double>();
-    e.kernelOverheadSeconds = t.at("kernel_overhead_us").get<double>() * 1e-6;
-    e.kernelLaunchSeconds = t.at("kernel_launch_us").get<double>() * 1e-6;
+    e.kernelOverheadSeconds = t.at("kernel_overhead_us").get<double>() * units::micro;
+    e.kernelLaunchSeconds = t.at("kernel_launch_us").get<double>() * units::micro;
     e.hbmEfficiency = t.at("hbm_efficiency").get<double>();
     e.intraNodeCollectiveEfficiency = t.at("intra_node_collective_efficiency").get<double>();
     e.interNodeCollectiveEfficiency = t.at("inter_node_collective_efficiency").get<double>();
@@ -323,39 +317,6 @@ void applyAccelerator(const AcceleratorPreset& a, ClusterSpec& c)
     c.intraNodeBytesPerSecond = a.intraNodeBytesPerSecond;
     c.interNodeBytesPerSecond = a.interNodeBytesPerSecond;
     c.gpusPerNode = a.gpusPerNode;
-}
-
-Plan workedExamplePlan(WorkedExample example)
-{
-    static const Plan a = planFromText(std::string(embedded::kDefaultPlanJson));
-    static const Plan b = planFromText(std::string(embedded::kExampleBPlanJson));
-    return example == WorkedExample::B ? b : a;
-}
-
-WorkedExample workedExampleOf(const Plan& plan)
-{
-    for (WorkedExample which : {WorkedExample::A, WorkedExample::B}) {
-        Plan example = workedExamplePlan(which);
-        example.name = plan.name;
-        example.nameUserSet = plan.nameUserSet;
-        if (example == plan)
-            return which;
-    }
-    return WorkedExample::None;
-}
-
-Plan defaultPlan()
-{
-    static const Plan plan = [] {
-        Plan p = workedExamplePlan(WorkedExample::A);
-        p.cluster.mtbfSeconds = kDefaultMtbfHoursPerNode * units::secondsPerHour;
-        p.cluster.mtbfBasis = MtbfBasis::PerNode;
-        // Not the example any more (another failure rate): its name follows what it plans.
-        p.nameUserSet = false;
-        refreshPlanName(p);
-        return p;
-    }();
-    return plan;
 }
 
 }  // namespace trainplan

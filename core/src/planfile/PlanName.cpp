@@ -1,4 +1,4 @@
-#include "plan/PlanName.h"
+#include "planfile/PlanName.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,7 +6,8 @@
 #include <cstdio>
 
 #include "estimate/ParameterModel.h"
-#include "plan/Presets.h"
+#include "presets/Presets.h"
+#include "base/Units.h"
 
 namespace trainplan {
 
@@ -26,7 +27,7 @@ std::string grouped(long long n)
 std::string shortCount(double value, int significant)
 {
     struct Scale { double factor; const char* suffix; };
-    static const Scale scales[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}, {1, ""}};
+    static const Scale scales[] = {{units::tera, "T"}, {units::giga, "B"}, {units::mega, "M"}, {units::kilo, "K"}, {1, ""}};
     if (!std::isfinite(value) || value <= 0)
         return "0";
     // Round first, so 999.6B becomes "1T" rather than "1,000B".

@@ -13,8 +13,8 @@
 
 #include <string>
 
+#include "base/PlanError.h"
 #include "plan/Plan.h"
-#include "plan/PlanError.h"
 
 namespace trainplan {
 

@@ -6,10 +6,12 @@
 #include <cstddef>
 #include <string>
 
+#include "base/Units.h"
+
 namespace trainplan {
 
 // Plans, recovery copies and imported configurations are kilobytes; nothing legitimate is near this.
-inline constexpr size_t kMaxInputFileBytes = 16 * 1024 * 1024;
+inline constexpr size_t kMaxInputFileBytes = 16 * units::mebibyte;
 
 // The file's bytes. Throws PlanError (path "") naming `path` and why: missing, unreadable, not a
 // regular file, or larger than `maxBytes`.

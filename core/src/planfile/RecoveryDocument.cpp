@@ -1,4 +1,4 @@
-#include "plan/RecoveryDocument.h"
+#include "planfile/RecoveryDocument.h"
 
 #include <algorithm>
 #include <iterator>
@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/BoundedJson.h"
-#include "plan/PlanIO.h"
+#include "base/BoundedJson.h"
+#include "planfile/PlanFile.h"
 
 namespace trainplan {
 

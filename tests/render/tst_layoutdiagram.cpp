@@ -1,22 +1,18 @@
-// The layout diagram , offscreen: it draws the plan with
-// stage colours, maps a drawn GPU back to its rank, lights up the right groups when a GPU is
-// selected, flags a TP group that crosses nodes, stays legible at 16,384 GPUs by drawing
-// blocks instead of thousands of GPUs, never lets text overlap or leave the picture, and
-// repaints when the document changes.
-#include "PixelCount.h"
+// The layout diagram's painter, with no widgets: it says what each node holds, maps a drawn GPU
+// back to its rank, lights up the right groups when a GPU is selected, flags a TP group that
+// crosses nodes, stays legible at 16,384 GPUs by drawing blocks instead of thousands of GPUs,
+// and never lets text overlap or leave the picture. The view around it: tests/ui.
 #include <QImage>
 #include <QPainter>
-#include <QSignalSpy>
-#include <QToolTip>
 #include <QtTest>
 
 #include <set>
 
+#include "../PixelCount.h"
+#include "analysis/Analysis.h"
 #include "layoutdiagram/LayoutDiagramPainter.h"
-#include "layoutdiagram/LayoutDiagramView.h"
-#include "document/PlanDocument.h"
-#include "plan/PlanIO.h"
-#include "plan/Presets.h"
+#include "planfile/PlanFile.h"
+#include "presets/Presets.h"
 
 using trainplan::ParallelDim;
 
@@ -68,11 +64,8 @@ class TestLayoutDiagram : public QObject {
     Q_OBJECT
 
 private slots:
-    void viewRendersTheSeedPlanInStageColours();
     void labelsSayWhatEachNodeHolds();
     void hitTestingFindsTheDrawnRank();
-    void hoverShowsRankNodeAndCoordinates();
-    void clickSelectsAGpu();
     void selectionLightsUpTpPpAndDpGroups();
     void gradientGroupIncludesContextParallelPeers();
     void linksCarryTheRankMapTraffic();
@@ -81,28 +74,7 @@ private slots:
     void textNeverOverlapsNorLeavesThePicture_data();
     void textNeverOverlapsNorLeavesThePicture();
     void tinyTargetsAndBadLayoutsDoNotBreakIt();
-    void viewRepaintsWhenTheDocumentChanges();
-    void selectionIsDroppedWhenItsRankDisappears();
 };
-
-void TestLayoutDiagram::viewRendersTheSeedPlanInStageColours()
-{
-    PlanDocument doc;
-    doc.resetTo(seedPlan());
-    LayoutDiagramView view(&doc);
-    view.resize(kTarget.size().toSize());
-    const QImage image = view.grab().toImage().convertToFormat(QImage::Format_ARGB32);
-
-    const int background = countPixels(image, view.diagram().style().background);
-    QVERIFY2(background < image.width() * image.height() * 0.95, "the diagram is blank");
-    for (int stage = 0; stage < 4; ++stage) {
-        const QColor color = LayoutDiagramStyle::stageColor(stage, 4);
-        QVERIFY2(countPixels(image, color) > 200, qPrintable(QString("stage %1's colour %2 is missing").arg(stage + 1).arg(color.name())));
-    }
-    // Four nodes of eight GPUs in front: replica 1 of the worked example's TP 8 x PP 4 x DP 64.
-    QCOMPARE(view.diagram().individuallyDrawnGpus(), 32);
-    QVERIFY(!view.diagram().nodesAggregated());
-}
 
 void TestLayoutDiagram::labelsSayWhatEachNodeHolds()
 {
@@ -140,48 +112,6 @@ void TestLayoutDiagram::hitTestingFindsTheDrawnRank()
     }
     QVERIFY(!diagram.gpuCenter(8));  // replica 2 stands behind, not drawn on its own
     QCOMPARE(diagram.rankAt(QPointF(3, kTarget.height() / 2)), std::nullopt);
-}
-
-void TestLayoutDiagram::hoverShowsRankNodeAndCoordinates()
-{
-    PlanDocument doc;
-    doc.resetTo(seedPlan());
-    LayoutDiagramView view(&doc);
-    view.resize(kTarget.size().toSize());
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-
-    const QString text = view.diagram().describeRank(517);
-    QVERIFY2(text.contains("Rank 517 · node 64 · local GPU 5"), qPrintable(text));
-    QVERIFY2(text.contains("TP 5 · CP 0 · DP 0 · PP 1"), qPrintable(text));
-    QVERIFY2(text.contains("Replica 1 of 64 · Stage 2 of 4 · layers 21–40"), qPrintable(text));
-
-    QCOMPARE(view.diagram().toolTipAt(*view.diagram().gpuCenter(517)), text);
-    const QPoint at = view.diagram().gpuCenter(517)->toPoint();
-    QHelpEvent help(QEvent::ToolTip, at, view.mapToGlobal(at));
-    QCoreApplication::sendEvent(&view, &help);
-    QTRY_COMPARE(QToolTip::text(), text);
-    QToolTip::hideText();
-}
-
-void TestLayoutDiagram::clickSelectsAGpu()
-{
-    PlanDocument doc;
-    doc.resetTo(seedPlan());
-    LayoutDiagramView view(&doc);
-    view.resize(kTarget.size().toSize());
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QSignalSpy changed(&view, &LayoutDiagramView::selectedRankChanged);
-
-    QTest::mouseClick(&view, Qt::LeftButton, {}, view.diagram().gpuCenter(1024 + 2)->toPoint());
-    QCOMPARE(view.selectedRank(), std::optional<int>(1026));
-    QCOMPARE(changed.size(), 1);
-    QCOMPARE(changed.last().at(0).toInt(), 1026);
-
-    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(3, view.height() / 2));  // empty space clears
-    QCOMPARE(view.selectedRank(), std::nullopt);
-    QCOMPARE(changed.last().at(0).toInt(), -1);
 }
 
 void TestLayoutDiagram::selectionLightsUpTpPpAndDpGroups()
@@ -259,14 +189,11 @@ void TestLayoutDiagram::linksCarryTheRankMapTraffic()
 
 void TestLayoutDiagram::tpAcrossNodesIsFlagged()
 {
-    PlanDocument doc;
-    doc.resetTo(seedPlan());
-    doc.edit("TP 16", [](trainplan::Plan& p) {
-        p.layout.tp = 16;
-        p.layout.dp = 32;
-    });
+    trainplan::Plan plan = seedPlan();
+    plan.layout.tp = 16;
+    plan.layout.dp = 32;
     LayoutDiagramPainter diagram;
-    diagram.setPlan(doc.plan(), doc.estimate());
+    diagram.setPlan(plan, trainplan::analyse(plan).estimate);
     const QImage image = render(diagram);
     const auto* geometry = diagram.geometry();
     QVERIFY(geometry);
@@ -453,43 +380,6 @@ void TestLayoutDiagram::tinyTargetsAndBadLayoutsDoNotBreakIt()
     QCOMPARE(diagram.rankAt(QPointF(10, 10)), std::nullopt);
     const QImage image = render(diagram);
     QVERIFY(countPixels(image, diagram.style().mutedText) > 0);
-}
-
-void TestLayoutDiagram::viewRepaintsWhenTheDocumentChanges()
-{
-    PlanDocument doc;
-    doc.resetTo(seedPlan());
-    LayoutDiagramView view(&doc);
-    view.resize(kTarget.size().toSize());
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QTRY_VERIFY(view.paintCount() > 0);
-    const QImage before = view.grab().toImage();
-    const int paints = view.paintCount();
-
-    doc.edit("PP 8", [](trainplan::Plan& p) {
-        p.layout.pp = 8;
-        p.layout.dp = 32;
-    });
-    QTRY_VERIFY(view.paintCount() > paints);
-    QCOMPARE(view.diagram().model()->frontCaption(), QStringLiteral("REPLICA 1 OF 32 · 8 NODES · 64 GPUS"));
-    QVERIFY(view.grab().toImage() != before);
-    QCOMPARE(view.diagram().individuallyDrawnGpus(), 64);
-}
-
-void TestLayoutDiagram::selectionIsDroppedWhenItsRankDisappears()
-{
-    PlanDocument doc;
-    doc.resetTo(seedPlan());
-    LayoutDiagramView view(&doc);
-    view.selectRank(1500);
-    QCOMPARE(view.selectedRank(), std::optional<int>(1500));
-    doc.edit("DP 16", [](trainplan::Plan& p) { p.layout.dp = 32; });  // 1,024 ranks
-    QCOMPARE(view.selectedRank(), std::nullopt);
-    view.selectRank(700);
-    doc.edit("DP 64", [](trainplan::Plan& p) { p.layout.dp = 64; });
-    QCOMPARE(view.selectedRank(), std::optional<int>(700));  // still exists: kept, groups recomputed
-    QCOMPARE(view.diagram().selection().gradientRanks.size(), size_t(64));
 }
 
 QTEST_MAIN(TestLayoutDiagram)

@@ -1,0 +1,150 @@
+// Every place the report, the slides and the layout diagram name a layout lists every parallel
+// dimension of the table (plan/ParallelDims.h), in its display order, with its size: the PDF's
+// plan line, the inputs table, the deck's key figures, the validation plan's replica, the
+// diagram's caption, a rank's coordinates and the gradient group's link. The expectations are
+// built from the table, so a dimension added to it and missed by one of these fails here.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+
+#include "../RunTool.h"
+#include "analysis/Analysis.h"
+#include "base/Format.h"
+#include "layoutdiagram/LayoutDiagramModel.h"
+#include "plan/ParallelDims.h"
+#include "planfile/WorkedExamples.h"
+#include "report/PdfReport.h"
+#include "report/ReportContext.h"
+#include "report/ReportPainter.h"
+#include "report/ReviewHtml.h"
+#include "report/SlideExport.h"
+
+using namespace trainplan;
+
+namespace {
+
+std::vector<ParallelDim> displayed()
+{
+    std::vector<ParallelDim> out(kParallelDims.begin(), kParallelDims.end());
+    std::sort(out.begin(), out.end(),
+        [](ParallelDim a, ParallelDim b) { return parallelDimInfo(a).displayOrder < parallelDimInfo(b).displayOrder; });
+    return out;
+}
+
+QString label(ParallelDim d)
+{
+    return QString::fromUtf8(parallelDimInfo(d).label.data(), qsizetype(parallelDimInfo(d).label.size()));
+}
+
+// "TP 2 × PP 4 × DP 8 × CP 16" for the dimensions `keep` accepts, in display order.
+template <typename Keep>
+QString sizes(const LayoutSpec& l, const QString& separator, Keep keep)
+{
+    QStringList parts;
+    for (ParallelDim d : displayed())
+        if (keep(d))
+            parts << QStringLiteral("%1 %2").arg(label(d)).arg(l.size(d));
+    return parts.join(separator);
+}
+QString sizes(const LayoutSpec& l, const QString& separator = QStringLiteral(" × "))
+{
+    return sizes(l, separator, [](ParallelDim) { return true; });
+}
+
+// The default plan with a different size in every dimension (2, 4, 8, 16 in table order), on
+// exactly the GPUs they use.
+Plan distinctSizesPlan()
+{
+    Plan plan = defaultPlan();
+    int size = 2;
+    for (ParallelDim d : kParallelDims) {
+        plan.layout.size(d) = size;
+        size *= 2;
+    }
+    plan.layout.dpAuto = false;
+    plan.cluster.gpus = int(plan.layout.gpus());
+    return plan;
+}
+
+}  // namespace
+
+class TestLayoutText : public QObject {
+    Q_OBJECT
+
+private slots:
+    void reportAndSlidesNameEveryDimension();
+    void diagramNamesEveryDimension();
+};
+
+void TestLayoutText::reportAndSlidesNameEveryDimension()
+{
+    const Plan plan = distinctSizesPlan();
+    const ReportContext context(trainplan::analyse(plan));
+    const LayoutSpec& l = context.plan().layout;
+
+    const QString figures = slideexport::keyFigures(context);
+    QVERIFY2(figures.contains(" as " + sizes(l) + " · "), qPrintable(figures));
+
+    QStringList labels, values;
+    for (ParallelDim d : displayed()) {
+        labels << label(d);
+        values << QString::number(l.size(d));
+    }
+    const QString inputs = reportpainter::viewHtml(ReportView::Inputs, context);
+    QVERIFY2(
+        inputs.contains(labels.join(" × ")) && inputs.contains(values.join(" × ") + " = " + QString::fromStdString(trainplan::formatInteger(double(l.gpus())))), qPrintable(inputs));
+
+    // One replica: every dimension but the one that splits the batch.
+    QStringList replica;
+    for (ParallelDim d : displayed())
+        if (splitsReplica(d))
+            replica << label(d);
+    const QString staging = reviewhtml::validationStages(context);
+    QVERIFY2(staging.contains("(" + replica.join(" × ") + " = " + QString::number(parallelSizeProduct(l, splitsReplica)) + " GPUs)"),
+             qPrintable(staging));
+
+    // The PDF's plan line under the title.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("report.pdf");
+    QString error;
+    QVERIFY2(pdfreport::write(context, path, QPageSize::A4, &error), qPrintable(error));
+    const QString text = runTool("pdftotext", {"-f", "1", "-l", "1", path, "-"}).simplified();
+    QVERIFY2(text.contains(" · " + sizes(l) + " · ZeRO-"), qPrintable(text));
+}
+
+void TestLayoutText::diagramNamesEveryDimension()
+{
+    // Every dimension above 1: the caption names them all.
+    const Plan plan = distinctSizesPlan();
+    const Estimate est = analyse(plan).estimate;
+    LayoutDiagramModel model(plan, est);
+    QVERIFY2(model.layoutCaption().startsWith(sizes(plan.layout) + " = "), qPrintable(model.layoutCaption()));
+    // At size 1 a dimension is named only when the table says so.
+    Plan ones = plan;
+    for (ParallelDim d : kParallelDims)
+        if (!parallelDimInfo(d).namedWhenOne)
+            ones.layout.size(d) = 1;
+    ones.cluster.gpus = int(ones.layout.gpus());
+    LayoutDiagramModel shorter(ones, analyse(ones).estimate);
+    const auto named = [&](ParallelDim d) { return parallelDimInfo(d).namedWhenOne || ones.layout.size(d) > 1; };
+    QVERIFY2(
+        shorter.layoutCaption().startsWith(sizes(ones.layout, QStringLiteral(" × "), named) + " = "), qPrintable(shorter.layoutCaption()));
+
+    // A rank's coordinates, every dimension in the order the table indexes them.
+    const int rank = int(plan.layout.gpus()) - 1;
+    QStringList coordinates;
+    for (ParallelDim d : kParallelDims)
+        coordinates << QStringLiteral("%1 %2").arg(label(d)).arg(plan.layout.size(d) - 1);
+    QVERIFY2(model.describeRank(rank).contains(coordinates.join(" · ")), qPrintable(model.describeRank(rank)));
+    QVERIFY2(model.selectionFor(rank).title.endsWith(coordinates.join(" · ")), qPrintable(model.selectionFor(rank).title));
+
+    // The gradient group's link names every dimension holding the same weights.
+    const auto links = model.selectionFor(rank).links;
+    const auto gradient = std::find_if(links.begin(), links.end(), [](const auto& link) { return sharesWeights(link.dim); });
+    QVERIFY(gradient != links.end());
+    QVERIFY2(gradient->text.startsWith(sizes(plan.layout, QStringLiteral(" × "), sharesWeights) + " · "), qPrintable(gradient->text));
+}
+
+QTEST_MAIN(TestLayoutText)
+#include "tst_layouttext.moc"

@@ -1,0 +1,110 @@
+// The pipeline timeline's scene, with no widgets: a million-event step is drawn as a bounded
+// number of rectangles, a new plan in the same window repaints from scratch, and the
+// activations in flight agree with the core's peaks. The view around it: tests/ui/tst_timeline.cpp.
+#include <QImage>
+#include <QPainter>
+#include <QtTest>
+
+#include "../TestPlans.h"
+#include "planfile/WorkedExamples.h"
+#include "timeline/TimelinePainter.h"
+#include "timeline/TimelineScene.h"
+
+namespace {
+
+constexpr QSize kShot(1400, 600);
+
+void paintScene(TimelineScene& scene, QSize size = kShot)
+{
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    scene.paint(p, QRectF(QPointF(0, 0), QSizeF(size)));
+}
+
+}  // namespace
+
+class TestTimelineScene : public QObject {
+    Q_OBJECT
+
+private slots:
+    void levelOfDetailBoundsTheRectangles();
+    void repaintFollowsThePlanAtAFixedWindow();
+    void inFlightPeaksAgreeWithTheCore();
+};
+
+void TestTimelineScene::levelOfDetailBoundsTheRectangles()
+{
+    TimelineScene scene;
+    const trainplan::Plan plan = testplans::largePipelinePlan();
+    scene.setAnalysis(trainplan::analyse(plan));
+    const TimelineLane& lane = scene.model().lane(0);
+    QCOMPARE(lane.result().p, 64);
+    QCOMPARE(lane.result().m, 1024);
+    QCOMPARE(lane.result().v, 4);
+    QVERIFY(lane.result().events.size() > 1000000);
+    paintScene(scene, {1600, 600});
+    const auto& stats = scene.timeline().stats();
+    // The whole step: every block is thinner than a pixel, so only bubble rows and DP syncs
+    // are rectangles; the blocks are pixel columns of one image.
+    QVERIFY2(stats.rectangles <= 3 * 64, qPrintable(QString::number(stats.rectangles)));
+    QVERIFY(stats.aggregatedColumns > 1000);
+    QCOMPARE(stats.labels, 0);
+    // Zoomed to where blocks are a few pixels wide, still at most one rectangle per
+    // kMinBlockWidth of each row, whatever the step holds.
+    const TimelineAxis& axis = scene.timeline().axis();
+    scene.zoomAt(axis.left() + axis.width() / 2, 40);
+    paintScene(scene, {1600, 600});
+    const double bound = 64 * (scene.timeline().axis().width() / TimelinePainter::kMinBlockWidth + 4);
+    QVERIFY(scene.timeline().stats().rectangles > 1000);
+    QVERIFY2(scene.timeline().stats().rectangles <= bound, qPrintable(QString::number(scene.timeline().stats().rectangles)));
+}
+
+void TestTimelineScene::repaintFollowsThePlanAtAFixedWindow()
+{
+    // A repaint reuses the level-of-detail images while nothing changed; a new plan with
+    // the very same window must not show the old ones.
+    TimelineScene scene;
+    trainplan::Plan plan = testplans::largePipelinePlan();
+    scene.setAnalysis(trainplan::analyse(plan));
+    scene.setWindow(5.0, 25.0);
+    QImage before(1600, 600, QImage::Format_ARGB32_Premultiplied), again = before, after = before;
+    for (QImage* image : {&before, &again}) {
+        QPainter p(image);
+        scene.paint(p, QRectF(0, 0, 1600, 600));
+    }
+    QCOMPARE(again, before);
+    plan.cluster.peakFlopsPerGpu *= 0.5;  // compute blocks about twice as long
+    scene.setAnalysis(trainplan::analyse(plan));
+    QCOMPARE(scene.windowStart(), 5.0);
+    QCOMPARE(scene.windowEnd(), 25.0);
+    TimelineScene fresh;
+    fresh.setAnalysis(trainplan::analyse(plan));
+    fresh.setWindow(5.0, 25.0);
+    QImage expected = after;
+    for (auto [s, image] : {std::pair{&scene, &after}, std::pair{&fresh, &expected}}) {
+        QPainter p(image);
+        s->paint(p, QRectF(0, 0, 1600, 600));
+    }
+    QVERIFY(after != before);
+    QCOMPARE(after, expected);
+}
+
+void TestTimelineScene::inFlightPeaksAgreeWithTheCore()
+{
+    for (const trainplan::Plan& plan : {trainplan::defaultPlan(), testplans::largePipelinePlan()}) {
+        TimelineScene scene;
+        scene.setComparison(true);
+        scene.setAnalysis(trainplan::analyse(plan));
+        for (int i = 0; i < scene.model().laneCount(); ++i) {
+            const TimelineLane& lane = scene.model().lane(i);
+            QVERIFY2(lane.simulated(), qPrintable(lane.problem));
+            for (int s = 0; s < lane.result().p; ++s)
+                QCOMPARE(lane.inFlight.peak(s), lane.result().stages[size_t(s)].peakInFlightMicrobatches);
+            // Everything pinned is freed by the end of the step.
+            QCOMPARE(lane.inFlight.valueAt(0, lane.result().computeSeconds), 0.0);
+        }
+    }
+}
+
+QTEST_MAIN(TestTimelineScene)
+#include "tst_timelinescene.moc"
