@@ -89,6 +89,12 @@ template <typename E, size_t N> QString named(const NameTable<E, N>& table, E va
     return q(nameOf(table, value));
 }
 
+// "FlashAttention-2", "none (unfused)": framework.flash_attention in words.
+QString kernelName(FlashAttentionVersion v)
+{
+    return v == FlashAttentionVersion::None ? QStringLiteral("none (unfused)") : "FlashAttention-" + named(kFlashAttentionVersionNames, v);
+}
+
 QString yesNo(bool v)
 {
     return v ? QStringLiteral("yes") : QStringLiteral("no");
@@ -156,8 +162,8 @@ std::vector<Section> sections(const Plan& p, const Estimate& e)
     // The kernel as the plan gives it, else as its profile does, else unknown.
     const auto flash = frameworkSwitch(p.framework, &FrameworkSpec::flashAttention);
     training.add({"framework.flash_attention"},
-        flash ? named(kFlashAttentionVersionNames, *flash) + (p.framework.flashAttention ? QString() : QString(" (the profile's)"))
-              : QString("not given (%1 assumed)").arg(named(kFlashAttentionVersionNames, kUnknownFlashAttentionExpected)));
+        flash ? kernelName(*flash) + (p.framework.flashAttention ? QString() : QString(" (the profile's)"))
+              : QString("not given (%1 assumed)").arg(kernelName(kUnknownFlashAttentionExpected)));
     training.add({"training.buffer_gb", "training.fragmentation_fraction"},
         QString("%1 / %2").arg(
             shown("training.buffer_gb", t.bufferBytes), shown("training.fragmentation_fraction", t.fragmentationFraction)));

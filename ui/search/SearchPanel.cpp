@@ -22,6 +22,8 @@
 #include "base/Format.h"
 #include "document/PlanDocument.h"
 #include "base/Units.h"
+#include "plan/PlanFields.h"
+#include "plan/ShownUnits.h"
 #include "search/SearchResultsModel.h"
 #include "search/SearchRunner.h"
 #include "search/SearchScatter.h"
@@ -153,12 +155,17 @@ QWidget* SearchPanel::buildOptions()
     batchMode_->addItem(tr("Batch fixed"));
     batchMode_->addItem(tr("Batch range"));
     batchMode_->setToolTip(tr("A range tries every DP x 2^k sequences between the two bounds"));
+    // Global batches within the file's bounds (the plan-field table), up to 2^24 sequences: tens
+    // of billions of tokens a step, far beyond any published run, and the search's DP x 2^k steps
+    // stay few.
+    const trainplan::PlanField& batch = trainplan::planField("training.global_batch_sequences");
+    constexpr double kLargestSearchedBatch = 1 << 24;
     batchMin_ = new QSpinBox;
     batchMax_ = new QSpinBox;
     for (QSpinBox* s : {batchMin_, batchMax_}) {
-        s->setRange(1, 1 << 24);
+        s->setRange(int(batch.min), int(std::min(batch.max, kLargestSearchedBatch)));
         s->setGroupSeparatorShown(true);
-        s->setSuffix(tr(" seq"));
+        s->setSuffix(QString::fromStdString(trainplan::shownUnit(batch).suffix));
     }
     top_ = new QSpinBox;
     top_->setRange(1, 10000);
