@@ -23,4 +23,19 @@ inline trainplan::Plan largePipelinePlan()
     return plan;
 }
 
+// Worked example A at micro-batch 8 and 8k tokens with its recompute left unknown: it fits only
+// with recompute, so the analysis settles one (analysis/PlanUnknowns.h) and the settled plan's
+// figures differ from the plan's as given (sensitivity's micro-batch bar, for one).
+inline trainplan::Plan unknownRecomputePlan()
+{
+    trainplan::Plan plan = trainplan::defaultPlan();
+    plan.training.microBatchSize = 8;
+    plan.model.sequenceLength = 8192;
+    plan.training.globalBatchSequences = 2048;
+    plan.layout.recompute = trainplan::Recompute::None;
+    plan.layout.recomputeLayers = 0;
+    plan.layout.unknownFields |= trainplan::kUnknownRecompute;
+    return plan;
+}
+
 }  // namespace testplans

@@ -97,8 +97,9 @@ QString TornadoPainter::titleDetail() const
         result_.basis == trainplan::SensitivityBasis::Predicted ? trainplan::TimeBasis::Predicted : trainplan::TimeBasis::AssumedMfu));
     const bool unknowns = std::any_of(result_.bars.begin(), result_.bars.end(),
                                       [](const trainplan::SensitivityBar& b) { return b.kind == trainplan::SensitivityKind::Unknown; });
-    return unknowns ? tr(" · basis: %1 · inputs ±10 % or one valid step; unknowns to either value").arg(basis)
-                    : tr(" · basis: %1 · inputs ±10 % or one valid step").arg(basis);
+    const QString step = QString::fromStdString(trainplan::formatPercent(result_.fraction, 0));  // as the core moved them
+    return unknowns ? tr(" · basis: %1 · inputs ±%2 or one valid step; unknowns to either value").arg(basis, step)
+                    : tr(" · basis: %1 · inputs ±%2 or one valid step").arg(basis, step);
 }
 
 QString TornadoPainter::title() const
@@ -240,8 +241,9 @@ void TornadoPainter::paint(QPainter& p, const QRectF& rect) const
     // An unknown input's low end is its slower value, its high end its faster one.
     const bool unknowns = std::any_of(result_.bars.begin(), result_.bars.end(),
                                       [](const trainplan::SensitivityBar& b) { return b.kind == trainplan::SensitivityKind::Unknown; });
-    const QString legendLow = unknowns ? tr("input −10 % / slower") : tr("input −10 %");
-    const QString legendHigh = unknowns ? tr("input +10 % / faster") : tr("input +10 %");
+    const QString moved = QString::fromStdString(trainplan::formatPercent(result_.fraction, 0));
+    const QString legendLow = unknowns ? tr("input −%1 / slower").arg(moved) : tr("input −%1").arg(moved);
+    const QString legendHigh = unknowns ? tr("input +%1 / faster").arg(moved) : tr("input +%1").arg(moved);
     const double swatch = 10;
     const double legendWidth = 2 * (swatch + 4) + valueMetrics.horizontalAdvance(legendLow) + valueMetrics.horizontalAdvance(legendHigh) + 14;
     // The measure in bold, then what varies and the basis, muted: elided from the end, so a

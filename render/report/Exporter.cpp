@@ -8,14 +8,8 @@
 
 namespace exporter {
 
-bool run(const trainplan::Plan& plan, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written,
-         QStringList* kept)
-{
-    return run(trainplan::analyse(plan), sourceName, request, error, written, kept);
-}
-
 bool run(const trainplan::Analysis& analysis, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written,
-         QStringList* kept)
+    QStringList* kept)
 {
     const ReportContext context(analysis, sourceName);
     if (!request.pdfPath.isEmpty()) {
@@ -32,7 +26,7 @@ bool run(const trainplan::Analysis& analysis, const QString& sourceName, const E
             *written << files;
     }
     if (!request.markdownPath.isEmpty()) {
-        const std::string md = "# " + context.title().toStdString() + "\n\n" + trainplan::derivationToMarkdown(trainplan::derive(context.analysis()));
+        const std::string md = "# " + context.title().toStdString() + "\n\n" + trainplan::derivationToMarkdown(context.derivation());
         if (!exportfile::write(request.markdownPath, QByteArray::fromStdString(md), error))
             return false;
         if (written)

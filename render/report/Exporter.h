@@ -18,11 +18,9 @@ namespace exporter {
 
 // Returns false with a message naming what failed. Needs a QGuiApplication (fonts, painting);
 // headless runs use the offscreen platform. The window passes its document's analysis so the
-// exports quote the figures on screen.
+// exports quote the figures on screen; the CLI analyses the plan it was given.
 // `kept` gets what the slide folder held that TrainPlan did not write and left in place.
-bool run(const trainplan::Plan& plan, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written = nullptr,
-         QStringList* kept = nullptr);
 bool run(const trainplan::Analysis& analysis, const QString& sourceName, const ExportRequest& request, QString* error,
-         QStringList* written = nullptr, QStringList* kept = nullptr);
+    QStringList* written = nullptr, QStringList* kept = nullptr);
 
 }  // namespace exporter

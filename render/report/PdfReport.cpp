@@ -8,6 +8,7 @@
 #include <QBuffer>
 #include <QTextDocument>
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -18,7 +19,7 @@
 #include "report/PageFlow.h"
 #include "report/ReportContext.h"
 #include "report/ReportPainter.h"
-#include "report/ReviewHtml.h"
+#include "report/ReportSection.h"
 #include "style/Theme.h"
 #include "text/Derivation.h"
 
@@ -113,7 +114,7 @@ struct TitleLayout {
     double height() const { return titleHeight + planLineHeight + 28 + askHeight; }
 };
 
-TitleLayout titleLayout(const ReportContext& ctx, double width)
+TitleLayout titleLayout(const ReportContext& ctx, const QString& askLine, double width)
 {
     const auto& plan = ctx.plan();
     const auto& l = plan.layout;
@@ -127,13 +128,13 @@ TitleLayout titleLayout(const ReportContext& ctx, double width)
                      .arg(QString::fromStdString(std::string(trainplan::nameOf(trainplan::kScheduleNames, l.schedule))));
     t.titleHeight = QFontMetricsF(reportpainter::font(22, true)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, ctx.title()).height() + 4;
     t.planLineHeight = QFontMetricsF(reportpainter::font(11)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, t.planLine).height() + 6;
-    t.askHeight = reportpainter::htmlHeight(page("<b>" + reviewhtml::askLine(ctx) + "</b>"), width);
+    t.askHeight = reportpainter::htmlHeight(page("<b>" + askLine + "</b>"), width);
     return t;
 }
 
-void paintTitle(QPainter& p, const QRectF& r, const ReportContext& ctx)
+void paintTitle(QPainter& p, const QRectF& r, const ReportContext& ctx, const QString& askLine)
 {
-    const TitleLayout t = titleLayout(ctx, r.width());
+    const TitleLayout t = titleLayout(ctx, askLine, r.width());
     p.setFont(reportpainter::font(22, true));
     p.setPen(theme::ink());
     p.drawText(QRectF(r.left(), r.top(), r.width(), t.titleHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, ctx.title());
@@ -145,65 +146,71 @@ void paintTitle(QPainter& p, const QRectF& r, const ReportContext& ctx)
     p.setPen(theme::faint());
     p.drawText(QRectF(r.left(), y, r.width(), 22), Qt::AlignLeft | Qt::AlignVCenter,
                QObject::tr("Report created %1 by TrainPlan").arg(ctx.created().toString("d MMMM yyyy, HH:mm")));
-    paintHtml(p, QRectF(r.left(), y + 28, r.width(), t.askHeight), page("<b>" + reviewhtml::askLine(ctx) + "</b>"));
+    paintHtml(p, QRectF(r.left(), y + 28, r.width(), t.askHeight), page("<b>" + askLine + "</b>"));
 }
 
+// A drawing's preferred height on a page, and how far it may shrink or grow to fill one.
+struct DrawingHeights {
+    double preferred, low, high;
+};
+
+DrawingHeights drawingHeights(const ReportContext& ctx, ReportView view, const QSizeF& body)
+{
+    switch (view) {
+    case ReportView::Summary:
+        return {4 * 82 + 30, 4 * 70 + 30, 4 * 96 + 30};  // headline figures: two columns of four cards
+    case ReportView::Memory:
+        return {290, 180, 380};
+    case ReportView::StepTime:
+        return {190, 140, 250};
+    case ReportView::Timeline:
+        return {330, 220, 480};
+    case ReportView::Sensitivity:
+        return {300, 220, 420};
+    case ReportView::Layout: {
+        // The height the diagram draws at this width, at most a page under a heading.
+        const double full = body.height() - kHeadingHeight;
+        const double diagram = std::clamp(reportpainter::layoutDiagramHeight(ctx, body.width()), 200.0, full);
+        return {diagram, 0.75 * diagram, diagram};
+    }
+    default:
+        return {300, 200, 400};
+    }
+}
+
+// One block per part of every section the document shows (ReportContext::sections()), the
+// section's title over its first part when it is headed: pages break only between parts.
 std::vector<ReportBlock> reportBlocks(const ReportContext& ctx, const QSizeF& body)
 {
     const double w = body.width();
-    const double full = body.height() - kHeadingHeight;  // the most a drawing under a heading can have
     std::vector<ReportBlock> out;
-    const QString summary = QObject::tr("Summary");
-    out.push_back({summary, {}, FlowBlock{titleLayout(ctx, w).height(), 0, 0}, [&ctx](QPainter& p, const QRectF& r) { paintTitle(p, r, ctx); }});
-    // Headline figures: two columns of four cards.
-    out.push_back(viewBlock(ctx, summary, {}, ReportView::Summary, 4 * 82 + 30, 4 * 70 + 30, 4 * 96 + 30));
-    out.push_back(textBlock(summary, {}, page(reviewhtml::redFlags(ctx)), w));
-    const QString why = reportpainter::viewTitle(ReportView::LayoutWhy, ctx);
-    out.push_back(textBlock(why, why, page(reviewhtml::layoutWhy(ctx)), w));
-    const QString inputs = QObject::tr("Inputs");
-    out.push_back(textBlock(inputs, inputs, reportpainter::viewHtml(ReportView::Inputs, ctx), w));
-
-    const QString memory = QObject::tr("Memory and step time");
-    out.push_back(viewBlock(ctx, memory, memory, ReportView::Memory, 290, 180, 380));
-    out.push_back(textBlock(memory, {}, page(reviewhtml::memoryTable(ctx)), w));
-    out.push_back(viewBlock(ctx, memory, {}, ReportView::StepTime, 190, 140, 250));
-    out.push_back(textBlock(memory, {}, page(reviewhtml::stepTable(ctx)), w));
-
-    const QString schedule = QObject::tr("Pipeline schedule");
-    out.push_back(viewBlock(ctx, schedule, schedule, ReportView::Timeline, 330, 220, 480));
-    const QString hardware = QObject::tr("Layout on the hardware");
-    const double diagram = std::clamp(reportpainter::layoutDiagramHeight(ctx, w), 200.0, full);
-    out.push_back(viewBlock(ctx, hardware, hardware, ReportView::Layout, diagram, 0.75 * diagram, diagram));
-    const QString comm = reportpainter::viewTitle(ReportView::Communication, ctx);
-    out.push_back(textBlock(comm, comm, page(reviewhtml::communication(ctx)), w));
-    const QString reliability = reportpainter::viewTitle(ReportView::Reliability, ctx);
-    out.push_back(textBlock(reliability, reliability, page(reviewhtml::reliability(ctx)), w));
-    const QString sensitivity = QObject::tr("Sensitivity");
-    out.push_back(viewBlock(ctx, sensitivity, sensitivity, ReportView::Sensitivity, 300, 220, 420));
-    const QString risks = reportpainter::viewTitle(ReportView::Risks, ctx);
-    out.push_back(textBlock(risks, risks, page(reviewhtml::risks(ctx)), w));
-    const QString validation = QObject::tr("Validation and reliability plan");
-    // A block per stage, so the plan can start at the foot of a page rather than on a new one.
-    const QString plan = reportpainter::viewHtml(ReportView::Validation, ctx);
-    const int bodyStart = plan.indexOf('>', plan.indexOf("<body")) + 1;
-    const QString open = plan.left(bodyStart), close = QStringLiteral("</body></html>");
-    const QStringList stages = plan.mid(bodyStart, plan.lastIndexOf("</body>") - bodyStart).split("<h3>");
-    for (int i = 0; i < stages.size(); ++i) {
-        if (i == 0 && stages.size() > 1) {
-            // The introduction stays with the first stage.
+    for (const ReportSection& section : ctx.sections()) {
+        if (!section.inDocument)
             continue;
+        for (size_t i = 0; i < section.parts.size(); ++i) {
+            const ReportPart& part = section.parts[i];
+            const QString heading = section.headed && i == 0 ? section.title : QString();
+            switch (part.kind) {
+            case ReportPartKind::Title: {
+                const QString askLine = part.html;
+                out.push_back({section.title, heading, FlowBlock{titleLayout(ctx, askLine, w).height(), 0, 0},
+                               [&ctx, askLine](QPainter& p, const QRectF& r) { paintTitle(p, r, ctx, askLine); }});
+                break;
+            }
+            case ReportPartKind::Drawing: {
+                const DrawingHeights h = drawingHeights(ctx, part.view, body);
+                out.push_back(viewBlock(ctx, section.title, heading, part.view, h.preferred, h.low, h.high));
+                break;
+            }
+            case ReportPartKind::Text:
+                out.push_back(textBlock(section.title, heading, page(part.html), w));
+                break;
+            case ReportPartKind::Derivation:
+                out.push_back(
+                    textBlock(section.title, heading, derivationhtml::render(ctx.derivation(), part.section, 1.0, part.first, part.last), w));
+                break;
+            }
         }
-        const QString part = i == 1 ? stages[0] + "<h3>" + stages[1] : "<h3>" + stages[i];
-        out.push_back(textBlock(validation, i <= 1 ? validation : QString(), open + part + close, w));
-    }
-
-    // The derivation, a step per block, so pages break between steps and never leave a
-    // section's tail alone on a page of its own.
-    const auto sections = trainplan::derive(ctx.analysis());
-    for (int s = 0; s < int(sections.size()); ++s) {
-        const QString title = reportpainter::viewTitle(ReportView::Derivation, ctx, s);
-        for (int step = 0; step < int(sections[size_t(s)].steps.size()); ++step)
-            out.push_back(textBlock(title, step == 0 ? title : QString(), derivationhtml::render(sections, s, 1.0, step, step + 1), w));
     }
     return out;
 }

@@ -1,10 +1,5 @@
 #include "report/ReportContext.h"
 
-ReportContext::ReportContext(const trainplan::Plan& plan, QString sourceName)
-    : ReportContext(trainplan::analyse(plan), std::move(sourceName))
-{
-}
-
 ReportContext::ReportContext(trainplan::Analysis analysis, QString sourceName)
     : analysis_(std::move(analysis))
     , sourceName_(std::move(sourceName))
@@ -22,16 +17,25 @@ QString ReportContext::title() const
     return sourceName_.isEmpty() ? QStringLiteral("Untitled plan") : sourceName_;
 }
 
-const trainplan::LayoutRationale& ReportContext::layoutRationale() const
+const std::vector<trainplan::DerivationSection>& ReportContext::derivation() const
 {
-    if (!rationale_)
-        rationale_ = trainplan::layoutRationale(analysis_);
-    return *rationale_;
+    if (!derivation_)
+        derivation_ = trainplan::derive(analysis_);
+    return *derivation_;
 }
 
-const trainplan::SensitivityResult& ReportContext::sensitivity() const
+const std::vector<ReportSection>& ReportContext::sections() const
 {
-    if (!sensitivity_)
-        sensitivity_ = trainplan::sensitivity(plan(), trainplan::SensitivityOptions{});
-    return *sensitivity_;
+    if (!sections_)
+        sections_ = reportsections::build(*this);
+    return *sections_;
+}
+
+const ReportSection& ReportContext::section(ReportView kind, int index) const
+{
+    for (const ReportSection& s : sections())
+        if (s.kind == kind && (kind != ReportView::Derivation || s.section == index))
+            return s;
+    static const ReportSection none;
+    return none;
 }

@@ -1,22 +1,28 @@
 // Everything an export needs, detached from the live window: one analysis of the plan
-// (its own copy, so an export never sees a half-finished edit) and the chart painters drawn
-// from it. QtGui only: the CLI exports with no widgets.
+// (its own copy, so an export never sees a half-finished edit; what the analysis computes on
+// first use, such as sensitivity, is shared with the window's), the chart painters drawn from
+// it, and the report as data: its sections (ReportSection.h) and the derivation, each built once
+// on first use and read by the PDF, the slides and presentation mode alike. QtGui only: the CLI
+// exports with no widgets. It computes no figure: the caller analyses the plan
+// (trainplan::analyse()).
 #pragma once
 
 #include <QDateTime>
 #include <QString>
 
 #include <optional>
+#include <vector>
 
 #include "analysis/Analysis.h"
+#include "analysis/LayoutRationale.h"
 #include "analysis/Sensitivity.h"
 #include "charts/MemoryChartPainter.h"
 #include "charts/StepTimeChartPainter.h"
-#include "analysis/LayoutRationale.h"
+#include "report/ReportSection.h"
+#include "text/Derivation.h"
 
 class ReportContext {
 public:
-    explicit ReportContext(const trainplan::Plan& plan, QString sourceName = {});
     explicit ReportContext(trainplan::Analysis analysis, QString sourceName = {});
 
     const trainplan::Analysis& analysis() const { return analysis_; }
@@ -28,10 +34,18 @@ public:
 
     const MemoryChartPainter& memoryChart() const { return memory_; }
     const StepTimeChartPainter& timeChart() const { return time_; }
-    // The layout search and neighbouring layouts behind "the layout and why", run on first use.
-    const trainplan::LayoutRationale& layoutRationale() const;
-    // Which inputs move the run's days most (predicted basis), run on first use.
-    const trainplan::SensitivityResult& sensitivity() const;
+    // The layout search and neighbouring layouts behind "the layout and why" (the analysis's).
+    const trainplan::LayoutRationale& layoutRationale() const { return analysis_.layoutRationale(); }
+    // Which inputs move the run's days most, on the predicted basis (the analysis's).
+    const trainplan::SensitivityResult& sensitivity() const { return analysis_.sensitivity(trainplan::SensitivityBasis::Predicted); }
+
+    // The report's sections in the document's order, built on first use.
+    const std::vector<ReportSection>& sections() const;
+    // The first section of a kind (the `index`th derivation section for Derivation); an empty
+    // section when there is none.
+    const ReportSection& section(ReportView kind, int index = 0) const;
+    // The derivation's sections (trainplan::derive() of the analysis), made on first use.
+    const std::vector<trainplan::DerivationSection>& derivation() const;
 
 private:
     trainplan::Analysis analysis_;
@@ -39,6 +53,6 @@ private:
     QDateTime created_;
     MemoryChartPainter memory_;
     StepTimeChartPainter time_;
-    mutable std::optional<trainplan::LayoutRationale> rationale_;
-    mutable std::optional<trainplan::SensitivityResult> sensitivity_;
+    mutable std::optional<std::vector<trainplan::DerivationSection>> derivation_;
+    mutable std::optional<std::vector<ReportSection>> sections_;
 };

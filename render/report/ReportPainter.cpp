@@ -6,6 +6,7 @@
 #include <QTextDocument>
 
 #include "analysis/Sensitivity.h"
+#include "analysis/Thresholds.h"
 #include "base/Format.h"
 #include "charts/TornadoPainter.h"
 #include "layoutdiagram/LayoutDiagramGeometry.h"
@@ -15,7 +16,7 @@
 #include "report/DerivationHtml.h"
 #include "report/InputsPage.h"
 #include "report/ReportContext.h"
-#include "report/ReviewHtml.h"
+#include "report/ReportSection.h"
 #include "style/Fonts.h"
 #include "style/Markup.h"
 #include "style/Theme.h"
@@ -48,7 +49,9 @@ QString row(const QString& label, const QString& value)
     return QString("<tr><td style='color:@muted; padding-right:14px'>%1</td><td><b>%2</b></td></tr>").arg(label, value);
 }
 
-QString validationHtml(const Analysis& a)
+// After worked example B, "Validate the plan in stages": one fragment per stage, the introduction
+// with the first, so that the report can break a page between stages.
+std::vector<QString> validationStages(const Analysis& a)
 {
     const Plan& p = a.plan;
     const Estimate& e = a.estimate;
@@ -58,35 +61,45 @@ QString validationHtml(const Analysis& a)
     for (int g = node; g < e.gpusUsed; g *= 8)
         grid += QString::number(g) + ", ";
     grid += QString::number(e.gpusUsed);
-    return QString(
-               "<p>Stages after worked example B, \"Validate the plan in stages\", with this plan's expected figures to compare against.</p>"
-               "<h3>Stage 1: one-node correctness</h3><ul>"
-               "<li>Confirm loss and gradient behaviour; check the parameter count is %1 and the FLOPs per token %2.</li>"
-               "<li>Record peak memory by component on the fullest stage (stage %3): weights %4, gradients %5, optimizer %6, activations %7.</li>"
-               "<li>Measure kernel shapes and numerical stability.</li></ul>"
-               "<h3>Stage 2: multi-node scaling</h3><ul>"
-               "<li>Test a grid of %8 GPUs, keeping the global batch (%9 sequences) or reporting any change.</li>"
-               "<li>Record tokens/s (predicted: %10 per GPU), MFU (predicted: %11), median and tail step time (predicted: %12), exposed "
-               "collective time (exposed DP, predicted: %13; %14 of TP, CP and ZeRO collectives), per-rank imbalance and peak memory.</li></ul>"
-               "<h3>Stage 3: reliability</h3><ul>"
-               "<li>Checkpoint model, optimizer, data position and random state: %15 in all, %16 per GPU; measure the write stall (plan: %17).</li>"
-               "<li>Test restart before the full run (plan: %18 per restart). Checkpoint every %19 (Young/Daly).</li>"
-               "<li>Expect about %20 failures (cluster MTBF %21); budget %22 days of wall time against %23 days of compute.</li>"
-               "<li>Health checks for loss spikes, NaNs, stalled ranks and slow nodes; keep a known-good checkpoint for rollback.</li></ul>"
-               "<h3>Stage 4: convergence</h3><ul>"
-               "<li>Run enough tokens to test the learning curve, not only throughput; compare with smaller-scale predictions and held-out loss by source.</li></ul>")
-        .arg(q(formatCount(e.parameters.total)), q(formatSci(e.flops.perToken)))
-        .arg(e.fullestStage + 1)
-        .arg(fmtBytes(e.perGpu.weights), fmtBytes(e.perGpu.gradients), fmtBytes(e.perGpu.optimizer), fmtBytes(e.perGpu.activations), grid)
-        .arg(p.training.globalBatchSequences)
-        .arg(fmtNum(a.predicted.tokensPerSecondPerGpu), q(formatPercent(a.predicted.mfu)), q(formatSeconds(a.predicted.stepSeconds)),
-             q(formatSeconds(a.predicted.components.dpCommunication)),
-             q(formatSeconds(a.predicted.components.tpCommunication + a.predicted.components.cpCommunication
-                             + a.predicted.components.zeroCommunication)))
-        .arg(fmtBytes(r.checkpointBytes), fmtBytes(r.checkpointBytesPerGpu), q(formatSeconds(r.checkpointWriteSeconds)),
-             q(formatSeconds(p.reliability.restartSeconds)), r.failuresModelled ? q(formatSeconds(r.checkpointIntervalSeconds)) : QString("(no MTBF set)"),
-             r.failuresModelled ? fmtNum(r.expectedFailures) : QString("an unknown number of"),
-             r.failuresModelled ? q(formatSeconds(r.clusterMtbfSeconds)) : QString("not set"), fmtNum(r.paddedDays), fmtNum(e.time.days));
+    std::vector<QString> stages;
+    stages.push_back(
+        QString("<p>Stages after worked example B, \"Validate the plan in stages\", with this plan's expected figures to compare against.</p>"
+                "<h3>Stage 1: one-node correctness</h3><ul>"
+                "<li>Confirm loss and gradient behaviour; check the parameter count is %1 and the FLOPs per token %2.</li>"
+                "<li>Record peak memory by component on the fullest stage (stage %3): weights %4, gradients %5, optimizer %6, activations "
+                "%7.</li>"
+                "<li>Measure kernel shapes and numerical stability.</li></ul>")
+            .arg(q(formatCount(e.parameters.total)), q(formatSci(e.flops.perToken)))
+            .arg(e.fullestStage + 1)
+            .arg(fmtBytes(e.perGpu.weights), fmtBytes(e.perGpu.gradients), fmtBytes(e.perGpu.optimizer), fmtBytes(e.perGpu.activations)));
+    stages.push_back(
+        QString("<h3>Stage 2: multi-node scaling</h3><ul>"
+                "<li>Test a grid of %1 GPUs, keeping the global batch (%2 sequences) or reporting any change.</li>"
+                "<li>Record tokens/s (predicted: %3 per GPU), MFU (predicted: %4), median and tail step time (predicted: %5), exposed "
+                "collective time (exposed DP, predicted: %6; %7 of TP, CP and ZeRO collectives), per-rank imbalance and peak "
+                "memory.</li></ul>")
+            .arg(grid)
+            .arg(p.training.globalBatchSequences)
+            .arg(fmtNum(a.predicted.tokensPerSecondPerGpu), q(formatPercent(a.predicted.mfu)), q(formatSeconds(a.predicted.stepSeconds)),
+                 q(formatSeconds(a.predicted.components.dpCommunication)),
+                 q(formatSeconds(a.predicted.components.tpCommunication + a.predicted.components.cpCommunication
+                                 + a.predicted.components.zeroCommunication))));
+    stages.push_back(
+        QString("<h3>Stage 3: reliability</h3><ul>"
+                "<li>Checkpoint model, optimizer, data position and random state: %1 in all, %2 per GPU; measure the write stall (plan: "
+                "%3).</li>"
+                "<li>Test restart before the full run (plan: %4 per restart). Checkpoint every %5 (Young/Daly).</li>"
+                "<li>Expect about %6 failures (cluster MTBF %7); budget %8 days of wall time against %9 days of compute.</li>"
+                "<li>Health checks for loss spikes, NaNs, stalled ranks and slow nodes; keep a known-good checkpoint for rollback.</li></ul>")
+            .arg(fmtBytes(r.checkpointBytes), fmtBytes(r.checkpointBytesPerGpu), q(formatSeconds(r.checkpointWriteSeconds)),
+                 q(formatSeconds(p.reliability.restartSeconds)),
+                 r.failuresModelled ? q(formatSeconds(r.checkpointIntervalSeconds)) : QString("(no MTBF set)"),
+                 r.failuresModelled ? fmtNum(r.expectedFailures) : QString("an unknown number of"),
+                 r.failuresModelled ? q(formatSeconds(r.clusterMtbfSeconds)) : QString("not set"), fmtNum(r.paddedDays), fmtNum(e.time.days)));
+    stages.push_back("<h3>Stage 4: convergence</h3><ul>"
+                     "<li>Run enough tokens to test the learning curve, not only throughput; compare with smaller-scale predictions and "
+                     "held-out loss by source.</li></ul>");
+    return stages;
 }
 
 struct Figure {
@@ -120,10 +133,12 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
         {"Memory per GPU", fmtBytes(e.perGpu.total),
          QString("of %1, stage %2; range %3 to %4").arg(fmtBytes(e.capacityBytes)).arg(e.fullestStage + 1)
              .arg(fmtBytes(ctx.analysis().memoryRange.lowBytes), fmtBytes(ctx.analysis().memoryRange.highBytes)),
-         e.fits ? normal : theme::severity(Severity::Error)},
+         // As in the window, the value turns red only when a stage does not fit (a tight GPU is
+         // named among the risks).
+         memoryVerdict(e) == Verdict::Error ? theme::severity(Severity::Error) : normal},
         {"Pipeline bubble, " + predicted, q(formatPercent(pr.bubbleFraction)),
          QString("closed form %1, m = %2").arg(q(formatPercent(e.pipeline.bubbleFraction))).arg(e.pipeline.microbatches),
-         pr.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : normal},
+         theme::verdict(bubbleVerdict(pr.bubbleFraction), normal)},
     };
     // Four cards a row where a row is wide enough for four readable ones (slides), else two.
     const int columns = rect.width() / scale >= 880 ? 4 : 2;
@@ -186,7 +201,9 @@ QString viewTitle(ReportView view, const ReportContext& ctx, int section)
     case ReportView::Layout: return QObject::tr("Ranks on nodes and GPUs");
     case ReportView::RedFlags: return QObject::tr("Red flags");
     case ReportView::Validation: return QObject::tr("Validation and reliability plan");
-    case ReportView::Sensitivity: return QObject::tr("Sensitivity: inputs ±10 %");
+    case ReportView::Sensitivity:
+        // The core's step for continuous inputs (SensitivityOptions), not a number of our own.
+        return QObject::tr("Sensitivity: inputs ±%1").arg(q(formatPercent(SensitivityOptions{}.fraction, 0)));
     case ReportView::Ask: return QObject::tr("The ask");
     case ReportView::LayoutWhy: return QObject::tr("The layout and why");
     case ReportView::Communication: return QObject::tr("Communication");
@@ -194,7 +211,7 @@ QString viewTitle(ReportView view, const ReportContext& ctx, int section)
     case ReportView::Risks: return QObject::tr("Risks");
     case ReportView::Staging: return QObject::tr("Staged validation plan");
     case ReportView::Derivation: {
-        const auto sections = derive(ctx.analysis());
+        const auto& sections = ctx.derivation();
         return section >= 0 && section < int(sections.size()) ? QObject::tr("The math: %1").arg(QString::fromStdString(sections[size_t(section)].title))
                                                               : QObject::tr("The math");
     }
@@ -204,25 +221,27 @@ QString viewTitle(ReportView view, const ReportContext& ctx, int section)
 
 int derivationSectionCount(const ReportContext& ctx)
 {
-    return int(derive(ctx.analysis()).size());
+    return int(ctx.derivation().size());
+}
+
+QString inputsBody(const ReportContext& ctx)
+{
+    return inputspage::html(inputspage::sections(ctx.plan(), ctx.estimate()));
+}
+
+std::vector<QString> validationBodies(const ReportContext& ctx)
+{
+    return validationStages(ctx.analysis());
 }
 
 QString viewHtml(ReportView view, const ReportContext& ctx, int section, double scale)
 {
-    switch (view) {
-    case ReportView::Inputs:
-        return htmlPage(inputspage::html(inputspage::sections(ctx.plan(), ctx.estimate())), scale);
-    case ReportView::RedFlags: return htmlPage(reviewhtml::redFlags(ctx), scale);
-    case ReportView::Ask: return htmlPage(reviewhtml::ask(ctx), scale);
-    case ReportView::LayoutWhy: return htmlPage(reviewhtml::layoutWhy(ctx), scale);
-    case ReportView::Communication: return htmlPage(reviewhtml::communication(ctx), scale);
-    case ReportView::Reliability: return htmlPage(reviewhtml::reliability(ctx), scale);
-    case ReportView::Risks: return htmlPage(reviewhtml::risks(ctx), scale);
-    case ReportView::Staging: return htmlPage(reviewhtml::validationStages(ctx), scale);
-    case ReportView::Validation: return htmlPage(validationHtml(ctx.analysis()), scale);
-    case ReportView::Derivation: return derivationhtml::render(derive(ctx.analysis()), section, scale);
-    default: return {};
-    }
+    if (view == ReportView::Derivation)
+        return derivationhtml::render(ctx.derivation(), section, scale);
+    if (!isTextView(view))
+        return {};
+    // The section's text as the report holds it (ReportSection.h), in a page at this scale.
+    return htmlPage(reportsections::text(ctx.section(view)), scale);
 }
 
 namespace {
@@ -252,7 +271,7 @@ void paintHtmlPage(QPainter& p, const QRectF& rect, const QString& html, int pag
 // Derivation pages hold whole steps: greedily pack steps while the rendered height fits.
 std::vector<std::pair<int, int>> derivationPages(const ReportContext& ctx, int section, const QSizeF& size, double scale)
 {
-    const auto sections = derive(ctx.analysis());
+    const auto& sections = ctx.derivation();
     std::vector<std::pair<int, int>> pages;
     if (section < 0 || section >= int(sections.size()))
         return {{0, 0}};
@@ -409,7 +428,7 @@ void paint(ReportView view, const ReportContext& ctx, QPainter& p, const QRectF&
     case ReportView::Derivation: {
         const auto pages = derivationPages(ctx, section, rect.size(), scale);
         const auto [first, last] = pages[size_t(std::clamp(page, 0, int(pages.size()) - 1))];
-        paintHtmlPage(p, rect, derivationhtml::render(derive(ctx.analysis()), section, scale, first, last), 0);
+        paintHtmlPage(p, rect, derivationhtml::render(ctx.derivation(), section, scale, first, last), 0);
         return;
     }
     }

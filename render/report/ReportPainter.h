@@ -8,27 +8,28 @@
 #include <QString>
 
 #include <functional>
+#include <vector>
 
 class QPainter;
 class ReportContext;
 
 enum class ReportView {
-    Summary,     // headline figures
-    Inputs,      // model, cluster, training, layout, reliability
-    Memory,      // memory per GPU by stage
-    StepTime,    // where a step's time goes
-    Timeline,    // pipeline schedule
-    Layout,      // ranks on nodes and GPUs
-    RedFlags,    // warnings
-    Validation,  // staged validation and reliability plan (worked example B)
-    Sensitivity, // which inputs move the run's days most (tornado)
-    Derivation,  // one section of the math (see section argument)
-    Ask,           // GPUs x days and GPU-hours at both bases, with the predicted range
-    LayoutWhy,     // what decides the layout and the alternatives it beats
-    Communication, // traffic, links and exposed time per parallel group
-    Reliability,   // checkpoint cadence, failures, padded days
-    Risks,         // red flags, near-capacity stages, exposed communication
-    Staging,       // the staged validation plan: parity, one node, one replica, full scale
+    Summary,        // headline figures
+    Inputs,         // model, cluster, training, layout, reliability
+    Memory,         // memory per GPU by stage
+    StepTime,       // where a step's time goes
+    Timeline,       // pipeline schedule
+    Layout,         // ranks on nodes and GPUs
+    RedFlags,       // warnings
+    Validation,     // staged validation and reliability plan (worked example B)
+    Sensitivity,    // which inputs move the run's days most (tornado)
+    Derivation,     // one section of the math (see section argument)
+    Ask,            // GPUs x days and GPU-hours at both bases, with the predicted range
+    LayoutWhy,      // what decides the layout and the alternatives it beats
+    Communication,  // traffic, links and exposed time per parallel group
+    Reliability,    // checkpoint cadence, failures, padded days
+    Risks,          // red flags, near-capacity stages, exposed communication
+    Staging,        // the staged validation plan: parity, one node, one replica, full scale
 };
 
 namespace reportpainter {
@@ -41,7 +42,8 @@ QString viewTitle(ReportView view, const ReportContext& context, int section = 0
 int derivationSectionCount(const ReportContext& context);
 // `scale` enlarges type and chart text (presentation mode, slides); 1 is document size.
 // Text views flow over pages of the rectangle's size; `page` picks one (see pageCount).
-void paint(ReportView view, const ReportContext& context, QPainter& painter, const QRectF& rect, int section = 0, double scale = 1.0, int page = 0);
+void paint(ReportView view, const ReportContext& context, QPainter& painter, const QRectF& rect, int section = 0, double scale = 1.0,
+    int page = 0);
 // How many rectangles of this size a view needs (1 for drawings and charts).
 int pageCount(ReportView view, const ReportContext& context, const QSizeF& size, int section = 0, double scale = 1.0);
 bool isTextView(ReportView view);
@@ -53,6 +55,13 @@ double htmlHeight(const QString& html, double width);
 // The height the ranks-on-nodes diagram draws at this width (its drawing, labels and legend),
 // so a page can give it the space it uses rather than a band it floats in.
 double layoutDiagramHeight(const ReportContext& context, double width, double scale = 1.0);
+// A text view as a page at `scale`: its section's text (ReportContext::sections()); the derivation's
+// section `section` for Derivation; empty for drawings.
 QString viewHtml(ReportView view, const ReportContext& context, int section = 0, double scale = 1.0);
+// Section bodies the report's sections are built from (ReportSection.h): the inputs in two columns,
+// and the staged validation and reliability plan one fragment per stage (the introduction with the
+// first), so that a page may break between stages.
+QString inputsBody(const ReportContext& context);
+std::vector<QString> validationBodies(const ReportContext& context);
 
 }  // namespace reportpainter

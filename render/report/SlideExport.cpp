@@ -12,7 +12,7 @@
 #include "report/DerivationHtml.h"
 #include "report/ExportFile.h"
 #include "report/ReportContext.h"
-#include "report/ReviewHtml.h"
+#include "report/ReportSection.h"
 #include "report/SlideFolder.h"
 #include "style/Markup.h"
 #include "style/Theme.h"
@@ -111,7 +111,7 @@ QString appendixPieceHtml(const std::vector<trainplan::DerivationSection>& secti
 // as full as its height allows; a column holds pieces of more than one section.
 std::vector<std::vector<AppendixPiece>> appendixColumns(const ReportContext& ctx, const QSizeF& column, double scale)
 {
-    const auto sections = trainplan::derive(ctx.analysis());
+    const auto& sections = ctx.derivation();
     const auto columnHeight = [&](const std::vector<AppendixPiece>& pieces) {
         QString body;
         for (size_t k = 0; k < pieces.size(); ++k)
@@ -142,7 +142,7 @@ std::vector<std::vector<AppendixPiece>> appendixColumns(const ReportContext& ctx
 // appendix has them in full with their sources.
 QString sectionSteps(const ReportContext& ctx, const std::string& prefix, double scale)
 {
-    const auto sections = trainplan::derive(ctx.analysis());
+    const auto& sections = ctx.derivation();
     const auto e = [](const std::string& t) { return markup::escaped(QString::fromStdString(t)); };
     for (const auto& section : sections) {
         if (section.steps.empty() || section.steps.front().id.rfind(prefix, 0) != 0)
@@ -209,7 +209,8 @@ void paintTitleSlide(const ReportContext& ctx, QPainter& p)
     p.setFont(reportpainter::font(14));
     p.setPen(theme::muted());
     p.drawText(ask.adjusted(30, 18, -30, 0), Qt::AlignLeft | Qt::AlignTop, QObject::tr("The ask"));
-    reportpainter::paintHtmlFitted(p, ask.adjusted(30, 56, -30, -12), [&](double s) { return html("<b>" + reviewhtml::askLine(ctx) + "</b>", s); }, 2.2);
+    const QString askLine = reportsections::text(ctx.section(ReportView::Summary), ReportPartKind::Title);
+    reportpainter::paintHtmlFitted(p, ask.adjusted(30, 56, -30, -12), [&](double s) { return html("<b>" + askLine + "</b>", s); }, 2.2);
 }
 
 void paintBody(const ReportContext& ctx, const Slide& slide, QPainter& p)
@@ -234,7 +235,7 @@ void paintBody(const ReportContext& ctx, const Slide& slide, QPainter& p)
         const double split = 0.6 * w;
         reportpainter::paint(ReportView::Memory, ctx, p, QRectF(left, top, split - 40, h), 0, 1.6);
         reportpainter::paintHtmlFitted(p, QRectF(left + split, top + 20, w - split, h - 20),
-                                       [&](double s) { return html(reviewhtml::memoryTable(ctx), s); }, 2.0);
+                                       [&](double s) { return html(reportsections::text(ctx.section(ReportView::Memory)), s); }, 2.0);
         return;
     }
     case SlideKind::TimeAndPipeline: {
@@ -242,7 +243,7 @@ void paintBody(const ReportContext& ctx, const Slide& slide, QPainter& p)
         const double split = 0.6 * w;
         reportpainter::paint(ReportView::StepTime, ctx, p, QRectF(left, top, split - 40, upper), 0, 1.4);
         reportpainter::paintHtmlFitted(p, QRectF(left + split, top, w - split, upper),
-                                       [&](double s) { return html(reviewhtml::stepTable(ctx), s); }, 1.45);
+                                       [&](double s) { return html(reportsections::text(ctx.section(ReportView::StepTime)), s); }, 1.45);
         reportpainter::paint(ReportView::Timeline, ctx, p, QRectF(left, top + upper + 20, w, h - upper - 20), 0, 1.3);
         return;
     }
@@ -271,7 +272,7 @@ void paintBody(const ReportContext& ctx, const Slide& slide, QPainter& p)
         return;
     }
     case SlideKind::Appendix: {
-        const auto sections = trainplan::derive(ctx.analysis());
+        const auto& sections = ctx.derivation();
         const QSizeF column = appendixColumnSize();
         for (size_t c = 0; c < slide.columns.size(); ++c) {
             QString body;

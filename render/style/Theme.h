@@ -4,57 +4,167 @@
 #include <QColor>
 #include <QString>
 
+#include "analysis/Thresholds.h"
 #include "estimate/Warning.h"
 
 namespace theme {
 
 // Neutral tones of text, lines and surfaces (Tailwind's gray scale).
-inline QColor ink() { return QColor(0x11, 0x18, 0x27); }        // headings, values
-inline QColor inkSoft() { return QColor(0x37, 0x41, 0x51); }    // labels
-inline QColor muted() { return QColor(0x4b, 0x55, 0x63); }      // secondary text, axis labels
-inline QColor faint() { return QColor(0x6b, 0x72, 0x80); }      // notes, captions
-inline QColor quiet() { return QColor(0x9c, 0xa3, 0xaf); }      // disabled, placeholders
-inline QColor border() { return QColor(0xd1, 0xd5, 0xdb); }
-inline QColor gridLine() { return QColor(0xe5, 0xe7, 0xeb); }
-inline QColor panel() { return QColor(0xf9, 0xfa, 0xfb); }      // card background
-inline QColor accent() { return QColor(0x7c, 0x3a, 0xed); }     // selection, focus
+inline QColor ink()
+{
+    return QColor(0x11, 0x18, 0x27);
+}  // headings, values
+inline QColor inkSoft()
+{
+    return QColor(0x37, 0x41, 0x51);
+}  // labels
+inline QColor muted()
+{
+    return QColor(0x4b, 0x55, 0x63);
+}  // secondary text, axis labels
+inline QColor faint()
+{
+    return QColor(0x6b, 0x72, 0x80);
+}  // notes, captions
+inline QColor quiet()
+{
+    return QColor(0x9c, 0xa3, 0xaf);
+}  // disabled, placeholders
+inline QColor border()
+{
+    return QColor(0xd1, 0xd5, 0xdb);
+}
+inline QColor gridLine()
+{
+    return QColor(0xe5, 0xe7, 0xeb);
+}
+inline QColor panel()
+{
+    return QColor(0xf9, 0xfa, 0xfb);
+}  // card background
+inline QColor accent()
+{
+    return QColor(0x7c, 0x3a, 0xed);
+}  // selection, focus
 
 // Memory components, in stacking order (weights at the bottom).
-inline QColor weights() { return QColor(0x3b, 0x82, 0xf6); }
-inline QColor gradients() { return QColor(0x8b, 0x5c, 0xf6); }
-inline QColor optimizer() { return QColor(0xf5, 0x9e, 0x0b); }
-inline QColor activations() { return QColor(0x10, 0xb9, 0x81); }
-inline QColor buffers() { return QColor(0x9c, 0xa3, 0xaf); }
+inline QColor weights()
+{
+    return QColor(0x3b, 0x82, 0xf6);
+}
+inline QColor gradients()
+{
+    return QColor(0x8b, 0x5c, 0xf6);
+}
+inline QColor optimizer()
+{
+    return QColor(0xf5, 0x9e, 0x0b);
+}
+inline QColor activations()
+{
+    return QColor(0x10, 0xb9, 0x81);
+}
+inline QColor buffers()
+{
+    return QColor(0x9c, 0xa3, 0xaf);
+}
 // The runtime reserve, in greys from dark to light (it is overhead, not the model).
-inline QColor cudaContext() { return QColor(0x6b, 0x72, 0x80); }
-inline QColor workspace() { return QColor(0x8b, 0x93, 0xa1); }
-inline QColor ncclBuffers() { return QColor(0xa3, 0xab, 0xb8); }
-inline QColor fragmentation() { return QColor(0xc4, 0xc9, 0xd2); }
-inline QColor capacity() { return QColor(0xdc, 0x26, 0x26); }
+inline QColor cudaContext()
+{
+    return QColor(0x6b, 0x72, 0x80);
+}
+inline QColor workspace()
+{
+    return QColor(0x8b, 0x93, 0xa1);
+}
+inline QColor ncclBuffers()
+{
+    return QColor(0xa3, 0xab, 0xb8);
+}
+inline QColor fragmentation()
+{
+    return QColor(0xc4, 0xc9, 0xd2);
+}
+inline QColor capacity()
+{
+    return QColor(0xdc, 0x26, 0x26);
+}
 
 // Step time parts.
-inline QColor compute() { return QColor(0x25, 0x63, 0xeb); }
-inline QColor bubble() { return QColor(0xd1, 0xd5, 0xdb); }
-inline QColor memoryBound() { return QColor(0x93, 0xc5, 0xfd); }
-inline QColor recompute() { return QColor(0xfb, 0xbf, 0x24); }
-inline QColor tpComm() { return QColor(0x06, 0xb6, 0xd4); }
-inline QColor ppComm() { return QColor(0xa8, 0x55, 0xf7); }
-inline QColor dpExposed() { return QColor(0xef, 0x44, 0x44); }
-inline QColor dpHidden() { return QColor(0xfc, 0xa5, 0xa5); }
-inline QColor kernelOverhead() { return QColor(0x64, 0x74, 0x8b); }
-inline QColor range() { return QColor(0x1f, 0x29, 0x37); }  // low-high whiskers of a prediction
+inline QColor compute()
+{
+    return QColor(0x25, 0x63, 0xeb);
+}
+inline QColor bubble()
+{
+    return QColor(0xd1, 0xd5, 0xdb);
+}
+inline QColor memoryBound()
+{
+    return QColor(0x93, 0xc5, 0xfd);
+}
+inline QColor recompute()
+{
+    return QColor(0xfb, 0xbf, 0x24);
+}
+inline QColor tpComm()
+{
+    return QColor(0x06, 0xb6, 0xd4);
+}
+inline QColor ppComm()
+{
+    return QColor(0xa8, 0x55, 0xf7);
+}
+inline QColor dpExposed()
+{
+    return QColor(0xef, 0x44, 0x44);
+}
+inline QColor dpHidden()
+{
+    return QColor(0xfc, 0xa5, 0xa5);
+}
+inline QColor kernelOverhead()
+{
+    return QColor(0x64, 0x74, 0x8b);
+}
+inline QColor range()
+{
+    return QColor(0x1f, 0x29, 0x37);
+}  // low-high whiskers of a prediction
 
 inline QColor severity(trainplan::Severity s)
 {
     switch (s) {
-    case trainplan::Severity::Error: return QColor(0xdc, 0x26, 0x26);
-    case trainplan::Severity::Warning: return QColor(0xd9, 0x77, 0x06);
-    case trainplan::Severity::Info: return QColor(0x25, 0x63, 0xeb);
+    case trainplan::Severity::Error:
+        return QColor(0xdc, 0x26, 0x26);
+    case trainplan::Severity::Warning:
+        return QColor(0xd9, 0x77, 0x06);
+    case trainplan::Severity::Info:
+        return QColor(0x25, 0x63, 0xeb);
     }
     return Qt::black;
 }
-inline QColor ok() { return QColor(0x16, 0xa3, 0x4a); }
-inline QColor highlight() { return QColor(0xfd, 0xe6, 0x8a); }
+inline QColor ok()
+{
+    return QColor(0x16, 0xa3, 0x4a);
+}
+// A figure coloured by the core's verdict (analysis/Thresholds.h): `fine` when it reads as planned.
+inline QColor verdict(trainplan::Verdict v, const QColor& fine)
+{
+    switch (v) {
+    case trainplan::Verdict::Fine:
+        return fine;
+    case trainplan::Verdict::Warning:
+        return severity(trainplan::Severity::Warning);
+    case trainplan::Verdict::Error:
+        return severity(trainplan::Severity::Error);
+    }
+    return fine;
+}
+inline QColor highlight()
+{
+    return QColor(0xfd, 0xe6, 0x8a);
+}
 
 // Rich text with the theme's colours: "@ink", "@inkSoft", "@muted", "@faint", "@grid", "@error"
 // and "@ok" in `html` become their hex names, so HTML fragments name colours by role too.

@@ -1,27 +1,30 @@
 #include "timeline/TimelineModel.h"
 
-#include "steptime/StepTimeModel.h"
-
 #include <algorithm>
-#include <exception>
+#include <string>
 
 using trainplan::Schedule;
 using trainplan::ScheduleKind;
 
 namespace {
 
-constexpr ScheduleKind kComparedKinds[] = {ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved,
-                                           ScheduleKind::ZeroBubbleH1};
-
 // The core's exception messages start with the function's name; the window shows only
 // the reason.
-QString reasonOf(const std::exception& e)
+QString reasonOf(const std::string& message)
 {
-    QString text = QString::fromUtf8(e.what());
+    QString text = QString::fromStdString(message);
     const QString prefix = QStringLiteral("simulateSchedule: ");
     if (text.startsWith(prefix))
         text.remove(0, prefix.size());
     return text;
+}
+
+QString tooLargeText(long long chunkMicrobatches)
+{
+    return QStringLiteral("p × v × m = %L1 chunk micro-batches is more than the window draws live (%L2); "
+                          "trainplan-cli schedule simulates it")
+        .arg(chunkMicrobatches)
+        .arg(TimelineModel::kMaxLiveChunkMicrobatches);
 }
 
 // Nothing stale to draw for a lane that could not be simulated, but its buffers stay
@@ -46,10 +49,14 @@ TimelineModel::~TimelineModel() = default;
 QString TimelineModel::kindTitle(ScheduleKind kind, int v)
 {
     switch (kind) {
-    case ScheduleKind::GPipe: return QStringLiteral("GPipe");
-    case ScheduleKind::OneFOneB: return QStringLiteral("1F1B");
-    case ScheduleKind::Interleaved: return QStringLiteral("Interleaved 1F1B, v = %1").arg(v);
-    case ScheduleKind::ZeroBubbleH1: return QStringLiteral("Zero bubble (ZB-H1)");
+    case ScheduleKind::GPipe:
+        return QStringLiteral("GPipe");
+    case ScheduleKind::OneFOneB:
+        return QStringLiteral("1F1B");
+    case ScheduleKind::Interleaved:
+        return QStringLiteral("Interleaved 1F1B, v = %1").arg(v);
+    case ScheduleKind::ZeroBubbleH1:
+        return QStringLiteral("Zero bubble (ZB-H1)");
     }
     return {};
 }
@@ -57,37 +64,35 @@ QString TimelineModel::kindTitle(ScheduleKind kind, int v)
 QString TimelineModel::kindShortTitle(ScheduleKind kind, int v)
 {
     switch (kind) {
-    case ScheduleKind::Interleaved: return QStringLiteral("Interleaved v=%1").arg(v);
-    case ScheduleKind::ZeroBubbleH1: return QStringLiteral("ZB-H1");
-    default: return kindTitle(kind, v);
+    case ScheduleKind::Interleaved:
+        return QStringLiteral("Interleaved v=%1").arg(v);
+    case ScheduleKind::ZeroBubbleH1:
+        return QStringLiteral("ZB-H1");
+    default:
+        return kindTitle(kind, v);
     }
-}
-
-void TimelineModel::setPlan(const trainplan::Plan& plan, const trainplan::Estimate& est)
-{
-    plan_ = plan;
-    est_ = est;
-    hasPlan_ = true;
-    simulateLanes();
 }
 
 void TimelineModel::setAnalysis(const trainplan::Analysis& analysis)
 {
-    plan_ = analysis.plan;
-    est_ = analysis.estimate;
     hasPlan_ = true;
-    analysis_ = &analysis;
-    simulateLanes();
-    analysis_ = nullptr;
-}
-
-void TimelineModel::setMode(Mode mode)
-{
-    if (mode == mode_)
+    if (mode_ == Mode::PlanSchedule) {
+        lanes_.resize(1);
+        if (!lanes_[0])
+            lanes_[0] = std::make_unique<TimelineLane>();
+        planLane(*lanes_[0], analysis);
         return;
-    mode_ = mode;
-    if (hasPlan_)
-        simulateLanes();
+    }
+    const auto& compared = analysis.scheduleComparison().schedules;
+    lanes_.resize(compared.size());
+    for (size_t i = 0; i < compared.size(); ++i) {
+        if (!lanes_[i])
+            lanes_[i] = std::make_unique<TimelineLane>();
+        if (compared[i].isPlanSchedule)
+            planLane(*lanes_[i], analysis);
+        else
+            comparedLane(*lanes_[i], compared[i]);
+    }
 }
 
 void TimelineModel::setResults(std::vector<trainplan::ScheduleResult> results)
@@ -102,71 +107,41 @@ void TimelineModel::setResults(std::vector<trainplan::ScheduleResult> results)
         lane.kind = results[i].kind;
         lane.v = results[i].v;
         lane.problem.clear();
-        lane.track.result() = std::move(results[i]);
+        lane.track.ownResult() = std::move(results[i]);
         finishLane(lane);
     }
 }
 
-void TimelineModel::simulateLanes()
+void TimelineModel::planLane(TimelineLane& lane, const trainplan::Analysis& analysis)
 {
-    const size_t count = mode_ == Mode::Comparison ? std::size(kComparedKinds) : 1;
-    lanes_.resize(count);
-    for (auto& lane : lanes_)
-        if (!lane)
-            lane = std::make_unique<TimelineLane>();
-    if (mode_ == Mode::PlanSchedule) {
-        simulateLane(*lanes_[0], trainplan::scheduleKindOf(plan_.layout.schedule));
-        return;
-    }
-    for (size_t i = 0; i < count; ++i)
-        simulateLane(*lanes_[i], kComparedKinds[i]);
+    const trainplan::Plan& plan = analysis.plan;
+    const trainplan::Estimate& est = analysis.estimate;
+    lane.kind = trainplan::scheduleKindOf(plan.layout.schedule);
+    lane.v = lane.kind == ScheduleKind::Interleaved ? plan.layout.virtualStages : 1;
+    lane.problem.clear();
+    const long long chunkMicrobatches = (long long)plan.layout.pp * lane.v * est.pipeline.microbatches;
+    if (est.stages.size() != size_t(std::max(0, plan.layout.pp)))
+        lane.problem = QStringLiteral("the estimate has no per-stage split for PP = %1").arg(plan.layout.pp);
+    else if (chunkMicrobatches > kMaxLiveChunkMicrobatches)
+        lane.problem = tooLargeText(chunkMicrobatches);
+    else if (analysis.scheduleProblem)
+        lane.problem = reasonOf(analysis.scheduleProblem->message);
+    if (lane.simulated())
+        lane.track.ownResult() = analysis.schedule;  // copied into storage the last tick left
+    else
+        clearKeepingStorage(lane.track.ownResult(), lane.kind, lane.v);
+    finishLane(lane);
 }
 
-void TimelineModel::simulateLane(TimelineLane& lane, ScheduleKind kind)
+void TimelineModel::comparedLane(TimelineLane& lane, const trainplan::ComparedSchedule& compared)
 {
-    lane.kind = kind;
-    lane.problem.clear();
-    const trainplan::Plan* plan = &plan_;
-    const trainplan::Estimate* est = &est_;
-    // The comparison shows interleaving even for a plan that does not use it: with the
-    // plan's v when it has one (>= 2), else v = 2, the smallest interleaving.
-    if (kind == ScheduleKind::Interleaved && mode_ == Mode::Comparison && plan_.layout.virtualStages < 2) {
-        interleavedPlan_ = plan_;
-        interleavedPlan_.layout.virtualStages = 2;
-        interleavedPlan_.layout.schedule = Schedule::Interleaved;
-        trainplan::estimateInto(interleavedPlan_, interleavedEst_);  // scheduleCosts wants estimate(plan)
-        plan = &interleavedPlan_;
-        est = &interleavedEst_;
-    }
-    lane.v = kind == ScheduleKind::Interleaved ? plan->layout.virtualStages : 1;
-    const long long chunkMicrobatches = (long long)plan->layout.pp * lane.v * est->pipeline.microbatches;
-    if (est->stages.size() != size_t(std::max(0, plan->layout.pp))) {
-        lane.problem = QStringLiteral("the estimate has no per-stage split for PP = %1").arg(plan->layout.pp);
-    } else if (chunkMicrobatches > kMaxLiveChunkMicrobatches) {
-        lane.problem = QStringLiteral("p × v × m = %L1 chunk micro-batches is more than the window draws live (%L2); "
-                                      "trainplan-cli schedule simulates it")
-                           .arg(chunkMicrobatches)
-                           .arg(kMaxLiveChunkMicrobatches);
-    } else if (analysis_ && kind == trainplan::scheduleKindOf(plan_.layout.schedule) && plan == &plan_) {
-        // The plan's own schedule: the analysis already simulated it.
-        if (analysis_->scheduleProblem)
-            lane.problem = QString::fromStdString(analysis_->scheduleProblem->message);
-        else
-            lane.track.result() = analysis_->schedule;
-    } else {
-        try {
-            // Op durations from the step-time model (the timeline shows the
-            // predicted components), the same for every compared kind.
-            simulator_.simulate(trainplan::predictedScheduleCosts(*plan, *est, trainplan::stepTimeOptionsFor(*plan), kind), kind,
-                                lane.track.result());
-        } catch (const std::exception& e) {
-            // invalid_argument: the plan cannot run the kind. Anything else would be a core
-            // bug; the lane says so rather than taking the window down.
-            lane.problem = reasonOf(e);
-        }
-    }
-    if (!lane.simulated())
-        clearKeepingStorage(lane.track.result(), kind, lane.v);
+    lane.kind = compared.kind;
+    lane.v = compared.v;
+    lane.problem = compared.tooLarge ? tooLargeText(compared.chunkMicrobatches) : reasonOf(compared.problem);
+    if (compared.simulated())
+        lane.track.share(compared.result);
+    else
+        clearKeepingStorage(lane.track.ownResult(), lane.kind, lane.v);
     finishLane(lane);
 }
 

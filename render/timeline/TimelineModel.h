@@ -1,7 +1,9 @@
 // What the timeline shows: the plan's own schedule, or GPipe, 1F1B, interleaved 1F1B and
-// ZB-H1 of the same plan stacked for comparison. Each lane is one simulated step (the core's
-// ScheduleSimulator, reused so a slider tick does not reallocate) with its index and its
-// activations in flight, or the reason the plan cannot run that schedule.
+// ZB-H1 of the same plan stacked for comparison. Each lane is one simulated step with its index
+// and its activations in flight, or the reason the plan cannot run that schedule. Nothing is
+// simulated here: the plan's own step is the analysis's (Analysis::schedule, copied into storage
+// a slider tick reuses) and the compared ones are the analysis's schedule comparison (shared,
+// computed once per analysis in the core).
 #pragma once
 
 #include <QString>
@@ -10,11 +12,11 @@
 #include <memory>
 #include <vector>
 
+#include "analysis/Analysis.h"
+#include "analysis/ScheduleComparison.h"
+#include "schedule/Schedule.h"
 #include "timeline/InFlightSeries.h"
 #include "timeline/TimelineTrack.h"
-#include "analysis/Analysis.h"
-#include "estimate/Estimate.h"
-#include "schedule/Schedule.h"
 
 struct TimelineLane {
     trainplan::ScheduleKind kind = trainplan::ScheduleKind::OneFOneB;
@@ -31,21 +33,18 @@ class TimelineModel {
 public:
     enum class Mode { PlanSchedule, Comparison };
 
-    // Lanes drawn live stop at this many chunk micro-batches (p v m). Each costs about
-    // 250 bytes (4 to 5 events of 32 bytes, 2 to 3 indexed ops of 24, in-flight steps), so
-    // 2^20 is a quarter GB per lane. The core simulates 4x more (trainplan-cli schedule); a
-    // picture of that many blocks is past reading anyway.
-    static constexpr long long kMaxLiveChunkMicrobatches = 1LL << 20;
+    // Lanes drawn live stop at this many chunk micro-batches (p v m): the core's comparison
+    // limit (ScheduleComparison.h), the plan's own lane included.
+    static constexpr long long kMaxLiveChunkMicrobatches = trainplan::kMaxComparedChunkMicrobatches;
 
     TimelineModel();
     ~TimelineModel();
 
-    // Re-simulates every lane of the mode. est must be estimate(plan).
-    void setPlan(const trainplan::Plan& plan, const trainplan::Estimate& est);
-    // The plan's own lane is the analysis's simulated step (the figures every other view
-    // quotes); comparison lanes simulate the other kinds with the same costs.
+    // The lanes of the mode from the analysis: the plan's own lane is its simulated step (the
+    // figures every other view quotes); comparison lanes are its schedule comparison.
     void setAnalysis(const trainplan::Analysis& analysis);
-    void setMode(Mode mode);  // re-simulates from the last plan
+    // Takes effect at the next setAnalysis().
+    void setMode(Mode mode) { mode_ = mode; }
     Mode mode() const { return mode_; }
     // Draws given results instead of a plan's (tests, the CLI's output, the report).
     void setResults(std::vector<trainplan::ScheduleResult> results);
@@ -64,19 +63,13 @@ public:
     static QString kindShortTitle(trainplan::ScheduleKind kind, int v);
 
 private:
-    void simulateLanes();
-    void simulateLane(TimelineLane& lane, trainplan::ScheduleKind kind);
+    void planLane(TimelineLane& lane, const trainplan::Analysis& analysis);
+    void comparedLane(TimelineLane& lane, const trainplan::ComparedSchedule& compared);
     void finishLane(TimelineLane& lane);
 
     Mode mode_ = Mode::PlanSchedule;
     bool hasPlan_ = false;
     std::uint64_t revision_ = 0;
-    trainplan::Plan plan_;
-    trainplan::Estimate est_;
-    const trainplan::Analysis* analysis_ = nullptr;  // during setAnalysis() only
-    trainplan::Plan interleavedPlan_;      // the plan with v >= 2 for the comparison
-    trainplan::Estimate interleavedEst_;
-    trainplan::ScheduleSimulator simulator_;
     // unique_ptr: a lane's storage stays put (and is reused) when the lane count changes.
     std::vector<std::unique_ptr<TimelineLane>> lanes_;
 };

@@ -7,7 +7,7 @@
 // legend and a time axis in ms. Hit-testing maps a point of the last paint back to an event.
 //
 //   TimelineModel model;
-//   model.setPlan(plan, trainplan::estimate(plan));
+//   model.setAnalysis(analysis);
 //   TimelinePainter timeline;
 //   timeline.setModel(&model);
 //   timeline.setTimeWindow(0, model.fullSeconds());
@@ -83,15 +83,15 @@ public:
     std::optional<TimelineEventRef> eventAt(QPointF point) const;
     std::optional<QRectF> eventRect(TimelineEventRef ref) const;  // where the event is drawn
     QString describe(TimelineEventRef ref) const;                 // tooltip text of an event
-    QString toolTipAt(QPointF point) const;  // an event's details, or a stage's idle time
+    QString toolTipAt(QPointF point) const;                       // an event's details, or a stage's idle time
 
     // What the last paint drew, for tests, benchmarks and exports.
     struct Stats {
-        int rectangles = 0;        // rectangles drawn one by one: blocks, DP syncs, bubble rows
-        int aggregatedColumns = 0; // row pixel columns drawn by the level of detail
-        int labels = 0;            // block labels
-        int rows = 0;              // stage rows over all lanes
-        int elidedTexts = 0;       // header or lane titles shortened to fit the width
+        int rectangles = 0;         // rectangles drawn one by one: blocks, DP syncs, bubble rows
+        int aggregatedColumns = 0;  // row pixel columns drawn by the level of detail
+        int labels = 0;             // block labels
+        int rows = 0;               // stage rows over all lanes
+        int elidedTexts = 0;        // header or lane titles shortened to fit the width
     };
     const Stats& stats() const { return stats_; }
     const QString& headerText() const { return header_; }
@@ -101,8 +101,8 @@ public:
 
 private:
     struct LaneGeometry {
-        QRectF title;    // the lane's title line (empty when the header names the lane)
-        QRectF body;     // rows, or the problem text
+        QRectF title;            // the lane's title line (empty when the header names the lane)
+        QRectF body;             // rows, or the problem text
         double pitch = 0;        // row to row
         double blockHeight = 0;  // a block's height within its row
         int stages = 0;

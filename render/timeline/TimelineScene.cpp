@@ -24,25 +24,16 @@ TimelineScene::TimelineScene()
     inFlight_.setModel(&model_);
 }
 
-void TimelineScene::setPlan(const trainplan::Plan& plan, const trainplan::Estimate& est)
-{
-    model_.setPlan(plan, est);
-    timeline_.setHighlight(std::nullopt);  // its event index means another event now
-    refit();
-}
-
 void TimelineScene::setAnalysis(const trainplan::Analysis& analysis)
 {
     model_.setAnalysis(analysis);
-    timeline_.setHighlight(std::nullopt);
+    timeline_.setHighlight(std::nullopt);  // its event index means another event now
     refit();
 }
 
 void TimelineScene::setComparison(bool on)
 {
     model_.setMode(on ? TimelineModel::Mode::Comparison : TimelineModel::Mode::PlanSchedule);
-    timeline_.setHighlight(std::nullopt);  // lane indices changed meaning
-    refit();
 }
 
 void TimelineScene::refit()

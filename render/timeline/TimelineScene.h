@@ -3,7 +3,7 @@
 // flight on the same time axis. The window's view and the exports both paint through it.
 //
 //   TimelineScene scene;
-//   scene.setPlan(plan, trainplan::estimate(plan));
+//   scene.setAnalysis(analysis);  // trainplan::analyse(plan), the document's, the report's
 //   scene.paint(painter, QRectF(0, 0, 1400, 600));
 #pragma once
 
@@ -25,10 +25,11 @@ class TimelineScene {
 public:
     TimelineScene();
 
-    // Re-simulates. A view fitted to the step stays fitted; a zoomed one keeps its window
-    // (clamped to the new step) so a slider tick does not lose the place.
-    void setPlan(const trainplan::Plan& plan, const trainplan::Estimate& est);
+    // The lanes of the analysis (TimelineModel). A view fitted to the step stays fitted; a
+    // zoomed one keeps its window (clamped to the new step) so a slider tick does not lose the
+    // place.
     void setAnalysis(const trainplan::Analysis& analysis);
+    // The plan's own schedule or all four kinds; takes effect at the next setAnalysis().
     void setComparison(bool on);
     bool comparison() const { return model_.mode() == TimelineModel::Mode::Comparison; }
     void setShowInFlight(bool on) { showInFlight_ = on; }
@@ -44,7 +45,7 @@ public:
     double windowStart() const { return t0_; }
     double windowEnd() const { return t1_; }
     double fullSeconds() const { return model_.fullSeconds(); }
-    void setWindow(double t0, double t1);  // clamped to the step and the zoom limits
+    void setWindow(double t0, double t1);          // clamped to the step and the zoom limits
     std::pair<double, double> fullWindow() const;  // what fit() shows
     void fit();
     bool isFitted() const { return fitted_; }
@@ -67,7 +68,7 @@ public:
     QString toolTipAt(QPointF point) const;
     std::optional<TimelineEventRef> eventAt(QPointF point) const { return timeline_.eventAt(point + QPointF(0, paintedScroll_)); }
     double paintedScroll() const { return paintedScroll_; }  // the scroll of the last paint
-    QRectF inFlightRect() const { return inFlightRect_; }  // where the strip went, last paint
+    QRectF inFlightRect() const { return inFlightRect_; }    // where the strip went, last paint
 
 private:
     void refit();

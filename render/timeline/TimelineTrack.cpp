@@ -15,8 +15,9 @@ bool isComputeOp(ScheduleEventKind kind)
 
 void TimelineTrack::reindex()
 {
-    const auto& events = result_.events;
-    const size_t p = size_t(std::max(0, result_.p));
+    const trainplan::ScheduleResult& r = result();
+    const auto& events = r.events;
+    const size_t p = size_t(std::max(0, r.p));
     offsets_.assign(p + 1, 0);
     dpSync_.assign(p, -1);
     // Counting sort by stage: stable, so each stage keeps the simulator's execution order.

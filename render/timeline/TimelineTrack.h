@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -21,11 +22,21 @@ public:
         std::int16_t chunk;
     };
 
-    // The result to draw. Fill it (ScheduleSimulator::simulate writes into it, reusing its
-    // storage), then call reindex().
-    trainplan::ScheduleResult& result() { return result_; }
-    const trainplan::ScheduleResult& result() const { return result_; }
-    const trainplan::ScheduleEvent& event(std::uint32_t index) const { return result_.events[index]; }
+    // The result to draw: the track's own, filled in place (its storage is reused from one fill
+    // to the next), or one shared with the analysis that computed it (the schedule comparison,
+    // not copied). Either way, call reindex() after.
+    trainplan::ScheduleResult& ownResult()
+    {
+        shared_.reset();
+        return own_;
+    }
+    void share(std::shared_ptr<const trainplan::ScheduleResult> result)
+    {
+        shared_ = std::move(result);
+        own_ = {};  // a lane that shares keeps sharing (one kind per lane): free what it held
+    }
+    const trainplan::ScheduleResult& result() const { return shared_ ? *shared_ : own_; }
+    const trainplan::ScheduleEvent& event(std::uint32_t index) const { return result().events[index]; }
 
     // O(events); reuses the index's storage.
     void reindex();
@@ -34,10 +45,7 @@ public:
     // The stage's F, B and W ops. A stage runs one op at a time (ScheduleResult: "each
     // stage's events in that stage's execution order"), so both start and end times are
     // non-decreasing along the span.
-    std::span<const Op> ops(int stage) const
-    {
-        return {ops_.data() + offsets_[size_t(stage)], ops_.data() + offsets_[size_t(stage) + 1]};
-    }
+    std::span<const Op> ops(int stage) const { return {ops_.data() + offsets_[size_t(stage)], ops_.data() + offsets_[size_t(stage) + 1]}; }
     // The stage's DP synchronisation event, or -1.
     std::int64_t dpSync(int stage) const { return dpSync_[size_t(stage)]; }
 
@@ -48,7 +56,8 @@ public:
     std::int64_t opNear(int stage, double seconds, double toleranceSeconds) const;
 
 private:
-    trainplan::ScheduleResult result_;
+    trainplan::ScheduleResult own_;
+    std::shared_ptr<const trainplan::ScheduleResult> shared_;
     std::vector<std::uint32_t> offsets_;  // p + 1 entries into ops_
     std::vector<std::uint32_t> cursor_;   // reindex's write positions, kept for reuse
     std::vector<Op> ops_;

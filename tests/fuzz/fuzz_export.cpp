@@ -21,6 +21,7 @@
 #include <QXmlStreamReader>
 
 #include "FuzzChecks.h"
+#include "analysis/Analysis.h"
 #include "report/Exporter.h"
 
 namespace {
@@ -118,7 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 
     QString error;
     QStringList written;
-    if (!exporter::run(plan, sourceName, request, &error, &written))
+    if (!exporter::run(trainplan::analyse(plan), sourceName, request, &error, &written))
         fail(error.isEmpty() ? std::string("the export of an accepted plan failed without a reason")
                              : "the export of an accepted plan failed: " + str(error));
 

@@ -80,7 +80,7 @@ private slots:
 void TestLayoutText::reportAndSlidesNameEveryDimension()
 {
     const Plan plan = distinctSizesPlan();
-    const ReportContext context(plan);
+    const ReportContext context(trainplan::analyse(plan));
     const LayoutSpec& l = context.plan().layout;
 
     const QString figures = slideexport::keyFigures(context);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../RunTool.h"
+#include "analysis/Analysis.h"
 #include "analysis/LayoutRationale.h"
 #include "base/Format.h"
 #include "planfile/PlanFile.h"
@@ -18,7 +19,10 @@
 #include "report/Exporter.h"
 #include "report/PdfReport.h"
 #include "report/ReportContext.h"
+#include "report/ReportPainter.h"
+#include "report/ReportSection.h"
 #include "report/SlideExport.h"
+#include "style/Theme.h"
 #include "text/Derivation.h"
 #include "text/TextReport.h"
 
@@ -49,6 +53,7 @@ private slots:
     void redFlagsAreAShortSection();
     void deckRunsInReviewOrder();
     void deckNumbersAreTheAnalysis();
+    void reportIsAListOfSections();
 
 private:
     QTemporaryDir dir_;
@@ -70,7 +75,7 @@ void TestReport::pdfHasPagesFiguresAndSections()
 {
     QFETCH(QString, example);
     QFETCH(QStringList, expected);
-    ReportContext context(::example(example.toUtf8().constData()));
+    ReportContext context(trainplan::analyse(::example(example.toUtf8().constData())));
     const QString path = dir_.filePath(example + ".pdf");
     QString error;
     int pages = 0;
@@ -87,7 +92,7 @@ void TestReport::pdfHasPagesFiguresAndSections()
 
 void TestReport::pdfEmbedsFontsAndHasNoRasterImages()
 {
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     const QString path = dir_.filePath("fonts.pdf");
     QString error;
     QVERIFY(pdfreport::write(context, path, QPageSize::A4, &error));
@@ -104,7 +109,7 @@ void TestReport::pdfEmbedsFontsAndHasNoRasterImages()
 
 void TestReport::letterSizeWorks()
 {
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     const QString path = dir_.filePath("letter.pdf");
     QString error;
     QVERIFY(pdfreport::write(context, path, QPageSize::Letter, &error));
@@ -117,7 +122,7 @@ void TestReport::redFlagsReachTheReport()
     plan.layout.tp = 16;
     plan.layout.dp = 32;
     plan.cluster.mtbfSeconds.reset();
-    ReportContext context(plan);
+    ReportContext context(trainplan::analyse(plan));
     const QString path = dir_.filePath("flags.pdf");
     QString error;
     QVERIFY(pdfreport::write(context, path, QPageSize::A4, &error));
@@ -131,7 +136,7 @@ void TestReport::redFlagsReachTheReport()
 
 void TestReport::slidesAreWrittenInEveryForm()
 {
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     const QString folder = dir_.filePath("slides");
     QString error;
     QStringList written;
@@ -158,7 +163,7 @@ void TestReport::slideRunsNeverMix()
     // A long plan's slides, then a short plan's into the same folder: only the second run's
     // files remain (the derivation appendix of the first had more slides).
     trainplan::Plan longer = trainplan::defaultPlan();
-    ReportContext first(longer);
+    ReportContext first(trainplan::analyse(longer));
     QVERIFY2(slideexport::writeAll(first, folder, &error), qPrintable(error));
     // An export killed midway left its staging folder beside the target: it never reaches the
     // target, and the next export clears it (of the files its manifest lists).
@@ -175,7 +180,7 @@ void TestReport::slideRunsNeverMix()
     other.name = "second run";
     other.layout.pp = 1;
     other.layout.dp = 256;
-    ReportContext second(other);
+    ReportContext second(trainplan::analyse(other));
     QStringList written;
     QVERIFY2(slideexport::writeAll(second, folder, &error, &written), qPrintable(error));
     QStringList expected;
@@ -202,7 +207,7 @@ void TestReport::slideRunsNeverMix()
 
 void TestReport::svgIsXmlWithRealText()
 {
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     const QString folder = dir_.filePath("svg");
     QString error;
     QVERIFY(slideexport::writeAll(context, folder, &error));
@@ -220,7 +225,7 @@ void TestReport::svgIsXmlWithRealText()
 
 void TestReport::exportRefusesAnUnwritablePath()
 {
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     QString error;
     QVERIFY(!pdfreport::write(context, "/nonexistent-dir/report.pdf", QPageSize::A4, &error));
     QVERIFY(error.contains("/nonexistent-dir/report.pdf"));
@@ -253,7 +258,7 @@ void TestReport::pagesAreFullAtTheCommonPlanShapes()
             trainplan::applyOverride(doc, s);
         varied = trainplan::planFromJson(doc);
     }
-    ReportContext context(varied);
+    ReportContext context(trainplan::analyse(varied));
     const auto fill = pdfreport::pageFill(context, QPageSize::A4);
     QVERIFY(fill.size() >= 8);
     QStringList shown;
@@ -266,7 +271,7 @@ void TestReport::pagesAreFullAtTheCommonPlanShapes()
 
 void TestReport::redFlagsAreAShortSection()
 {
-    ReportContext clean(example("70b-2048-h100.json"));
+    ReportContext clean(trainplan::analyse(example("70b-2048-h100.json")));
     QVERIFY(clean.estimate().warnings.empty());
     const QString path = dir_.filePath("clean.pdf");
     QString error;
@@ -281,7 +286,7 @@ void TestReport::redFlagsAreAShortSection()
 // fewer, fuller slides that hold every step once, in order.
 void TestReport::deckRunsInReviewOrder()
 {
-    ReportContext context(example("70b-2048-h100.json"));
+    ReportContext context(trainplan::analyse(example("70b-2048-h100.json")));
     const auto slides = slideexport::slides(context);
     const QStringList expected = {context.title(), "The ask", "The layout and why", "Memory per GPU by pipeline stage", "Step time and pipeline",
                                   "Communication", "Reliability", "Risks and the staged validation plan"};
@@ -323,7 +328,7 @@ void TestReport::deckRunsInReviewOrder()
 void TestReport::deckNumbersAreTheAnalysis()
 {
     using namespace trainplan;
-    ReportContext context(example("70b-2048-h100.json"));
+    ReportContext context(trainplan::analyse(example("70b-2048-h100.json")));
     const QString folder = dir_.filePath("numbers");
     QString error;
     QVERIFY2(slideexport::writeAll(context, folder, &error), qPrintable(error));
@@ -379,6 +384,55 @@ void TestReport::deckNumbersAreTheAnalysis()
     for (const std::string& figure : {formatSeconds(e.reliability.checkpointIntervalSeconds), formatNumber(e.reliability.expectedFailures),
                                       formatNumber(a.atPredictedMfu.reliability.expectedFailures), formatBytes(e.reliability.checkpointBytes)})
         QVERIFY2(has(reliability, figure), figure.c_str());
+}
+
+void TestReport::reportIsAListOfSections()
+{
+    // The report is data (ReportSection.h): sections with a title, a kind and their parts, in the
+    // document's order; the PDF flows their parts, the text views read their text, and the
+    // validation plan's stages are parts of their own, not found by splitting its HTML.
+    ReportContext context(trainplan::analyse(example("70b-2048-h100.json")));
+    const auto& sections = context.sections();
+    QStringList headings;
+    for (const auto& s : sections)
+        if (s.inDocument && s.headed && s.kind != ReportView::Derivation)
+            headings << s.title;
+    QCOMPARE(headings, (QStringList{"The layout and why", "Inputs", "Memory and step time", "Pipeline schedule", "Layout on the hardware",
+                                    "Communication", "Reliability", "Sensitivity", "Risks", "Validation and reliability plan"}));
+    const ReportSection& validation = context.section(ReportView::Validation);
+    QCOMPARE(validation.parts.size(), size_t(4));
+    QVERIFY(validation.parts[0].html.startsWith("<p>") && validation.parts[0].html.contains("<h3>Stage 1: one-node correctness</h3>"));
+    for (int k = 1; k < 4; ++k)
+        QVERIFY2(validation.parts[size_t(k)].html.startsWith(QString("<h3>Stage %1: ").arg(k + 1)), qPrintable(validation.parts[size_t(k)].html));
+    // One derivation section per section of the math, a step a part.
+    int math = 0;
+    for (const auto& s : sections)
+        if (s.kind == ReportView::Derivation) {
+            QCOMPARE(s.parts.size(), context.derivation()[size_t(s.section)].steps.size());
+            ++math;
+        }
+    QCOMPARE(math, int(context.derivation().size()));
+    // Text views are their section's text.
+    for (ReportView view : {ReportView::RedFlags, ReportView::Ask, ReportView::LayoutWhy, ReportView::Inputs, ReportView::Communication,
+                            ReportView::Reliability, ReportView::Risks, ReportView::Staging, ReportView::Validation}) {
+        const QString text = reportsections::text(context.section(view));
+        QVERIFY(!text.isEmpty());
+        QVERIFY(reportpainter::viewHtml(view, context).contains(theme::styled(text)));
+    }
+    // The PDF shows every headed section's title, in the list's order, and each stage.
+    const QString path = dir_.filePath("sections.pdf");
+    QString error;
+    QVERIFY2(pdfreport::write(context, path, QPageSize::A4, &error), qPrintable(error));
+    const QString text = runTool("pdftotext", {path, "-"});
+    qsizetype at = 0;
+    for (const auto& s : sections)
+        if (s.inDocument && s.headed) {
+            const qsizetype found = text.indexOf(s.title, at);
+            QVERIFY2(found >= 0, qPrintable("not in the PDF in order: " + s.title));
+            at = found;
+        }
+    for (int k = 1; k <= 4; ++k)
+        QVERIFY(text.contains(QString("Stage %1: ").arg(k)));
 }
 
 QTEST_MAIN(TestReport)

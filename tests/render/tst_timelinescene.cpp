@@ -36,7 +36,7 @@ void TestTimelineScene::levelOfDetailBoundsTheRectangles()
 {
     TimelineScene scene;
     const trainplan::Plan plan = testplans::largePipelinePlan();
-    scene.setPlan(plan, trainplan::estimate(plan));
+    scene.setAnalysis(trainplan::analyse(plan));
     const TimelineLane& lane = scene.model().lane(0);
     QCOMPARE(lane.result().p, 64);
     QCOMPARE(lane.result().m, 1024);
@@ -65,7 +65,7 @@ void TestTimelineScene::repaintFollowsThePlanAtAFixedWindow()
     // the very same window must not show the old ones.
     TimelineScene scene;
     trainplan::Plan plan = testplans::largePipelinePlan();
-    scene.setPlan(plan, trainplan::estimate(plan));
+    scene.setAnalysis(trainplan::analyse(plan));
     scene.setWindow(5.0, 25.0);
     QImage before(1600, 600, QImage::Format_ARGB32_Premultiplied), again = before, after = before;
     for (QImage* image : {&before, &again}) {
@@ -74,11 +74,11 @@ void TestTimelineScene::repaintFollowsThePlanAtAFixedWindow()
     }
     QCOMPARE(again, before);
     plan.cluster.peakFlopsPerGpu *= 0.5;  // compute blocks about twice as long
-    scene.setPlan(plan, trainplan::estimate(plan));
+    scene.setAnalysis(trainplan::analyse(plan));
     QCOMPARE(scene.windowStart(), 5.0);
     QCOMPARE(scene.windowEnd(), 25.0);
     TimelineScene fresh;
-    fresh.setPlan(plan, trainplan::estimate(plan));
+    fresh.setAnalysis(trainplan::analyse(plan));
     fresh.setWindow(5.0, 25.0);
     QImage expected = after;
     for (auto [s, image] : {std::pair{&scene, &after}, std::pair{&fresh, &expected}}) {
@@ -94,7 +94,7 @@ void TestTimelineScene::inFlightPeaksAgreeWithTheCore()
     for (const trainplan::Plan& plan : {trainplan::defaultPlan(), testplans::largePipelinePlan()}) {
         TimelineScene scene;
         scene.setComparison(true);
-        scene.setPlan(plan, trainplan::estimate(plan));
+        scene.setAnalysis(trainplan::analyse(plan));
         for (int i = 0; i < scene.model().laneCount(); ++i) {
             const TimelineLane& lane = scene.model().lane(i);
             QVERIFY2(lane.simulated(), qPrintable(lane.problem));

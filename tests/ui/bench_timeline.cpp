@@ -2,8 +2,10 @@
 // 10 ms, paint that timeline under 16 ms). For each case it prints the median and
 // 99th-percentile milliseconds of
 //   - simulate:  ScheduleSimulator::simulate of the plan's schedule into a reused result;
-//   - update:    TimelineScene::setPlan, what a slider tick costs the view (every lane
-//                simulated, indexed, and its activations in flight derived);
+//   - update:    TimelineScene::setAnalysis of a fresh analysis (made outside the timing),
+//                what a slider tick costs the view: the plan's own step copied, the other
+//                kinds compared (the core's Analysis::scheduleComparison(), once per analysis)
+//                when comparing, every lane indexed and its activations in flight derived;
 //   - timeline:  TimelinePainter::paint of the lanes into a 1600 x 600 image, after the
 //                window moved (zoom, pan, tick): every event in view is walked again;
 //   - repaint:   the same, window unchanged (hover, expose): the lanes' level-of-detail
@@ -25,11 +27,13 @@
 #include <functional>
 #include <vector>
 
+#include "analysis/Analysis.h"
 #include "planfile/WorkedExamples.h"
 #include "base/Units.h"
 #include "timeline/TimelineScene.h"
 #include "presets/Presets.h"
 #include "schedule/Schedule.h"
+#include "timeline/TimelineScene.h"
 
 namespace {
 
@@ -44,19 +48,20 @@ Stats stats(std::vector<double> ms)
     return {at(0.5), at(0.99)};
 }
 
-Stats time(int runs, const std::function<void()>& work)
+Stats time(int runs, const std::function<void()>& work, const std::function<void()>& prepare = {})
 {
     std::vector<double> ms;
     ms.reserve(size_t(runs));
     QElapsedTimer timer;
     for (int i = 0; i < runs; ++i) {
+        if (prepare)
+            prepare();  // not timed
         timer.start();
         work();
         ms.push_back(double(timer.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond);
     }
     return stats(std::move(ms));
 }
-
 
 trainplan::Plan interleavedDefault()
 {
@@ -101,7 +106,7 @@ int main(int argc, char** argv)
 
     std::printf("%d runs each; milliseconds, median / p99\n", runs);
     std::printf("%-36s %9s %17s %17s %17s %17s %17s %8s\n", "case", "events", "simulate", "update (tick)", "timeline paint", "repaint",
-                "pane paint", "rects");
+        "pane paint", "rects");
     for (const Case& c : cases) {
         const trainplan::Estimate est = trainplan::estimate(c.plan);
         const trainplan::ScheduleKind kind = trainplan::scheduleKindOf(c.plan.layout.schedule);
@@ -113,8 +118,12 @@ int main(int argc, char** argv)
 
         TimelineScene scene;
         scene.setComparison(c.comparison);
-        scene.setPlan(c.plan, est);
-        const Stats update = time(runs, [&] { scene.setPlan(c.plan, est); });
+        trainplan::Analyser analyser;
+        trainplan::Analysis analysis;
+        analyser.analyse(c.plan, analysis);
+        scene.setAnalysis(analysis);
+        const Stats update = time(
+            runs, [&] { scene.setAnalysis(analysis); }, [&] { analyser.analyse(c.plan, analysis); });
         size_t events = 0;
         for (int i = 0; i < scene.model().laneCount(); ++i)
             events += scene.model().lane(i).result().events.size();
@@ -142,8 +151,8 @@ int main(int argc, char** argv)
             scene.paint(p, target);
         });
         std::printf("%-36s %9zu %7.3f / %-7.3f %7.3f / %-7.3f %7.2f / %-7.2f %7.2f / %-7.2f %7.2f / %-7.2f %8d\n", c.name, events,
-                    simulate.median, simulate.p99, update.median, update.p99, timeline.median, timeline.p99, repaint.median, repaint.p99,
-                    pane.median, pane.p99, scene.timeline().stats().rectangles);
+            simulate.median, simulate.p99, update.median, update.p99, timeline.median, timeline.p99, repaint.median, repaint.p99,
+            pane.median, pane.p99, scene.timeline().stats().rectangles);
         scene.fit();
 
         if (!pngDir.isEmpty()) {

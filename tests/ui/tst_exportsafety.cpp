@@ -18,6 +18,7 @@
 
 #include "../RunTool.h"
 
+#include "analysis/Analysis.h"
 #include "base/AtomicFile.h"
 #include "document/Autosaver.h"
 #include "document/PlanDocument.h"
@@ -86,14 +87,13 @@ void fill(const QString& dir)
     QFile filler(QDir(dir).filePath("filler"));
     QVERIFY(filler.open(QIODevice::WriteOnly));
     const QByteArray block(4096, 'f');
-    while (filler.write(block) == block.size() && filler.flush()) {
-    }
+    while (filler.write(block) == block.size() && filler.flush()) { }
 }
 
 // An export of small files through the same folder logic as the slides (SlideFolder), so the
 // cases below run in milliseconds; slidesNeverFollowALinkBesideTheTarget runs the real slides.
-bool exportFiles(const QString& folder, const QStringList& names, QStringList* written = nullptr, QStringList* kept = nullptr,
-                 QString* error = nullptr)
+bool exportFiles(
+    const QString& folder, const QStringList& names, QStringList* written = nullptr, QStringList* kept = nullptr, QString* error = nullptr)
 {
     SlideFolder out(folder);
     for (const QString& name : names)
@@ -144,7 +144,7 @@ void TestExportSafety::slidesNeverFollowALinkBesideTheTarget()
     writeText(root + "/data/results.csv", "precious\n");
     for (const char* name : {".slides.trainplan-old", ".slides.trainplan-new", ".slides.trainplan-Ab12Cd"})
         QCOMPARE(::symlink("../data", QFile::encodeName(root + "/reports/" + name).constData()), 0);
-    const ReportContext context(plan_);
+    const ReportContext context(trainplan::analyse(plan_));
     QString error;
     QVERIFY2(slideexport::writeAll(context, root + "/reports/slides", &error), qPrintable(error));
     QVERIFY(exportFiles(root + "/reports/slides", kSecondRun));
@@ -225,7 +225,7 @@ void TestExportSafety::aKilledExportNeverCostsTheOnlyCopy()
     QVERIFY(QDir(root).rename("slides", ".slides.trainplan-old"));
     writeText(root + "/.slides.trainplan-old/.trainplan-slides", "TrainPlan slide export\n");
     const QStringList onlyCopy = entries(root + "/.slides.trainplan-old");
-    const ReportContext context(plan_);
+    const ReportContext context(trainplan::analyse(plan_));
     QString error;
     {
         FaultGuard guard;
@@ -289,7 +289,7 @@ void TestExportSafety::injectedFullDiskFailsEveryExport()
     QFETCH(QString, what);
     QTemporaryDir dir;
     const QString target = dir.filePath(what == "slides" ? "slides" : "out." + what);
-    const ReportContext context(plan_);
+    const ReportContext context(trainplan::analyse(plan_));
     QString error;
     // A previous, good export.
     if (what == "slides")
@@ -329,7 +329,7 @@ void TestExportSafety::realFullDiskFailsEveryExportAndTheAutosave()
     SmallDisk disk(dir.path(), "512k");
     if (!disk.mounted)
         QSKIP(qPrintable("cannot mount a tmpfs here: " + disk.reason));
-    const ReportContext context(plan_);
+    const ReportContext context(trainplan::analyse(plan_));
     QString error;
     // Previous files, then the disk fills up.
     const QString pdf = dir.filePath("plan.pdf"), md = dir.filePath("plan.md"), png = dir.filePath("memory.png");
@@ -371,13 +371,15 @@ void TestExportSafety::aPlanNameStaysTextInSvgAndPdf()
     trainplan::Plan plan = plan_;
     plan.name = hostile.toStdString();
     plan.nameUserSet = true;
-    const ReportContext context(plan);
+    const ReportContext context(trainplan::analyse(plan));
     QTemporaryDir dir;
     QString error;
     // The title slide (01-title.svg of an export) and a view exported alone.
     const auto slides = slideexport::slides(context);
     QVERIFY2(slideexport::writeSlide(context, slides.front(), dir.filePath("01-title.svg"), &error), qPrintable(error));
-    QVERIFY2(slideexport::writeSlide(context, Slide{ReportView::Summary, 0, 0, {}, SlideKind::View, {}}, dir.filePath("summary.svg"), &error), qPrintable(error));
+    QVERIFY2(
+        slideexport::writeSlide(context, Slide{ReportView::Summary, 0, 0, {}, SlideKind::View, {}}, dir.filePath("summary.svg"), &error),
+        qPrintable(error));
     for (const QString& name : QStringList{"01-title.svg", "summary.svg"}) {
         const QByteArray svg = readText(dir.filePath(name));
         QVERIFY2(!svg.contains("<script"), qPrintable(name));
@@ -481,7 +483,7 @@ void TestExportSafety::aFailingAutosaveIsSaid()
 
 void TestExportSafety::aFailedImageWriteSaysWhy()
 {
-    const ReportContext context(plan_);
+    const ReportContext context(trainplan::analyse(plan_));
     QString error;
     const QString path = dir_.filePath("no-such-folder/memory.png");
     QVERIFY(!slideexport::writeSlide(context, Slide{ReportView::Memory, 0, 0, {}, SlideKind::View, {}}, path, &error));

@@ -16,7 +16,10 @@
 #include <nlohmann/json.hpp>
 
 #include <QChartView>
+
+#include "analysis/Thresholds.h"
 #include "realitycheck/RealityCheckView.h"
+#include "style/Theme.h"
 
 namespace {
 
@@ -59,6 +62,7 @@ private slots:
     void scatterHasEveryCaseTheDiagonalAndTheBand();
     void oneMetricUsesLinearAxes();
     void sortsByError();
+    void errorsAreColouredByTheCoreGates();
     void unreadableDataIsSaid();
     void validationShowsInAndOutOfSample();
     void screenshot();
@@ -67,7 +71,7 @@ private slots:
 void TestRealityCheckView::theAppShipsThePublishedRuns()
 {
     for (const auto& [resourcePath, file] : {std::pair{RealityCheckView::kDefaultPath, "published_runs.json"},
-                                             std::pair{RealityCheckView::kCalibrationPath, "calibration_runs.json"}}) {
+             std::pair{RealityCheckView::kCalibrationPath, "calibration_runs.json"}}) {
         QFile resource(QString::fromLatin1(resourcePath));
         QVERIFY(resource.open(QIODevice::ReadOnly));
         QFile source(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/reference/") + QString::fromLatin1(file));
@@ -172,6 +176,32 @@ void TestRealityCheckView::sortsByError()
         largest = std::max(largest, std::abs(row.error));
     const QString top = model->index(0, 4).data().toString();
     QVERIFY2(top.contains(QString::number(largest * 100, 'f', 1)), qPrintable(top));
+}
+
+void TestRealityCheckView::errorsAreColouredByTheCoreGates()
+{
+    // Each gated case's error is coloured by the core's verdict (analysis/Thresholds.h), the
+    // gates tst_realitycheck holds the model to; the summary's colour says whether the median
+    // is within its gate.
+    RealityCheckView view;
+    view.summary();
+    auto* proxy = qobject_cast<QSortFilterProxyModel*>(view.table()->model());
+    QVERIFY(proxy);
+    int gated = 0;
+    bool beyondTheMedianGate = false;
+    for (int r = 0; r < proxy->rowCount(); ++r) {
+        if (proxy->index(r, 5).data().toString() != "yes")
+            continue;
+        ++gated;
+        const double absError = proxy->index(r, 4).data(proxy->sortRole()).toDouble();
+        beyondTheMedianGate = beyondTheMedianGate || absError > trainplan::kRealityMedianGate;
+        const QColor shown = proxy->index(r, 4).data(Qt::ForegroundRole).value<QBrush>().color();
+        QCOMPARE(shown, theme::verdict(trainplan::realityErrorVerdict(absError), theme::ok()));
+    }
+    QVERIFY(gated >= 20);
+    QVERIFY(beyondTheMedianGate);  // both colours are exercised
+    const bool pass = view.summary().medianAbsError <= trainplan::kRealityMedianGate;
+    QVERIFY(view.summaryLabel()->text().contains((pass ? theme::ok() : theme::capacity()).name()));
 }
 
 void TestRealityCheckView::unreadableDataIsSaid()

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "analysis/Analysis.h"
 #include "derivation/DerivationView.h"
 #include "document/PlanDocument.h"
 #include "planfile/WorkedExamples.h"
@@ -43,7 +44,7 @@ void TestReportViews::markdownCopyIsTheDerivation()
     ExportRequest request;
     request.markdownPath = md;
     QString error;
-    QVERIFY(exporter::run(doc.plan(), "plan", request, &error));
+    QVERIFY(exporter::run(doc.analysis(), "plan", request, &error));
     QFile f(md);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.readAll().toStdString().find(trainplan::derivationToMarkdown(trainplan::derive(doc.analysis()))) != std::string::npos);
@@ -56,7 +57,7 @@ void TestReportViews::presentationStepsThroughTheSlides()
     window.resize(1280, 720);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    ReportContext context(trainplan::defaultPlan());
+    ReportContext context(trainplan::analyse(trainplan::defaultPlan()));
     QCOMPARE(window.slideCount(), int(slideexport::slides(context).size()));
     QCOMPARE(window.currentSlide(), 0);
     QTest::keyClick(&window, Qt::Key_Right);

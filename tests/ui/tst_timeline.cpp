@@ -28,7 +28,6 @@ namespace {
 
 constexpr QSize kShot(1400, 600);
 
-
 // The first event of a kind, stage and micro-batch in a lane, or -1.
 std::int64_t findEvent(const TimelineLane& lane, ScheduleEventKind kind, int stage, int microbatch, int chunk = 0)
 {
@@ -40,7 +39,6 @@ std::int64_t findEvent(const TimelineLane& lane, ScheduleEventKind kind, int sta
     }
     return -1;
 }
-
 
 void paintScene(TimelineScene& scene, QSize size = kShot)
 {
@@ -125,7 +123,8 @@ void TestTimeline::followsThePipelineDepth()
     QCOMPARE(r.closedFormBubbleFraction, 7.0 / (r.m + 7.0));
     QVERIFY(r.bubbleFraction != before);
     // Back to 4 stages; the pointer moves over row 8 of the last paint before the next one.
-    const auto lastRow = view.scene().timeline().eventRect({0, std::uint32_t(findEvent(view.scene().model().lane(0), ScheduleEventKind::Forward, 7, 0))});
+    const auto lastRow =
+        view.scene().timeline().eventRect({0, std::uint32_t(findEvent(view.scene().model().lane(0), ScheduleEventKind::Forward, 7, 0))});
     QVERIFY(lastRow);
     doc.undoStack()->undo();
     QCOMPARE(view.scene().model().lane(0).result().p, 4);
@@ -182,7 +181,7 @@ void TestTimeline::hitTestingFindsDpSyncAndThinBlocks()
     // Sub-pixel blocks of a million-event step: still the block under the point.
     TimelineScene scene;
     const trainplan::Plan plan = testplans::largePipelinePlan();
-    scene.setPlan(plan, trainplan::estimate(plan));
+    scene.setAnalysis(trainplan::analyse(plan));
     paintScene(scene, {1600, 600});
     const TimelineLane& big = scene.model().lane(0);
     const std::int64_t index = findEvent(big, ScheduleEventKind::Backward, 10, 500, 2);
@@ -271,8 +270,8 @@ void TestTimeline::wheelZoomsAroundThePointerAndDragPans()
     const double startBefore = scene.windowStart();
     const double secondsPerPixel = 1 / after.pixelsPerSecond();
     QTest::mousePress(canvas, Qt::LeftButton, Qt::NoModifier, at.toPoint());
-    QMouseEvent move(QEvent::MouseMove, at + QPointF(100, 0), canvas->mapToGlobal(at + QPointF(100, 0)), Qt::NoButton, Qt::LeftButton,
-                     Qt::NoModifier);
+    QMouseEvent move(
+        QEvent::MouseMove, at + QPointF(100, 0), canvas->mapToGlobal(at + QPointF(100, 0)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(canvas, &move);
     QTest::mouseRelease(canvas, Qt::LeftButton, Qt::NoModifier, (at + QPointF(100, 0)).toPoint());
     QVERIFY(qAbs((startBefore - scene.windowStart()) - 100 * secondsPerPixel) < 1e-9);
@@ -310,7 +309,7 @@ void TestTimeline::comparisonShowsFourSchedulesWithTheirBubbles()
     QVERIFY2(titles[3].startsWith("Zero bubble"), qPrintable(titles[3]));
     for (int i = 0; i < 4; ++i)
         QVERIFY2(titles[i].contains(QString::fromStdString(trainplan::formatPercent(model.lane(i).result().bubbleFraction, 1))),
-                 qPrintable(titles[i]));
+            qPrintable(titles[i]));
     // One shared time axis: the longest step fits.
     double longest = 0;
     for (int i = 0; i < 4; ++i)
@@ -396,7 +395,7 @@ void TestTimeline::exportsToVectorPainters()
     // A big step through a vector painter: the level-of-detail image, not a million shapes.
     TimelineScene scene;
     const trainplan::Plan plan = testplans::largePipelinePlan();
-    scene.setPlan(plan, trainplan::estimate(plan));
+    scene.setAnalysis(trainplan::analyse(plan));
     QPicture picture;
     {
         QPainter p(&picture);
@@ -428,7 +427,7 @@ void TestTimeline::lowPanesScrollLegibleRows()
     // Shift+wheel scrolls; hit-testing follows what is on screen.
     const double before = scene.scroll();
     QWheelEvent wheel(QPointF(200, 100), view.canvas()->mapToGlobal(QPointF(200, 100)), QPoint(), QPoint(0, -120), Qt::NoButton,
-                      Qt::ShiftModifier, Qt::NoScrollPhase, false);
+        Qt::ShiftModifier, Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(view.canvas(), &wheel);
     QVERIFY(scene.scroll() > before);
     QCOMPARE(view.rowScrollBar()->value(), int(std::lround(scene.scroll())));

@@ -1,11 +1,13 @@
 // The sensitivity tornado in the window, offscreen: the chart follows the document and the
-// basis, and draws at its size. The painter itself: tests/render/tst_tornado.cpp.
+// basis, shows the report's very result, and draws at its size. The painter itself: tests/render/tst_tornado.cpp.
+#include "../TestPlans.h"
 #include <QSignalSpy>
 #include <QtTest>
 
 #include "charts/TornadoChart.h"
 #include "charts/TornadoPainter.h"
 #include "document/PlanDocument.h"
+#include "report/ReportContext.h"
 
 using trainplan::SensitivityBasis;
 
@@ -14,6 +16,7 @@ class TestTornadoChart : public QObject {
 
 private slots:
     void reactsToTheDocumentAndTheBasis();
+    void windowAndReportShowOneSensitivity();
     void screenshot();
 };
 
@@ -52,6 +55,30 @@ void TestTornadoChart::reactsToTheDocumentAndTheBasis()
     QVERIFY(!hasInput("Matmul efficiency"));
     chart.setMeasure(TornadoPainter::Measure::StepSeconds);
     QCOMPARE(chart.measure(), TornadoPainter::Measure::StepSeconds);
+}
+
+void TestTornadoChart::windowAndReportShowOneSensitivity()
+{
+    // A plan whose recompute is settled by the analysis: the window's tornado and the report's
+    // read the same result (the analysis's, of the settled plan), not two sensitivities.
+    PlanDocument doc;
+    doc.resetTo(testplans::unknownRecomputePlan());
+    QVERIFY(doc.analysis().plan.layout.recompute != doc.plan().layout.recompute);
+    TornadoChart chart(&doc);
+    chart.setBasis(SensitivityBasis::Predicted);
+    const ReportContext report(doc.analysis());
+    const trainplan::SensitivityResult& shown = chart.tornado().result();
+    const trainplan::SensitivityResult& printed = report.sensitivity();
+    QCOMPARE(&printed, &doc.analysis().sensitivity(SensitivityBasis::Predicted));  // computed once, for both
+    QCOMPARE(shown.baseDays, printed.baseDays);
+    QCOMPARE(shown.bars.size(), printed.bars.size());
+    for (size_t i = 0; i < shown.bars.size(); ++i) {
+        QCOMPARE(shown.bars[i].input, printed.bars[i].input);
+        QCOMPARE(shown.bars[i].daysLow, printed.bars[i].daysLow);
+        QCOMPARE(shown.bars[i].daysHigh, printed.bars[i].daysHigh);
+    }
+    // The centre is the figure the summary shows for the predicted basis.
+    QCOMPARE(shown.baseDays, doc.analysis().atPredictedMfu.reliability.paddedDays);
 }
 
 void TestTornadoChart::screenshot()

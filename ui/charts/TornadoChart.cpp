@@ -8,24 +8,23 @@
 #include <QPainter>
 #include <QToolTip>
 
-#include "document/PlanDocument.h"
 #include "base/Units.h"
+#include "document/PlanDocument.h"
 
 TornadoChart::TornadoChart(PlanDocument* document, QWidget* parent)
     : QWidget(parent)
     , doc_(document)
 {
     setAttribute(Qt::WA_OpaquePaintEvent);
-    connect(doc_, &PlanDocument::planChanged, this, &TornadoChart::refresh);
-    refresh();
+    connect(doc_, &PlanDocument::planChanged, this, &TornadoChart::invalidate);
 }
 
 void TornadoChart::setBasis(trainplan::SensitivityBasis basis)
 {
-    if (basis == options_.basis)
+    if (basis == basis_)
         return;
-    options_.basis = basis;
-    refresh();
+    basis_ = basis;
+    invalidate();
     emit basisChanged(basis);
 }
 
@@ -38,28 +37,29 @@ void TornadoChart::setMeasure(TornadoPainter::Measure measure)
     emit measureChanged(measure);
 }
 
-void TornadoChart::setFramework(const trainplan::FrameworkOptions& framework)
+void TornadoChart::invalidate()
 {
-    if (framework == options_.framework)
-        return;
-    options_.framework = framework;
-    refresh();
+    stale_ = true;
+    update();  // a hidden widget ignores it: nothing is computed for a chart nobody sees
 }
 
-void TornadoChart::refresh()
+const TornadoPainter& TornadoChart::tornado() const
 {
-    QElapsedTimer timer;
-    timer.start();
-    painter_.setResult(trainplan::sensitivity(doc_->plan(), options_));
-    lastMs_ = timer.nsecsElapsed() / trainplan::units::nanosecondsPerMillisecond;
-    update();
+    if (stale_) {
+        QElapsedTimer timer;
+        timer.start();
+        painter_.setResult(doc_->analysis().sensitivity(basis_));
+        lastMs_ = double(timer.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond;
+        stale_ = false;
+    }
+    return painter_;
 }
 
 void TornadoChart::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.fillRect(rect(), Qt::white);  // the painter's colours are for paper (the report), so is the ground
-    painter_.paint(p, QRectF(rect()).adjusted(8, 6, -8, -4));
+    tornado().paint(p, QRectF(rect()).adjusted(8, 6, -8, -4));
 }
 
 bool TornadoChart::event(QEvent* e)
@@ -67,9 +67,9 @@ bool TornadoChart::event(QEvent* e)
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         const QRectF area = QRectF(rect()).adjusted(8, 6, -8, -4);
-        const int k = painter_.barAt(area, help->pos());
+        const int k = tornado().barAt(area, help->pos());
         if (k >= 0)
-            QToolTip::showText(help->globalPos(), painter_.toolTip(k), this);
+            QToolTip::showText(help->globalPos(), tornado().toolTip(k), this);
         else
             QToolTip::hideText();
         return true;
@@ -94,7 +94,7 @@ void TornadoChart::contextMenuEvent(QContextMenuEvent* e)
     auto addBasis = [&](const QString& text, trainplan::SensitivityBasis b) {
         QAction* a = menu.addAction(text, this, [this, b] { setBasis(b); });
         a->setCheckable(true);
-        a->setChecked(options_.basis == b);
+        a->setChecked(basis_ == b);
         bases->addAction(a);
     };
     addBasis(tr("Predicted step time"), trainplan::SensitivityBasis::Predicted);

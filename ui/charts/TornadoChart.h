@@ -1,13 +1,14 @@
-// Sensitivity of the plan : which inputs move the run most, as a tornado chart drawn
-// by TornadoPainter. Follows the document: trainplan::sensitivity() of the default plan takes
-// a fraction of a millisecond, so it is recomputed directly on every planChanged (no debounce;
-// lastUpdateMilliseconds() reports the cost). Right-click switches the basis and the measure.
+// Sensitivity of the plan: which inputs move the run most, as a tornado chart drawn by
+// TornadoPainter. Reads the document's analysis (Analysis::sensitivity(): computed in the core
+// from the settled plan, once per analysis, on first use), so the chart and the report's tornado
+// show the same result. A hidden chart asks for nothing: it reads the analysis when shown or
+// asked (tornado()). Right-click switches the basis and the measure.
 #pragma once
 
 #include <QWidget>
 
-#include "charts/TornadoPainter.h"
 #include "analysis/Sensitivity.h"
+#include "charts/TornadoPainter.h"
 
 class PlanDocument;
 
@@ -19,13 +20,15 @@ public:
 
     // Predicted step time (the model) or the assumed MFU: follows the window's choice.
     void setBasis(trainplan::SensitivityBasis basis);
-    trainplan::SensitivityBasis basis() const { return options_.basis; }
+    trainplan::SensitivityBasis basis() const { return basis_; }
     void setMeasure(TornadoPainter::Measure measure);
     TornadoPainter::Measure measure() const { return painter_.measure(); }
-    void setFramework(const trainplan::FrameworkOptions& framework);
 
-    const TornadoPainter& tornado() const { return painter_; }
-    QList<QRectF> barRects() const { return painter_.barRects(rect()); }
+    // The painter with the current analysis's result.
+    const TornadoPainter& tornado() const;
+    QList<QRectF> barRects() const { return tornado().barRects(rect()); }
+    // What reading the result cost the last time it changed: the core's sensitivity when this
+    // analysis had not computed it yet, a copy when it had.
     double lastUpdateMilliseconds() const { return lastMs_; }
 
     QSize sizeHint() const override { return {640, 420}; }
@@ -41,10 +44,12 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
-    void refresh();
+    void invalidate();
 
     PlanDocument* doc_;
-    trainplan::SensitivityOptions options_;
-    TornadoPainter painter_;
-    double lastMs_ = 0;
+    trainplan::SensitivityBasis basis_ = trainplan::SensitivityBasis::Predicted;
+    // Brought up to date on first read after a change (tornado() is const for its readers).
+    mutable TornadoPainter painter_;
+    mutable bool stale_ = true;
+    mutable double lastMs_ = 0;
 };

@@ -19,8 +19,8 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +28,7 @@
 #include <cmath>
 #include <limits>
 
+#include "analysis/Thresholds.h"
 #include "charts/ChartStyle.h"
 #include "base/Units.h"
 #include "style/Fonts.h"
@@ -38,19 +39,25 @@ using trainplan::RealityMetric;
 
 namespace {
 
-constexpr double kBand = 0.10;  // the plot's band either side of y = x
+// The plot's band either side of y = x: the median gate (analysis/Thresholds.h), drawn.
+constexpr double kBand = trainplan::kRealityMedianGate;
 
-constexpr RealityMetric kMetrics[] = {RealityMetric::HardwareTflopsPerGpu, RealityMetric::Mfu, RealityMetric::IterationSeconds,
-                                      RealityMetric::LayerMilliseconds};
+constexpr RealityMetric kMetrics[] = {
+    RealityMetric::HardwareTflopsPerGpu, RealityMetric::Mfu, RealityMetric::IterationSeconds, RealityMetric::LayerMilliseconds};
 
 QColor metricColor(RealityMetric m)
 {
     switch (m) {
-    case RealityMetric::HardwareTflopsPerGpu: return theme::compute();
-    case RealityMetric::Mfu: return theme::optimizer();
-    case RealityMetric::IterationSeconds: return theme::gradients();
-    case RealityMetric::LayerMilliseconds: return theme::activations();
-    case RealityMetric::PeakMemoryGib: return theme::weights();
+    case RealityMetric::HardwareTflopsPerGpu:
+        return theme::compute();
+    case RealityMetric::Mfu:
+        return theme::optimizer();
+    case RealityMetric::IterationSeconds:
+        return theme::gradients();
+    case RealityMetric::LayerMilliseconds:
+        return theme::activations();
+    case RealityMetric::PeakMemoryGib:
+        return theme::weights();
     }
     return Qt::black;
 }
@@ -58,11 +65,16 @@ QColor metricColor(RealityMetric m)
 QScatterSeries::MarkerShape metricShape(RealityMetric m)
 {
     switch (m) {
-    case RealityMetric::HardwareTflopsPerGpu: return QScatterSeries::MarkerShapeCircle;
-    case RealityMetric::Mfu: return QScatterSeries::MarkerShapeRectangle;
-    case RealityMetric::IterationSeconds: return QScatterSeries::MarkerShapeTriangle;
-    case RealityMetric::LayerMilliseconds: return QScatterSeries::MarkerShapeRotatedRectangle;
-    case RealityMetric::PeakMemoryGib: return QScatterSeries::MarkerShapeStar;
+    case RealityMetric::HardwareTflopsPerGpu:
+        return QScatterSeries::MarkerShapeCircle;
+    case RealityMetric::Mfu:
+        return QScatterSeries::MarkerShapeRectangle;
+    case RealityMetric::IterationSeconds:
+        return QScatterSeries::MarkerShapeTriangle;
+    case RealityMetric::LayerMilliseconds:
+        return QScatterSeries::MarkerShapeRotatedRectangle;
+    case RealityMetric::PeakMemoryGib:
+        return QScatterSeries::MarkerShapeStar;
     }
     return QScatterSeries::MarkerShapeCircle;
 }
@@ -70,11 +82,16 @@ QScatterSeries::MarkerShape metricShape(RealityMetric m)
 QString shortName(RealityMetric m)
 {
     switch (m) {
-    case RealityMetric::HardwareTflopsPerGpu: return QObject::tr("TFLOP/s");
-    case RealityMetric::Mfu: return QObject::tr("MFU");
-    case RealityMetric::IterationSeconds: return QObject::tr("Iter. s");
-    case RealityMetric::LayerMilliseconds: return QObject::tr("Layer ms");
-    case RealityMetric::PeakMemoryGib: return QObject::tr("Peak GiB");
+    case RealityMetric::HardwareTflopsPerGpu:
+        return QObject::tr("TFLOP/s");
+    case RealityMetric::Mfu:
+        return QObject::tr("MFU");
+    case RealityMetric::IterationSeconds:
+        return QObject::tr("Iter. s");
+    case RealityMetric::LayerMilliseconds:
+        return QObject::tr("Layer ms");
+    case RealityMetric::PeakMemoryGib:
+        return QObject::tr("Peak GiB");
     }
     return {};
 }
@@ -87,11 +104,16 @@ double plotted(RealityMetric metric, double value)
 QString axisLabel(RealityMetric metric)
 {
     switch (metric) {
-    case RealityMetric::HardwareTflopsPerGpu: return QObject::tr("TFLOP/s per GPU (Eq. 3)");
-    case RealityMetric::Mfu: return QObject::tr("MFU, %");
-    case RealityMetric::IterationSeconds: return QObject::tr("iteration, s");
-    case RealityMetric::LayerMilliseconds: return QObject::tr("one layer, ms");
-    case RealityMetric::PeakMemoryGib: return QObject::tr("peak memory, GiB");
+    case RealityMetric::HardwareTflopsPerGpu:
+        return QObject::tr("TFLOP/s per GPU (Eq. 3)");
+    case RealityMetric::Mfu:
+        return QObject::tr("MFU, %");
+    case RealityMetric::IterationSeconds:
+        return QObject::tr("iteration, s");
+    case RealityMetric::LayerMilliseconds:
+        return QObject::tr("one layer, ms");
+    case RealityMetric::PeakMemoryGib:
+        return QObject::tr("peak memory, GiB");
     }
     return {};
 }
@@ -108,7 +130,8 @@ void plotCases(QChartView* view, const std::vector<trainplan::RealityRow>& rows,
     auto* c = new QChart;
     chartstyle::apply(c, view);
     c->setTitleFont(fonts::pixels(11));
-    c->setTitle(theme::styled(QObject::tr("<font color='@muted'>Solid line: predicted = measured; dashed: ±10 %</font>")));
+    c->setTitle(theme::styled(
+        QObject::tr("<font color='@muted'>Solid line: predicted = measured; dashed: ±%1 %</font>").arg(kBand * 100, 0, 'g', 3)));
     view->setRenderHint(QPainter::Antialiasing, true);  // apply() turns it off; diagonals need it
     delete old;
 
@@ -219,8 +242,8 @@ void plotCases(QChartView* view, const std::vector<trainplan::RealityRow>& rows,
     };
     // The lines are named in the chart's title, keeping the legend to the cases.
     for (QLineSeries* l : {line(1.0, QObject::tr("y = x"), Qt::SolidLine, theme::inkSoft()),
-                           line(1.0 + kBand, QObject::tr("+10 %"), Qt::DashLine, theme::faint()),
-                           line(1.0 - kBand, QObject::tr("−10 %"), Qt::DashLine, theme::faint())})
+             line(1.0 + kBand, QObject::tr("+%1 %").arg(kBand * 100, 0, 'g', 3), Qt::DashLine, theme::faint()),
+             line(1.0 - kBand, QObject::tr("−%1 %").arg(kBand * 100, 0, 'g', 3), Qt::DashLine, theme::faint())})
         c->legend()->markers(l).first()->setVisible(false);
     for (QAbstractSeries* s : cases) {
         c->addSeries(s);
@@ -228,12 +251,10 @@ void plotCases(QChartView* view, const std::vector<trainplan::RealityRow>& rows,
         s->attachAxis(y);
     }
     c->legend()->setAlignment(Qt::AlignBottom);  // five short entries fit under 340 pixels
-    c->legend()->setShowToolTips(true);  // a truncated entry still tells its name
+    c->legend()->setShowToolTips(true);          // a truncated entry still tells its name
 }
 
 constexpr int kSortRole = Qt::UserRole + 1;
-constexpr double kMedianGate = 0.10;  // tst_realitycheck's gates, stated to the person
-constexpr double kCaseGate = 0.25;
 
 // The data's ids start with the paper ("narayanan21-", "korthikanti22-"); the metric column
 // and the plot already say which paper, so the table shows the rest (the full id in a tooltip).
@@ -244,26 +265,27 @@ QString shortCaseName(const QString& id)
     return rest.isEmpty() ? id : rest;
 }
 
-
 QString valueText(RealityMetric m, double v)
 {
     switch (m) {
-    case RealityMetric::HardwareTflopsPerGpu: return QString::number(v, 'f', 1);  // the Metric column gives the unit
-    case RealityMetric::Mfu: return QStringLiteral("%1 %").arg(v * 100, 0, 'f', 1);
-    case RealityMetric::IterationSeconds: return QStringLiteral("%1 s").arg(v, 0, 'g', 3);
-    case RealityMetric::LayerMilliseconds: return QStringLiteral("%1 ms").arg(v, 0, 'f', 1);
-    case RealityMetric::PeakMemoryGib: return QStringLiteral("%1 GiB").arg(v, 0, 'f', 1);
+    case RealityMetric::HardwareTflopsPerGpu:
+        return QString::number(v, 'f', 1);  // the Metric column gives the unit
+    case RealityMetric::Mfu:
+        return QStringLiteral("%1 %").arg(v * 100, 0, 'f', 1);
+    case RealityMetric::IterationSeconds:
+        return QStringLiteral("%1 s").arg(v, 0, 'g', 3);
+    case RealityMetric::LayerMilliseconds:
+        return QStringLiteral("%1 ms").arg(v, 0, 'f', 1);
+    case RealityMetric::PeakMemoryGib:
+        return QStringLiteral("%1 GiB").arg(v, 0, 'f', 1);
     }
     return {};
 }
 
+// By the reality check's gates (analysis/Thresholds.h), the ones tst_realitycheck holds the model to.
 QColor errorColor(double absError)
 {
-    if (absError <= kMedianGate)
-        return theme::ok();
-    if (absError <= kCaseGate)
-        return theme::severity(trainplan::Severity::Warning);
-    return theme::severity(trainplan::Severity::Error);
+    return theme::verdict(trainplan::realityErrorVerdict(absError), theme::ok());
 }
 
 QStandardItem* item(const QString& text, const QVariant& sortKey, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter)
@@ -318,8 +340,7 @@ RealityCheckView::RealityCheckView(QWidget* parent)
     metricBox_->addItem(tr("MFU"), int(PlotMetric::Mfu));
     metricBox_->addItem(tr("Iteration time (Korthikanti 2022)"), int(PlotMetric::IterationSeconds));
     metricBox_->addItem(tr("Layer time (Korthikanti Table 4)"), int(PlotMetric::LayerMilliseconds));
-    connect(metricBox_, &QComboBox::currentIndexChanged, this,
-            [this] { setPlotMetric(PlotMetric(metricBox_->currentData().toInt())); });
+    connect(metricBox_, &QComboBox::currentIndexChanged, this, [this] { setPlotMetric(PlotMetric(metricBox_->currentData().toInt())); });
 
     auto* chartSide = new QWidget;
     auto* chartColumn = new QVBoxLayout(chartSide);
@@ -339,9 +360,10 @@ RealityCheckView::RealityCheckView(QWidget* parent)
 
     // In and out of sample: the error of predictions for runs the calibration saw, and for each
     // family predicted with the calibration fitted without it.
-    validationModel_->setHorizontalHeaderLabels({tr("Rows"), tr("n"), tr("In sample: median"), tr("p90"), tr("Out of sample: median"),
-                                                 tr("p90"), tr("Optimism")});
-    validationModel_->horizontalHeaderItem(6)->setToolTip(tr("Mean signed error out of sample: above 0, the model predicts faster runs than were measured."));
+    validationModel_->setHorizontalHeaderLabels(
+        {tr("Rows"), tr("n"), tr("In sample: median"), tr("p90"), tr("Out of sample: median"), tr("p90"), tr("Optimism")});
+    validationModel_->horizontalHeaderItem(6)->setToolTip(
+        tr("Mean signed error out of sample: above 0, the model predicts faster runs than were measured."));
     validation_->setModel(validationModel_);
     validation_->setSelectionBehavior(QAbstractItemView::SelectRows);
     validation_->setAlternatingRowColors(true);
@@ -515,8 +537,9 @@ void RealityCheckView::fillValidation()
         addRow(tr("Family: %1").arg(QString::fromStdString(fold.family)), find(v.inSampleByFamily, fold.family), &fold.heldOut, false);
     QHeaderView* header = validation_->horizontalHeader();
     for (int c = 1; c < validationModel_->columnCount(); ++c)
-        header->resizeSection(c, std::max(static_cast<QAbstractItemView*>(validation_)->sizeHintForColumn(c),
-                                          header->fontMetrics().horizontalAdvance(validationModel_->headerData(c, Qt::Horizontal).toString()) + 14));
+        header->resizeSection(c,
+            std::max(static_cast<QAbstractItemView*>(validation_)->sizeHintForColumn(c),
+                header->fontMetrics().horizontalAdvance(validationModel_->headerData(c, Qt::Horizontal).toString()) + 14));
     validationNote_->setText(
         tr("In sample: the calibration (a scale on every accelerator's GEMM efficiency, %1; a fixed cost per kernel, %2 µs) fitted on "
            "every gated row, each family weighted once. Out of sample: each family predicted with the calibration fitted without it "
@@ -543,8 +566,8 @@ void RealityCheckView::fill()
         id->setData(fullId, kIdRole);
         id->setToolTip(QStringLiteral("%1<br>%2<br>%3<br>predicted range %4 to %5%6")
                            .arg(markup::escaped(fullId), markup::escaped(QString::fromStdString(r.family)),
-                                markup::escaped(QString::fromStdString(r.location)), valueText(r.metric, r.low), valueText(r.metric, r.high),
-                                r.inRange ? QString() : tr(" (measured outside)")));
+                               markup::escaped(QString::fromStdString(r.location)), valueText(r.metric, r.low), valueText(r.metric, r.high),
+                               r.inRange ? QString() : tr(" (measured outside)")));
         items << id;
         items << item(shortName(r.metric), int(r.metric), Qt::AlignLeft | Qt::AlignVCenter);
         items << item(valueText(r.metric, r.predicted), r.predicted);
@@ -568,10 +591,12 @@ void RealityCheckView::fill()
     // arrow's room in each), leaving the case ids the rest.
     QHeaderView* header = table_->horizontalHeader();
     for (int c = 1; c < model_->columnCount(); ++c)
-        header->resizeSection(c, std::max(static_cast<QAbstractItemView*>(table_)->sizeHintForColumn(c),
-                                          header->fontMetrics().horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString()) + 14));
+        header->resizeSection(c,
+            std::max(static_cast<QAbstractItemView*>(table_)->sizeHintForColumn(c),
+                header->fontMetrics().horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString()) + 14));
 
-    const bool pass = s.medianAbsError <= kMedianGate;  // the colour answers "is the median within the gate"
+    // The colour answers "is the median within the gate".
+    const bool pass = trainplan::realityErrorVerdict(s.medianAbsError) == trainplan::Verdict::Fine;
     const int notGated = int(s.rows.size()) - s.gatedCount;
     summaryLabel_->setText(
         tr("<b>Median error <font color='%1'>%2 %</font>, worst %3 % (%4)</b> over %5 published, measured runs (%6), with the "
@@ -582,8 +607,9 @@ void RealityCheckView::fill()
             .arg(markup::escaped(QString::fromStdString(s.worstId)))
             .arg(s.gatedCount)
             .arg(tr("Megatron-LM papers of 2021–22; Megatron-Core on H100, BigScience and MegaScale"))
-            .arg(notGated > 0 ? tr(" %n more shown grey: evaluated, not gated (a workload or stack the plan cannot describe).", nullptr, notGated)
-                              : QString()));
+            .arg(notGated > 0
+                    ? tr(" %n more shown grey: evaluated, not gated (a workload or stack the plan cannot describe).", nullptr, notGated)
+                    : QString()));
     setPlotMetric(plotMetric_);
 }
 
@@ -597,11 +623,21 @@ void RealityCheckView::setPlotMetric(PlotMetric metric)
     }
     RealityMetric m = RealityMetric::Mfu;
     switch (metric) {
-    case PlotMetric::All: plotCases(chart_, summary_.rows, nullptr); return;
-    case PlotMetric::TflopsPerGpu: m = RealityMetric::HardwareTflopsPerGpu; break;
-    case PlotMetric::Mfu: m = RealityMetric::Mfu; break;
-    case PlotMetric::IterationSeconds: m = RealityMetric::IterationSeconds; break;
-    case PlotMetric::LayerMilliseconds: m = RealityMetric::LayerMilliseconds; break;
+    case PlotMetric::All:
+        plotCases(chart_, summary_.rows, nullptr);
+        return;
+    case PlotMetric::TflopsPerGpu:
+        m = RealityMetric::HardwareTflopsPerGpu;
+        break;
+    case PlotMetric::Mfu:
+        m = RealityMetric::Mfu;
+        break;
+    case PlotMetric::IterationSeconds:
+        m = RealityMetric::IterationSeconds;
+        break;
+    case PlotMetric::LayerMilliseconds:
+        m = RealityMetric::LayerMilliseconds;
+        break;
     }
     plotCases(chart_, summary_.rows, &m);
 }

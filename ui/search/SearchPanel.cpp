@@ -9,8 +9,8 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QScrollBar>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -363,24 +363,11 @@ void SearchPanel::showEvent(QShowEvent* event)
 
 void SearchPanel::updateCurrentLayout()
 {
-    const trainplan::Plan& plan = doc_->plan();
-    const trainplan::Estimate& est = doc_->estimate();
-    model_->setCurrentLayout(trainplan::searchLayoutOf(plan));
-    // Where the plan itself sits, predicted the way the search predicts (closed-form pipeline).
-    trainplan::StepTimeOptions o = trainplan::stepTimeOptionsFor(plan);
-    if (const auto framework = options().framework)
-        o.framework = *framework;
-    o.pipeline = trainplan::PipelineMethod::ClosedForm;
-    const trainplan::PredictedStep p = trainplan::predictStep(plan, est, o);
-    if (!(p.stepSeconds > 0) || !std::isfinite(p.stepSeconds)) {
-        scatter_->setCurrentPoint(std::nullopt);
-        return;
-    }
-    trainplan::SearchRow row;
-    row.stepSeconds = p.stepSeconds;
-    row.totalSeconds = p.totalSeconds;
-    row.memoryBytes = est.perGpu.total;
-    scatter_->setCurrentPoint(scatter_->pointOf(row));
+    const trainplan::Analysis& analysis = doc_->analysis();
+    model_->setCurrentLayout(trainplan::searchLayoutOf(analysis.plan));
+    // Where the plan itself sits, predicted the way the search predicts (the analysis's).
+    const auto& row = analysis.searchRow();
+    scatter_->setCurrentPoint(row ? std::optional(scatter_->pointOf(*row)) : std::nullopt);
 }
 
 void SearchPanel::updateButtons()
@@ -418,7 +405,8 @@ void SearchPanel::fitColumns()
     const QFontMetrics metrics = header->fontMetrics();
     for (int c = 0; c < SearchResultsModel::ColumnCount - 1; ++c) {
         const QString title = model_->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
-        header->resizeSection(c, std::max(static_cast<QAbstractItemView*>(table_)->sizeHintForColumn(c), metrics.horizontalAdvance(title) + 16));
+        header->resizeSection(
+            c, std::max(static_cast<QAbstractItemView*>(table_)->sizeHintForColumn(c), metrics.horizontalAdvance(title) + 16));
     }
 }
 

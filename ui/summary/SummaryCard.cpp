@@ -69,6 +69,7 @@ void SummaryCard::setValue(const QString& value, const QString& detail, const QC
     valueFull_ = value;
     detailFull_ = detail;
     elide();
+    accent_ = accent;
     value_->setStyleSheet(accent.isValid() ? QString("color: %1").arg(accent.name()) : QString());
 }
 
@@ -126,7 +127,8 @@ void SummaryCard::keyPressEvent(QKeyEvent* event)
         emit activated(true);
         event->accept();
         return;
-    default: QFrame::keyPressEvent(event);
+    default:
+        QFrame::keyPressEvent(event);
     }
 }
 

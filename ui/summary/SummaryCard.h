@@ -19,8 +19,10 @@ public:
     QString valueText() const;
     QString detailText() const;
     QColor valueColor() const;
+    QColor accent() const { return accent_; }  // the value's colour as set; invalid: the palette's
     // Fraction 0..1 drawn as a thin bar under the value (memory against capacity); < 0 hides it.
     void setFill(double fraction, const QColor& color);
+    QColor fillColor() const { return fillColor_; }
 
     // The width at which title, value and detail all show whole.
     int fullWidth() const;
@@ -46,5 +48,6 @@ private:
     void elide();
     double fill_ = -1;
     QColor fillColor_;
+    QColor accent_;
     bool pressed_ = false;
 };

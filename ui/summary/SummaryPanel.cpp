@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "analysis/PlanUnknowns.h"
+#include "analysis/Thresholds.h"
 #include "base/Format.h"
 #include "document/PlanDocument.h"
 #include "style/Markup.h"
@@ -56,7 +57,8 @@ SummaryPanel::SummaryPanel(PlanDocument* document, QWidget* parent)
         card->setObjectName(s.id);
         card->setAttribute(Qt::WA_Hover);
         card->installEventFilter(this);
-        connect(card, &SummaryCard::activated, this, [this, id = QString(s.id)](bool fromKeyboard) { emit cardActivated(id, fromKeyboard); });
+        connect(
+            card, &SummaryCard::activated, this, [this, id = QString(s.id)](bool fromKeyboard) { emit cardActivated(id, fromKeyboard); });
         grid->addWidget(card, column / kColumns, column % kColumns);
         ++column;
         entries_.push_back({s.id, s.steps, card});
@@ -110,25 +112,29 @@ QString SummaryPanel::tooltipHtml(const QString& id) const
         QString html;
         // A narrow card shows its lines shortened: the tooltip gives them whole.
         if (e.card->isElided())
-            html += QString("<p><b>%1</b><br>%2<br>%3</p>")
-                        .arg(markup::escaped(e.card->titleText()), markup::escaped(e.card->valueText()), markup::escaped(e.card->detailText()));
+            html +=
+                QString("<p><b>%1</b><br>%2<br>%3</p>")
+                    .arg(markup::escaped(e.card->titleText()), markup::escaped(e.card->valueText()), markup::escaped(e.card->detailText()));
         if (e.id == "memory") {
             const auto& r = doc_->analysis().memoryRange;
             html += "<p>"
-                    + markup::escaped(tr("Range %1 to %2: unknown %3 at either value, no fragmentation allowance at the low end, +%4 model error at the high end.")
-                                          .arg(q(formatBytes(r.lowBytes)), q(formatBytes(r.highBytes)),
-                                               q(unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)), q(formatPercent(r.modelErrorAbove, 0))))
-                    + "</p>";
+                + markup::escaped(
+                    tr("Range %1 to %2: unknown %3 at either value, no fragmentation allowance at the low end, +%4 model error at the high "
+                       "end.")
+                        .arg(q(formatBytes(r.lowBytes)), q(formatBytes(r.highBytes)),
+                            q(unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)), q(formatPercent(r.modelErrorAbove, 0))))
+                + "</p>";
         }
         html += "<table cellspacing=4>";
         for (const auto& stepId : e.stepIds) {
             const auto* step = findStep(sections, stepId.toStdString());
             if (!step)
                 continue;
-            const QString substituted = trainplan::substitutionAddsToResult(*step) ? "= " + markup::escaped(q(step->substituted)) + "<br>" : QString();
+            const QString substituted =
+                trainplan::substitutionAddsToResult(*step) ? "= " + markup::escaped(q(step->substituted)) + "<br>" : QString();
             html += QString("<tr><td><b>%1</b><br><code>%2</code><br>%3= <b>%4</b><br><i>%5</i></td></tr>")
-                        .arg(markup::escaped(q(step->title)), markup::escaped(q(step->formula)), substituted, markup::escaped(q(step->result)),
-                             markup::escaped(q(step->source)));
+                        .arg(markup::escaped(q(step->title)), markup::escaped(q(step->formula)), substituted,
+                            markup::escaped(q(step->result)), markup::escaped(q(step->source)));
         }
         return html + "</table><p><i>" + tr("Click for these steps in the math.") + "</i></p>";
     }
@@ -160,9 +166,10 @@ void SummaryPanel::refresh()
     card("parameters")->setValue(q(formatCount(e.parameters.total)), tr("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))));
     // The same terms as the derivation's "Model FLOPs" step: 6ND less the embedding lookups, plus attention.
     card("flops")->setValue(q(formatSci(e.flops.total)),
-                            e.flops.embeddingLookup > 0
-                                ? tr("6ND %1 − lookups %2 + attn %3").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.embeddingLookup, 2)), q(formatSci(e.flops.attention, 2)))
-                                : tr("6ND %1 + attn %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))));
+        e.flops.embeddingLookup > 0
+            ? tr("6ND %1 − lookups %2 + attn %3")
+                  .arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.embeddingLookup, 2)), q(formatSci(e.flops.attention, 2)))
+            : tr("6ND %1 + attn %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))));
     // Time figures come in two bases; the chosen one is the value, named in the card's title, the
     // other is in the detail line, named too.
     const QString chosen = QString::fromLatin1(timeBasisLabel(doc_->timeBasis()));
@@ -183,28 +190,36 @@ void SummaryPanel::refresh()
             firstError = &w;
     }
     const QString failureText = !failures ? tr("failures not modelled")
-                                : noProgress ? tr("with failures: never finishes")
-                                             : tr("%1 with failures").arg(q(formatNumber(t.reliability.paddedDays)));
+        : noProgress                      ? tr("with failures: never finishes")
+                                          : tr("%1 with failures").arg(q(formatNumber(t.reliability.paddedDays)));
     const QString otherDays = tr(" · %1 %2").arg(otherName, q(formatNumber(other.time.days))) + predictedRange;
     if (firstError) {
         // A plan with error-level red flags has no wall time worth reading as normal.
         card("days")->setValue(tr("Plan invalid"), q(codeName(firstError->code)) + tr(": see Red flags"), theme::severity(Severity::Error));
     } else {
         card("days")->setValue(tr("%1 days").arg(q(formatNumber(t.time.days))), failureText + otherDays,
-                               !failures || noProgress ? theme::severity(noProgress ? Severity::Error : Severity::Warning) : QColor());
+            !failures || noProgress ? theme::severity(noProgress ? Severity::Error : Severity::Warning) : QColor());
     }
-    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 %2 · %3 %4").arg(q(formatInteger(t.gpusUsed)), q(pluralNoun(t.gpusUsed, "GPU"))).arg(otherName, q(formatCount(other.time.gpuHours))));
-    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 %2 · %3 %4")
-                                                                    .arg(q(formatInteger(double(t.time.steps))), q(pluralNoun(double(t.time.steps), "step")))
-                                                                    .arg(otherName)
-                                                                    .arg(q(formatSeconds(other.time.stepSeconds))));
-    const double fraction = e.perGpu.total / e.capacityBytes;
-    const QColor memColor = e.fits ? (fraction > 0.9 ? theme::severity(Severity::Warning) : theme::ok()) : theme::severity(Severity::Error);
-    card("memory")->setValue(q(formatBytes(e.perGpu.total)), tr("of %1 (stage %2)").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1),
-                             e.fits ? QColor() : memColor);
-    card("memory")->setFill(fraction, memColor);
-    card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)), tr("m = %1").arg(q(countOf(double(e.pipeline.microbatches), "micro-batch", "micro-batches"))),
-                             e.pipeline.bubbleFraction > 0.2 ? theme::severity(Severity::Warning) : QColor());
+    card("gpu_hours")
+        ->setValue(q(formatCount(t.time.gpuHours)),
+            tr("%1 %2 · %3 %4")
+                .arg(q(formatInteger(t.gpusUsed)), q(pluralNoun(t.gpusUsed, "GPU")))
+                .arg(otherName, q(formatCount(other.time.gpuHours))));
+    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)),
+        tr("%1 %2 · %3 %4")
+            .arg(q(formatInteger(double(t.time.steps))), q(pluralNoun(double(t.time.steps), "step")))
+            .arg(otherName)
+            .arg(q(formatSeconds(other.time.stepSeconds))));
+    // Colours are the core's verdicts (analysis/Thresholds.h): tight memory is amber, a GPU over capacity red.
+    const Verdict memory = memoryVerdict(e);
+    const QColor memColor = theme::verdict(memory, theme::ok());
+    card("memory")->setValue(q(formatBytes(e.perGpu.total)),
+        tr("of %1 (stage %2)").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1),
+        memory == Verdict::Error ? memColor : QColor());
+    card("memory")->setFill(e.perGpu.total / e.capacityBytes, memColor);
+    card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)),
+        tr("m = %1").arg(q(countOf(double(e.pipeline.microbatches), "micro-batch", "micro-batches"))),
+        theme::verdict(bubbleVerdict(e.pipeline.bubbleFraction), QColor()));
     card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
-                          tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))));
+        tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))));
 }

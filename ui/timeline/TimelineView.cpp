@@ -104,6 +104,7 @@ void TimelineView::setComparison(bool on)
     if (on == scene_.comparison())
         return;
     scene_.setComparison(on);
+    scene_.setAnalysis(doc_->analysis());
     updateRowScroll();
     canvas_->update();
 }

@@ -1,8 +1,66 @@
 #include "analysis/Analysis.h"
 
+#include <mutex>
+
+#include "analysis/LayoutRationale.h"
 #include "analysis/PlanUnknowns.h"
+#include "analysis/ScheduleComparison.h"
+#include "analysis/Sensitivity.h"
 
 namespace trainplan {
+
+struct Analysis::Later {
+    std::mutex sensitivityLock, comparisonLock, rationaleLock, searchRowLock;
+    std::optional<SensitivityResult> sensitivity[2];  // by SensitivityBasis
+    std::optional<ScheduleComparison> comparison;
+    std::optional<LayoutRationale> rationale;
+    std::optional<std::optional<SearchRow>> searchRow;  // outer: computed yet
+};
+
+std::shared_ptr<Analysis::Later> Analysis::makeLater()
+{
+    return std::make_shared<Later>();
+}
+
+const SensitivityResult& Analysis::sensitivity(SensitivityBasis basis) const
+{
+    Later& later = *later_;
+    const std::lock_guard hold(later.sensitivityLock);
+    auto& result = later.sensitivity[basis == SensitivityBasis::Assumed ? 1 : 0];
+    if (!result) {
+        SensitivityOptions options;
+        options.basis = basis;
+        result = trainplan::sensitivity(plan, options);
+    }
+    return *result;
+}
+
+const ScheduleComparison& Analysis::scheduleComparison() const
+{
+    Later& later = *later_;
+    const std::lock_guard hold(later.comparisonLock);
+    if (!later.comparison)
+        later.comparison = compareSchedules(*this);
+    return *later.comparison;
+}
+
+const LayoutRationale& Analysis::layoutRationale() const
+{
+    Later& later = *later_;
+    const std::lock_guard hold(later.rationaleLock);
+    if (!later.rationale)
+        later.rationale = trainplan::layoutRationale(*this);
+    return *later.rationale;
+}
+
+const std::optional<SearchRow>& Analysis::searchRow() const
+{
+    Later& later = *later_;
+    const std::lock_guard hold(later.searchRowLock);
+    if (!later.searchRow)
+        later.searchRow = searchRowOf(plan, estimate);
+    return *later.searchRow;
+}
 
 const char* timeBasisLabel(TimeBasis basis)
 {
@@ -22,6 +80,17 @@ void Analyser::estimateAndPredict(const Plan& plan, const StepTimeOptions& optio
 
 void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysis& out)
 {
+    // What was computed later belongs to the previous analysis: kept by the copies that share it,
+    // dropped here (in place when nothing else holds it, so a slider tick does not allocate).
+    if (out.later_.use_count() == 1) {
+        for (auto& s : out.later_->sensitivity)
+            s.reset();
+        out.later_->comparison.reset();
+        out.later_->rationale.reset();
+        out.later_->searchRow.reset();
+    } else {
+        out.later_ = Analysis::makeLater();
+    }
     // An unknown recompute is the lightest that fits (PlanUnknowns.h): settled only when the plan
     // as given does not fit. Everything below reads the plan as settled.
     out.plan = plan;

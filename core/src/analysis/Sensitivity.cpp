@@ -173,6 +173,7 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
         base.framework = *options.framework;
     SensitivityResult out;
     out.basis = options.basis;
+    out.fraction = options.fraction;
     out.basisLabel = options.basis == SensitivityBasis::Predicted ? std::string("predicted step time (step-time model)")
                                                                   : "assumed MFU of " + formatPercent(plan.training.mfu, 0);
     const std::string days = plan.cluster.mtbfSeconds ? "padded days" : "compute days";

@@ -20,7 +20,7 @@ enum class SensitivityBasis {
 
 struct SensitivityOptions {
     SensitivityBasis basis = SensitivityBasis::Predicted;
-    double fraction = 0.10;       // relative change of continuous inputs
+    double fraction = 0.10;                     // relative change of continuous inputs
     std::optional<FrameworkOptions> framework;  // unset: the plan's own framework section
 };
 
@@ -31,8 +31,8 @@ struct SensitivityOptions {
 enum class SensitivityKind { Continuous, Discrete, Unknown };
 
 struct SensitivityBar {
-    std::string input;    // what a person reads, e.g. "Inter-node bandwidth"
-    std::string field;    // plan JSON path, or "step_time.<name>" for an accelerator efficiency
+    std::string input;  // what a person reads, e.g. "Inter-node bandwidth"
+    std::string field;  // plan JSON path, or "step_time.<name>" for an accelerator efficiency
     SensitivityKind kind = SensitivityKind::Continuous;
     // What the bar varies, for its label: "±10 %" for a continuous input, the values for a
     // discrete one, e.g. "b 1 → 2" (no smaller micro-batch) or "B 960 ← 1,024 → 1,088".
@@ -51,6 +51,7 @@ struct SensitivityBar {
 
 struct SensitivityResult {
     SensitivityBasis basis = SensitivityBasis::Predicted;
+    double fraction = 0.10;  // how far continuous inputs moved (SensitivityOptions::fraction), for a chart's legend
     // The basis in words, so a chart titles itself: "predicted step time (step-time model)" or
     // "assumed MFU of 40 %".
     std::string basisLabel;

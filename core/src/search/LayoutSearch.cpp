@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "search/LayoutSearchRanking.h"
 #include "topology/Topology.h"
@@ -145,6 +146,45 @@ Plan withSearchLayout(const Plan& plan, const SearchLayout& s)
     return out;
 }
 
+namespace {
+
+// How the search predicts: the plan's accelerator efficiencies, its framework unless the options
+// name one, and the closed-form pipeline (no schedule simulation per layout).
+StepTimeOptions searchStepOptions(const Plan& plan, const SearchOptions& options)
+{
+    StepTimeOptions stepOptions = stepTimeOptionsFor(plan);
+    if (options.framework)
+        stepOptions.framework = *options.framework;
+    stepOptions.pipeline = PipelineMethod::ClosedForm;
+    return stepOptions;
+}
+
+SearchRow rowOf(const SearchLayout& layout, const Estimate& est, const PredictedStep& predicted, const SearchOptions& options)
+{
+    SearchRow row;
+    row.layout = layout;
+    row.stepSeconds = predicted.stepSeconds;
+    row.totalSeconds = predicted.totalSeconds;
+    row.mfu = predicted.mfu;
+    row.memoryBytes = est.perGpu.total;
+    row.headroomBytes = est.headroomBytes;
+    row.withinMargin = !est.hasMargin;
+    row.gpuHours = predicted.gpuHours;
+    row.cost = predicted.gpuHours * options.costPerGpuHour;
+    row.tpAcrossNodes = est.communication.tpCrossesNodes;
+    return row;
+}
+
+}  // namespace
+
+std::optional<SearchRow> searchRowOf(const Plan& plan, const Estimate& est, const SearchOptions& options)
+{
+    const PredictedStep predicted = predictStep(plan, est, searchStepOptions(plan, options));
+    if (!(predicted.stepSeconds > 0) || !std::isfinite(predicted.stepSeconds))
+        return std::nullopt;
+    return rowOf(searchLayoutOf(plan), est, predicted, options);
+}
+
 SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::atomic<bool>* cancel, const SearchProgress& progress)
 {
     const auto started = std::chrono::steady_clock::now();
@@ -156,10 +196,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     const int perNode = plan.cluster.gpusPerNode;
     result.marginBytes = plan.training.memoryMarginFraction * plan.cluster.memoryBytesPerGpu;
 
-    StepTimeOptions stepOptions = stepTimeOptionsFor(plan);
-    if (options.framework)
-        stepOptions.framework = *options.framework;
-    stepOptions.pipeline = PipelineMethod::ClosedForm;
+    const StepTimeOptions stepOptions = searchStepOptions(plan, options);
     // The plan's own non-interleaved schedule for v = 1 (1F1B if it interleaves).
     const Schedule flat = plan.layout.schedule == Schedule::Interleaved ? Schedule::OneFOneB : plan.layout.schedule;
 
@@ -238,18 +275,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                     continue;
                                 }
                                 workspace.predict(work, est, stepOptions, predicted);
-                                SearchRow row;
-                                row.layout = s;
-                                row.stepSeconds = predicted.stepSeconds;
-                                row.totalSeconds = predicted.totalSeconds;
-                                row.mfu = predicted.mfu;
-                                row.memoryBytes = est.perGpu.total;
-                                row.headroomBytes = est.headroomBytes;
-                                row.withinMargin = !est.hasMargin;
-                                row.gpuHours = predicted.gpuHours;
-                                row.cost = predicted.gpuHours * options.costPerGpuHour;
-                                row.tpAcrossNodes = est.communication.tpCrossesNodes;
-                                fitting.push_back(row);
+                                fitting.push_back(rowOf(s, est, predicted, options));
                             }
                         }
                     }

@@ -130,6 +130,11 @@ using SearchProgress = std::function<void(double fraction)>;
 SearchResult searchLayouts(const Plan& plan, const SearchOptions& options = {}, std::atomic<bool>* cancel = nullptr,
                            const SearchProgress& progress = {});
 
+// The plan's own layout as a row of a search with these options, predicted the way the search
+// predicts (closed-form pipeline); est must be estimate(plan). Nothing when its step cannot be
+// predicted (not finite or not positive). Where the plan sits on the search's scatter.
+std::optional<SearchRow> searchRowOf(const Plan& plan, const Estimate& est, const SearchOptions& options = {});
+
 // The plan with a result's layout applied (for "Apply"): TP, PP, DP, CP, schedule, virtual
 // stages, ZeRO, recompute, SP, micro-batch and global batch; explicit stage splits are dropped.
 Plan withSearchLayout(const Plan& plan, const SearchLayout& layout);
