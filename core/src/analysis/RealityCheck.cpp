@@ -16,6 +16,18 @@ using nlohmann::json;
 
 namespace {
 
+// A published run to predict; family, accelerator and framework are filled in once all are read.
+RealityCase realityCase(std::string id, std::string location, Plan plan, RealityMetric metric, double measured)
+{
+    RealityCase rc;
+    rc.id = std::move(id);
+    rc.location = std::move(location);
+    rc.plan = std::move(plan);
+    rc.metric = metric;
+    rc.measured = measured;
+    return rc;
+}
+
 constexpr int kUnpublishedMicroBatch = 1;  // RealityCheck.h, rule 1
 
 const json* findCase(const json& runs, const std::string& id)
@@ -110,8 +122,8 @@ std::string locationOf(const json& c)
 void addWeakScaling(const json& c, std::vector<RealityCase>& out)
 {
     const json& par = c.at("parallel");
-    RealityCase rc{c.at("id"), locationOf(c), seleneGptPlan(c.at("model"), c.at("hardware").at("count")),
-                   RealityMetric::HardwareTflopsPerGpu, c.at("measured").at("tflops_per_gpu").get<double>()};
+    RealityCase rc = realityCase(c.at("id"), locationOf(c), seleneGptPlan(c.at("model"), c.at("hardware").at("count")),
+                   RealityMetric::HardwareTflopsPerGpu, c.at("measured").at("tflops_per_gpu").get<double>());
     setLayout(rc.plan, publishedSizes(par), par.at("global_batch_seqs").get<long long>(),
               intOr(par, "micro_batch", kUnpublishedMicroBatch), Recompute::Full, false, 1);
     out.push_back(std::move(rc));
@@ -125,8 +137,8 @@ void addTable2(const json& runs, const json& c, std::vector<RealityCase>& out)
     if (!shape)
         return;
     const int gpus = c.at("hardware").at("count");
-    RealityCase rc{c.at("id"), locationOf(c), seleneGptPlan(shape->at("model"), gpus), RealityMetric::HardwareTflopsPerGpu,
-                   c.at("measured").at("tflops_per_gpu").get<double>()};
+    RealityCase rc = realityCase(c.at("id"), locationOf(c), seleneGptPlan(shape->at("model"), gpus), RealityMetric::HardwareTflopsPerGpu,
+                   c.at("measured").at("tflops_per_gpu").get<double>());
     const int micro = intOr(par, "micro_batch", kUnpublishedMicroBatch);
     const long long batch = par.at("global_batch_seqs").get<long long>();
     if (par.at("scheme").get<std::string>() == "PTD-P") {
@@ -155,15 +167,15 @@ void addKorthikanti(const json& c, std::vector<RealityCase>& out)
     const long long batch = par.at("global_batch_seqs").get<long long>();
     const int micro = intOr(par, "micro_batch", kUnpublishedMicroBatch);
     const int v = intOr(par, "interleave_stages", 1);
-    RealityCase present{c.at("id"), locationOf(c), seleneGptPlan(c.at("model"), c.at("hardware").at("count")), RealityMetric::Mfu,
-                        measured.at("MFU_pct").get<double>() / 100.0};
+    RealityCase present = realityCase(c.at("id"), locationOf(c), seleneGptPlan(c.at("model"), c.at("hardware").at("count")), RealityMetric::Mfu,
+                        measured.at("MFU_pct").get<double>() / 100.0);
     setLayout(present.plan, sizes, batch, micro, Recompute::Selective, true, v);
     // The full-recompute baseline (TP without SP): its iteration time, or its MFU for dp8.
     if (measured.contains("iteration_time_s_full_recompute") || measured.contains("MFU_pct_with_full_recompute")) {
         const bool time = measured.contains("iteration_time_s_full_recompute");
-        RealityCase full{present.id + " full", present.location, present.plan, time ? RealityMetric::IterationSeconds : RealityMetric::Mfu,
+        RealityCase full = realityCase(present.id + " full", present.location, present.plan, time ? RealityMetric::IterationSeconds : RealityMetric::Mfu,
                          time ? measured.at("iteration_time_s_full_recompute").get<double>()
-                              : measured.at("MFU_pct_with_full_recompute").get<double>() / 100.0};
+                              : measured.at("MFU_pct_with_full_recompute").get<double>() / 100.0);
         setLayout(full.plan, sizes, batch, micro, Recompute::Full, false, v);
         out.push_back(std::move(present));
         out.push_back(std::move(full));
@@ -193,8 +205,8 @@ void addLayerTimes(const json& runs, const json& c, std::vector<RealityCase>& ou
     for (const auto& s : settings) {
         if (!ms.contains(s.key))
             continue;
-        RealityCase rc{c.at("id").get<std::string>() + " " + s.key, locationOf(c), seleneGptPlan(shape->at("model"), c.at("hardware").at("count")),
-                       RealityMetric::LayerMilliseconds, ms.at(s.key).at("total").get<double>()};
+        RealityCase rc = realityCase(c.at("id").get<std::string>() + " " + s.key, locationOf(c), seleneGptPlan(shape->at("model"), c.at("hardware").at("count")),
+                       RealityMetric::LayerMilliseconds, ms.at(s.key).at("total").get<double>());
         LayoutSpec sizes = unitSizes();
         sizes.tp = par.at("TP").get<int>();
         setLayout(rc.plan, sizes, micro, micro, s.recompute, s.sp, 1);
