@@ -1,16 +1,18 @@
 # What each layer may include (docs/architecture.md), checked at configure time by
 # core/ and render/, and in script mode by the layer_rules tests:
 #   cmake -DLAYER=core|render -DFILES=a.cpp;b.h -P cmake/LayerRules.cmake
-#   cmake -DAREAS_DOC=docs/architecture.md -DAREAS_SOURCE=core/src -P cmake/LayerRules.cmake
+#   cmake -DAREAS_DOC=docs/architecture.md -DAREAS_SOURCE=core -P cmake/LayerRules.cmake
 # fails with a message naming the file and the include when a rule is broken.
 if(CMAKE_SCRIPT_MODE_FILE)
   cmake_policy(VERSION 3.25)  # IN_LIST and empty list items, as in the project
 endif()
 
-# core/: plain C++ and nlohmann/json, no Qt at all.
-set(TRAINPLAN_FORBIDDEN_core "#include *[<\"](Q[A-Za-z]|Qt)")
-# render/: QtGui and Svg, never Widgets or Charts.
-set(TRAINPLAN_FORBIDDEN_render "#include *[<\"](QtWidgets|QtCharts|QWidget|QApplication|QChart|QAbstractButton|QLabel|QDialog|QMainWindow|QToolTip|QStyle|Q[A-Za-z]*Widget|Q[A-Za-z]*Series|Q[A-Za-z]*Axis)[>/\".]")
+# Includes start at the repository root, so each names its layer ("core/plan/Plan.h"); a layer
+# includes only the layers below it.
+# core/: plain C++ and nlohmann/json, no Qt at all, nothing of render/ or ui/.
+set(TRAINPLAN_FORBIDDEN_core "#include *([<\"](Q[A-Za-z]|Qt)|\"(render|ui)/)")
+# render/: QtGui and Svg, never Widgets or Charts, nothing of ui/.
+set(TRAINPLAN_FORBIDDEN_render "#include *(\"ui/|[<\"](QtWidgets|QtCharts|QWidget|QApplication|QChart|QAbstractButton|QLabel|QDialog|QMainWindow|QToolTip|QStyle|Q[A-Za-z]*Widget|Q[A-Za-z]*Series|Q[A-Za-z]*Axis)[>/\".])")
 
 function(trainplan_check_layer layer)
   set(_rule "${TRAINPLAN_FORBIDDEN_${layer}}")
@@ -72,9 +74,9 @@ function(trainplan_check_links target layer)
   endforeach()
 endfunction()
 
-# The core's areas (core/src/<area>) and what each may include, read from the one table that
+# The core's areas (core/<area>) and what each may include, read from the one table that
 # states them: docs/architecture.md's "Where things live", one row per area, lowest first. A row
-# reads | `core/src/<area>` | what it holds | the areas it may include, by name |; words of that
+# reads | `core/<area>` | what it holds | the areas it may include, by name |; words of that
 # last cell that are not single lower-case words ("the standard library", "nlohmann/json") name
 # no area, and "every area above" names them all. Sets TRAINPLAN_CORE_AREAS (in table order) and
 # TRAINPLAN_AREA_MAY_INCLUDE_<area> in the caller's scope; fails on a row that allows an area not
@@ -84,14 +86,14 @@ function(trainplan_read_core_areas doc)
   file(READ ${doc} _text)
   string(REGEX REPLACE "[][;]" "," _text "${_text}")
   string(REPLACE "\n" ";" _lines "${_text}")
-  list(FILTER _lines INCLUDE REGEX "^\\| `core/src/[a-z]+` \\|")
+  list(FILTER _lines INCLUDE REGEX "^\\| `core/[a-z]+` \\|")
   set(_rows ${_lines})
   if(NOT _rows)
-    message(FATAL_ERROR "${doc}: no | `core/src/<area>` | ... | rows (the \"Where things live\" table)")
+    message(FATAL_ERROR "${doc}: no | `core/<area>` | ... | rows (the \"Where things live\" table)")
   endif()
   set(_areas)
   foreach(_row IN LISTS _rows)
-    string(REGEX MATCH "^\\| `core/src/([a-z]+)` \\|" _ignored "${_row}")
+    string(REGEX MATCH "^\\| `core/([a-z]+)` \\|" _ignored "${_row}")
     set(_area ${CMAKE_MATCH_1})
     string(REGEX REPLACE "^.*\\|([^|]*)\\|[ ]*$" "\\1" _cell "${_row}")
     string(REPLACE "," ";" _items "${_cell}")
@@ -103,7 +105,7 @@ function(trainplan_read_core_areas doc)
         list(APPEND _allowed ${_areas})
       elseif(_item MATCHES "^[a-z]+$")
         if(NOT _item IN_LIST _areas)
-          message(FATAL_ERROR "${doc}: core/src/${_area} may include '${_item}', which is not an area above it in the table: "
+          message(FATAL_ERROR "${doc}: core/${_area} may include '${_item}', which is not an area above it in the table: "
                               "areas include only downward (docs/architecture.md)")
         endif()
         list(APPEND _allowed ${_item})
@@ -115,7 +117,8 @@ function(trainplan_read_core_areas doc)
   set(TRAINPLAN_CORE_AREAS ${_areas} PARENT_SCOPE)
 endfunction()
 
-# Every file under `srcdir` (laid out as <area>/<file>) includes another area's header only when
+# Every file under `srcdir` (laid out as <area>/<file>, included as "core/<area>/<file>") includes
+# another area's header only when
 # docs/architecture.md's table lets its area include that area; a folder missing from the table
 # fails too, so a new area is placed in the order before it is used.
 function(trainplan_check_core_areas doc srcdir)
@@ -130,9 +133,9 @@ function(trainplan_check_core_areas doc srcdir)
   file(GLOB_RECURSE _files RELATIVE ${srcdir} ${srcdir}/*.h ${srcdir}/*.cpp)
   foreach(_file IN LISTS _files)
     string(REGEX MATCH "^[^/]+" _area "${_file}")
-    file(STRINGS ${srcdir}/${_file} _includes REGEX "^[ ]*#[ ]*include[ ]*\"[a-z]+/")
+    file(STRINGS ${srcdir}/${_file} _includes REGEX "^[ ]*#[ ]*include[ ]*\"core/[a-z]+/")
     foreach(_include IN LISTS _includes)
-      string(REGEX MATCH "\"([a-z]+)/" _ignored "${_include}")
+      string(REGEX MATCH "\"core/([a-z]+)/" _ignored "${_include}")
       set(_to ${CMAKE_MATCH_1})
       if(_to STREQUAL _area OR _to IN_LIST TRAINPLAN_AREA_MAY_INCLUDE_${_area})
         continue()

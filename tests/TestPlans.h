@@ -1,8 +1,8 @@
 // Plans the tests and benchmarks share, so each case is defined once.
 #pragma once
 
-#include "plan/Plan.h"
-#include "planfile/WorkedExamples.h"
+#include "core/plan/Plan.h"
+#include "core/planfile/WorkedExamples.h"
 
 namespace testplans {
 

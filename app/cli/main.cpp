@@ -9,27 +9,27 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/Analysis.h"
-#include "base/AtomicFile.h"
-#include "base/BoundedJson.h"
-#include "planfile/PlanFile.h"
-#include "presets/Presets.h"
-#include "presets/PresetsListing.h"
-#include "base/BoundedFile.h"
-#include "plan/PlanIO.h"
-#include "schedule/Schedule.h"
-#include "search/LayoutSearch.h"
-#include "text/Derivation.h"
-#include "text/EstimateJson.h"
-#include "text/PredictedScheduleJson.h"
-#include "text/TextReport.h"
+#include "core/analysis/Analysis.h"
+#include "core/base/AtomicFile.h"
+#include "core/base/BoundedJson.h"
+#include "core/planfile/PlanFile.h"
+#include "core/presets/Presets.h"
+#include "core/presets/PresetsListing.h"
+#include "core/base/BoundedFile.h"
+#include "core/plan/PlanIO.h"
+#include "core/schedule/Schedule.h"
+#include "core/search/LayoutSearch.h"
+#include "core/text/Derivation.h"
+#include "core/text/EstimateJson.h"
+#include "core/text/PredictedScheduleJson.h"
+#include "core/text/TextReport.h"
 #include "trainplan/Version.h"
 
 #ifdef TRAINPLAN_WITH_EXPORT
 #include <QGuiApplication>
 #include <QFileInfo>
 
-#include "report/Exporter.h"
+#include "render/report/Exporter.h"
 #endif
 
 namespace {

@@ -10,11 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "document/PlanDocument.h"
-#include "planfile/PlanFile.h"
-#include "report/ExportFile.h"
+#include "ui/document/PlanDocument.h"
+#include "core/planfile/PlanFile.h"
+#include "render/report/ExportFile.h"
 #include "trainplan/Version.h"
-#include "window/MainWindow.h"
+#include "ui/window/MainWindow.h"
 
 int main(int argc, char** argv)
 {

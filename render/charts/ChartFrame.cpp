@@ -1,4 +1,4 @@
-#include "charts/ChartFrame.h"
+#include "render/charts/ChartFrame.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "style/Fonts.h"
-#include "style/Theme.h"
+#include "render/style/Fonts.h"
+#include "render/style/Theme.h"
 
 namespace chartframe {
 

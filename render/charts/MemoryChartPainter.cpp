@@ -1,4 +1,4 @@
-#include "charts/MemoryChartPainter.h"
+#include "render/charts/MemoryChartPainter.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "base/Format.h"
-#include "charts/ChartFrame.h"
-#include "base/Units.h"
-#include "style/Theme.h"
+#include "core/base/Format.h"
+#include "render/charts/ChartFrame.h"
+#include "core/base/Units.h"
+#include "render/style/Theme.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 
 #include <vector>
 
-#include "estimate/Estimate.h"
+#include "core/estimate/Estimate.h"
 
 class QPainter;
 

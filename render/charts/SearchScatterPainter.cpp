@@ -1,4 +1,4 @@
-#include "charts/SearchScatterPainter.h"
+#include "render/charts/SearchScatterPainter.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -8,11 +8,11 @@
 #include <cmath>
 #include <limits>
 
-#include "base/Format.h"
-#include "charts/ChartFrame.h"
-#include "plan/EnumNames.h"
-#include "base/Units.h"
-#include "style/Theme.h"
+#include "core/base/Format.h"
+#include "render/charts/ChartFrame.h"
+#include "core/plan/EnumNames.h"
+#include "core/base/Units.h"
+#include "render/style/Theme.h"
 
 namespace {
 

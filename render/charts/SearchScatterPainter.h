@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "search/LayoutSearch.h"
+#include "core/search/LayoutSearch.h"
 
 class QPainter;
 

@@ -1,13 +1,13 @@
-#include "charts/StepTimeChartPainter.h"
+#include "render/charts/StepTimeChartPainter.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
 
 #include <algorithm>
 
-#include "base/Format.h"
-#include "charts/ChartFrame.h"
-#include "style/Theme.h"
+#include "core/base/Format.h"
+#include "render/charts/ChartFrame.h"
+#include "render/style/Theme.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <QRectF>
 #include <QString>
 
-#include "analysis/Analysis.h"
+#include "core/analysis/Analysis.h"
 
 class QPainter;
 

@@ -1,6 +1,6 @@
-#include "charts/TornadoPainter.h"
+#include "render/charts/TornadoPainter.h"
 
-#include "analysis/Analysis.h"
+#include "core/analysis/Analysis.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -9,10 +9,10 @@
 #include <cmath>
 #include <numeric>
 
-#include "base/Format.h"
-#include "base/Units.h"
-#include "style/Fonts.h"
-#include "style/Markup.h"
+#include "core/base/Format.h"
+#include "core/base/Units.h"
+#include "render/style/Fonts.h"
+#include "render/style/Markup.h"
 
 namespace {
 

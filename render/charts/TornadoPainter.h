@@ -14,8 +14,8 @@
 
 #include <vector>
 
-#include "style/Theme.h"
-#include "analysis/Sensitivity.h"
+#include "render/style/Theme.h"
+#include "core/analysis/Sensitivity.h"
 
 class QPainter;
 

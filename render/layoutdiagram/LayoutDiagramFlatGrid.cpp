@@ -1,4 +1,4 @@
-#include "layoutdiagram/LayoutDiagramFlatGrid.h"
+#include "render/layoutdiagram/LayoutDiagramFlatGrid.h"
 
 #include <QFontMetricsF>
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 
-#include "layoutdiagram/LayoutDiagramModel.h"
-#include "layoutdiagram/LayoutDiagramStyle.h"
+#include "render/layoutdiagram/LayoutDiagramModel.h"
+#include "render/layoutdiagram/LayoutDiagramStyle.h"
 
 using trainplan::ParallelDim;
 

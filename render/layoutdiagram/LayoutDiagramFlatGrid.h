@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "layoutdiagram/LayoutDiagramGeometry.h"
+#include "render/layoutdiagram/LayoutDiagramGeometry.h"
 
 class LayoutDiagramModel;
 class LayoutDiagramStyle;

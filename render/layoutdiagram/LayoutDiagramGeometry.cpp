@@ -1,4 +1,4 @@
-#include "layoutdiagram/LayoutDiagramGeometry.h"
+#include "render/layoutdiagram/LayoutDiagramGeometry.h"
 
 #include <QFontMetricsF>
 
@@ -6,10 +6,10 @@
 #include <climits>
 #include <cmath>
 
-#include "layoutdiagram/LayoutDiagramFlatGrid.h"
-#include "layoutdiagram/LayoutDiagramLabelPlacer.h"
-#include "layoutdiagram/LayoutDiagramModel.h"
-#include "layoutdiagram/LayoutDiagramStyle.h"
+#include "render/layoutdiagram/LayoutDiagramFlatGrid.h"
+#include "render/layoutdiagram/LayoutDiagramLabelPlacer.h"
+#include "render/layoutdiagram/LayoutDiagramModel.h"
+#include "render/layoutdiagram/LayoutDiagramStyle.h"
 
 using trainplan::ParallelDim;
 

@@ -17,7 +17,7 @@
 #include <optional>
 #include <vector>
 
-#include "layoutdiagram/LayoutDiagramProjection.h"
+#include "render/layoutdiagram/LayoutDiagramProjection.h"
 
 class LayoutDiagramModel;
 class LayoutDiagramStyle;

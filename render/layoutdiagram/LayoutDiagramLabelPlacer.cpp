@@ -1,4 +1,4 @@
-#include "layoutdiagram/LayoutDiagramLabelPlacer.h"
+#include "render/layoutdiagram/LayoutDiagramLabelPlacer.h"
 
 #include <algorithm>
 #include <limits>

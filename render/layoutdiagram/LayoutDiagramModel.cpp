@@ -1,9 +1,9 @@
-#include "layoutdiagram/LayoutDiagramModel.h"
+#include "render/layoutdiagram/LayoutDiagramModel.h"
 
 #include <algorithm>
 
-#include "base/Format.h"
-#include "plan/EnumNames.h"
+#include "core/base/Format.h"
+#include "core/plan/EnumNames.h"
 
 using trainplan::ParallelDim;
 

@@ -1,7 +1,7 @@
-#include "layoutdiagram/LayoutDiagramPainter.h"
+#include "render/layoutdiagram/LayoutDiagramPainter.h"
 
-#include "layoutdiagram/LayoutDiagramFlatGrid.h"
-#include "layoutdiagram/LayoutDiagramLabelPlacer.h"
+#include "render/layoutdiagram/LayoutDiagramFlatGrid.h"
+#include "render/layoutdiagram/LayoutDiagramLabelPlacer.h"
 
 #include <QFontMetricsF>
 #include <QLinearGradient>

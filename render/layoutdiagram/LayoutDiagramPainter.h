@@ -18,10 +18,10 @@
 #include <optional>
 #include <vector>
 
-#include "layoutdiagram/LayoutDiagramGeometry.h"
-#include "layoutdiagram/LayoutDiagramModel.h"
-#include "layoutdiagram/LayoutDiagramSelection.h"
-#include "layoutdiagram/LayoutDiagramStyle.h"
+#include "render/layoutdiagram/LayoutDiagramGeometry.h"
+#include "render/layoutdiagram/LayoutDiagramModel.h"
+#include "render/layoutdiagram/LayoutDiagramSelection.h"
+#include "render/layoutdiagram/LayoutDiagramStyle.h"
 
 class QPainter;
 

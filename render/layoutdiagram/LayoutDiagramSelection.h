@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "rankmap/RankMap.h"
+#include "core/rankmap/RankMap.h"
 
 struct LayoutDiagramLink {
     trainplan::ParallelDim dim = trainplan::ParallelDim::Tp;

@@ -1,12 +1,12 @@
-#include "layoutdiagram/LayoutDiagramStyle.h"
+#include "render/layoutdiagram/LayoutDiagramStyle.h"
 
 #include <QtGlobal>
 
 #include <algorithm>
 #include <array>
 
-#include "style/Fonts.h"
-#include "style/Theme.h"
+#include "render/style/Fonts.h"
+#include "render/style/Theme.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <QColor>
 #include <QFont>
 
-#include "estimate/Warning.h"
+#include "core/estimate/Warning.h"
 
 class LayoutDiagramStyle {
 public:

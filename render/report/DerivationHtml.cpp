@@ -1,7 +1,7 @@
-#include "report/DerivationHtml.h"
+#include "render/report/DerivationHtml.h"
 
-#include "style/Theme.h"
-#include "style/Markup.h"
+#include "render/style/Theme.h"
+#include "render/style/Markup.h"
 
 #include <algorithm>
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "text/Derivation.h"
+#include "core/text/Derivation.h"
 
 namespace derivationhtml {
 

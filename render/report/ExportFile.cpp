@@ -1,9 +1,9 @@
-#include "report/ExportFile.h"
+#include "render/report/ExportFile.h"
 
 #include <QFile>
 #include <QObject>
 
-#include "base/AtomicFile.h"
+#include "core/base/AtomicFile.h"
 
 namespace exportfile {
 

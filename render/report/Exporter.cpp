@@ -1,10 +1,10 @@
-#include "report/Exporter.h"
+#include "render/report/Exporter.h"
 
-#include "report/ExportFile.h"
-#include "report/PdfReport.h"
-#include "report/ReportContext.h"
-#include "report/SlideExport.h"
-#include "text/Derivation.h"
+#include "render/report/ExportFile.h"
+#include "render/report/PdfReport.h"
+#include "render/report/ReportContext.h"
+#include "render/report/SlideExport.h"
+#include "core/text/Derivation.h"
 
 namespace exporter {
 

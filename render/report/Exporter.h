@@ -5,7 +5,7 @@
 #include <QPageSize>
 #include <QString>
 
-#include "analysis/Analysis.h"
+#include "core/analysis/Analysis.h"
 
 struct ExportRequest {
     QString pdfPath;

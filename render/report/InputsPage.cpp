@@ -1,15 +1,15 @@
-#include "report/InputsPage.h"
+#include "render/report/InputsPage.h"
 
 #include <QObject>
 
-#include "plan/EnumNames.h"
-#include "plan/FrameworkNames.h"
-#include "plan/LayoutUnknownFields.h"
-#include "plan/PlanFields.h"
-#include "plan/ShownUnits.h"
-#include "style/Markup.h"
-#include "base/Format.h"
-#include "text/LayerKindsText.h"
+#include "core/plan/EnumNames.h"
+#include "core/plan/FrameworkNames.h"
+#include "core/plan/LayoutUnknownFields.h"
+#include "core/plan/PlanFields.h"
+#include "core/plan/ShownUnits.h"
+#include "render/style/Markup.h"
+#include "core/base/Format.h"
+#include "core/text/LayerKindsText.h"
 
 using namespace trainplan;
 

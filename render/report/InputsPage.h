@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "estimate/Estimate.h"
+#include "core/estimate/Estimate.h"
 
 namespace inputspage {
 

@@ -1,4 +1,4 @@
-#include "report/PageFlow.h"
+#include "render/report/PageFlow.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "report/PdfReport.h"
+#include "render/report/PdfReport.h"
 
 #include <QFileInfo>
 #include <QFontMetricsF>
@@ -12,16 +12,16 @@
 #include <functional>
 #include <vector>
 
-#include "base/Format.h"
-#include "plan/EnumNames.h"
-#include "report/DerivationHtml.h"
-#include "report/ExportFile.h"
-#include "report/PageFlow.h"
-#include "report/ReportContext.h"
-#include "report/ReportPainter.h"
-#include "report/ReportSection.h"
-#include "style/Theme.h"
-#include "text/Derivation.h"
+#include "core/base/Format.h"
+#include "core/plan/EnumNames.h"
+#include "render/report/DerivationHtml.h"
+#include "render/report/ExportFile.h"
+#include "render/report/PageFlow.h"
+#include "render/report/ReportContext.h"
+#include "render/report/ReportPainter.h"
+#include "render/report/ReportSection.h"
+#include "render/style/Theme.h"
+#include "core/text/Derivation.h"
 
 namespace pdfreport {
 

@@ -1,4 +1,4 @@
-#include "report/ReportContext.h"
+#include "render/report/ReportContext.h"
 
 ReportContext::ReportContext(trainplan::Analysis analysis, QString sourceName)
     : analysis_(std::move(analysis))

@@ -13,13 +13,13 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/Analysis.h"
-#include "analysis/LayoutRationale.h"
-#include "analysis/Sensitivity.h"
-#include "charts/MemoryChartPainter.h"
-#include "charts/StepTimeChartPainter.h"
-#include "report/ReportSection.h"
-#include "text/Derivation.h"
+#include "core/analysis/Analysis.h"
+#include "core/analysis/LayoutRationale.h"
+#include "core/analysis/Sensitivity.h"
+#include "render/charts/MemoryChartPainter.h"
+#include "render/charts/StepTimeChartPainter.h"
+#include "render/report/ReportSection.h"
+#include "core/text/Derivation.h"
 
 class ReportContext {
 public:

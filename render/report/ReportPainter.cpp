@@ -1,27 +1,27 @@
-#include "report/ReportPainter.h"
+#include "render/report/ReportPainter.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QTextDocument>
 
-#include "analysis/Sensitivity.h"
-#include "analysis/Thresholds.h"
-#include "base/Format.h"
-#include "charts/TornadoPainter.h"
-#include "layoutdiagram/LayoutDiagramGeometry.h"
-#include "layoutdiagram/LayoutDiagramPainter.h"
-#include "layoutdiagram/LayoutDiagramStyle.h"
-#include "plan/EnumNames.h"
-#include "report/DerivationHtml.h"
-#include "report/InputsPage.h"
-#include "report/ReportContext.h"
-#include "report/ReportSection.h"
-#include "style/Fonts.h"
-#include "style/Markup.h"
-#include "style/Theme.h"
-#include "text/Derivation.h"
-#include "timeline/TimelineScene.h"
+#include "core/analysis/Sensitivity.h"
+#include "core/analysis/Thresholds.h"
+#include "core/base/Format.h"
+#include "render/charts/TornadoPainter.h"
+#include "render/layoutdiagram/LayoutDiagramGeometry.h"
+#include "render/layoutdiagram/LayoutDiagramPainter.h"
+#include "render/layoutdiagram/LayoutDiagramStyle.h"
+#include "core/plan/EnumNames.h"
+#include "render/report/DerivationHtml.h"
+#include "render/report/InputsPage.h"
+#include "render/report/ReportContext.h"
+#include "render/report/ReportSection.h"
+#include "render/style/Fonts.h"
+#include "render/style/Markup.h"
+#include "render/style/Theme.h"
+#include "core/text/Derivation.h"
+#include "render/timeline/TimelineScene.h"
 
 using namespace trainplan;
 

@@ -1,9 +1,9 @@
-#include "report/ReportSection.h"
+#include "render/report/ReportSection.h"
 
 #include <QObject>
 
-#include "report/ReportContext.h"
-#include "report/ReviewHtml.h"
+#include "render/report/ReportContext.h"
+#include "render/report/ReviewHtml.h"
 
 namespace reportsections {
 

@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "report/ReportPainter.h"
+#include "render/report/ReportPainter.h"
 
 class ReportContext;
 

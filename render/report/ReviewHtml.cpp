@@ -1,17 +1,17 @@
-#include "report/ReviewHtml.h"
+#include "render/report/ReviewHtml.h"
 
 #include <algorithm>
 
-#include "analysis/LayoutRationale.h"
-#include "analysis/PlanUnknowns.h"
-#include "analysis/Thresholds.h"
-#include "base/Format.h"
-#include "charts/MemoryChartPainter.h"
-#include "plan/EnumNames.h"
-#include "report/ReportContext.h"
-#include "style/Markup.h"
-#include "style/Theme.h"
-#include "text/TextReport.h"
+#include "core/analysis/LayoutRationale.h"
+#include "core/analysis/PlanUnknowns.h"
+#include "core/analysis/Thresholds.h"
+#include "core/base/Format.h"
+#include "render/charts/MemoryChartPainter.h"
+#include "core/plan/EnumNames.h"
+#include "render/report/ReportContext.h"
+#include "render/style/Markup.h"
+#include "render/style/Theme.h"
+#include "core/text/TextReport.h"
 
 using namespace trainplan;
 

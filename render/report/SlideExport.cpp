@@ -1,4 +1,4 @@
-#include "report/SlideExport.h"
+#include "render/report/SlideExport.h"
 
 #include <QBuffer>
 #include <QFontMetricsF>
@@ -8,15 +8,15 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
-#include "base/Format.h"
-#include "report/DerivationHtml.h"
-#include "report/ExportFile.h"
-#include "report/ReportContext.h"
-#include "report/ReportSection.h"
-#include "report/SlideFolder.h"
-#include "style/Markup.h"
-#include "style/Theme.h"
-#include "text/Derivation.h"
+#include "core/base/Format.h"
+#include "render/report/DerivationHtml.h"
+#include "render/report/ExportFile.h"
+#include "render/report/ReportContext.h"
+#include "render/report/ReportSection.h"
+#include "render/report/SlideFolder.h"
+#include "render/style/Markup.h"
+#include "render/style/Theme.h"
+#include "core/text/Derivation.h"
 
 namespace slideexport {
 

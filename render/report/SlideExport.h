@@ -11,7 +11,7 @@
 
 #include <vector>
 
-#include "report/ReportPainter.h"
+#include "render/report/ReportPainter.h"
 
 class QPainter;
 class ReportContext;

@@ -1,4 +1,4 @@
-#include "report/SlideFolder.h"
+#include "render/report/SlideFolder.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/AtomicFile.h"
-#include "base/Units.h"
+#include "core/base/AtomicFile.h"
+#include "core/base/Units.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "style/Fonts.h"
+#include "render/style/Fonts.h"
 
 namespace fonts {
 

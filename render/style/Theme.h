@@ -4,8 +4,8 @@
 #include <QColor>
 #include <QString>
 
-#include "analysis/Thresholds.h"
-#include "estimate/Warning.h"
+#include "core/analysis/Thresholds.h"
+#include "core/estimate/Warning.h"
 
 namespace theme {
 

@@ -1,4 +1,4 @@
-#include "timeline/InFlightChartPainter.h"
+#include "render/timeline/InFlightChartPainter.h"
 
 #include <QFontMetricsF>
 #include <QLocale>
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "timeline/TimelineModel.h"
+#include "render/timeline/TimelineModel.h"
 
 namespace {
 

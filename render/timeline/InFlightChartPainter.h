@@ -12,9 +12,9 @@
 
 #include <vector>
 
-#include "timeline/InFlightSeries.h"
-#include "timeline/TimelineAxis.h"
-#include "timeline/TimelineStyle.h"
+#include "render/timeline/InFlightSeries.h"
+#include "render/timeline/TimelineAxis.h"
+#include "render/timeline/TimelineStyle.h"
 
 class QPainter;
 class TimelineModel;

@@ -1,8 +1,8 @@
-#include "timeline/InFlightSeries.h"
+#include "render/timeline/InFlightSeries.h"
 
 #include <algorithm>
 
-#include "timeline/TimelineTrack.h"
+#include "render/timeline/TimelineTrack.h"
 
 using trainplan::ScheduleEventKind;
 using trainplan::ScheduleKind;

@@ -1,11 +1,11 @@
-#include "timeline/TimelineAxis.h"
+#include "render/timeline/TimelineAxis.h"
 
 #include <QLocale>
 
 #include <algorithm>
 #include <cmath>
 
-#include "base/Units.h"
+#include "core/base/Units.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "timeline/TimelineDensityImage.h"
+#include "render/timeline/TimelineDensityImage.h"
 
 #include <QPainter>
 

@@ -1,4 +1,4 @@
-#include "timeline/TimelineModel.h"
+#include "render/timeline/TimelineModel.h"
 
 #include <algorithm>
 #include <string>

@@ -12,11 +12,11 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/Analysis.h"
-#include "analysis/ScheduleComparison.h"
-#include "schedule/Schedule.h"
-#include "timeline/InFlightSeries.h"
-#include "timeline/TimelineTrack.h"
+#include "core/analysis/Analysis.h"
+#include "core/analysis/ScheduleComparison.h"
+#include "core/schedule/Schedule.h"
+#include "render/timeline/InFlightSeries.h"
+#include "render/timeline/TimelineTrack.h"
 
 struct TimelineLane {
     trainplan::ScheduleKind kind = trainplan::ScheduleKind::OneFOneB;

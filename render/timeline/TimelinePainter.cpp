@@ -1,4 +1,4 @@
-#include "timeline/TimelinePainter.h"
+#include "render/timeline/TimelinePainter.h"
 
 #include <QFontMetricsF>
 #include <QLocale>
@@ -9,9 +9,9 @@
 #include <cmath>
 #include <limits>
 
-#include "base/Format.h"
-#include "base/Units.h"
-#include "timeline/TimelineModel.h"
+#include "core/base/Format.h"
+#include "core/base/Units.h"
+#include "render/timeline/TimelineModel.h"
 
 using trainplan::ScheduleEvent;
 using trainplan::ScheduleEventKind;

@@ -27,10 +27,10 @@
 #include <optional>
 #include <vector>
 
-#include "timeline/TimelineAxis.h"
-#include "timeline/TimelineDensityImage.h"
-#include "timeline/TimelineStyle.h"
-#include "timeline/TimelineTrack.h"
+#include "render/timeline/TimelineAxis.h"
+#include "render/timeline/TimelineDensityImage.h"
+#include "render/timeline/TimelineStyle.h"
+#include "render/timeline/TimelineTrack.h"
 
 class QFontMetricsF;
 class QPainter;

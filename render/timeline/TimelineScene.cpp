@@ -1,4 +1,4 @@
-#include "timeline/TimelineScene.h"
+#include "render/timeline/TimelineScene.h"
 
 #include <QPainter>
 

@@ -15,9 +15,9 @@
 #include <optional>
 #include <utility>
 
-#include "timeline/InFlightChartPainter.h"
-#include "timeline/TimelineModel.h"
-#include "timeline/TimelinePainter.h"
+#include "render/timeline/InFlightChartPainter.h"
+#include "render/timeline/TimelineModel.h"
+#include "render/timeline/TimelinePainter.h"
 
 class QPainter;
 

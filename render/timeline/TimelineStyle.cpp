@@ -1,9 +1,9 @@
-#include "timeline/TimelineStyle.h"
+#include "render/timeline/TimelineStyle.h"
 
 #include <algorithm>
 
-#include "style/Fonts.h"
-#include "style/Theme.h"
+#include "render/style/Fonts.h"
+#include "render/style/Theme.h"
 
 using trainplan::ScheduleEventKind;
 using trainplan::ScheduleKind;

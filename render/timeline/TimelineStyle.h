@@ -6,7 +6,7 @@
 #include <QColor>
 #include <QFont>
 
-#include "schedule/Schedule.h"
+#include "core/schedule/Schedule.h"
 
 class TimelineStyle {
 public:

@@ -1,4 +1,4 @@
-#include "timeline/TimelineTrack.h"
+#include "render/timeline/TimelineTrack.h"
 
 #include <algorithm>
 

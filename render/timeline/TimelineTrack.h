@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "schedule/Schedule.h"
+#include "core/schedule/Schedule.h"
 
 class TimelineTrack {
 public:

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "estimate/Estimate.h"
-#include "planfile/PlanFile.h"
-#include "plan/PlanIO.h"
-#include "base/Units.h"
+#include "core/estimate/Estimate.h"
+#include "core/planfile/PlanFile.h"
+#include "core/plan/PlanIO.h"
+#include "core/base/Units.h"
 
 namespace {
 

@@ -6,11 +6,11 @@
 #include <chrono>
 #include <cstdio>
 
-#include "estimate/Estimate.h"
-#include "planfile/PlanFile.h"
-#include "plan/PlanIO.h"
-#include "base/Units.h"
-#include "rankmap/RankMap.h"
+#include "core/estimate/Estimate.h"
+#include "core/planfile/PlanFile.h"
+#include "core/plan/PlanIO.h"
+#include "core/base/Units.h"
+#include "core/rankmap/RankMap.h"
 
 using namespace trainplan;
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "estimate/Estimate.h"
-#include "plan/PlanIO.h"
-#include "schedule/Schedule.h"
-#include "steptime/StepTimeModel.h"
+#include "core/estimate/Estimate.h"
+#include "core/plan/PlanIO.h"
+#include "core/schedule/Schedule.h"
+#include "core/steptime/StepTimeModel.h"
 
 namespace {
 

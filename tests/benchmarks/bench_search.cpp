@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "planfile/PlanFile.h"
-#include "search/LayoutSearch.h"
+#include "core/planfile/PlanFile.h"
+#include "core/search/LayoutSearch.h"
 
 int main()
 {

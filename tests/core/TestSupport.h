@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "estimate/Estimate.h"
-#include "planfile/PlanFile.h"
-#include "text/EstimateJson.h"
+#include "core/estimate/Estimate.h"
+#include "core/planfile/PlanFile.h"
+#include "core/text/EstimateJson.h"
 
 namespace testsupport {
 

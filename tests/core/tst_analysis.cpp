@@ -6,10 +6,10 @@
 
 #include <cmath>
 
-#include "analysis/Analysis.h"
-#include "analysis/ScheduleComparison.h"
-#include "analysis/Sensitivity.h"
-#include "search/LayoutSearch.h"
+#include "core/analysis/Analysis.h"
+#include "core/analysis/ScheduleComparison.h"
+#include "core/analysis/Sensitivity.h"
+#include "core/search/LayoutSearch.h"
 
 using namespace trainplan;
 

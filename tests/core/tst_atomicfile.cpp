@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base/AtomicFile.h"
-#include "base/Units.h"
+#include "core/base/AtomicFile.h"
+#include "core/base/Units.h"
 
 using trainplan::AtomicWriteStep;
 

@@ -3,11 +3,11 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "base/Units.h"
-#include "estimate/ReliabilityModel.h"
-#include "estimate/ReserveModel.h"
-#include "planfile/WorkedExamples.h"
-#include "text/Derivation.h"
+#include "core/base/Units.h"
+#include "core/estimate/ReliabilityModel.h"
+#include "core/estimate/ReserveModel.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/text/Derivation.h"
 
 using namespace testsupport;
 using namespace trainplan;

@@ -3,10 +3,10 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "analysis/Analysis.h"
-#include "base/Format.h"
-#include "planfile/WorkedExamples.h"
-#include "text/Derivation.h"
+#include "core/analysis/Analysis.h"
+#include "core/base/Format.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/text/Derivation.h"
 
 #include <algorithm>
 #include <cmath>

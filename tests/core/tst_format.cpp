@@ -1,7 +1,7 @@
 // Counts in text output: singular for exactly one, plural otherwise, including fractions.
 #include <QtTest>
 
-#include "base/Format.h"
+#include "core/base/Format.h"
 
 using namespace trainplan;
 

@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "analysis/Analysis.h"
-#include "planfile/PlanFile.h"
+#include "core/analysis/Analysis.h"
+#include "core/planfile/PlanFile.h"
 
 using namespace testsupport;
 using namespace trainplan;

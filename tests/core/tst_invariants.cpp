@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "text/Derivation.h"
+#include "core/text/Derivation.h"
 
 using namespace testsupport;
 

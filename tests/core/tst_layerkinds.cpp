@@ -9,12 +9,12 @@
 #include <limits>
 
 #include "TestSupport.h"
-#include "analysis/Analysis.h"
-#include "estimate/ParameterModel.h"
-#include "estimate/PipelineModel.h"
-#include "base/PlanError.h"
-#include "steptime/StepTimeModel.h"
-#include "text/Derivation.h"
+#include "core/analysis/Analysis.h"
+#include "core/estimate/ParameterModel.h"
+#include "core/estimate/PipelineModel.h"
+#include "core/base/PlanError.h"
+#include "core/steptime/StepTimeModel.h"
+#include "core/text/Derivation.h"
 
 using namespace testsupport;
 using trainplan::Plan;

@@ -3,7 +3,7 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "search/LayoutAdjuster.h"
+#include "core/search/LayoutAdjuster.h"
 
 using namespace testsupport;
 using trainplan::Follower;

@@ -3,7 +3,7 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "base/Units.h"
+#include "core/base/Units.h"
 
 using namespace testsupport;
 

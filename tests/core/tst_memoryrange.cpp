@@ -3,8 +3,8 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "analysis/Analysis.h"
-#include "text/EstimateJson.h"
+#include "core/analysis/Analysis.h"
+#include "core/text/EstimateJson.h"
 
 using namespace testsupport;
 

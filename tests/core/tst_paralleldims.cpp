@@ -13,15 +13,15 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "analysis/Analysis.h"
-#include "analysis/LayoutRationale.h"
-#include "plan/ParallelDims.h"
-#include "plan/PlanFields.h"
-#include "planfile/WorkedExamples.h"
-#include "rankmap/RankMap.h"
-#include "search/LayoutSearch.h"
-#include "text/Derivation.h"
-#include "text/TextReport.h"
+#include "core/analysis/Analysis.h"
+#include "core/analysis/LayoutRationale.h"
+#include "core/plan/ParallelDims.h"
+#include "core/plan/PlanFields.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/rankmap/RankMap.h"
+#include "core/search/LayoutSearch.h"
+#include "core/text/Derivation.h"
+#include "core/text/TextReport.h"
 
 using namespace trainplan;
 

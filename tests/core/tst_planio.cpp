@@ -10,11 +10,11 @@
 
 #include <sys/stat.h>
 
-#include "base/BoundedJson.h"
-#include "plan/PlanFields.h"
+#include "core/base/BoundedJson.h"
+#include "core/plan/PlanFields.h"
 
 #include "TestSupport.h"
-#include "base/Units.h"
+#include "core/base/Units.h"
 
 using namespace testsupport;
 using nlohmann::json;

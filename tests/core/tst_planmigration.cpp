@@ -6,10 +6,10 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "analysis/Analysis.h"
-#include "plan/FrameworkNames.h"
-#include "plan/PlanFields.h"
-#include "plan/PlanIO.h"
+#include "core/analysis/Analysis.h"
+#include "core/plan/FrameworkNames.h"
+#include "core/plan/PlanFields.h"
+#include "core/plan/PlanIO.h"
 
 using namespace testsupport;
 using namespace trainplan;

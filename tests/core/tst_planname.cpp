@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "TestSupport.h"
-#include "planfile/PlanName.h"
-#include "planfile/WorkedExamples.h"
-#include "presets/Presets.h"
+#include "core/planfile/PlanName.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/presets/Presets.h"
 
 using nlohmann::json;
 using trainplan::Plan;

@@ -3,9 +3,9 @@
 // accelerator carries a source and sane figures.
 #include <QtTest>
 
-#include "estimate/Estimate.h"
-#include "planfile/WorkedExamples.h"
-#include "presets/Presets.h"
+#include "core/estimate/Estimate.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/presets/Presets.h"
 
 class TestPresets : public QObject {
     Q_OBJECT

@@ -10,12 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/Analysis.h"
-#include "plan/EnumNames.h"
-#include "planfile/PlanFile.h"
-#include "plan/PlanIO.h"
-#include "base/Units.h"
-#include "text/EstimateJson.h"
+#include "core/analysis/Analysis.h"
+#include "core/plan/EnumNames.h"
+#include "core/planfile/PlanFile.h"
+#include "core/plan/PlanIO.h"
+#include "core/base/Units.h"
+#include "core/text/EstimateJson.h"
 
 using nlohmann::json;
 

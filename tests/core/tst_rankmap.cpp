@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "estimate/Estimate.h"
-#include "plan/EnumNames.h"
-#include "planfile/PlanFile.h"
-#include "rankmap/RankMap.h"
-#include "rankmap/RankMapJson.h"
+#include "core/estimate/Estimate.h"
+#include "core/plan/EnumNames.h"
+#include "core/planfile/PlanFile.h"
+#include "core/rankmap/RankMap.h"
+#include "core/rankmap/RankMapJson.h"
 
 using namespace trainplan;
 

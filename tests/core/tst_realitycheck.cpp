@@ -8,9 +8,9 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "analysis/RealityCheck.h"
-#include "analysis/Thresholds.h"
-#include "base/Units.h"
+#include "core/analysis/RealityCheck.h"
+#include "core/analysis/Thresholds.h"
+#include "core/base/Units.h"
 
 using namespace trainplan;
 

@@ -4,8 +4,8 @@
 
 #include <functional>
 
-#include "base/BoundedJson.h"
-#include "planfile/RecoveryDocument.h"
+#include "core/base/BoundedJson.h"
+#include "core/planfile/RecoveryDocument.h"
 
 #include "TestSupport.h"
 

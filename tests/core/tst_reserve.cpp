@@ -4,10 +4,10 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "base/Units.h"
-#include "estimate/ReserveModel.h"
-#include "text/Derivation.h"
-#include "text/TextReport.h"
+#include "core/base/Units.h"
+#include "core/estimate/ReserveModel.h"
+#include "core/text/Derivation.h"
+#include "core/text/TextReport.h"
 
 using namespace testsupport;
 using namespace trainplan;

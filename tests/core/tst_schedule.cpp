@@ -11,11 +11,11 @@
 #include <tuple>
 
 #include "TestSupport.h"
-#include "base/PlanError.h"
-#include "schedule/Schedule.h"
-#include "schedule/ScheduleJson.h"
-#include "steptime/StepTimeCosts.h"
-#include "steptime/StepTimeModel.h"
+#include "core/base/PlanError.h"
+#include "core/schedule/Schedule.h"
+#include "core/schedule/ScheduleJson.h"
+#include "core/steptime/StepTimeCosts.h"
+#include "core/steptime/StepTimeModel.h"
 
 using namespace testsupport;
 using trainplan::ScheduleCosts;

@@ -5,11 +5,11 @@
 #include <climits>
 
 #include "TestSupport.h"
-#include "planfile/WorkedExamples.h"
-#include "presets/Presets.h"
-#include "base/Units.h"
-#include "search/LayoutSearch.h"
-#include "search/LayoutSearchRanking.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/presets/Presets.h"
+#include "core/base/Units.h"
+#include "core/search/LayoutSearch.h"
+#include "core/search/LayoutSearchRanking.h"
 
 #include <random>
 

@@ -6,8 +6,8 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "base/Units.h"
-#include "text/Derivation.h"
+#include "core/base/Units.h"
+#include "core/text/Derivation.h"
 
 using namespace testsupport;
 

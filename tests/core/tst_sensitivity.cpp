@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "analysis/Sensitivity.h"
+#include "core/analysis/Sensitivity.h"
 
 using namespace testsupport;
 using namespace trainplan;

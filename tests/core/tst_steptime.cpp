@@ -6,11 +6,11 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "estimate/CommunicationModel.h"
-#include "presets/Presets.h"
-#include "base/Units.h"
-#include "steptime/StepTimeCosts.h"
-#include "steptime/StepTimeModel.h"
+#include "core/estimate/CommunicationModel.h"
+#include "core/presets/Presets.h"
+#include "core/base/Units.h"
+#include "core/steptime/StepTimeCosts.h"
+#include "core/steptime/StepTimeModel.h"
 
 using namespace testsupport;
 using namespace trainplan;

@@ -5,16 +5,16 @@
 #include <QtTest>
 
 #include "TestSupport.h"
-#include "analysis/Analysis.h"
-#include "analysis/PlanUnknowns.h"
-#include "analysis/Sensitivity.h"
-#include "estimate/PipelineModel.h"
-#include "plan/LayoutUnknownFields.h"
-#include "plan/PlanFields.h"
-#include "plan/PlanIO.h"
-#include "planfile/PlanFile.h"
-#include "presets/Presets.h"
-#include "text/EstimateJson.h"
+#include "core/analysis/Analysis.h"
+#include "core/analysis/PlanUnknowns.h"
+#include "core/analysis/Sensitivity.h"
+#include "core/estimate/PipelineModel.h"
+#include "core/plan/LayoutUnknownFields.h"
+#include "core/plan/PlanFields.h"
+#include "core/plan/PlanIO.h"
+#include "core/planfile/PlanFile.h"
+#include "core/presets/Presets.h"
+#include "core/text/EstimateJson.h"
 
 using namespace testsupport;
 using namespace trainplan;

@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/Analysis.h"
-#include "base/BoundedJson.h"
-#include "planfile/PlanFile.h"
-#include "text/EstimateJson.h"
-#include "text/PredictedScheduleJson.h"
+#include "core/analysis/Analysis.h"
+#include "core/base/BoundedJson.h"
+#include "core/planfile/PlanFile.h"
+#include "core/text/EstimateJson.h"
+#include "core/text/PredictedScheduleJson.h"
 
 namespace fuzzchecks {
 

@@ -21,8 +21,8 @@
 #include <QXmlStreamReader>
 
 #include "FuzzChecks.h"
-#include "analysis/Analysis.h"
-#include "report/Exporter.h"
+#include "core/analysis/Analysis.h"
+#include "render/report/Exporter.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "FuzzChecks.h"
-#include "search/LayoutSearch.h"
-#include "text/TextReport.h"
+#include "core/search/LayoutSearch.h"
+#include "core/text/TextReport.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "FuzzChecks.h"
-#include "planfile/RecoveryDocument.h"
+#include "core/planfile/RecoveryDocument.h"
 
 using fuzzchecks::fail;
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "FuzzChecks.h"
-#include "analysis/Sensitivity.h"
+#include "core/analysis/Sensitivity.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "FuzzChecks.h"
-#include "planfile/WorkedExamples.h"
+#include "core/planfile/WorkedExamples.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

@@ -1,4 +1,4 @@
-// libFuzzer target: the writers of core/src/text on the analysis of a plan read from the input:
+// libFuzzer target: the writers of core/text on the analysis of a plan read from the input:
 // the text report (with and without the derivation), the derivation as text and Markdown,
 // estimate --json and schedule --json (with events when the input's "fuzz" object says
 // {"events": true}) and the schedule as text. Rejection (PlanError) is fine; an exception, a
@@ -8,10 +8,10 @@
 #include <cstdint>
 
 #include "FuzzChecks.h"
-#include "text/Derivation.h"
-#include "text/EstimateJson.h"
-#include "text/PredictedScheduleJson.h"
-#include "text/TextReport.h"
+#include "core/text/Derivation.h"
+#include "core/text/EstimateJson.h"
+#include "core/text/PredictedScheduleJson.h"
+#include "core/text/TextReport.h"
 
 namespace {
 

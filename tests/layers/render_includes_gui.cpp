@@ -1,3 +1,3 @@
 // A render/ source that keeps the rule (QtGui only): the layer_rules tests expect it accepted.
 #include <QPainter>
-#include "charts/MemoryChartPainter.h"
+#include "render/charts/MemoryChartPainter.h"

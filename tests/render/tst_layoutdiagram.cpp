@@ -9,10 +9,10 @@
 #include <set>
 
 #include "../PixelCount.h"
-#include "analysis/Analysis.h"
-#include "layoutdiagram/LayoutDiagramPainter.h"
-#include "planfile/PlanFile.h"
-#include "presets/Presets.h"
+#include "core/analysis/Analysis.h"
+#include "render/layoutdiagram/LayoutDiagramPainter.h"
+#include "core/planfile/PlanFile.h"
+#include "core/presets/Presets.h"
 
 using trainplan::ParallelDim;
 

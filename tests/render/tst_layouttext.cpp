@@ -9,16 +9,16 @@
 #include <algorithm>
 
 #include "../RunTool.h"
-#include "analysis/Analysis.h"
-#include "base/Format.h"
-#include "layoutdiagram/LayoutDiagramModel.h"
-#include "plan/ParallelDims.h"
-#include "planfile/WorkedExamples.h"
-#include "report/PdfReport.h"
-#include "report/ReportContext.h"
-#include "report/ReportPainter.h"
-#include "report/ReviewHtml.h"
-#include "report/SlideExport.h"
+#include "core/analysis/Analysis.h"
+#include "core/base/Format.h"
+#include "render/layoutdiagram/LayoutDiagramModel.h"
+#include "core/plan/ParallelDims.h"
+#include "core/planfile/WorkedExamples.h"
+#include "render/report/PdfReport.h"
+#include "render/report/ReportContext.h"
+#include "render/report/ReportPainter.h"
+#include "render/report/ReviewHtml.h"
+#include "render/report/SlideExport.h"
 
 using namespace trainplan;
 

@@ -3,7 +3,7 @@
 // and nothing overlaps or leaves its page.
 #include <QtTest>
 
-#include "report/PageFlow.h"
+#include "render/report/PageFlow.h"
 
 class TestPageFlow : public QObject {
     Q_OBJECT

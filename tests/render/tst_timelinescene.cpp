@@ -6,9 +6,9 @@
 #include <QtTest>
 
 #include "../TestPlans.h"
-#include "planfile/WorkedExamples.h"
-#include "timeline/TimelinePainter.h"
-#include "timeline/TimelineScene.h"
+#include "core/planfile/WorkedExamples.h"
+#include "render/timeline/TimelinePainter.h"
+#include "render/timeline/TimelineScene.h"
 
 namespace {
 

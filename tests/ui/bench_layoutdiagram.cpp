@@ -16,10 +16,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "layoutdiagram/LayoutDiagramPainter.h"
-#include "planfile/WorkedExamples.h"
-#include "presets/Presets.h"
-#include "base/Units.h"
+#include "render/layoutdiagram/LayoutDiagramPainter.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/presets/Presets.h"
+#include "core/base/Units.h"
 
 namespace {
 

@@ -8,12 +8,12 @@
 #include <cstdio>
 #include <vector>
 
-#include "analysis/Analysis.h"
-#include "planfile/WorkedExamples.h"
-#include "base/Units.h"
-#include "report/PdfReport.h"
-#include "report/ReportContext.h"
-#include "report/SlideExport.h"
+#include "core/analysis/Analysis.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/base/Units.h"
+#include "render/report/PdfReport.h"
+#include "render/report/ReportContext.h"
+#include "render/report/SlideExport.h"
 
 int main(int argc, char** argv)
 {

@@ -27,13 +27,13 @@
 #include <functional>
 #include <vector>
 
-#include "analysis/Analysis.h"
-#include "planfile/WorkedExamples.h"
-#include "base/Units.h"
-#include "timeline/TimelineScene.h"
-#include "presets/Presets.h"
-#include "schedule/Schedule.h"
-#include "timeline/TimelineScene.h"
+#include "core/analysis/Analysis.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/base/Units.h"
+#include "render/timeline/TimelineScene.h"
+#include "core/presets/Presets.h"
+#include "core/schedule/Schedule.h"
+#include "render/timeline/TimelineScene.h"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "charts/TornadoChart.h"
-#include "charts/TornadoPainter.h"
-#include "document/PlanDocument.h"
+#include "ui/charts/TornadoChart.h"
+#include "render/charts/TornadoPainter.h"
+#include "ui/document/PlanDocument.h"
 
 int main(int argc, char** argv)
 {

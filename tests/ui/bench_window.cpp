@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "inputs/InputPanel.h"
-#include "base/Units.h"
-#include "window/MainWindow.h"
-#include "document/PlanDocument.h"
-#include "inputs/ValueSlider.h"
+#include "ui/inputs/InputPanel.h"
+#include "core/base/Units.h"
+#include "ui/window/MainWindow.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/inputs/ValueSlider.h"
 
 namespace {
 

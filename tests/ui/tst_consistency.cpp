@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/Format.h"
-#include "document/PlanDocument.h"
-#include "planfile/PlanFile.h"
-#include "report/Exporter.h"
+#include "core/base/Format.h"
+#include "ui/document/PlanDocument.h"
+#include "core/planfile/PlanFile.h"
+#include "render/report/Exporter.h"
 
 namespace {
 

@@ -18,17 +18,17 @@
 
 #include "../RunTool.h"
 
-#include "analysis/Analysis.h"
-#include "base/AtomicFile.h"
-#include "document/Autosaver.h"
-#include "document/PlanDocument.h"
-#include "document/RecoveryStore.h"
-#include "plan/PlanIO.h"
-#include "planfile/WorkedExamples.h"
-#include "report/Exporter.h"
-#include "report/ReportContext.h"
-#include "report/SlideExport.h"
-#include "report/SlideFolder.h"
+#include "core/analysis/Analysis.h"
+#include "core/base/AtomicFile.h"
+#include "ui/document/Autosaver.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/document/RecoveryStore.h"
+#include "core/plan/PlanIO.h"
+#include "core/planfile/WorkedExamples.h"
+#include "render/report/Exporter.h"
+#include "render/report/ReportContext.h"
+#include "render/report/SlideExport.h"
+#include "render/report/SlideFolder.h"
 
 namespace {
 

@@ -7,22 +7,22 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "base/AtomicFile.h"
-#include "base/Format.h"
-#include "base/Units.h"
-#include "window/DashboardPane.h"
-#include "inputs/InputPanel.h"
-#include "window/MainWindow.h"
-#include "charts/MemoryChart.h"
-#include "charts/TimeBreakdownChart.h"
-#include "charts/TornadoChart.h"
-#include "document/PlanDocument.h"
-#include "inputs/ValueSlider.h"
-#include "planfile/PlanFile.h"
-#include "report/ReportPainter.h"
-#include "summary/SummaryCard.h"
-#include "summary/SummaryPanel.h"
-#include "summary/WarningsPanel.h"
+#include "core/base/AtomicFile.h"
+#include "core/base/Format.h"
+#include "core/base/Units.h"
+#include "ui/window/DashboardPane.h"
+#include "ui/inputs/InputPanel.h"
+#include "ui/window/MainWindow.h"
+#include "ui/charts/MemoryChart.h"
+#include "ui/charts/TimeBreakdownChart.h"
+#include "ui/charts/TornadoChart.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/inputs/ValueSlider.h"
+#include "core/planfile/PlanFile.h"
+#include "render/report/ReportPainter.h"
+#include "ui/summary/SummaryCard.h"
+#include "ui/summary/SummaryPanel.h"
+#include "ui/summary/WarningsPanel.h"
 
 using trainplan::ParallelDim;
 

@@ -17,9 +17,9 @@
 
 #include <QChartView>
 
-#include "analysis/Thresholds.h"
-#include "realitycheck/RealityCheckView.h"
-#include "style/Theme.h"
+#include "core/analysis/Thresholds.h"
+#include "ui/realitycheck/RealityCheckView.h"
+#include "render/style/Theme.h"
 
 namespace {
 

@@ -7,10 +7,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "document/Autosaver.h"
-#include "document/PlanDocument.h"
-#include "document/RecoveryStore.h"
-#include "window/MainWindow.h"
+#include "ui/document/Autosaver.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/document/RecoveryStore.h"
+#include "ui/window/MainWindow.h"
 
 namespace {
 

@@ -5,15 +5,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "analysis/Analysis.h"
-#include "derivation/DerivationView.h"
-#include "document/PlanDocument.h"
-#include "planfile/WorkedExamples.h"
-#include "report/Exporter.h"
-#include "report/ReportContext.h"
-#include "report/SlideExport.h"
-#include "text/Derivation.h"
-#include "window/PresentationWindow.h"
+#include "core/analysis/Analysis.h"
+#include "ui/derivation/DerivationView.h"
+#include "ui/document/PlanDocument.h"
+#include "core/planfile/WorkedExamples.h"
+#include "render/report/Exporter.h"
+#include "render/report/ReportContext.h"
+#include "render/report/SlideExport.h"
+#include "core/text/Derivation.h"
+#include "ui/window/PresentationWindow.h"
 
 class TestReportViews : public QObject {
     Q_OBJECT

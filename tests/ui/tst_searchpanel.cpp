@@ -15,13 +15,13 @@
 #endif
 
 #include "../PixelCount.h"
-#include "document/PlanDocument.h"
-#include "base/Units.h"
-#include "search/LayoutSearch.h"
-#include "search/SearchPanel.h"
-#include "search/SearchResultsModel.h"
-#include "search/SearchScatter.h"
-#include "style/Theme.h"
+#include "ui/document/PlanDocument.h"
+#include "core/base/Units.h"
+#include "core/search/LayoutSearch.h"
+#include "ui/search/SearchPanel.h"
+#include "ui/search/SearchResultsModel.h"
+#include "ui/search/SearchScatter.h"
+#include "render/style/Theme.h"
 
 namespace {
 

@@ -3,15 +3,15 @@
 // the report's risks exactly where the core's verdict turns.
 #include <QtTest>
 
-#include "analysis/Analysis.h"
-#include "analysis/Thresholds.h"
-#include "document/PlanDocument.h"
-#include "planfile/WorkedExamples.h"
-#include "report/ReportContext.h"
-#include "report/ReviewHtml.h"
-#include "style/Theme.h"
-#include "summary/SummaryCard.h"
-#include "summary/SummaryPanel.h"
+#include "core/analysis/Analysis.h"
+#include "core/analysis/Thresholds.h"
+#include "ui/document/PlanDocument.h"
+#include "core/planfile/WorkedExamples.h"
+#include "render/report/ReportContext.h"
+#include "render/report/ReviewHtml.h"
+#include "render/style/Theme.h"
+#include "ui/summary/SummaryCard.h"
+#include "ui/summary/SummaryPanel.h"
 
 using namespace trainplan;
 

@@ -14,12 +14,12 @@
 #include <QWheelEvent>
 #include <QtTest>
 
-#include "base/Format.h"
-#include "document/PlanDocument.h"
-#include "planfile/WorkedExamples.h"
-#include "search/LayoutAdjuster.h"
-#include "timeline/TimelineCanvas.h"
-#include "timeline/TimelineView.h"
+#include "core/base/Format.h"
+#include "ui/document/PlanDocument.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/search/LayoutAdjuster.h"
+#include "ui/timeline/TimelineCanvas.h"
+#include "ui/timeline/TimelineView.h"
 
 using trainplan::ScheduleEventKind;
 using trainplan::ScheduleKind;

@@ -4,10 +4,10 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "charts/TornadoChart.h"
-#include "charts/TornadoPainter.h"
-#include "document/PlanDocument.h"
-#include "report/ReportContext.h"
+#include "ui/charts/TornadoChart.h"
+#include "render/charts/TornadoPainter.h"
+#include "ui/document/PlanDocument.h"
+#include "render/report/ReportContext.h"
 
 using trainplan::SensitivityBasis;
 

@@ -14,17 +14,17 @@
 #include <QStandardPaths>
 #include <QtTest>
 
-#include "derivation/DerivationList.h"
-#include "derivation/DerivationView.h"
-#include "inputs/InputPanel.h"
-#include "document/PlanDocument.h"
-#include "search/SearchPanel.h"
-#include "style/Theme.h"
-#include "summary/SummaryCard.h"
-#include "summary/SummaryPanel.h"
-#include "window/DashboardPane.h"
-#include "window/FocusRing.h"
-#include "window/MainWindow.h"
+#include "ui/derivation/DerivationList.h"
+#include "ui/derivation/DerivationView.h"
+#include "ui/inputs/InputPanel.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/search/SearchPanel.h"
+#include "render/style/Theme.h"
+#include "ui/summary/SummaryCard.h"
+#include "ui/summary/SummaryPanel.h"
+#include "ui/window/DashboardPane.h"
+#include "ui/window/FocusRing.h"
+#include "ui/window/MainWindow.h"
 
 class TestWindowKeyboard : public QObject {
     Q_OBJECT

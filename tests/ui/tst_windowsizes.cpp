@@ -16,18 +16,18 @@
 #include <QToolTip>
 #include <QtTest>
 
-#include "document/PlanDocument.h"
-#include "inputs/ElidingComboBox.h"
-#include "inputs/InputPanel.h"
-#include "inputs/ValueSlider.h"
-#include "layoutdiagram/LayoutDiagramView.h"
-#include "search/LayoutAdjuster.h"
-#include "summary/SummaryCard.h"
-#include "summary/SummaryPanel.h"
-#include "timeline/TimelineCanvas.h"
-#include "timeline/TimelineView.h"
-#include "window/DashboardPane.h"
-#include "window/MainWindow.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/inputs/ElidingComboBox.h"
+#include "ui/inputs/InputPanel.h"
+#include "ui/inputs/ValueSlider.h"
+#include "ui/layoutdiagram/LayoutDiagramView.h"
+#include "core/search/LayoutAdjuster.h"
+#include "ui/summary/SummaryCard.h"
+#include "ui/summary/SummaryPanel.h"
+#include "ui/timeline/TimelineCanvas.h"
+#include "ui/timeline/TimelineView.h"
+#include "ui/window/DashboardPane.h"
+#include "ui/window/MainWindow.h"
 
 namespace {
 

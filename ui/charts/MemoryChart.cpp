@@ -1,7 +1,7 @@
-#include "charts/MemoryChart.h"
+#include "ui/charts/MemoryChart.h"
 
-#include "document/PlanDocument.h"
-#include "base/Units.h"
+#include "ui/document/PlanDocument.h"
+#include "core/base/Units.h"
 
 MemoryChart::MemoryChart(PlanDocument* document, QWidget* parent)
     : PaintedChart(parent)

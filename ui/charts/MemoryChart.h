@@ -3,8 +3,8 @@
 #pragma once
 #include <QStringList>
 
-#include "charts/PaintedChart.h"
-#include "charts/MemoryChartPainter.h"
+#include "ui/charts/PaintedChart.h"
+#include "render/charts/MemoryChartPainter.h"
 
 class PlanDocument;
 

@@ -1,4 +1,4 @@
-#include "charts/PaintedChart.h"
+#include "ui/charts/PaintedChart.h"
 
 #include <QHelpEvent>
 #include <QPainter>

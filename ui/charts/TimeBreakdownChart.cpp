@@ -1,6 +1,6 @@
-#include "charts/TimeBreakdownChart.h"
+#include "ui/charts/TimeBreakdownChart.h"
 
-#include "document/PlanDocument.h"
+#include "ui/document/PlanDocument.h"
 
 TimeBreakdownChart::TimeBreakdownChart(PlanDocument* document, QWidget* parent)
     : PaintedChart(parent)

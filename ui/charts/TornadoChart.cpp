@@ -1,4 +1,4 @@
-#include "charts/TornadoChart.h"
+#include "ui/charts/TornadoChart.h"
 
 #include <QActionGroup>
 #include <QContextMenuEvent>
@@ -8,8 +8,8 @@
 #include <QPainter>
 #include <QToolTip>
 
-#include "base/Units.h"
-#include "document/PlanDocument.h"
+#include "core/base/Units.h"
+#include "ui/document/PlanDocument.h"
 
 TornadoChart::TornadoChart(PlanDocument* document, QWidget* parent)
     : QWidget(parent)

@@ -7,8 +7,8 @@
 
 #include <QWidget>
 
-#include "analysis/Sensitivity.h"
-#include "charts/TornadoPainter.h"
+#include "core/analysis/Sensitivity.h"
+#include "render/charts/TornadoPainter.h"
 
 class PlanDocument;
 

@@ -1,6 +1,6 @@
-#include "derivation/DerivationList.h"
-#include "style/Theme.h"
-#include "style/Markup.h"
+#include "ui/derivation/DerivationList.h"
+#include "render/style/Theme.h"
+#include "render/style/Markup.h"
 
 #include <QEvent>
 #include <QFontDatabase>

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "text/Derivation.h"
+#include "core/text/Derivation.h"
 
 class DerivationList : public QAbstractScrollArea {
     Q_OBJECT

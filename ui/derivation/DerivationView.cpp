@@ -1,4 +1,4 @@
-#include "derivation/DerivationView.h"
+#include "ui/derivation/DerivationView.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -7,9 +7,9 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "report/DerivationHtml.h"
-#include "derivation/DerivationList.h"
-#include "document/PlanDocument.h"
+#include "render/report/DerivationHtml.h"
+#include "ui/derivation/DerivationList.h"
+#include "ui/document/PlanDocument.h"
 
 DerivationView::DerivationView(PlanDocument* document, QWidget* parent)
     : QWidget(parent)

@@ -1,6 +1,6 @@
-#include "document/Autosaver.h"
+#include "ui/document/Autosaver.h"
 
-#include "document/PlanDocument.h"
+#include "ui/document/PlanDocument.h"
 
 Autosaver::Autosaver(PlanDocument* document, QString directory, QObject* parent)
     : QObject(parent)

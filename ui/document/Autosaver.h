@@ -7,7 +7,7 @@
 #include <QObject>
 #include <QTimer>
 
-#include "document/RecoveryStore.h"
+#include "ui/document/RecoveryStore.h"
 
 class PlanDocument;
 

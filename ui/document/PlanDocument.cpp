@@ -1,14 +1,14 @@
-#include "document/PlanDocument.h"
+#include "ui/document/PlanDocument.h"
 
 #include <QFile>
 #include <QFileInfo>
 
-#include "base/AtomicFile.h"
-#include "base/BoundedFile.h"
-#include "document/PlanEditCommand.h"
-#include "planfile/PlanFile.h"
-#include "planfile/PlanName.h"
-#include "planfile/WorkedExamples.h"
+#include "core/base/AtomicFile.h"
+#include "core/base/BoundedFile.h"
+#include "ui/document/PlanEditCommand.h"
+#include "core/planfile/PlanFile.h"
+#include "core/planfile/PlanName.h"
+#include "core/planfile/WorkedExamples.h"
 
 PlanDocument::PlanDocument(QObject* parent)
     : QObject(parent)

@@ -8,8 +8,8 @@
 
 #include <functional>
 
-#include "analysis/Analysis.h"
-#include "search/LayoutAdjuster.h"
+#include "core/analysis/Analysis.h"
+#include "core/search/LayoutAdjuster.h"
 
 class PlanDocument : public QObject {
     Q_OBJECT

@@ -1,6 +1,6 @@
-#include "document/PlanEditCommand.h"
+#include "ui/document/PlanEditCommand.h"
 
-#include "document/PlanDocument.h"
+#include "ui/document/PlanDocument.h"
 
 PlanEditCommand::PlanEditCommand(PlanDocument* document, trainplan::Plan before, trainplan::Plan after, const QString& text, int mergeKey, int serial)
     : QUndoCommand(text)

@@ -4,7 +4,7 @@
 
 #include <QUndoCommand>
 
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"
 
 class PlanDocument;
 

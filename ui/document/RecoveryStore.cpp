@@ -1,4 +1,4 @@
-#include "document/RecoveryStore.h"
+#include "ui/document/RecoveryStore.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,9 +8,9 @@
 
 #include <algorithm>
 
-#include "base/AtomicFile.h"
-#include "base/BoundedFile.h"
-#include "planfile/RecoveryDocument.h"
+#include "core/base/AtomicFile.h"
+#include "core/base/BoundedFile.h"
+#include "core/planfile/RecoveryDocument.h"
 
 namespace {
 

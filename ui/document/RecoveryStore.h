@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"
 
 class RecoveryStore {
 public:

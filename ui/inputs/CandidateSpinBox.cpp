@@ -1,4 +1,4 @@
-#include "inputs/CandidateSpinBox.h"
+#include "ui/inputs/CandidateSpinBox.h"
 
 #include <algorithm>
 #include <cstdlib>

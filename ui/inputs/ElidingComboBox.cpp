@@ -1,4 +1,4 @@
-#include "inputs/ElidingComboBox.h"
+#include "ui/inputs/ElidingComboBox.h"
 
 #include <QAbstractItemView>
 #include <QHelpEvent>

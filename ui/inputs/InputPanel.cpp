@@ -1,4 +1,4 @@
-#include "inputs/InputPanel.h"
+#include "ui/inputs/InputPanel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,24 +14,24 @@
 
 #include <cmath>
 
-#include "analysis/PlanUnknowns.h"
-#include "base/Format.h"
-#include "base/Units.h"
-#include "document/PlanDocument.h"
-#include "estimate/PipelineModel.h"
-#include "inputs/ElidingComboBox.h"
-#include "inputs/StageLayersEdit.h"
-#include "inputs/ValueSlider.h"
-#include "plan/EnumNames.h"
-#include "plan/FrameworkNames.h"
-#include "plan/LayoutUnknownFields.h"
-#include "plan/PlanFields.h"
-#include "planfile/PlanName.h"
-#include "presets/Presets.h"
-#include "search/LayoutAdjuster.h"
-#include "style/Theme.h"
-#include "plan/ShownUnits.h"
-#include "text/LayerKindsText.h"
+#include "core/analysis/PlanUnknowns.h"
+#include "core/base/Format.h"
+#include "core/base/Units.h"
+#include "ui/document/PlanDocument.h"
+#include "core/estimate/PipelineModel.h"
+#include "ui/inputs/ElidingComboBox.h"
+#include "ui/inputs/StageLayersEdit.h"
+#include "ui/inputs/ValueSlider.h"
+#include "core/plan/EnumNames.h"
+#include "core/plan/FrameworkNames.h"
+#include "core/plan/LayoutUnknownFields.h"
+#include "core/plan/PlanFields.h"
+#include "core/planfile/PlanName.h"
+#include "core/presets/Presets.h"
+#include "core/search/LayoutAdjuster.h"
+#include "render/style/Theme.h"
+#include "core/plan/ShownUnits.h"
+#include "core/text/LayerKindsText.h"
 
 using trainplan::Plan;
 using trainplan::PlanField;

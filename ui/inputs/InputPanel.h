@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"
 
 class PlanDocument;
 class QComboBox;

@@ -1,4 +1,4 @@
-#include "inputs/StageLayersEdit.h"
+#include "ui/inputs/StageLayersEdit.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -7,8 +7,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "estimate/PipelineModel.h"
-#include "style/Theme.h"
+#include "core/estimate/PipelineModel.h"
+#include "render/style/Theme.h"
 
 namespace {
 

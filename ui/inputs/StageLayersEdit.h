@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"
 
 class QLabel;
 class QLineEdit;

@@ -1,4 +1,4 @@
-#include "inputs/ValueSlider.h"
+#include "ui/inputs/ValueSlider.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "inputs/CandidateSpinBox.h"
+#include "ui/inputs/CandidateSpinBox.h"
 
 ValueSlider::ValueSlider(const QString& title, QWidget* parent)
     : QWidget(parent)

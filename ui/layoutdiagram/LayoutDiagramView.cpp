@@ -1,11 +1,11 @@
-#include "layoutdiagram/LayoutDiagramView.h"
+#include "ui/layoutdiagram/LayoutDiagramView.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 
-#include "document/PlanDocument.h"
+#include "ui/document/PlanDocument.h"
 
 LayoutDiagramView::LayoutDiagramView(PlanDocument* document, QWidget* parent)
     : QWidget(parent)

@@ -9,7 +9,7 @@
 
 #include <optional>
 
-#include "layoutdiagram/LayoutDiagramPainter.h"
+#include "render/layoutdiagram/LayoutDiagramPainter.h"
 
 class PlanDocument;
 

@@ -1,4 +1,4 @@
-#include "realitycheck/RealityCheckView.h"
+#include "ui/realitycheck/RealityCheckView.h"
 
 #include <QChartView>
 #include <QComboBox>
@@ -28,12 +28,12 @@
 #include <cmath>
 #include <limits>
 
-#include "analysis/Thresholds.h"
-#include "charts/ChartStyle.h"
-#include "base/Units.h"
-#include "style/Fonts.h"
-#include "style/Markup.h"
-#include "style/Theme.h"
+#include "core/analysis/Thresholds.h"
+#include "ui/charts/ChartStyle.h"
+#include "core/base/Units.h"
+#include "render/style/Fonts.h"
+#include "render/style/Markup.h"
+#include "render/style/Theme.h"
 
 using trainplan::RealityMetric;
 

@@ -14,7 +14,7 @@
 #include <atomic>
 #include <thread>
 
-#include "analysis/RealityCheck.h"
+#include "core/analysis/RealityCheck.h"
 
 class QComboBox;
 class QLabel;

@@ -1,4 +1,4 @@
-#include "search/SearchPanel.h"
+#include "ui/search/SearchPanel.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -19,15 +19,15 @@
 #include <algorithm>
 #include <cmath>
 
-#include "base/Format.h"
-#include "document/PlanDocument.h"
-#include "base/Units.h"
-#include "plan/PlanFields.h"
-#include "plan/ShownUnits.h"
-#include "search/SearchResultsModel.h"
-#include "search/SearchRunner.h"
-#include "search/SearchScatter.h"
-#include "style/Theme.h"
+#include "core/base/Format.h"
+#include "ui/document/PlanDocument.h"
+#include "core/base/Units.h"
+#include "core/plan/PlanFields.h"
+#include "core/plan/ShownUnits.h"
+#include "ui/search/SearchResultsModel.h"
+#include "ui/search/SearchRunner.h"
+#include "ui/search/SearchScatter.h"
+#include "render/style/Theme.h"
 
 namespace {
 

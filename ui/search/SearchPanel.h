@@ -10,7 +10,7 @@
 
 #include <optional>
 
-#include "search/LayoutSearch.h"
+#include "core/search/LayoutSearch.h"
 
 class PlanDocument;
 class QComboBox;

@@ -1,12 +1,12 @@
-#include "search/SearchResultsModel.h"
+#include "ui/search/SearchResultsModel.h"
 
 #include <QColor>
 #include <QFont>
 #include <QLocale>
 
-#include "base/Format.h"
-#include "base/Units.h"
-#include "style/Theme.h"
+#include "core/base/Format.h"
+#include "core/base/Units.h"
+#include "render/style/Theme.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include <optional>
 
-#include "search/LayoutSearch.h"
+#include "core/search/LayoutSearch.h"
 
 class SearchResultsModel : public QAbstractTableModel {
     Q_OBJECT

@@ -1,4 +1,4 @@
-#include "search/SearchRunner.h"
+#include "ui/search/SearchRunner.h"
 
 #include <QMetaObject>
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <thread>
 
-#include "search/LayoutSearch.h"
+#include "core/search/LayoutSearch.h"
 
 class SearchRunner : public QObject {
     Q_OBJECT

@@ -1,4 +1,4 @@
-#include "search/SearchScatter.h"
+#include "ui/search/SearchScatter.h"
 
 #include <QMouseEvent>
 

@@ -6,8 +6,8 @@
 
 #include <optional>
 
-#include "charts/PaintedChart.h"
-#include "charts/SearchScatterPainter.h"
+#include "ui/charts/PaintedChart.h"
+#include "render/charts/SearchScatterPainter.h"
 
 class SearchScatter : public PaintedChart {
     Q_OBJECT

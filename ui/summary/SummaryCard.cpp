@@ -1,4 +1,4 @@
-#include "summary/SummaryCard.h"
+#include "ui/summary/SummaryCard.h"
 
 #include <QKeyEvent>
 #include <QLabel>

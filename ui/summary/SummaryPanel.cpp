@@ -1,4 +1,4 @@
-#include "summary/SummaryPanel.h"
+#include "ui/summary/SummaryPanel.h"
 
 #include <QGridLayout>
 #include <QHelpEvent>
@@ -6,14 +6,14 @@
 
 #include <algorithm>
 
-#include "analysis/PlanUnknowns.h"
-#include "analysis/Thresholds.h"
-#include "base/Format.h"
-#include "document/PlanDocument.h"
-#include "style/Markup.h"
-#include "style/Theme.h"
-#include "summary/SummaryCard.h"
-#include "text/Derivation.h"
+#include "core/analysis/PlanUnknowns.h"
+#include "core/analysis/Thresholds.h"
+#include "core/base/Format.h"
+#include "ui/document/PlanDocument.h"
+#include "render/style/Markup.h"
+#include "render/style/Theme.h"
+#include "ui/summary/SummaryCard.h"
+#include "core/text/Derivation.h"
 
 using namespace trainplan;
 

@@ -1,12 +1,12 @@
-#include "summary/WarningsPanel.h"
+#include "ui/summary/WarningsPanel.h"
 
 #include <QApplication>
 #include <QStyle>
 
 #include <algorithm>
 
-#include "document/PlanDocument.h"
-#include "style/Theme.h"
+#include "ui/document/PlanDocument.h"
+#include "render/style/Theme.h"
 
 namespace {
 

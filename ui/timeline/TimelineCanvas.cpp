@@ -1,4 +1,4 @@
-#include "timeline/TimelineCanvas.h"
+#include "ui/timeline/TimelineCanvas.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "timeline/TimelineScene.h"
+#include "render/timeline/TimelineScene.h"
 
 namespace {
 

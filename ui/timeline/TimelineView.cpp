@@ -1,4 +1,4 @@
-#include "timeline/TimelineView.h"
+#include "ui/timeline/TimelineView.h"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "document/PlanDocument.h"
-#include "timeline/TimelineCanvas.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/timeline/TimelineCanvas.h"
 
 TimelineView::TimelineView(PlanDocument* document, QWidget* parent)
     : QWidget(parent)

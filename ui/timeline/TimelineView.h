@@ -7,7 +7,7 @@
 #include <QImage>
 #include <QWidget>
 
-#include "timeline/TimelineScene.h"
+#include "render/timeline/TimelineScene.h"
 
 class PlanDocument;
 class QAction;

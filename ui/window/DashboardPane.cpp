@@ -1,5 +1,5 @@
-#include "window/DashboardPane.h"
-#include "style/Markup.h"
+#include "ui/window/DashboardPane.h"
+#include "render/style/Markup.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,11 +1,11 @@
-#include "window/FocusRing.h"
+#include "ui/window/FocusRing.h"
 
 #include <QEvent>
 #include <QFocusEvent>
 #include <QPainter>
 #include <QRegion>
 
-#include "style/Theme.h"
+#include "render/style/Theme.h"
 
 FocusRing::FocusRing(QWidget* owner, QObject* application)
     : QWidget(owner)

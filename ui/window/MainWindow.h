@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "document/RecoveryStore.h"
+#include "ui/document/RecoveryStore.h"
 
 class DashboardPane;
 class FocusRing;

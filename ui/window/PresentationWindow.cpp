@@ -1,10 +1,10 @@
-#include "window/PresentationWindow.h"
+#include "ui/window/PresentationWindow.h"
 
 #include <QKeyEvent>
 #include <QPainter>
 
-#include "report/ReportContext.h"
-#include "style/Theme.h"
+#include "render/report/ReportContext.h"
+#include "render/style/Theme.h"
 
 PresentationWindow::PresentationWindow(const trainplan::Analysis& analysis, QWidget* parent)
     : QWidget(parent, Qt::Window)

@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "report/SlideExport.h"
-#include "analysis/Analysis.h"
+#include "render/report/SlideExport.h"
+#include "core/analysis/Analysis.h"
 
 class ReportContext;
 

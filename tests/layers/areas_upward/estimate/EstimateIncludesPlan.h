@@ -1,4 +1,4 @@
 // An estimate/ header including plan/, below it: allowed.
 #pragma once
 
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"

@@ -1,5 +1,5 @@
 // A plan/ header reaching up to the estimate: the area check (cmake/LayerRules.cmake) must reject it.
 #pragma once
 
-#include "base/Units.h"
-#include "estimate/Estimate.h"
+#include "core/base/Units.h"
+#include "core/estimate/Estimate.h"

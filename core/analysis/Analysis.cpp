@@ -1,0 +1,161 @@
+#include "core/analysis/Analysis.h"
+
+#include <mutex>
+
+#include "core/analysis/LayoutRationale.h"
+#include "core/analysis/PlanUnknowns.h"
+#include "core/analysis/ScheduleComparison.h"
+#include "core/analysis/Sensitivity.h"
+
+namespace trainplan {
+
+struct Analysis::Later {
+    std::mutex sensitivityLock, comparisonLock, rationaleLock, searchRowLock;
+    std::optional<SensitivityResult> sensitivity[2];  // by SensitivityBasis
+    std::optional<ScheduleComparison> comparison;
+    std::optional<LayoutRationale> rationale;
+    std::optional<std::optional<SearchRow>> searchRow;  // outer: computed yet
+};
+
+std::shared_ptr<Analysis::Later> Analysis::makeLater()
+{
+    return std::make_shared<Later>();
+}
+
+const SensitivityResult& Analysis::sensitivity(SensitivityBasis basis) const
+{
+    Later& later = *later_;
+    const std::lock_guard hold(later.sensitivityLock);
+    auto& result = later.sensitivity[basis == SensitivityBasis::Assumed ? 1 : 0];
+    if (!result) {
+        SensitivityOptions options;
+        options.basis = basis;
+        result = trainplan::sensitivity(plan, options);
+    }
+    return *result;
+}
+
+const ScheduleComparison& Analysis::scheduleComparison() const
+{
+    Later& later = *later_;
+    const std::lock_guard hold(later.comparisonLock);
+    if (!later.comparison)
+        later.comparison = compareSchedules(*this);
+    return *later.comparison;
+}
+
+const LayoutRationale& Analysis::layoutRationale() const
+{
+    Later& later = *later_;
+    const std::lock_guard hold(later.rationaleLock);
+    if (!later.rationale)
+        later.rationale = trainplan::layoutRationale(*this);
+    return *later.rationale;
+}
+
+const std::optional<SearchRow>& Analysis::searchRow() const
+{
+    Later& later = *later_;
+    const std::lock_guard hold(later.searchRowLock);
+    if (!later.searchRow)
+        later.searchRow = searchRowOf(plan, estimate);
+    return *later.searchRow;
+}
+
+const char* timeBasisLabel(TimeBasis basis)
+{
+    return basis == TimeBasis::Predicted ? "predicted" : "assumed MFU";
+}
+
+const char* timeBasisKey(TimeBasis basis)
+{
+    return basis == TimeBasis::Predicted ? "predicted" : "assumed_mfu";
+}
+
+void Analyser::estimateAndPredict(const Plan& plan, const StepTimeOptions& options, Estimate& est, PredictedStep& predicted)
+{
+    estimateInto(plan, est);
+    stepTime_.predict(plan, est, options, predicted);
+}
+
+void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysis& out)
+{
+    // What was computed later belongs to the previous analysis: kept by the copies that share it,
+    // dropped here (in place when nothing else holds it, so a slider tick does not allocate).
+    if (out.later_.use_count() == 1) {
+        for (auto& s : out.later_->sensitivity)
+            s.reset();
+        out.later_->comparison.reset();
+        out.later_->rationale.reset();
+        out.later_->searchRow.reset();
+    } else {
+        out.later_ = Analysis::makeLater();
+    }
+    // An unknown recompute is the lightest that fits (PlanUnknowns.h): settled only when the plan
+    // as given does not fit. Everything below reads the plan as settled.
+    out.plan = plan;
+    estimateInto(out.plan, out.estimate);
+    if ((plan.layout.unknownFields & kUnknownRecompute) && !out.estimate.fits) {
+        out.plan = withAssumedRecompute(plan);
+        estimateInto(out.plan, out.estimate);
+    }
+    const Plan& settled = out.plan;
+    stepTime_.predict(settled, out.estimate, options, out.predicted);
+
+    const ScheduleKind kind = scheduleKindOf(settled.layout.schedule);
+    const int v = kind == ScheduleKind::Interleaved ? settled.layout.virtualStages : 1;
+    out.scheduleProblem = pipelineProblem(kind, settled.layout.pp, out.estimate.pipeline.microbatches, v);
+    if (out.predicted.simulated) {
+        // The prediction already simulated the step with its costs: keep that run, not a second one.
+        stepTime_.swapLastSchedule(out.schedule);
+    } else if (!out.scheduleProblem) {
+        // One stage (nothing to overlap) or a caller that asked for the closed form: simulate the
+        // same costs so the timeline and the schedule verb still have events.
+        simulator_.simulate(predictedScheduleCosts(settled, out.estimate, options, kind), kind, out.schedule);
+    } else {
+        out.schedule = ScheduleResult{};
+    }
+    // The range: what the plan leaves unknown (framework switches, layout fields), all at their
+    // faster and all at their slower values (each acts one way), then the model's own error
+    // around both.
+    const FrameworkChoices choices = frameworkChoicesFor(settled);
+    const unsigned layoutUnknowns = actingLayoutUnknowns(settled);
+    if (choices.unknownSwitches > 0 || layoutUnknowns != 0) {
+        double ends[2] = {0.0, 0.0};  // slowest, fastest
+        for (int fast = 0; fast < 2; ++fast) {
+            StepTimeOptions variant = options;
+            variant.framework = fast ? choices.fastest : choices.slowest;
+            variantPlan_ = settled;
+            if (setLayoutUnknowns(variantPlan_, fast)) {
+                estimateInto(variantPlan_, variantEstimate_);
+                stepTime_.predict(variantPlan_, variantEstimate_, variant, variantStep_);
+            } else {
+                stepTime_.predict(settled, out.estimate, variant, variantStep_);
+            }
+            ends[fast] = variantStep_.stepSeconds;
+        }
+        setPredictedRange(settled, out.estimate, ends[1], ends[0], choices.unknownSwitches, layoutUnknowns, out.predicted);
+    }
+    out.memoryRange = memoryRange(settled, out.estimate, memoryVariant_);
+    estimateInto(withPredictedMfu(settled, out.predicted), out.atPredictedMfu);
+}
+
+void Analyser::analyse(const Plan& plan, Analysis& out)
+{
+    analyse(plan, stepTimeOptionsFor(plan), out);
+}
+
+Analysis analyse(const Plan& plan, const StepTimeOptions& options)
+{
+    Analyser analyser;
+    Analysis out;
+    analyser.analyse(plan, options, out);
+    return out;
+}
+
+Analysis analyse(const Plan& plan)
+{
+    return analyse(plan, stepTimeOptionsFor(plan));
+}
+
+}  // namespace trainplan

@@ -1,0 +1,35 @@
+// Activation memory per transformer layer (Korthikanti et al. 2022, Table 2).
+#pragma once
+
+#include "core/estimate/Estimate.h"
+
+namespace trainplan {
+
+// Bytes per GPU that one layer stores for one micro-batch, for the plan's TP, SP,
+// recompute, flash-attention and CP choices.
+ActivationEstimate activationPerLayer(const Plan& plan);
+
+// Bytes one layer materialises while it is being recomputed (full recompute only):
+// the same layer with nothing recomputed, which exists once per GPU at a time.
+double recomputeWorkingSet(const Plan& plan);
+
+// Whether the attention kernel is FlashAttention: framework.flash_attention (or its profile) is
+// not "none"; an unknown one is expected to be (kUnknownFlashAttentionExpected).
+bool usesFlashAttention(const Plan& plan);
+
+// Bytes per gradient as the framework keeps them: FP32 accumulators when the framework says so
+// (framework.fp32_gradients; Megatron docs/distrib_optimizer.md: bf16 params with fp32 grads are
+// 18 bytes per parameter, 6 + 12/d distributed), else the precision scheme's.
+double gradientBytesPerParameter(const Plan& plan);
+
+// ZeRO-3 / FSDP working set: the unsharded parameters of the layer being computed and of the one
+// being prefetched (two units: FSDP's all-gather of block i+1 overlaps block i; torchtitan
+// docs/fsdp.md), plus the unsharded gradients of one unit before their reduce-scatter. 0 below
+// stage 3.
+double gatheredParameterBytes(const Plan& plan, double layerParametersPerGpu);
+
+// FP32 logits and the final norm's input kept for the loss on the last stage:
+// 4 s b h / t (1 + v / h) (Korthikanti et al. 2022, Sec. 4.3, output-layer term).
+double logitsBytes(const Plan& plan);
+
+}  // namespace trainplan

@@ -1,0 +1,220 @@
+#include "core/estimate/Estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/estimate/ActivationModel.h"
+#include "core/estimate/CommunicationModel.h"
+#include "core/estimate/ModelStateModel.h"
+#include "core/estimate/LayoutChecks.h"
+#include "core/estimate/ParameterModel.h"
+#include "core/estimate/PipelineModel.h"
+#include "core/estimate/ReliabilityModel.h"
+#include "core/estimate/ReserveModel.h"
+#include "core/base/Units.h"
+
+namespace trainplan {
+
+namespace {
+
+void estimateFlops(const Plan& plan, Estimate& est)
+{
+    const auto& m = plan.model;
+    const double tokens = plan.training.tokens;
+    const double n = est.parameters.total;
+    const double qDim = double(m.attentionHeads) * m.headDim;
+    auto& f = est.flops;
+    // 6 N D: 2 N per token forward, 4 N backward (Kaplan et al. 2020, Sec. 2.1).
+    f.model6nd = 6.0 * n * tokens;
+    // Attention scores and weighted values: 12 L h s per token, forward and backward
+    // (PaLM, Chowdhery et al. 2022, App. B).
+    // Summed over kinds: a kind's attention is the model's, so this is 12 L h s until kinds differ in it.
+    f.attentionPerToken = 0.0;
+    for (int k = 0; k < m.kindCount(); ++k)
+        f.attentionPerToken += 12.0 * m.layersOfKind(k) * qDim * m.sequenceLength;
+    f.attention = f.attentionPerToken * tokens;
+    // 6N charges every parameter a multiply-add per token, but an embedding lookup is a
+    // gather: the input embedding (and learned positions) does no matmul. Model FLOPs count
+    // the layers' matrices, attention and the output layer, as Narayanan et al. 2021, Eq. 3
+    // does; a tied embedding's matrix is counted once, as the output layer it also is.
+    const double lookupOnly = m.tiedEmbeddings ? est.parameters.embedding - est.parameters.wordEmbedding
+                                               : est.parameters.embedding;
+    f.embeddingLookup = 6.0 * lookupOnly * tokens;
+    f.total = f.model6nd - f.embeddingLookup + f.attention;
+    f.perToken = f.total / tokens;
+    // Hardware FLOPs: the model's plus the forward work recompute repeats. Selective recompute
+    // repeats the attention core's forward (Q K^T and the weighted values, 4 L h s per token,
+    // a third of the attention term); Korthikanti et al. 2022, Eq. 8 charges the whole term
+    // again, which counts work the step never does. Full recompute repeats every layer's
+    // forward: 2 N_layers + 4 L h s per token (Narayanan et al. 2021, Eq. 3's 96 = 4/3 x 72).
+    switch (plan.layout.recompute) {
+    case Recompute::None: f.recompute = 0.0; break;
+    case Recompute::Selective: f.recompute = f.attention / 3.0; break;
+    case Recompute::Full: {
+        // Only the recomputed layers repeat their forward (layout.recompute_layers; 0: all). A
+        // stage recomputes that share of its layers; each kind repeats its share of them.
+        double recomputed[kMaxLayerKinds] = {};
+        const int kinds = std::min(m.kindCount(), kMaxLayerKinds);
+        if (plan.layout.recomputeLayers > 0) {
+            const StageLayerSplit split(plan);
+            int first = 0;
+            for (int i = 0; i < plan.layout.pp; ++i) {
+                const int layers = split.layersOf(i);
+                const int r = recomputedLayers(plan.layout, layers);
+                forEachKindIn(m, first, layers, [&](int k, int count) {
+                    if (k < kMaxLayerKinds)
+                        recomputed[k] += double(r) * count / layers;
+                });
+                first += layers;
+            }
+        }
+        f.recompute = 0.0;
+        for (int k = 0; k < kinds; ++k) {
+            const int layers = m.layersOfKind(k);
+            const double share = plan.layout.recomputeLayers > 0 ? recomputed[k] / layers : 1.0;
+            const double attentionPerToken = 12.0 * layers * qDim * m.sequenceLength;
+            f.recompute += share * (2.0 * layers * est.parameters.kinds[size_t(k)].total + attentionPerToken / 3.0) * tokens;
+        }
+        break;
+    }
+    }
+    f.hardware = f.total + f.recompute;
+}
+
+void estimateTime(const Plan& plan, Estimate& est)
+{
+    auto& t = est.time;
+    const double tokens = plan.training.tokens;
+    t.tokensPerStep = double(plan.training.globalBatchSequences) * plan.model.sequenceLength;
+    t.stepsExact = tokens / t.tokensPerStep;
+    t.steps = (int64_t)std::ceil(t.stepsExact - 1e-9);
+    t.peakClusterFlopsPerSecond = plan.cluster.peakFlopsPerGpu * est.gpusUsed;
+    t.effectiveFlopsPerSecond = t.peakClusterFlopsPerSecond * plan.training.mfu;
+    // Compute time at the assumed MFU (flops.total / (MFU x peak x GPUs), PaLM App. B's MFU definition).
+    t.totalSeconds = est.flops.total / t.effectiveFlopsPerSecond;
+    t.days = t.totalSeconds / units::secondsPerDay;
+    t.gpuHours = t.totalSeconds / units::secondsPerHour * est.gpusUsed;
+    t.stepSeconds = t.totalSeconds / t.stepsExact;
+    t.tokensPerSecondPerGpu = tokens / t.totalSeconds / est.gpusUsed;
+    t.sixNdSeconds = est.flops.model6nd / t.effectiveFlopsPerSecond;
+    t.sixNdDays = t.sixNdSeconds / units::secondsPerDay;
+}
+
+void estimateStages(const Plan& plan, Estimate& est)
+{
+    const auto& l = plan.layout;
+    const int p = l.pp;
+    const StateBytesPerParameter state = modelStateBytesPerParameter(plan);  // FP32 gradients, the FP8 weight copy
+    const double shards = double(l.dp) * l.cp;  // ZeRO shards over the DP-CP group
+    const double perLayer = est.activation.perLayerPerMicrobatch;
+    // Layers left out of a partial full recompute keep everything: the working set's figure.
+    const double workingSet = recomputeWorkingSet(plan);
+    const bool partialRecompute = l.recompute == Recompute::Full && l.recomputeLayers > 0;
+    const double logits = logitsBytes(plan);
+    const FixedReserve reserve = fixedReserve(plan);
+    const double capacity = plan.cluster.memoryBytesPerGpu;
+    const double margin = plan.training.memoryMarginFraction * capacity;
+    est.ncclCommunicators = reserve.communicators;
+    est.ncclBytesPerCommunicator = reserve.perCommunicator;
+    const double gathered = gatheredParameterBytes(plan, est.parameters.largestLayer() / l.tp);
+
+    const StageLayerSplit split(plan);
+    est.stages.resize(p);
+    int first = 0;
+    double worst = -1.0;
+    double shardedParameters = -1.0;
+    ShardedState modelState;
+    for (int i = 0; i < p; ++i) {
+        StageEstimate& st = est.stages[i];
+        st.index = i;
+        st.firstLayer = first;
+        st.layers = split.layersOf(i);
+        first += st.layers;
+        st.hasEmbedding = i == 0;
+        st.hasLmHead = i == p - 1;
+        st.parameters = stageParameters(plan.model, est.parameters, st.firstLayer, st.layers, st.hasEmbedding, st.hasLmHead);
+        st.parametersPerGpu = st.parameters / l.tp;
+        st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
+        if (partialRecompute) {
+            const int recomputed = recomputedLayers(l, st.layers);
+            st.activationsPerMicrobatch = perLayer * recomputed + workingSet * (st.layers - recomputed);
+        } else {
+            st.activationsPerMicrobatch = perLayer * st.layers;
+        }
+        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0) + gathered;
+
+        MemoryBreakdown& mem = st.memory;
+        // Middle stages hold the same parameters: shard their state once (pp reaches the layer
+        // count in the layout search, so this loop runs up to a stage per layer).
+        if (st.parametersPerGpu != shardedParameters) {
+            shardedParameters = st.parametersPerGpu;
+            modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);
+        }
+        mem.weights = modelState.weights;
+        mem.gradients = modelState.gradients;
+        mem.optimizer = modelState.optimizer;
+        mem.activations = st.microbatchesInFlight * st.activationsPerMicrobatch + st.activationExtras;
+        applyReserve(plan, reserve, mem);
+        st.headroomBytes = capacity - mem.total;
+        st.fits = mem.total <= capacity;
+        st.withinMargin = st.fits && st.headroomBytes < margin;
+        if (mem.total > worst) {
+            worst = mem.total;
+            est.fullestStage = i;
+        }
+    }
+}
+
+}  // namespace
+
+bool Estimate::hasErrors() const
+{
+    return std::any_of(warnings.begin(), warnings.end(), [](const Warning& w) { return w.severity == Severity::Error; });
+}
+
+void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
+{
+    const auto& l = plan.layout;
+    est.warnings.clear();
+    est.gpusUsed = int(l.gpus());
+    est.nodes = (est.gpusUsed + plan.cluster.gpusPerNode - 1) / plan.cluster.gpusPerNode;
+    countParametersInto(plan.model, est.parameters);
+    est.parametersPerGpuMean = est.parameters.total / (double(l.tp) * l.pp);
+
+    estimateFlops(plan, est);
+    estimateTime(plan, est);
+
+    // Micro-batches per replica: B / (DP b); CP and TP ranks share sequences (worked example B,
+    // "Build the global batch").
+    auto& pipe = est.pipeline;
+    pipe.microbatches = std::max<int64_t>(1, plan.training.globalBatchSequences / (int64_t(l.dp) * plan.training.microBatchSize));
+    pipe.gradientAccumulation = pipe.microbatches;
+    pipe.bubbleFraction = l.pp > 1 ? bubbleFraction(l.schedule, l.pp, pipe.microbatches, l.virtualStages) : 0.0;
+
+    est.activation = activationPerLayer(plan);
+    estimateStages(plan, est);
+    est.perGpu = est.stages[est.fullestStage].memory;
+    est.capacityBytes = plan.cluster.memoryBytesPerGpu;
+    est.fits = est.perGpu.total <= est.capacityBytes;
+    est.headroomBytes = est.capacityBytes - est.perGpu.total;
+    est.marginBytes = plan.training.memoryMarginFraction * est.capacityBytes;
+    est.hasMargin = std::none_of(est.stages.begin(), est.stages.end(), [](const StageEstimate& st) { return st.withinMargin || !st.fits; });
+
+    estimateCommunication(plan, est);
+    if (scope == EstimateScope::Full) {
+        estimateReliability(plan, est);
+        checkLayout(plan, est);
+    } else {
+        est.reliability = ReliabilityEstimate{};
+        checkLayoutValidity(plan, est);
+    }
+}
+
+Estimate estimate(const Plan& plan)
+{
+    Estimate est;
+    estimateInto(plan, est);
+    return est;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,138 @@
+#include "core/estimate/LayoutChecks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+#include "core/presets/Presets.h"
+
+namespace trainplan {
+
+namespace {
+
+void add(Estimate& est, WarningCode code, Severity sev, const char* field, double a = 0, double b = 0, double c = 0, int stage = -1)
+{
+    est.warnings.push_back(Warning{code, sev, field, a, b, c, stage});
+}
+
+// acceleratorMismatch() as a field mask and preset index. Pure and allocation-free (the layout
+// search calls checkLayout for every candidate): presetLabelIndex() compares against keys
+// computed once.
+struct PresetCheck {
+    int mask = 0;
+    int presetIndex = -1;
+};
+
+PresetCheck presetCheck(const ClusterSpec& cluster)
+{
+    PresetCheck out;
+    const int index = presetLabelIndex(cluster.accelerator);
+    if (index < 0)
+        return out;
+    const AcceleratorPreset& a = acceleratorPresets()[size_t(index)];
+    // Plan files give these in GB and TFLOP/s with a few digits: compare to 0.1 %.
+    const auto differs = [](double x, double y) { return std::abs(x - y) > 1e-3 * std::max(std::abs(x), std::abs(y)); };
+    const bool differing[] = {differs(cluster.memoryBytesPerGpu, a.memoryBytes), differs(cluster.peakFlopsPerGpu, a.peakBf16FlopsPerSecond),
+                              differs(cluster.intraNodeBytesPerSecond, a.intraNodeBytesPerSecond),
+                              differs(cluster.interNodeBytesPerSecond, a.interNodeBytesPerSecond), cluster.gpusPerNode != a.gpusPerNode};
+    for (int i = 0; i < int(std::size(differing)); ++i)
+        if (differing[i])
+            out.mask |= 1 << i;
+    out.presetIndex = index;
+    return out;
+}
+
+}  // namespace
+
+void checkLayoutValidity(const Plan& plan, Estimate& est)
+{
+    const auto& l = plan.layout;
+    const auto& m = plan.model;
+    const auto& tr = plan.training;
+    if (est.gpusUsed != plan.cluster.gpus)
+        add(est, WarningCode::LayoutProductMismatch, Severity::Error, "layout.dp", est.gpusUsed, plan.cluster.gpus);
+    if (m.attentionHeads % l.tp != 0)
+        add(est, WarningCode::TpDoesNotDivideHeads, Severity::Error, "layout.tp", l.tp, m.attentionHeads);
+    if (m.kvHeads % l.tp != 0 && l.tp % m.kvHeads != 0)
+        add(est, WarningCode::TpDoesNotDivideKvHeads, Severity::Error, "layout.tp", l.tp, m.kvHeads);
+    if (!l.stageLayers.empty()) {
+        int sum = 0;
+        for (int n : l.stageLayers)
+            sum += n;
+        if (int(l.stageLayers.size()) != l.pp || sum != m.layers)
+            add(est, WarningCode::StageLayersMismatch, Severity::Error, "layout.stage_layers", double(l.stageLayers.size()), sum, l.pp);
+    }
+    const long long perStep = (long long)l.dp * tr.microBatchSize;
+    if (tr.globalBatchSequences % perStep != 0 || tr.globalBatchSequences < perStep)
+        add(est, WarningCode::BatchNotDivisible, Severity::Error, "training.global_batch_sequences", double(tr.globalBatchSequences), l.dp, tr.microBatchSize);
+    if (m.sequenceLength % l.cp != 0 || (l.cp > 1 && (m.sequenceLength / l.cp) % 2 != 0))
+        add(est, WarningCode::CpDoesNotDivideSequence, Severity::Error, "layout.cp", l.cp, m.sequenceLength);
+    for (const auto& st : est.stages)
+        if (!st.fits)
+            add(est, WarningCode::StageOverCapacity, Severity::Error, "layout", st.memory.total, est.capacityBytes, st.memory.total - est.capacityBytes, st.index);
+    if (l.schedule == Schedule::Interleaved) {
+        const long long mb = est.pipeline.microbatches;
+        if (l.pp < 2 || l.virtualStages < 2 || m.layers % (l.pp * l.virtualStages) != 0)
+            add(est, WarningCode::InterleavedNeedsDivisibleLayers, Severity::Error, "layout.virtual_stages", l.virtualStages, l.pp, m.layers);
+        if (mb % l.pp != 0)
+            add(est, WarningCode::InterleavedNeedsMicrobatches, Severity::Error, "layout.schedule", double(mb), l.pp);
+    }
+    if (tr.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) <= 0)
+        add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision");
+    else if (tr.matmulPrecision == MatmulPrecision::Mxfp8 && !mxfp8Supported(plan.cluster))
+        add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision", 1.0);
+}
+
+void checkLayout(const Plan& plan, Estimate& est)
+{
+    const auto& l = plan.layout;
+    const auto& m = plan.model;
+    const auto& tr = plan.training;
+    const auto& comm = est.communication;
+
+    // The errors first (a layout that cannot run as given), then the advisories.
+    checkLayoutValidity(plan, est);
+    if (comm.tpCrossesNodes)
+        add(est, WarningCode::TpSpansNodes, Severity::Warning, "layout.tp", l.tp, plan.cluster.gpusPerNode);
+    if (m.kvHeads % l.tp != 0 && l.tp % m.kvHeads == 0)
+        add(est, WarningCode::TpReplicatesKvHeads, Severity::Info, "layout.tp", l.tp, m.kvHeads);
+    // Layers of several kinds are split by cost (PipelineModel.h), unevenly by design.
+    if (l.stageLayers.empty() && m.kindCount() == 1 && m.layers % l.pp != 0)
+        add(est, WarningCode::PpDoesNotDivideLayers, Severity::Warning, "layout.pp", l.pp, m.layers);
+    for (const auto& st : est.stages)
+        if (st.withinMargin)
+            add(est, WarningCode::StageNearCapacity, Severity::Warning, "layout", st.memory.total, est.capacityBytes, tr.memoryMarginFraction, st.index);
+
+    const long long mb = est.pipeline.microbatches;
+    if (l.pp > 1) {
+        if (mb < l.pp)
+            add(est, WarningCode::FewMicrobatches, Severity::Warning, "training.global_batch_sequences", double(mb), l.pp);
+        else if (est.pipeline.bubbleFraction > kLargeBubbleFraction)
+            add(est, WarningCode::LargeBubble, Severity::Warning, "layout.pp", est.pipeline.bubbleFraction, kLargeBubbleFraction);
+    }
+    if (l.schedule != Schedule::Interleaved && l.virtualStages > 1)
+        add(est, WarningCode::VirtualStagesWithoutInterleaving, Severity::Info, "layout.virtual_stages", l.virtualStages);
+    if (l.zeroStage >= 3 && l.pp > 1)
+        add(est, WarningCode::Zero3WithPipeline, Severity::Warning, "layout.zero_stage", l.zeroStage, l.pp);
+    if (l.sequenceParallel && l.tp == 1)
+        add(est, WarningCode::SequenceParallelWithoutTp, Severity::Info, "layout.sequence_parallel");
+
+    if (!comm.dpHidden)
+        add(est, WarningCode::DpNotHidden, Severity::Warning, "layout.dp", comm.dpSeconds, comm.dpBackwardWindowSeconds);
+
+    const auto& rel = est.reliability;
+    if (!rel.failuresModelled)
+        add(est, WarningCode::NoFailureAllowance, Severity::Warning, "cluster.mtbf_hours_per_node");
+    else if (rel.lostSecondsPerFailure >= rel.clusterMtbfSeconds)
+        add(est, WarningCode::FailuresOutpaceProgress, Severity::Error, "cluster.mtbf_hours_per_node", rel.lostSecondsPerFailure, rel.clusterMtbfSeconds);
+
+    if (const PresetCheck preset = presetCheck(plan.cluster); preset.mask != 0)
+        add(est, WarningCode::AcceleratorDiffersFromPreset, Severity::Warning, "cluster.accelerator", preset.mask, preset.presetIndex);
+
+    if (tr.mfu > kHighMfu)
+        add(est, WarningCode::HighMfu, Severity::Warning, "training.mfu", tr.mfu, kHighMfu);
+    else if (tr.mfu < kLowMfu)
+        add(est, WarningCode::LowMfu, Severity::Info, "training.mfu", tr.mfu, kLowMfu);
+}
+
+}  // namespace trainplan

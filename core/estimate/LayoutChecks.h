@@ -1,0 +1,19 @@
+// Red flags and impossible layouts, appended to est.warnings (numbers only).
+#pragma once
+
+#include "core/estimate/Estimate.h"
+
+namespace trainplan {
+
+// Thresholds the checks use; named so the report can quote them.
+inline constexpr double kLargeBubbleFraction = 0.20;
+inline constexpr double kHighMfu = 0.65;
+inline constexpr double kLowMfu = 0.15;
+
+void checkLayout(const Plan& plan, Estimate& est);
+// Only the error-level checks of a layout that cannot run as given (product of the layout, heads,
+// stages, batch, sequence, interleaving, FP8) and of stages over capacity: what the layout search
+// needs, in the order checkLayout() adds them.
+void checkLayoutValidity(const Plan& plan, Estimate& est);
+
+}  // namespace trainplan

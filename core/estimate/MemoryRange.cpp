@@ -1,0 +1,63 @@
+#include "core/estimate/MemoryRange.h"
+
+#include <algorithm>
+
+#include "core/estimate/LayoutUnknowns.h"
+
+namespace trainplan {
+
+namespace {
+
+constexpr double kMemoryModelErrorAbove = 0.15;
+
+}  // namespace
+
+double memoryModelErrorAbove()
+{
+    return kMemoryModelErrorAbove;
+}
+
+MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch)
+{
+    MemoryRange r;
+    r.modelErrorAbove = kMemoryModelErrorAbove;
+    const FrameworkSpec known = resolvedFramework(plan.framework);
+    r.unknownSwitches = !known.dropout + !known.fp32Gradients;
+    r.unknownLayoutFields = actingLayoutUnknowns(plan);
+    const LayoutUnknownEnds ends = r.unknownLayoutFields ? layoutUnknownEnds(plan) : LayoutUnknownEnds{};
+    double lightest = est.perGpu.total, lightestFragmentation = est.perGpu.fragmentation, heaviest = est.perGpu.total;
+    if (r.unknownSwitches > 0 || r.unknownLayoutFields != 0) {
+        // Each switch moves memory one way: dropout stores two mask bytes of Korthikanti's 34,
+        // FP32 accumulators double 16-bit gradients (ActivationModel.cpp). Each layout unknown
+        // stores less at one end of its range (LayoutUnknownFields.h, lighterWhenFaster): full
+        // recompute keeps only layer inputs, sequence parallelism splits them over TP, 1F1B keeps
+        // fewer micro-batches in flight than interleaving (PipelineModel.h).
+        Plan variant = plan;
+        const auto setUnknown = [&](bool heavy) {
+            if (!known.dropout)
+                variant.framework.dropout = heavy;
+            if (!known.fp32Gradients)
+                variant.framework.fp32Gradients = heavy;
+            variant.layout = plan.layout;  // the value the analysis expects: each end starts there
+            for (const LayoutUnknownField& u : layoutUnknownFields())
+                if (r.unknownLayoutFields & u.bit)
+                    u.setEnd(variant.layout, heavy != u.lighterWhenFaster, ends);
+        };
+        setUnknown(false);
+        estimateInto(variant, scratch);
+        if (scratch.perGpu.total < lightest) {
+            lightest = scratch.perGpu.total;
+            lightestFragmentation = scratch.perGpu.fragmentation;
+        }
+        setUnknown(true);
+        estimateInto(variant, scratch);
+        heaviest = std::max(heaviest, scratch.perGpu.total);
+    }
+    // The fragmentation term is an allowance (ReserveModel.cpp): an allocator with expandable
+    // segments may lose next to nothing, so the light end leaves it out.
+    r.lowBytes = lightest - lightestFragmentation;
+    r.highBytes = heaviest * (1.0 + kMemoryModelErrorAbove);
+    return r;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,154 @@
+#include "core/estimate/PipelineModel.h"
+
+#include <algorithm>
+
+#include "core/estimate/ParameterModel.h"
+
+namespace trainplan {
+
+StageLayerSplit::StageLayerSplit(const Plan& plan)
+{
+    const int p = plan.layout.pp;
+    if (!plan.layout.stageLayers.empty() && int(plan.layout.stageLayers.size()) == p) {
+        explicit_ = &plan.layout.stageLayers;
+        return;
+    }
+    if (plan.model.kindCount() > 1 && p >= 1 && p <= plan.model.layers) {
+        byCost_ = stageCostSplit(plan, p);
+        return;
+    }
+    // An even split; the remainder goes to the middle stages first (1, 2, ...), which carry no
+    // embedding or LM head, then to the first stage. Since remainder < p, at most one layer is
+    // left for the ends once the p - 2 middle stages have one each.
+    p_ = p;
+    base_ = plan.model.layers / p;
+    remainder_ = plan.model.layers % p;
+    firstGetsOne_ = remainder_ > std::max(0, p - 2);
+}
+
+std::vector<int> stageCostSplit(const Plan& plan, int p)
+{
+    const ModelSpec& m = plan.model;
+    const int layers = m.layers;
+    std::vector<int> out;
+    if (p < 1 || layers < p)
+        return out;
+    // Cost of every layer in order.
+    std::vector<double> cost;
+    cost.reserve(size_t(layers));
+    const double attention = 4.0 * double(m.attentionHeads) * m.headDim * m.sequenceLength;
+    for (int k = 0; k < m.kindCount(); ++k) {
+        const LayerKind kind = m.kind(k);
+        const double each = 2.0 * layerParameters(m, kind).total + attention;
+        for (int i = 0; i < kind.layers && int(cost.size()) < layers; ++i)
+            cost.push_back(each);
+    }
+    while (int(cost.size()) < layers)  // runs that fall short of model.layers (refused by the reader)
+        cost.push_back(cost.empty() ? 1.0 : cost.back());
+    // Greedy fill under a bound: each stage takes layers while it stays within the bound and
+    // leaves at least one layer for every stage after it.
+    const auto fill = [&](double bound, std::vector<int>* split) {
+        int stage = 0;
+        double sum = 0.0;
+        int inStage = 0;
+        for (int i = 0; i < layers; ++i) {
+            const int stagesAfter = p - stage - 1;
+            const bool mustClose = inStage > 0 && (sum + cost[size_t(i)] > bound || layers - i <= stagesAfter);
+            if (mustClose) {
+                if (split)
+                    split->push_back(inStage);
+                ++stage;
+                sum = 0.0;
+                inStage = 0;
+            }
+            sum += cost[size_t(i)];
+            ++inStage;
+        }
+        if (split)
+            split->push_back(inStage);
+        return stage + 1;
+    };
+    double lo = 0.0, hi = 0.0;
+    for (double c : cost) {
+        lo = std::max(lo, c);
+        hi += c;
+    }
+    // The greedy fill needs at most p stages exactly when the bound is feasible; 100 halvings
+    // take the bound to the last bit of a double.
+    for (int i = 0; i < 100 && lo < hi; ++i) {
+        const double mid = lo + (hi - lo) / 2.0;
+        if (mid <= lo || mid >= hi)
+            break;
+        if (fill(mid, nullptr) <= p)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    out.reserve(size_t(p));
+    fill(hi, &out);
+    // Fewer stages than p (every stage fitted under the bound early): split the largest stages
+    // until there are p, so the layout keeps its PP.
+    while (int(out.size()) < p) {
+        auto largest = std::max_element(out.begin(), out.end());
+        const int half = *largest / 2;
+        *largest -= half;
+        out.insert(largest + 1, half);
+    }
+    return out;
+}
+
+int layersOfStage(const Plan& plan, int stage)
+{
+    return StageLayerSplit(plan).layersOf(stage);
+}
+
+void splitLayers(const Plan& plan, std::vector<int>& layers)
+{
+    layers.resize(size_t(plan.layout.pp));
+    for (int i = 0; i < plan.layout.pp; ++i)
+        layers[size_t(i)] = layersOfStage(plan, i);
+}
+
+double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, int v)
+{
+    switch (schedule) {
+    case Schedule::GPipe:
+        return double(m);
+    case Schedule::OneFOneB:
+        return double(std::min<long long>(p - stage, m));
+    case Schedule::ZeroBubble:
+        // ZB-H1 defers W, so every stage keeps activations as long as 1F1B's first stage
+        // does: min(p, m) (Qi et al. 2023, Sec. 3.1, "the same peak memory as 1F1B").
+        return double(std::min<long long>(p, m));
+    case Schedule::Interleaved: {
+        const long long chunks = 2LL * (p - stage - 1) + (long long)(v - 1) * p + 1;
+        return double(std::min<long long>(chunks, m * v)) / v;
+    }
+    }
+    return double(m);
+}
+
+int fewestInterleavingChunks(const Plan& plan)
+{
+    const auto& l = plan.layout;
+    const long long perReplica = (long long)l.dp * plan.training.microBatchSize;
+    if (l.pp < 2 || perReplica <= 0 || plan.training.globalBatchSequences % perReplica != 0)
+        return 0;
+    const long long m = plan.training.globalBatchSequences / perReplica;
+    if (m % l.pp != 0)
+        return 0;
+    for (int v = 2; v <= 8; ++v)
+        if (plan.model.layers % (l.pp * v) == 0)
+            return v;
+    return 0;
+}
+
+double bubbleFraction(Schedule schedule, int p, long long m, int v)
+{
+    // ZB-H1 with equal F, B and W: the bubble shrinks to a third, (p - 1)/(3m + p - 1)
+    // (Qi et al. 2023, Sec. 3.1); the schedule simulator uses the plan's real F, B, W.
+    const double work = schedule == Schedule::Interleaved ? double(v) * m : schedule == Schedule::ZeroBubble ? 3.0 * m : double(m);
+    return (p - 1) / (work + p - 1);
+}
+
+}  // namespace trainplan

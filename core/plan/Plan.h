@@ -1,0 +1,282 @@
+// The plan: everything a person chooses, nothing derived. Inputs only.
+//
+// Units are part of every name: bytes, seconds, FLOP/s, and GB (1e9 bytes) only where
+// the plan file says so. The reader (PlanReader) converts file units into these.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/plan/FrameworkSpec.h"
+#include "core/plan/LayerKind.h"
+#include "core/plan/ParallelDims.h"
+#include "core/base/Units.h"
+
+namespace trainplan {
+
+enum class NormKind { RmsNorm, LayerNorm };
+enum class PositionEmbedding { Rope, Learned };
+
+struct ModelSpec {
+    std::string name;
+    int layers = 80;
+    int hiddenSize = 8192;
+    int ffnHiddenSize = 28672;
+    FfnKind ffnKind = FfnKind::SwiGlu;
+    int attentionHeads = 64;
+    int kvHeads = 8;
+    int headDim = 128;
+    int vocabSize = 128256;
+    bool tiedEmbeddings = false;
+    int sequenceLength = 4096;
+    NormKind norm = NormKind::RmsNorm;
+    bool bias = false;
+    PositionEmbedding positionEmbedding = PositionEmbedding::Rope;
+    // Runs of layers of other shapes (LayerKind.h); empty: every layer is the shape above.
+    // When not empty the runs' layers add up to `layers`, which stays the model's depth.
+    std::vector<LayerKind> layerKinds;
+
+    // How many kinds the model has (1 for the shorthand) and the k-th, resolved against the
+    // fields above: the one way code asks a layer's shape.
+    int kindCount() const { return layerKinds.empty() ? 1 : int(layerKinds.size()); }
+    LayerKind kind(int k) const
+    {
+        if (layerKinds.empty())
+            return LayerKind{"", layers, ffnHiddenSize, ffnKind};
+        return layerKinds[size_t(k)];
+    }
+    // Layers of kind k, without resolving the kind (hot loops).
+    int layersOfKind(int k) const { return layerKinds.empty() ? layers : layerKinds[size_t(k)].layers; }
+    // The kind of the layer at a 0-based index.
+    int kindOfLayer(int layer) const;
+    // What views call kind k: its name, else the layers it covers ("layers 1-3", 1-based).
+    std::string kindLabel(int k) const;
+
+    bool operator==(const ModelSpec&) const = default;
+};
+
+// Layers of each kind in the contiguous range [first, first + count) of the model's layers:
+// calls visit(kind index, layers of that kind in the range) for each kind present, in order.
+template <typename Visit>
+void forEachKindIn(const ModelSpec& model, int first, int count, Visit&& visit)
+{
+    if (model.layerKinds.empty()) {
+        if (count > 0)
+            visit(0, count);
+        return;
+    }
+    int start = 0;
+    const int end = first + count;
+    for (int k = 0; k < int(model.layerKinds.size()) && start < end; ++k) {
+        const int stop = start + model.layerKinds[size_t(k)].layers;
+        const int overlap = std::min(stop, end) - std::max(start, first);
+        if (overlap > 0)
+            visit(k, overlap);
+        start = stop;
+    }
+}
+
+// The numbers that make a model's shape: everything but its name and its sequence length.
+// The sequence length is how a run trains the model, not what the model is (worked example A
+// trains Llama 3.1 70B's shape at 4,096 tokens; Meta pre-trained it at 8,192), so a plan with
+// a preset's shape at another length still shows that preset. The one definition presets are
+// matched by (Presets.h modelPresetOf).
+bool sameModelShape(const ModelSpec& a, const ModelSpec& b);
+
+// Reductions done by the switches rather than the GPUs (collectiveSeconds, CommunicationModel.h):
+// NVLink SHARP inside the NVSwitch of a Hopper-or-later node (NCCL's NVLS algorithm), and with it
+// InfiniBand SHARP in the network switches across nodes (NCCL CollNet with the SHARP plugin).
+enum class InNetworkReduction { None, Nvls, NvlsAndIbSharp };
+
+// How often hardware fails: either per node or per GPU (the file names which).
+enum class MtbfBasis { PerNode, PerGpu };
+
+struct ClusterSpec {
+    std::string accelerator;           // label only, e.g. "H100 SXM 80GB"
+    int gpus = 2048;
+    int gpusPerNode = 8;
+    double memoryBytesPerGpu = 85.03e9;  // H100 SXM 80GB as CUDA sees it (accelerators.json)
+    double peakFlopsPerGpu = 989e12;   // dense BF16, FLOP/s
+    double peakFp8FlopsPerGpu = 0;     // dense FP8, FLOP/s; 0: none given (fp8PeakFlopsPerGpu() asks the preset)
+    double intraNodeBytesPerSecond = 450e9;  // per GPU, per direction (NVLink)
+    double interNodeBytesPerSecond = 50e9;   // per GPU (NIC)
+    // Mean time between failures in seconds; absent means failures are not modelled,
+    // which is itself a red flag (worked example A, "Red flags": no allowance for failures).
+    std::optional<double> mtbfSeconds;
+    MtbfBasis mtbfBasis = MtbfBasis::PerNode;
+    InNetworkReduction inNetworkReduction = InNetworkReduction::None;
+
+    bool operator==(const ClusterSpec&) const = default;
+};
+
+// The precision the layers' matrix multiplies run in (steptime/StepTimeCosts.cpp): BF16, or FP8
+// with per-tensor scaling (TransformerEngine's delayed or current scaling), with DeepSeek-V3's
+// 1 x 128 / 128 x 128 block scales, or with MX block scales (Blackwell). Attention and the output
+// layer stay in BF16, as TransformerEngine and Megatron-Core run them by default.
+enum class MatmulPrecision { Bf16, Fp8, Fp8Blockwise, Mxfp8 };
+
+// Bytes per parameter of each piece of model state (ZeRO paper, Sec. 3.1 "K"; worked examples A/B).
+enum class PrecisionScheme {
+    Bf16WithFp32MasterAdam,   // 2 weights + 2 grads + 4 master + 8 Adam moments = 16 (worked example A)
+    Bf16AdamNoMaster,         // 2 weights + 2 grads + 8 Adam moments = 12 (worked example B)
+    Fp32Adam,                 // 4 weights + 4 grads + 8 Adam moments = 16
+};
+
+// Runtime memory every training process holds besides model state and activations (the
+// reserve). Defaults and their sources are in estimate/ReserveModel.cpp; every term is editable
+// under training.reserve.
+struct ReserveSpec {
+    double cudaContextBytes = 0.5e9;                  // CUDA context with lazy module loading
+    double workspaceBytes = 128.0 * units::MiB;       // cuBLAS/cuBLASLt workspaces, 4 x 32 MiB (Hopper)
+    int ncclChannels = 32;                            // channels per communicator
+    double ncclBytesPerConnection = 9.1875 * units::MiB;  // Simple 4 + LL128 4.6875 + LL 0.5 MiB
+
+    bool operator==(const ReserveSpec&) const = default;
+};
+
+struct TrainingSpec {
+    double tokens = 1.4e12;
+    // Global batch in sequences; the reader also accepts tokens and converts.
+    int64_t globalBatchSequences = 1024;
+    int microBatchSize = 1;
+    double mfu = 0.40;
+    PrecisionScheme precision = PrecisionScheme::Bf16WithFp32MasterAdam;
+    MatmulPrecision matmulPrecision = MatmulPrecision::Bf16;
+    // Extra fixed allowance on top of the reserve (anything the reserve does not model).
+    double bufferBytes = 0.0;
+    // Allocator fragmentation, as a fraction of model state + activations (part of the reserve).
+    double fragmentationFraction = 0.10;
+    ReserveSpec reserve;
+    // A stage whose free memory is below this fraction of capacity is flagged, and the layout
+    // search keeps only layouts with at least this much free.
+    double memoryMarginFraction = 0.05;
+
+    bool operator==(const TrainingSpec&) const = default;
+};
+
+enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubble };  // ZeroBubble = ZB-H1
+enum class Recompute { None, Selective, Full };
+// Order in which ranks fill the parallel dimensions, fastest-varying first.
+enum class RankOrder { TpCpDpPp, TpCpPpDp, TpDpCpPp };
+
+// Layout fields a plan file may leave out (or set to null) to say it does not know them
+// (docs/plan-format.md, "Unknown fields"). One row each in the table of layout unknowns
+// (LayoutUnknownFields.h): how the file says so, what the analysis expects and what the range covers.
+enum LayoutUnknown : unsigned {
+    kUnknownRecompute = 1u << 0,
+    kUnknownSequenceParallel = 1u << 1,
+    kUnknownSchedule = 1u << 2,  // layout.schedule and layout.virtual_stages both left out
+};
+
+// The plan paths of LayoutUnknown bits, in bit order ("layout.recompute", ...).
+std::vector<const char*> layoutUnknownPaths(unsigned bits);
+
+struct LayoutSpec;
+struct Plan;
+// Layers of a stage of `stageLayers` layers whose activations are recomputed: all of them under
+// full recompute unless layout.recompute_layers limits it (per model chunk, as Megatron's block
+// method counts: v times that on an interleaved stage), none otherwise (selective recompute
+// repeats only the attention core, in every layer).
+int recomputedLayers(const LayoutSpec& layout, int stageLayers);
+// An edit (the window, a layout applied from the search) that sets a field to another value makes
+// it known: clears its LayoutUnknown bit in `after`.
+void markEditedLayoutFieldsKnown(const Plan& before, Plan& after);
+
+struct LayoutSpec {
+    int tp = 8;
+    int pp = 4;
+    int dp = 64;        // the reader resolves "auto" to gpus / (tp*pp*cp) when it divides
+    int cp = 1;
+    int virtualStages = 1;
+    Schedule schedule = Schedule::OneFOneB;
+    // Defaults equal the plan file's for an omitted field (PlanFields): nothing is sharded,
+    // split or recomputed unless the plan says so.
+    int zeroStage = 0;
+    bool sequenceParallel = false;
+    Recompute recompute = Recompute::None;
+    // With full recompute: how many layers of each pipeline stage (of each model chunk when
+    // interleaved) are recomputed (Megatron --recompute-method block --recompute-num-layers);
+    // 0 means all of them.
+    int recomputeLayers = 0;
+    // Layers per pipeline stage; empty means an even split of model.layers.
+    std::vector<int> stageLayers;
+    RankOrder rankOrder = RankOrder::TpCpDpPp;
+    bool dpAuto = false;  // the file said "auto": remembered so saving round-trips
+    unsigned unknownFields = 0;  // LayoutUnknown bits: fields the file left out; saving leaves them out again
+
+    // The size of one parallel dimension (ParallelDims.h), for code that loops over them.
+    int size(ParallelDim dim) const { return parallelDimField(*this, dim); }
+    int& size(ParallelDim dim) { return parallelDimField(*this, dim); }
+    // The product of every dimension's size: the GPUs the layout uses.
+    long long gpus() const
+    {
+        long long product = 1;
+        for (ParallelDim d : kParallelDims)
+            product *= size(d);
+        return product;
+    }
+
+    bool operator==(const LayoutSpec&) const = default;
+};
+
+struct ReliabilitySpec {
+    // Time the training loop is blocked per checkpoint, seconds (the Young/Daly delta).
+    // If absent, it is checkpoint bytes per GPU / write bandwidth.
+    std::optional<double> checkpointWriteSeconds = 60.0;
+    std::optional<double> checkpointWriteBytesPerSecondPerGpu;
+    double restartSeconds = 600.0;
+    // Evaluation, data-loader stalls and the like, as a fraction of compute time.
+    double otherOverheadFraction = 0.0;
+
+    bool operator==(const ReliabilitySpec&) const = default;
+};
+
+struct Plan {
+    // The plan's name. Unless nameUserSet, it is generatedPlanName() (PlanName.h): it follows
+    // the model, cluster and token budget, and refreshPlanName() keeps it current.
+    std::string name;
+    bool nameUserSet = false;
+    std::string notes;  // free text the person keeps with the plan; never read by the analysis
+    ModelSpec model;
+    ClusterSpec cluster;
+    TrainingSpec training;
+    LayoutSpec layout;
+    ReliabilitySpec reliability;
+    FrameworkSpec framework;  // the training software (absent: every switch unknown)
+
+    bool operator==(const Plan&) const = default;
+};
+
+// Bytes per parameter for each component of the model state.
+struct StateBytesPerParameter {
+    double weights;
+    double gradients;
+    double master;      // FP32 copy of the weights held by the optimizer
+    double moments;     // Adam first and second moments
+    double optimizer() const { return master + moments; }
+    double total() const { return weights + gradients + master + moments; }
+};
+
+// ZeRO paper (Rajbhandari et al. 2020) Sec. 3.1: mixed-precision Adam keeps 2 + 2 + K bytes
+// per parameter with K = 12 (FP32 master, momentum, variance). Worked example B drops the master
+// copy (K = 8). Inline: the layout search asks for it several times per layout.
+inline StateBytesPerParameter stateBytesPerParameter(PrecisionScheme scheme)
+{
+    switch (scheme) {
+    case PrecisionScheme::Bf16WithFp32MasterAdam: return {2, 2, 4, 8};
+    case PrecisionScheme::Bf16AdamNoMaster: return {2, 2, 0, 8};
+    case PrecisionScheme::Fp32Adam: return {4, 4, 0, 8};
+    }
+    return {2, 2, 4, 8};
+}
+
+// Bytes of one activation element (BF16/FP16 activations in every scheme so far).
+inline double activationBytesPerElement(PrecisionScheme scheme)
+{
+    return scheme == PrecisionScheme::Fp32Adam ? 4.0 : 2.0;
+}
+
+}  // namespace trainplan

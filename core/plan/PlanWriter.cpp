@@ -1,0 +1,225 @@
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/AtomicFile.h"
+#include "core/plan/EnumNames.h"
+#include "core/plan/FrameworkNames.h"
+#include "core/plan/LayoutUnknownFields.h"
+#include "core/plan/PlanFields.h"
+#include "core/plan/PlanIO.h"
+
+namespace trainplan {
+
+using nlohmann::json;
+
+namespace {
+
+// Sets one field by its table entry: the path says where, toSi converts SI back to file units.
+class DocumentWriter {
+public:
+    template <typename V>
+    void set(std::string_view path, const V& value)
+    {
+        const PlanField& f = planField(path);
+        json& slot = (*parent(f, true))[std::string(f.key())];
+        if constexpr (std::is_floating_point_v<V>)
+            slot = f.toSi == 1.0 ? value : value / f.toSi;
+        else
+            slot = value;
+    }
+    template <typename E, size_t N>
+    void choice(std::string_view path, const NameTable<E, N>& table, E value)
+    {
+        set(path, std::string(nameOf(table, value)));
+    }
+    // Leaves a field out again (an unknown layout field, LayoutUnknownFields.h).
+    void erase(std::string_view path)
+    {
+        const PlanField& f = planField(path);
+        if (json* at = parent(f, false))
+            at->erase(std::string(f.key()));
+    }
+    // Whether a written field holds its file default (PlanFields.h).
+    bool isDefault(std::string_view path)
+    {
+        const PlanField& f = planField(path);
+        const json* at = parent(f, false);
+        const std::string key(f.key());
+        return at && at->contains(key) && !f.defaultValue.empty() && at->at(key) == json::parse(f.defaultValue);
+    }
+    json take() { return std::move(doc_); }
+
+private:
+    // The object that holds the field ("training.reserve.cuda_context_gb": one object per level),
+    // made on the way when `create`, else nullptr when a level is missing.
+    json* parent(const PlanField& f, bool create)
+    {
+        json* at = &doc_;
+        const std::string_view section = f.section();
+        for (size_t from = 0; !section.empty() && from <= section.size();) {
+            const size_t dot = std::min(section.find('.', from), section.size());
+            const std::string key(section.substr(from, dot - from));
+            if (!create && !at->contains(key))
+                return nullptr;
+            at = &(*at)[key];
+            from = dot + 1;
+        }
+        return at;
+    }
+
+    json doc_ = json::object();
+};
+
+
+// The "framework" object with only what the plan sets (unset switches stay unknown on reading).
+void writeFramework(DocumentWriter& w, const FrameworkSpec& f)
+{
+    if (!f.profile.empty())
+        w.set("framework.profile", f.profile);
+    const auto flag = [&](std::string_view path, const std::optional<bool>& v) {
+        if (v)
+            w.set(path, *v);
+    };
+    flag("framework.tp_comm_overlap", f.tpCommOverlap);
+    flag("framework.overlap_grad_reduce", f.overlapGradReduce);
+    flag("framework.overlap_param_gather", f.overlapParamGather);
+    flag("framework.fused_kernels", f.fusedKernels);
+    flag("framework.cuda_graphs", f.cudaGraphs);
+    flag("framework.dropout", f.dropout);
+    flag("framework.fp32_gradients", f.fp32Gradients);
+    if (f.flashAttention)
+        w.choice("framework.flash_attention", kFlashAttentionVersionNames, *f.flashAttention);
+    if (f.optimizer)
+        w.choice("framework.optimizer", kOptimizerImplementationNames, *f.optimizer);
+    if (f.gradientAccumulation)
+        w.choice("framework.gradient_accumulation", kGradientAccumulationNames, *f.gradientAccumulation);
+}
+
+}  // namespace
+
+json planToJson(const Plan& plan)
+{
+    const auto& m = plan.model;
+    const auto& c = plan.cluster;
+    const auto& t = plan.training;
+    const auto& l = plan.layout;
+    const auto& r = plan.reliability;
+
+    DocumentWriter w;
+    w.set("format", std::string(kPlanFormat));
+    w.set("version", kPlanVersion);
+    w.set("name", plan.name);
+    w.set("name_user_set", plan.nameUserSet);
+    if (!plan.notes.empty())
+        w.set("notes", plan.notes);
+
+    w.set("model.name", m.name);
+    w.set("model.layers", m.layers);
+    w.set("model.hidden_size", m.hiddenSize);
+    w.set("model.ffn_hidden_size", m.ffnHiddenSize);
+    w.choice("model.ffn_kind", kFfnKindNames, m.ffnKind);
+    w.set("model.attention_heads", m.attentionHeads);
+    w.set("model.kv_heads", m.kvHeads);
+    w.set("model.head_dim", m.headDim);
+    w.set("model.vocab_size", m.vocabSize);
+    w.set("model.tied_embeddings", m.tiedEmbeddings);
+    w.set("model.sequence_length", m.sequenceLength);
+    w.choice("model.norm", kNormNames, m.norm);
+    w.set("model.bias", m.bias);
+    w.choice("model.position_embedding", kPositionNames, m.positionEmbedding);
+    if (!m.layerKinds.empty()) {
+        // Each run's fields by the table's keys (model.layer_kinds.*), the name only when given.
+        json kinds = json::array();
+        for (const LayerKind& k : m.layerKinds) {
+            json run = json::object();
+            if (!k.name.empty())
+                run[std::string(planField("model.layer_kinds.name").key())] = k.name;
+            run[std::string(planField("model.layer_kinds.layers").key())] = k.layers;
+            run[std::string(planField("model.layer_kinds.ffn_hidden_size").key())] = k.ffnHiddenSize;
+            run[std::string(planField("model.layer_kinds.ffn_kind").key())] = std::string(nameOf(kFfnKindNames, k.ffnKind));
+            kinds.push_back(std::move(run));
+        }
+        w.set("model.layer_kinds", kinds);
+    }
+
+    w.set("cluster.accelerator", c.accelerator);
+    w.set("cluster.gpus", c.gpus);
+    w.set("cluster.gpus_per_node", c.gpusPerNode);
+    w.set("cluster.memory_gb", c.memoryBytesPerGpu);
+    w.set("cluster.peak_bf16_tflops", c.peakFlopsPerGpu);
+    if (c.peakFp8FlopsPerGpu > 0)
+        w.set("cluster.peak_fp8_tflops", c.peakFp8FlopsPerGpu);
+    w.set("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
+    w.set("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
+    w.choice("cluster.in_network_reduction", kInNetworkReductionNames, c.inNetworkReduction);
+    if (c.mtbfSeconds)
+        w.set(c.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", *c.mtbfSeconds);
+
+    w.set("training.tokens", t.tokens);
+    w.set("training.global_batch_sequences", t.globalBatchSequences);
+    w.set("training.micro_batch_size", t.microBatchSize);
+    w.set("training.mfu", t.mfu);
+    w.choice("training.precision", kPrecisionNames, t.precision);
+    w.choice("training.matmul_precision", kMatmulPrecisionNames, t.matmulPrecision);
+    w.set("training.buffer_gb", t.bufferBytes);
+    w.set("training.fragmentation_fraction", t.fragmentationFraction);
+    w.set("training.memory_margin_fraction", t.memoryMarginFraction);
+    w.set("training.reserve.cuda_context_gb", t.reserve.cudaContextBytes);
+    w.set("training.reserve.workspace_mib", t.reserve.workspaceBytes);
+    w.set("training.reserve.nccl_channels", t.reserve.ncclChannels);
+    w.set("training.reserve.nccl_buffer_mib_per_connection", t.reserve.ncclBytesPerConnection);
+
+    w.set("layout.tp", l.tp);
+    w.set("layout.pp", l.pp);
+    w.set("layout.cp", l.cp);
+    w.set("layout.virtual_stages", l.virtualStages);
+    w.choice("layout.schedule", kScheduleNames, l.schedule);
+    w.set("layout.zero_stage", l.zeroStage);
+    w.set("layout.sequence_parallel", l.sequenceParallel);
+    w.choice("layout.recompute", kRecomputeNames, l.recompute);
+    w.set("layout.recompute_layers", l.recomputeLayers);
+    w.choice("layout.rank_order", kRankOrderNames, l.rankOrder);
+    if (l.dpAuto)
+        w.set("layout.dp", std::string("auto"));
+    else
+        w.set("layout.dp", l.dp);
+    if (!l.stageLayers.empty())
+        w.set("layout.stage_layers", l.stageLayers);
+
+    w.set("reliability.restart_seconds", r.restartSeconds);
+    w.set("reliability.other_overhead_fraction", r.otherOverheadFraction);
+    if (r.checkpointWriteBytesPerSecondPerGpu)
+        w.set("reliability.checkpoint_write_gb_per_s_per_gpu", *r.checkpointWriteBytesPerSecondPerGpu);
+    else
+        w.set("reliability.checkpoint_write_seconds", r.checkpointWriteSeconds.value_or(60.0));
+    writeFramework(w, plan.framework);
+    // An unknown layout field is left out again, so it reads back unknown; a companion that can
+    // be given alone stays when it holds more than its default (LayoutUnknownFields.h).
+    for (const LayoutUnknownField& u : layoutUnknownFields()) {
+        if (!(l.unknownFields & u.bit))
+            continue;
+        w.erase(u.path);
+        if (!u.companion.empty() && (!u.companionKnownAlone || w.isDefault(u.companion)))
+            w.erase(u.companion);
+    }
+    return w.take();
+}
+
+std::string planToText(const Plan& plan)
+{
+    return planToJson(plan).dump(2) + "\n";
+}
+
+void savePlanFile(const Plan& plan, const std::string& path)
+{
+    // Callers handle a plan they cannot use and a plan they cannot save alike (PlanError),
+    // with the path and the system's reason in the message.
+    try {
+        writeFileAtomically(path, planToText(plan));
+    } catch (const FileWriteError& e) {
+        throw PlanError({{"", std::string(e.what())}});
+    }
+}
+
+}  // namespace trainplan

@@ -1,0 +1,72 @@
+#include "core/presets/PresetsListing.h"
+
+#include <iomanip>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/Format.h"
+#include "core/base/Units.h"
+#include "core/presets/Presets.h"
+
+namespace trainplan {
+
+using nlohmann::json;
+
+json presetsToJson()
+{
+    json models = json::array();
+    for (const auto& p : modelPresets()) {
+        const ModelSpec& m = p.model;
+        models.push_back({{"name", m.name},
+                          {"nominal_parameters", p.nominalParameters},
+                          {"layers", m.layers},
+                          {"hidden_size", m.hiddenSize},
+                          {"ffn_hidden_size", m.ffnHiddenSize},
+                          {"attention_heads", m.attentionHeads},
+                          {"kv_heads", m.kvHeads},
+                          {"vocab_size", m.vocabSize},
+                          {"sequence_length", m.sequenceLength},
+                          {"source", p.source}});
+    }
+    json accelerators = json::array();
+    for (const auto& a : acceleratorPresets()) {
+        json entry = {{"name", a.name},
+                      {"memory_gb", a.memoryBytes / units::GB},
+                      {"peak_bf16_tflops", a.peakBf16FlopsPerSecond / units::TFLOPS},
+                      {"peak_fp8_tflops", a.peakFp8FlopsPerSecond / units::TFLOPS},
+                      {"intra_node_bandwidth_gb_per_s", a.intraNodeBytesPerSecond / units::GB},
+                      {"inter_node_bandwidth_gb_per_s", a.interNodeBytesPerSecond / units::GB},
+                      {"gpus_per_node", a.gpusPerNode},
+                      {"source", a.source},
+                      {"notes", a.notes}};
+        if (a.efficiency.valid())
+            entry["hbm_bandwidth_gb_per_s"] = a.efficiency.hbmBytesPerSecond / units::GB;
+        accelerators.push_back(std::move(entry));
+    }
+    return json{{"presets", {{"models", std::move(models)}, {"accelerators", std::move(accelerators)}}}};
+}
+
+std::string presetsToText()
+{
+    std::ostringstream out;
+    out << "Models (--model NAME)\n";
+    for (const auto& p : modelPresets()) {
+        const ModelSpec& m = p.model;
+        out << "  " << std::left << std::setw(26) << m.name << std::setw(16) << formatCount(p.nominalParameters)
+            << countOf(m.layers, "layer") << ", h " << formatInteger(m.hiddenSize) << ", " << countOf(m.attentionHeads, "head") << " ("
+            << formatInteger(m.kvHeads) << " KV), s " << formatInteger(m.sequenceLength) << "\n"
+            << "      source: " << p.source << "\n";
+    }
+    out << "\nAccelerators (--gpu NAME)\n";
+    for (const auto& a : acceleratorPresets()) {
+        out << "  " << std::left << std::setw(26) << a.name << formatBytes(a.memoryBytes) << ", " << formatNumber(a.peakBf16FlopsPerSecond / units::TFLOPS)
+            << " TFLOP/s BF16, NVLink " << formatBytes(a.intraNodeBytesPerSecond) << "/s, network " << formatBytes(a.interNodeBytesPerSecond)
+            << "/s per GPU, " << formatInteger(a.gpusPerNode) << " per node\n"
+            << "      source: " << a.source << "\n";
+    }
+    out << "\nNames match case-insensitively, ignoring spaces and punctuation, by a unique prefix (\"h800\", \"llama 3.1 405\").\n";
+    return out.str();
+}
+
+}  // namespace trainplan

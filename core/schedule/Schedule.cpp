@@ -1,0 +1,293 @@
+// List scheduling of one pipeline step: each stage takes its ops in its schedule's fixed
+// order (ScheduleOrder.h); an op starts when its stage is free and its input has arrived.
+#include "core/schedule/Schedule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "core/base/PlanError.h"
+
+#include "core/estimate/PipelineModel.h"
+#include "core/schedule/ScheduleEventWriter.h"
+#include "core/schedule/ScheduleOrder.h"
+#include "core/schedule/SchedulePreconditions.h"
+
+namespace trainplan {
+
+namespace {
+
+Schedule closedFormScheduleOf(ScheduleKind kind)
+{
+    switch (kind) {
+    case ScheduleKind::GPipe: return Schedule::GPipe;
+    case ScheduleKind::Interleaved: return Schedule::Interleaved;
+    case ScheduleKind::OneFOneB:
+    case ScheduleKind::ZeroBubbleH1: break;
+    }
+    return Schedule::OneFOneB;
+}
+
+void checkCosts(const ScheduleCosts& c, ScheduleKind kind)
+{
+    if (const auto problem = pipelineProblem(kind, c.p, c.m, c.v))
+        throw std::invalid_argument("simulateSchedule: " + problem->message);
+    if (c.stages.size() != size_t(c.p) * size_t(c.v))
+        throw std::invalid_argument("simulateSchedule: costs.stages needs p * v = " + std::to_string(c.p * c.v)
+                                    + " entries, got " + std::to_string(c.stages.size()));
+    const auto valid = [](double s) { return std::isfinite(s) && s >= 0.0; };
+    for (const auto& s : c.stages) {
+        if (!valid(s.forwardSeconds) || !valid(s.backwardSeconds) || !valid(s.weightGradSeconds)
+            || s.weightGradSeconds > s.backwardSeconds)
+            throw std::invalid_argument("simulateSchedule: stage times must be finite, non-negative, and "
+                                        "weightGradSeconds must not exceed backwardSeconds");
+    }
+    if (!valid(c.sendSeconds) || !valid(c.dpSyncSeconds))
+        throw std::invalid_argument("simulateSchedule: send and DP times must be finite and non-negative");
+}
+
+// ZB-H1's bubble per stage is (p - 1)(T_F + T_B - T_W) against 1F1B's (p - 1)(T_F + T_B + T_W)
+// (Qi et al. 2023, Sec. 3.1), with T_B the input-gradient part only; the mean stage stands in
+// for the uniform stages the paper assumes.
+double zeroBubbleH1ClosedForm(const ScheduleCosts& c)
+{
+    double f = 0, b = 0, w = 0;
+    for (const auto& s : c.stages) {
+        f += s.forwardSeconds;
+        b += s.backwardSeconds - s.weightGradSeconds;
+        w += s.weightGradSeconds;
+    }
+    const double bubble = (c.p - 1) * (f + b - w);
+    const double work = double(c.m) * (f + b + w);
+    return bubble + work > 0 ? bubble / (bubble + work) : 0.0;
+}
+
+}  // namespace
+
+ScheduleKind scheduleKindOf(Schedule schedule)
+{
+    switch (schedule) {
+    case Schedule::GPipe: return ScheduleKind::GPipe;
+    case Schedule::OneFOneB: return ScheduleKind::OneFOneB;
+    case Schedule::Interleaved: return ScheduleKind::Interleaved;
+    case Schedule::ZeroBubble: return ScheduleKind::ZeroBubbleH1;
+    }
+    return ScheduleKind::OneFOneB;
+}
+
+struct ScheduleSimulator::Scratch {
+    std::vector<StageOpOrder> orders;
+    // End time of F and B of (virtual stage, micro-batch), valid once the virtual stage's
+    // count of finished F's (B's) passes the micro-batch: each chunk runs them in order.
+    std::vector<double> forwardEnd, backwardEnd;
+    std::vector<int> forwardsDone, backwardsDone;
+    std::vector<double> forwardSeconds, backwardSeconds, weightGradSeconds;  // per virtual stage
+    std::vector<double> freeAt;
+    std::vector<int> inFlight, peakInFlight;  // in chunks
+    std::vector<int> pending;                 // stages whose next op may have become ready
+    std::vector<char> isPending;
+};
+
+namespace {
+
+// When op's input from another stage has arrived (its producer's end plus the send), or
+// false while the producer has not run. Inputs made on the op's own stage (B's forward, W's
+// B) ran earlier in the stage's order, so freeAt already covers them; their counts are still
+// checked, so a wrong order deadlocks loudly instead of reading unset times.
+bool inputReady(const ScheduleSimulator::Scratch& s, const StageOp& op, int vs, size_t at, int m, int virtualStages,
+                double hop, double& ready)
+{
+    switch (op.kind) {
+    case StageOpKind::Forward:
+        // F(vs, mb) needs F(vs - 1, mb) and the activation send.
+        if (vs == 0)
+            return true;
+        if (s.forwardsDone[vs - 1] <= op.microbatch)
+            return false;
+        ready = s.forwardEnd[at - m] + hop;
+        return true;
+    case StageOpKind::Backward:
+        // B(vs, mb) needs its own F and the gradient send from B(vs + 1, mb).
+        if (s.forwardsDone[vs] <= op.microbatch)
+            return false;
+        if (vs + 1 < virtualStages) {
+            if (s.backwardsDone[vs + 1] <= op.microbatch)
+                return false;
+            ready = s.backwardEnd[at + m] + hop;
+        }
+        return true;
+    case StageOpKind::WeightGrad:
+        // W(vs, mb) needs B(vs, mb).
+        return s.backwardsDone[vs] > op.microbatch;
+    }
+    return false;
+}
+
+}  // namespace
+
+ScheduleSimulator::ScheduleSimulator() : scratch_(std::make_unique<Scratch>()) {}
+ScheduleSimulator::~ScheduleSimulator() = default;
+ScheduleSimulator::ScheduleSimulator(ScheduleSimulator&&) noexcept = default;
+ScheduleSimulator& ScheduleSimulator::operator=(ScheduleSimulator&&) noexcept = default;
+
+void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, ScheduleResult& out)
+{
+    checkCosts(costs, kind);
+    Scratch& s = *scratch_;
+    const int p = costs.p;
+    const int v = costs.v;
+    const int m = int(costs.m);  // bounded by pipelineProblem()
+    const int virtualStages = p * v;
+    const bool splitBackward = kind == ScheduleKind::ZeroBubbleH1;
+    // Consecutive virtual stages sit on different GPUs whenever p > 1 (chunk c of stage p - 1
+    // feeds chunk c + 1 of stage 0); with p = 1 every hand-over stays on the GPU.
+    const double hop = p > 1 ? costs.sendSeconds : 0.0;
+
+    s.forwardSeconds.resize(virtualStages);
+    s.backwardSeconds.resize(virtualStages);
+    s.weightGradSeconds.resize(virtualStages);
+    for (int vs = 0; vs < virtualStages; ++vs) {
+        const StageCosts& c = costs.stages[vs];
+        s.forwardSeconds[vs] = c.forwardSeconds;
+        s.backwardSeconds[vs] = splitBackward ? c.backwardSeconds - c.weightGradSeconds : c.backwardSeconds;
+        s.weightGradSeconds[vs] = c.weightGradSeconds;
+    }
+    s.forwardEnd.resize(size_t(virtualStages) * m);
+    s.backwardEnd.resize(size_t(virtualStages) * m);
+    s.forwardsDone.assign(virtualStages, 0);
+    s.backwardsDone.assign(virtualStages, 0);
+    s.orders.resize(p);
+    s.freeAt.assign(p, 0.0);
+    s.inFlight.assign(p, 0);
+    s.peakInFlight.assign(p, 0);
+    s.isPending.assign(p, 1);
+    s.pending.clear();
+    for (int i = p - 1; i >= 0; --i) {
+        s.orders[i].reset(kind, i, p, m, v);
+        s.pending.push_back(i);
+    }
+
+    out.kind = kind;
+    out.p = p;
+    out.m = m;
+    out.v = v;
+    out.stages.assign(p, StageScheduleStats{});
+    // One event per F, B and W, one send per hand-over between GPUs, one DP sync per stage.
+    const size_t chunkMicrobatches = size_t(virtualStages) * m;
+    out.events.resize(chunkMicrobatches * (splitBackward ? 3 : 2) + (p > 1 ? 2 * (chunkMicrobatches - m) : 0) + p);
+    EventWriter events(out.events);
+
+    const auto wake = [&](int stage) {
+        if (!s.isPending[stage]) {
+            s.isPending[stage] = 1;
+            s.pending.push_back(stage);
+        }
+    };
+
+    while (!s.pending.empty()) {
+        const int i = s.pending.back();
+        s.pending.pop_back();
+        s.isPending[i] = 0;
+        StageOpOrder& order = s.orders[i];
+        StageScheduleStats& stats = out.stages[i];
+        const int next = i + 1 == p ? 0 : i + 1;
+        const int previous = i == 0 ? p - 1 : i - 1;
+        // Locals, not the vectors: event stores could alias them and force reloads per op.
+        double freeAt = s.freeAt[i];
+        double busy = stats.busySeconds;
+        int inFlight = s.inFlight[i];
+        int peakInFlight = s.peakInFlight[i];
+        // Run this stage until its next op waits for another stage.
+        while (!order.done()) {
+            const StageOp& op = order.current();  // read before advance()
+            const int vs = op.chunk * p + i;
+            const size_t at = size_t(vs) * m + op.microbatch;
+            double ready = 0.0;
+            if (!inputReady(s, op, vs, at, m, virtualStages, hop, ready))
+                break;
+            double duration = s.forwardSeconds[vs];
+            ScheduleEventKind eventKind = ScheduleEventKind::Forward;
+            if (op.kind == StageOpKind::Backward) {
+                duration = s.backwardSeconds[vs];
+                eventKind = ScheduleEventKind::Backward;
+            } else if (op.kind == StageOpKind::WeightGrad) {
+                duration = s.weightGradSeconds[vs];
+                eventKind = ScheduleEventKind::WeightGrad;
+            }
+            const double start = std::max(freeAt, ready);
+            const double end = start + duration;
+            freeAt = end;
+            busy += duration;
+            events.add(i, op.chunk, op.microbatch, eventKind, -1, start, end);
+            if (op.kind == StageOpKind::Forward) {
+                s.forwardEnd[at] = end;
+                ++s.forwardsDone[vs];
+                peakInFlight = std::max(peakInFlight, ++inFlight);
+                if (vs + 1 < virtualStages && p > 1) {
+                    events.add(i, op.chunk, op.microbatch, ScheduleEventKind::Send, next, end, end + hop);
+                    wake(next);
+                }
+            } else if (op.kind == StageOpKind::Backward) {
+                s.backwardEnd[at] = end;
+                ++s.backwardsDone[vs];
+                if (!splitBackward)
+                    --inFlight;
+                if (vs > 0 && p > 1) {
+                    events.add(i, op.chunk, op.microbatch, ScheduleEventKind::Send, previous, end, end + hop);
+                    wake(previous);
+                }
+            } else {
+                --inFlight;  // W still reads the layer inputs (Qi et al. 2023, Sec. 2)
+            }
+            order.advance();
+        }
+        s.freeAt[i] = freeAt;
+        stats.busySeconds = busy;
+        s.inFlight[i] = inFlight;
+        s.peakInFlight[i] = peakInFlight;
+    }
+    for (const auto& order : s.orders) {
+        if (!order.done())
+            throw std::logic_error("simulateSchedule: the op order deadlocks (a bug in ScheduleOrder)");
+    }
+
+
+    // Statistics. The last op of every stage is a backward or a W, so freeAt is where the
+    // stage's gradients are complete and its DP reduction can start.
+    double computeEnd = 0.0;
+    for (int i = 0; i < p; ++i)
+        computeEnd = std::max(computeEnd, s.freeAt[i]);
+    double stepEnd = computeEnd;
+    double idle = 0.0;
+    for (int i = 0; i < p; ++i) {
+        StageScheduleStats& stats = out.stages[i];
+        stats.idleSeconds = computeEnd - stats.busySeconds;
+        stats.peakInFlightMicrobatches = double(s.peakInFlight[i]) / v;
+        stats.dpSyncHiddenSeconds = std::min(costs.dpSyncSeconds, computeEnd - s.freeAt[i]);
+        idle += stats.idleSeconds;
+        const double syncEnd = s.freeAt[i] + costs.dpSyncSeconds;
+        events.add(i, -1, -1, ScheduleEventKind::DpSync, -1, s.freeAt[i], syncEnd);
+        stepEnd = std::max(stepEnd, syncEnd);
+    }
+    if (!events.full())
+        throw std::logic_error("simulateSchedule: fewer events than counted (a bug in simulate)");
+    out.computeSeconds = computeEnd;
+    out.stepSeconds = stepEnd;
+    out.dpSyncExposedSeconds = stepEnd - computeEnd;
+    out.dpSyncHiddenSeconds = costs.dpSyncSeconds - out.dpSyncExposedSeconds;
+    out.bubbleFraction = computeEnd > 0 ? idle / (p * computeEnd) : 0.0;
+    out.closedFormBubbleFraction = kind == ScheduleKind::ZeroBubbleH1
+        ? zeroBubbleH1ClosedForm(costs)
+        : bubbleFraction(closedFormScheduleOf(kind), p, m, v);
+}
+
+ScheduleResult simulateSchedule(const ScheduleCosts& costs, ScheduleKind kind)
+{
+    ScheduleSimulator simulator;
+    ScheduleResult result;
+    simulator.simulate(costs, kind, result);
+    return result;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,34 @@
+#include "core/schedule/SchedulePreconditions.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace trainplan {
+
+std::optional<ScheduleProblem> pipelineProblem(ScheduleKind kind, int p, long long m, int v)
+{
+    const auto num = [](long long x) { return std::to_string(x); };
+    if (p < 1 || p > std::numeric_limits<std::int16_t>::max())
+        return ScheduleProblem{"layout.pp", "pipeline stages must be 1 to 32767, got " + num(p)};
+    if (m < 1)
+        return ScheduleProblem{"training.global_batch_sequences", "needs at least one micro-batch per step, got " + num(m)};
+    if (kind == ScheduleKind::Interleaved) {
+        // Megatron-LM interleaves chunks in groups of p micro-batches, so the schedule needs
+        // m to be a multiple of p (Narayanan et al. 2021, Sec. 2.2.2).
+        if (v < 2)
+            return ScheduleProblem{"layout.virtual_stages", "interleaved 1F1B needs at least 2 model chunks per stage, got " + num(v)};
+        if (m % p != 0)
+            return ScheduleProblem{"training.global_batch_sequences",
+                                   "interleaved 1F1B needs the micro-batches per step (" + num(m)
+                                       + ") to be a multiple of the pipeline stages (" + num(p) + ")"};
+    } else if (v != 1) {
+        return ScheduleProblem{"layout.virtual_stages", "only interleaved 1F1B runs several model chunks per stage, got v = " + num(v)};
+    }
+    if ((long long)p * v * m > kMaxScheduleChunkMicrobatches)
+        return ScheduleProblem{"training.global_batch_sequences",
+                               "p * v * m = " + num((long long)p * v * m) + " chunk micro-batches is too large to simulate (limit "
+                                   + num(kMaxScheduleChunkMicrobatches) + ")"};
+    return std::nullopt;
+}
+
+}  // namespace trainplan

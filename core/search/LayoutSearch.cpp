@@ -1,0 +1,295 @@
+// Enumerates the layouts of LayoutSearch.h, estimates each (memory, volumes) and predicts its
+// step time with the closed-form pipeline; ranking and flags are in LayoutSearchRanking.cpp.
+#include "core/search/LayoutSearch.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "core/search/LayoutSearchRanking.h"
+#include "core/topology/Topology.h"
+
+namespace trainplan {
+
+namespace {
+
+std::vector<int> divisors(long long n, long long limit)
+{
+    std::vector<int> out;
+    for (long long d = 1; d <= n && d <= limit; ++d)
+        if (n % d == 0)
+            out.push_back(int(d));
+    return out;
+}
+
+// Errors that make a layout invalid for the model and cluster (not "does not fit", and not the
+// reliability checks, which depend on the assumed MFU rather than on the layout).
+bool structurallyInvalid(const Estimate& est)
+{
+    for (const auto& w : est.warnings) {
+        if (w.severity != Severity::Error)
+            continue;
+        if (w.code != WarningCode::StageOverCapacity && w.code != WarningCode::FailuresOutpaceProgress)
+            return true;
+    }
+    return false;
+}
+
+// The one dimension that splits the batch: its size is what the others leave of the GPUs.
+constexpr ParallelDim batchDimension()
+{
+    for (const auto& info : kParallelDimInfo)
+        if (info.splits == DimSplits::Batch)
+            return info.dim;
+    return kParallelDims[0];
+}
+inline constexpr ParallelDim kBatchDimension = batchDimension();
+
+// The sizes the search tries for a dimension, by what it splits, before the GPUs left decide
+// (a size must divide them).
+std::vector<int> sizeCandidates(ParallelDim dim, const Plan& plan, const SearchOptions& o, long long gpusLeft)
+{
+    const ModelSpec& model = plan.model;
+    std::vector<int> out;
+    switch (parallelDimInfo(dim).splits) {
+    case DimSplits::Heads:
+        // Query heads split evenly; KV heads split evenly or are replicated (GQA).
+        for (int size : divisors(gpusLeft, o.maxTp)) {
+            if (model.attentionHeads % size != 0 || (model.kvHeads % size != 0 && size % model.kvHeads != 0))
+                continue;
+            // The estimate's own test (heads fill ranks first, stride 1): a group crosses nodes
+            // when it does not tile one node's GPUs (4 on 6-GPU nodes straddles two), not only
+            // when it is wider than a node.
+            if (!o.allowTpAcrossNodes && stridedGroupsCrossNodes(1, size, plan.cluster.gpusPerNode, plan.cluster.gpus))
+                continue;
+            out.push_back(size);
+        }
+        break;
+    case DimSplits::Sequence:
+        // Powers of two leaving each rank an even number of tokens (load-balanced causal chunks,
+        // as LayoutChecks' CpDoesNotDivideSequence requires).
+        for (int size = 1; size <= o.maxCp; size *= 2)
+            if (model.sequenceLength % size == 0 && (size == 1 || (model.sequenceLength / size) % 2 == 0))
+                out.push_back(size);
+        break;
+    case DimSplits::Layers:
+        // At most one stage per layer.
+        out = divisors(gpusLeft, model.layers);
+        break;
+    case DimSplits::Batch:
+        break;  // the GPUs the others leave (kBatchDimension)
+    }
+    return out;
+}
+
+std::vector<long long> batchCandidates(const Plan& plan, const SearchOptions& o, int dp)
+{
+    std::vector<long long> out;
+    if (o.minGlobalBatch <= 0 && o.maxGlobalBatch <= 0) {
+        if (plan.training.globalBatchSequences % dp == 0)
+            out.push_back(plan.training.globalBatchSequences);
+        return out;
+    }
+    const long long low = std::max<long long>(1, o.minGlobalBatch);
+    const long long high = o.maxGlobalBatch > 0 ? o.maxGlobalBatch : low;
+    for (long long b = dp; b <= high; b *= 2)
+        if (b >= low)
+            out.push_back(b);
+    return out;
+}
+
+}  // namespace
+
+SearchLayout searchLayoutOf(const Plan& plan)
+{
+    const auto& l = plan.layout;
+    SearchLayout s;
+    for (ParallelDim d : kParallelDims)
+        s.size(d) = l.size(d);
+    s.virtualStages = l.virtualStages;
+    s.microBatch = plan.training.microBatchSize;
+    s.zeroStage = l.zeroStage;
+    s.recompute = l.recompute;
+    s.sequenceParallel = l.sequenceParallel;
+    s.globalBatch = plan.training.globalBatchSequences;
+    s.schedule = l.schedule;
+    return s;
+}
+
+namespace {
+
+// Writes a candidate into a plan in place: the search's hot loop reuses one plan, so this
+// neither copies nor allocates.
+void assignSearchLayout(Plan& plan, const SearchLayout& s)
+{
+    auto& l = plan.layout;
+    for (ParallelDim d : kParallelDims)
+        l.size(d) = s.size(d);
+    l.virtualStages = s.virtualStages;
+    l.schedule = s.schedule;
+    l.zeroStage = s.zeroStage;
+    l.recompute = s.recompute;
+    l.recomputeLayers = 0;
+    l.sequenceParallel = s.sequenceParallel;
+    l.stageLayers.clear();
+    l.dpAuto = false;
+    plan.training.microBatchSize = s.microBatch;
+    plan.training.globalBatchSequences = s.globalBatch;
+}
+
+}  // namespace
+
+Plan withSearchLayout(const Plan& plan, const SearchLayout& s)
+{
+    Plan out = plan;
+    assignSearchLayout(out, s);
+    return out;
+}
+
+namespace {
+
+// How the search predicts: the plan's accelerator efficiencies, its framework unless the options
+// name one, and the closed-form pipeline (no schedule simulation per layout).
+StepTimeOptions searchStepOptions(const Plan& plan, const SearchOptions& options)
+{
+    StepTimeOptions stepOptions = stepTimeOptionsFor(plan);
+    if (options.framework)
+        stepOptions.framework = *options.framework;
+    stepOptions.pipeline = PipelineMethod::ClosedForm;
+    return stepOptions;
+}
+
+SearchRow rowOf(const SearchLayout& layout, const Estimate& est, const PredictedStep& predicted, const SearchOptions& options)
+{
+    SearchRow row;
+    row.layout = layout;
+    row.stepSeconds = predicted.stepSeconds;
+    row.totalSeconds = predicted.totalSeconds;
+    row.mfu = predicted.mfu;
+    row.memoryBytes = est.perGpu.total;
+    row.headroomBytes = est.headroomBytes;
+    row.withinMargin = !est.hasMargin;
+    row.gpuHours = predicted.gpuHours;
+    row.cost = predicted.gpuHours * options.costPerGpuHour;
+    row.tpAcrossNodes = est.communication.tpCrossesNodes;
+    return row;
+}
+
+}  // namespace
+
+std::optional<SearchRow> searchRowOf(const Plan& plan, const Estimate& est, const SearchOptions& options)
+{
+    const PredictedStep predicted = predictStep(plan, est, searchStepOptions(plan, options));
+    if (!(predicted.stepSeconds > 0) || !std::isfinite(predicted.stepSeconds))
+        return std::nullopt;
+    return rowOf(searchLayoutOf(plan), est, predicted, options);
+}
+
+SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::atomic<bool>* cancel, const SearchProgress& progress)
+{
+    const auto started = std::chrono::steady_clock::now();
+    SearchResult result;
+    result.objective = options.objective;
+    result.top = options.top;
+    const auto& model = plan.model;
+    const long long gpus = plan.cluster.gpus;
+    const int perNode = plan.cluster.gpusPerNode;
+    result.marginBytes = plan.training.memoryMarginFraction * plan.cluster.memoryBytesPerGpu;
+
+    const StepTimeOptions stepOptions = searchStepOptions(plan, options);
+    // The plan's own non-interleaved schedule for v = 1 (1F1B if it interleaves).
+    const Schedule flat = plan.layout.schedule == Schedule::Interleaved ? Schedule::OneFOneB : plan.layout.schedule;
+
+    // Every way to split the GPUs into the dimensions' sizes: each dimension takes the sizes its
+    // rule gives (sizeCandidates) that divide the GPUs the ones before it leave, and the one that
+    // splits the batch takes the rest; the first in kParallelDims varies slowest.
+    std::vector<SearchLayout> splits;
+    SearchLayout sizes;
+    const auto chooseSizes = [&](auto&& self, size_t next, long long left) -> void {
+        if (next == kParallelDimCount) {
+            sizes.size(kBatchDimension) = int(left);
+            splits.push_back(sizes);
+            return;
+        }
+        const ParallelDim d = kParallelDims[next];
+        if (d == kBatchDimension) {
+            self(self, next + 1, left);
+            return;
+        }
+        for (int size : sizeCandidates(d, plan, options, left)) {
+            if (left % size != 0)
+                continue;
+            sizes.size(d) = size;
+            self(self, next + 1, left / size);
+        }
+    };
+    chooseSizes(chooseSizes, 0, gpus);
+
+    Plan work = plan;
+    work.layout.stageLayers.clear();
+    work.layout.dpAuto = false;
+    Estimate est;
+    StepTimeWorkspace workspace;
+    PredictedStep predicted;
+    std::vector<SearchRow> fitting;
+    long long sinceCancelCheck = 0;
+
+    for (size_t split = 0; split < splits.size(); ++split) {
+        if (progress)
+            progress(double(split) / double(splits.size()));
+        const SearchLayout& sized = splits[split];
+        const int pp = sized.pp, dp = sized.dp;
+        for (long long batch : batchCandidates(plan, options, dp)) {
+            for (int micro : divisors(batch / dp, options.maxMicroBatch)) {
+                const long long m = batch / ((long long)dp * micro);
+                for (int v = 1; v <= (pp > 1 ? options.maxVirtualStages : 1); ++v) {
+                    if (v > 1 && (model.layers % (pp * v) != 0 || m % pp != 0))
+                        continue;
+                    for (int sp = sized.tp > 1 ? 1 : 0; sp >= 0; --sp) {
+                        for (int zero = 0; zero <= 3; ++zero) {
+                            for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                                if (cancel && ++sinceCancelCheck >= 2048) {
+                                    sinceCancelCheck = 0;
+                                    if (cancel->load(std::memory_order_relaxed)) {
+                                        result.cancelled = true;
+                                        goto done;
+                                    }
+                                }
+                                SearchLayout s = sized;
+                                s.virtualStages = v;
+                                s.microBatch = micro;
+                                s.zeroStage = zero;
+                                s.recompute = rc;
+                                s.sequenceParallel = sp == 1;
+                                s.globalBatch = batch;
+                                s.schedule = v > 1 ? Schedule::Interleaved : (pp > 1 ? flat : Schedule::OneFOneB);
+                                assignSearchLayout(work, s);
+                                estimateInto(work, est, EstimateScope::LayoutSearch);
+                                if (structurallyInvalid(est))
+                                    continue;
+                                ++result.evaluated;
+                                if (!est.fits)
+                                    continue;
+                                if (options.requireMemoryMargin && !est.hasMargin) {
+                                    ++result.underMargin;
+                                    continue;
+                                }
+                                workspace.predict(work, est, stepOptions, predicted);
+                                fitting.push_back(rowOf(s, est, predicted, options));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+done:
+    result.fitting = (long long)fitting.size();
+    rankSearchRows(fitting, options, perNode, result);
+    if (progress && !result.cancelled)
+        progress(1.0);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,17 @@
+// Ranking of the layout search's fitting layouts: objective order, Pareto front, simplest.
+#pragma once
+
+#include <vector>
+
+#include "core/search/LayoutSearch.h"
+
+namespace trainplan {
+
+// The row's value under the objective (smaller is better).
+double objectiveValue(const SearchRow& row, SearchObjective objective);
+
+// Marks the Pareto front of memory against time and the simplest layout among `fitting`, and
+// fills result.rows with the best options.top rows plus every flagged one, best first.
+void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& options, int gpusPerNode, SearchResult& result);
+
+}  // namespace trainplan

@@ -1,0 +1,515 @@
+#include "core/steptime/StepTimeCosts.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/topology/Topology.h"
+
+namespace trainplan {
+
+namespace {
+
+// Element-wise HBM passes per element, e bytes per activation (Korthikanti et al. 2022, Sec. 4.1
+// lists the same operations when counting activation memory). Fused kernels (Megatron's
+// bias-GeLU, bias-dropout-add, fused norms; TE):
+//   norm (LayerNorm / RMSNorm) read x, write y                                  2e
+//   residual: bias-dropout-add reads x and the residual, writes y               3e (+1 mask byte)
+//   activation: GeLU read, write 2e per FFN element; SwiGLU read gate and up, write 3e
+// Unfused (one PyTorch op per kernel, each reading and writing its tensors):
+//   norm: square, mean, rsqrt-scale, weight multiply                           ~7e
+//   residual: bias add 2e, dropout 2e (+1 mask byte), add 3e                    7e
+//   activation: bias add 2e then GeLU 2e = 4e; SwiGLU: SiLU 2e then multiply 3e = 5e
+//   attention softmax without flash: scale, mask, softmax as three passes       6e (fused: 2e)
+// RoPE on queries and keys reads and writes them, 2e, in either case.
+// Each op's backward reads its saved input and the incoming gradient and writes one gradient:
+// three passes against the forward's two, so 1.5x the forward's bytes.
+constexpr double kBackwardMemoryFactor = 1.5;
+// Cross-entropy over the vocabulary-parallel logits, pass by pass as Megatron-Core runs it
+// (megatron/core/tensor_parallel/cross_entropy.py, no loss fusion, the default): the FP32 copy of
+// the 16-bit logits (read 2, write 4), the max (read 4), subtracting it in place (8), exp in place
+// (8), the sum (4), dividing in place to the softmax kept for the backward (8): 38 bytes per
+// logit; backward, the in-place multiply by the incoming gradient (8) and the cast back to 16
+// bits for the output layer (read 4, write 2): 14. PyTorch's cross_entropy on upcast logits
+// (log_softmax, nll_loss and their backwards) moves about as much.
+constexpr double kLossForwardBytesPerLogit = 38.0;
+constexpr double kLossBackwardBytesPerLogit = 14.0;
+// FlashAttention's backward runs five matrix multiplies per tile (it recomputes the scores)
+// against the forward's two (Dao 2023, FlashAttention-2, Sec. 3.1.2): 2.5x the forward FLOPs.
+constexpr double kFlashBackwardFactor = 2.5;
+// Causal masking: FlashAttention skips the tiles above the diagonal, about half the score
+// matrix (Dao 2023, Sec. 3.1.1); without it the full matrix is computed and masked.
+constexpr double kCausalFraction = 0.5;
+// TE userbuffers overlap (Megatron --tp-comm-overlap): each AG/RS is split into chunks pipelined
+// with its GEMM (num_splits 4 in Megatron-Core's default tp_comm_overlap_cfg), so one chunk stays
+// exposed, and the communication kernels take SMs from the GEMM while they run (16 of the
+// Hopper presets' 2-32 SMs per overlap; Megatron-Bridge comm_overlap.py).
+constexpr double kTpOverlapSplits = 4.0;
+constexpr double kTpOverlapSms = 16.0;
+// Tile candidates as fractions of the accelerator's large tile, with the fraction of the large
+// tile's rate each sustains: halving a tile side lowers its arithmetic intensity (data reuse per
+// loaded byte) by a third, and cuBLAS falls back to such tiles for small outputs (estimate).
+struct TileChoice {
+    double mScale, nScale, rate;
+};
+constexpr TileChoice kTiles[] = {{1.0, 1.0, 1.0}, {0.5, 1.0, 0.92}, {0.5, 0.5, 0.80}};
+
+// ceil() for the positive, well below 2^53 counts here; libm's ceil is a call on baseline x86-64.
+inline double ceilCount(double x)
+{
+    const double truncated = double(static_cast<long long>(x));
+    return truncated < x ? truncated + 1.0 : truncated;
+}
+
+struct GemmTotals {
+    double flops = 0;
+    double forward = 0, inputGrad = 0, weightGrad = 0;  // seconds
+    double forwardEach[4] = {0, 0, 0, 0}, inputGradEach[4] = {0, 0, 0, 0};
+    double headForward = 0, headInputGrad = 0, headWeightGrad = 0;
+};
+
+// The layer's and LM head's GEMM times depend only on these; the layout search revisits the same
+// shapes for every PP, DP, ZeRO and schedule choice, so the last result is kept per thread.
+struct GemmKey {
+    double tokens = -1, qkv = 0, heads = 0, h = 0, ffnIn = 0, ffn = 0, vocab = 0, peak = 0, layerPeak = 0;
+    double matmulEfficiency = 0, gemmKHalf = 0;
+    int smCount = 0, tileM = 0, tileN = 0;
+    bool operator==(const GemmKey&) const = default;
+};
+
+}  // namespace
+
+double reducedGradientBytes(const Plan& plan, const FrameworkOptions& fw)
+{
+    const double own = stateBytesPerParameter(plan.training.precision).gradients;
+    return fw.fp32Gradients ? std::max(own, 4.0) : own;
+}
+
+GradientAccumulationBytes gradientAccumulationBytes(const Plan& plan, const FrameworkOptions& fw, double microbatches, bool gemmWeight)
+{
+    const auto state = stateBytesPerParameter(plan.training.precision);
+    const double e = state.gradients, r = reducedGradientBytes(plan, fw), w = state.weights;
+    GradientAccumulationBytes out;
+    switch (fw.gradientAccumulation) {
+    case GradientAccumulation::Fused:
+        out.backward = gemmWeight ? 0.0 : e + 2.0 * r;
+        break;
+    case GradientAccumulation::Autograd:
+        if (plan.layout.zeroStage >= 3) {
+            out.forward = 2.0 * w;
+            out.backward = 2.0 * w + e + r;
+        } else {
+            out.backward = microbatches > 1.0 ? 3.0 * e * (microbatches - 1.0) / microbatches : 0.0;
+        }
+        break;
+    case GradientAccumulation::Fp32Copy:
+        out.backward = 5.0 * e + 16.0;
+        break;
+    }
+    return out;
+}
+
+double collectiveSmShare(const AcceleratorEfficiency& e)
+{
+    constexpr double kNcclChannels = 16.0;
+    return e.smCount > 0 ? std::min(1.0, kNcclChannels / e.smCount) : 0.0;
+}
+
+double matmulEfficiency(double m, double n, double k, const AcceleratorEfficiency& e, double batch)
+{
+    if (m <= 0 || n <= 0 || k <= 0 || e.smCount <= 0)
+        return 0.0;
+    // Each candidate's share of peak is rate x (m n / covered area) x (tiles / (waves x SMs));
+    // candidates compare as fractions so that the search's hot loop divides only at the end.
+    const double invTileM = 1.0 / e.gemmTileM, invTileN = 1.0 / e.gemmTileN, sm = e.smCount, invSm = 1.0 / sm;
+    const double blocks = std::max(1.0, batch);
+    double bestNumerator = 0.0, bestDenominator = 1.0;
+    for (const TileChoice& t : kTiles) {
+        const double tilesM = ceilCount(m * invTileM / t.mScale), tilesN = ceilCount(n * invTileN / t.nScale);
+        const double tiles = tilesM * tilesN * blocks;
+        const double waves = ceilCount(tiles * invSm);
+        const double covered = tilesM * tilesN * (e.gemmTileM * t.mScale) * (e.gemmTileN * t.nScale);
+        const double numerator = t.rate * tiles, denominator = covered * waves;
+        if (numerator * bestDenominator > bestNumerator * denominator) {
+            bestNumerator = numerator;
+            bestDenominator = denominator;
+        }
+    }
+    return e.matmulEfficiency * (m * n * bestNumerator * k) / (bestDenominator * sm * (k + e.gemmKHalf));
+}
+
+CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, const AcceleratorEfficiency& e)
+{
+    const auto& l = plan.layout;
+    const auto& cl = plan.cluster;
+    const auto strides = rankStrides(l);
+    const auto stride = [&](ParallelDim d) { return strides[parallelDimIndex(d)]; };
+    const long long world = est.gpusUsed;
+    CommunicationGroups g;
+    g.tp = groupPlacement(stride(ParallelDim::Tp), l.tp, cl.gpusPerNode, world);
+    g.cp = groupPlacement(stride(ParallelDim::Cp), l.cp, cl.gpusPerNode, world);
+    g.pp = groupPlacement(stride(ParallelDim::Pp), l.pp, cl.gpusPerNode, world);
+    // The DP x CP group: one strided group when CP ranks lie just inside DP ones (tp-cp-dp-pp),
+    // otherwise the two dimensions' members per node multiply.
+    if (l.cp == 1) {
+        g.dp = groupPlacement(stride(ParallelDim::Dp), l.dp, cl.gpusPerNode, world);
+    } else if (stride(ParallelDim::Dp) == stride(ParallelDim::Cp) * l.cp) {
+        g.dp = groupPlacement(stride(ParallelDim::Cp), l.dp * l.cp, cl.gpusPerNode, world);
+    } else {
+        const GroupPlacement dp = groupPlacement(stride(ParallelDim::Dp), l.dp, cl.gpusPerNode, world);
+        g.dp.ranks = l.dp * l.cp;
+        g.dp.perNode = std::min(cl.gpusPerNode, dp.perNode * g.cp.perNode);
+        g.dp.nodes = (g.dp.ranks + g.dp.perNode - 1) / g.dp.perNode;
+    }
+    g.fabric = Fabric{cl.intraNodeBytesPerSecond, cl.interNodeBytesPerSecond, e.intraNodeCollectiveEfficiency, e.interNodeCollectiveEfficiency,
+                      cl.inNetworkReduction != InNetworkReduction::None, cl.inNetworkReduction == InNetworkReduction::NvlsAndIbSharp};
+    return g;
+}
+
+namespace {
+
+// What every layer kind's cost and the ends' costs share: the plan's shapes on one GPU, the
+// precision, and the TP collective of one b s h activation.
+struct CostInputs {
+    const Plan& plan;
+    const Estimate& est;
+    const AcceleratorEfficiency& e;
+    const FrameworkOptions& fw;
+    const CommunicationGroups& groups;
+    double peak, t, b, sq, sk, tokens, h, d, heads, kvHeads, vocab, bytes, hbm, layerPeak, microbatches;
+    bool flash, sp, fp8, fused;
+    double tpCollective = 0;
+    bool tpOverlap = false;
+    double contention = 0;
+
+    CostInputs(const Plan& p, const Estimate& estimate, const StepTimeOptions& options, const CommunicationGroups& g)
+        : plan(p), est(estimate), e(options.efficiency), fw(options.framework), groups(g)
+    {
+        const auto& model = plan.model;
+        const auto& l = plan.layout;
+        peak = plan.cluster.peakFlopsPerGpu;
+        t = l.tp;
+        b = plan.training.microBatchSize;
+        sq = double(model.sequenceLength) / l.cp;  // this rank's queries
+        sk = model.sequenceLength;                 // keys each query attends to
+        tokens = b * sq;
+        h = model.hiddenSize;
+        d = model.headDim;
+        heads = double(model.attentionHeads) / t;
+        kvHeads = std::max(1.0, double(model.kvHeads) / t);  // replicated when kv < t
+        vocab = double(model.vocabSize) / t;
+        flash = fw.flashAttention != FlashAttentionVersion::None;
+        sp = l.sequenceParallel && l.tp > 1;
+        bytes = activationBytesPerElement(plan.training.precision);
+        hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
+        // FP8 matmuls (training.matmul_precision): the layers' projections run at the FP8 peak with
+        // the same shape efficiency as BF16 (cuBLASLt FP8 on H100 reaches about 1,610 of 1,979
+        // TFLOP/s at 8192^3, 81 %, as BF16 reaches about 80 % of its peak: the MAMF figures of
+        // accelerators.json); DeepSeek-V3's block scales cost little more (Liu et al. 2024, arXiv
+        // 2412.19437, Sec. 3.3.2). Attention and the output layer stay BF16 (TransformerEngine and
+        // Megatron-Core defaults).
+        fp8 = plan.training.matmulPrecision != MatmulPrecision::Bf16 && options.fp8PeakFlopsPerGpu > 0;
+        layerPeak = fp8 ? options.fp8PeakFlopsPerGpu : peak;
+        fused = fw.fusedKernels;
+        microbatches = double(est.pipeline.microbatches);
+        // TP (Shoeybi et al. 2019; Korthikanti et al. 2022, Sec. 4.2.2): two all-reduces of the
+        // b s h activations forward and two backward, or with sequence parallelism an all-gather
+        // before each column-parallel GEMM and a reduce-scatter after each row-parallel one (same
+        // bus bytes). Priced on the TP group's placement (collectiveSeconds). Exposed unless the
+        // framework pipelines them with the GEMMs (tpCommOverlap: TE userbuffers need SP, TP >= 2;
+        // Megatron-Bridge comm_overlap.py), which leaves one chunk exposed and slows the GEMM by
+        // the SMs the communication takes while it runs.
+        const double tpBuffer = tokens * h * bytes;
+        tpCollective = l.tp > 1 ? collectiveSeconds(sp ? Collective::AllGather : Collective::AllReduce, tpBuffer, groups.tp, groups.fabric) : 0.0;
+        tpOverlap = fw.tpCommOverlap && sp;
+        contention = e.smCount > 0 ? std::min(1.0, kTpOverlapSms / e.smCount) : 0.0;
+    }
+
+    double tpExposed(double gemmSeconds) const
+    {
+        if (!tpOverlap)
+            return tpCollective;
+        const double hidden = std::min(tpCollective, gemmSeconds);
+        return std::max(0.0, tpCollective - gemmSeconds) + hidden / kTpOverlapSplits + hidden * contention;
+    }
+};
+
+// The GEMM times of one layer shape and of the LM head, kept per thread for the last few
+// shapes: the layout search revisits the same shapes for every PP, DP, ZeRO and schedule choice,
+// and a model of several kinds asks for each of its kinds in turn.
+const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
+{
+    const auto& e = in.e;
+    const GemmKey key{in.tokens, (in.heads + 2.0 * in.kvHeads) * in.d, in.heads * in.d, in.h, (swiglu ? 2.0 : 1.0) * ffn, ffn, in.vocab,
+                      in.peak, in.layerPeak, e.matmulEfficiency, e.gemmKHalf, e.smCount, e.gemmTileM, e.gemmTileN};
+    constexpr int kCached = 4;
+    static thread_local GemmKey cachedKeys[kCached];
+    static thread_local GemmTotals cached[kCached];
+    static thread_local int next = 0;
+    // The last shape asked for first: a model of one kind hits it every time.
+    static thread_local int last = 0;
+    if (key == cachedKeys[last])
+        return cached[last];
+    for (int i = 0; i < kCached; ++i)
+        if (i != last && key == cachedKeys[i]) {
+            last = i;
+            return cached[i];
+        }
+    GemmTotals fresh;
+    int index = 0;
+    const double tokens = in.tokens, h = in.h, layerPeak = in.layerPeak, peak = in.peak, vocab = in.vocab;
+    const auto gemm = [&](double m, double n, double k) {
+        const double flops = 2.0 * m * n * k;
+        fresh.flops += flops;
+        const double fwd = flops / (layerPeak * matmulEfficiency(m, n, k, e));
+        const double dgrad = flops / (layerPeak * matmulEfficiency(m, k, n, e));
+        const double wgrad = flops / (layerPeak * matmulEfficiency(k, n, m, e));
+        fresh.forward += fwd;
+        fresh.inputGrad += dgrad;
+        fresh.weightGrad += wgrad;
+        fresh.forwardEach[index] = fwd;
+        fresh.inputGradEach[index] = dgrad;
+        ++index;
+    };
+    gemm(tokens, key.qkv, h);     // Q, K, V
+    gemm(tokens, h, key.heads);   // attention output
+    gemm(tokens, key.ffnIn, h);   // FFN in (gate and up fused for SwiGLU)
+    gemm(tokens, h, ffn);         // FFN out
+    // The LM head: V/t output columns per rank.
+    const double headFlops = 2.0 * tokens * vocab * h;
+    fresh.headForward = headFlops / (peak * matmulEfficiency(tokens, vocab, h, e));
+    fresh.headInputGrad = headFlops / (peak * matmulEfficiency(tokens, h, vocab, e));
+    fresh.headWeightGrad = headFlops / (peak * matmulEfficiency(h, vocab, tokens, e));
+    const int slot = next;
+    next = (next + 1) % kCached;
+    cachedKeys[slot] = key;
+    cached[slot] = fresh;
+    last = slot;
+    return cached[slot];
+}
+
+// One layer of one kind, one micro-batch on one GPU.
+LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTotals& g, double layerParametersAll)
+{
+    const auto& plan = in.plan;
+    const auto& model = plan.model;
+    const auto& l = plan.layout;
+    const auto& e = in.e;
+    const auto& fw = in.fw;
+    const auto& groups = in.groups;
+    const double t = in.t, b = in.b, sq = in.sq, sk = in.sk, tokens = in.tokens, h = in.h, d = in.d, heads = in.heads,
+                 kvHeads = in.kvHeads, bytes = in.bytes, hbm = in.hbm, peak = in.peak;
+    const bool flash = in.flash, sp = in.sp, fp8 = in.fp8, fused = in.fused;
+    const double ffn = double(kind.ffnHiddenSize) / t;
+    const bool swiglu = kind.ffnKind == FfnKind::SwiGlu;
+
+    LayerTimes L;
+    // Projections of one layer on one TP rank (Shoeybi et al. 2019, Sec. 3: QKV and FFN-in
+    // column-parallel, attention output and FFN-out row-parallel). Forward C = A(m x k) B(k x n);
+    // backward input gradient (m x k, reducing over n) and weight gradient (k x n, reducing over
+    // m): the same FLOPs, other shapes (Narayanan et al. 2021, Sec. 5.1 FLOP count).
+    const double* gemmForward = g.forwardEach;
+    const double* gemmInputGrad = g.inputGradEach;
+    L.forwardMatmul = g.forward;
+    L.backwardMatmul = g.inputGrad + g.weightGrad;
+    L.weightGradMatmul = g.weightGrad;
+    const double qkv = (heads + 2.0 * kvHeads) * d, ffnIn = (swiglu ? 2.0 : 1.0) * ffn;
+
+    // Attention core: 4 b s_q s_k (a/t) d FLOPs forward (QK^T and AV; the estimate's 12 L h s
+    // per token, PaLM App. B). FlashAttention: causal half at the kernel's efficiency; without
+    // it, two batched GEMMs per head (b a/t of them) shaped by the sequence and head dimension.
+    const double attentionFlops = 4.0 * b * sq * sk * heads * d;
+    if (flash) {
+        const double efficiency = fw.flashAttention == FlashAttentionVersion::V3 ? e.flash3AttentionEfficiency : e.flashAttentionEfficiency;
+        L.forwardAttention = kCausalFraction * attentionFlops / (peak * efficiency);
+        L.backwardAttention = kFlashBackwardFactor * L.forwardAttention;
+    } else {
+        const double batch = b * heads;
+        const double scores = 0.5 * attentionFlops / (peak * matmulEfficiency(sq, sk, d, e, batch));
+        const double values = 0.5 * attentionFlops / (peak * matmulEfficiency(sq, d, sk, e, batch));
+        L.forwardAttention = scores + values;
+        L.backwardAttention = 2.0 * L.forwardAttention;
+    }
+
+    // Memory-bound work (see the table above). Sequence parallelism runs norms and residual
+    // adds on 1/t of the sequence (Korthikanti et al. 2022, Sec. 4.2.2).
+    const double mask = fw.dropout ? 1.0 : 0.0;
+    const double hiddenElements = tokens * h / (sp ? t : 1.0);
+    const double normBytes = (fused ? 2.0 : 7.0) * bytes;
+    const double residualBytes = (fused ? 3.0 : 7.0) * bytes + mask;
+    const double hiddenBytes = hiddenElements * 2.0 * (normBytes + residualBytes);
+    const double activationPasses = swiglu ? (fused ? 3.0 : 5.0) : (fused ? 2.0 : 4.0);
+    const double activationBytes = tokens * ffn * activationPasses * bytes;
+    const double ropeBytes = model.positionEmbedding == PositionEmbedding::Rope ? 2.0 * bytes * tokens * (heads + kvHeads) * d : 0.0;
+    const double scoreBytes = flash ? 0.0 : b * heads * sq * sk * ((fused ? 2.0 : 6.0) * bytes + (fw.dropout ? 2.0 * bytes + 1.0 : 0.0));
+    L.forwardMemory = (hiddenBytes + activationBytes + ropeBytes + scoreBytes) / hbm;
+    L.backwardMemory = kBackwardMemoryFactor * L.forwardMemory;
+    if (fp8) {
+        // Each FP8 GEMM operand is cast from 16 bits with its transpose for the weight gradient
+        // (FP8 GEMMs on Hopper take only the TN layout: cuBLASLt documentation; TransformerEngine's
+        // fused cast_transpose): read 2 bytes, write 1 + 1, per element. Forward: the inputs of
+        // QKV, the output projection, FFN in and FFN out; backward: the gradients of their
+        // outputs. The weights are cast once a step (first micro-batch), 4 bytes a parameter.
+        const double forwardInputs = tokens * (h + heads * d + h + ffn);
+        const double backwardGradients = tokens * (qkv + h + ffnIn + h);
+        constexpr double kCastTransposeBytes = 4.0;
+        const double weightCast = kCastTransposeBytes * layerParametersAll / t / std::max<double>(1.0, in.microbatches);
+        L.forwardMemory += (kCastTransposeBytes * forwardInputs + weightCast) / hbm;
+        L.backwardMemory += kCastTransposeBytes * backwardGradients / hbm;
+    }
+
+    // TP: the collectives of CostInputs, four per pass with SP, two all-reduces without.
+    if (l.tp > 1) {
+        // Forward: AG + QKV, proj + RS, AG + FC1, FC2 + RS; backward: the same pairs on the
+        // input-gradient GEMMs (without SP only the two all-reduces, one per block, each way).
+        if (sp) {
+            for (int i = 0; i < 4; ++i) {
+                L.forwardTp += in.tpExposed(gemmForward[i]);
+                L.backwardTp += in.tpExposed(gemmInputGrad[i]);
+            }
+        } else {
+            L.forwardTp = 2.0 * in.tpCollective;
+            L.backwardTp = 2.0 * in.tpCollective;
+        }
+    }
+
+    // CP ring attention: each rank passes its K/V block around the ring, cp - 1 hops forward and
+    // K, V and their gradients backward (Liu et al. 2023, Ring Attention, Sec. 3; Megatron-Core
+    // context parallelism), each hop while the attention core computes on the block in hand, so
+    // only what the attention core cannot cover is exposed.
+    if (l.cp > 1) {
+        const double kvBlock = 2.0 * b * sq * kvHeads * d * bytes;
+        const double hop = collectiveSeconds(Collective::SendRecv, kvBlock, groups.cp, groups.fabric);
+        L.forwardCp = std::max(0.0, (l.cp - 1) * hop - L.forwardAttention);
+        L.backwardCp = std::max(0.0, 2.0 * (l.cp - 1) * hop - L.backwardAttention);
+    }
+
+    // ZeRO over the DP x CP group (Rajbhandari et al. 2020, Sec. 5 and 7): stage 3 (FSDP) gathers
+    // each layer's weights before its forward and again before its backward, and stages 2 and 3
+    // reduce-scatter each micro-batch's gradients. Gathers are prefetched a layer ahead when the
+    // framework does (overlap_param_gather; FSDP2's BACKWARD_PRE prefetch), so only what the
+    // layer's own compute cannot cover is exposed.
+    const double layerParameters = layerParametersAll / t;
+    if (l.zeroStage >= 2) {
+        const auto state = stateBytesPerParameter(plan.training.precision);
+        const double gather = l.zeroStage >= 3 ? collectiveSeconds(Collective::AllGather, layerParameters * state.weights, groups.dp, groups.fabric) : 0.0;
+        const double reduce = collectiveSeconds(Collective::ReduceScatter, layerParameters * reducedGradientBytes(plan, fw), groups.dp, groups.fabric);
+        const double forwardWork = L.forwardMatmul + L.forwardAttention + L.forwardMemory;
+        const double backwardWork = L.backwardMatmul + L.backwardAttention + L.backwardMemory;
+        // Overlapped, a collective still slows the compute under it by the SMs it occupies.
+        const double share = collectiveSmShare(e);
+        L.forwardZero = fw.overlapParamGather ? std::max(0.0, gather - forwardWork) + share * std::min(gather, forwardWork) : gather;
+        // Backward: the overlapped collectives share the layer's backward as cover.
+        const double hidden = (fw.overlapParamGather ? gather : 0.0) + (fw.overlapGradientReduce ? reduce : 0.0);
+        L.backwardZero = std::max(0.0, hidden - backwardWork) + share * std::min(hidden, backwardWork) + (gather + reduce - hidden);
+    }
+
+    // Fixed costs per kernel. A layer launches its norms, GEMMs, attention, activation, residual
+    // adds and RoPE (fused: about 11; unfused ops add bias adds, dropouts and the norm's parts),
+    // plus one kernel per TP collective; the backward about twice the forward (input and weight
+    // gradients). Every kernel pays the GPU's fixed start and tail cost, and without CUDA graphs
+    // the CPU must launch each, a floor on the layer's time (Megatron-Core docs, cuda_graph.md).
+    const double computeKernels = (fused ? 11.0 : 22.0) + (flash ? 0.0 : 2.0) + (model.positionEmbedding == PositionEmbedding::Rope ? 1.0 : 0.0);
+    const double tpKernels = l.tp > 1 ? (sp ? 4.0 : 2.0) : 0.0;
+    const double castKernels = fp8 ? 4.0 : 0.0;  // one cast_transpose per FP8 GEMM operand above
+    const double forwardKernels = computeKernels + tpKernels + castKernels;
+    const double backwardKernels = 2.0 * computeKernels + tpKernels + castKernels;
+    const auto fixedCost = [&](double kernels, double busy) {
+        const double gpu = kernels * e.kernelOverheadSeconds;
+        const double floor = fw.cudaGraphs ? 0.0 : kernels * e.kernelLaunchSeconds;
+        return std::max(gpu, floor - busy);
+    };
+    L.forwardFixed = fixedCost(forwardKernels, L.forward());
+    L.backwardFixed = fixedCost(backwardKernels, L.backward());
+
+    // Recompute (Korthikanti et al. 2022, Sec. 5): selective repeats the attention core's
+    // forward (and its softmax traffic); full repeats the whole layer forward, collectives too.
+    switch (l.recompute) {
+    case Recompute::None: break;
+    case Recompute::Selective: L.recompute = L.forwardAttention + scoreBytes / hbm; break;
+    case Recompute::Full: L.recompute = L.forward() - L.forwardZero; break;  // ZeRO-3 gathers once for recompute and backward
+    }
+
+    // Gradient accumulation outside the GEMMs (gradientAccumulationBytes), per micro-batch, on the
+    // layer's weights as this GPU holds them (1/t of the layer).
+    const GradientAccumulationBytes layerAccumulation = gradientAccumulationBytes(plan, fw, in.microbatches, true);
+    L.forwardMemory += layerParameters * layerAccumulation.forward / hbm;
+    L.backwardMemory += layerParameters * layerAccumulation.backward / hbm;
+    return L;
+}
+
+}  // namespace
+
+void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups,
+                         MicrobatchCosts& out)
+{
+    const CostInputs in(plan, est, options, groups);
+    const auto& e = in.e;
+    const auto& fw = in.fw;
+    const double tokens = in.tokens, h = in.h, bytes = in.bytes, hbm = in.hbm, vocab = in.vocab;
+
+    // Every layer kind (LayerKind.h) on its own: its feed-forward shapes its GEMMs, activation
+    // traffic and the weights ZeRO and gradient accumulation move.
+    const int kinds = plan.model.kindCount();
+    out.layers.resize(size_t(kinds));
+    double flopsWeighted = 0.0, secondsWeighted = 0.0;
+    double headForward = 0, headInputGrad = 0, headWeightGrad = 0;  // the LM head's GEMMs, from the first kind's shapes
+    for (int k = 0; k < kinds; ++k) {
+        const LayerKind kind = plan.model.layerKinds.empty() ? LayerKind{{}, plan.model.layers, plan.model.ffnHiddenSize, plan.model.ffnKind}
+                                                             : plan.model.layerKinds[size_t(k)];
+        const GemmTotals& g = gemmTotals(in, double(kind.ffnHiddenSize) / in.t, kind.ffnKind == FfnKind::SwiGlu);
+        out.layers[size_t(k)] = layerTimes(in, kind, g, est.parameters.kinds[size_t(k)].total);
+        if (k == 0) {
+            headForward = g.headForward;
+            headInputGrad = g.headInputGrad;
+            headWeightGrad = g.headWeightGrad;
+            // Of the peak the GEMMs run at; with several kinds, FLOP-weighted over their layers.
+            out.matmulEfficiency = g.forward > 0 ? g.flops / (g.forward * in.layerPeak) : 0.0;
+        }
+        flopsWeighted += kind.layers * g.flops;
+        secondsWeighted += kind.layers * g.forward;
+    }
+    if (kinds > 1)
+        out.matmulEfficiency = secondsWeighted > 0 ? flopsWeighted / (secondsWeighted * in.layerPeak) : 0.0;
+
+    // First stage: the embedding lookup reads and writes b s h values; with TP the
+    // vocabulary-parallel embedding reduces its output once (Megatron VocabParallelEmbedding).
+    // The same collective as a layer's: an all-reduce, or with SP a reduce-scatter, which costs
+    // what the all-gather does (same bus bytes, same steps).
+    const double tpAllReduce = in.tpCollective;
+    // Its backward writes a dense V/t x h gradient (embedding_dense_backward), which is then
+    // accumulated like any other parameter's gradient that no GEMM writes.
+    const double embeddingParameters = vocab * h;
+    const GradientAccumulationBytes embeddingAccumulation = gradientAccumulationBytes(plan, fw, in.microbatches, false);
+    const GradientAccumulationBytes layerAccumulation = gradientAccumulationBytes(plan, fw, in.microbatches, true);
+    const double gradientBytes = stateBytesPerParameter(plan.training.precision).gradients;
+    out.embedding = EndCosts{};
+    out.embedding.forwardMemory = (2.0 * tokens * h * bytes + embeddingParameters * embeddingAccumulation.forward) / hbm;
+    out.embedding.backwardMemory = (kBackwardMemoryFactor * 2.0 * tokens * h * bytes
+                                    + embeddingParameters * (gradientBytes + embeddingAccumulation.backward)) / hbm;
+    out.embedding.forwardTp = tpAllReduce;
+    out.embedding.forwardFixed = e.kernelOverheadSeconds * 2.0;
+    out.embedding.backwardFixed = e.kernelOverheadSeconds * 2.0;
+
+    // Last stage: the output projection (V/t columns per rank), the loss on the logits, and with
+    // sequence parallelism an all-gather of the final hidden states before it (reduce-scatter
+    // after it in the backward); without SP only the backward reduces the input gradient.
+    out.lmHead = EndCosts{};
+    out.lmHead.forwardMatmul = headForward;
+    out.lmHead.weightGradMatmul = headWeightGrad;
+    out.lmHead.backwardMatmul = headInputGrad + headWeightGrad;
+    out.lmHead.forwardMemory = (tokens * vocab * kLossForwardBytesPerLogit + embeddingParameters * layerAccumulation.forward) / hbm;
+    out.lmHead.backwardMemory = (tokens * vocab * kLossBackwardBytesPerLogit + embeddingParameters * layerAccumulation.backward) / hbm;
+    out.lmHead.forwardTp = in.sp ? in.tpCollective : 0.0;
+    out.lmHead.backwardTp = tpAllReduce;
+    out.lmHead.forwardFixed = e.kernelOverheadSeconds * 6.0;   // norm, GEMM, loss kernels (max, exp-sum, softmax, loss)
+    out.lmHead.backwardFixed = e.kernelOverheadSeconds * 6.0;
+}
+
+MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups)
+{
+    MicrobatchCosts out;
+    microbatchCostsInto(plan, est, options, groups, out);
+    return out;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,398 @@
+// One optimizer step from the per-micro-batch costs: the pipeline, the data-parallel tail and
+// the optimizer, with every second assigned to a named component of the reference stage.
+#include "core/steptime/StepTimeModel.h"
+
+#include <algorithm>
+#include <utility>
+
+#include <cmath>
+
+#include "core/estimate/CommunicationModel.h"
+#include "core/base/PlanError.h"
+#include "core/schedule/SchedulePreconditions.h"
+#include "core/steptime/StepTimeCosts.h"
+#include "core/base/Units.h"
+
+namespace trainplan {
+
+struct StepTimeWorkspace::Scratch {
+    MicrobatchCosts microbatch;
+    ScheduleCosts costs;
+    ScheduleSimulator simulator;
+    ScheduleResult result;
+};
+
+namespace {
+
+// Megatron-Core's default gradient bucket: max(40e6, 1e6 x DP) parameters
+// (DistributedDataParallelConfig.bucket_size).
+double bucketParameters(const Plan& plan, const FrameworkOptions& fw)
+{
+    return fw.bucketParameters > 0 ? fw.bucketParameters : std::max(40.0 * units::mega, units::mega * plan.layout.dp);
+}
+
+struct DataParallelTimes {
+    double gradientTail = 0;   // exposed after the stage's last backward (the simulator's DP sync)
+    double paramGather = 0;    // exposed parameter all-gather after the optimizer
+    double optimizer = 0;
+};
+
+// Per stage: ZeRO-0 all-reduces its gradients, ZeRO-1 reduce-scatters them and all-gathers the
+// updated parameters, ZeRO-2 all-gathers only (its reduce-scatters ran per micro-batch), ZeRO-3
+// neither (Rajbhandari et al. 2020, Sec. 7; Megatron-Core distributed optimizer), bucket by
+// bucket, each bucket a collective over the DP x CP group as it sits on nodes (its latency
+// counts once per bucket). With overlap, buckets reduce while the last micro-batch's backward
+// still runs, so the exposed tail is what that backward cannot cover, and at least the last
+// bucket (Li et al. 2020, PyTorch Distributed, Sec. 3.2.3; Megatron-Core overlap_grad_reduce:
+// only the last micro-batch's backward sends, param_and_grad_buffer.py); gathers overlap the
+// next forward except the first bucket (overlap_param_gather). Without overlap there is one
+// bucket (Megatron) and every collective is exposed.
+// Optimizer: a fused Adam step (one multi-tensor kernel) reads and writes the stage's whole
+// model state once and the gradient-norm pass reads the gradients again: about 2 x (bytes of
+// state) per parameter it updates (its 1/(DP x CP) shard under ZeRO), at HBM bandwidth.
+// PyTorch's foreach AdamW runs each of its element-wise steps (moment updates, bias
+// corrections, sqrt, divide, weight decay, update) as its own multi-tensor pass, about three
+// times the bytes; one kernel per tensor and op adds a launch per tensor.
+constexpr double kForeachOptimizerBytesFactor = 3.0;
+
+constexpr double kPerTensorOptimizerKernelsPerTensor = 12.0;
+
+double bucketedSeconds(Collective kind, double bytes, double buckets, const CommunicationGroups& groups)
+{
+    return buckets * collectiveSeconds(kind, bytes / buckets, groups.dp, groups.fabric);
+}
+
+DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const StepTimeOptions& o, const CommunicationGroups& groups,
+                                    const ScheduleCosts& costs)
+{
+    const auto& l = plan.layout;
+    const auto& e = o.efficiency;
+    const auto& fw = o.framework;
+    const auto state = stateBytesPerParameter(plan.training.precision);
+    const double bucket = bucketParameters(plan, fw);
+    const double shards = l.zeroStage >= 1 ? double(l.dp) * l.cp : 1.0;
+    const double hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
+    const double gradientBytes = reducedGradientBytes(plan, fw);
+    const double optimizerBytes = 2.0 * state.total() * (fw.optimizer == OptimizerImplementation::Fused ? 1.0 : kForeachOptimizerBytesFactor);
+    // Tensors per layer (about 9 with biases and norms, 6 without) for the per-tensor optimizer.
+    const double tensorsPerLayer = plan.model.bias ? 12.0 : 7.0;
+
+    const double optimizerSecondsPerParameter = optimizerBytes / (shards * hbm);
+    const double share = collectiveSmShare(e);
+    DataParallelTimes out;
+    // Stages of equal size reduce the same bytes: price each size once.
+    double pricedParameters = -1.0, reduce = 0.0, gather = 0.0, buckets = 1.0;
+    for (int i = 0; i < costs.p; ++i) {
+        const double parameters = est.stages[i].parametersPerGpu;
+        if (parameters != pricedParameters) {
+            pricedParameters = parameters;
+            const double whole = double(static_cast<long long>(parameters / bucket));  // ceil without a libm call
+            buckets = fw.overlapGradientReduce ? std::max(1.0, whole < parameters / bucket ? whole + 1.0 : whole) : 1.0;
+            const auto bucketed = [&](Collective kind, double bytesPerParameter) {
+                return bucketedSeconds(kind, parameters * bytesPerParameter, buckets, groups);
+            };
+            reduce = gather = 0.0;
+            switch (l.zeroStage) {
+            case 0: reduce = bucketed(Collective::AllReduce, gradientBytes); break;
+            case 1:
+                reduce = bucketed(Collective::ReduceScatter, gradientBytes);
+                gather = bucketed(Collective::AllGather, state.weights);
+                break;
+            case 2: gather = bucketed(Collective::AllGather, state.weights); break;
+            default: break;
+            }
+        }
+        double lastBackward = 0.0;
+        for (int c = 0; c < costs.v; ++c)
+            lastBackward += costs.stages[size_t(c) * costs.p + i].backwardSeconds;
+        // Overlapped buckets also slow the backward under them by the SMs NCCL occupies.
+        const double tail = fw.overlapGradientReduce
+            ? std::max(reduce / buckets, reduce - lastBackward) + share * std::min(reduce, lastBackward)
+            : reduce;
+        out.gradientTail = std::max(out.gradientTail, tail);
+        out.paramGather = std::max(out.paramGather, fw.overlapParamGather ? gather / buckets : gather);
+        double optimizer = optimizerSecondsPerParameter * parameters;
+        if (fw.optimizer == OptimizerImplementation::PerTensor)
+            optimizer += est.stages[i].layers * tensorsPerLayer * kPerTensorOptimizerKernelsPerTensor * e.kernelLaunchSeconds;
+        out.optimizer = std::max(out.optimizer, optimizer);
+    }
+    return out;
+}
+
+void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts& mc, ScheduleKind kind, ScheduleCosts& costs)
+{
+    const auto& l = plan.layout;
+    costs.p = l.pp;
+    costs.m = est.pipeline.microbatches;
+    costs.v = kind == ScheduleKind::Interleaved ? std::max(1, l.virtualStages) : 1;
+    const int p = costs.p, v = costs.v;
+    costs.stages.resize(size_t(p) * v);
+    // A partial full recompute (layout.recompute_layers) repeats the forward of only some of a
+    // stage's layers: its share of each layer's recompute.
+    const bool partial = l.recompute == Recompute::Full && l.recomputeLayers > 0;
+    // Each kind's layer sums once: the loop below visits up to a stage per layer.
+    const int kinds = std::min<int>(int(mc.layers.size()), kMaxLayerKinds);
+    double forward[kMaxLayerKinds], backward[kMaxLayerKinds], deferred[kMaxLayerKinds], recompute[kMaxLayerKinds];
+    for (int k = 0; k < kinds; ++k) {
+        forward[k] = mc.layers[size_t(k)].forward();
+        backward[k] = mc.layers[size_t(k)].backward();
+        deferred[k] = mc.layers[size_t(k)].weightGradMatmul;
+        recompute[k] = mc.layers[size_t(k)].recompute;
+    }
+    const auto addEnds = [&](StageCosts& sc, const StageEstimate& stage, int chunk) {
+        if (stage.hasEmbedding && chunk == 0) {
+            sc.forwardSeconds += mc.embedding.forward();
+            sc.backwardSeconds += mc.embedding.backward();
+        }
+        if (stage.hasLmHead && chunk == v - 1) {
+            sc.forwardSeconds += mc.lmHead.forward();
+            sc.backwardSeconds += mc.lmHead.backward();
+            sc.weightGradSeconds += mc.lmHead.weightGradMatmul;
+        }
+    };
+    // Each stage's layers spread over its v chunks, any remainder on the first chunks; a chunk's
+    // layers are consecutive, and each costs what its kind does (StepTimeCosts.h). Each kind's
+    // backward on a stage is less the recompute of the layers that stage does not repeat.
+    if (kinds == 1 && plan.model.kindCount() == 1) {
+        // One kind, without the walk over kinds: the layout search's hot loop.
+        for (int i = 0; i < p; ++i) {
+            const StageEstimate& stage = est.stages[i];
+            const double stageBackward = partial && stage.layers > 0
+                ? backward[0] - recompute[0] * (1.0 - double(recomputedLayers(l, stage.layers)) / stage.layers)
+                : backward[0];
+            for (int c = 0; c < v; ++c) {
+                const double layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
+                StageCosts& sc = costs.stages[size_t(c) * p + i];
+                sc.forwardSeconds = layers * forward[0];
+                sc.backwardSeconds = layers * stageBackward;
+                sc.weightGradSeconds = layers * deferred[0];
+                addEnds(sc, stage, c);
+            }
+        }
+        return;
+    }
+    double stageBackward[kMaxLayerKinds];
+    for (int i = 0; i < p; ++i) {
+        const StageEstimate& stage = est.stages[i];
+        const double unrecomputed = partial && stage.layers > 0 ? 1.0 - double(recomputedLayers(l, stage.layers)) / stage.layers : 0.0;
+        for (int k = 0; k < kinds; ++k)
+            stageBackward[k] = partial && stage.layers > 0 ? backward[k] - recompute[k] * unrecomputed : backward[k];
+        int chunkFirst = stage.firstLayer;
+        for (int c = 0; c < v; ++c) {
+            const int layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
+            StageCosts& sc = costs.stages[size_t(c) * p + i];
+            sc.forwardSeconds = sc.backwardSeconds = sc.weightGradSeconds = 0.0;
+            forEachKindIn(plan.model, chunkFirst, layers, [&](int k, int count) {
+                if (k >= kinds)
+                    return;
+                sc.forwardSeconds += double(count) * forward[k];
+                sc.backwardSeconds += double(count) * stageBackward[k];
+                sc.weightGradSeconds += double(count) * deferred[k];
+            });
+            chunkFirst += layers;
+            addEnds(sc, stage, c);
+        }
+    }
+}
+
+// One stage-to-stage send: the activation (1/t of it with sequence parallelism) to the next
+// stage's GPU, priced on the PP group's placement.
+double sendSeconds(const Plan& plan, const Estimate& est, const CommunicationGroups& groups)
+{
+    if (plan.layout.pp <= 1)
+        return 0.0;
+    GroupPlacement pair = groups.pp;
+    pair.ranks = 2;
+    pair.perNode = groups.pp.nodes > 1 ? 1 : 2;
+    pair.nodes = groups.pp.nodes > 1 ? 2 : 1;
+    return collectiveSeconds(Collective::SendRecv, est.communication.ppBytesPerMicrobatch, pair, groups.fabric);
+}
+
+// The reference stage's busy time by component, over the step's m micro-batches.
+PredictedComponents busyComponents(const Plan& plan, const StageEstimate& stage, const MicrobatchCosts& mc, double m)
+{
+    // Under full recompute only the recomputed layers of the stage repeat their forward; each kind
+    // takes its share of them.
+    const bool full = plan.layout.recompute == Recompute::Full && stage.layers > 0;
+    const double recomputed = full ? double(recomputedLayers(plan.layout, stage.layers)) : 0.0;
+    PredictedComponents c;
+    forEachKindIn(plan.model, stage.firstLayer, stage.layers, [&](int k, int count) {
+        const LayerTimes& L = mc.layers[size_t(k)];
+        const double n = count;
+        c.forwardCompute += n * (L.forwardMatmul + L.forwardAttention);
+        c.backwardCompute += n * (L.backwardMatmul + L.backwardAttention);
+        c.memoryBound += n * (L.forwardMemory + L.backwardMemory);
+        c.kernelOverhead += n * (L.forwardFixed + L.backwardFixed);
+        c.recompute += (full ? n * recomputed / stage.layers : n) * L.recompute;
+        c.tpCommunication += n * (L.forwardTp + L.backwardTp);
+        c.cpCommunication += n * (L.forwardCp + L.backwardCp);
+        c.zeroCommunication += n * (L.forwardZero + L.backwardZero);
+    });
+    const auto addEnd = [&](const EndCosts& end) {
+        c.forwardCompute += end.forwardMatmul;
+        c.backwardCompute += end.backwardMatmul;
+        c.memoryBound += end.forwardMemory + end.backwardMemory;
+        c.tpCommunication += end.forwardTp + end.backwardTp;
+        c.kernelOverhead += end.forwardFixed + end.backwardFixed;
+    };
+    if (stage.hasEmbedding)
+        addEnd(mc.embedding);
+    if (stage.hasLmHead)
+        addEnd(mc.lmHead);
+    for (double* part : {&c.forwardCompute, &c.backwardCompute, &c.memoryBound, &c.recompute, &c.tpCommunication,
+                         &c.cpCommunication, &c.zeroCommunication, &c.kernelOverhead})
+        *part *= m;
+    return c;
+}
+
+}  // namespace
+
+StepTimeWorkspace::StepTimeWorkspace() : scratch_(std::make_unique<Scratch>()) {}
+StepTimeWorkspace::~StepTimeWorkspace() = default;
+StepTimeWorkspace::StepTimeWorkspace(StepTimeWorkspace&&) noexcept = default;
+StepTimeWorkspace& StepTimeWorkspace::operator=(StepTimeWorkspace&&) noexcept = default;
+
+void StepTimeWorkspace::swapLastSchedule(ScheduleResult& other)
+{
+    std::swap(scratch_->result, other);
+}
+
+void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out)
+{
+    Scratch& s = *scratch_;
+    const auto& l = plan.layout;
+    const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
+    MicrobatchCosts& mc = s.microbatch;
+    microbatchCostsInto(plan, est, options, groups, mc);
+    const ScheduleKind kind = scheduleKindOf(l.schedule);
+    ScheduleCosts& costs = s.costs;
+    fillStageCosts(plan, est, mc, kind, costs);
+    const double send = sendSeconds(plan, est, groups);
+    const DataParallelTimes dp = dataParallelTimes(plan, est, options, groups, costs);
+
+    // The reference stage: the one with the most work per micro-batch.
+    int reference = 0;
+    double worst = -1.0;
+    for (int i = 0; i < costs.p; ++i) {
+        double work = 0.0;
+        for (int c = 0; c < costs.v; ++c)
+            work += costs.stages[size_t(c) * costs.p + i].forwardSeconds + costs.stages[size_t(c) * costs.p + i].backwardSeconds;
+        if (work > worst) {
+            worst = work;
+            reference = i;
+        }
+    }
+    PredictedComponents parts = busyComponents(plan, est.stages[reference], mc, double(costs.m));
+    const double busy = parts.total();
+
+    // Pipeline: once without sends (bubble = idle of the reference stage), once with them (their
+    // cost on the critical path), the second with the DP tail of each stage after its last
+    // backward (Schedule.h: exposed part of the sync that ends last).
+    double withoutSends = busy, withSends = busy, tail = dp.gradientTail;
+    const bool canSimulate = options.pipeline == PipelineMethod::Simulate && costs.p > 1
+        && !pipelineProblem(kind, costs.p, costs.m, costs.v);
+    out.simulated = canSimulate;
+    if (costs.p > 1) {
+        if (canSimulate) {
+            costs.sendSeconds = 0.0;
+            costs.dpSyncSeconds = 0.0;
+            s.simulator.simulate(costs, kind, s.result);
+            withoutSends = s.result.computeSeconds;
+            costs.sendSeconds = send;
+            costs.dpSyncSeconds = dp.gradientTail;
+            s.simulator.simulate(costs, kind, s.result);
+            withSends = s.result.computeSeconds;
+            tail = s.result.dpSyncExposedSeconds;
+        } else {
+            // Closed form; the first stage finishes last, so its whole DP tail is exposed.
+            costs.sendSeconds = 0.0;
+            withoutSends = pipelineComputeSecondsClosedForm(costs, kind);
+            costs.sendSeconds = send;
+            withSends = pipelineComputeSecondsClosedForm(costs, kind);
+        }
+    }
+    parts.pipelineBubble = std::max(0.0, withoutSends - busy);
+    parts.ppSend = std::max(0.0, withSends - withoutSends);
+    parts.dpCommunication = tail + dp.paramGather;
+    parts.optimizer = dp.optimizer;
+
+    out.components = parts;
+    out.stepSeconds = parts.total();
+    out.layers.assign(mc.layers.begin(), mc.layers.end());
+    out.referenceStage = reference;
+    out.matmulEfficiency = mc.matmulEfficiency;
+    out.efficiencySource = options.efficiencySource;
+    // The bubble is the simulated schedule's (idle share of all stages, sends included) when it
+    // ran, so the timeline, `schedule` and the prediction quote one figure; otherwise the
+    // reference stage's share from the closed form.
+    const double pipelineSeconds = busy + parts.pipelineBubble + parts.ppSend;
+    out.bubbleFraction = canSimulate ? s.result.bubbleFraction
+                         : pipelineSeconds > 0 ? (parts.pipelineBubble + parts.ppSend) / pipelineSeconds
+                                               : 0.0;
+
+    // MFU and HFU in the estimate's conventions (Estimate.h FlopsEstimate: model FLOPs are the
+    // matmuls the model needs, hardware FLOPs add what recompute repeats), so both count only
+    // work the step performs and neither can pass 1.
+    const double gpus = est.gpusUsed;
+    const double peak = plan.cluster.peakFlopsPerGpu;
+    const double steps = est.time.stepsExact;
+    out.modelFlopsPerStep = est.flops.perToken * est.time.tokensPerStep;
+    out.hardwareFlopsPerStep = steps > 0 ? est.flops.hardware / steps : 0.0;
+    const double denominator = out.stepSeconds * gpus * peak;
+    out.mfu = denominator > 0 ? out.modelFlopsPerStep / denominator : 0.0;
+    out.hfu = denominator > 0 ? out.hardwareFlopsPerStep / denominator : 0.0;
+    out.tflopsPerGpu = out.mfu * peak / units::TFLOPS;
+    out.hardwareTflopsPerGpu = out.hfu * peak / units::TFLOPS;
+    out.tokensPerSecondPerGpu = out.stepSeconds > 0 ? est.time.tokensPerStep / (out.stepSeconds * gpus) : 0.0;
+    out.totalSeconds = steps * out.stepSeconds;
+    out.days = out.totalSeconds / units::secondsPerDay;
+    out.gpuHours = out.totalSeconds / units::secondsPerHour * gpus;
+    setPredictedRange(plan, est, out.stepSeconds, out.stepSeconds, 0, 0u, out);
+}
+
+ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options)
+{
+    return predictedScheduleCosts(plan, est, options, scheduleKindOf(plan.layout.schedule));
+}
+
+ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, ScheduleKind kind)
+{
+    ScheduleCosts costs;
+    const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
+    fillStageCosts(plan, est, microbatchCosts(plan, est, options, groups), kind, costs);
+    costs.sendSeconds = sendSeconds(plan, est, groups);
+    costs.dpSyncSeconds = dataParallelTimes(plan, est, options, groups, costs).gradientTail;
+    return costs;
+}
+
+PredictedStep predictStep(const Plan& plan, const Estimate& est, const StepTimeOptions& options)
+{
+    StepTimeWorkspace workspace;
+    PredictedStep out;
+    workspace.predict(plan, est, options, out);
+    return out;
+}
+
+ScheduleResult simulatePredictedSchedule(const Plan& plan, const Estimate& est)
+{
+    const ScheduleKind kind = scheduleKindOf(plan.layout.schedule);
+    const int v = plan.layout.schedule == Schedule::Interleaved ? plan.layout.virtualStages : 1;
+    if (const auto problem = pipelineProblem(kind, plan.layout.pp, est.pipeline.microbatches, v))
+        throw PlanError({{problem->field, problem->message}});
+    return simulateSchedule(predictedScheduleCosts(plan, est, stepTimeOptionsFor(plan), kind), kind);
+}
+
+PredictedStep predictStep(const Plan& plan, const Estimate& est)
+{
+    return predictStep(plan, est, stepTimeOptionsFor(plan));
+}
+
+Plan withPredictedMfu(const Plan& plan, const PredictedStep& predicted)
+{
+    Plan out = plan;
+    if (predicted.mfu > 0)
+        out.training.mfu = predicted.mfu;
+    return out;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,270 @@
+// Predicted step time: what a layout will reach, instead of the MFU a person assumes.
+//
+// The step is built from the work one GPU does (Calculon-style: every part a named component,
+// the parts sum to the total):
+//   per layer and micro-batch (StepTimeCosts.cpp): matrix multiplies at a shape-dependent
+//   efficiency, the attention core, memory-bound element-wise work at HBM bandwidth, recompute,
+//   exposed TP / CP / ZeRO collectives;
+//   per step (StepTimeModel.cpp): the pipeline (schedule simulator of Schedule.h fed with these
+//   costs, or its closed form), PP sends, the exposed data-parallel tail, the optimizer step.
+// Inputs are the plan, its estimate (volumes, stages, link choice) and the accelerator's
+// sustained efficiencies (AcceleratorEfficiency.h, from the presets).
+#pragma once
+
+#include <memory>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/estimate/Estimate.h"
+#include "core/plan/FrameworkSpec.h"
+#include "core/presets/AcceleratorEfficiency.h"
+#include "core/schedule/Schedule.h"
+
+namespace trainplan {
+
+// What the training framework overlaps and runs: software, not hardware. Each switch acts
+// through one mechanism in StepTimeCosts.cpp / StepTimeModel.cpp (its comment cites the source).
+// The defaults are what a plan gets for a switch it leaves unknown (frameworkOptionsFor()).
+struct FrameworkOptions {
+    // Bucketed gradient reduce-scatter/all-reduce under the last micro-batch's backward
+    // (Megatron-Core DistributedDataParallelConfig.overlap_grad_reduce; PyTorch DDP/FSDP buckets).
+    bool overlapGradientReduce = true;
+    // ZeRO parameter all-gathers under compute (overlap_param_gather; ZeRO-3/FSDP prefetch).
+    bool overlapParamGather = true;
+    // TP all-gathers / reduce-scatters pipelined with the GEMMs beside them (TransformerEngine
+    // userbuffers, Megatron --tp-comm-overlap); acts only with sequence parallelism and TP >= 2.
+    bool tpCommOverlap = false;
+    // Fused bias-activation, bias-dropout-add, softmax and norm kernels: fewer HBM passes and
+    // fewer kernels per layer.
+    bool fusedKernels = true;
+    // The attention kernel: FlashAttention-2 or -3, or unfused ("none").
+    FlashAttentionVersion flashAttention = kUnknownFlashAttentionExpected;
+    OptimizerImplementation optimizer = OptimizerImplementation::Fused;
+    // Each layer's kernels replayed as a CUDA graph: no CPU launch floor.
+    bool cudaGraphs = false;
+    // GPT-3-style dropout after attention and in the residual path: extra mask traffic.
+    bool dropout = false;
+    // Gradients accumulated and reduced in FP32 (twice the data-parallel bytes of BF16 ones).
+    bool fp32Gradients = false;
+    // How micro-batch gradients are accumulated (FrameworkSpec.h): fused into the weight-gradient
+    // GEMMs, PyTorch autograd (with FSDP2's copies when sharded), or DeepSpeed's FP32 copy.
+    GradientAccumulation gradientAccumulation = GradientAccumulation::Autograd;
+    // Gradient bucket size in parameters; 0 = Megatron-Core's default max(40e6, 1e6 x DP)
+    // (DistributedDataParallelConfig.bucket_size).
+    double bucketParameters = 0.0;
+
+    bool operator==(const FrameworkOptions&) const = default;
+};
+
+// The plan's framework (profile, then its own switches) as options: expected uses each known
+// switch and the defaults above for unknown ones; fastest and slowest set every unknown switch to
+// its faster or slower value (the range). unknownSwitches counts them.
+struct FrameworkChoices {
+    FrameworkOptions expected, fastest, slowest;
+    int unknownSwitches = 0;
+};
+FrameworkChoices frameworkChoicesFor(const Plan& plan);
+FrameworkOptions frameworkOptionsFor(const Plan& plan);
+
+// One framework switch, as frameworkChoicesFor() and the list of a plan's unknowns
+// (analysis/PlanUnknowns.h) both read it: its name and plan field, whether the plan (or its
+// profile) sets it, and how it sets the options: to the plan's value, or to its faster or slower
+// value. The table is the one place that says which value of a switch is the faster.
+struct FrameworkSwitch {
+    const char* label;  // "TP communication overlap"
+    const char* field;  // "framework.tp_comm_overlap"
+    bool (*known)(const FrameworkSpec& resolved);
+    void (*setKnown)(const FrameworkSpec& resolved, FrameworkOptions& options);
+    void (*setEnd)(FrameworkOptions& options, bool fast);
+    std::string (*valueName)(const FrameworkOptions& options);  // "on", "fused", "3"
+};
+const std::vector<FrameworkSwitch>& frameworkSwitches();
+
+enum class PipelineMethod {
+    Simulate,    // simulateSchedule() with the model's per-stage costs (exact for the model)
+    ClosedForm,  // pipelineComputeSecondsClosedForm(): microseconds, for the layout search
+};
+
+struct StepTimeOptions {
+    AcceleratorEfficiency efficiency;  // stepTimeOptionsFor() fills it from the presets
+    FrameworkOptions framework;
+    PipelineMethod pipeline = PipelineMethod::Simulate;
+    // Dense FP8 peak the layers' GEMMs run at under training.matmul_precision fp8 (0: none).
+    double fp8PeakFlopsPerGpu = 0;
+    // Where the efficiency came from: the preset's name (static storage), or nullptr if set by hand.
+    const char* efficiencySource = nullptr;
+};
+
+// The efficiencies of the cluster's accelerator preset, found by name (cluster.accelerator);
+// a label that is no preset (e.g. worked example B's "80 GB, 1 PFLOP/s BF16") takes the preset with
+// the nearest dense BF16 peak. sourceName receives that preset's name.
+AcceleratorEfficiency efficiencyFor(const ClusterSpec& cluster, const char** sourceName = nullptr);
+StepTimeOptions stepTimeOptionsFor(const Plan& plan);
+
+// Seconds of one transformer layer for one micro-batch on one GPU. Exposed collectives only.
+struct LayerTimes {
+    double forwardMatmul = 0;     // QKV, output, FFN projections
+    double forwardAttention = 0;  // attention core (scores and weighted values)
+    double forwardMemory = 0;     // norms, residual adds, activation function, softmax, RoPE
+    double forwardTp = 0;         // exposed TP collectives
+    double forwardCp = 0;         // exposed ring-attention exchange
+    double forwardZero = 0;       // exposed ZeRO-3 parameter gather
+    double backwardMatmul = 0;    // input and weight gradients of the projections
+    double backwardAttention = 0;
+    double backwardMemory = 0;
+    double backwardTp = 0;
+    double backwardCp = 0;
+    double backwardZero = 0;      // exposed ZeRO-3 gather and ZeRO-2/3 per-micro-batch reduce-scatter
+    double forwardFixed = 0;      // per-kernel fixed costs and the CPU launch floor
+    double backwardFixed = 0;
+    double recompute = 0;         // forward work repeated before the backward
+    double weightGradMatmul = 0;  // the weight-gradient part of backwardMatmul (ZB-H1's W)
+
+    double forward() const
+    {
+        return forwardMatmul + forwardAttention + forwardMemory + forwardTp + forwardCp + forwardZero + forwardFixed;
+    }
+    double backward() const
+    {
+        return backwardMatmul + backwardAttention + backwardMemory + backwardTp + backwardCp + backwardZero + backwardFixed + recompute;
+    }
+};
+
+// Named parts of the step on its reference stage (the busiest pipeline stage), seconds.
+// total() == PredictedStep::stepSeconds.
+struct PredictedComponents {
+    double forwardCompute = 0;   // matmuls and attention core, forward (incl. LM head)
+    double backwardCompute = 0;  // matmuls and attention core, backward
+    double memoryBound = 0;      // element-wise work, embedding, loss (forward and backward)
+    double recompute = 0;        // activation recomputation (selective: attention core; full: the forward)
+    double tpCommunication = 0;  // exposed tensor-parallel collectives
+    double cpCommunication = 0;  // exposed context-parallel ring exchange
+    double zeroCommunication = 0;  // exposed ZeRO-3 gathers, ZeRO-2/3 per-micro-batch reduce-scatters
+    double ppSend = 0;           // stage-to-stage sends on the critical path
+    double pipelineBubble = 0;   // the reference stage idle, waiting for other stages
+    double dpCommunication = 0;  // exposed gradient-reduction tail and parameter all-gather
+    double optimizer = 0;        // optimizer step (memory-bound)
+    double kernelOverhead = 0;   // fixed cost of every kernel and the CPU launch floor (forward and backward)
+
+    double total() const
+    {
+        return forwardCompute + backwardCompute + memoryBound + recompute + tpCommunication + cpCommunication
+            + zeroCommunication + ppSend + pipelineBubble + dpCommunication + optimizer + kernelOverhead;
+    }
+};
+
+// One end of a predicted range: the figures a view quotes.
+struct PredictedFigures {
+    double stepSeconds = 0;
+    double mfu = 0;
+    double tflopsPerGpu = 0;
+    double tokensPerSecondPerGpu = 0;
+    double days = 0;
+    double gpuHours = 0;
+};
+
+// low = the pessimistic end (longest step, lowest MFU), high = the optimistic end. Two sources
+// (StepTimeRange.cpp): what the plan leaves unknown (framework switches, layout fields the file
+// left out: analysis/PlanUnknowns.h), all at their slower and all at their faster values, and the
+// model's own error out of sample (leave-one-family-out over the calibration runs,
+// tst_realitycheck), applied around those.
+struct PredictedRange {
+    PredictedFigures low, high;
+    double modelErrorSlower = 0;   // fraction: the step can be this much longer than predicted
+    double modelErrorFaster = 0;   // and this much shorter
+    int unknownSwitches = 0;       // framework switches neither the plan nor its profile sets
+    unsigned unknownLayoutFields = 0;  // LayoutUnknown bits that act on the plan
+    int unknownInputs() const;     // both together
+};
+
+struct PredictedStep {
+    double stepSeconds = 0;
+    PredictedComponents components;
+    double modelFlopsPerStep = 0;      // estimate's convention (flops.total per step: 6N + attention)
+    double hardwareFlopsPerStep = 0;   // flops.hardware per step: with recompute
+    double mfu = 0;                    // model FLOPs / (step x GPUs x peak)
+    double hfu = 0;                    // hardware FLOPs / (step x GPUs x peak)
+    double tflopsPerGpu = 0;           // achieved model FLOP/s per GPU / 1e12
+    double hardwareTflopsPerGpu = 0;   // achieved hardware FLOP/s per GPU / 1e12
+    double tokensPerSecondPerGpu = 0;
+    double totalSeconds = 0;           // steps (exact) x step: compute time, no failures
+    double days = 0;
+    double gpuHours = 0;
+    double bubbleFraction = 0;         // (bubble + PP sends) / pipeline time of the reference stage
+    double matmulEfficiency = 0;       // FLOP-weighted efficiency of the layers' projections
+    int referenceStage = 0;
+    std::vector<LayerTimes> layers;    // one layer of each kind (ModelSpec::kind(k)), one micro-batch
+    bool simulated = false;            // pipeline from the simulator (else the closed form)
+    const char* efficiencySource = nullptr;
+    PredictedRange range;
+};
+
+// Fills predicted.range: the model-error band around [fastest, slowest] step seconds (the step
+// of the plan with its unknown framework switches and layout fields at their faster / slower
+// values, analysis/PlanUnknowns.h; pass predicted.stepSeconds for both when none is unknown).
+// The model-error fractions setPredictedRange() applies (step up to slower x longer, or shorter by
+// a factor 1 + faster).
+double modelErrorSlower();
+double modelErrorFaster();
+void setPredictedRange(const Plan& plan, const Estimate& est, double fastestStepSeconds, double slowestStepSeconds,
+                       int unknownSwitches, unsigned unknownLayoutFields, PredictedStep& predicted);
+
+// Pure: same plan in, same numbers out; never throws. est must be estimate(plan). A pipeline the
+// simulator cannot run (pipelineProblem(): interleaving with m % p != 0, too many micro-batches)
+// falls back to the closed form, and PredictedStep::simulated says which was used.
+PredictedStep predictStep(const Plan& plan, const Estimate& est);
+PredictedStep predictStep(const Plan& plan, const Estimate& est, const StepTimeOptions& options);
+
+// The plan's own layout.schedule simulated with its predicted costs (predictedScheduleCosts, the
+// plan's own step-time options). Throws PlanError, naming the field, when the plan's pipeline
+// cannot be scheduled (interleaving without v >= 2 or with m % p != 0; a step too large to
+// simulate).
+ScheduleResult simulatePredictedSchedule(const Plan& plan, const Estimate& est);
+
+// Reusable scratch for repeated predictions (the layout search): one instance per thread.
+class StepTimeWorkspace {
+public:
+    StepTimeWorkspace();
+    ~StepTimeWorkspace();
+    StepTimeWorkspace(StepTimeWorkspace&&) noexcept;
+    StepTimeWorkspace& operator=(StepTimeWorkspace&&) noexcept;
+    void predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out);
+    // After a predict() whose pipeline was simulated (PredictedStep::simulated): hands over that
+    // simulation (with sends and the DP tail, events included) by swapping storage with other.
+    void swapLastSchedule(ScheduleResult& other);
+
+    struct Scratch;
+
+private:
+    std::unique_ptr<Scratch> scratch_;
+};
+
+// The schedule simulator's costs (Schedule.h) with the step-time model's durations instead of
+// the assumed MFU: per virtual stage forward, backward (incl. recompute and exposed collectives)
+// and W, the send time over the achieved link bandwidth, and as DP sync the exposed gradient
+// reduction after a stage's last backward. simulateSchedule() of these draws the predicted
+// timeline; predictStep() runs the same costs.
+ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options);
+// The same for another schedule kind (the timeline's comparison lanes).
+ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, ScheduleKind kind);
+
+// Compute time of one step's pipeline (no DP tail) from per-stage costs, in closed form:
+//   GPipe / 1F1B:  sum_i (F_i + B_i) + (m - 1) max_i (F_i + B_i) + 2 (p - 1) send
+//   interleaved:   m max_i (F_i + B_i) + (p - 1) mean_i (F_i + B_i) / v + 2 (p - 1) send
+//   ZB-H1:         m max_i (F_i + B_i) + (p - 1) mean_i (F_i + B_i - 2 W_i) + 2 (p - 1) send
+// with F_i, B_i a whole stage's forward and backward for one micro-batch (all its chunks), W_i
+// its deferred weight-gradient part (Narayanan et al. 2021, Sec. 2.2; Qi et al. 2023, Sec. 3.1).
+// For equal stages these are the bubbles of PipelineModel.h; tst_steptime checks them against
+// the simulator on uneven stages.
+double pipelineComputeSecondsClosedForm(const ScheduleCosts& costs, ScheduleKind kind);
+
+// The plan with training.mfu set to the predicted MFU: estimate() of it gives days, GPU-hours,
+// cost and the failure-padded days at the predicted speed (the "use predicted MFU" switch).
+Plan withPredictedMfu(const Plan& plan, const PredictedStep& predicted);
+
+// The object for `estimate --json` under "predicted" (docs/plan-format.md): step_seconds, mfu, hfu,
+// tflops_per_gpu, tokens_per_second_per_gpu, components{...} (seconds, summing to step_seconds),
+// plus days, gpu_hours, bubble_fraction, matmul_efficiency, layer{...}, efficiency_source.
+nlohmann::json predictedToJson(const PredictedStep& predicted, const ModelSpec& model);
+
+}  // namespace trainplan

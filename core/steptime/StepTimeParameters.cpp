@@ -1,0 +1,115 @@
+// Which accelerator's sustained efficiencies a plan's cluster gets.
+#include <cmath>
+#include <limits>
+
+#include "core/plan/FrameworkNames.h"
+#include "core/presets/Presets.h"
+#include "core/steptime/StepTimeModel.h"
+
+namespace trainplan {
+
+AcceleratorEfficiency efficiencyFor(const ClusterSpec& cluster, const char** sourceName)
+{
+    const AcceleratorPreset* chosen = nullptr;
+    if (const auto* named = findAcceleratorPreset(cluster.accelerator); named && named->efficiency.valid()) {
+        chosen = named;
+    } else {
+        // A custom label: the preset whose dense BF16 peak is nearest (relative distance), so
+        // a "1 PFLOP/s" part gets H100-class efficiencies and HBM bandwidth.
+        double best = std::numeric_limits<double>::infinity();
+        for (const auto& a : acceleratorPresets()) {
+            if (!a.efficiency.valid())
+                continue;
+            const double distance = std::abs(std::log(a.peakBf16FlopsPerSecond / cluster.peakFlopsPerGpu));
+            if (distance < best) {
+                best = distance;
+                chosen = &a;
+            }
+        }
+    }
+    if (sourceName)
+        *sourceName = chosen ? chosen->name.c_str() : nullptr;
+    return chosen ? chosen->efficiency : AcceleratorEfficiency{};
+}
+
+namespace {
+
+// A yes/no switch of the table: the plan's field, the option it sets, and its faster value.
+template <std::optional<bool> FrameworkSpec::*Spec, bool FrameworkOptions::*Option, bool Fast>
+FrameworkSwitch flagSwitch(const char* label, const char* field)
+{
+    return {label, field, [](const FrameworkSpec& s) { return bool(s.*Spec); }, [](const FrameworkSpec& s, FrameworkOptions& o) { o.*Option = *(s.*Spec); },
+            [](FrameworkOptions& o, bool fast) { o.*Option = fast ? Fast : !Fast; },
+            [](const FrameworkOptions& o) { return std::string(o.*Option ? "on" : "off"); }};
+}
+
+}  // namespace
+
+const std::vector<FrameworkSwitch>& frameworkSwitches()
+{
+    // Unknown data-parallel overlaps are expected on (FrameworkOptions' defaults): PyTorch DDP and
+    // FSDP always overlap, DeepSpeed ZeRO-3 turns overlap_comm on, and NVIDIA's Megatron recipes
+    // set --overlap-grad-reduce and --overlap-param-gather (opt-in flags there); the range covers
+    // them off. Unknown accumulation is expected to be PyTorch's own (the middle of the three);
+    // the range covers Megatron's fused accumulation and DeepSpeed's FP32 copy.
+    static const std::vector<FrameworkSwitch> table = {
+        flagSwitch<&FrameworkSpec::overlapGradReduce, &FrameworkOptions::overlapGradientReduce, true>("Gradient reduce overlap",
+                                                                                                     "framework.overlap_grad_reduce"),
+        flagSwitch<&FrameworkSpec::overlapParamGather, &FrameworkOptions::overlapParamGather, true>("Parameter gather overlap",
+                                                                                                   "framework.overlap_param_gather"),
+        flagSwitch<&FrameworkSpec::tpCommOverlap, &FrameworkOptions::tpCommOverlap, true>("TP communication overlap", "framework.tp_comm_overlap"),
+        flagSwitch<&FrameworkSpec::fusedKernels, &FrameworkOptions::fusedKernels, true>("Fused kernels", "framework.fused_kernels"),
+        flagSwitch<&FrameworkSpec::cudaGraphs, &FrameworkOptions::cudaGraphs, true>("CUDA graphs", "framework.cuda_graphs"),
+        flagSwitch<&FrameworkSpec::dropout, &FrameworkOptions::dropout, false>("Dropout", "framework.dropout"),
+        flagSwitch<&FrameworkSpec::fp32Gradients, &FrameworkOptions::fp32Gradients, false>("FP32 gradients", "framework.fp32_gradients"),
+        {"FlashAttention version", "framework.flash_attention", [](const FrameworkSpec& s) { return s.flashAttention.has_value(); },
+         [](const FrameworkSpec& s, FrameworkOptions& o) { o.flashAttention = *s.flashAttention; },
+         [](FrameworkOptions& o, bool fast) { o.flashAttention = fast ? FlashAttentionVersion::V3 : FlashAttentionVersion::V2; },
+         [](const FrameworkOptions& o) { return std::string(nameOf(kFlashAttentionVersionNames, o.flashAttention)); }},
+        {"Gradient accumulation", "framework.gradient_accumulation", [](const FrameworkSpec& s) { return s.gradientAccumulation.has_value(); },
+         [](const FrameworkSpec& s, FrameworkOptions& o) { o.gradientAccumulation = *s.gradientAccumulation; },
+         [](FrameworkOptions& o, bool fast) { o.gradientAccumulation = fast ? GradientAccumulation::Fused : GradientAccumulation::Fp32Copy; },
+         [](const FrameworkOptions& o) { return std::string(nameOf(kGradientAccumulationNames, o.gradientAccumulation)); }},
+        {"Optimizer implementation", "framework.optimizer", [](const FrameworkSpec& s) { return s.optimizer.has_value(); },
+         [](const FrameworkSpec& s, FrameworkOptions& o) { o.optimizer = *s.optimizer; },
+         [](FrameworkOptions& o, bool fast) { o.optimizer = fast ? OptimizerImplementation::Fused : OptimizerImplementation::Foreach; },
+         [](const FrameworkOptions& o) { return std::string(nameOf(kOptimizerImplementationNames, o.optimizer)); }},
+    };
+    return table;
+}
+
+FrameworkChoices frameworkChoicesFor(const Plan& plan)
+{
+    const FrameworkSpec spec = resolvedFramework(plan.framework);
+    FrameworkChoices c;
+    // Each switch: the known value everywhere, or the unknown default as expected and its faster
+    // and slower values at the ends.
+    for (const FrameworkSwitch& sw : frameworkSwitches()) {
+        if (sw.known(spec)) {
+            sw.setKnown(spec, c.expected);
+            sw.setKnown(spec, c.fastest);
+            sw.setKnown(spec, c.slowest);
+        } else {
+            sw.setEnd(c.fastest, true);
+            sw.setEnd(c.slowest, false);
+            ++c.unknownSwitches;
+        }
+    }
+    return c;
+}
+
+FrameworkOptions frameworkOptionsFor(const Plan& plan)
+{
+    return frameworkChoicesFor(plan).expected;
+}
+
+StepTimeOptions stepTimeOptionsFor(const Plan& plan)
+{
+    StepTimeOptions options;
+    options.efficiency = efficiencyFor(plan.cluster, &options.efficiencySource);
+    options.framework = frameworkOptionsFor(plan);
+    options.fp8PeakFlopsPerGpu = fp8PeakFlopsPerGpu(plan.cluster);
+    return options;
+}
+
+}  // namespace trainplan

@@ -1,0 +1,319 @@
+#include "core/text/TextReport.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <optional>
+#include <sstream>
+
+#include "core/analysis/PlanUnknowns.h"
+#include "core/base/Format.h"
+#include "core/plan/EnumNames.h"
+#include "core/plan/LayoutUnknownFields.h"
+#include "core/text/Derivation.h"
+
+namespace trainplan {
+
+namespace {
+
+class Table {
+public:
+    explicit Table(std::ostringstream& out) : out_(out) {}
+    void heading(const std::string& title) { out_ << "\n" << title << "\n"; }
+    void row(const std::string& label, const std::string& value, const std::string& detail = {})
+    {
+        out_ << "  " << std::left << std::setw(40) << label << std::setw(22) << value;
+        if (!detail.empty())
+            out_ << detail;
+        out_ << "\n";
+    }
+
+private:
+    std::ostringstream& out_;
+};
+
+std::string bytes(double b) { return formatBytes(b); }
+
+}  // namespace
+
+std::string warningCounts(const std::vector<Warning>& warnings)
+{
+    int count[3] = {0, 0, 0};
+    for (const auto& w : warnings)
+        ++count[int(w.severity)];
+    return countOf(count[int(Severity::Error)], "error") + ", " + countOf(count[int(Severity::Warning)], "warning") + ", " +
+           countOf(count[int(Severity::Info)], "note");
+}
+
+namespace {
+
+// "recompute selective (the lightest that fits), the pipeline schedule 1F1B": what the analysis
+// assumed for the layout fields the plan left out (LayoutUnknownFields.h).
+std::string assumedLayout(const LayoutSpec& l)
+{
+    std::string out;
+    for (const LayoutUnknownField& u : layoutUnknownFields()) {
+        if (!(l.unknownFields & u.bit))
+            continue;
+        out += (out.empty() ? "" : ", ") + std::string(u.phrase) + " " + u.valueName(l)
+            + (u.expectation == LayoutExpectation::LightestThatFits ? " (the lightest that fits)" : "");
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string estimateToText(const Analysis& analysis, bool withDerivation)
+{
+    const Plan& plan = analysis.plan;
+    const Estimate& e = analysis.estimate;
+    const PredictedStep& pr = analysis.predicted;
+    std::ostringstream out;
+    Table t(out);
+    const auto& l = plan.layout;
+    out << (plan.name.empty() ? std::string("TrainPlan estimate") : plan.name) << "\n";
+    out << "  " << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | "
+        << parallelSizesText(l, " ") << " | ZeRO-" << l.zeroStage << " | "
+        << nameOf(kScheduleNames, l.schedule) << (l.schedule == Schedule::Interleaved ? " v=" + std::to_string(l.virtualStages) : "") << "\n";
+    if (l.unknownFields)
+        out << "  not in the plan, assumed: " << assumedLayout(l) << "\n";
+
+    t.heading("Parameters");
+    t.row("total", formatCount(e.parameters.total), formatSci(e.parameters.total));
+    // One row per layer kind; a model of one kind reads "per layer".
+    for (size_t k = 0; k < e.parameters.kinds.size(); ++k)
+        t.row(e.parameters.kinds.size() == 1 ? std::string("per layer")
+                                              : "per layer, " + plan.model.kindLabel(int(k)) + " (" + std::to_string(plan.model.kind(int(k)).layers) + ")",
+              formatCount(e.parameters.kinds[k].total));
+    t.row("embedding / LM head", formatCount(e.parameters.embedding) + " / " + formatCount(e.parameters.lmHead));
+    t.row("per GPU (average)", formatSci(e.parametersPerGpuMean), "N / (TP x PP)");
+
+    t.heading("Compute and time");
+    t.row("6ND", formatSci(e.flops.model6nd) + " FLOPs");
+    t.row("attention (12 L h s D)", formatSci(e.flops.attention) + " FLOPs");
+    t.row("embedding lookups (in 6ND)", "−" + formatSci(e.flops.embeddingLookup) + " FLOPs");
+    t.row("total model FLOPs", formatSci(e.flops.total) + " FLOPs");
+    t.row("hardware FLOPs (recompute)", formatSci(e.flops.hardware) + " FLOPs");
+    t.row("tokens per step", formatInteger(e.time.tokensPerStep));
+    t.row("steps", formatInteger(double(e.time.steps)));
+    const std::string assumed = std::string(" (") + timeBasisLabel(TimeBasis::AssumedMfu) + " " + formatPercent(plan.training.mfu, 0) + ")";
+    const std::string predicted = std::string(" (") + timeBasisLabel(TimeBasis::Predicted) + ")";
+    t.row("compute time" + assumed, formatSci(e.time.totalSeconds) + " s", formatNumber(e.time.days) + " days");
+    t.row("GPU-hours" + assumed, formatInteger(e.time.gpuHours));
+    t.row("step time" + assumed, formatSeconds(e.time.stepSeconds));
+    t.row("tokens/s per GPU" + assumed, formatNumber(e.time.tokensPerSecondPerGpu));
+
+    t.heading("Predicted step (step-time model of this layout)");
+    t.row("step time" + predicted, formatSeconds(pr.stepSeconds), "MFU " + formatPercent(pr.mfu) + ", HFU " + formatPercent(pr.hfu));
+    t.row("compute time" + predicted, formatNumber(pr.days) + " days", formatInteger(pr.gpuHours) + " GPU-hours");
+    t.row("pipeline bubble" + predicted, formatPercent(pr.bubbleFraction), pr.simulated ? "simulated schedule" : "closed form");
+    t.row("exposed DP" + predicted, formatSeconds(pr.components.dpCommunication), "gradient tail and parameter all-gather");
+    t.row("tokens/s per GPU" + predicted, formatNumber(pr.tokensPerSecondPerGpu));
+    const PredictedRange& range = pr.range;
+    const std::string rangeSources = range.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(range.unknownSwitches, range.unknownLayoutFields)
+                                                                 : "nothing unknown";
+    t.row("range" + predicted, "MFU " + formatPercent(range.low.mfu) + " to " + formatPercent(range.high.mfu),
+          "step " + formatSeconds(range.high.stepSeconds) + " to " + formatSeconds(range.low.stepSeconds) + ": " + rangeSources +
+              ", model error +" + formatPercent(range.modelErrorSlower, 0) + " / −" + formatPercent(range.modelErrorFaster, 0));
+
+    t.heading("Memory per GPU (fullest: stage " + std::to_string(e.fullestStage + 1) + ")");
+    t.row("weights", bytes(e.perGpu.weights));
+    t.row("gradients", bytes(e.perGpu.gradients));
+    t.row("optimizer", bytes(e.perGpu.optimizer));
+    t.row("activations", bytes(e.perGpu.activations));
+    t.row("model state + activations", bytes(e.perGpu.modelAndActivations));
+    const auto& m = e.perGpu;
+    t.row("runtime reserve", bytes(m.buffers),
+          "context " + bytes(m.cudaContext) + ", workspace " + bytes(m.workspace) + ", NCCL " + bytes(m.ncclBuffers) + " (" +
+              countOf(e.ncclCommunicators, "communicator") + "), fragmentation " + bytes(m.fragmentation) +
+              (m.extraAllowance > 0 ? ", extra " + bytes(m.extraAllowance) : std::string()));
+    t.row("total", bytes(e.perGpu.total), "of " + bytes(e.capacityBytes) + (e.fits ? " (fits)" : " (DOES NOT FIT)"));
+    const MemoryRange& mr = analysis.memoryRange;
+    t.row("range", bytes(mr.lowBytes) + " to " + bytes(mr.highBytes),
+          (mr.unknownSwitches + int(mr.unknownLayoutFields != 0) > 0 ? "unknown " + unknownInputsPhrase(mr.unknownSwitches, mr.unknownLayoutFields)
+                                                                      : std::string("nothing unknown")) +
+              ", no fragmentation at the low end, +" +
+              formatPercent(mr.modelErrorAbove, 0) + " model error at the high end" +
+              (mr.highBytes > e.capacityBytes ? " (high end does not fit)" : ""));
+    t.row("headroom", bytes(e.headroomBytes),
+          formatPercent(e.headroomBytes / e.capacityBytes) + " of capacity; margin " + formatPercent(plan.training.memoryMarginFraction, 0) +
+              (e.hasMargin ? " kept" : " NOT kept"));
+    for (const auto& st : e.stages) {
+        t.row("  stage " + std::to_string(st.index + 1) + " (" + countOf(st.layers, "layer") + (st.hasEmbedding ? ", emb" : "") +
+                  (st.hasLmHead ? ", head" : "") + ")",
+              bytes(st.memory.total),
+              countOf(st.microbatchesInFlight, "micro-batch", "micro-batches") + " in flight, " + bytes(st.headroomBytes) + " free" +
+                  (!st.fits ? " (DOES NOT FIT)" : st.withinMargin ? " (UNDER MARGIN)" : ""));
+    }
+
+    t.heading("Pipeline");
+    t.row("micro-batches per replica", formatInteger(double(e.pipeline.microbatches)));
+    t.row("bubble (closed form)", formatPercent(e.pipeline.bubbleFraction), "(p - 1) / (m + p - 1) for equal stages");
+
+    const auto& c = e.communication;
+    t.heading("Communication");
+    t.row("TP message", bytes(c.tpMessageBytes), std::to_string(c.tpCollectivesPerLayer) + " per layer per micro-batch" + (c.tpCrossesNodes ? ", CROSSES NODES" : ", NVLink"));
+    t.row("TP time per step", formatSeconds(c.tpSecondsPerStep));
+    t.row("PP send per micro-batch", bytes(c.ppBytesPerMicrobatch));
+    t.row("DP gradient bytes per GPU", bytes(c.dpBytesPerGpu), "average " + bytes(c.dpBytesPerGpuMean));
+    t.row("DP ring time", formatSeconds(c.dpSeconds),
+          (c.dpHidden ? "hides under backward (" + formatSeconds(c.dpBackwardWindowSeconds) + ")" : std::string("EXPOSED")) + assumed);
+    if (l.zeroStage >= 3)
+        t.row("ZeRO-3 all-gathers per step", bytes(c.zero3AllGatherBytesPerStep), formatSeconds(c.zero3SecondsPerStep));
+    if (l.cp > 1)
+        t.row("CP ring per layer", bytes(c.cpBytesPerLayer), formatSeconds(c.cpSecondsPerStep) + " per step");
+
+    const auto& r = e.reliability;
+    t.heading("Reliability");
+    t.row("model state", bytes(r.modelStateBytes));
+    t.row("checkpoint", bytes(r.checkpointBytes), bytes(r.checkpointBytesPerGpu) + " per GPU");
+    if (r.failuresModelled) {
+        t.row("cluster MTBF", formatSeconds(r.clusterMtbfSeconds));
+        t.row("checkpoint interval", formatSeconds(r.checkpointIntervalSeconds));
+        t.row("expected failures", formatNumber(r.expectedFailures));
+        t.row("padded wall time" + assumed, formatNumber(r.paddedDays) + " days");
+        t.row("padded wall time" + predicted, formatNumber(analysis.atPredictedMfu.reliability.paddedDays) + " days");
+    } else {
+        t.row("failures", "not modelled");
+    }
+
+    t.heading("Warnings");
+    if (e.warnings.empty())
+        out << "  none\n";
+    else
+        out << "  " << warningCounts(e.warnings) << "\n";
+    for (const auto& w : e.warnings)
+        out << "  [" << severityName(w.severity) << "] " << codeName(w.code) << ": " << describe(w) << "\n";
+
+    if (withDerivation) {
+        out << "\nDerivation\n==========\n\n";
+        out << derivationToText(derive(analysis));
+    }
+    return out.str();
+}
+
+std::string searchToText(const SearchResult& r)
+{
+    // Every parallel dimension gets the same column: four digits (DP 4,096) and a gap.
+    constexpr int kDimensionColumn = 6;
+    std::ostringstream out;
+    out << "Layout search: " << countOf(double(r.evaluated), "layout") << " evaluated, " << formatInteger(double(r.fitting)) << " fit"
+        << (r.underMargin > 0 || r.marginBytes > 0 ? " keeping " + formatBytes(r.marginBytes) + " free" : std::string()) << ", "
+        << r.paretoCount << " on the Pareto front of memory vs time, " << formatSeconds(r.seconds) << (r.cancelled ? " (cancelled)" : "")
+        << "\n";
+    if (r.underMargin > 0)
+        out << countOf(double(r.underMargin), "more layout") << " " << pluralNoun(double(r.underMargin), "fits", "fit")
+            << " with less than that free and " << pluralNoun(double(r.underMargin), "is", "are") << " left out\n";
+    const bool cost = r.objective == SearchObjective::Cost;
+    const auto header = [&] {
+        out << std::left;
+        for (ParallelDim d : parallelDimsForDisplay())
+            out << std::setw(kDimensionColumn) << parallelDimLabel(d);
+        out << std::setw(4) << "v" << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP"
+            << std::setw(11) << "step" << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13)
+            << "GPU-hours" << (cost ? std::string("cost (USD)   ") : std::string()) << "flags\n";
+    };
+    // A grouped row is followed by the layouts folded into it, each by what differs from it.
+    const auto equivalents = [&](size_t index) {
+        const SearchLayout& shown = r.rows[index].layout;
+        const auto others = r.equivalentsOf(index);
+        if (others.empty())
+            return;
+        constexpr size_t kListed = 4;
+        out << "  = also ";
+        for (size_t k = 0; k < others.size() && k < kListed; ++k) {
+            const SearchLayout& o = others[k];
+            std::string diff;
+            bool splitDiffers = false;
+            for (ParallelDim d : kParallelDims)
+                splitDiffers = splitDiffers || o.size(d) != shown.size(d);
+            if (splitDiffers)
+                diff += parallelDimsText([&](ParallelDim d) { return std::to_string(o.size(d)); }, " ", sharesWeights);
+            if (o.microBatch != shown.microBatch)
+                diff += (diff.empty() ? "" : " ") + std::string("b ") + std::to_string(o.microBatch);
+            out << (k > 0 ? ", " : "") << diff;
+        }
+        if (others.size() > kListed)
+            out << " and " << countOf(double(others.size() - kListed), "more layout");
+        out << " (same figures, within " << formatPercent(kSameFiguresTolerance, 2) << ")\n";
+    };
+    const auto line = [&](size_t index) {
+        const SearchRow& row = r.rows[index];
+        const auto& l = row.layout;
+        std::string flags;
+        if (row.simplest)
+            flags += "simplest ";
+        if (row.pareto)
+            flags += "pareto ";
+        if (row.tpAcrossNodes)
+            flags += "TP-across-nodes ";
+        if (row.withinMargin)
+            flags += "under-margin ";
+        out << std::left;
+        for (ParallelDim d : parallelDimsForDisplay())
+            out << std::setw(kDimensionColumn) << l.size(d);
+        out << std::setw(4) << l.virtualStages << std::setw(4) << l.microBatch << std::setw(6) << l.zeroStage << std::setw(11)
+            << std::string(nameOf(kRecomputeNames, l.recompute)) << std::setw(4) << (l.sequenceParallel ? "yes" : "no") << std::setw(11)
+            << formatSeconds(row.stepSeconds) << std::setw(8) << formatPercent(row.mfu) << std::setw(11) << formatBytes(row.memoryBytes)
+            << std::setw(11) << formatBytes(row.headroomBytes) << std::setw(13) << formatInteger(row.gpuHours);
+        if (cost)
+            out << std::setw(13) << formatInteger(row.cost);
+        out << flags << "\n";
+        equivalents(index);
+    };
+    // The ranking is exactly `top` rows; the Pareto front and the simplest layout follow, each
+    // in its own labelled section.
+    out << "\nTop " << r.topRows() << " by " << (cost ? "cost" : r.objective == SearchObjective::GpuHours ? "GPU-hours" : "predicted step time")
+        << (r.grouped ? "; layouts with the same figures under another DP x CP split or micro-batch share a row (\"= also\")" : "")
+        << "\n";
+    header();
+    for (size_t i = 0; i < r.topRows(); ++i)
+        line(i);
+    std::vector<size_t> pareto;
+    std::optional<size_t> simplest;
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+        if (r.rows[i].pareto)
+            pareto.push_back(i);
+        if (r.rows[i].simplest)
+            simplest = i;
+    }
+    std::stable_sort(pareto.begin(), pareto.end(), [&](size_t a, size_t b) { return r.rows[a].stepSeconds < r.rows[b].stepSeconds; });
+    out << "\nPareto front of memory against step time (" << countOf(double(pareto.size()), r.grouped ? "row" : "layout") << ", fastest first)\n";
+    header();
+    for (size_t i : pareto)
+        line(i);
+    if (simplest) {
+        out << "\nSimplest layout that fits\n";
+        header();
+        line(*simplest);
+    }
+    return out.str();
+}
+
+std::string scheduleToText(const Analysis& analysis)
+{
+    std::ostringstream out;
+    Table t(out);
+    const ScheduleResult& r = analysis.schedule;
+    const PredictedStep& pr = analysis.predicted;
+    out << "Pipeline schedule: " << scheduleKindName(r.kind) << ", p = " << r.p << ", m = " << r.m;
+    if (r.v > 1)
+        out << ", v = " << r.v;
+    out << " (op times " << timeBasisLabel(TimeBasis::Predicted) << " by the step-time model)\n";
+    t.heading("Step");
+    t.row("step time (predicted)", formatSeconds(pr.stepSeconds),
+          "pipeline " + formatSeconds(r.computeSeconds) + " + exposed DP " + formatSeconds(pr.components.dpCommunication) + " + optimizer "
+              + formatSeconds(pr.components.optimizer));
+    t.row("bubble (simulated)", formatPercent(pr.bubbleFraction));
+    t.row("bubble (closed form)", formatPercent(r.closedFormBubbleFraction));
+    t.row("DP sync hidden / exposed", formatSeconds(r.dpSyncHiddenSeconds) + " / " + formatSeconds(r.dpSyncExposedSeconds));
+    t.heading("Stages");
+    for (size_t i = 0; i < r.stages.size(); ++i) {
+        const auto& st = r.stages[i];
+        t.row("stage " + std::to_string(i + 1), "idle " + formatSeconds(st.idleSeconds),
+              "busy " + formatSeconds(st.busySeconds) + ", peak " + countOf(st.peakInFlightMicrobatches, "micro-batch", "micro-batches") + " in flight");
+    }
+    out << "\n" << r.events.size() << " events (use --json to list them)\n";
+    return out.str();
+}
+
+}  // namespace trainplan
