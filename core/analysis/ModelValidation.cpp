@@ -45,11 +45,6 @@ double optimism(const RealityRow& r)
     return isThroughputMetric(r.metric) ? r.error : -r.error;
 }
 
-bool counts(const RealityRow& r)
-{
-    return r.gated && r.metric != RealityMetric::PeakMemoryGib;
-}
-
 std::vector<std::pair<std::string, ErrorStats>> grouped(const std::vector<RealityRow>& rows, const std::vector<std::string>& keys)
 {
     std::map<std::string, std::vector<RealityRow>> groups;

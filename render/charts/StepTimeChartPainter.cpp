@@ -107,7 +107,7 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
     }
     plot_ = plot;
     secondsPerPixel_ = end / plot.width();
-    rowPitch_ = plot.height() / RowCount;
+    rowPitch_ = plot.height() / static_cast<int>(RowCount);
     barH_ = std::min(rowPitch_ * 0.6, 46.0 * scale);
     const auto xOf = [&](double s) { return plot.left() + s / end * plot.width(); };
 

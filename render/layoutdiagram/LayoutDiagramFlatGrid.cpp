@@ -190,7 +190,7 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
             }
         }
         if (best) {
-            const int columns = best->columns, cellRows = best->cellRows;
+            const int columns = best->columns;
             const LabelForm form = best->form;
             const double cell = best->cell, labelW = best->labelW, blockH = best->blockH, rowH = best->rowH, boardW = best->boardW,
                          ghostW = best->ghostW, pileW = best->pileW, totalW = best->totalW;

@@ -44,11 +44,6 @@ QString htmlPage(const QString& body, double scale)
     return theme::styled(QString("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:@ink'>%2</body></html>").arg(10.0 * scale, 0, 'f', 1).arg(body));
 }
 
-QString row(const QString& label, const QString& value)
-{
-    return QString("<tr><td style='color:@muted; padding-right:14px'>%1</td><td><b>%2</b></td></tr>").arg(label, value);
-}
-
 // After worked example B, "Validate the plan in stages": one fragment per stage, the introduction
 // with the first, so that the report can break a page between stages.
 std::vector<QString> validationStages(const Analysis& a)

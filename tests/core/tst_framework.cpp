@@ -21,6 +21,14 @@ Plan withFramework(const nlohmann::json& framework, const std::vector<std::strin
     return planFromJson(doc);
 }
 
+// A framework that names a profile and sets no switch of its own.
+FrameworkSpec frameworkNamed(std::string profile)
+{
+    FrameworkSpec framework;
+    framework.profile = std::move(profile);
+    return framework;
+}
+
 double stepOf(const Plan& plan)
 {
     return analyse(plan).predicted.stepSeconds;
@@ -57,14 +65,14 @@ void TestFramework::profilesSetTheirSwitches()
 {
     for (auto name : frameworkProfileNames())
         QVERIFY2(findFrameworkProfile(name), std::string(name).c_str());
-    const FrameworkSpec mc = resolvedFramework(FrameworkSpec{"megatron-core-2024"});
+    const FrameworkSpec mc = resolvedFramework(frameworkNamed("megatron-core-2024"));
     QVERIFY(mc.tpCommOverlap.value_or(false) && mc.overlapGradReduce.value_or(false) && mc.fp32Gradients.value_or(false));
     QVERIFY(mc.flashAttention == FlashAttentionVersion::V3);
-    const FrameworkSpec ds = resolvedFramework(FrameworkSpec{"megatron-deepspeed-2022"});
+    const FrameworkSpec ds = resolvedFramework(frameworkNamed("megatron-deepspeed-2022"));
     QVERIFY(!ds.dropout);  // left unknown on purpose
     QVERIFY(ds.flashAttention == FlashAttentionVersion::None);
     // The plan's own switch wins over its profile's.
-    FrameworkSpec own{"pytorch-fsdp2"};
+    FrameworkSpec own = frameworkNamed("pytorch-fsdp2");
     own.overlapParamGather = false;
     QCOMPARE(resolvedFramework(own).overlapParamGather.value(), false);
     const Plan plan = withFramework({{"profile", "megatron-core-2024"}});

@@ -371,7 +371,10 @@ void TestSearch::llama405bOnH200sTopRowKeepsTheMargin()
     plan.cluster.gpus = 16384;
     plan.training.tokens = 15.6e12;
     plan.training.globalBatchSequences = 2048;
-    plan.layout = LayoutSpec{8, 16, 128, 1};
+    plan.layout = LayoutSpec{};  // TP 8 x PP 16 x DP 128, everything else at its default
+    plan.layout.tp = 8;
+    plan.layout.pp = 16;
+    plan.layout.dp = 128;
     SearchOptions options;
     options.top = 10;
     const SearchResult result = searchLayouts(plan, options);

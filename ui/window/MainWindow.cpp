@@ -619,7 +619,7 @@ bool MainWindow::exportView(ReportView view, const QString& path)
 {
     const ReportContext context(doc_->analysis(), QFileInfo(doc_->displayName()).completeBaseName());
     QString error;
-    if (!slideexport::writeSlide(context, Slide{view, 0, 0, {}}, path, &error)) {
+    if (!slideexport::writeSlide(context, Slide{view, 0, 0, {}, SlideKind::View, {}}, path, &error)) {
         showError(tr("Export failed"), error);
         return false;
     }
