@@ -223,7 +223,8 @@ const T& requirePreset(const trainplan::PresetMatch<T>& match, const std::string
     std::string list;
     for (const auto& c : match.candidates)
         list += "\n  " + c;
-    throw PresetNameError(option + " \"" + name + "\"" + (match.ambiguous ? " is ambiguous; it matches:" : " matches no preset; the presets are:") + list);
+    throw PresetNameError(
+        option + " \"" + name + "\"" + (match.ambiguous ? " is ambiguous; it matches:" : " matches no preset; the presets are:") + list);
 }
 
 // --model and --gpu write a preset's numbers into the plan document before any --set.
@@ -325,7 +326,8 @@ int runSearch(const Options& o)
     else
         std::cout << trainplan::searchToText(result);
     if (result.rows.empty() && !result.cancelled) {
-        std::cerr << "trainplan-cli: red flag: no layout of this model fits on this cluster" << (options.requireMemoryMargin ? " with the memory margin" : "") << "\n";
+        std::cerr << "trainplan-cli: red flag: no layout of this model fits on this cluster"
+                  << (options.requireMemoryMargin ? " with the memory margin" : "") << "\n";
         return kExitRedFlags;
     }
     return kExitOk;
@@ -346,14 +348,16 @@ int runExport(const Options& o, int argc, char** argv)
     const trainplan::Analysis analysis = trainplan::analyse(loadPlan(o));
     // The derivation needs no drawing, so it is written here, atomically, in every build.
     if (!o.markdown.empty())
-        trainplan::writeFileAtomically(o.markdown, "# " + planTitle(o.planPath) + "\n\n" + trainplan::derivationToMarkdown(trainplan::derive(analysis)));
+        trainplan::writeFileAtomically(
+            o.markdown, "# " + planTitle(o.planPath) + "\n\n" + trainplan::derivationToMarkdown(trainplan::derive(analysis)));
     if (o.pdf.empty() && o.slides.empty()) {
         std::cout << o.markdown << "\n";
         return exitStatusFor(analysis.estimate);
     }
 #ifdef TRAINPLAN_WITH_EXPORT
     // Headless unless a display is there: exports never need a window.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QGuiApplication app(argc, argv);
     ExportRequest request;

@@ -167,8 +167,9 @@ LayoutRationale layoutRationale(const Analysis& a)
             alt.stepSeconds = other.predicted.stepSeconds;
             const double change = alt.stepSeconds / a.predicted.stepSeconds - 1;
             alt.faster = change < 0;
-            alt.verdict = formatSeconds(alt.stepSeconds) + " per step, " + formatPercent(std::abs(change)) + (change < 0 ? " faster" : " slower") +
-                          "; " + formatBytes(oe.perGpu.total) + " per GPU" + (oe.hasMargin ? "" : ", under the memory margin");
+            alt.verdict = formatSeconds(alt.stepSeconds) + " per step, " + formatPercent(std::abs(change))
+                + (change < 0 ? " faster" : " slower") + "; " + formatBytes(oe.perGpu.total) + " per GPU"
+                + (oe.hasMargin ? "" : ", under the memory margin");
         }
         all.push_back(alt);
     }

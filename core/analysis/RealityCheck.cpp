@@ -167,15 +167,16 @@ void addKorthikanti(const json& c, std::vector<RealityCase>& out)
     const long long batch = par.at("global_batch_seqs").get<long long>();
     const int micro = intOr(par, "micro_batch", kUnpublishedMicroBatch);
     const int v = intOr(par, "interleave_stages", 1);
-    RealityCase present = realityCase(c.at("id"), locationOf(c), seleneGptPlan(c.at("model"), c.at("hardware").at("count")), RealityMetric::Mfu,
-                        measured.at("MFU_pct").get<double>() / 100.0);
+    RealityCase present = realityCase(c.at("id"), locationOf(c), seleneGptPlan(c.at("model"), c.at("hardware").at("count")),
+        RealityMetric::Mfu, measured.at("MFU_pct").get<double>() / 100.0);
     setLayout(present.plan, sizes, batch, micro, Recompute::Selective, true, v);
     // The full-recompute baseline (TP without SP): its iteration time, or its MFU for dp8.
     if (measured.contains("iteration_time_s_full_recompute") || measured.contains("MFU_pct_with_full_recompute")) {
         const bool time = measured.contains("iteration_time_s_full_recompute");
-        RealityCase full = realityCase(present.id + " full", present.location, present.plan, time ? RealityMetric::IterationSeconds : RealityMetric::Mfu,
-                         time ? measured.at("iteration_time_s_full_recompute").get<double>()
-                              : measured.at("MFU_pct_with_full_recompute").get<double>() / 100.0);
+        RealityCase full =
+            realityCase(present.id + " full", present.location, present.plan, time ? RealityMetric::IterationSeconds : RealityMetric::Mfu,
+                time ? measured.at("iteration_time_s_full_recompute").get<double>()
+                     : measured.at("MFU_pct_with_full_recompute").get<double>() / 100.0);
         setLayout(full.plan, sizes, batch, micro, Recompute::Full, false, v);
         out.push_back(std::move(present));
         out.push_back(std::move(full));
@@ -205,8 +206,9 @@ void addLayerTimes(const json& runs, const json& c, std::vector<RealityCase>& ou
     for (const auto& s : settings) {
         if (!ms.contains(s.key))
             continue;
-        RealityCase rc = realityCase(c.at("id").get<std::string>() + " " + s.key, locationOf(c), seleneGptPlan(shape->at("model"), c.at("hardware").at("count")),
-                       RealityMetric::LayerMilliseconds, ms.at(s.key).at("total").get<double>());
+        RealityCase rc = realityCase(c.at("id").get<std::string>() + " " + s.key, locationOf(c),
+            seleneGptPlan(shape->at("model"), c.at("hardware").at("count")), RealityMetric::LayerMilliseconds,
+            ms.at(s.key).at("total").get<double>());
         LayoutSpec sizes = unitSizes();
         sizes.tp = par.at("TP").get<int>();
         setLayout(rc.plan, sizes, micro, micro, s.recompute, s.sp, 1);

@@ -101,8 +101,9 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
         in.push_back(scaled("Matmul efficiency", "step_time.matmul_efficiency", base.efficiency.matmulEfficiency, f,
                             [](Plan&, StepTimeOptions& o, double v) { o.efficiency.matmulEfficiency = v; }));
         if (usesFlashAttention(plan))
-            in.push_back(scaled("FlashAttention efficiency", "step_time.flash_attention_efficiency", base.efficiency.flashAttentionEfficiency,
-                                f, [](Plan&, StepTimeOptions& o, double v) { o.efficiency.flashAttentionEfficiency = v; }));
+            in.push_back(
+                scaled("FlashAttention efficiency", "step_time.flash_attention_efficiency", base.efficiency.flashAttentionEfficiency, f,
+                    [](Plan&, StepTimeOptions& o, double v) { o.efficiency.flashAttentionEfficiency = v; }));
         in.push_back(scaled("HBM bandwidth", "hbm_bandwidth_gb_per_s", base.efficiency.hbmBytesPerSecond, f,
                             [](Plan&, StepTimeOptions& o, double v) { o.efficiency.hbmBytesPerSecond = v; }));
     } else {
@@ -110,7 +111,8 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
     }
     // Global batch: the nearest multiple of DP x micro-batch (x PP when interleaving, which needs
     // whole groups of p micro-batches) to +-fraction, at least one step away.
-    const long long unit = (long long)plan.layout.dp * tr.microBatchSize * (plan.layout.schedule == Schedule::Interleaved ? plan.layout.pp : 1);
+    const long long unit =
+        (long long)plan.layout.dp * tr.microBatchSize * (plan.layout.schedule == Schedule::Interleaved ? plan.layout.pp : 1);
     in.push_back({"Global batch", "training.global_batch_sequences", double(tr.globalBatchSequences),
                   [=](int direction, Plan& p, StepTimeOptions&) -> std::optional<double> {
                       const double target = tr.globalBatchSequences * (1.0 + direction * f);
@@ -152,8 +154,8 @@ std::vector<Input> inputsFor(const Plan& plan, const StepTimeOptions& base, cons
                   SensitivityKind::Discrete, "s"});
     if (cl.mtbfSeconds) {
         const double mtbf = *cl.mtbfSeconds;
-        in.push_back(scaled("MTBF", cl.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", mtbf, f,
-                            [](Plan& p, StepTimeOptions&, double v) { p.cluster.mtbfSeconds = v; }));
+        in.push_back(scaled("MTBF", cl.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", mtbf,
+            f, [](Plan& p, StepTimeOptions&, double v) { p.cluster.mtbfSeconds = v; }));
     }
     const auto& rel = plan.reliability;
     if (rel.checkpointWriteSeconds)
@@ -243,7 +245,8 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
                 out.bars.push_back(std::move(bar));
         }
     }
-    std::stable_sort(out.bars.begin(), out.bars.end(), [](const SensitivityBar& a, const SensitivityBar& b) { return a.swingDays > b.swingDays; });
+    std::stable_sort(
+        out.bars.begin(), out.bars.end(), [](const SensitivityBar& a, const SensitivityBar& b) { return a.swingDays > b.swingDays; });
     return out;
 }
 

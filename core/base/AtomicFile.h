@@ -23,8 +23,8 @@ private:
 // then fsync(), close() and rename() over the target, then fsyncs the directory. On any
 // failure the temporary file is removed, the previous file is untouched, and FileWriteError
 // is thrown. The temporary file is unnamed while it is written (O_TMPFILE where the file system
-// has it), so a process killed mid-write leaves no partial file behind. When `path` is a symbolic link, the file it points to is replaced and the link
-// kept. A new file gets mode 0666 & ~umask; a replaced file keeps its mode.
+// has it), so a process killed mid-write leaves no partial file behind. When `path` is a symbolic link, the file it points to is replaced
+// and the link kept. A new file gets mode 0666 & ~umask; a replaced file keeps its mode.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
 
 // For tests: make the next atomic writes fail at one step as if the system call had

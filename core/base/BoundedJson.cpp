@@ -301,7 +301,8 @@ BoundedJsonResult tryParseJsonBounded(const std::string& text, const std::string
     result.path = builder.path();
     if (builder.tooDeep()) {
         result.status = Status::TooDeep;
-        result.message = what + " nests deeper than " + std::to_string(maxDepth) + " levels (a plan is four levels deep); refusing to read it";
+        result.message =
+            what + " nests deeper than " + std::to_string(maxDepth) + " levels (a plan is four levels deep); refusing to read it";
         return result;
     }
     if (const char* end = builder.duplicateEnd()) {
@@ -328,8 +329,8 @@ BoundedJsonResult tryParseJsonBounded(const std::string& text, const std::string
     // A key that is not UTF-8: its object is the path (the key has no name to give), and the
     // position is where the key starts.
     if (builder.betweenKeys() && builder.errorText().find("ill-formed UTF-8") != std::string::npos) {
-        result.message = what + " is not valid JSON: parse error at " + lineAndColumn(text, openingQuote(text, builder.errorPosition())) + ": a key " +
-                         inObject(builder.path()) + " is not valid UTF-8";
+        result.message = what + " is not valid JSON: parse error at " + lineAndColumn(text, openingQuote(text, builder.errorPosition()))
+            + ": a key " + inObject(builder.path()) + " is not valid UTF-8";
         return result;
     }
     std::string message = builder.errorText();

@@ -64,16 +64,19 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
     }
     const long long perStep = (long long)l.dp * tr.microBatchSize;
     if (tr.globalBatchSequences % perStep != 0 || tr.globalBatchSequences < perStep)
-        add(est, WarningCode::BatchNotDivisible, Severity::Error, "training.global_batch_sequences", double(tr.globalBatchSequences), l.dp, tr.microBatchSize);
+        add(est, WarningCode::BatchNotDivisible, Severity::Error, "training.global_batch_sequences", double(tr.globalBatchSequences), l.dp,
+            tr.microBatchSize);
     if (m.sequenceLength % l.cp != 0 || (l.cp > 1 && (m.sequenceLength / l.cp) % 2 != 0))
         add(est, WarningCode::CpDoesNotDivideSequence, Severity::Error, "layout.cp", l.cp, m.sequenceLength);
     for (const auto& st : est.stages)
         if (!st.fits)
-            add(est, WarningCode::StageOverCapacity, Severity::Error, "layout", st.memory.total, est.capacityBytes, st.memory.total - est.capacityBytes, st.index);
+            add(est, WarningCode::StageOverCapacity, Severity::Error, "layout", st.memory.total, est.capacityBytes,
+                st.memory.total - est.capacityBytes, st.index);
     if (l.schedule == Schedule::Interleaved) {
         const long long mb = est.pipeline.microbatches;
         if (l.pp < 2 || l.virtualStages < 2 || m.layers % (l.pp * l.virtualStages) != 0)
-            add(est, WarningCode::InterleavedNeedsDivisibleLayers, Severity::Error, "layout.virtual_stages", l.virtualStages, l.pp, m.layers);
+            add(est, WarningCode::InterleavedNeedsDivisibleLayers, Severity::Error, "layout.virtual_stages", l.virtualStages, l.pp,
+                m.layers);
         if (mb % l.pp != 0)
             add(est, WarningCode::InterleavedNeedsMicrobatches, Severity::Error, "layout.schedule", double(mb), l.pp);
     }
@@ -101,7 +104,8 @@ void checkLayout(const Plan& plan, Estimate& est)
         add(est, WarningCode::PpDoesNotDivideLayers, Severity::Warning, "layout.pp", l.pp, m.layers);
     for (const auto& st : est.stages)
         if (st.withinMargin)
-            add(est, WarningCode::StageNearCapacity, Severity::Warning, "layout", st.memory.total, est.capacityBytes, tr.memoryMarginFraction, st.index);
+            add(est, WarningCode::StageNearCapacity, Severity::Warning, "layout", st.memory.total, est.capacityBytes,
+                tr.memoryMarginFraction, st.index);
 
     const long long mb = est.pipeline.microbatches;
     if (l.pp > 1) {
@@ -124,7 +128,8 @@ void checkLayout(const Plan& plan, Estimate& est)
     if (!rel.failuresModelled)
         add(est, WarningCode::NoFailureAllowance, Severity::Warning, "cluster.mtbf_hours_per_node");
     else if (rel.lostSecondsPerFailure >= rel.clusterMtbfSeconds)
-        add(est, WarningCode::FailuresOutpaceProgress, Severity::Error, "cluster.mtbf_hours_per_node", rel.lostSecondsPerFailure, rel.clusterMtbfSeconds);
+        add(est, WarningCode::FailuresOutpaceProgress, Severity::Error, "cluster.mtbf_hours_per_node", rel.lostSecondsPerFailure,
+            rel.clusterMtbfSeconds);
 
     if (const PresetCheck preset = presetCheck(plan.cluster); preset.mask != 0)
         add(est, WarningCode::AcceleratorDiffersFromPreset, Severity::Warning, "cluster.accelerator", preset.mask, preset.presetIndex);

@@ -60,37 +60,49 @@ std::string describe(const Warning& w)
     case WarningCode::TpDoesNotDivideHeads:
         return "TP " + n(w.a) + " does not divide the " + countOf(w.b, "attention head") + "; each TP rank must hold whole heads.";
     case WarningCode::TpDoesNotDivideKvHeads:
-        return "TP " + n(w.a) + " and the " + n(w.b) + " KV heads do not divide one another; KV heads cannot be split or replicated evenly.";
+        return "TP " + n(w.a) + " and the " + n(w.b)
+            + " KV heads do not divide one another; KV heads cannot be split or replicated evenly.";
     case WarningCode::TpReplicatesKvHeads:
-        return "TP " + n(w.a) + " exceeds the " + countOf(w.b, "KV head") + ", so each KV head is replicated on " + countOf(w.a / w.b, "rank") + ".";
+        return "TP " + n(w.a) + " exceeds the " + countOf(w.b, "KV head") + ", so each KV head is replicated on "
+            + countOf(w.a / w.b, "rank") + ".";
     case WarningCode::PpDoesNotDivideLayers:
-        return "PP " + n(w.a) + " does not divide the " + n(w.b) + " layers; stages get uneven layer counts (set layout.stage_layers to choose).";
+        return "PP " + n(w.a) + " does not divide the " + n(w.b)
+            + " layers; stages get uneven layer counts (set layout.stage_layers to choose).";
     case WarningCode::StageLayersMismatch:
-        return "layout.stage_layers lists " + n(w.a) + " stages summing to " + n(w.b) + " layers; it must list PP = " + n(w.c) + " stages summing to model.layers.";
+        return "layout.stage_layers lists " + n(w.a) + " stages summing to " + n(w.b) + " layers; it must list PP = " + n(w.c)
+            + " stages summing to model.layers.";
     case WarningCode::LayoutProductMismatch:
-        return parallelLabelsText(" x ") + " = " + n(w.a) + " GPUs but the cluster has " + n(w.b) + "; change a layout dimension or set layout.dp to \"auto\".";
+        return parallelLabelsText(" x ") + " = " + n(w.a) + " GPUs but the cluster has " + n(w.b)
+            + "; change a layout dimension or set layout.dp to \"auto\".";
     case WarningCode::BatchNotDivisible:
         return "Global batch of " + n(w.a) + " sequences is not a multiple of DP " + n(w.b) + " x micro-batch " + n(w.c) + ".";
     case WarningCode::StageOverCapacity:
-        return "Pipeline stage " + std::to_string(w.stage + 1) + " needs " + formatBytes(w.a) + " per GPU, " + formatBytes(w.c) +
-               " over the " + formatBytes(w.b) + " capacity: raise TP or PP, shard more (ZeRO), recompute activations or shrink the micro-batch.";
+        return "Pipeline stage " + std::to_string(w.stage + 1) + " needs " + formatBytes(w.a) + " per GPU, " + formatBytes(w.c)
+            + " over the " + formatBytes(w.b)
+            + " capacity: raise TP or PP, shard more (ZeRO), recompute activations or shrink the micro-batch.";
     case WarningCode::StageNearCapacity:
-        return "Pipeline stage " + std::to_string(w.stage + 1) + " needs " + formatBytes(w.a) + " per GPU, leaving only " + formatBytes(w.b - w.a) +
-               " (" + formatPercent((w.b - w.a) / w.b) + ") of the " + formatBytes(w.b) + " free, under the " + formatPercent(w.c, 0) +
-               " margin (training.memory_margin_fraction): a longer sequence, a larger micro-batch or an allocator spike would run out of memory.";
+        return "Pipeline stage " + std::to_string(w.stage + 1) + " needs " + formatBytes(w.a) + " per GPU, leaving only "
+            + formatBytes(w.b - w.a) + " (" + formatPercent((w.b - w.a) / w.b) + ") of the " + formatBytes(w.b) + " free, under the "
+            + formatPercent(w.c, 0)
+            + " margin (training.memory_margin_fraction): a longer sequence, a larger micro-batch or an allocator spike would run out of "
+              "memory.";
     case WarningCode::LargeBubble:
-        return "Pipeline bubble is " + formatPercent(w.a) + " of the step (over " + formatPercent(w.b, 0) + "): add micro-batches, interleave stages or lower PP.";
+        return "Pipeline bubble is " + formatPercent(w.a) + " of the step (over " + formatPercent(w.b, 0)
+            + "): add micro-batches, interleave stages or lower PP.";
     case WarningCode::FewMicrobatches:
-        return "Only " + countOf(w.a, "micro-batch", "micro-batches") + " per replica for PP " + n(w.b) + ": the pipeline never fills. Raise the global batch or lower DP or PP.";
+        return "Only " + countOf(w.a, "micro-batch", "micro-batches") + " per replica for PP " + n(w.b)
+            + ": the pipeline never fills. Raise the global batch or lower DP or PP.";
     case WarningCode::DpNotHidden:
         return "DP gradient reduction takes " + formatSeconds(w.a) + ", longer than the " + formatSeconds(w.b) +
                " backward pass it should hide under; the excess is exposed every step.";
     case WarningCode::NoFailureAllowance:
         return "No failure rate is set (cluster.mtbf_hours_per_node), so the plan has no allowance for failures, restarts or lost work.";
     case WarningCode::FailuresOutpaceProgress:
-        return "Each failure costs " + formatSeconds(w.a) + " but failures arrive every " + formatSeconds(w.b) + ": the run cannot make progress.";
+        return "Each failure costs " + formatSeconds(w.a) + " but failures arrive every " + formatSeconds(w.b)
+            + ": the run cannot make progress.";
     case WarningCode::CpDoesNotDivideSequence:
-        return "CP " + n(w.a) + " must divide the sequence length " + n(w.b) + " into an even number of tokens per rank (load-balanced causal chunks).";
+        return "CP " + n(w.a) + " must divide the sequence length " + n(w.b)
+            + " into an even number of tokens per rank (load-balanced causal chunks).";
     case WarningCode::InterleavedNeedsDivisibleLayers:
         return "Interleaved 1F1B needs PP > 1, at least 2 virtual stages, and PP x virtual stages (" + n(w.b) + " x " + n(w.a) +
                ") dividing the " + n(w.c) + " layers.";
@@ -99,11 +111,13 @@ std::string describe(const Warning& w)
     case WarningCode::VirtualStagesWithoutInterleaving:
         return "Virtual stages (" + n(w.a) + ") only take effect with the interleaved schedule.";
     case WarningCode::Zero3WithPipeline:
-        return "ZeRO-3 with PP " + n(w.b) + " re-gathers each stage's weights for every micro-batch; Megatron-LM does not combine them. Prefer ZeRO-1 with PP.";
+        return "ZeRO-3 with PP " + n(w.b)
+            + " re-gathers each stage's weights for every micro-batch; Megatron-LM does not combine them. Prefer ZeRO-1 with PP.";
     case WarningCode::SequenceParallelWithoutTp:
         return "Sequence parallelism has no effect without tensor parallelism (TP = 1).";
     case WarningCode::HighMfu:
-        return "An MFU of " + formatPercent(w.a, 0) + " is above what large runs report (" + formatPercent(w.b, 0) + " is already exceptional).";
+        return "An MFU of " + formatPercent(w.a, 0) + " is above what large runs report (" + formatPercent(w.b, 0)
+            + " is already exceptional).";
     case WarningCode::AcceleratorDiffersFromPreset: {
         const auto& presets = acceleratorPresets();
         const size_t index = size_t(w.b);
@@ -121,8 +135,9 @@ std::string describe(const Warning& w)
         const std::string memoryNote = (int(w.a) & 1) && index < presets.size()
             ? " (its memory is " + formatBytes(presets[index].memoryBytes) + ", what CUDA sees of the part, not the name's figure)"
             : std::string();
-        return "cluster.accelerator says \"" + name + "\" but " + fields + (count == 1 ? " differs" : " differ") + " from that preset's figures" + memoryNote +
-               "; correct them (or use --gpu / the preset menu), or rename the accelerator if the hardware really differs.";
+        return "cluster.accelerator says \"" + name + "\" but " + fields + (count == 1 ? " differs" : " differ")
+            + " from that preset's figures" + memoryNote
+            + "; correct them (or use --gpu / the preset menu), or rename the accelerator if the hardware really differs.";
     }
     case WarningCode::Fp8Unsupported:
         if (w.a > 0)

@@ -9,15 +9,17 @@ namespace trainplan {
 
 inline constexpr NameTable<FfnKind, 2> kFfnKindNames{{{FfnKind::SwiGlu, "swiglu"}, {FfnKind::Gelu, "gelu"}}};
 inline constexpr NameTable<NormKind, 2> kNormNames{{{NormKind::RmsNorm, "rmsnorm"}, {NormKind::LayerNorm, "layernorm"}}};
-inline constexpr NameTable<PositionEmbedding, 2> kPositionNames{{{PositionEmbedding::Rope, "rope"}, {PositionEmbedding::Learned, "learned"}}};
+inline constexpr NameTable<PositionEmbedding, 2> kPositionNames{
+    {{PositionEmbedding::Rope, "rope"}, {PositionEmbedding::Learned, "learned"}}};
 inline constexpr NameTable<PrecisionScheme, 3> kPrecisionNames{{
     {PrecisionScheme::Bf16WithFp32MasterAdam, "bf16-fp32-master-adam"},
     {PrecisionScheme::Bf16AdamNoMaster, "bf16-adam-no-master"},
     {PrecisionScheme::Fp32Adam, "fp32-adam"},
 }};
-inline constexpr NameTable<Schedule, 4> kScheduleNames{
-    {{Schedule::GPipe, "gpipe"}, {Schedule::OneFOneB, "1f1b"}, {Schedule::Interleaved, "interleaved"}, {Schedule::ZeroBubble, "zero-bubble"}}};
-inline constexpr NameTable<Recompute, 3> kRecomputeNames{{{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
+inline constexpr NameTable<Schedule, 4> kScheduleNames{{{Schedule::GPipe, "gpipe"}, {Schedule::OneFOneB, "1f1b"},
+    {Schedule::Interleaved, "interleaved"}, {Schedule::ZeroBubble, "zero-bubble"}}};
+inline constexpr NameTable<Recompute, 3> kRecomputeNames{
+    {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
 inline constexpr NameTable<MatmulPrecision, 4> kMatmulPrecisionNames{{{MatmulPrecision::Bf16, "bf16"},
                                                                       {MatmulPrecision::Fp8, "fp8"},
                                                                       {MatmulPrecision::Fp8Blockwise, "fp8-blockwise"},

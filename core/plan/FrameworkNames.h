@@ -8,8 +8,8 @@ namespace trainplan {
 
 inline constexpr NameTable<FlashAttentionVersion, 3> kFlashAttentionVersionNames{
     {{FlashAttentionVersion::None, "none"}, {FlashAttentionVersion::V2, "2"}, {FlashAttentionVersion::V3, "3"}}};
-inline constexpr NameTable<OptimizerImplementation, 3> kOptimizerImplementationNames{
-    {{OptimizerImplementation::Fused, "fused"}, {OptimizerImplementation::Foreach, "foreach"}, {OptimizerImplementation::PerTensor, "per-tensor"}}};
+inline constexpr NameTable<OptimizerImplementation, 3> kOptimizerImplementationNames{{{OptimizerImplementation::Fused, "fused"},
+    {OptimizerImplementation::Foreach, "foreach"}, {OptimizerImplementation::PerTensor, "per-tensor"}}};
 
 inline constexpr NameTable<GradientAccumulation, 3> kGradientAccumulationNames{
     {{GradientAccumulation::Fused, "fused"}, {GradientAccumulation::Autograd, "autograd"}, {GradientAccumulation::Fp32Copy, "fp32-copy"}}};

@@ -136,7 +136,8 @@ const FrameworkSpec* findFrameworkProfile(std::string_view name)
 
 const std::array<std::string_view, 4>& frameworkProfileNames()
 {
-    static const std::array<std::string_view, 4> names{"megatron-core-2024", "megatron-lm-2021", "megatron-deepspeed-2022", "pytorch-fsdp2"};
+    static const std::array<std::string_view, 4> names{
+        "megatron-core-2024", "megatron-lm-2021", "megatron-deepspeed-2022", "pytorch-fsdp2"};
     return names;
 }
 

@@ -91,88 +91,155 @@ std::vector<PlanField> makeFields()
     return {
         Builder("format", T::Text, "file format, always \"trainplan.plan\"").required().title("Format"),
         Builder("version", T::Integer, "format version").range(1, 1'000'000).required().title("Version"),
-        Builder("name", T::Text, "plan name; unless name_user_set, the generated \"70B on 2,048 H100s, 1.4T tokens\"").note("generated").maxChars(kMaxNameChars).title("Name"),
-        Builder("name_user_set", T::Boolean, "true: name was typed and stays as typed; false: it follows the model, GPUs and tokens").note("absent: true when name differs from the generated name").title("Name typed"),
+        Builder("name", T::Text, "plan name; unless name_user_set, the generated \"70B on 2,048 H100s, 1.4T tokens\"")
+            .note("generated").maxChars(kMaxNameChars).title("Name"),
+        Builder("name_user_set", T::Boolean, "true: name was typed and stays as typed; false: it follows the model, GPUs and tokens")
+            .note("absent: true when name differs from the generated name").title("Name typed"),
         Builder("notes", T::Text, "free-text notes").byDefault("\"\"").maxChars(kMaxNotesChars).title("Notes"),
 
         Builder("model.name", T::Text, "model name").byDefault("\"\"").maxChars(kMaxNameChars).title("Model name"),
         Builder("model.layers", T::Integer, "transformer layers L").range(1, 10'000).required().title("Layers", "L"),
         Builder("model.hidden_size", T::Integer, "hidden size h").range(1, 1'000'000).required().title("Hidden size", "h"),
         Builder("model.ffn_hidden_size", T::Integer, "feed-forward width f").range(1, 4'000'000).required().title("FFN size", "f"),
-        Builder("model.ffn_kind", T::Choice, "feed-forward kind (gated: three h x f matrices; else two)").choices(kFfnKinds).byDefault("\"swiglu\"").title("FFN kind"),
+        Builder("model.ffn_kind", T::Choice, "feed-forward kind (gated: three h x f matrices; else two)")
+            .choices(kFfnKinds).byDefault("\"swiglu\"").title("FFN kind"),
         Builder("model.attention_heads", T::Integer, "attention heads a").range(1, 65'536).required().title("Heads", "a"),
-        Builder("model.kv_heads", T::Integer, "key-value heads (GQA/MQA), dividing the attention heads").range(1, 65'536).note("= model.attention_heads").title("KV heads"),
-        Builder("model.head_dim", T::Integer, "head dimension d").range(1, 65'536).note("= hidden_size / attention_heads").title("Head size", "d"),
+        Builder("model.kv_heads", T::Integer, "key-value heads (GQA/MQA), dividing the attention heads")
+            .range(1, 65'536).note("= model.attention_heads").title("KV heads"),
+        Builder("model.head_dim", T::Integer, "head dimension d")
+            .range(1, 65'536).note("= hidden_size / attention_heads").title("Head size", "d"),
         Builder("model.vocab_size", T::Integer, "vocabulary size V").range(1, 100'000'000).required().title("Vocabulary", "V"),
         Builder("model.tied_embeddings", T::Boolean, "output layer shares the embedding").byDefault("false").title("Tied embeddings"),
-        Builder("model.sequence_length", T::Integer, "sequence length s").unit("tokens").range(1, 10'000'000).required().title("Sequence length", "s"),
-        Builder("model.norm", T::Choice, "normalisation (LayerNorm adds a bias per norm)").choices(kNorms).byDefault("\"rmsnorm\"").title("Norm"),
+        Builder("model.sequence_length", T::Integer, "sequence length s")
+            .unit("tokens").range(1, 10'000'000).required().title("Sequence length", "s"),
+        Builder("model.norm", T::Choice, "normalisation (LayerNorm adds a bias per norm)")
+            .choices(kNorms).byDefault("\"rmsnorm\"").title("Norm"),
         Builder("model.bias", T::Boolean, "linear layers have biases").byDefault("false").title("Biases"),
-        Builder("model.position_embedding", T::Choice, "position embedding (learned adds s x h parameters)").choices(kPositions).byDefault("\"rope\"").title("Position embedding"),
-        Builder("model.layer_kinds", T::ObjectList, "runs of layers of other shapes, first layer first; their layers add up to model.layers")
+        Builder("model.position_embedding", T::Choice, "position embedding (learned adds s x h parameters)")
+            .choices(kPositions).byDefault("\"rope\"").title("Position embedding"),
+        Builder("model.layer_kinds", T::ObjectList, "runs of layers of other shapes, first layer first; their layers add up to "
+                "model.layers")
+            
             .range(1, kMaxLayerKinds).note("absent: every layer as model.*").title("Layer kinds"),
         Builder("model.layer_kinds.name", T::Text, "the kind's label").maxChars(kMaxNameChars).note("absent: generated").title("Kind name"),
         Builder("model.layer_kinds.layers", T::Integer, "consecutive layers of this kind").range(1, 10'000).required().title("Kind layers"),
-        Builder("model.layer_kinds.ffn_hidden_size", T::Integer, "the kind's feed-forward width f").range(1, 4'000'000).note("= model.ffn_hidden_size").title("Kind FFN size", "f"),
-        Builder("model.layer_kinds.ffn_kind", T::Choice, "the kind's feed-forward kind").choices(kFfnKinds).note("= model.ffn_kind").title("Kind FFN kind"),
+        Builder("model.layer_kinds.ffn_hidden_size", T::Integer, "the kind's feed-forward width f")
+            .range(1, 4'000'000).note("= model.ffn_hidden_size").title("Kind FFN size", "f"),
+        Builder("model.layer_kinds.ffn_kind", T::Choice, "the kind's feed-forward kind")
+            .choices(kFfnKinds).note("= model.ffn_kind").title("Kind FFN kind"),
 
         Builder("cluster.accelerator", T::Text, "accelerator label").byDefault("\"\"").maxChars(kMaxNameChars).title("Accelerator"),
         Builder("cluster.gpus", T::Integer, "GPUs in the job").range(1, kMaxGpus).required().title("GPUs"),
-        Builder("cluster.gpus_per_node", T::Integer, "GPUs per node (sharing the fast link)").range(1, 4096).required().title("GPUs per node"),
+        Builder("cluster.gpus_per_node", T::Integer, "GPUs per node (sharing the fast link)")
+            .range(1, 4096).required().title("GPUs per node"),
         Builder("cluster.memory_gb", T::Number, "memory per GPU").unit("GB", GB).range(0.1, 100'000).required().title("Memory per GPU"),
-        Builder("cluster.peak_bf16_tflops", T::Number, "dense BF16 peak per GPU").unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).required().title("Peak BF16"),
-        Builder("cluster.peak_fp8_tflops", T::Number, "dense FP8 peak per GPU").unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).note("absent: the accelerator preset's (none for a part without FP8)").title("Peak FP8"),
-        Builder("cluster.intra_node_bandwidth_gb_per_s", T::Number, "intra-node bandwidth per GPU, per direction").unit("GB/s", GB).range(0.01, 100'000).required().title("NVLink"),
-        Builder("cluster.inter_node_bandwidth_gb_per_s", T::Number, "inter-node bandwidth per GPU").unit("GB/s", GB).range(0.01, 100'000).required().title("Network"),
-        Builder("cluster.in_network_reduction", T::Choice, "all-reduces reduced in the switches: NVLink SHARP (NVLS) inside a node, and InfiniBand SHARP across nodes").choices(kInNetworkReductions).byDefault("\"none\"").title("Switch reduction"),
-        Builder("cluster.mtbf_hours_per_node", T::Number, "mean time between failures of one node").unit("hours", HOUR).range(0.1, units::giga).note("absent: failures not modelled (a red flag)").instead("cluster.mtbf_hours_per_gpu").title("Node MTBF"),
-        Builder("cluster.mtbf_hours_per_gpu", T::Number, "mean time between failures of one GPU").unit("hours", HOUR).range(0.1, units::giga).note("absent: failures not modelled (a red flag)").instead("cluster.mtbf_hours_per_node").title("GPU MTBF"),
+        Builder("cluster.peak_bf16_tflops", T::Number, "dense BF16 peak per GPU")
+            .unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).required().title("Peak BF16"),
+        Builder("cluster.peak_fp8_tflops", T::Number, "dense FP8 peak per GPU")
+            .unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).note("absent: the accelerator preset's (none for a part without FP8)")
+            .title("Peak FP8"),
+        Builder("cluster.intra_node_bandwidth_gb_per_s", T::Number, "intra-node bandwidth per GPU, per direction")
+            .unit("GB/s", GB).range(0.01, 100'000).required().title("NVLink"),
+        Builder("cluster.inter_node_bandwidth_gb_per_s", T::Number, "inter-node bandwidth per GPU")
+            .unit("GB/s", GB).range(0.01, 100'000).required().title("Network"),
+        Builder("cluster.in_network_reduction", T::Choice, "all-reduces reduced in the switches: NVLink SHARP (NVLS) inside a "
+                "node, and InfiniBand SHARP across nodes")
+            .choices(kInNetworkReductions).byDefault("\"none\"").title("Switch reduction"),
+        Builder("cluster.mtbf_hours_per_node", T::Number, "mean time between failures of one node")
+            .unit("hours", HOUR).range(0.1, units::giga).note("absent: failures not modelled (a red flag)")
+            .instead("cluster.mtbf_hours_per_gpu").title("Node MTBF"),
+        Builder("cluster.mtbf_hours_per_gpu", T::Number, "mean time between failures of one GPU")
+            .unit("hours", HOUR).range(0.1, units::giga).note("absent: failures not modelled (a red flag)")
+            .instead("cluster.mtbf_hours_per_node").title("GPU MTBF"),
 
         Builder("training.tokens", T::Number, "training tokens D").unit("tokens").range(1, units::exa).required().title("Tokens", "D"),
-        Builder("training.global_batch_sequences", T::Integer, "global batch B in sequences").unit("sequences").range(1, 1'000'000'000).instead("training.global_batch_tokens").note("one of the two is required").title("Global batch", "B"),
-        Builder("training.global_batch_tokens", T::Integer, "global batch in tokens (a multiple of s)").unit("tokens").range(1, units::tera).instead("training.global_batch_sequences").note("one of the two is required").title("Global batch in tokens"),
-        Builder("training.micro_batch_size", T::Integer, "micro-batch size b").unit("sequences").range(1, 1'000'000).required().title("Micro-batch", "b"),
+        Builder("training.global_batch_sequences", T::Integer, "global batch B in sequences")
+            .unit("sequences").range(1, 1'000'000'000).instead("training.global_batch_tokens").note("one of the two is required")
+            .title("Global batch", "B"),
+        Builder("training.global_batch_tokens", T::Integer, "global batch in tokens (a multiple of s)")
+            .unit("tokens").range(1, units::tera).instead("training.global_batch_sequences").note("one of the two is required")
+            .title("Global batch in tokens"),
+        Builder("training.micro_batch_size", T::Integer, "micro-batch size b")
+            .unit("sequences").range(1, 1'000'000).required().title("Micro-batch", "b"),
         Builder("training.mfu", T::Number, "assumed model FLOPs utilisation").range(0.001, 1).required().title("Assumed MFU"),
-        Builder("training.matmul_precision", T::Choice, "precision of the layers' matrix multiplies (FP8: per-tensor, block or MX scales)").choices(kMatmulPrecisions).byDefault("\"bf16\"").title("Matmuls"),
-        Builder("training.precision", T::Choice, "precision and optimizer state (16, 12 or 16 bytes per parameter)").choices(kPrecisions).byDefault("\"bf16-fp32-master-adam\"").title("Precision"),
-        Builder("training.buffer_gb", T::Number, "fixed allowance per GPU for buffers and workspace").unit("GB", GB).range(0, 100'000).byDefault("0").title("Buffers"),
-        Builder("training.fragmentation_fraction", T::Number, "allocator allowance, a fraction of everything else").range(0, 0.9).byDefault("0.1").title("Fragmentation"),
-        Builder("training.memory_margin_fraction", T::Number, "headroom a stage keeps free before it is flagged, a fraction of capacity").range(0, 0.5).byDefault("0.05").title("Memory margin"),
-        Builder("training.reserve.cuda_context_gb", T::Number, "CUDA context per GPU (runtime reserve)").unit("GB", GB).range(0, 1000).byDefault("0.5").title("CUDA context"),
-        Builder("training.reserve.workspace_mib", T::Number, "GEMM library workspaces per GPU (runtime reserve)").unit("MiB", MiB).range(0, units::mega).byDefault("128").title("GEMM workspaces"),
-        Builder("training.reserve.nccl_channels", T::Integer, "NCCL channels per communicator (runtime reserve)").range(0, 1024).byDefault("32").title("NCCL channels"),
-        Builder("training.reserve.nccl_buffer_mib_per_connection", T::Number, "NCCL buffer per channel and connection (runtime reserve)").unit("MiB", MiB).range(0, 1e4).byDefault("9.1875").title("NCCL buffer per connection"),
+        Builder("training.matmul_precision", T::Choice, "precision of the layers' matrix multiplies (FP8: per-tensor, block or MX scales)")
+            .choices(kMatmulPrecisions).byDefault("\"bf16\"").title("Matmuls"),
+        Builder("training.precision", T::Choice, "precision and optimizer state (16, 12 or 16 bytes per parameter)")
+            .choices(kPrecisions).byDefault("\"bf16-fp32-master-adam\"").title("Precision"),
+        Builder("training.buffer_gb", T::Number, "fixed allowance per GPU for buffers and workspace")
+            .unit("GB", GB).range(0, 100'000).byDefault("0").title("Buffers"),
+        Builder("training.fragmentation_fraction", T::Number, "allocator allowance, a fraction of everything else")
+            .range(0, 0.9).byDefault("0.1").title("Fragmentation"),
+        Builder("training.memory_margin_fraction", T::Number, "headroom a stage keeps free before it is flagged, a fraction of capacity")
+            .range(0, 0.5).byDefault("0.05").title("Memory margin"),
+        Builder("training.reserve.cuda_context_gb", T::Number, "CUDA context per GPU (runtime reserve)")
+            .unit("GB", GB).range(0, 1000).byDefault("0.5").title("CUDA context"),
+        Builder("training.reserve.workspace_mib", T::Number, "GEMM library workspaces per GPU (runtime reserve)")
+            .unit("MiB", MiB).range(0, units::mega).byDefault("128").title("GEMM workspaces"),
+        Builder("training.reserve.nccl_channels", T::Integer, "NCCL channels per communicator (runtime reserve)")
+            .range(0, 1024).byDefault("32").title("NCCL channels"),
+        Builder("training.reserve.nccl_buffer_mib_per_connection", T::Number, "NCCL buffer per channel and connection (runtime reserve)")
+            .unit("MiB", MiB).range(0, 1e4).byDefault("9.1875").title("NCCL buffer per connection"),
 
         Builder("layout.tp", T::Integer, "tensor parallelism").range(1, kMaxGpus).required().title(parallelDimLabel(ParallelDim::Tp)),
         Builder("layout.pp", T::Integer, "pipeline parallelism").range(1, kMaxGpus).required().title(parallelDimLabel(ParallelDim::Pp)),
-        Builder("layout.dp", T::IntegerOrAuto, "data parallelism (\"auto\" = gpus / (tp x pp x cp))").range(1, kMaxGpus).required().title(parallelDimLabel(ParallelDim::Dp)),
-        Builder("layout.dp_auto", T::Boolean, "true: layout.dp follows gpus / (tp x pp x cp), as \"auto\"").byDefault("false").title("DP follows the GPUs"),
+        Builder("layout.dp", T::IntegerOrAuto, "data parallelism (\"auto\" = gpus / (tp x pp x cp))")
+            .range(1, kMaxGpus).required().title(parallelDimLabel(ParallelDim::Dp)),
+        Builder("layout.dp_auto", T::Boolean, "true: layout.dp follows gpus / (tp x pp x cp), as \"auto\"")
+            .byDefault("false").title("DP follows the GPUs"),
         Builder("layout.cp", T::Integer, "context parallelism").range(1, kMaxGpus).byDefault("1").title(parallelDimLabel(ParallelDim::Cp)),
-        Builder("layout.virtual_stages", T::Integer, "model chunks per pipeline stage (interleaved)").range(1, 1024).byDefault("1").title("Virtual stages", "v").unknowable(),
+        Builder("layout.virtual_stages", T::Integer, "model chunks per pipeline stage (interleaved)")
+            .range(1, 1024).byDefault("1").title("Virtual stages", "v").unknowable(),
         Builder("layout.schedule", T::Choice, "pipeline schedule").choices(kSchedules).byDefault("\"1f1b\"").title("Schedule").unknowable(),
-        Builder("layout.zero_stage", T::Integer, "ZeRO stage: shard optimizer (1), + gradients (2), + weights (3)").range(0, 3).byDefault("0").title("ZeRO stage"),
-        Builder("layout.sequence_parallel", T::Boolean, "Megatron sequence parallelism").byDefault("false").title("Sequence parallelism").unknowable(),
-        Builder("layout.recompute", T::Choice, "activation recomputation").choices(kRecomputes).byDefault("\"none\"").title("Recompute").unknowable(),
-        Builder("layout.recompute_layers", T::Integer, "with full recompute, layers of each pipeline stage (each chunk when interleaved) recomputed (Megatron's block method); 0: all").range(0, 10'000).byDefault("0").title("Recomputed layers"),
-        Builder("layout.stage_layers", T::IntegerList, "layers per pipeline stage (pp entries summing to L)").range(1, 10'000).note("even split").title("Layers per stage"),
-        Builder("layout.rank_order", T::Choice, "order ranks fill the dimensions, fastest first").choices(kRankOrders).byDefault("\"tp-cp-dp-pp\"").title("Rank order"),
+        Builder("layout.zero_stage", T::Integer, "ZeRO stage: shard optimizer (1), + gradients (2), + weights (3)")
+            .range(0, 3).byDefault("0").title("ZeRO stage"),
+        Builder("layout.sequence_parallel", T::Boolean, "Megatron sequence parallelism")
+            .byDefault("false").title("Sequence parallelism").unknowable(),
+        Builder("layout.recompute", T::Choice, "activation recomputation")
+            .choices(kRecomputes).byDefault("\"none\"").title("Recompute").unknowable(),
+        Builder("layout.recompute_layers", T::Integer, "with full recompute, layers of each pipeline stage (each chunk when "
+                "interleaved) recomputed (Megatron's block method); 0: all")
+            .range(0, 10'000).byDefault("0").title("Recomputed layers"),
+        Builder("layout.stage_layers", T::IntegerList, "layers per pipeline stage (pp entries summing to L)")
+            .range(1, 10'000).note("even split").title("Layers per stage"),
+        Builder("layout.rank_order", T::Choice, "order ranks fill the dimensions, fastest first")
+            .choices(kRankOrders).byDefault("\"tp-cp-dp-pp\"").title("Rank order"),
 
-        Builder("reliability.checkpoint_write_seconds", T::Number, "time the loop stalls per checkpoint").unit("s").range(0.001, 1e7).byDefault("60").instead("reliability.checkpoint_write_gb_per_s_per_gpu").title("Checkpoint stall"),
-        Builder("reliability.checkpoint_write_gb_per_s_per_gpu", T::Number, "checkpoint write bandwidth per GPU").unit("GB/s", GB).range(0.001, 100'000).note("absent: checkpoint_write_seconds").instead("reliability.checkpoint_write_seconds").title("Checkpoint write"),
-        Builder("reliability.restart_seconds", T::Number, "time to restart after a failure").unit("s").range(0, 1e7).byDefault("600").title("Restart"),
-        Builder("reliability.other_overhead_fraction", T::Number, "evaluations and stalls, a fraction of compute time").range(0, 10).byDefault("0").title("Other overhead"),
+        Builder("reliability.checkpoint_write_seconds", T::Number, "time the loop stalls per checkpoint")
+            .unit("s").range(0.001, 1e7).byDefault("60").instead("reliability.checkpoint_write_gb_per_s_per_gpu").title("Checkpoint stall"),
+        Builder("reliability.checkpoint_write_gb_per_s_per_gpu", T::Number, "checkpoint write bandwidth per GPU")
+            .unit("GB/s", GB).range(0.001, 100'000).note("absent: checkpoint_write_seconds").instead("reliability.checkpoint_write_seconds")
+            .title("Checkpoint write"),
+        Builder("reliability.restart_seconds", T::Number, "time to restart after a failure")
+            .unit("s").range(0, 1e7).byDefault("600").title("Restart"),
+        Builder("reliability.other_overhead_fraction", T::Number, "evaluations and stalls, a fraction of compute time")
+            .range(0, 10).byDefault("0").title("Other overhead"),
 
-        Builder("framework.profile", T::Text, "training stack: megatron-core-2024, megatron-lm-2021, megatron-deepspeed-2022 or pytorch-fsdp2").note("absent: unknown (the prediction's range covers it)").maxChars(kMaxNameChars).title("Training stack"),
-        Builder("framework.tp_comm_overlap", T::Boolean, "TP collectives overlapped with GEMMs (TransformerEngine userbuffers)").note("absent: from the profile, else unknown").title("TP overlap"),
-        Builder("framework.overlap_grad_reduce", T::Boolean, "gradient reduction overlapped with the backward pass").note("absent: from the profile, else unknown").title("Gradient reduce overlap"),
-        Builder("framework.overlap_param_gather", T::Boolean, "ZeRO parameter all-gathers prefetched under compute").note("absent: from the profile, else unknown").title("Parameter gather overlap"),
-        Builder("framework.fused_kernels", T::Boolean, "fused element-wise kernels (norm, activation, bias-dropout-add)").note("absent: from the profile, else unknown").title("Fused kernels"),
-        Builder("framework.cuda_graphs", T::Boolean, "layers run as CUDA graphs (no per-kernel CPU launch)").note("absent: from the profile, else unknown").title("CUDA graphs"),
-        Builder("framework.dropout", T::Boolean, "dropout after attention and in the residual path").note("absent: from the profile, else unknown").title("Dropout"),
-        Builder("framework.fp32_gradients", T::Boolean, "gradients accumulated and kept in FP32").note("absent: from the profile, else unknown").title("FP32 gradients"),
-        Builder("framework.flash_attention", T::Choice, "attention kernel: FlashAttention-2 or -3, or \"none\" (unfused, storing the s x s scores)").choices(kFlashAttentionVersions).note("absent: from the profile, else unknown").title("FlashAttention"),
-        Builder("framework.optimizer", T::Choice, "optimizer implementation").choices(kOptimizerImplementations).note("absent: from the profile, else unknown").title("Optimizer"),
-        Builder("framework.gradient_accumulation", T::Choice, "how micro-batch gradients are accumulated (fused into the GEMMs, PyTorch autograd, or copied into FP32 each micro-batch)").choices(kGradientAccumulations).note("absent: from the profile, else unknown").title("Gradient accumulation"),
+        Builder("framework.profile", T::Text, "training stack: megatron-core-2024, megatron-lm-2021, megatron-deepspeed-2022 or "
+                "pytorch-fsdp2")
+            .note("absent: unknown (the prediction's range covers it)").maxChars(kMaxNameChars).title("Training stack"),
+        Builder("framework.tp_comm_overlap", T::Boolean, "TP collectives overlapped with GEMMs (TransformerEngine userbuffers)")
+            .note("absent: from the profile, else unknown").title("TP overlap"),
+        Builder("framework.overlap_grad_reduce", T::Boolean, "gradient reduction overlapped with the backward pass")
+            .note("absent: from the profile, else unknown").title("Gradient reduce overlap"),
+        Builder("framework.overlap_param_gather", T::Boolean, "ZeRO parameter all-gathers prefetched under compute")
+            .note("absent: from the profile, else unknown").title("Parameter gather overlap"),
+        Builder("framework.fused_kernels", T::Boolean, "fused element-wise kernels (norm, activation, bias-dropout-add)")
+            .note("absent: from the profile, else unknown").title("Fused kernels"),
+        Builder("framework.cuda_graphs", T::Boolean, "layers run as CUDA graphs (no per-kernel CPU launch)")
+            .note("absent: from the profile, else unknown").title("CUDA graphs"),
+        Builder("framework.dropout", T::Boolean, "dropout after attention and in the residual path")
+            .note("absent: from the profile, else unknown").title("Dropout"),
+        Builder("framework.fp32_gradients", T::Boolean, "gradients accumulated and kept in FP32")
+            .note("absent: from the profile, else unknown").title("FP32 gradients"),
+        Builder("framework.flash_attention", T::Choice, "attention kernel: FlashAttention-2 or -3, or \"none\" (unfused, storing "
+                "the s x s scores)")
+            .choices(kFlashAttentionVersions).note("absent: from the profile, else unknown").title("FlashAttention"),
+        Builder("framework.optimizer", T::Choice, "optimizer implementation")
+            .choices(kOptimizerImplementations).note("absent: from the profile, else unknown").title("Optimizer"),
+        Builder("framework.gradient_accumulation", T::Choice, "how micro-batch gradients are accumulated (fused into the "
+                "GEMMs, PyTorch autograd, or copied into FP32 each micro-batch)")
+            .choices(kGradientAccumulations).note("absent: from the profile, else unknown").title("Gradient accumulation"),
     };
 }
 // clang-format on
@@ -318,7 +385,8 @@ std::string planFieldsMarkdownTable()
             for (size_t at = s->find('|'); at != std::string::npos; at = s->find('|', at + 2))
                 s->replace(at, 1, "\\|");
         }
-        out += "| `" + std::string(f.path) + "` | " + (f.unit.empty() ? "" : std::string(f.unit)) + " | " + allowed + " | " + def + " | " + label + " |\n";
+        out += "| `" + std::string(f.path) + "` | " + (f.unit.empty() ? "" : std::string(f.unit)) + " | " + allowed + " | " + def + " | "
+            + label + " |\n";
     }
     return out;
 }

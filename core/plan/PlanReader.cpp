@@ -134,8 +134,9 @@ public:
             return std::nullopt;
         }
         if (f.minExclusive ? x <= f.min : x < f.min) {
-            problem(path(f), std::string("must be ") + (f.minExclusive ? "greater than " : "at least ") + fmt(f.min) + unit + ", got " + fmt(x) +
-                                 (f.min > 0 ? " (physically implausible)" : ""));
+            problem(path(f),
+                std::string("must be ") + (f.minExclusive ? "greater than " : "at least ") + fmt(f.min) + unit + ", got " + fmt(x)
+                    + (f.min > 0 ? " (physically implausible)" : ""));
             return std::nullopt;
         }
         if (x > f.max) {
@@ -362,7 +363,8 @@ void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems
     if (s.present() && m.kvHeads > m.attentionHeads)
         s.problem("model.kv_heads", "must not exceed model.attention_heads (" + std::to_string(m.attentionHeads) + ")");
     else if (s.present() && m.attentionHeads % m.kvHeads != 0)
-        s.problem("model.kv_heads", "must divide model.attention_heads (" + std::to_string(m.attentionHeads) + ") so query heads group evenly");
+        s.problem(
+            "model.kv_heads", "must divide model.attention_heads (" + std::to_string(m.attentionHeads) + ") so query heads group evenly");
 }
 
 void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& problems)
@@ -422,11 +424,13 @@ void readTraining(const json& doc, TrainingSpec& t, int sequenceLength, std::vec
     } else if (seqs) {
         t.globalBatchSequences = *seqs;
         if (sequenceLength > 0 && double(*seqs) * sequenceLength > tokensField.max)
-            s.problem("training.global_batch_sequences", std::to_string(*seqs) + " sequences of " + std::to_string(sequenceLength) + " tokens is more than " +
-                                                             Section::fmt(tokensField.max) + " tokens per step (implausibly large)");
+            s.problem("training.global_batch_sequences",
+                std::to_string(*seqs) + " sequences of " + std::to_string(sequenceLength) + " tokens is more than "
+                    + Section::fmt(tokensField.max) + " tokens per step (implausibly large)");
     } else if (toks) {
         if (sequenceLength > 0 && *toks % sequenceLength != 0)
-            s.problem("training.global_batch_tokens", "must be a multiple of model.sequence_length (" + std::to_string(sequenceLength) + "), got " + std::to_string(*toks));
+            s.problem("training.global_batch_tokens",
+                "must be a multiple of model.sequence_length (" + std::to_string(sequenceLength) + "), got " + std::to_string(*toks));
         else if (sequenceLength > 0)
             t.globalBatchSequences = *toks / sequenceLength;
     } else if (s.present()) {
@@ -491,8 +495,10 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
             if (others && cluster.gpus % *others == 0)
                 l.dp = int(cluster.gpus / *others);
             else
-                s.problem("layout.dp", "is \"auto\" but TP x PP x CP = " + (others ? std::to_string(*others) : std::string("more than ") + std::to_string(maxGpus)) +
-                                           " does not divide cluster.gpus (" + std::to_string(cluster.gpus) + ")");
+                s.problem("layout.dp",
+                    "is \"auto\" but TP x PP x CP = "
+                        + (others ? std::to_string(*others) : std::string("more than ") + std::to_string(maxGpus))
+                        + " does not divide cluster.gpus (" + std::to_string(cluster.gpus) + ")");
         } else if (dp->is_string()) {
             s.problem("layout.dp", "must be a whole number or \"auto\", got " + describeJson(*dp));
         } else if (auto v = s.integerValue(*dp, "layout.dp", dpField)) {
@@ -531,14 +537,18 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
             // An empty list is the even split, as if the field were absent.
             if (!sl->empty() && l.stageLayers.size() == sl->size()) {
                 if (int(sl->size()) != l.pp)
-                    s.problem("layout.stage_layers", "lists " + std::to_string(sl->size()) + " stages but layout.pp is " + std::to_string(l.pp));
+                    s.problem(
+                        "layout.stage_layers", "lists " + std::to_string(sl->size()) + " stages but layout.pp is " + std::to_string(l.pp));
                 else if (sum != model.layers)
-                    s.problem("layout.stage_layers", "sums to " + std::to_string(sum) + " layers but model.layers is " + std::to_string(model.layers));
+                    s.problem("layout.stage_layers",
+                        "sums to " + std::to_string(sum) + " layers but model.layers is " + std::to_string(model.layers));
             }
         }
     }
     if (s.present() && l.pp > model.layers && l.stageLayers.empty())
-        s.problem("layout.pp", "is " + std::to_string(l.pp) + " but the model has only " + std::to_string(model.layers) + " layers; every stage needs at least one");
+        s.problem("layout.pp",
+            "is " + std::to_string(l.pp) + " but the model has only " + std::to_string(model.layers)
+                + " layers; every stage needs at least one");
     s.rejectUnknownKeys();
 }
 
@@ -552,7 +562,8 @@ void readReliability(const json& doc, ReliabilitySpec& r, std::vector<PlanProble
     r.checkpointWriteSeconds.reset();
     r.checkpointWriteBytesPerSecondPerGpu.reset();
     if (seconds && bandwidth)
-        s.problem("reliability.checkpoint_write_gb_per_s_per_gpu", "give either checkpoint_write_seconds or checkpoint_write_gb_per_s_per_gpu, not both");
+        s.problem("reliability.checkpoint_write_gb_per_s_per_gpu",
+            "give either checkpoint_write_seconds or checkpoint_write_gb_per_s_per_gpu, not both");
     else if (bandwidth)
         r.checkpointWriteBytesPerSecondPerGpu = *bandwidth * bandwidthField.toSi;
     else
@@ -610,13 +621,15 @@ ReadPlan readPlanJson(const json& doc)
     const PlanField& formatField = F("format");
     if (const json* format = top.find(formatField)) {
         if (!format->is_string() || format->get<std::string>() != kPlanFormat)
-            throw PlanError({{"format", "must be \"" + std::string(kPlanFormat) + "\", got " + describeJson(*format) + " (not a TrainPlan plan file)"}});
+            throw PlanError({{"format",
+                "must be \"" + std::string(kPlanFormat) + "\", got " + describeJson(*format) + " (not a TrainPlan plan file)"}});
     }
     const auto version = top.integer(F("version"));
     if (version) {
         if (*version > kPlanVersion)
-            throw PlanError({{"version", "is " + std::to_string(*version) + ", newer than this TrainPlan reads (" + std::to_string(kPlanVersion) +
-                                             "); open it with a newer TrainPlan"}});
+            throw PlanError({{"version",
+                "is " + std::to_string(*version) + ", newer than this TrainPlan reads (" + std::to_string(kPlanVersion)
+                    + "); open it with a newer TrainPlan"}});
     }
 
     ReadPlan read;

@@ -79,8 +79,9 @@ std::string recoveryDocumentToText(const Plan& plan, const std::string& original
     if (!isValidUtf8(originalPath))
         throw PlanError(std::vector<PlanProblem>{{"original_path", "is not valid UTF-8"}});
     if (!isIsoDateTime(savedAtIso))
-        throw PlanError(std::vector<PlanProblem>{{"saved_at", "must be an ISO 8601 date and time such as \"2024-05-01T12:00:00Z\", got \"" +
-                                          (isValidUtf8(savedAtIso) ? savedAtIso.substr(0, 40) : std::string("bytes that are not UTF-8")) + "\""}});
+        throw PlanError(std::vector<PlanProblem>{{"saved_at",
+            "must be an ISO 8601 date and time such as \"2024-05-01T12:00:00Z\", got \""
+                + (isValidUtf8(savedAtIso) ? savedAtIso.substr(0, 40) : std::string("bytes that are not UTF-8")) + "\""}});
     const json doc = {{"format", kRecoveryFormat},
                       {"version", kRecoveryVersion},
                       {"original_path", originalPath},
@@ -104,7 +105,8 @@ RecoveryDocument parseRecoveryDocument(const std::string& bytes)
     if (format == doc.end())
         throw PlanError(std::vector<PlanProblem>{{"format", "is missing (not a TrainPlan recovery file)"}});
     if (!format->is_string() || format->get<std::string>() != kRecoveryFormat)
-        throw PlanError(std::vector<PlanProblem>{{"format", "must be \"" + std::string(kRecoveryFormat) + "\", got " + describe(*format) + " (not a TrainPlan recovery file)"}});
+        throw PlanError(std::vector<PlanProblem>{
+            {"format", "must be \"" + std::string(kRecoveryFormat) + "\", got " + describe(*format) + " (not a TrainPlan recovery file)"}});
 
     const auto version = doc.find("version");
     if (version == doc.end())
@@ -113,10 +115,12 @@ RecoveryDocument parseRecoveryDocument(const std::string& bytes)
         throw PlanError(std::vector<PlanProblem>{{"version", "must be a whole number, got " + describe(*version)}});
     if (version->is_number_unsigned() ? version->get<json::number_unsigned_t>() > json::number_unsigned_t(kRecoveryVersion)
                                       : version->get<json::number_integer_t>() > kRecoveryVersion)
-        throw PlanError(std::vector<PlanProblem>{{"version", "is " + describe(*version) + ", newer than this TrainPlan reads (" + std::to_string(kRecoveryVersion) +
-                                         "); open it with a newer TrainPlan"}});
+        throw PlanError(std::vector<PlanProblem>{{"version",
+            "is " + describe(*version) + ", newer than this TrainPlan reads (" + std::to_string(kRecoveryVersion)
+                + "); open it with a newer TrainPlan"}});
     if (version->get<json::number_integer_t>() < kRecoveryVersion)
-        throw PlanError(std::vector<PlanProblem>{{"version", "must be " + std::to_string(kRecoveryVersion) + ", got " + describe(*version)}});
+        throw PlanError(
+            std::vector<PlanProblem>{{"version", "must be " + std::to_string(kRecoveryVersion) + ", got " + describe(*version)}});
 
     std::vector<PlanProblem> problems;
     for (const auto& [key, value] : doc.items()) {
@@ -136,7 +140,8 @@ RecoveryDocument parseRecoveryDocument(const std::string& bytes)
     text("original_path", out.originalPath);
     text("saved_at", out.savedAt);
     if (doc.contains("saved_at") && doc["saved_at"].is_string() && !isIsoDateTime(out.savedAt))
-        problems.push_back({"saved_at", "must be an ISO 8601 date and time such as \"2024-05-01T12:00:00Z\", got " + describe(doc["saved_at"])});
+        problems.push_back(
+            {"saved_at", "must be an ISO 8601 date and time such as \"2024-05-01T12:00:00Z\", got " + describe(doc["saved_at"])});
 
     const auto plan = doc.find("plan");
     if (plan == doc.end()) {

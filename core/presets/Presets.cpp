@@ -166,8 +166,8 @@ PresetMatch<AcceleratorPreset> matchAcceleratorPreset(const std::string& name)
 
 const std::vector<const char*>& acceleratorPresetFields()
 {
-    static const std::vector<const char*> fields = {"cluster.memory_gb", "cluster.peak_bf16_tflops", "cluster.intra_node_bandwidth_gb_per_s",
-                                                    "cluster.inter_node_bandwidth_gb_per_s", "cluster.gpus_per_node"};
+    static const std::vector<const char*> fields = {"cluster.memory_gb", "cluster.peak_bf16_tflops",
+        "cluster.intra_node_bandwidth_gb_per_s", "cluster.inter_node_bandwidth_gb_per_s", "cluster.gpus_per_node"};
     return fields;
 }
 

@@ -60,9 +60,9 @@ std::string presetsToText()
     }
     out << "\nAccelerators (--gpu NAME)\n";
     for (const auto& a : acceleratorPresets()) {
-        out << "  " << std::left << std::setw(26) << a.name << formatBytes(a.memoryBytes) << ", " << formatNumber(a.peakBf16FlopsPerSecond / units::TFLOPS)
-            << " TFLOP/s BF16, NVLink " << formatBytes(a.intraNodeBytesPerSecond) << "/s, network " << formatBytes(a.interNodeBytesPerSecond)
-            << "/s per GPU, " << formatInteger(a.gpusPerNode) << " per node\n"
+        out << "  " << std::left << std::setw(26) << a.name << formatBytes(a.memoryBytes) << ", "
+            << formatNumber(a.peakBf16FlopsPerSecond / units::TFLOPS) << " TFLOP/s BF16, NVLink " << formatBytes(a.intraNodeBytesPerSecond)
+            << "/s, network " << formatBytes(a.interNodeBytesPerSecond) << "/s per GPU, " << formatInteger(a.gpusPerNode) << " per node\n"
             << "      source: " << a.source << "\n";
     }
     out << "\nNames match case-insensitively, ignoring spaces and punctuation, by a unique prefix (\"h800\", \"llama 3.1 405\").\n";

@@ -160,8 +160,9 @@ CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, c
         g.dp.perNode = std::min(cl.gpusPerNode, dp.perNode * g.cp.perNode);
         g.dp.nodes = (g.dp.ranks + g.dp.perNode - 1) / g.dp.perNode;
     }
-    g.fabric = Fabric{cl.intraNodeBytesPerSecond, cl.interNodeBytesPerSecond, e.intraNodeCollectiveEfficiency, e.interNodeCollectiveEfficiency,
-                      cl.inNetworkReduction != InNetworkReduction::None, cl.inNetworkReduction == InNetworkReduction::NvlsAndIbSharp};
+    g.fabric =
+        Fabric{cl.intraNodeBytesPerSecond, cl.interNodeBytesPerSecond, e.intraNodeCollectiveEfficiency, e.interNodeCollectiveEfficiency,
+            cl.inNetworkReduction != InNetworkReduction::None, cl.inNetworkReduction == InNetworkReduction::NvlsAndIbSharp};
     return g;
 }
 
@@ -219,7 +220,8 @@ struct CostInputs {
         // Megatron-Bridge comm_overlap.py), which leaves one chunk exposed and slows the GEMM by
         // the SMs the communication takes while it runs.
         const double tpBuffer = tokens * h * bytes;
-        tpCollective = l.tp > 1 ? collectiveSeconds(sp ? Collective::AllGather : Collective::AllReduce, tpBuffer, groups.tp, groups.fabric) : 0.0;
+        tpCollective =
+            l.tp > 1 ? collectiveSeconds(sp ? Collective::AllGather : Collective::AllReduce, tpBuffer, groups.tp, groups.fabric) : 0.0;
         tpOverlap = fw.tpCommOverlap && sp;
         contention = e.smCount > 0 ? std::min(1.0, kTpOverlapSms / e.smCount) : 0.0;
     }
@@ -391,8 +393,10 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
     const double layerParameters = layerParametersAll / t;
     if (l.zeroStage >= 2) {
         const auto state = stateBytesPerParameter(plan.training.precision);
-        const double gather = l.zeroStage >= 3 ? collectiveSeconds(Collective::AllGather, layerParameters * state.weights, groups.dp, groups.fabric) : 0.0;
-        const double reduce = collectiveSeconds(Collective::ReduceScatter, layerParameters * reducedGradientBytes(plan, fw), groups.dp, groups.fabric);
+        const double gather =
+            l.zeroStage >= 3 ? collectiveSeconds(Collective::AllGather, layerParameters * state.weights, groups.dp, groups.fabric) : 0.0;
+        const double reduce =
+            collectiveSeconds(Collective::ReduceScatter, layerParameters * reducedGradientBytes(plan, fw), groups.dp, groups.fabric);
         const double forwardWork = L.forwardMatmul + L.forwardAttention + L.forwardMemory;
         const double backwardWork = L.backwardMatmul + L.backwardAttention + L.backwardMemory;
         // Overlapped, a collective still slows the compute under it by the SMs it occupies.
@@ -408,7 +412,8 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
     // plus one kernel per TP collective; the backward about twice the forward (input and weight
     // gradients). Every kernel pays the GPU's fixed start and tail cost, and without CUDA graphs
     // the CPU must launch each, a floor on the layer's time (Megatron-Core docs, cuda_graph.md).
-    const double computeKernels = (fused ? 11.0 : 22.0) + (flash ? 0.0 : 2.0) + (model.positionEmbedding == PositionEmbedding::Rope ? 1.0 : 0.0);
+    const double computeKernels =
+        (fused ? 11.0 : 22.0) + (flash ? 0.0 : 2.0) + (model.positionEmbedding == PositionEmbedding::Rope ? 1.0 : 0.0);
     const double tpKernels = l.tp > 1 ? (sp ? 4.0 : 2.0) : 0.0;
     const double castKernels = fp8 ? 4.0 : 0.0;  // one cast_transpose per FP8 GEMM operand above
     const double forwardKernels = computeKernels + tpKernels + castKernels;
@@ -454,8 +459,9 @@ void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOp
     double flopsWeighted = 0.0, secondsWeighted = 0.0;
     double headForward = 0, headInputGrad = 0, headWeightGrad = 0;  // the LM head's GEMMs, from the first kind's shapes
     for (int k = 0; k < kinds; ++k) {
-        const LayerKind kind = plan.model.layerKinds.empty() ? LayerKind{{}, plan.model.layers, plan.model.ffnHiddenSize, plan.model.ffnKind}
-                                                             : plan.model.layerKinds[size_t(k)];
+        const LayerKind kind = plan.model.layerKinds.empty()
+            ? LayerKind{{}, plan.model.layers, plan.model.ffnHiddenSize, plan.model.ffnKind}
+            : plan.model.layerKinds[size_t(k)];
         const GemmTotals& g = gemmTotals(in, double(kind.ffnHiddenSize) / in.t, kind.ffnKind == FfnKind::SwiGlu);
         out.layers[size_t(k)] = layerTimes(in, kind, g, est.parameters.kinds[size_t(k)].total);
         if (k == 0) {

@@ -73,7 +73,8 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
     const double shards = l.zeroStage >= 1 ? double(l.dp) * l.cp : 1.0;
     const double hbm = e.hbmBytesPerSecond * e.hbmEfficiency;
     const double gradientBytes = reducedGradientBytes(plan, fw);
-    const double optimizerBytes = 2.0 * state.total() * (fw.optimizer == OptimizerImplementation::Fused ? 1.0 : kForeachOptimizerBytesFactor);
+    const double optimizerBytes =
+        2.0 * state.total() * (fw.optimizer == OptimizerImplementation::Fused ? 1.0 : kForeachOptimizerBytesFactor);
     // Tensors per layer (about 9 with biases and norms, 6 without) for the per-tensor optimizer.
     const double tensorsPerLayer = plan.model.bias ? 12.0 : 7.0;
 

@@ -38,9 +38,10 @@ namespace {
 template <std::optional<bool> FrameworkSpec::*Spec, bool FrameworkOptions::*Option, bool Fast>
 FrameworkSwitch flagSwitch(const char* label, const char* field)
 {
-    return {label, field, [](const FrameworkSpec& s) { return bool(s.*Spec); }, [](const FrameworkSpec& s, FrameworkOptions& o) { o.*Option = *(s.*Spec); },
-            [](FrameworkOptions& o, bool fast) { o.*Option = fast ? Fast : !Fast; },
-            [](const FrameworkOptions& o) { return std::string(o.*Option ? "on" : "off"); }};
+    return {label, field, [](const FrameworkSpec& s) { return bool(s.*Spec); },
+        [](const FrameworkSpec& s, FrameworkOptions& o) { o.*Option = *(s.*Spec); },
+        [](FrameworkOptions& o, bool fast) { o.*Option = fast ? Fast : !Fast; },
+        [](const FrameworkOptions& o) { return std::string(o.*Option ? "on" : "off"); }};
 }
 
 }  // namespace
@@ -53,27 +54,31 @@ const std::vector<FrameworkSwitch>& frameworkSwitches()
     // them off. Unknown accumulation is expected to be PyTorch's own (the middle of the three);
     // the range covers Megatron's fused accumulation and DeepSpeed's FP32 copy.
     static const std::vector<FrameworkSwitch> table = {
-        flagSwitch<&FrameworkSpec::overlapGradReduce, &FrameworkOptions::overlapGradientReduce, true>("Gradient reduce overlap",
-                                                                                                     "framework.overlap_grad_reduce"),
-        flagSwitch<&FrameworkSpec::overlapParamGather, &FrameworkOptions::overlapParamGather, true>("Parameter gather overlap",
-                                                                                                   "framework.overlap_param_gather"),
-        flagSwitch<&FrameworkSpec::tpCommOverlap, &FrameworkOptions::tpCommOverlap, true>("TP communication overlap", "framework.tp_comm_overlap"),
+        flagSwitch<&FrameworkSpec::overlapGradReduce, &FrameworkOptions::overlapGradientReduce, true>(
+            "Gradient reduce overlap", "framework.overlap_grad_reduce"),
+        flagSwitch<&FrameworkSpec::overlapParamGather, &FrameworkOptions::overlapParamGather, true>(
+            "Parameter gather overlap", "framework.overlap_param_gather"),
+        flagSwitch<&FrameworkSpec::tpCommOverlap, &FrameworkOptions::tpCommOverlap, true>(
+            "TP communication overlap", "framework.tp_comm_overlap"),
         flagSwitch<&FrameworkSpec::fusedKernels, &FrameworkOptions::fusedKernels, true>("Fused kernels", "framework.fused_kernels"),
         flagSwitch<&FrameworkSpec::cudaGraphs, &FrameworkOptions::cudaGraphs, true>("CUDA graphs", "framework.cuda_graphs"),
         flagSwitch<&FrameworkSpec::dropout, &FrameworkOptions::dropout, false>("Dropout", "framework.dropout"),
         flagSwitch<&FrameworkSpec::fp32Gradients, &FrameworkOptions::fp32Gradients, false>("FP32 gradients", "framework.fp32_gradients"),
         {"FlashAttention version", "framework.flash_attention", [](const FrameworkSpec& s) { return s.flashAttention.has_value(); },
-         [](const FrameworkSpec& s, FrameworkOptions& o) { o.flashAttention = *s.flashAttention; },
-         [](FrameworkOptions& o, bool fast) { o.flashAttention = fast ? FlashAttentionVersion::V3 : FlashAttentionVersion::V2; },
-         [](const FrameworkOptions& o) { return std::string(nameOf(kFlashAttentionVersionNames, o.flashAttention)); }},
-        {"Gradient accumulation", "framework.gradient_accumulation", [](const FrameworkSpec& s) { return s.gradientAccumulation.has_value(); },
-         [](const FrameworkSpec& s, FrameworkOptions& o) { o.gradientAccumulation = *s.gradientAccumulation; },
-         [](FrameworkOptions& o, bool fast) { o.gradientAccumulation = fast ? GradientAccumulation::Fused : GradientAccumulation::Fp32Copy; },
-         [](const FrameworkOptions& o) { return std::string(nameOf(kGradientAccumulationNames, o.gradientAccumulation)); }},
+            [](const FrameworkSpec& s, FrameworkOptions& o) { o.flashAttention = *s.flashAttention; },
+            [](FrameworkOptions& o, bool fast) { o.flashAttention = fast ? FlashAttentionVersion::V3 : FlashAttentionVersion::V2; },
+            [](const FrameworkOptions& o) { return std::string(nameOf(kFlashAttentionVersionNames, o.flashAttention)); }},
+        {"Gradient accumulation", "framework.gradient_accumulation",
+            [](const FrameworkSpec& s) { return s.gradientAccumulation.has_value(); },
+            [](const FrameworkSpec& s, FrameworkOptions& o) { o.gradientAccumulation = *s.gradientAccumulation; },
+            [](FrameworkOptions& o, bool fast) {
+                o.gradientAccumulation = fast ? GradientAccumulation::Fused : GradientAccumulation::Fp32Copy;
+            },
+            [](const FrameworkOptions& o) { return std::string(nameOf(kGradientAccumulationNames, o.gradientAccumulation)); }},
         {"Optimizer implementation", "framework.optimizer", [](const FrameworkSpec& s) { return s.optimizer.has_value(); },
-         [](const FrameworkSpec& s, FrameworkOptions& o) { o.optimizer = *s.optimizer; },
-         [](FrameworkOptions& o, bool fast) { o.optimizer = fast ? OptimizerImplementation::Fused : OptimizerImplementation::Foreach; },
-         [](const FrameworkOptions& o) { return std::string(nameOf(kOptimizerImplementationNames, o.optimizer)); }},
+            [](const FrameworkSpec& s, FrameworkOptions& o) { o.optimizer = *s.optimizer; },
+            [](FrameworkOptions& o, bool fast) { o.optimizer = fast ? OptimizerImplementation::Fused : OptimizerImplementation::Foreach; },
+            [](const FrameworkOptions& o) { return std::string(nameOf(kOptimizerImplementationNames, o.optimizer)); }},
     };
     return table;
 }

@@ -48,8 +48,8 @@ int PredictedRange::unknownInputs() const
     return unknownSwitches + std::popcount(unknownLayoutFields);
 }
 
-void setPredictedRange(const Plan& plan, const Estimate& est, double fastest, double slowest, int unknownSwitches, unsigned unknownLayoutFields,
-                       PredictedStep& p)
+void setPredictedRange(const Plan& plan, const Estimate& est, double fastest, double slowest, int unknownSwitches,
+    unsigned unknownLayoutFields, PredictedStep& p)
 {
     PredictedRange& r = p.range;
     r.modelErrorSlower = kModelErrorSlower;

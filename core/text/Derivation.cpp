@@ -94,11 +94,12 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
     const double kvDim = double(m.kvHeads) * m.headDim;
     SectionBuilder s("Compute and time", example);
 
-    s.add("parameters.attention_per_layer", "Attention parameters per layer (GQA)", "h·(a·d) + 2·h·(k·d) + (a·d)·h" + std::string(m.bias ? " + biases" : ""),
-          integer(m.hiddenSize) + " × " + integer(qDim) + " + 2 × " + integer(m.hiddenSize) + " × " + integer(kvDim) + " + " +
-              integer(qDim) + " × " + integer(m.hiddenSize),
-          p.kinds.front().attention, "parameters", formatCount(p.kinds.front().attention),
-          "Vaswani et al. 2017 (Q, K, V, O projections); Ainslie et al. 2023 (GQA: k KV heads)");
+    s.add("parameters.attention_per_layer", "Attention parameters per layer (GQA)",
+        "h·(a·d) + 2·h·(k·d) + (a·d)·h" + std::string(m.bias ? " + biases" : ""),
+        integer(m.hiddenSize) + " × " + integer(qDim) + " + 2 × " + integer(m.hiddenSize) + " × " + integer(kvDim) + " + " + integer(qDim)
+            + " × " + integer(m.hiddenSize),
+        p.kinds.front().attention, "parameters", formatCount(p.kinds.front().attention),
+        "Vaswani et al. 2017 (Q, K, V, O projections); Ainslie et al. 2023 (GQA: k KV heads)");
     s.compare(s.last(), B, "2D² + 2DKH ≈ 151.0 million");
     // Each layer kind's feed-forward and whole layer (LayerKind.h); a model of one kind keeps
     // the step names it always had, several kinds number theirs (parameters.per_layer.2).
@@ -111,16 +112,18 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
         const std::string id = oneKind ? "" : "." + std::to_string(k + 1);
         const std::string of = oneKind ? "" : " (" + m.kindLabel(k) + ")";
         const bool gated = kind.ffnKind == FfnKind::SwiGlu;
-        s.add("parameters.ffn_per_layer" + id, (gated ? "Gated feed-forward parameters per layer" : "Feed-forward parameters per layer") + of,
-              std::string(gated ? "3·h·f" : "2·h·f") + (m.bias ? " + biases" : ""),
-              std::string(gated ? "3" : "2") + " × " + integer(m.hiddenSize) + " × " + integer(kind.ffnHiddenSize), lp.ffn, "parameters",
-              formatCount(lp.ffn), gated ? "Shazeer 2020 (SwiGLU: gate, up and down matrices)" : "Vaswani et al. 2017 (two h × f matrices)");
+        s.add("parameters.ffn_per_layer" + id,
+            (gated ? "Gated feed-forward parameters per layer" : "Feed-forward parameters per layer") + of,
+            std::string(gated ? "3·h·f" : "2·h·f") + (m.bias ? " + biases" : ""),
+            std::string(gated ? "3" : "2") + " × " + integer(m.hiddenSize) + " × " + integer(kind.ffnHiddenSize), lp.ffn, "parameters",
+            formatCount(lp.ffn), gated ? "Shazeer 2020 (SwiGLU: gate, up and down matrices)" : "Vaswani et al. 2017 (two h × f matrices)");
         s.compare(s.last(), B, "3DF ≈ 704.6 million");
         s.add("parameters.per_layer" + id, "Parameters per layer" + of, "attention + feed-forward + 2 norms",
-              formatCount(lp.attention) + " + " + formatCount(lp.ffn) + " + " + integer(lp.norms), lp.total, "parameters", formatCount(lp.total),
-              "sum of the rows above; Zhang and Sennrich 2019 (RMSNorm: h weights each)");
+            formatCount(lp.attention) + " + " + formatCount(lp.ffn) + " + " + integer(lp.norms), lp.total, "parameters",
+            formatCount(lp.total), "sum of the rows above; Zhang and Sennrich 2019 (RMSNorm: h weights each)");
         s.compare(s.last(), B, "≈ 855.6 million");
-        layersFormula += std::string(k ? " + " : "") + (oneKind ? "L × per layer" : "L" + std::to_string(k + 1) + " × per layer " + std::to_string(k + 1));
+        layersFormula += std::string(k ? " + " : "")
+            + (oneKind ? "L × per layer" : "L" + std::to_string(k + 1) + " × per layer " + std::to_string(k + 1));
         layersValues += std::string(k ? " + " : "") + integer(kind.layers) + " × " + formatCount(lp.total);
     }
     s.add("parameters.layers", "All transformer layers", layersFormula, layersValues, p.layers, "parameters", formatCount(p.layers),
@@ -247,11 +250,15 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     const std::string wDiv = divisor(sharded.weightShards);
     const std::string gDiv = divisor(sharded.gradientShards);
     const std::string oDiv = divisor(sharded.optimizerShards);
-    s.add("memory.weights_per_gpu_mean", "Weights per GPU (average)", "N/(TP·PP) × weight bytes" + std::string(l.zeroStage >= 3 ? " / (DP·CP)" : ""),
-          formatSci(mean) + " × " + num(state.weights) + " B" + wDiv, w, "bytes", formatBytes(w), "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 3 shards weights)");
+    s.add("memory.weights_per_gpu_mean", "Weights per GPU (average)",
+        "N/(TP·PP) × weight bytes" + std::string(l.zeroStage >= 3 ? " / (DP·CP)" : ""),
+        formatSci(mean) + " × " + num(state.weights) + " B" + wDiv, w, "bytes", formatBytes(w),
+        "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 3 shards weights)");
     s.compare(s.last(), B, "140/8 = 17.5 GB");
-    s.add("memory.gradients_per_gpu_mean", "Gradients per GPU (average)", "N/(TP·PP) × gradient bytes" + std::string(l.zeroStage >= 2 ? " / (DP·CP)" : ""),
-          formatSci(mean) + " × " + num(state.gradients) + " B" + gDiv, g, "bytes", formatBytes(g), "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 2 shards gradients)");
+    s.add("memory.gradients_per_gpu_mean", "Gradients per GPU (average)",
+        "N/(TP·PP) × gradient bytes" + std::string(l.zeroStage >= 2 ? " / (DP·CP)" : ""),
+        formatSci(mean) + " × " + num(state.gradients) + " B" + gDiv, g, "bytes", formatBytes(g),
+        "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 2 shards gradients)");
     s.compare(s.last(), B, "another 17.5 GB");
     s.add("memory.weights_and_gradients_per_gpu_mean", "Weights + gradients per GPU (average)", "weights + gradients",
           formatBytes(w) + " + " + formatBytes(g), w + g, "bytes", formatBytes(w + g), "sum of the rows above");
@@ -282,11 +289,11 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     }
     const std::string sbh = integer(sLocal) + " × " + integer(plan.training.microBatchSize) + " × " + integer(plan.model.hiddenSize);
     s.add("memory.activation_per_layer", "Activations per layer per micro-batch", formula,
-          sbh + " × " + num(a.linearCoefficient + a.attentionScoreTerm), a.perLayerPerMicrobatch, "bytes", formatBytes(a.perLayerPerMicrobatch),
-          "Korthikanti et al. 2022, Table 2")
-        .note = std::string(usesFlashAttention(plan) ? "flash attention: no 5as/h score term; " : "") + "TP " + std::to_string(l.tp) +
-                (l.sequenceParallel ? " with sequence parallelism" : " without sequence parallelism") + ", recompute " +
-                std::string(nameOf(kRecomputeNames, l.recompute));
+         sbh + " × " + num(a.linearCoefficient + a.attentionScoreTerm), a.perLayerPerMicrobatch, "bytes",
+         formatBytes(a.perLayerPerMicrobatch), "Korthikanti et al. 2022, Table 2")
+        .note = std::string(usesFlashAttention(plan) ? "flash attention: no 5as/h score term; " : "") + "TP " + std::to_string(l.tp)
+        + (l.sequenceParallel ? " with sequence parallelism" : " without sequence parallelism") + ", recompute "
+        + std::string(nameOf(kRecomputeNames, l.recompute));
     s.compare(s.last(), A, "34 × 4096 × 8192 / 8 ≈ 143 MB");
 
     const StageEstimate& st = e.stages[e.fullestStage];
@@ -312,9 +319,10 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
                                   : l.schedule == Schedule::ZeroBubble ? "min(p, m) (ZB-H1)"
                                                                      : "(2(p − i − 1) + (v − 1)·p + 1) / v (interleaved)";
     s.add("memory.microbatches_in_flight", "Micro-batches in flight on " + stageName, inFlightFormula,
-          "p = " + integer(l.pp) + ", i = " + integer(st.index) + ", m = " + integer(double(e.pipeline.microbatches)) +
-              (l.schedule == Schedule::Interleaved ? ", v = " + integer(l.virtualStages) : ""),
-          st.microbatchesInFlight, "micro-batches", num(st.microbatchesInFlight), "Narayanan et al. 2021, Sec. 2.2; Korthikanti et al. 2022, Sec. 4.2.3");
+        "p = " + integer(l.pp) + ", i = " + integer(st.index) + ", m = " + integer(double(e.pipeline.microbatches))
+            + (l.schedule == Schedule::Interleaved ? ", v = " + integer(l.virtualStages) : ""),
+        st.microbatchesInFlight, "micro-batches", num(st.microbatchesInFlight),
+        "Narayanan et al. 2021, Sec. 2.2; Korthikanti et al. 2022, Sec. 4.2.3");
     s.compare(s.last(), A, "p = 4 on stage 1");
     // The extras, term by term as the estimate adds them (Estimate.cpp estimateStages): only
     // the terms this stage holds are written, each named in the formula beside its value.
@@ -344,39 +352,46 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     s.compare(s.last(), A, "≈ 11.5 GB");
     const auto& mem = st.memory;
     s.add("memory.model_and_activations", "Model state and activations on " + stageName, "weights + gradients + optimizer + activations",
-          formatBytes(mem.weights) + " + " + formatBytes(mem.gradients) + " + " + formatBytes(mem.optimizer) + " + " + formatBytes(mem.activations),
-          mem.modelAndActivations, "bytes", formatBytes(mem.modelAndActivations), "sum of the rows above");
+        formatBytes(mem.weights) + " + " + formatBytes(mem.gradients) + " + " + formatBytes(mem.optimizer) + " + "
+            + formatBytes(mem.activations),
+        mem.modelAndActivations, "bytes", formatBytes(mem.modelAndActivations), "sum of the rows above");
     s.compare(s.last(), A, "~21 GB plus buffers");
 
     // The runtime reserve, term by term (ReserveModel.cpp has the sources in full).
     const auto& rs = plan.training.reserve;
     s.add("memory.reserve_cuda_context", "CUDA context", "given (training.reserve.cuda_context_gb)", formatBytes(rs.cudaContextBytes),
-          mem.cudaContext, "bytes", formatBytes(mem.cudaContext), "PyTorch maintainers, pytorch/pytorch#109888 (≈ 400 MB with lazy loading)")
-        .note = "driver state and loaded kernels; the default 0.5 GB adds about 100 MB for the cuDNN, NCCL and Transformer Engine kernels a training step loads (an assumption)";
-    s.add("memory.reserve_workspace", "GEMM workspaces", "given (training.reserve.workspace_mib)", num(rs.workspaceBytes / units::MiB) + " MiB",
-          mem.workspace, "bytes", formatBytes(mem.workspace), "cuBLAS API reference, cublasSetWorkspace (32 MiB on Hopper); pytorch/pytorch#120925")
+         mem.cudaContext, "bytes", formatBytes(mem.cudaContext), "PyTorch maintainers, pytorch/pytorch#109888 (≈ 400 MB with lazy loading)")
+        .note = "driver state and loaded kernels; the default 0.5 GB adds about 100 MB for the cuDNN, NCCL and Transformer Engine kernels "
+                "a training step loads (an assumption)";
+    s.add("memory.reserve_workspace", "GEMM workspaces", "given (training.reserve.workspace_mib)",
+         num(rs.workspaceBytes / units::MiB) + " MiB", mem.workspace, "bytes", formatBytes(mem.workspace),
+         "cuBLAS API reference, cublasSetWorkspace (32 MiB on Hopper); pytorch/pytorch#120925")
         .note = "default: 2 streams × (cuBLAS 32 MiB + cuBLASLt 32 MiB)";
     s.add("memory.reserve_nccl", "NCCL communication buffers", "communicators × channels × 2 connections × buffer per connection",
-          integer(e.ncclCommunicators) + " × " + integer(rs.ncclChannels) + " × " + integer(kNcclConnectionsPerChannel) + " × " +
-              num(rs.ncclBytesPerConnection / units::MiB) + " MiB",
-          mem.ncclBuffers, "bytes", formatBytes(mem.ncclBuffers), "NCCL src/init.cc computeBuffSizes (Simple 4 + LL128 4.6875 + LL 0.5 MiB); NVIDIA/nccl#986")
+         integer(e.ncclCommunicators) + " × " + integer(rs.ncclChannels) + " × " + integer(kNcclConnectionsPerChannel) + " × "
+             + num(rs.ncclBytesPerConnection / units::MiB) + " MiB",
+         mem.ncclBuffers, "bytes", formatBytes(mem.ncclBuffers),
+         "NCCL src/init.cc computeBuffSizes (Simple 4 + LL128 4.6875 + LL 0.5 MiB); NVIDIA/nccl#986")
         .note = "one communicator each for TP, CP, DP × CP and PP when the group has more than one rank";
     s.add("memory.reserve_fragmentation", "Allocator fragmentation", "fraction × model state and activations",
           num(plan.training.fragmentationFraction) + " × " + formatBytes(mem.modelAndActivations), mem.fragmentation, "bytes",
           formatBytes(mem.fragmentation), "Guo et al. 2024 (GMLake), fragmentation of the caching allocator in LLM training")
         .note = "training.fragmentation_fraction";
-    s.add("memory.reserve", "Runtime reserve", "context + workspace + NCCL + fragmentation" + std::string(mem.extraAllowance > 0 ? " + extra allowance" : ""),
-          formatBytes(mem.cudaContext) + " + " + formatBytes(mem.workspace) + " + " + formatBytes(mem.ncclBuffers) + " + " + formatBytes(mem.fragmentation) +
-              (mem.extraAllowance > 0 ? " + " + formatBytes(mem.extraAllowance) : std::string()),
-          mem.buffers, "bytes", formatBytes(mem.buffers), "sum of the rows above");
+    s.add("memory.reserve", "Runtime reserve",
+        "context + workspace + NCCL + fragmentation" + std::string(mem.extraAllowance > 0 ? " + extra allowance" : ""),
+        formatBytes(mem.cudaContext) + " + " + formatBytes(mem.workspace) + " + " + formatBytes(mem.ncclBuffers) + " + "
+            + formatBytes(mem.fragmentation) + (mem.extraAllowance > 0 ? " + " + formatBytes(mem.extraAllowance) : std::string()),
+        mem.buffers, "bytes", formatBytes(mem.buffers), "sum of the rows above");
     s.add("memory.per_gpu_total", "Fullest GPU (" + stageName + ")", "model state and activations + runtime reserve",
-          formatBytes(mem.modelAndActivations) + " + " + formatBytes(mem.buffers), mem.total, "bytes",
-          formatBytes(mem.total) + " of " + formatBytes(e.capacityBytes), "definition")
-        .note = e.fits ? "fits, " + formatBytes(e.capacityBytes - mem.total) + " to spare" : "does NOT fit: " + formatBytes(mem.total - e.capacityBytes) + " over";
+         formatBytes(mem.modelAndActivations) + " + " + formatBytes(mem.buffers), mem.total, "bytes",
+         formatBytes(mem.total) + " of " + formatBytes(e.capacityBytes), "definition")
+        .note = e.fits ? "fits, " + formatBytes(e.capacityBytes - mem.total) + " to spare"
+                       : "does NOT fit: " + formatBytes(mem.total - e.capacityBytes) + " over";
     s.add("memory.headroom", "Free memory on the fullest GPU", "capacity − total, against margin × capacity",
-          formatBytes(e.capacityBytes) + " − " + formatBytes(mem.total) + " vs " + num(plan.training.memoryMarginFraction) + " × " + formatBytes(e.capacityBytes),
-          e.headroomBytes, "bytes", formatBytes(e.headroomBytes) + " (" + formatPercent(e.headroomBytes / e.capacityBytes) + ")",
-          "definition; margin from training.memory_margin_fraction")
+         formatBytes(e.capacityBytes) + " − " + formatBytes(mem.total) + " vs " + num(plan.training.memoryMarginFraction) + " × "
+             + formatBytes(e.capacityBytes),
+         e.headroomBytes, "bytes", formatBytes(e.headroomBytes) + " (" + formatPercent(e.headroomBytes / e.capacityBytes) + ")",
+         "definition; margin from training.memory_margin_fraction")
         .note = e.hasMargin ? "every stage keeps the margin" : "a stage is over capacity or under the margin";
     return s.take();
 }
@@ -388,8 +403,8 @@ DerivationSection batchSection(const Plan& plan, const Estimate& e, WorkedExampl
     const double m = double(pipe.microbatches);
     SectionBuilder s("Batch and pipeline schedule", example);
     s.add("pipeline.micro_batches", "Micro-batches per replica", "B / (DP × b)",
-          integer(double(plan.training.globalBatchSequences)) + " / (" + integer(l.dp) + " × " + integer(plan.training.microBatchSize) + ")", m,
-          "micro-batches", integer(m), "Narayanan et al. 2021, Sec. 2 (gradient accumulation over micro-batches)");
+        integer(double(plan.training.globalBatchSequences)) + " / (" + integer(l.dp) + " × " + integer(plan.training.microBatchSize) + ")",
+        m, "micro-batches", integer(m), "Narayanan et al. 2021, Sec. 2 (gradient accumulation over micro-batches)");
     s.compare(s.last(), A, "1,024 / 64 = 16");
     s.compare(s.last(), B, "8 micro-batches accumulated");
     s.add("pipeline.tokens_per_step", "Global batch construction", "DP × b × m × s",
@@ -416,7 +431,8 @@ DerivationSection batchSection(const Plan& plan, const Estimate& e, WorkedExampl
             s.compare(s.last(), A, "≈ 3/35 ≈ 9 %");
         }
     } else {
-        s.add("pipeline.bubble_fraction", "Pipeline bubble", "none with PP = 1", "PP = 1", 0.0, "fraction", "0 %", "definition (no pipeline)");
+        s.add("pipeline.bubble_fraction", "Pipeline bubble", "none with PP = 1", "PP = 1", 0.0, "fraction", "0 %",
+            "definition (no pipeline)");
     }
     return s.take();
 }
@@ -445,9 +461,9 @@ DerivationSection communicationSection(const Plan& plan, const Estimate& e, Work
           "2 × " + integer(l.tp - 1) + "/" + integer(l.tp) + " × " + formatBytes(c.tpMessageBytes) + " / " + formatBytes(tpBw) + "/s",
           c.tpSecondsPerCollective, "s", formatSeconds(c.tpSecondsPerCollective), "Patarasuk and Yuan 2009 (ring all-reduce)");
     s.add("communication.tp_seconds_per_step", "TP communication per step", "collectives × layers × m × time",
-          integer(c.tpCollectivesPerLayer) + " × " + integer(e.stages[e.fullestStage].layers) + " × " + integer(double(e.pipeline.microbatches)) +
-              " × " + formatSeconds(c.tpSecondsPerCollective),
-          c.tpSecondsPerStep, "s", formatSeconds(c.tpSecondsPerStep), "derived; exposed unless overlapped");
+        integer(c.tpCollectivesPerLayer) + " × " + integer(e.stages[e.fullestStage].layers) + " × "
+            + integer(double(e.pipeline.microbatches)) + " × " + formatSeconds(c.tpSecondsPerCollective),
+        c.tpSecondsPerStep, "s", formatSeconds(c.tpSecondsPerStep), "derived; exposed unless overlapped");
     if (l.pp > 1)
         s.add("communication.pp_bytes_per_microbatch", "Stage-to-stage send per micro-batch",
               l.sequenceParallel ? "b · s · h · 2 B / t" : "b · s · h · 2 B", bsh + (l.sequenceParallel ? " / " + integer(l.tp) : ""),
@@ -456,8 +472,8 @@ DerivationSection communicationSection(const Plan& plan, const Estimate& e, Work
         s.compare(s.last(), A, "8 MB with SP");
     const auto state = stateBytesPerParameter(plan.training.precision);
     s.add("communication.dp_bytes_per_gpu_mean", "Gradient bytes per GPU (average)", "N/(TP·PP) × gradient bytes",
-          formatSci(e.parametersPerGpuMean) + " × " + num(state.gradients) + " B", c.dpBytesPerGpuMean, "bytes", formatBytes(c.dpBytesPerGpuMean),
-          "Rajbhandari et al. 2020 (ZeRO), Sec. 3 (gradients in 16-bit)");
+        formatSci(e.parametersPerGpuMean) + " × " + num(state.gradients) + " B", c.dpBytesPerGpuMean, "bytes",
+        formatBytes(c.dpBytesPerGpuMean), "Rajbhandari et al. 2020 (ZeRO), Sec. 3 (gradients in 16-bit)");
     s.compare(s.last(), A, "~4.4 GB");
     s.compare(s.last(), B, "17.5 GB");
     s.add("communication.dp_bytes_per_gpu", "Gradient bytes per GPU on the fullest stage", "stage parameters / TP × gradient bytes",
@@ -466,20 +482,22 @@ DerivationSection communicationSection(const Plan& plan, const Estimate& e, Work
     const double dpBw = c.dpCrossesNodes ? cl.interNodeBytesPerSecond : cl.intraNodeBytesPerSecond;
     const int n = c.dpGroupSize;
     s.add("communication.dp_seconds", "DP gradient reduction (ring)",
-          l.zeroStage >= 3 ? "(n − 1)/n × bytes / bandwidth (reduce-scatter)" : "2(n − 1)/n × bytes / bandwidth",
-          (l.zeroStage >= 3 ? "" : "2 × ") + integer(n - 1) + "/" + integer(n) + " × " + formatBytes(c.dpBytesPerGpu) + " / " + formatBytes(dpBw) + "/s",
-          c.dpSeconds, "s", formatSeconds(c.dpSeconds), "Patarasuk and Yuan 2009 (ring all-reduce)");
+        l.zeroStage >= 3 ? "(n − 1)/n × bytes / bandwidth (reduce-scatter)" : "2(n − 1)/n × bytes / bandwidth",
+        (l.zeroStage >= 3 ? "" : "2 × ") + integer(n - 1) + "/" + integer(n) + " × " + formatBytes(c.dpBytesPerGpu) + " / "
+            + formatBytes(dpBw) + "/s",
+        c.dpSeconds, "s", formatSeconds(c.dpSeconds), "Patarasuk and Yuan 2009 (ring all-reduce)");
     s.compare(s.last(), B, "2(63/64)(17.5 GB)/45 GB/s ≈ 0.77 s");
     s.add("communication.dp_backward_window_seconds", "Backward compute it can hide under", "2/3 × step × (1 − bubble)",
-          "2/3 × " + formatSeconds(e.time.stepSeconds) + " × (1 − " + formatPercent(e.pipeline.bubbleFraction) + ")", c.dpBackwardWindowSeconds, "s",
-          formatSeconds(c.dpBackwardWindowSeconds), "Narayanan et al. 2021, Sec. 3 (backward ≈ 2 × forward)")
+         "2/3 × " + formatSeconds(e.time.stepSeconds) + " × (1 − " + formatPercent(e.pipeline.bubbleFraction) + ")",
+         c.dpBackwardWindowSeconds, "s", formatSeconds(c.dpBackwardWindowSeconds), "Narayanan et al. 2021, Sec. 3 (backward ≈ 2 × forward)")
         .note = c.dpHidden ? "the reduction fits inside the backward pass" : "the reduction is longer than the backward pass: exposed";
     s.compare(s.last(), A, "overlapped with backward");
     s.compare(s.last(), B, "an exposed tail");
     if (l.zeroStage >= 3)
-        s.add("communication.zero3_allgather_bytes_per_step", "ZeRO-3 parameter all-gathers per step", "2 × m × stage parameters / TP × 2 B",
-              "2 × " + integer(double(e.pipeline.microbatches)) + " × " + formatSci(e.stages[e.fullestStage].parametersPerGpu) + " × 2 B",
-              c.zero3AllGatherBytesPerStep, "bytes", formatBytes(c.zero3AllGatherBytesPerStep), "ZeRO paper, Sec. 7.2.2 (1.5x DP volume)");
+        s.add("communication.zero3_allgather_bytes_per_step", "ZeRO-3 parameter all-gathers per step",
+            "2 × m × stage parameters / TP × 2 B",
+            "2 × " + integer(double(e.pipeline.microbatches)) + " × " + formatSci(e.stages[e.fullestStage].parametersPerGpu) + " × 2 B",
+            c.zero3AllGatherBytesPerStep, "bytes", formatBytes(c.zero3AllGatherBytesPerStep), "ZeRO paper, Sec. 7.2.2 (1.5x DP volume)");
     if (l.cp > 1)
         s.add("communication.cp_bytes_per_layer", "CP ring exchange per layer per micro-batch", "3 (cp − 1) × 2·b·(s/cp)·(k/t)·d·2 B",
               "3 × " + integer(l.cp - 1) + " × K,V block", c.cpBytesPerLayer, "bytes", formatBytes(c.cpBytesPerLayer),
@@ -514,13 +532,14 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
     const auto& l = plan.layout;
     SectionBuilder s("Predicted step time", example);
     s.add("predicted.matmul_efficiency", "Projection GEMMs: achieved fraction of peak",
-          "matmul efficiency × tile fill × wave fill × K / (K + K½), FLOP-weighted over QKV, output, FFN in and out",
-          "tokens per micro-batch " + integer(double(plan.training.microBatchSize) * plan.model.sequenceLength / l.cp) + ", widths / TP " +
-              integer(l.tp) + (p.efficiencySource ? std::string(", ") + p.efficiencySource + " figures" : std::string()) +
-              (plan.training.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) > 0
-                   ? ", FP8 at " + formatSci(fp8PeakFlopsPerGpu(plan.cluster)) + " FLOP/s peak"
-                   : std::string()),
-          p.matmulEfficiency, "", formatPercent(p.matmulEfficiency), "NVIDIA, Matrix Multiplication Background User's Guide (tile and wave quantization); accelerator preset");
+        "matmul efficiency × tile fill × wave fill × K / (K + K½), FLOP-weighted over QKV, output, FFN in and out",
+        "tokens per micro-batch " + integer(double(plan.training.microBatchSize) * plan.model.sequenceLength / l.cp) + ", widths / TP "
+            + integer(l.tp) + (p.efficiencySource ? std::string(", ") + p.efficiencySource + " figures" : std::string())
+            + (plan.training.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) > 0
+                    ? ", FP8 at " + formatSci(fp8PeakFlopsPerGpu(plan.cluster)) + " FLOP/s peak"
+                    : std::string()),
+        p.matmulEfficiency, "", formatPercent(p.matmulEfficiency),
+        "NVIDIA, Matrix Multiplication Background User's Guide (tile and wave quantization); accelerator preset");
     // One layer of each kind (LayerKind.h): a model of one kind keeps its step names, several
     // kinds number theirs (predicted.layer_forward.2).
     std::string names, terms;
@@ -532,15 +551,19 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
         terms = secondsSum({{"matmuls", L.forwardMatmul}, {"attention", L.forwardAttention}, {"memory-bound", L.forwardMemory},
                             {"TP", L.forwardTp}, {"CP", L.forwardCp}, {"ZeRO", L.forwardZero}, {"kernel overhead", L.forwardFixed}},
                            &names);
-        s.add("predicted.layer_forward" + id, "One layer forward, one micro-batch" + of, names, terms, L.forward(), "s", formatSeconds(L.forward()),
-              "Narayanan et al. 2021, Sec. 5.1 (GEMM FLOPs); Dao 2023 (FlashAttention); Korthikanti et al. 2022, Sec. 4 (element-wise work, TP collectives)")
+        s.add("predicted.layer_forward" + id, "One layer forward, one micro-batch" + of, names, terms, L.forward(), "s",
+             formatSeconds(L.forward()),
+             "Narayanan et al. 2021, Sec. 5.1 (GEMM FLOPs); Dao 2023 (FlashAttention); Korthikanti et al. 2022, Sec. 4 (element-wise work, "
+             "TP collectives)")
             .note = "exposed collectives only: what overlap hides is not counted";
-        terms = secondsSum({{"matmuls", L.backwardMatmul}, {"attention", L.backwardAttention}, {"memory-bound", L.backwardMemory}, {"TP", L.backwardTp},
-                            {"CP", L.backwardCp}, {"ZeRO", L.backwardZero}, {"kernel overhead", L.backwardFixed}, {"recompute", L.recompute}},
-                           &names);
+        terms = secondsSum(
+            {{"matmuls", L.backwardMatmul}, {"attention", L.backwardAttention}, {"memory-bound", L.backwardMemory}, {"TP", L.backwardTp},
+                {"CP", L.backwardCp}, {"ZeRO", L.backwardZero}, {"kernel overhead", L.backwardFixed}, {"recompute", L.recompute}},
+            &names);
         s.add("predicted.layer_backward" + id, "One layer backward, one micro-batch" + of, names, terms, L.backward(), "s",
-              formatSeconds(L.backward()),
-              "input and weight gradients: twice the forward GEMM FLOPs (Narayanan et al. 2021, Sec. 5.1); recompute (Korthikanti et al. 2022, Sec. 5)");
+            formatSeconds(L.backward()),
+            "input and weight gradients: twice the forward GEMM FLOPs (Narayanan et al. 2021, Sec. 5.1); recompute (Korthikanti et al. "
+            "2022, Sec. 5)");
     }
     const StageEstimate& stage = e.stages[size_t(p.referenceStage)];
     const double busy = c.forwardCompute + c.backwardCompute + c.memoryBound + c.recompute + c.tpCommunication + c.cpCommunication +
@@ -549,8 +572,8 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
     std::string stageLayers;
     forEachKindIn(plan.model, stage.firstLayer, stage.layers, [&](int k, int count) {
         if (size_t(k) < p.layers.size())
-            stageLayers += std::string(stageLayers.empty() ? "" : " + ") + integer(count) + " × (" + formatSeconds(p.layers[size_t(k)].forward()) +
-                           " + " + formatSeconds(p.layers[size_t(k)].backward()) + ")";
+            stageLayers += std::string(stageLayers.empty() ? "" : " + ") + integer(count) + " × ("
+                + formatSeconds(p.layers[size_t(k)].forward()) + " + " + formatSeconds(p.layers[size_t(k)].backward()) + ")";
     });
     s.add("predicted.stage_busy", "Busy time of the busiest stage (stage " + std::to_string(p.referenceStage + 1) + ")",
           recomputedLayers(plan.layout, stage.layers) < stage.layers && plan.layout.recompute == Recompute::Full
@@ -559,34 +582,42 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
           integer(double(e.pipeline.microbatches)) + " × (" + stageLayers + (stage.hasEmbedding || stage.hasLmHead ? " + ends" : "") + ")",
           busy, "s", formatSeconds(busy), "definition");
     if (l.pp > 1) {
-        s.add("predicted.pipeline_bubble", "Pipeline bubble", p.simulated ? "idle time of that stage in the simulated schedule" : "closed form of the schedule",
-              std::string(nameOf(kScheduleNames, l.schedule)) + ", p = " + integer(l.pp) + ", m = " + integer(double(e.pipeline.microbatches)) +
-                  (l.schedule == Schedule::Interleaved ? ", v = " + integer(l.virtualStages) : ""),
-              c.pipelineBubble, "s", formatSeconds(c.pipelineBubble), "Narayanan et al. 2021, Sec. 2.2; Qi et al. 2023 (ZB-H1)");
+        s.add("predicted.pipeline_bubble", "Pipeline bubble",
+            p.simulated ? "idle time of that stage in the simulated schedule" : "closed form of the schedule",
+            std::string(nameOf(kScheduleNames, l.schedule)) + ", p = " + integer(l.pp) + ", m = " + integer(double(e.pipeline.microbatches))
+                + (l.schedule == Schedule::Interleaved ? ", v = " + integer(l.virtualStages) : ""),
+            c.pipelineBubble, "s", formatSeconds(c.pipelineBubble), "Narayanan et al. 2021, Sec. 2.2; Qi et al. 2023 (ZB-H1)");
         s.add("predicted.pp_sends", "Stage-to-stage sends on the critical path", "simulated with, less simulated without, the sends",
               "sends of " + formatBytes(e.communication.ppBytesPerMicrobatch), c.ppSend, "s", formatSeconds(c.ppSend), "definition");
     }
     s.add("predicted.dp_exposed", "Exposed data-parallel communication", "gradient tail after the last backward + first parameter gather",
-          l.zeroStage >= 3 ? "ZeRO-3: gathers and reduce-scatters counted per layer above"
-                           : "gradients of " + formatBytes(e.communication.dpBytesPerGpu) + " per GPU over " + integer(double(l.dp) * l.cp) + " ranks",
-          c.dpCommunication, "s", formatSeconds(c.dpCommunication),
-          "Li et al. 2020 (PyTorch DDP buckets, Sec. 3.2.3); NCCL alpha-beta model (tuning.cc)");
+        l.zeroStage >= 3
+            ? "ZeRO-3: gathers and reduce-scatters counted per layer above"
+            : "gradients of " + formatBytes(e.communication.dpBytesPerGpu) + " per GPU over " + integer(double(l.dp) * l.cp) + " ranks",
+        c.dpCommunication, "s", formatSeconds(c.dpCommunication),
+        "Li et al. 2020 (PyTorch DDP buckets, Sec. 3.2.3); NCCL alpha-beta model (tuning.cc)");
     s.add("predicted.optimizer", "Optimizer step", "2 × state bytes × parameters / (shards × HBM bandwidth)",
-          formatCount(stage.parametersPerGpu) + " parameters per GPU" + (l.zeroStage >= 1 ? " over " + integer(double(l.dp) * l.cp) + " shards" : ""),
-          c.optimizer, "s", formatSeconds(c.optimizer), "memory-bound multi-tensor Adam (apex/TE FusedAdam)");
-    terms = secondsSum({{"busy", busy}, {"bubble", c.pipelineBubble}, {"PP sends", c.ppSend}, {"DP", c.dpCommunication}, {"optimizer", c.optimizer}}, &names);
-    s.add("predicted.step_seconds", "Predicted step time", names, terms, p.stepSeconds, "s", formatSeconds(p.stepSeconds), "sum of the rows above");
+        formatCount(stage.parametersPerGpu) + " parameters per GPU"
+            + (l.zeroStage >= 1 ? " over " + integer(double(l.dp) * l.cp) + " shards" : ""),
+        c.optimizer, "s", formatSeconds(c.optimizer), "memory-bound multi-tensor Adam (apex/TE FusedAdam)");
+    terms = secondsSum(
+        {{"busy", busy}, {"bubble", c.pipelineBubble}, {"PP sends", c.ppSend}, {"DP", c.dpCommunication}, {"optimizer", c.optimizer}},
+        &names);
+    s.add("predicted.step_seconds", "Predicted step time", names, terms, p.stepSeconds, "s", formatSeconds(p.stepSeconds),
+        "sum of the rows above");
     s.add("predicted.mfu", "Predicted MFU", "model FLOPs per step / (step × GPUs × peak)",
           formatSci(p.modelFlopsPerStep) + " / (" + formatSeconds(p.stepSeconds) + " × " + integer(double(e.gpusUsed)) + " × " +
               formatSci(plan.cluster.peakFlopsPerGpu) + " FLOP/s)",
           p.mfu, "", formatPercent(p.mfu), "Chowdhery et al. 2022 (PaLM), App. B");
     const PredictedRange& r = p.range;
-    s.add("predicted.range", "Predicted MFU range", "unknowns at their slower / faster values, then the model's error (+" +
-              formatPercent(r.modelErrorSlower, 0) + " / −" + formatPercent(r.modelErrorFaster, 0) + " on the step)",
-          "step " + formatSeconds(r.high.stepSeconds) + " to " + formatSeconds(r.low.stepSeconds) + "; " +
-              (r.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields) : std::string("nothing unknown")),
-          r.low.mfu, "", formatPercent(r.low.mfu) + " to " + formatPercent(r.high.mfu),
-          "leave-one-family-out error over resources/reference (tst_realitycheck)");
+    s.add("predicted.range", "Predicted MFU range",
+        "unknowns at their slower / faster values, then the model's error (+" + formatPercent(r.modelErrorSlower, 0) + " / −"
+            + formatPercent(r.modelErrorFaster, 0) + " on the step)",
+        "step " + formatSeconds(r.high.stepSeconds) + " to " + formatSeconds(r.low.stepSeconds) + "; "
+            + (r.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)
+                                     : std::string("nothing unknown")),
+        r.low.mfu, "", formatPercent(r.low.mfu) + " to " + formatPercent(r.high.mfu),
+        "leave-one-family-out error over resources/reference (tst_realitycheck)");
     return s.take();
 }
 
@@ -601,11 +632,13 @@ DerivationSection reliabilitySection(const Plan& plan, const Estimate& e, Worked
           formatBytes(r.checkpointBytes), "Megatron-LM distributed checkpoint contents")
         .note = "gradients are not saved; sharded across ranks: " + formatBytes(r.checkpointBytesPerGpu) + " per GPU";
     s.compare(s.last(), A, "~1.1 TB including gradients");
-    s.add("reliability.checkpoint_write_seconds", "Checkpoint stall (δ)", plan.reliability.checkpointWriteSeconds ? "given" : "bytes per GPU / write bandwidth",
-          plan.reliability.checkpointWriteSeconds ? num(r.checkpointWriteSeconds) + " s" : formatBytes(r.checkpointBytesPerGpu) + " / write bandwidth",
-          r.checkpointWriteSeconds, "s", formatSeconds(r.checkpointWriteSeconds),
-          plan.reliability.checkpointWriteSeconds ? "assumption (reliability.checkpoint_write_seconds; default 60 s for an asynchronous save)"
-                                                  : "definition");
+    s.add("reliability.checkpoint_write_seconds", "Checkpoint stall (δ)",
+        plan.reliability.checkpointWriteSeconds ? "given" : "bytes per GPU / write bandwidth",
+        plan.reliability.checkpointWriteSeconds ? num(r.checkpointWriteSeconds) + " s"
+                                                : formatBytes(r.checkpointBytesPerGpu) + " / write bandwidth",
+        r.checkpointWriteSeconds, "s", formatSeconds(r.checkpointWriteSeconds),
+        plan.reliability.checkpointWriteSeconds ? "assumption (reliability.checkpoint_write_seconds; default 60 s for an asynchronous save)"
+                                                : "definition");
     s.compare(s.last(), A, "1 min, asynchronous");
     if (!r.failuresModelled) {
         s.add("reliability.padded_days", "Wall time", "compute (no failure model)", num(r.computeSeconds) + " s", r.paddedDays, "days",
@@ -615,18 +648,18 @@ DerivationSection reliabilitySection(const Plan& plan, const Estimate& e, Worked
     const bool perNode = cl.mtbfBasis == MtbfBasis::PerNode;
     const double parts = perNode ? e.nodes : e.gpusUsed;
     s.add("reliability.cluster_mtbf_seconds", "Cluster mean time between failures", perNode ? "node MTBF / nodes" : "GPU MTBF / GPUs",
-          num(*cl.mtbfSeconds / units::secondsPerHour) + " h / " + integer(parts), r.clusterMtbfSeconds, "s", formatSeconds(r.clusterMtbfSeconds),
-          "Llama 3 paper (Dubey et al. 2024), Sec. 3.3.4 (failures independent across nodes)")
-        .note = "the default " + integer(kDefaultMtbfHoursPerNode) + " h per node reproduces Llama 3's " + integer(kLlama3Interruptions) +
-                " interruptions in " + integer(kLlama3SnapshotDays) + " days on " + integer(kLlama3Gpus) + " GPUs";
+         num(*cl.mtbfSeconds / units::secondsPerHour) + " h / " + integer(parts), r.clusterMtbfSeconds, "s",
+         formatSeconds(r.clusterMtbfSeconds), "Llama 3 paper (Dubey et al. 2024), Sec. 3.3.4 (failures independent across nodes)")
+        .note = "the default " + integer(kDefaultMtbfHoursPerNode) + " h per node reproduces Llama 3's " + integer(kLlama3Interruptions)
+        + " interruptions in " + integer(kLlama3SnapshotDays) + " days on " + integer(kLlama3Gpus) + " GPUs";
     s.compare(s.last(), A, "assumes 1,000 h per node, a failure every few hours at 2,048 GPUs (about 6 × Llama 3's rate)");
     s.add("reliability.checkpoint_interval_seconds", "Checkpoint interval", "√(2 · δ · MTBF)",
           "√(2 × " + num(r.checkpointWriteSeconds) + " s × " + num(r.clusterMtbfSeconds) + " s)", r.checkpointIntervalSeconds, "s",
           formatSeconds(r.checkpointIntervalSeconds), "Young 1974; Daly 2006");
     s.compare(s.last(), A, "≈ 20–40 minutes");
     s.add("reliability.lost_seconds_per_failure", "Time lost per failure", "restart + interval / 2",
-          formatSeconds(plan.reliability.restartSeconds) + " + " + formatSeconds(r.checkpointIntervalSeconds / 2), r.lostSecondsPerFailure, "s",
-          formatSeconds(r.lostSecondsPerFailure), "Daly 2006 (expected rework is half an interval)");
+        formatSeconds(plan.reliability.restartSeconds) + " + " + formatSeconds(r.checkpointIntervalSeconds / 2), r.lostSecondsPerFailure,
+        "s", formatSeconds(r.lostSecondsPerFailure), "Daly 2006 (expected rework is half an interval)");
     s.add("reliability.padded_seconds", "Wall time with failures", "C·(1 + δ/τ) / (1 − lost per failure / MTBF)",
           formatSci(r.computeSeconds) + " × (1 + " + num(r.checkpointWriteSeconds) + "/" + num(r.checkpointIntervalSeconds) + ") / (1 − " +
               num(r.lostSecondsPerFailure) + "/" + num(r.clusterMtbfSeconds) + ")",

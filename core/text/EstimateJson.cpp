@@ -95,8 +95,14 @@ json estimateToJson(const Analysis& analysis)
     out["parameters"]["layer_kinds"] = std::move(kinds);
     const auto& f = e.flops;
     out["flops"] = {
-        {"model_6nd", f.model6nd}, {"attention", f.attention}, {"embedding_lookup", f.embeddingLookup}, {"total", f.total}, {"recompute", f.recompute},
-        {"hardware", f.hardware}, {"per_token", f.perToken}, {"attention_per_token", f.attentionPerToken},
+        {"model_6nd", f.model6nd},
+        {"attention", f.attention},
+        {"embedding_lookup", f.embeddingLookup},
+        {"total", f.total},
+        {"recompute", f.recompute},
+        {"hardware", f.hardware},
+        {"per_token", f.perToken},
+        {"attention_per_token", f.attentionPerToken},
     };
     const auto& t = e.time;
     out["time"] = {
@@ -114,7 +120,9 @@ json estimateToJson(const Analysis& analysis)
         s["first_layer"] = st.firstLayer;
         s["layers"] = st.layers;
         json byKind = json::array();
-        forEachKindIn(model, st.firstLayer, st.layers, [&](int k, int count) { byKind.push_back({{"kind", model.kindLabel(k)}, {"layers", count}}); });
+        forEachKindIn(model, st.firstLayer, st.layers, [&](int k, int count) {
+            byKind.push_back({{"kind", model.kindLabel(k)}, {"layers", count}});
+        });
         s["layer_kinds"] = std::move(byKind);
         s["has_embedding"] = st.hasEmbedding;
         s["has_lm_head"] = st.hasLmHead;

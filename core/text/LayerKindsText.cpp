@@ -11,8 +11,8 @@ std::string layerKindsText(const ModelSpec& model)
     std::string out;
     for (int k = 0; k < model.kindCount(); ++k) {
         const LayerKind kind = model.kind(k);
-        out += (k ? "; " : "") + model.kindLabel(k) + ": " + countOf(kind.layers, "layer") + ", FFN " + formatInteger(kind.ffnHiddenSize) + " " +
-               (kind.ffnKind == FfnKind::SwiGlu ? "SwiGLU" : "GeLU");
+        out += (k ? "; " : "") + model.kindLabel(k) + ": " + countOf(kind.layers, "layer") + ", FFN " + formatInteger(kind.ffnHiddenSize)
+            + " " + (kind.ffnKind == FfnKind::SwiGlu ? "SwiGLU" : "GeLU");
     }
     return out;
 }

@@ -72,8 +72,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     const auto& l = plan.layout;
     out << (plan.name.empty() ? std::string("TrainPlan estimate") : plan.name) << "\n";
     out << "  " << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | "
-        << parallelSizesText(l, " ") << " | ZeRO-" << l.zeroStage << " | "
-        << nameOf(kScheduleNames, l.schedule) << (l.schedule == Schedule::Interleaved ? " v=" + std::to_string(l.virtualStages) : "") << "\n";
+        << parallelSizesText(l, " ") << " | ZeRO-" << l.zeroStage << " | " << nameOf(kScheduleNames, l.schedule)
+        << (l.schedule == Schedule::Interleaved ? " v=" + std::to_string(l.virtualStages) : "") << "\n";
     if (l.unknownFields)
         out << "  not in the plan, assumed: " << assumedLayout(l) << "\n";
 
@@ -81,9 +81,10 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("total", formatCount(e.parameters.total), formatSci(e.parameters.total));
     // One row per layer kind; a model of one kind reads "per layer".
     for (size_t k = 0; k < e.parameters.kinds.size(); ++k)
-        t.row(e.parameters.kinds.size() == 1 ? std::string("per layer")
-                                              : "per layer, " + plan.model.kindLabel(int(k)) + " (" + std::to_string(plan.model.kind(int(k)).layers) + ")",
-              formatCount(e.parameters.kinds[k].total));
+        t.row(e.parameters.kinds.size() == 1
+                ? std::string("per layer")
+                : "per layer, " + plan.model.kindLabel(int(k)) + " (" + std::to_string(plan.model.kind(int(k)).layers) + ")",
+            formatCount(e.parameters.kinds[k].total));
     t.row("embedding / LM head", formatCount(e.parameters.embedding) + " / " + formatCount(e.parameters.lmHead));
     t.row("per GPU (average)", formatSci(e.parametersPerGpuMean), "N / (TP x PP)");
 
@@ -109,8 +110,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("exposed DP" + predicted, formatSeconds(pr.components.dpCommunication), "gradient tail and parameter all-gather");
     t.row("tokens/s per GPU" + predicted, formatNumber(pr.tokensPerSecondPerGpu));
     const PredictedRange& range = pr.range;
-    const std::string rangeSources = range.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(range.unknownSwitches, range.unknownLayoutFields)
-                                                                 : "nothing unknown";
+    const std::string rangeSources =
+        range.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(range.unknownSwitches, range.unknownLayoutFields) : "nothing unknown";
     t.row("range" + predicted, "MFU " + formatPercent(range.low.mfu) + " to " + formatPercent(range.high.mfu),
           "step " + formatSeconds(range.high.stepSeconds) + " to " + formatSeconds(range.low.stepSeconds) + ": " + rangeSources +
               ", model error +" + formatPercent(range.modelErrorSlower, 0) + " / −" + formatPercent(range.modelErrorFaster, 0));
@@ -129,14 +130,14 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("total", bytes(e.perGpu.total), "of " + bytes(e.capacityBytes) + (e.fits ? " (fits)" : " (DOES NOT FIT)"));
     const MemoryRange& mr = analysis.memoryRange;
     t.row("range", bytes(mr.lowBytes) + " to " + bytes(mr.highBytes),
-          (mr.unknownSwitches + int(mr.unknownLayoutFields != 0) > 0 ? "unknown " + unknownInputsPhrase(mr.unknownSwitches, mr.unknownLayoutFields)
-                                                                      : std::string("nothing unknown")) +
-              ", no fragmentation at the low end, +" +
-              formatPercent(mr.modelErrorAbove, 0) + " model error at the high end" +
-              (mr.highBytes > e.capacityBytes ? " (high end does not fit)" : ""));
+        (mr.unknownSwitches + int(mr.unknownLayoutFields != 0) > 0
+                ? "unknown " + unknownInputsPhrase(mr.unknownSwitches, mr.unknownLayoutFields)
+                : std::string("nothing unknown"))
+            + ", no fragmentation at the low end, +" + formatPercent(mr.modelErrorAbove, 0) + " model error at the high end"
+            + (mr.highBytes > e.capacityBytes ? " (high end does not fit)" : ""));
     t.row("headroom", bytes(e.headroomBytes),
-          formatPercent(e.headroomBytes / e.capacityBytes) + " of capacity; margin " + formatPercent(plan.training.memoryMarginFraction, 0) +
-              (e.hasMargin ? " kept" : " NOT kept"));
+        formatPercent(e.headroomBytes / e.capacityBytes) + " of capacity; margin " + formatPercent(plan.training.memoryMarginFraction, 0)
+            + (e.hasMargin ? " kept" : " NOT kept"));
     for (const auto& st : e.stages) {
         t.row("  stage " + std::to_string(st.index + 1) + " (" + countOf(st.layers, "layer") + (st.hasEmbedding ? ", emb" : "") +
                   (st.hasLmHead ? ", head" : "") + ")",
@@ -151,7 +152,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
 
     const auto& c = e.communication;
     t.heading("Communication");
-    t.row("TP message", bytes(c.tpMessageBytes), std::to_string(c.tpCollectivesPerLayer) + " per layer per micro-batch" + (c.tpCrossesNodes ? ", CROSSES NODES" : ", NVLink"));
+    t.row("TP message", bytes(c.tpMessageBytes),
+        std::to_string(c.tpCollectivesPerLayer) + " per layer per micro-batch" + (c.tpCrossesNodes ? ", CROSSES NODES" : ", NVLink"));
     t.row("TP time per step", formatSeconds(c.tpSecondsPerStep));
     t.row("PP send per micro-batch", bytes(c.ppBytesPerMicrobatch));
     t.row("DP gradient bytes per GPU", bytes(c.dpBytesPerGpu), "average " + bytes(c.dpBytesPerGpuMean));
@@ -262,9 +264,11 @@ std::string searchToText(const SearchResult& r)
     };
     // The ranking is exactly `top` rows; the Pareto front and the simplest layout follow, each
     // in its own labelled section.
-    out << "\nTop " << r.topRows() << " by " << (cost ? "cost" : r.objective == SearchObjective::GpuHours ? "GPU-hours" : "predicted step time")
-        << (r.grouped ? "; layouts with the same figures under another DP x CP split or micro-batch share a row (\"= also\")" : "")
-        << "\n";
+    out << "\nTop " << r.topRows() << " by "
+        << (cost                                              ? "cost"
+                   : r.objective == SearchObjective::GpuHours ? "GPU-hours"
+                                                              : "predicted step time")
+        << (r.grouped ? "; layouts with the same figures under another DP x CP split or micro-batch share a row (\"= also\")" : "") << "\n";
     header();
     for (size_t i = 0; i < r.topRows(); ++i)
         line(i);
@@ -277,7 +281,8 @@ std::string searchToText(const SearchResult& r)
             simplest = i;
     }
     std::stable_sort(pareto.begin(), pareto.end(), [&](size_t a, size_t b) { return r.rows[a].stepSeconds < r.rows[b].stepSeconds; });
-    out << "\nPareto front of memory against step time (" << countOf(double(pareto.size()), r.grouped ? "row" : "layout") << ", fastest first)\n";
+    out << "\nPareto front of memory against step time (" << countOf(double(pareto.size()), r.grouped ? "row" : "layout")
+        << ", fastest first)\n";
     header();
     for (size_t i : pareto)
         line(i);
@@ -310,7 +315,8 @@ std::string scheduleToText(const Analysis& analysis)
     for (size_t i = 0; i < r.stages.size(); ++i) {
         const auto& st = r.stages[i];
         t.row("stage " + std::to_string(i + 1), "idle " + formatSeconds(st.idleSeconds),
-              "busy " + formatSeconds(st.busySeconds) + ", peak " + countOf(st.peakInFlightMicrobatches, "micro-batch", "micro-batches") + " in flight");
+            "busy " + formatSeconds(st.busySeconds) + ", peak " + countOf(st.peakInFlightMicrobatches, "micro-batch", "micro-batches")
+                + " in flight");
     }
     out << "\n" << r.events.size() << " events (use --json to list them)\n";
     return out.str();

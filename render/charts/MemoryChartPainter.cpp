@@ -244,7 +244,8 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
     }
     p.setFont(label);
     p.setPen(theme::muted());
-    p.drawText(QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("Pipeline stage"));
+    p.drawText(
+        QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("Pipeline stage"));
 
     // Capacity line, labelled with its value at the right end.
     const double capY = yOf(capacity_);
@@ -290,8 +291,9 @@ QString MemoryChartPainter::toolTip(int stage) const
                         .arg(i > Activations ? QStringLiteral("reserve: ") : QString(), partName(i), gb(st.parts[i]));
     text += QStringLiteral("<tr><td><b>Total</b></td><td align='right'><b>%1</b></td></tr></table>").arg(gb(st.total));
     const double headroom = capacity_ - st.total;
-    text += headroom >= 0 ? QStringLiteral("%1 free of %2").arg(gb(headroom), gb(capacity_))
-                          : QStringLiteral("<font color='%1'>%2 over %3</font>").arg(theme::capacity().name(), gb(-headroom), gb(capacity_));
+    text += headroom >= 0
+        ? QStringLiteral("%1 free of %2").arg(gb(headroom), gb(capacity_))
+        : QStringLiteral("<font color='%1'>%2 over %3</font>").arg(theme::capacity().name(), gb(-headroom), gb(capacity_));
     if (stage == fullest_ && rangeHigh_ > rangeLow_ && rangeLow_ > 0)
         text += QStringLiteral("<br>Range %1 to %2: what the plan leaves unknown at either value, no fragmentation at the low end, "
                                "the memory model's error at the high end.")

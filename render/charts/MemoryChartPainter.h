@@ -1,8 +1,8 @@
 // Memory per GPU for every pipeline stage, drawn into any QPainter: a stacked bar per stage
 // (one segment per memory component and reserve term, its value written on it where it fits;
-// the legend lists the parts some stage has), the stage's total above it, and the GPU's capacity as a labelled dashed line. A stage over capacity is drawn
-// darker and marked with a cross. The window, the PDF report and the slides share it; hover
-// text comes from the geometry of the last paint.
+// the legend lists the parts some stage has), the stage's total above it, and the GPU's capacity as a labelled dashed line. A stage over
+// capacity is drawn darker and marked with a cross. The window, the PDF report and the slides share it; hover text comes from the geometry
+// of the last paint.
 #pragma once
 
 #include <QColor>

@@ -119,7 +119,8 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
         p.setPen(theme::muted());
         p.drawText(QRectF(x - 40 * scale, plot.bottom() + 2 * scale, 80 * scale, lineH), Qt::AlignCenter, tickLabel(v, step));
     }
-    p.drawText(QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("seconds per step"));
+    p.drawText(
+        QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("seconds per step"));
 
     const QFont valueF = valueFont(scale);
     const QFontMetricsF vfm(valueF, p.device());
@@ -160,7 +161,8 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
         }
         p.setFont(valueF);
         p.setPen(theme::ink());
-        p.drawText(QRectF(xOf(x0) + 4 * scale, cy - barH_ / 2, plot.right() - xOf(x0), barH_), Qt::AlignLeft | Qt::AlignVCenter, seconds(x0));
+        p.drawText(
+            QRectF(xOf(x0) + 4 * scale, cy - barH_ / 2, plot.right() - xOf(x0), barH_), Qt::AlignLeft | Qt::AlignVCenter, seconds(x0));
         if (textX > xOf(x0) + 4 * scale || (r == PredictedRow && rangeHigh_ > rangeLow_ && rangeLow_ > 0)) {
             // The range's ends, under the whisker's right end.
             const QString range = QStringLiteral("range %1 – %2").arg(seconds(rangeLow_), seconds(rangeHigh_));

@@ -162,7 +162,8 @@ TornadoPainter::Geometry TornadoPainter::layout(const QRectF& rect) const
     // Room either side of the bars for the input values at their ends.
     endWidth = std::min(endWidth + kGap, (rect.width() - labelWidth) * 0.22);
     g.labels = QRectF(rect.left(), top, labelWidth, g.rowHeight * n);
-    g.plot = QRectF(rect.left() + labelWidth + endWidth, top, std::max(10.0, rect.width() - labelWidth - 2 * endWidth - kGap), g.rowHeight * n);
+    g.plot =
+        QRectF(rect.left() + labelWidth + endWidth, top, std::max(10.0, rect.width() - labelWidth - 2 * endWidth - kGap), g.rowHeight * n);
     g.axis = QRectF(g.plot.left(), g.plot.bottom(), g.plot.width(), kAxisHeight);
 
     // Symmetric about the base value, so the base line sits in the middle and left/right read
@@ -245,7 +246,8 @@ void TornadoPainter::paint(QPainter& p, const QRectF& rect) const
     const QString legendLow = unknowns ? tr("input −%1 / slower").arg(moved) : tr("input −%1").arg(moved);
     const QString legendHigh = unknowns ? tr("input +%1 / faster").arg(moved) : tr("input +%1").arg(moved);
     const double swatch = 10;
-    const double legendWidth = 2 * (swatch + 4) + valueMetrics.horizontalAdvance(legendLow) + valueMetrics.horizontalAdvance(legendHigh) + 14;
+    const double legendWidth =
+        2 * (swatch + 4) + valueMetrics.horizontalAdvance(legendLow) + valueMetrics.horizontalAdvance(legendHigh) + 14;
     // The measure in bold, then what varies and the basis, muted: elided from the end, so a
     // narrow pane keeps what the bars measure.
     const QRectF titleRect = g.title.adjusted(0, 0, -legendWidth - kGap, 0);
@@ -260,7 +262,8 @@ void TornadoPainter::paint(QPainter& p, const QRectF& rect) const
         const QRectF rest = titleRect.adjusted(headWidth, 0, 0, 0);
         p.setFont(fonts::pixels(12));
         p.setPen(kMuted);
-        p.drawText(rest, Qt::AlignLeft | Qt::AlignVCenter, QFontMetricsF(fonts::pixels(12)).elidedText(titleDetail(), Qt::ElideRight, rest.width()));
+        p.drawText(rest, Qt::AlignLeft | Qt::AlignVCenter,
+            QFontMetricsF(fonts::pixels(12)).elidedText(titleDetail(), Qt::ElideRight, rest.width()));
     }
     p.setFont(valueFont);
     double lx = g.title.right() - legendWidth;
@@ -315,8 +318,8 @@ void TornadoPainter::paint(QPainter& p, const QRectF& rect) const
         p.setFont(nameFont);
         if (twoLines) {
             const double h = g.rowHeight / 2;
-            p.drawText(QRectF(label.left(), rowTop + h - nameMetrics.height() + 1, label.width(), nameMetrics.height()), Qt::AlignRight | Qt::AlignBottom,
-                       nameMetrics.elidedText(fromStd(bar.input), Qt::ElideRight, label.width()));
+            p.drawText(QRectF(label.left(), rowTop + h - nameMetrics.height() + 1, label.width(), nameMetrics.height()),
+                Qt::AlignRight | Qt::AlignBottom, nameMetrics.elidedText(fromStd(bar.input), Qt::ElideRight, label.width()));
             p.setFont(valueFont);
             p.setPen(kMuted);
             p.drawText(QRectF(label.left(), rowTop + h, label.width(), valueMetrics.height()), Qt::AlignRight | Qt::AlignTop,

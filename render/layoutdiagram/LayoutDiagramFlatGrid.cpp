@@ -80,8 +80,9 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
         if (cp > 1)
             parallel += QStringLiteral(" · CP %1").arg(cp);
         const QString stage = model.stageText(n.firstStage, n.lastStage), node = QStringLiteral("node %1").arg(n.node);
-        labels[size_t(f)] = {stage + QStringLiteral(" · ") + node, parallel + QStringLiteral(" · ") + model.layersText(n.firstStage, n.lastStage),
-                             n.tpCrossesNodes ? style.warning() : style.mutedText, stage, node};
+        labels[size_t(f)] = {stage + QStringLiteral(" · ") + node,
+            parallel + QStringLiteral(" · ") + model.layersText(n.firstStage, n.lastStage),
+            n.tpCrossesNodes ? style.warning() : style.mutedText, stage, node};
     }
     const QString countText = behind > 0 ? QStringLiteral("× %1").arg(behind) : QString();
     const double countW = behind > 0 ? advance(label, countText) : 0;
@@ -156,7 +157,8 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
                 }
                 c.blockH = form == LabelForm::Single ? titleH : titleH + 1 + labelH;
                 const double pileExtra = behind > 0 ? kDpGap + (ghosts - 1) * kGhostStep + kCountGap + countW : 0;
-                const double cellW = (area.width() - c.labelW - kLabelGap - 2 * kPad - pileExtra) / (columns + (behind > 0 ? kGhostWidth : 0));
+                const double cellW =
+                    (area.width() - c.labelW - kLabelGap - 2 * kPad - pileExtra) / (columns + (behind > 0 ? kGhostWidth : 0));
                 double cellH = (area.height() - gapSum - shown * 2 * kPad) / (shown * cellRows);
                 c.cell = std::floor(std::min({cellW, cellH, kMaxCell}));
                 // Labels taller than their row spill evenly above the first and below the last.
@@ -283,7 +285,8 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
                     u.dpIn = QPointF(pileX, cy);
                     u.stackLabelAnchor = QPointF(pile.right(), cy);
                     u.stackBackCorner = pile.topRight();
-                    out.texts.push_back({countText, QRectF(pile.right() + kCountGap, cy - labelH / 2, countW, labelH), F::Label, style.mutedText, R::StackLabel});
+                    out.texts.push_back({countText, QRectF(pile.right() + kCountGap, cy - labelH / 2, countW, labelH), F::Label,
+                        style.mutedText, R::StackLabel});
                 }
                 u.hull = polygon(board);
                 u.topCenter = board.center();
@@ -302,14 +305,16 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
                     const QString second = form == LabelForm::Stacked ? text.node : text.detail;
                     const QColor color = form == LabelForm::Stacked ? style.mutedText : text.detailColor;
                     const double dw = advance(label, second);
-                    out.texts.push_back({second, QRectF(right - dw, top + titleH + 1, dw, labelH), F::Label, color, R::NodeLabel, Qt::AlignRight});
+                    out.texts.push_back(
+                        {second, QRectF(right - dw, top + titleH + 1, dw, labelH), F::Label, color, R::NodeLabel, Qt::AlignRight});
                 }
                 out.unitOfFront[size_t(f)] = int(out.units.size());
                 out.units.push_back(std::move(u));
                 if (j + 1 < nodes.size()) {
                     if (nodes[j + 1] != f + 1) {
                         const double ew = advance(label, ellipsis);
-                        out.texts.push_back({ellipsis, QRectF(boardX, board.bottom() + kSameStageGap + 1, ew, labelH), F::Label, style.mutedText, R::NodeLabel});
+                        out.texts.push_back({ellipsis, QRectF(boardX, board.bottom() + kSameStageGap + 1, ew, labelH), F::Label,
+                            style.mutedText, R::NodeLabel});
                     }
                     y = board.bottom() + gaps[j];
                 }

@@ -315,7 +315,8 @@ void LayoutDiagramGeometry::chooseHint(const LayoutDiagramStyle& style)
                     {QStringLiteral("Hover a block for what it holds."), QStringLiteral("Click one to light up its groups.")}};
     }
     for (const QStringList& lines : wordings) {
-        const bool fits = std::all_of(lines.begin(), lines.end(), [&](const QString& l) { return small.horizontalAdvance(l) + 2 <= panelRect_.width(); });
+        const bool fits =
+            std::all_of(lines.begin(), lines.end(), [&](const QString& l) { return small.horizontalAdvance(l) + 2 <= panelRect_.width(); });
         if (fits) {
             hint_ = lines;
             return;
@@ -464,9 +465,10 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
                            group.contains(map.rankOn({node, end + 1})))
                         ++end;
                     const int row = g / d.cols;
-                    u.tpOutlines.push_back({proj.flatRect(x0 + d.margin + (g % d.cols) * d.cell + pad, d.margin + row * d.cell + pad,
-                                                          x0 + d.margin + (end % d.cols + 1) * d.cell - pad, d.margin + (row + 1) * d.cell - pad, top),
-                                            map.crossesNodes(group)});
+                    u.tpOutlines.push_back(
+                        {proj.flatRect(x0 + d.margin + (g % d.cols) * d.cell + pad, d.margin + row * d.cell + pad,
+                             x0 + d.margin + (end % d.cols + 1) * d.cell - pad, d.margin + (row + 1) * d.cell - pad, top),
+                            map.crossesNodes(group)});
                     g = end + 1;
                 }
             }
@@ -477,9 +479,9 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
             const int stripes = std::clamp(int(usable * k / 2), 1, count);
             for (int i = 0; i < stripes; ++i) {
                 const int stage = u.firstStage + int((long long)i * count / stripes);
-                u.stripes.push_back({proj.flatRect(x0 + d.margin + usable * i / stripes, d.margin, x0 + d.margin + usable * (i + 1) / stripes,
-                                                   d.depth - d.margin, top),
-                                     LayoutDiagramStyle::stageColor(stage, stages)});
+                u.stripes.push_back({proj.flatRect(x0 + d.margin + usable * i / stripes, d.margin,
+                                         x0 + d.margin + usable * (i + 1) / stripes, d.depth - d.margin, top),
+                    LayoutDiagramStyle::stageColor(stage, stages)});
             }
         }
 
@@ -536,7 +538,8 @@ std::vector<LayoutDiagramGeometry::LabelBlock> LayoutDiagramGeometry::fixedLabel
         b.unit = int(i);
         const QString where = u.nodes() == 1 ? QStringLiteral("node %1").arg(front[size_t(u.firstFront)].node)
                                              : QStringLiteral("%1 nodes").arg(u.nodes());
-        b.addLine(model.stageText(u.firstStage, u.lastStage) + QStringLiteral(" · ") + where, style.titleFont, F::Title, style.text, R::NodeLabel);
+        b.addLine(model.stageText(u.firstStage, u.lastStage) + QStringLiteral(" · ") + where, style.titleFont, F::Title, style.text,
+            R::NodeLabel);
         QString parallel = u.tpCrossesNodes ? QStringLiteral("TP %1 spans nodes ⚠").arg(tp) : QStringLiteral("TP %1").arg(tp);
         if (cp > 1)
             parallel += QStringLiteral(" · CP %1").arg(cp);
@@ -678,8 +681,8 @@ double LayoutDiagramGeometry::layoutTopStrip(const LayoutDiagramModel& model, co
     return topH;
 }
 
-double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines, bool briefFlag,
-                                                 bool flatRows)
+double LayoutDiagramGeometry::layoutBottomStrip(
+    const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines, bool briefFlag, bool flatRows)
 {
     using F = LayoutDiagramText::Font;
     using R = LayoutDiagramText::Role;
@@ -706,7 +709,8 @@ double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model,
     };
     const auto& front = model.frontNodes();
     // Flat rows of one stage each are labelled with it, in its colour: no swatches needed.
-    const bool rowsNameStages = flatRows && std::all_of(front.begin(), front.end(), [](const LayoutDiagramNode& n) { return n.firstStage == n.lastStage; });
+    const bool rowsNameStages =
+        flatRows && std::all_of(front.begin(), front.end(), [](const LayoutDiagramNode& n) { return n.firstStage == n.lastStage; });
     if (rowsNameStages) {
     } else if (LayoutDiagramStyle::stagesUseRamp(stages)) {
         entries.push_back({item(S::Ramp, {}, stages), QStringLiteral("Stage 1"), QStringLiteral("Stage %1").arg(stages)});

@@ -48,7 +48,8 @@ QString coordinatesText(const trainplan::RankCoords& c)
 // "NVLink · 85.9 GB/step": the medium a link uses and what it carries per step.
 QString mediumAndBytes(bool crossesNodes, double bytesPerStep)
 {
-    return QStringLiteral("%1 · %2/step").arg(crossesNodes ? QStringLiteral("network") : QStringLiteral("NVLink"), qs(trainplan::formatBytes(bytesPerStep)));
+    return QStringLiteral("%1 · %2/step")
+        .arg(crossesNodes ? QStringLiteral("network") : QStringLiteral("NVLink"), qs(trainplan::formatBytes(bytesPerStep)));
 }
 
 }  // namespace
@@ -151,7 +152,9 @@ QString LayoutDiagramModel::frontCaption() const
                           .arg(count(gpusPerReplica))
                           .arg(gpusPerReplica == 1 ? QStringLiteral("GPU") : QStringLiteral("GPUS"));
     if (replicasInFront_ > 1)
-        caption += QStringLiteral(" · NODES SHARED WITH %1 MORE %2").arg(count(replicasInFront_ - 1)).arg(replicasInFront_ == 2 ? "REPLICA" : "REPLICAS");
+        caption += QStringLiteral(" · NODES SHARED WITH %1 MORE %2")
+                       .arg(count(replicasInFront_ - 1))
+                       .arg(replicasInFront_ == 2 ? "REPLICA" : "REPLICAS");
     return caption;
 }
 

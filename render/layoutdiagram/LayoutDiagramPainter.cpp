@@ -136,8 +136,10 @@ QString LayoutDiagramPainter::toolTipAt(QPointF point) const
     const auto& u = geometry_->units()[size_t(unit)];
     if (u.detailed)
         return describeRank(*rank);
-    return QStringLiteral("%1 · %2 nodes drawn as one block\nIts first GPU: ").arg(model_->stageText(u.firstStage, u.lastStage)).arg(u.nodes()) +
-           describeRank(*rank);
+    return QStringLiteral("%1 · %2 nodes drawn as one block\nIts first GPU: ")
+               .arg(model_->stageText(u.firstStage, u.lastStage))
+               .arg(u.nodes())
+        + describeRank(*rank);
 }
 
 void LayoutDiagramPainter::setSelectedRank(std::optional<int> rank)
@@ -205,7 +207,9 @@ void LayoutDiagramPainter::updateHighlights()
     for (const LayoutDiagramLink& link : selection_.links) {
         QPointF at = self;
         if (link.dim == ParallelDim::Pp)
-            at = pipelineCurve(geometry_->anchorOf(geometry_->placeOf(*model_, link.from)), geometry_->anchorOf(geometry_->placeOf(*model_, link.to))).apex;
+            at = pipelineCurve(
+                geometry_->anchorOf(geometry_->placeOf(*model_, link.from)), geometry_->anchorOf(geometry_->placeOf(*model_, link.to)))
+                     .apex;
         else if (link.dim == ParallelDim::Dp)
             for (size_t u = 0; u < units.size(); ++u)
                 if (stackMarks_[u] & DpGroup)
@@ -217,8 +221,8 @@ void LayoutDiagramPainter::updateHighlights()
             for (double dx : {-0.5, 0.1, -1.1, 0.7, -1.7})
                 candidates.emplace_back(at.x() + dx * w, at.y() + dy * h - h / 2, w, h);
         if (const auto rect = placer.place(candidates))
-            selectionTags_.push_back({label, *rect, LayoutDiagramText::Font::Small, linkColor(style_, link.dim), LayoutDiagramText::Role::LinkTag,
-                                      Qt::AlignHCenter});
+            selectionTags_.push_back({label, *rect, LayoutDiagramText::Font::Small, linkColor(style_, link.dim),
+                LayoutDiagramText::Role::LinkTag, Qt::AlignHCenter});
     }
 }
 
@@ -441,7 +445,8 @@ void LayoutDiagramPainter::drawLegend(QPainter& p) const
             QLinearGradient ramp(r.topLeft(), r.topRight());
             constexpr int kStops = 12;
             for (int i = 0; i <= kStops; ++i)
-                ramp.setColorAt(double(i) / kStops, LayoutDiagramStyle::stageColor(int(std::lround(double(i) / kStops * (item.stages - 1))), item.stages));
+                ramp.setColorAt(double(i) / kStops,
+                    LayoutDiagramStyle::stageColor(int(std::lround(double(i) / kStops * (item.stages - 1))), item.stages));
             p.setPen(Qt::NoPen);
             p.setBrush(ramp);
             p.drawRect(r);
@@ -466,7 +471,8 @@ void LayoutDiagramPainter::drawPanel(QPainter& p) const
         const QString shown = fm.elidedText(text, Qt::ElideRight, panel.width() - 2);
         p.setFont(font);
         p.setPen(color);
-        p.drawText(lineAt(y, std::ceil(fm.height()), std::ceil(fm.horizontalAdvance(shown)) + 2), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine | Qt::TextDontClip, shown);
+        p.drawText(lineAt(y, std::ceil(fm.height()), std::ceil(fm.horizontalAdvance(shown)) + 2),
+            Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine | Qt::TextDontClip, shown);
         return y + std::ceil(fm.height()) + 1;
     };
     double y = panel.top();
@@ -513,7 +519,8 @@ void LayoutDiagramPainter::drawPanel(QPainter& p) const
             p.setBrush(item.color);
             p.drawRoundedRect(QRectF(x, y + h / 2 - 4, 9, 8), 2, 2);
             p.setPen(style_.text);
-            p.drawText(QRectF(x + kBullet, y, item.width - kBullet, h), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine | Qt::TextDontClip, item.text);
+            p.drawText(QRectF(x + kBullet, y, item.width - kBullet, h),
+                Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine | Qt::TextDontClip, item.text);
             x += item.width + kSpacing;
         }
         y += h + 1;

@@ -57,7 +57,8 @@ QString render(const std::vector<trainplan::DerivationSection>& sections, int se
     return theme::styled(html + "</body></html>");
 }
 
-QString stepsFragment(const std::vector<trainplan::DerivationSection>& sections, int sectionIndex, double scale, int firstStep, int lastStep)
+QString stepsFragment(
+    const std::vector<trainplan::DerivationSection>& sections, int sectionIndex, double scale, int firstStep, int lastStep)
 {
     if (sectionIndex < 0 || sectionIndex >= int(sections.size()))
         return {};

@@ -17,6 +17,7 @@ QString render(const std::vector<trainplan::DerivationSection>& sections, int se
                int lastStep = -1);
 // Steps [firstStep, lastStep) of one section as a table fragment (no document around it), for
 // pages and slides that put several sections' steps into one document.
-QString stepsFragment(const std::vector<trainplan::DerivationSection>& sections, int sectionIndex, double scale, int firstStep, int lastStep);
+QString stepsFragment(
+    const std::vector<trainplan::DerivationSection>& sections, int sectionIndex, double scale, int firstStep, int lastStep);
 
 }  // namespace derivationhtml

@@ -49,7 +49,8 @@ void paintHeading(QPainter& p, const QRectF& rect, const QString& text)
     p.drawText(rect, Qt::AlignLeft | Qt::AlignTop, text);
 }
 
-void paintFrame(QPainter& p, const QRectF& page, const QRectF& body, const ReportContext& ctx, const QString& heading, int number, int total)
+void paintFrame(
+    QPainter& p, const QRectF& page, const QRectF& body, const ReportContext& ctx, const QString& heading, int number, int total)
 {
     p.setFont(reportpainter::font(8));
     p.setPen(theme::faint());
@@ -98,8 +99,8 @@ ReportBlock drawingBlock(const QString& section, const QString& heading, double 
     return {section, heading, FlowBlock{preferred + extra, low + extra, high + extra}, std::move(paint)};
 }
 
-ReportBlock viewBlock(const ReportContext& ctx, const QString& section, const QString& heading, ReportView view, double preferred, double low,
-                      double high)
+ReportBlock viewBlock(
+    const ReportContext& ctx, const QString& section, const QString& heading, ReportView view, double preferred, double low, double high)
 {
     return drawingBlock(section, heading, preferred, low, high,
                         [&ctx, view](QPainter& p, const QRectF& r) { reportpainter::paint(view, ctx, p, r); });
@@ -126,8 +127,10 @@ TitleLayout titleLayout(const ReportContext& ctx, const QString& askLine, double
                      .arg(QString::fromStdString(trainplan::parallelSizesText(l)))
                      .arg(l.zeroStage)
                      .arg(QString::fromStdString(std::string(trainplan::nameOf(trainplan::kScheduleNames, l.schedule))));
-    t.titleHeight = QFontMetricsF(reportpainter::font(22, true)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, ctx.title()).height() + 4;
-    t.planLineHeight = QFontMetricsF(reportpainter::font(11)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, t.planLine).height() + 6;
+    t.titleHeight =
+        QFontMetricsF(reportpainter::font(22, true)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, ctx.title()).height() + 4;
+    t.planLineHeight =
+        QFontMetricsF(reportpainter::font(11)).boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, t.planLine).height() + 6;
     t.askHeight = reportpainter::htmlHeight(page("<b>" + askLine + "</b>"), width);
     return t;
 }
@@ -206,8 +209,8 @@ std::vector<ReportBlock> reportBlocks(const ReportContext& ctx, const QSizeF& bo
                 out.push_back(textBlock(section.title, heading, page(part.html), w));
                 break;
             case ReportPartKind::Derivation:
-                out.push_back(
-                    textBlock(section.title, heading, derivationhtml::render(ctx.derivation(), part.section, 1.0, part.first, part.last), w));
+                out.push_back(textBlock(
+                    section.title, heading, derivationhtml::render(ctx.derivation(), part.section, 1.0, part.first, part.last), w));
                 break;
             }
         }

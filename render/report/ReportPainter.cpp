@@ -41,7 +41,9 @@ QString fmtNum(double v) { return q(formatNumber(v)); }
 
 QString htmlPage(const QString& body, double scale)
 {
-    return theme::styled(QString("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:@ink'>%2</body></html>").arg(10.0 * scale, 0, 'f', 1).arg(body));
+    return theme::styled(QString("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:@ink'>%2</body></html>")
+                             .arg(10.0 * scale, 0, 'f', 1)
+                             .arg(body));
 }
 
 // After worked example B, "Validate the plan in stages": one fragment per stage, the introduction
@@ -58,12 +60,13 @@ std::vector<QString> validationStages(const Analysis& a)
     grid += QString::number(e.gpusUsed);
     std::vector<QString> stages;
     stages.push_back(
-        QString("<p>Stages after worked example B, \"Validate the plan in stages\", with this plan's expected figures to compare against.</p>"
-                "<h3>Stage 1: one-node correctness</h3><ul>"
-                "<li>Confirm loss and gradient behaviour; check the parameter count is %1 and the FLOPs per token %2.</li>"
-                "<li>Record peak memory by component on the fullest stage (stage %3): weights %4, gradients %5, optimizer %6, activations "
-                "%7.</li>"
-                "<li>Measure kernel shapes and numerical stability.</li></ul>")
+        QString(
+            "<p>Stages after worked example B, \"Validate the plan in stages\", with this plan's expected figures to compare against.</p>"
+            "<h3>Stage 1: one-node correctness</h3><ul>"
+            "<li>Confirm loss and gradient behaviour; check the parameter count is %1 and the FLOPs per token %2.</li>"
+            "<li>Record peak memory by component on the fullest stage (stage %3): weights %4, gradients %5, optimizer %6, activations "
+            "%7.</li>"
+            "<li>Measure kernel shapes and numerical stability.</li></ul>")
             .arg(q(formatCount(e.parameters.total)), q(formatSci(e.flops.perToken)))
             .arg(e.fullestStage + 1)
             .arg(fmtBytes(e.perGpu.weights), fmtBytes(e.perGpu.gradients), fmtBytes(e.perGpu.optimizer), fmtBytes(e.perGpu.activations)));
@@ -79,18 +82,19 @@ std::vector<QString> validationStages(const Analysis& a)
                  q(formatSeconds(a.predicted.components.dpCommunication)),
                  q(formatSeconds(a.predicted.components.tpCommunication + a.predicted.components.cpCommunication
                                  + a.predicted.components.zeroCommunication))));
-    stages.push_back(
-        QString("<h3>Stage 3: reliability</h3><ul>"
-                "<li>Checkpoint model, optimizer, data position and random state: %1 in all, %2 per GPU; measure the write stall (plan: "
-                "%3).</li>"
-                "<li>Test restart before the full run (plan: %4 per restart). Checkpoint every %5 (Young/Daly).</li>"
-                "<li>Expect about %6 failures (cluster MTBF %7); budget %8 days of wall time against %9 days of compute.</li>"
-                "<li>Health checks for loss spikes, NaNs, stalled ranks and slow nodes; keep a known-good checkpoint for rollback.</li></ul>")
-            .arg(fmtBytes(r.checkpointBytes), fmtBytes(r.checkpointBytesPerGpu), q(formatSeconds(r.checkpointWriteSeconds)),
-                 q(formatSeconds(p.reliability.restartSeconds)),
-                 r.failuresModelled ? q(formatSeconds(r.checkpointIntervalSeconds)) : QString("(no MTBF set)"),
-                 r.failuresModelled ? fmtNum(r.expectedFailures) : QString("an unknown number of"),
-                 r.failuresModelled ? q(formatSeconds(r.clusterMtbfSeconds)) : QString("not set"), fmtNum(r.paddedDays), fmtNum(e.time.days)));
+    stages.push_back(QString(
+        "<h3>Stage 3: reliability</h3><ul>"
+        "<li>Checkpoint model, optimizer, data position and random state: %1 in all, %2 per GPU; measure the write stall (plan: "
+        "%3).</li>"
+        "<li>Test restart before the full run (plan: %4 per restart). Checkpoint every %5 (Young/Daly).</li>"
+        "<li>Expect about %6 failures (cluster MTBF %7); budget %8 days of wall time against %9 days of compute.</li>"
+        "<li>Health checks for loss spikes, NaNs, stalled ranks and slow nodes; keep a known-good checkpoint for rollback.</li></ul>")
+                         .arg(fmtBytes(r.checkpointBytes), fmtBytes(r.checkpointBytesPerGpu), q(formatSeconds(r.checkpointWriteSeconds)),
+                             q(formatSeconds(p.reliability.restartSeconds)),
+                             r.failuresModelled ? q(formatSeconds(r.checkpointIntervalSeconds)) : QString("(no MTBF set)"),
+                             r.failuresModelled ? fmtNum(r.expectedFailures) : QString("an unknown number of"),
+                             r.failuresModelled ? q(formatSeconds(r.clusterMtbfSeconds)) : QString("not set"), fmtNum(r.paddedDays),
+                             fmtNum(e.time.days)));
     stages.push_back("<h3>Stage 4: convergence</h3><ul>"
                      "<li>Run enough tokens to test the learning curve, not only throughput; compare with smaller-scale predictions and "
                      "held-out loss by source.</li></ul>");
@@ -114,26 +118,41 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
     const QString predicted = QString::fromLatin1(timeBasisLabel(TimeBasis::Predicted));
     const Figure figures[] = {
         {"Parameters", q(formatCount(e.parameters.total)), QString("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))), normal},
-        {"Training FLOPs", q(formatSci(e.flops.total)), (e.flops.embeddingLookup > 0 ? QString("6ND %1 − embedding lookups %2 + attention %3").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.embeddingLookup, 2)), q(formatSci(e.flops.attention, 2)))
-                                         : QString("6ND %1 + attention %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2)))), normal},
+        {"Training FLOPs", q(formatSci(e.flops.total)),
+            (e.flops.embeddingLookup > 0
+                    ? QString("6ND %1 − embedding lookups %2 + attention %3")
+                          .arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.embeddingLookup, 2)),
+                              q(formatSci(e.flops.attention, 2)))
+                    : QString("6ND %1 + attention %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2)))),
+            normal},
         {"Compute time, " + predicted, QString("%1 days").arg(fmtNum(pr.days)),
-         QString("%1 %2 days at %3 %4").arg(assumed).arg(fmtNum(e.time.days)).arg(q(formatPercent(plan.training.mfu, 0))).arg(q(countOf(e.gpusUsed, "GPU"))), normal},
-        {"With failures, " + predicted, e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(atPredicted.paddedDays)) : QString("not modelled"),
-         e.reliability.failuresModelled ? QString("%1 %2 days; %3").arg(assumed, fmtNum(e.reliability.paddedDays), q(countOf(e.reliability.expectedFailures, "failure")))
-                                        : QString("set an MTBF"),
-         e.reliability.failuresModelled ? normal : theme::severity(Severity::Warning)},
+            QString("%1 %2 days at %3 %4")
+                .arg(assumed)
+                .arg(fmtNum(e.time.days))
+                .arg(q(formatPercent(plan.training.mfu, 0)))
+                .arg(q(countOf(e.gpusUsed, "GPU"))),
+            normal},
+        {"With failures, " + predicted,
+            e.reliability.failuresModelled ? QString("%1 days").arg(fmtNum(atPredicted.paddedDays)) : QString("not modelled"),
+            e.reliability.failuresModelled
+                ? QString("%1 %2 days; %3")
+                      .arg(assumed, fmtNum(e.reliability.paddedDays), q(countOf(e.reliability.expectedFailures, "failure")))
+                : QString("set an MTBF"),
+            e.reliability.failuresModelled ? normal : theme::severity(Severity::Warning)},
         {"GPU-hours, " + predicted, q(formatCount(pr.gpuHours)), QString("%1 %2").arg(assumed, q(formatCount(e.time.gpuHours))), normal},
         {"Step time, " + predicted, q(formatSeconds(pr.stepSeconds)),
-         QString("%1 %2; MFU %3").arg(assumed, q(formatSeconds(e.time.stepSeconds)), q(formatPercent(pr.mfu))), normal},
+            QString("%1 %2; MFU %3").arg(assumed, q(formatSeconds(e.time.stepSeconds)), q(formatPercent(pr.mfu))), normal},
         {"Memory per GPU", fmtBytes(e.perGpu.total),
-         QString("of %1, stage %2; range %3 to %4").arg(fmtBytes(e.capacityBytes)).arg(e.fullestStage + 1)
-             .arg(fmtBytes(ctx.analysis().memoryRange.lowBytes), fmtBytes(ctx.analysis().memoryRange.highBytes)),
-         // As in the window, the value turns red only when a stage does not fit (a tight GPU is
-         // named among the risks).
-         memoryVerdict(e) == Verdict::Error ? theme::severity(Severity::Error) : normal},
+            QString("of %1, stage %2; range %3 to %4")
+                .arg(fmtBytes(e.capacityBytes))
+                .arg(e.fullestStage + 1)
+                .arg(fmtBytes(ctx.analysis().memoryRange.lowBytes), fmtBytes(ctx.analysis().memoryRange.highBytes)),
+            // As in the window, the value turns red only when a stage does not fit (a tight GPU is
+            // named among the risks).
+            memoryVerdict(e) == Verdict::Error ? theme::severity(Severity::Error) : normal},
         {"Pipeline bubble, " + predicted, q(formatPercent(pr.bubbleFraction)),
-         QString("closed form %1, m = %2").arg(q(formatPercent(e.pipeline.bubbleFraction))).arg(e.pipeline.microbatches),
-         theme::verdict(bubbleVerdict(pr.bubbleFraction), normal)},
+            QString("closed form %1, m = %2").arg(q(formatPercent(e.pipeline.bubbleFraction))).arg(e.pipeline.microbatches),
+            theme::verdict(bubbleVerdict(pr.bubbleFraction), normal)},
     };
     // Four cards a row where a row is wide enough for four readable ones (slides), else two.
     const int columns = rect.width() / scale >= 880 ? 4 : 2;
@@ -169,7 +188,7 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
         const QRectF detailBox(inner.left(), inner.bottom() - 2.4 * QFontMetricsF(detail, p.device()).height(), inner.width(),
                                2.4 * QFontMetricsF(detail, p.device()).height());
         while (detail.pointSizeF() > 7 * scale
-               && QFontMetricsF(detail, p.device()).boundingRect(detailBox, Qt::TextWordWrap, figures[i].detail).height() > detailBox.height())
+            && QFontMetricsF(detail, p.device()).boundingRect(detailBox, Qt::TextWordWrap, figures[i].detail).height() > detailBox.height())
             detail.setPointSizeF(detail.pointSizeF() * 0.94);
         p.setFont(detail);
         p.setPen(theme::muted());
@@ -207,8 +226,9 @@ QString viewTitle(ReportView view, const ReportContext& ctx, int section)
     case ReportView::Staging: return QObject::tr("Staged validation plan");
     case ReportView::Derivation: {
         const auto& sections = ctx.derivation();
-        return section >= 0 && section < int(sections.size()) ? QObject::tr("The math: %1").arg(QString::fromStdString(sections[size_t(section)].title))
-                                                              : QObject::tr("The math");
+        return section >= 0 && section < int(sections.size())
+            ? QObject::tr("The math: %1").arg(QString::fromStdString(sections[size_t(section)].title))
+            : QObject::tr("The math");
     }
     }
     return {};

@@ -96,14 +96,16 @@ QString html(const QString& body, double scale)
 }
 
 // A derivation piece with its section heading when it starts the section (or a column).
-QString appendixPieceHtml(const std::vector<trainplan::DerivationSection>& sections, const AppendixPiece& piece, bool startsColumn, double scale)
+QString appendixPieceHtml(
+    const std::vector<trainplan::DerivationSection>& sections, const AppendixPiece& piece, bool startsColumn, double scale)
 {
     const auto& section = sections[size_t(piece.section)];
     QString heading;
     if (piece.first == 0 || startsColumn)
-        heading = QString("<p style='font-size:%1pt; margin-top:0'><b>%2%3</b></p>")
-                      .arg(12.0 * scale, 0, 'f', 1)
-                      .arg(markup::escaped(QString::fromStdString(section.title)), piece.first > 0 ? QObject::tr(" (continued)") : QString());
+        heading =
+            QString("<p style='font-size:%1pt; margin-top:0'><b>%2%3</b></p>")
+                .arg(12.0 * scale, 0, 'f', 1)
+                .arg(markup::escaped(QString::fromStdString(section.title)), piece.first > 0 ? QObject::tr(" (continued)") : QString());
     return heading + derivationhtml::stepsFragment(sections, piece.section, scale, piece.first, piece.last);
 }
 
@@ -367,7 +369,8 @@ void paintSlide(const ReportContext& ctx, const Slide& slide, QPainter& p, const
     p.setFont(reportpainter::font(13));
     p.setPen(theme::muted());
     p.drawText(QRectF(80, 118, kWidth - 160, 30), Qt::AlignLeft | Qt::AlignVCenter,
-               slide.kind == SlideKind::Appendix ? QObject::tr("%1 · appendix: every step of the arithmetic, with its source").arg(ctx.title()) : ctx.title());
+        slide.kind == SlideKind::Appendix ? QObject::tr("%1 · appendix: every step of the arithmetic, with its source").arg(ctx.title())
+                                          : ctx.title());
     p.setPen(QPen(slide.kind == SlideKind::Appendix ? theme::quiet() : theme::compute(), 4));
     p.drawLine(QPointF(80, 160), QPointF(260, 160));
     paintBody(ctx, slide, p);
@@ -396,8 +399,8 @@ QByteArray deckBytes(const ReportContext& ctx)
     buffer.open(QIODevice::WriteOnly);
     QPdfWriter deck(&buffer);
     deck.setResolution(96);
-    deck.setPageLayout(QPageLayout(QPageSize(QSizeF(kWidth / 96 * 25.4, kHeight / 96 * 25.4), QPageSize::Millimeter, "16:9"), QPageLayout::Portrait,
-                                   QMarginsF(0, 0, 0, 0)));
+    deck.setPageLayout(QPageLayout(QPageSize(QSizeF(kWidth / 96 * 25.4, kHeight / 96 * 25.4), QPageSize::Millimeter, "16:9"),
+        QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
     deck.setTitle(QObject::tr("TrainPlan slides: %1").arg(ctx.title()));
     deck.setCreator("TrainPlan");
     QPainter p(&deck);

@@ -39,7 +39,8 @@ void InFlightChartPainter::chooseCurves()
         for (int i = 0; i < model_->laneCount(); ++i) {
             const TimelineLane& lane = model_->lane(i);
             if (lane.simulated() && lane.inFlight.stageCount() > 0)
-                curves_.push_back({i, 0, style_.kindColor(lane.kind), TimelineModel::kindShortTitle(lane.kind, lane.v), lane.inFlight.peak(0)});
+                curves_.push_back(
+                    {i, 0, style_.kindColor(lane.kind), TimelineModel::kindShortTitle(lane.kind, lane.v), lane.inFlight.peak(0)});
         }
         return;
     }
@@ -51,7 +52,8 @@ void InFlightChartPainter::chooseCurves()
     const int shown = std::min(p, kMaxStageLines);
     for (int k = 0; k < shown; ++k) {
         const int stage = shown > 1 ? int(std::lround(double(k) * (p - 1) / (shown - 1))) : 0;
-        curves_.push_back({0, stage, TimelineStyle::stageColor(stage, p), QStringLiteral("Stage %1").arg(stage + 1), lane.inFlight.peak(stage)});
+        curves_.push_back(
+            {0, stage, TimelineStyle::stageColor(stage, p), QStringLiteral("Stage %1").arg(stage + 1), lane.inFlight.peak(stage)});
     }
 }
 
@@ -174,7 +176,8 @@ QString InFlightChartPainter::toolTipAt(QPointF point) const
     if (!model_ || curves_.empty() || !plot_.contains(point))
         return {};
     const double t = axis_.seconds(point.x());
-    QStringList lines{QStringLiteral("At %1, micro-batches of activations held:").arg(TimelineAxis::milliseconds(t, (axis_.t1() - axis_.t0()) / 1000))};
+    QStringList lines{
+        QStringLiteral("At %1, micro-batches of activations held:").arg(TimelineAxis::milliseconds(t, (axis_.t1() - axis_.t0()) / 1000))};
     for (const Curve& c : curves_) {
         const auto& series = model_->lane(c.lane).inFlight;
         lines << QStringLiteral("%1: %2 (peak %3)").arg(c.name, number(series.valueAt(c.stage, t)), number(c.peak));

@@ -109,7 +109,8 @@ void TimelineDensityImage::blendRow(int y0, int y1)
             b += share * channel(rgb, 0);
             cover[part] = 0;
         }
-        const std::uint32_t pixel = std::uint32_t(a + 0.5f) << 24 | std::uint32_t(r + 0.5f) << 16 | std::uint32_t(g + 0.5f) << 8 | std::uint32_t(b + 0.5f);
+        const std::uint32_t pixel =
+            std::uint32_t(a + 0.5f) << 24 | std::uint32_t(r + 0.5f) << 16 | std::uint32_t(g + 0.5f) << 8 | std::uint32_t(b + 0.5f);
         for (int y = y0; y < y1; ++y)
             reinterpret_cast<std::uint32_t*>(image_.scanLine(y))[c] = pixel;
         columnsFilled_ += total > 0;

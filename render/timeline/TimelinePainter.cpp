@@ -242,10 +242,11 @@ QString TimelinePainter::headerFor(const QFontMetricsF& metrics, double width) c
             if (model_->lane(i).simulated())
                 any = &model_->lane(i);
         const QString shape = any ? QStringLiteral("p = %1 %2 · m = %3 %4")
-                                              .arg(any->result().p)
-                                              .arg(any->result().p == 1 ? QStringLiteral("stage") : QStringLiteral("stages"))
-                                              .arg(any->result().m)
-                                              .arg(any->result().m == 1 ? QStringLiteral("micro-batch") : QStringLiteral("micro-batches")) : QString();
+                                        .arg(any->result().p)
+                                        .arg(any->result().p == 1 ? QStringLiteral("stage") : QStringLiteral("stages"))
+                                        .arg(any->result().m)
+                                        .arg(any->result().m == 1 ? QStringLiteral("micro-batch") : QStringLiteral("micro-batches"))
+                                  : QString();
         candidates << QStringLiteral("%1 schedules of the same plan · %2 · bubble = idle share of the compute time, "
                                      "simulated (closed form)")
                           .arg(model_->laneCount())
@@ -260,9 +261,11 @@ QString TimelinePainter::headerFor(const QFontMetricsF& metrics, double width) c
         const auto& r = lane.result();
         const QString shape = QStringLiteral("p = %1 · m = %2").arg(r.p).arg(r.m);
         const QString step = QStringLiteral("step %1").arg(qs(trainplan::formatSeconds(r.stepSeconds)));
-        const QString parts = QStringLiteral(" (compute %1 + exposed DP sync %2)")
-                                  .arg(qs(trainplan::formatSeconds(r.computeSeconds)), qs(trainplan::formatSeconds(r.dpSyncExposedSeconds)));
-        const QString bubble = QStringLiteral("bubble %1 simulated, %2 closed form").arg(percent(r.bubbleFraction), percent(r.closedFormBubbleFraction));
+        const QString parts =
+            QStringLiteral(" (compute %1 + exposed DP sync %2)")
+                .arg(qs(trainplan::formatSeconds(r.computeSeconds)), qs(trainplan::formatSeconds(r.dpSyncExposedSeconds)));
+        const QString bubble =
+            QStringLiteral("bubble %1 simulated, %2 closed form").arg(percent(r.bubbleFraction), percent(r.closedFormBubbleFraction));
         const QString formula = QStringLiteral(" %1").arg(closedFormName(lane.kind));
         candidates << QStringLiteral("%1 · %2 · %3%4 · %5%6").arg(name, shape, step, parts, bubble, formula)
                    << QStringLiteral("%1 · %2 · %3%4 · %5").arg(name, shape, step, parts, bubble)
@@ -393,7 +396,8 @@ void TimelinePainter::drawLane(QPainter& p, int index)
         p.setFont(style_.titleFont);
         p.setPen(lane.simulated() ? style_.text : style_.problemText);
         // A lane that cannot run names its kind here and the reason in its body.
-        const QString shown = lane.simulated() ? metrics.elidedText(title, Qt::ElideRight, g.title.width()) : TimelineModel::kindTitle(lane.kind, lane.v);
+        const QString shown =
+            lane.simulated() ? metrics.elidedText(title, Qt::ElideRight, g.title.width()) : TimelineModel::kindTitle(lane.kind, lane.v);
         stats_.elidedTexts += lane.simulated() && shown != title;
         p.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter, shown);
     }
@@ -716,12 +720,13 @@ QString TimelinePainter::describe(TimelineEventRef ref) const
     const double duration = e.endSeconds - e.startSeconds;
     const double resolution = resolutionFor(duration);
     const QString span = QStringLiteral("%1 → %2 (%3)")
-                             .arg(TimelineAxis::milliseconds(e.startSeconds, resolution), TimelineAxis::milliseconds(e.endSeconds, resolution),
-                                  TimelineAxis::milliseconds(duration, resolution));
+                             .arg(TimelineAxis::milliseconds(e.startSeconds, resolution),
+                                 TimelineAxis::milliseconds(e.endSeconds, resolution), TimelineAxis::milliseconds(duration, resolution));
     const QString where = QStringLiteral("Stage %1 of %2 · %3").arg(e.stage + 1).arg(r.p).arg(TimelineModel::kindTitle(lane.kind, r.v));
     if (e.kind == ScheduleEventKind::DpSync) {
         const double hidden = r.stages[size_t(e.stage)].dpSyncHiddenSeconds;
-        return QStringLiteral("DP gradient sync of stage %1\n%2\n%3\nhidden under other stages' compute %4 · exposed (lengthens the step) %5")
+        return QStringLiteral(
+            "DP gradient sync of stage %1\n%2\n%3\nhidden under other stages' compute %4 · exposed (lengthens the step) %5")
             .arg(e.stage + 1)
             .arg(where, span, TimelineAxis::milliseconds(hidden, resolution), TimelineAxis::milliseconds(duration - hidden, resolution));
     }

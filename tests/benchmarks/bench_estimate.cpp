@@ -71,7 +71,8 @@ int main()
         defaultOnly.push_back(std::chrono::duration<double, std::micro>(t3 - t2).count() / kRepeat);
     }
     std::printf("estimate() over %zu layouts x %d rounds\n", plans.size(), kRounds);
-    std::printf("  fresh Estimate each call : median %.3f us, p99 %.3f us per plan\n", medianOf(perPlanFresh), percentile(perPlanFresh, 0.99));
+    std::printf(
+        "  fresh Estimate each call : median %.3f us, p99 %.3f us per plan\n", medianOf(perPlanFresh), percentile(perPlanFresh, 0.99));
     std::printf("  reused Estimate storage  : median %.3f us, p99 %.3f us per plan (%.0f plans/s)\n", medianOf(perPlanReused),
                 percentile(perPlanReused, 0.99), trainplan::units::microsecondsPerSecond / medianOf(perPlanReused));
     std::printf("  default plan (worked example A)  : median %.3f us per plan\n", medianOf(defaultOnly));

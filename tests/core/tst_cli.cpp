@@ -69,7 +69,8 @@ void TestCli::textReport()
 {
     auto r = run({"estimate", example("70b-2048-h100.json")});
     QCOMPARE(r.exitCode, 0);
-    for (const char* s : {"Parameters", "Compute and time", "Memory per GPU", "Pipeline", "Communication", "Reliability", "Warnings", "8.98 days", "15.8 %"})
+    for (const char* s :
+        {"Parameters", "Compute and time", "Memory per GPU", "Pipeline", "Communication", "Reliability", "Warnings", "8.98 days", "15.8 %"})
         QVERIFY2(r.out.contains(s), s);
     r = run({"estimate", example("70b-2048-h100.json"), "--derivation"});
     QVERIFY(r.out.contains("6 · N · D"));
@@ -92,7 +93,8 @@ void TestCli::jsonReport()
 
 void TestCli::setOverrides()
 {
-    const auto r = run({"estimate", example("70b-2048-h100.json"), "--json", "--set", "layout.tp=16", "--set=layout.dp=32", "--set", "training.mfu=0.35"});
+    const auto r = run(
+        {"estimate", example("70b-2048-h100.json"), "--json", "--set", "layout.tp=16", "--set=layout.dp=32", "--set", "training.mfu=0.35"});
     QCOMPARE(r.exitCode, 0);
     const auto o = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(o["plan"].toObject()["layout"].toObject()["tp"].toInt(), 16);
@@ -113,7 +115,8 @@ void TestCli::invalidInput_data()
     QTest::newRow("set without =") << QStringList{"estimate", plan, "--set", "layout.tp"} << "PATH=VALUE";
     QTest::newRow("zero TP") << QStringList{"estimate", plan, "--set", "layout.tp=0"} << "layout.tp: must be at least 1";
     QTest::newRow("fractional PP") << QStringList{"estimate", plan, "--set", "layout.pp=2.5"} << "layout.pp: must be a whole number";
-    QTest::newRow("negative tokens") << QStringList{"estimate", plan, "--set", "training.tokens=-1"} << "training.tokens: must be greater than 0";
+    QTest::newRow("negative tokens") << QStringList{"estimate", plan, "--set", "training.tokens=-1"}
+                                     << "training.tokens: must be greater than 0";
 }
 
 void TestCli::invalidInput()
@@ -162,15 +165,20 @@ void TestCli::hostileInput_data()
     const QByteArray text = f.readAll();
     QByteArray overflow = text;
     overflow.replace("1.4e12", "1e400");
-    QTest::newRow("1e400 in --set") << QStringList{"estimate", plan, "--set", "training.tokens=1e400"} << QByteArray() << "training.tokens: 1e400 is outside the range";
+    QTest::newRow("1e400 in --set") << QStringList{"estimate", plan, "--set", "training.tokens=1e400"} << QByteArray()
+                                    << "training.tokens: 1e400 is outside the range";
     QTest::newRow("1e400 in the file") << QStringList{"estimate", "-"} << overflow << "training.tokens: 1e400 is outside the range";
-    QTest::newRow("70,000 levels deep") << QStringList{"estimate", "-"} << (QByteArray(70000, '[') + QByteArray(70000, ']')) << "nests deeper than 64 levels";
+    QTest::newRow("70,000 levels deep") << QStringList{"estimate", "-"} << (QByteArray(70000, '[') + QByteArray(70000, ']'))
+                                        << "nests deeper than 64 levels";
     // One argument is at most 128 KiB (Linux MAX_ARG_STRLEN): 60,000 levels.
-    QTest::newRow("60,000 levels in --set") << QStringList{"estimate", plan, "--set", "layout.stage_layers=" + QString(60000, '[') + QString(60000, ']')}
+    QTest::newRow("60,000 levels in --set") << QStringList{"estimate", plan, "--set",
+        "layout.stage_layers=" + QString(60000, '[') + QString(60000, ']')}
                                             << QByteArray() << "layout.stage_layers: the value nests deeper";
-    QTest::newRow("MTBF 1e-308") << QStringList{"estimate", plan, "--set", "cluster.mtbf_hours_per_node=1e-308"} << QByteArray() << "cluster.mtbf_hours_per_node: must be at least 0.1 hours";
-    QTest::newRow("GPU product overflow") << QStringList{"estimate", plan, "--set", "layout.tp=10000000", "--set", "layout.pp=10000000", "--set", "layout.dp=10000000"}
-                                          << QByteArray() << "layout: TP x PP x DP x CP is more than 10000000 GPUs";
+    QTest::newRow("MTBF 1e-308") << QStringList{"estimate", plan, "--set", "cluster.mtbf_hours_per_node=1e-308"} << QByteArray()
+                                 << "cluster.mtbf_hours_per_node: must be at least 0.1 hours";
+    QTest::newRow("GPU product overflow") << QStringList{"estimate", plan, "--set", "layout.tp=10000000", "--set", "layout.pp=10000000",
+        "--set", "layout.dp=10000000"} << QByteArray()
+                                          << "layout: TP x PP x DP x CP is more than 10000000 GPUs";
 }
 
 void TestCli::hostileInput()
@@ -188,7 +196,9 @@ void TestCli::hostileInput()
 void TestCli::setWithBytesThatAreNotUtf8()
 {
     QProcess p;
-    p.start("/bin/sh", {"-c", "exec \"$0\" estimate \"$1\" --set \"$(printf 'model.name=\\377\\376')\"", TRAINPLAN_CLI_PATH, example("70b-2048-h100.json")});
+    p.start("/bin/sh",
+        {"-c", "exec \"$0\" estimate \"$1\" --set \"$(printf 'model.name=\\377\\376')\"", TRAINPLAN_CLI_PATH,
+            example("70b-2048-h100.json")});
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitCode(), 2);
     const QByteArray err = p.readAllStandardError();
@@ -232,7 +242,8 @@ void TestCli::scheduleVerb()
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("bubble (closed form)") && r.out.contains("15.8 %"));
 
-    r = run({"schedule", example("70b-2048-h100.json"), "--json", "--set", "layout.schedule=interleaved", "--set", "layout.virtual_stages=2"});
+    r = run(
+        {"schedule", example("70b-2048-h100.json"), "--json", "--set", "layout.schedule=interleaved", "--set", "layout.virtual_stages=2"});
     QCOMPARE(r.exitCode, 0);
     const auto s = QJsonDocument::fromJson(r.out).object()["schedule"].toObject();
     // docs/plan-format.md, "schedule --json: keys that must exist".
@@ -370,16 +381,17 @@ void TestCli::redFlagsExitThree_data()
     QTest::addColumn<QString>("code");
     const QString plan = example("70b-2048-h100.json");
     QTest::newRow("does not fit") << QStringList{"estimate", plan, "--set", "cluster.memory_gb=20"} << "STAGE_OVER_CAPACITY";
-    QTest::newRow("does not fit, json") << QStringList{"estimate", plan, "--json", "--set", "cluster.memory_gb=20"} << "STAGE_OVER_CAPACITY";
+    QTest::newRow("does not fit, json") << QStringList{"estimate", plan, "--json", "--set", "cluster.memory_gb=20"}
+                                        << "STAGE_OVER_CAPACITY";
     QTest::newRow("layout does not match the GPUs") << QStringList{"estimate", plan, "--set", "layout.dp=32"} << "LAYOUT_PRODUCT_MISMATCH";
-    QTest::newRow("TP does not divide heads")
-        << QStringList{"estimate", plan, "--set", "layout.tp=3", "--set", "layout.pp=1", "--set", "layout.dp=682", "--set", "cluster.gpus=2046",
-                       "--set", "training.global_batch_sequences=682"}
-        << "TP_DOES_NOT_DIVIDE_HEADS";
+    QTest::newRow("TP does not divide heads") << QStringList{"estimate", plan, "--set", "layout.tp=3", "--set", "layout.pp=1", "--set",
+        "layout.dp=682", "--set", "cluster.gpus=2046", "--set", "training.global_batch_sequences=682"}
+                                              << "TP_DOES_NOT_DIVIDE_HEADS";
     QTest::newRow("cannot make progress")
         << QStringList{"estimate", plan, "--set", "cluster.mtbf_hours_per_node=1", "--set", "reliability.restart_seconds=3600"}
         << "FAILURES_OUTPACE_PROGRESS";
-    QTest::newRow("schedule of a plan that does not fit") << QStringList{"schedule", plan, "--set", "cluster.memory_gb=20"} << "STAGE_OVER_CAPACITY";
+    QTest::newRow("schedule of a plan that does not fit")
+        << QStringList{"schedule", plan, "--set", "cluster.memory_gb=20"} << "STAGE_OVER_CAPACITY";
 }
 
 void TestCli::redFlagsExitThree()
@@ -474,7 +486,8 @@ void TestCli::unknownOrAmbiguousPreset_data()
     QTest::addColumn<QStringList>("listed");
     QTest::newRow("ambiguous gpu") << QStringList{"--gpu", "a100"} << QStringList{"A100 SXM 40GB", "A100 SXM 80GB", "ambiguous"};
     QTest::newRow("unknown gpu") << QStringList{"--gpu", "tpu"} << QStringList{"H100 SXM 80GB", "MI300X 192GB", "no preset"};
-    QTest::newRow("ambiguous model") << QStringList{"--model", "llama 3.1"} << QStringList{"Llama 3.1 8B", "Llama 3.1 70B", "Llama 3.1 405B"};
+    QTest::newRow("ambiguous model") << QStringList{"--model", "llama 3.1"}
+                                     << QStringList{"Llama 3.1 8B", "Llama 3.1 70B", "Llama 3.1 405B"};
 }
 
 void TestCli::unknownOrAmbiguousPreset()

@@ -80,7 +80,8 @@ void TestDerivation::comparisonsOnlyForThatExample()
     QVERIFY(contains(findStep(sectionsB, "time.days")->note, "for comparison, worked example B: ≈ 6.6 days"));
 
     // Changed in any input, a plan is no longer the example and shows no comparisons at all.
-    for (const Plan& changed : {planWith("70b-512-gpu.json", {"training.mfu=0.4"}), planWith("70b-2048-h100.json", {"training.tokens=1e12"})}) {
+    for (const Plan& changed :
+        {planWith("70b-512-gpu.json", {"training.mfu=0.4"}), planWith("70b-2048-h100.json", {"training.tokens=1e12"})}) {
         QCOMPARE(workedExampleOf(changed), WorkedExample::None);
         for (const auto& section : derive(changed, estimate(changed)))
             for (const auto& step : section.steps)
@@ -187,7 +188,8 @@ void TestDerivation::sumsWriteTheTermsTheyName()
                            "parameters.per_layer", "memory.model_state_per_gpu_mean"}) {
         const auto* step = findStep(sections, id);
         QVERIFY2(step, id);
-        QVERIFY2(terms(step->formula) == terms(step->substituted), qPrintable(QString("%1: %2 = %3").arg(id, step->formula.c_str(), step->substituted.c_str())));
+        QVERIFY2(terms(step->formula) == terms(step->substituted),
+            qPrintable(QString("%1: %2 = %3").arg(id, step->formula.c_str(), step->substituted.c_str())));
     }
     const auto* activations = findStep(sections, "memory.activations");
     QVERIFY2(!contains(activations->substituted, "+ 0 B"), activations->substituted.c_str());
@@ -224,8 +226,8 @@ void TestDerivation::predictedStepQuotesTheAnalysis()
     QCOMPARE(value("predicted.mfu"), p.mfu);
     QCOMPARE(value("predicted.matmul_efficiency"), p.matmulEfficiency);
     const auto& c = p.components;
-    const double parts = value("predicted.stage_busy") + std::max(0.0, value("predicted.pipeline_bubble")) + std::max(0.0, value("predicted.pp_sends")) +
-                         value("predicted.dp_exposed") + value("predicted.optimizer");
+    const double parts = value("predicted.stage_busy") + std::max(0.0, value("predicted.pipeline_bubble"))
+        + std::max(0.0, value("predicted.pp_sends")) + value("predicted.dp_exposed") + value("predicted.optimizer");
     QVERIFY(std::abs(parts - p.stepSeconds) <= 1e-9 * p.stepSeconds);
     QCOMPARE(value("predicted.dp_exposed"), c.dpCommunication);
     QCOMPARE(value("predicted.range"), p.range.low.mfu);

@@ -52,10 +52,9 @@ private slots:
 // What people call the stacks reads as the profile's own name; anything else is still refused.
 void TestFramework::commonStackNamesReadAsTheirProfile()
 {
-    const std::pair<const char*, const char*> names[] = {{"NeMo", "megatron-core-2024"},       {"Megatron-Core", "megatron-core-2024"},
-                                                         {"torchtitan", "pytorch-fsdp2"},      {"FSDP2", "pytorch-fsdp2"},
-                                                         {"PyTorch FSDP", "pytorch-fsdp2"},    {"Megatron-DeepSpeed", "megatron-deepspeed-2022"},
-                                                         {"megatron-lm-2021", "megatron-lm-2021"}};
+    const std::pair<const char*, const char*> names[] = {{"NeMo", "megatron-core-2024"}, {"Megatron-Core", "megatron-core-2024"},
+        {"torchtitan", "pytorch-fsdp2"}, {"FSDP2", "pytorch-fsdp2"}, {"PyTorch FSDP", "pytorch-fsdp2"},
+        {"Megatron-DeepSpeed", "megatron-deepspeed-2022"}, {"megatron-lm-2021", "megatron-lm-2021"}};
     for (const auto& [given, canonical] : names)
         QCOMPARE(withFramework({{"profile", given}}).framework.profile, std::string(canonical));
     QVERIFY_THROWS_EXCEPTION(PlanError, withFramework({{"profile", "jax"}}));
@@ -99,7 +98,8 @@ void TestFramework::readerRejectsBadValuesByPath()
 
 void TestFramework::roundTrips()
 {
-    const Plan plan = withFramework({{"profile", "pytorch-fsdp2"}, {"fused_kernels", false}, {"flash_attention", "3"}, {"optimizer", "per-tensor"}});
+    const Plan plan =
+        withFramework({{"profile", "pytorch-fsdp2"}, {"fused_kernels", false}, {"flash_attention", "3"}, {"optimizer", "per-tensor"}});
     const Plan again = planFromJson(planToJson(plan));
     QCOMPARE(again.framework, plan.framework);
     QVERIFY(!again.framework.tpCommOverlap);  // unset stays unset: the profile supplies it

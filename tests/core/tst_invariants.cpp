@@ -29,9 +29,10 @@ const Layout kLayouts[] = {
 std::vector<std::string> overridesFor(const Layout& l)
 {
     return {"layout.tp=" + std::to_string(l.tp), "layout.pp=" + std::to_string(l.pp), "layout.dp=" + std::to_string(l.dp),
-            "layout.cp=" + std::to_string(l.cp), "layout.virtual_stages=" + std::to_string(l.v), "layout.zero_stage=" + std::to_string(l.zero),
-            std::string("layout.schedule=") + l.schedule, std::string("layout.recompute=") + l.recompute,
-            std::string("layout.sequence_parallel=") + (l.sp ? "true" : "false"), "training.buffer_gb=2", "training.fragmentation_fraction=0.05"};
+        "layout.cp=" + std::to_string(l.cp), "layout.virtual_stages=" + std::to_string(l.v), "layout.zero_stage=" + std::to_string(l.zero),
+        std::string("layout.schedule=") + l.schedule, std::string("layout.recompute=") + l.recompute,
+        std::string("layout.sequence_parallel=") + (l.sp ? "true" : "false"), "training.buffer_gb=2",
+        "training.fragmentation_fraction=0.05"};
 }
 
 bool allFinite(const nlohmann::json& j)
@@ -109,7 +110,8 @@ void TestInvariants::partsSumToTotals()
     QVERIFY(est.flops.hardware >= est.flops.total);
     // DP x micro-batch x micro-batches = global batch when it divides.
     if (plan.training.globalBatchSequences % (plan.layout.dp * plan.training.microBatchSize) == 0)
-        QCOMPARE(double(plan.layout.dp) * plan.training.microBatchSize * est.pipeline.microbatches, double(plan.training.globalBatchSequences));
+        QCOMPARE(
+            double(plan.layout.dp) * plan.training.microBatchSize * est.pipeline.microbatches, double(plan.training.globalBatchSequences));
     QVERIFY(est.pipeline.bubbleFraction >= 0 && est.pipeline.bubbleFraction < 1);
     QVERIFY(allFinite(trainplan::estimateToJson(trainplan::analyse(plan))));
 }
@@ -126,7 +128,9 @@ void TestInvariants::derivationQuotesTheEstimate()
         for (const auto& step : section.steps) {
             QVERIFY2(!step.formula.empty() && !step.substituted.empty() && !step.result.empty() && !step.source.empty(), step.id.c_str());
             QVERIFY2(std::isfinite(step.value), step.id.c_str());
-            if (hasPath(doc, step.id) && doc.at(nlohmann::json::json_pointer("/" + QString::fromStdString(step.id).replace('.', '/').toStdString())).is_number()) {
+            if (hasPath(doc, step.id)
+                && doc.at(nlohmann::json::json_pointer("/" + QString::fromStdString(step.id).replace('.', '/').toStdString()))
+                       .is_number()) {
                 const double v = figure(doc, step.id);
                 QVERIFY2(std::abs(v - step.value) <= 1e-12 * std::max(1.0, std::abs(v)), step.id.c_str());
                 ++matched;
@@ -142,13 +146,13 @@ void TestInvariants::contractKeysExist()
     // docs/plan-format.md, "estimate --json: keys that must exist".
     const auto doc = estimateJsonFor(planWith("70b-2048-h100.json"));
     const char* keys[] = {"parameters.total", "parameters.embedding", "parameters.per_layer", "flops.model_6nd", "flops.attention",
-                          "flops.total", "time.steps", "time.tokens_per_step", "time.step_seconds", "time.total_seconds", "time.days",
-                          "time.gpu_hours", "memory.per_gpu_bytes.weights", "memory.per_gpu_bytes.gradients", "memory.per_gpu_bytes.optimizer",
-                          "memory.per_gpu_bytes.activations", "memory.per_gpu_bytes.total", "memory.capacity_bytes", "memory.fits",
-                          "memory.stages.0.weights", "memory.stages.3.total", "pipeline.micro_batches", "pipeline.bubble_fraction",
-                          "communication.tp_message_bytes", "communication.tp_collectives_per_layer", "communication.pp_bytes_per_microbatch",
-                          "communication.dp_bytes_per_gpu", "communication.dp_seconds", "reliability.checkpoint_bytes",
-                          "reliability.checkpoint_interval_seconds", "reliability.expected_failures", "reliability.padded_days"};
+        "flops.total", "time.steps", "time.tokens_per_step", "time.step_seconds", "time.total_seconds", "time.days", "time.gpu_hours",
+        "memory.per_gpu_bytes.weights", "memory.per_gpu_bytes.gradients", "memory.per_gpu_bytes.optimizer",
+        "memory.per_gpu_bytes.activations", "memory.per_gpu_bytes.total", "memory.capacity_bytes", "memory.fits", "memory.stages.0.weights",
+        "memory.stages.3.total", "pipeline.micro_batches", "pipeline.bubble_fraction", "communication.tp_message_bytes",
+        "communication.tp_collectives_per_layer", "communication.pp_bytes_per_microbatch", "communication.dp_bytes_per_gpu",
+        "communication.dp_seconds", "reliability.checkpoint_bytes", "reliability.checkpoint_interval_seconds",
+        "reliability.expected_failures", "reliability.padded_days"};
     for (const char* k : keys)
         QVERIFY2(hasPath(doc, k), k);
     QVERIFY(doc.at("warnings").is_array());
@@ -190,7 +194,8 @@ void TestInvariants::tpDividesWhatItShould()
     e = trainplan::estimate(planWith("70b-2048-h100.json", {"training.global_batch_sequences=1000"}));
     QVERIFY(codes(e).contains("BATCH_NOT_DIVISIBLE"));
     // A stage over capacity names the stage and the excess.
-    e = trainplan::estimate(planWith("70b-2048-h100.json", {"layout.tp=1", "layout.pp=1", "layout.dp=2048", "layout.sequence_parallel=false"}));
+    e = trainplan::estimate(
+        planWith("70b-2048-h100.json", {"layout.tp=1", "layout.pp=1", "layout.dp=2048", "layout.sequence_parallel=false"}));
     QVERIFY(codes(e).contains("STAGE_OVER_CAPACITY"));
     QVERIFY(QString::fromStdString(trainplan::describe(e.warnings[0])).size() > 0);
     // Bubble and DP exposure, and no failure allowance.

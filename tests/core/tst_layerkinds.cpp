@@ -111,7 +111,8 @@ void TestLayerKinds::twoKindsSumInFlops()
 {
     const double D = 1.4e12;
     for (const char* recompute : {"none", "full"}) {
-        const Plan plan = planWith("70b-2048-h100.json", {kTwoKinds, std::string("layout.recompute=") + recompute, "layout.recompute_layers=5"});
+        const Plan plan =
+            planWith("70b-2048-h100.json", {kTwoKinds, std::string("layout.recompute=") + recompute, "layout.recompute_layers=5"});
         const auto est = trainplan::estimate(plan);
         const auto& m = plan.model;
         const double q = double(m.attentionHeads) * m.headDim;
@@ -234,9 +235,13 @@ void TestLayerKinds::stagesSplitByCost_data()
     QTest::addColumn<QString>("kinds");
     QTest::addColumn<int>("pp");
     QTest::newRow("8 narrow + 72 wide on 4") << QString(kTwoKinds) << 4;
-    QTest::newRow("2 wide + 10 narrow on 3") << R"(model.layers=12 model.layer_kinds=[{"layers":2},{"layers":10,"ffn_hidden_size":2048}])" << 3;
+    QTest::newRow("2 wide + 10 narrow on 3") << R"(model.layers=12 model.layer_kinds=[{"layers":2},{"layers":10,"ffn_hidden_size":2048}])"
+                                             << 3;
     QTest::newRow("3 kinds on 5")
-        << R"(model.layers=20 model.layer_kinds=[{"layers":4,"ffn_hidden_size":4096},{"layers":6},{"layers":10,"ffn_hidden_size":57344,"ffn_kind":"gelu"}])" << 5;
+        << R"(model.layers=20)"
+           R"( model.layer_kinds=[{"layers":4,"ffn_hidden_size":4096},{"layers":6},)"
+           R"({"layers":10,"ffn_hidden_size":57344,"ffn_kind":"gelu"}])"
+        << 5;
 }
 
 // The cost split is the contiguous split whose costliest stage is cheapest: checked against
@@ -259,7 +264,8 @@ void TestLayerKinds::stagesSplitByCost()
     std::vector<double> cost;
     const auto& m = plan.model;
     for (int i = 0; i < layers; ++i)
-        cost.push_back(2.0 * trainplan::layerParameters(m, m.kind(m.kindOfLayer(i))).total + 4.0 * m.attentionHeads * m.headDim * m.sequenceLength);
+        cost.push_back(
+            2.0 * trainplan::layerParameters(m, m.kind(m.kindOfLayer(i))).total + 4.0 * m.attentionHeads * m.headDim * m.sequenceLength);
     const auto worst = [&](const std::vector<int>& s) {
         double most = 0.0;
         int at = 0;
@@ -307,15 +313,25 @@ void TestLayerKinds::readerRoundTripsAndNamesProblems_data()
     QTest::addColumn<QString>("path");      // "" when the plan is valid
     QTest::addColumn<QString>("message");   // part of the message
     QTest::newRow("valid, round trip") << QString(kTwoKinds) << "" << "";
-    QTest::newRow("sum short") << R"(model.layer_kinds=[{"layers":8},{"layers":70}])" << "model.layer_kinds" << "add up to 78 layers but model.layers is 80";
+    QTest::newRow("sum short") << R"(model.layer_kinds=[{"layers":8},{"layers":70}])"
+                               << "model.layer_kinds"
+                               << "add up to 78 layers but model.layers is 80";
     QTest::newRow("zero layers") << R"(model.layer_kinds=[{"layers":0},{"layers":80}])" << "model.layer_kinds[0].layers" << "at least 1";
-    QTest::newRow("missing layers") << R"(model.layer_kinds=[{"ffn_hidden_size":4096},{"layers":80}])" << "model.layer_kinds[0].layers" << "missing";
-    QTest::newRow("typo in a kind") << R"(model.layer_kinds=[{"layers":80,"ffn_hiden_size":4096}])" << "model.layer_kinds[0].ffn_hiden_size" << "did you mean";
+    QTest::newRow("missing layers") << R"(model.layer_kinds=[{"ffn_hidden_size":4096},{"layers":80}])"
+                                    << "model.layer_kinds[0].layers"
+                                    << "missing";
+    QTest::newRow("typo in a kind") << R"(model.layer_kinds=[{"layers":80,"ffn_hiden_size":4096}])"
+                                    << "model.layer_kinds[0].ffn_hiden_size"
+                                    << "did you mean";
     QTest::newRow("not an object") << R"(model.layer_kinds=[80])" << "model.layer_kinds[0]" << "must be an object";
     QTest::newRow("not an array") << R"(model.layer_kinds=3)" << "model.layer_kinds" << "array";
     QTest::newRow("empty") << R"(model.layer_kinds=[])" << "model.layer_kinds" << "array of 1 to 16 objects";
-    QTest::newRow("bad ffn kind") << R"(model.layer_kinds=[{"layers":80,"ffn_kind":"relu"}])" << "model.layer_kinds[0].ffn_kind" << "one of";
-    QTest::newRow("negative width") << R"(model.layer_kinds=[{"layers":80,"ffn_hidden_size":-1}])" << "model.layer_kinds[0].ffn_hidden_size" << "at least 1";
+    QTest::newRow("bad ffn kind") << R"(model.layer_kinds=[{"layers":80,"ffn_kind":"relu"}])"
+                                  << "model.layer_kinds[0].ffn_kind"
+                                  << "one of";
+    QTest::newRow("negative width") << R"(model.layer_kinds=[{"layers":80,"ffn_hidden_size":-1}])"
+                                    << "model.layer_kinds[0].ffn_hidden_size"
+                                    << "at least 1";
 }
 
 void TestLayerKinds::readerRoundTripsAndNamesProblems()

@@ -83,7 +83,9 @@ void TestPlanIO::badInput_data()
     QTest::newRow("zero MFU") << "training.mfu=0" << "training.mfu" << "greater than 0";
     QTest::newRow("MFU over 1") << "training.mfu=1.5" << "training.mfu" << "at most 1";
     QTest::newRow("negative memory") << "cluster.memory_gb=-80" << "cluster.memory_gb" << "greater than 0";
-    QTest::newRow("zero bandwidth") << "cluster.inter_node_bandwidth_gb_per_s=0" << "cluster.inter_node_bandwidth_gb_per_s" << "greater than 0";
+    QTest::newRow("zero bandwidth") << "cluster.inter_node_bandwidth_gb_per_s=0"
+                                    << "cluster.inter_node_bandwidth_gb_per_s"
+                                    << "greater than 0";
     QTest::newRow("tokens as text") << "training.tokens=\"many\"" << "training.tokens" << "must be a number";
     QTest::newRow("tokens missing") << "training.tokens=null" << "training.tokens" << "is missing";
     QTest::newRow("typo in key") << "model.hiden_size=8192" << "model.hiden_size" << "did you mean \"hidden_size\"";
@@ -94,7 +96,9 @@ void TestPlanIO::badInput_data()
     QTest::newRow("stage layers sum") << "layout.stage_layers=[19,21,21,18]" << "layout.stage_layers" << "sums to 79";
     QTest::newRow("stage layers count") << "layout.stage_layers=[40,40]" << "layout.stage_layers" << "lists 2 stages";
     QTest::newRow("stage layers zero") << "layout.stage_layers=[0,40,20,20]" << "layout.stage_layers[0]" << "at least 1";
-    QTest::newRow("batch tokens not multiple") << "training.global_batch_sequences=null training.global_batch_tokens=1000" << "training.global_batch_tokens" << "multiple of";
+    QTest::newRow("batch tokens not multiple") << "training.global_batch_sequences=null training.global_batch_tokens=1000"
+                                               << "training.global_batch_tokens"
+                                               << "multiple of";
     QTest::newRow("both batch forms") << "training.global_batch_tokens=4194304" << "training.global_batch_tokens" << "not both";
     QTest::newRow("both MTBF forms") << "cluster.mtbf_hours_per_gpu=8000" << "cluster.mtbf_hours_per_gpu" << "not both";
     QTest::newRow("PP over layers") << "layout.pp=81" << "layout.pp" << "only 80 layers";
@@ -164,9 +168,11 @@ void TestPlanIO::roundTripIsExact_data()
     QTest::newRow("worked example A") << "70b-2048-h100.json" << "";
     QTest::newRow("worked example B") << "70b-512-gpu.json" << "";
     QTest::newRow("uneven, auto DP, per-GPU MTBF")
-        << "70b-2048-h100.json" << "layout.stage_layers=[19,21,21,19] layout.dp=auto cluster.mtbf_hours_per_node=null cluster.mtbf_hours_per_gpu=8000.5";
+        << "70b-2048-h100.json"
+        << "layout.stage_layers=[19,21,21,19] layout.dp=auto cluster.mtbf_hours_per_node=null cluster.mtbf_hours_per_gpu=8000.5";
     QTest::newRow("bandwidth checkpoint, tokens batch")
-        << "70b-512-gpu.json" << "reliability.checkpoint_write_seconds=null reliability.checkpoint_write_gb_per_s_per_gpu=2.5 training.buffer_gb=3.3";
+        << "70b-512-gpu.json"
+        << "reliability.checkpoint_write_seconds=null reliability.checkpoint_write_gb_per_s_per_gpu=2.5 training.buffer_gb=3.3";
     // Notes were read and then dropped, so saving lost them.
     QTest::newRow("notes are kept") << "70b-2048-h100.json" << "notes=ask_infra_about_spare_nodes";
 }
@@ -289,7 +295,8 @@ void TestPlanIO::fieldTableMatchesTheDocs()
     QVERIFY2(b != std::string::npos && e != std::string::npos && b < e, "docs/plan-format.md has no plan-fields markers");
     const std::string table = doc.substr(b + begin.size(), e - b - begin.size());
     const std::string expected = trainplan::planFieldsMarkdownTable();
-    QVERIFY2(table == expected, qPrintable("docs/plan-format.md's field table is out of date; it should be:\n" + QString::fromStdString(expected)));
+    QVERIFY2(table == expected,
+        qPrintable("docs/plan-format.md's field table is out of date; it should be:\n" + QString::fromStdString(expected)));
     // And, read back as a table, every row names a field with the table's default.
     int rows = 0;
     std::istringstream lines(table);
@@ -322,8 +329,8 @@ void TestPlanIO::fieldTableIsConsistent()
         QVERIFY2(!f.label.empty(), qPrintable(path));
         QVERIFY2(!f.title.empty(), qPrintable(path + ": the window and the PDF call it by its title"));
         QVERIFY2(!(f.required && !f.defaultValue.empty()), qPrintable(path + ": required fields have no default"));
-        if (f.type == trainplan::PlanFieldType::Integer || f.type == trainplan::PlanFieldType::Number || f.type == trainplan::PlanFieldType::IntegerList ||
-            f.type == trainplan::PlanFieldType::IntegerOrAuto) {
+        if (f.type == trainplan::PlanFieldType::Integer || f.type == trainplan::PlanFieldType::Number
+            || f.type == trainplan::PlanFieldType::IntegerList || f.type == trainplan::PlanFieldType::IntegerOrAuto) {
             QVERIFY2(std::isfinite(f.min) && std::isfinite(f.max) && f.min < f.max, qPrintable(path));
             QVERIFY2(f.toSi > 0, qPrintable(path));
         }
@@ -520,7 +527,8 @@ void TestPlanIO::numberOutsideDoubleRangeNamesTheField()
     r = expectProblem([&] { trainplan::planFromText(text); }, "training.tokens", "line 33");
     QVERIFY2(r.isEmpty(), qPrintable(r));
     // Inside an array, and negative.
-    r = expectProblem([] { trainplan::planFromText(R"({"layout": {"stage_layers": [1, 2, -1e999]}})"); }, "layout.stage_layers[2]", "outside the range");
+    r = expectProblem(
+        [] { trainplan::planFromText(R"({"layout": {"stage_layers": [1, 2, -1e999]}})"); }, "layout.stage_layers[2]", "outside the range");
     QVERIFY2(r.isEmpty(), qPrintable(r));
     json doc = readJsonFile(examplePath("70b-2048-h100.json"));
     r = expectProblem([&] { trainplan::applyOverride(doc, "training.tokens=1e400"); }, "training.tokens", "outside the range of a double");
@@ -553,10 +561,12 @@ void TestPlanIO::deepNestingIsRefused()
 void TestPlanIO::overrideRejectsBytesThatAreNotUtf8()
 {
     json doc = readJsonFile(examplePath("70b-2048-h100.json"));
-    for (const std::string& bad : {std::string("\xff"), std::string("\xc3("), std::string("\xed\xa0\x80"), std::string("\xf4\x90\x80\x80"), std::string("\xc0\xaf")}) {
+    for (const std::string& bad : {std::string("\xff"), std::string("\xc3("), std::string("\xed\xa0\x80"), std::string("\xf4\x90\x80\x80"),
+             std::string("\xc0\xaf")}) {
         const QString r = expectProblem([&] { trainplan::applyOverride(doc, "name=" + bad); }, "name", "not valid UTF-8");
         QVERIFY2(r.isEmpty(), qPrintable(r));
-        const QString r2 = expectProblem([&] { trainplan::applyOverride(doc, "model.name" + bad + "=x"); }, "model.name" + printableBytes(bad), "path is not valid UTF-8");
+        const QString r2 = expectProblem([&] { trainplan::applyOverride(doc, "model.name" + bad + "=x"); },
+            "model.name" + printableBytes(bad), "path is not valid UTF-8");
         QVERIFY2(r2.isEmpty(), qPrintable(r2));
     }
     trainplan::applyOverride(doc, "name=Grüße 🚀");
@@ -590,19 +600,29 @@ void TestPlanIO::physicallyImplausibleInputsAreRejected_data()
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("fragment");
     QTest::newRow("MTBF 1e-308 h") << "cluster.mtbf_hours_per_node=1e-308" << "cluster.mtbf_hours_per_node" << "at least 0.1 hours";
-    QTest::newRow("MTBF per GPU tiny") << "cluster.mtbf_hours_per_node=null cluster.mtbf_hours_per_gpu=1e-5" << "cluster.mtbf_hours_per_gpu" << "physically implausible";
+    QTest::newRow("MTBF per GPU tiny") << "cluster.mtbf_hours_per_node=null cluster.mtbf_hours_per_gpu=1e-5"
+                                       << "cluster.mtbf_hours_per_gpu"
+                                       << "physically implausible";
     QTest::newRow("MTBF huge") << "cluster.mtbf_hours_per_node=1e300" << "cluster.mtbf_hours_per_node" << "at most";
     QTest::newRow("memory 1 byte") << "cluster.memory_gb=1e-9" << "cluster.memory_gb" << "at least 0.1 GB";
     QTest::newRow("peak tiny") << "cluster.peak_bf16_tflops=1e-300" << "cluster.peak_bf16_tflops" << "physically implausible";
     QTest::newRow("peak huge") << "cluster.peak_bf16_tflops=1e300" << "cluster.peak_bf16_tflops" << "at most";
-    QTest::newRow("intra bandwidth tiny") << "cluster.intra_node_bandwidth_gb_per_s=1e-300" << "cluster.intra_node_bandwidth_gb_per_s" << "at least";
-    QTest::newRow("inter bandwidth huge") << "cluster.inter_node_bandwidth_gb_per_s=1e300" << "cluster.inter_node_bandwidth_gb_per_s" << "at most";
+    QTest::newRow("intra bandwidth tiny") << "cluster.intra_node_bandwidth_gb_per_s=1e-300"
+                                          << "cluster.intra_node_bandwidth_gb_per_s"
+                                          << "at least";
+    QTest::newRow("inter bandwidth huge") << "cluster.inter_node_bandwidth_gb_per_s=1e300"
+                                          << "cluster.inter_node_bandwidth_gb_per_s"
+                                          << "at most";
     QTest::newRow("tokens huge") << "training.tokens=1e300" << "training.tokens" << "at most";
     QTest::newRow("tokens tiny") << "training.tokens=1e-300" << "training.tokens" << "at least 1";
     QTest::newRow("MFU tiny") << "training.mfu=1e-300" << "training.mfu" << "at least";
-    QTest::newRow("checkpoint seconds tiny") << "reliability.checkpoint_write_seconds=1e-300" << "reliability.checkpoint_write_seconds" << "at least";
-    QTest::newRow("checkpoint bandwidth huge") << "reliability.checkpoint_write_seconds=null reliability.checkpoint_write_gb_per_s_per_gpu=1e300"
-                                               << "reliability.checkpoint_write_gb_per_s_per_gpu" << "at most";
+    QTest::newRow("checkpoint seconds tiny") << "reliability.checkpoint_write_seconds=1e-300"
+                                             << "reliability.checkpoint_write_seconds"
+                                             << "at least";
+    QTest::newRow("checkpoint bandwidth huge")
+        << "reliability.checkpoint_write_seconds=null reliability.checkpoint_write_gb_per_s_per_gpu=1e300"
+        << "reliability.checkpoint_write_gb_per_s_per_gpu"
+        << "at most";
     QTest::newRow("restart huge") << "reliability.restart_seconds=1e300" << "reliability.restart_seconds" << "at most";
     QTest::newRow("buffer huge") << "training.buffer_gb=1e300" << "training.buffer_gb" << "at most";
     QTest::newRow("sequence huge") << "model.sequence_length=1e12" << "model.sequence_length" << "implausibly large";
@@ -635,13 +655,20 @@ void TestPlanIO::duplicateKeysAreRefused_data()
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("where");
-    QTest::newRow("top level") << QByteArray(R"({"format": "trainplan.plan", "version": 1, "version": 2})") << "version" << "line 1, column 44";
+    QTest::newRow("top level") << QByteArray(R"({"format": "trainplan.plan", "version": 1, "version": 2})") << "version"
+                               << "line 1, column 44";
     QTest::newRow("same value twice") << QByteArray("{\n  \"notes\": \"x\",\n  \"notes\": \"x\"\n}") << "notes" << "line 3, column 3";
-    QTest::newRow("nested") << QByteArray(R"({"model": {"layers": 80, "hidden_size": 8192, "layers": 40}})") << "model.layers" << "line 1, column 47";
-    QTest::newRow("spelt with an escape") << QByteArray(R"({"model": {"name": "a", "n\u0061me": "b"}})") << "model.name" << "line 1, column 25";
-    QTest::newRow("object in an array") << QByteArray(R"({"layout": {"stage_layers": [1, {"a": 1, "a": 2}]}})") << "layout.stage_layers[1].a" << "line 1, column 42";
+    QTest::newRow("nested") << QByteArray(R"({"model": {"layers": 80, "hidden_size": 8192, "layers": 40}})") << "model.layers"
+                            << "line 1, column 47";
+    QTest::newRow("spelt with an escape") << QByteArray(R"({"model": {"name": "a", "n\u0061me": "b"}})") << "model.name"
+                                          << "line 1, column 25";
+    QTest::newRow("object in an array") << QByteArray(R"({"layout": {"stage_layers": [1, {"a": 1, "a": 2}]}})")
+                                        << "layout.stage_layers[1].a"
+                                        << "line 1, column 42";
     QTest::newRow("empty key") << QByteArray(R"({"": 1, "": 2})") << "" << "line 1, column 9";
-    QTest::newRow("after a nested object") << QByteArray(R"({"training": {"reserve": {"nccl_channels": 2}, "reserve": {}}})") << "training.reserve" << "line 1, column 48";
+    QTest::newRow("after a nested object") << QByteArray(R"({"training": {"reserve": {"nccl_channels": 2}, "reserve": {}}})")
+                                           << "training.reserve"
+                                           << "line 1, column 48";
 }
 
 void TestPlanIO::duplicateKeysAreRefused()
@@ -662,7 +689,8 @@ void TestPlanIO::duplicateKeysAreRefused()
 void TestPlanIO::duplicateKeysInASetValueAreRefused()
 {
     json doc = readJsonFile(examplePath("70b-2048-h100.json"));
-    const QString r = expectProblem([&] { trainplan::applyOverride(doc, R"(layout.stage_layers={"a": 1, "a": 2})"); }, "layout.stage_layers", "\"a\" appears twice");
+    const QString r = expectProblem(
+        [&] { trainplan::applyOverride(doc, R"(layout.stage_layers={"a": 1, "a": 2})"); }, "layout.stage_layers", "\"a\" appears twice");
     QVERIFY2(r.isEmpty(), qPrintable(r));
     // The same key in two objects is no duplicate.
     const json j = trainplan::parseJsonBounded(R"({"a": {"x": 1}, "b": {"x": [{"x": 2}]}, "x": 3})", "test");

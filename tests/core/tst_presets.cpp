@@ -37,7 +37,8 @@ void TestPresets::modelsMatchPublishedCounts()
     const double counted = trainplan::estimate(plan).parameters.total;
     // Published counts are rounded (e.g. "175B", "6.74B"); 1.5 % covers that rounding.
     const double err = std::abs(counted - preset->nominalParameters) / preset->nominalParameters;
-    QVERIFY2(err < 0.015, qPrintable(QString("%1: counted %2, published %3").arg(name).arg(counted, 0, 'g', 5).arg(preset->nominalParameters, 0, 'g', 5)));
+    QVERIFY2(err < 0.015,
+        qPrintable(QString("%1: counted %2, published %3").arg(name).arg(counted, 0, 'g', 5).arg(preset->nominalParameters, 0, 'g', 5)));
 }
 
 void TestPresets::acceleratorsAreSourced()

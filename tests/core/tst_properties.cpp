@@ -201,7 +201,8 @@ void TestProperties::randomValidPlans()
         analyser.analyse(plan, a);
         ++analysed;
         // On failure the plan is in the message and in a file, to rerun with trainplan-cli.
-        const QByteArray where = "plan " + QByteArray::number(i) + " (written to tst_properties-failure.json): " + QByteArray::fromStdString(doc.dump());
+        const QByteArray where =
+            "plan " + QByteArray::number(i) + " (written to tst_properties-failure.json): " + QByteArray::fromStdString(doc.dump());
         const auto keep = qScopeGuard([&] {
             if (QTest::currentTestFailed()) {
                 QFile f("tst_properties-failure.json");
@@ -220,7 +221,8 @@ void TestProperties::randomValidPlans()
         for (const auto& st : e.stages)
             allStagesFit = allStagesFit && st.fits;
         QVERIFY2(e.fits == allStagesFit, where);
-        QVERIFY2(a.memoryRange.lowBytes > 0 && a.memoryRange.lowBytes <= e.perGpu.total && e.perGpu.total <= a.memoryRange.highBytes, where);
+        QVERIFY2(
+            a.memoryRange.lowBytes > 0 && a.memoryRange.lowBytes <= e.perGpu.total && e.perGpu.total <= a.memoryRange.highBytes, where);
         // Utilisation counts only work the step performs (model FLOPs without embedding
         // lookups; recompute as repeated): neither MFU nor HFU can pass 1.
         QVERIFY2(std::isfinite(a.predicted.mfu) && a.predicted.mfu > 0 && a.predicted.mfu <= 1.0,
@@ -239,8 +241,9 @@ void TestProperties::randomValidPlans()
             ++jsonChecked;
         }
     }
-    qInfo("%d random plans: %d analysed (%d fit, %d simulated), %d rejected by the reader, %d checked figure by figure; highest MFU %.3f, HFU %.3f",
-          i, analysed, fitting, simulated, rejected, jsonChecked, worstMfu, worstHfu);
+    qInfo("%d random plans: %d analysed (%d fit, %d simulated), %d rejected by the reader, %d checked figure by figure; highest MFU %.3f, "
+          "HFU %.3f",
+        i, analysed, fitting, simulated, rejected, jsonChecked, worstMfu, worstHfu);
     QCOMPARE(analysed, kPlans);
 }
 

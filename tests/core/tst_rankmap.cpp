@@ -466,7 +466,8 @@ void TestRankMap::seedLayout()
     // DP: the busiest stage is the one with the most parameters (the last: 20 layers and
     // the LM head), a hair above the estimate's fullest-by-memory stage (the first).
     const StageEstimate& last = est.stages.back();
-    const double lastGradients = est.communication.dpBytesPerGpu * last.parametersPerGpu / est.stages[size_t(est.fullestStage)].parametersPerGpu;
+    const double lastGradients =
+        est.communication.dpBytesPerGpu * last.parametersPerGpu / est.stages[size_t(est.fullestStage)].parametersPerGpu;
     QCOMPARE(dp.traffic.payloadBytesPerStep, lastGradients);
     QCOMPARE(dp.traffic.sentBytesPerGpuPerStep, lastGradients * 2 * 63 / 64);
     QCOMPARE(map.traffic(ParallelDim::Dp, est.fullestStage * 512, est).payloadBytesPerStep, est.communication.dpBytesPerGpu);

@@ -64,10 +64,13 @@ void TestRecoveryDocument::roundTrip_data()
     QTest::addColumn<QString>("savedAt");
     QTest::newRow("example A, saved file") << "70b-2048-h100.json" << QStringList{} << "/home/me/plans/70b.json" << "2024-05-01T12:00:00Z";
     QTest::newRow("example B, new plan") << "70b-512-gpu.json" << QStringList{} << "" << "2023-12-31T23:59:59Z";
-    QTest::newRow("unicode name and path, offset") << "70b-2048-h100.json" << QStringList{"name=Grüße 🚀 \"quoted\" \\ run", "layout.tp=4", "layout.dp=auto"}
-                                                  << "/tmp/Plän €/a \"b\".json" << "2024-02-29T08:30:00.123+02:00";
-    QTest::newRow("unknown fields stay unknown") << "70b-2048-h100.json" << QStringList{"layout.recompute=null", "layout.sequence_parallel=null"} << "x.json"
-                                                 << "2024-05-01T12:00:00";
+    QTest::newRow("unicode name and path, offset")
+        << "70b-2048-h100.json" << QStringList{"name=Grüße 🚀 \"quoted\" \\ run", "layout.tp=4", "layout.dp=auto"}
+        << "/tmp/Plän €/a \"b\".json"
+        << "2024-02-29T08:30:00.123+02:00";
+    QTest::newRow("unknown fields stay unknown")
+        << "70b-2048-h100.json" << QStringList{"layout.recompute=null", "layout.sequence_parallel=null"} << "x.json"
+        << "2024-05-01T12:00:00";
 }
 
 void TestRecoveryDocument::roundTrip()
@@ -91,7 +94,8 @@ void TestRecoveryDocument::roundTrip()
     QCOMPARE(QString::fromStdString(read.savedAt), savedAt);
     QVERIFY(read.plan == plan);
     // Written again, the same bytes.
-    QCOMPARE(QString::fromStdString(trainplan::recoveryDocumentToText(read.plan, read.originalPath, read.savedAt)), QString::fromStdString(text));
+    QCOMPARE(QString::fromStdString(trainplan::recoveryDocumentToText(read.plan, read.originalPath, read.savedAt)),
+        QString::fromStdString(text));
 }
 
 // 100,000 levels would exhaust the stack of a recursive parser (issue 20: a crash at every start);
@@ -113,7 +117,8 @@ void TestRecoveryDocument::deepNestingIsRejected()
     nested += "1" + std::string(100000, '}');
     std::string inPlan = doc.dump();
     inPlan.replace(inPlan.find("\"DEEP\""), 6, nested);
-    r = expectProblem([&] { trainplan::parseRecoveryDocument(inPlan); }, "plan.notes" + QString(".a").repeated(62), "nests deeper than 64 levels");
+    r = expectProblem(
+        [&] { trainplan::parseRecoveryDocument(inPlan); }, "plan.notes" + QString(".a").repeated(62), "nests deeper than 64 levels");
     QVERIFY2(r.isEmpty(), qPrintable(r.left(300)));
 }
 
@@ -129,13 +134,15 @@ void TestRecoveryDocument::wrongDocumentIsRejected_data()
     };
     QTest::newRow("empty file") << QByteArray() << "" << "not valid JSON";
     // A syntax error names where the reader was.
-    QTest::newRow("cut short") << QByteArray(R"({"format": "trainplan.recovery", "version": 1, "plan": {"model": )") << "plan.model" << "not valid JSON";
+    QTest::newRow("cut short") << QByteArray(R"({"format": "trainplan.recovery", "version": 1, "plan": {"model": )") << "plan.model"
+                               << "not valid JSON";
     QTest::newRow("not JSON") << QByteArray("session of 12 May") << "" << "not valid JSON";
     QTest::newRow("an array") << QByteArray("[1, 2]") << "" << "must be a JSON object";
     QTest::newRow("a plan file") << QByteArray::fromStdString(trainplan::planToText(planWith("70b-2048-h100.json"))) << "format"
                                  << "must be \"trainplan.recovery\"";
     QTest::newRow("format missing") << with([](json& d) { d.erase("format"); }) << "format" << "is missing";
-    QTest::newRow("format wrong") << with([](json& d) { d["format"] = "trainplan.recover"; }) << "format" << "not a TrainPlan recovery file";
+    QTest::newRow("format wrong") << with([](json& d) { d["format"] = "trainplan.recover"; }) << "format"
+                                  << "not a TrainPlan recovery file";
     QTest::newRow("format a number") << with([](json& d) { d["format"] = 1; }) << "format" << "got 1";
     QTest::newRow("version missing") << with([](json& d) { d.erase("version"); }) << "version" << "is missing";
     QTest::newRow("version newer") << with([](json& d) { d["version"] = 2; }) << "version" << "newer than this TrainPlan reads";
@@ -152,7 +159,8 @@ void TestRecoveryDocument::wrongDocumentIsRejected_data()
     QTest::newRow("plan missing") << with([](json& d) { d.erase("plan"); }) << "plan" << "is missing";
     QTest::newRow("plan a string") << with([](json& d) { d["plan"] = "70b.json"; }) << "plan" << "must be an object";
     QTest::newRow("unknown key") << with([](json& d) { d["saved_by"] = "me"; }) << "saved_by" << "not a known field";
-    QTest::newRow("number out of range") << QByteArray(R"({"format": "trainplan.recovery", "version": 1e400})") << "version" << "outside the range";
+    QTest::newRow("number out of range") << QByteArray(R"({"format": "trainplan.recovery", "version": 1e400})") << "version"
+                                         << "outside the range";
     QTest::newRow("invalid UTF-8") << QByteArray("{\"format\": \"trainplan.recovery\", \"original_path\": \"\xff\"}") << "original_path"
                                    << "not valid JSON";
 }
@@ -193,7 +201,8 @@ void TestRecoveryDocument::badPlanNamesThePlanField()
 void TestRecoveryDocument::writerRefusesWhatWouldNotReadBack()
 {
     const trainplan::Plan plan = planWith("70b-2048-h100.json");
-    QString r = expectProblem([&] { trainplan::recoveryDocumentToText(plan, "/tmp/\xff.json", "2024-05-01T12:00:00Z"); }, "original_path", "not valid UTF-8");
+    QString r = expectProblem(
+        [&] { trainplan::recoveryDocumentToText(plan, "/tmp/\xff.json", "2024-05-01T12:00:00Z"); }, "original_path", "not valid UTF-8");
     QVERIFY2(r.isEmpty(), qPrintable(r));
     r = expectProblem([&] { trainplan::recoveryDocumentToText(plan, "", "12 May"); }, "saved_at", "ISO 8601");
     QVERIFY2(r.isEmpty(), qPrintable(r));

@@ -30,9 +30,9 @@ private slots:
 
 void TestReserve::termsComeFromTheirFields()
 {
-    const Plan plan = planWith("70b-2048-h100.json", {"training.reserve.cuda_context_gb=0.8", "training.reserve.workspace_mib=64",
-                                                     "training.reserve.nccl_channels=16", "training.reserve.nccl_buffer_mib_per_connection=4",
-                                                     "training.fragmentation_fraction=0.05", "training.buffer_gb=1"});
+    const Plan plan = planWith("70b-2048-h100.json",
+        {"training.reserve.cuda_context_gb=0.8", "training.reserve.workspace_mib=64", "training.reserve.nccl_channels=16",
+            "training.reserve.nccl_buffer_mib_per_connection=4", "training.fragmentation_fraction=0.05", "training.buffer_gb=1"});
     const Estimate e = estimate(plan);
     for (const auto& st : e.stages) {
         const auto& m = st.memory;
@@ -75,8 +75,9 @@ void TestReserve::ncclCountsCommunicators()
 void TestReserve::reserveCanMakeALayoutNotFit()
 {
     // 27 GB fits in 28 GB without the reserve's context, NCCL and fragmentation, not with them.
-    const Plan bare = planWith("70b-2048-h100.json", {"cluster.memory_gb=27", "training.fragmentation_fraction=0", "training.reserve.cuda_context_gb=0",
-                                                     "training.reserve.workspace_mib=0", "training.reserve.nccl_channels=0"});
+    const Plan bare = planWith("70b-2048-h100.json",
+        {"cluster.memory_gb=27", "training.fragmentation_fraction=0", "training.reserve.cuda_context_gb=0",
+            "training.reserve.workspace_mib=0", "training.reserve.nccl_channels=0"});
     QVERIFY(estimate(bare).fits);
     const Plan reserved = planWith("70b-2048-h100.json", {"cluster.memory_gb=24"});
     const Estimate e = estimate(reserved);
@@ -151,10 +152,10 @@ void TestReserve::derivationShowsEachTerm()
     const Estimate e = estimate(plan);
     const auto sections = derive(plan, e);
     const auto& m = e.perGpu;
-    const std::pair<const char*, double> steps[] = {{"memory.model_and_activations", m.modelAndActivations}, {"memory.reserve_cuda_context", m.cudaContext},
-                                                    {"memory.reserve_workspace", m.workspace},       {"memory.reserve_nccl", m.ncclBuffers},
-                                                    {"memory.reserve_fragmentation", m.fragmentation}, {"memory.reserve", m.buffers},
-                                                    {"memory.per_gpu_total", m.total},                {"memory.headroom", e.headroomBytes}};
+    const std::pair<const char*, double> steps[] = {{"memory.model_and_activations", m.modelAndActivations},
+        {"memory.reserve_cuda_context", m.cudaContext}, {"memory.reserve_workspace", m.workspace}, {"memory.reserve_nccl", m.ncclBuffers},
+        {"memory.reserve_fragmentation", m.fragmentation}, {"memory.reserve", m.buffers}, {"memory.per_gpu_total", m.total},
+        {"memory.headroom", e.headroomBytes}};
     for (const auto& [id, value] : steps) {
         const auto* step = findStep(sections, id);
         QVERIFY2(step, id);
@@ -172,8 +173,8 @@ void TestReserve::textOutputShowsTheReserve()
         QVERIFY2(text.find(s) != std::string::npos, s);
     QVERIFY(text.find("1 micro-batches") == std::string::npos);
     const auto doc = estimateJsonFor(planWith("70b-2048-h100.json"));
-    for (const char* path : {"memory.per_gpu_bytes.reserve", "memory.per_gpu_bytes.reserve_parts.nccl_buffers", "memory.stages.0.headroom_bytes",
-                             "memory.headroom_bytes", "memory.margin_bytes"})
+    for (const char* path : {"memory.per_gpu_bytes.reserve", "memory.per_gpu_bytes.reserve_parts.nccl_buffers",
+             "memory.stages.0.headroom_bytes", "memory.headroom_bytes", "memory.margin_bytes"})
         QVERIFY2(hasPath(doc, path), path);
 }
 

@@ -410,7 +410,8 @@ void TestSchedule::inFlightPeaksMatchMemoryEstimate_data()
     QTest::newRow("pp8 few micro-batches") << "layout.pp=8 layout.dp=32 training.global_batch_sequences=128";
     QTest::newRow("pp16 gpipe") << "layout.pp=16 layout.dp=16 layout.schedule=gpipe";
     QTest::newRow("seed zero-bubble") << "layout.schedule=zero-bubble";
-    QTest::newRow("pp8 zero-bubble few micro-batches") << "layout.pp=8 layout.dp=32 layout.schedule=zero-bubble training.global_batch_sequences=128";
+    QTest::newRow("pp8 zero-bubble few micro-batches")
+        << "layout.pp=8 layout.dp=32 layout.schedule=zero-bubble training.global_batch_sequences=128";
 }
 
 // The simulated peaks and the memory estimate's microbatchesInFlight come from separate code
@@ -496,7 +497,8 @@ void TestSchedule::costModelPerLayer_data()
     QTest::newRow("interleaved v4") << "layout.schedule=interleaved layout.virtual_stages=4";
     QTest::newRow("two layer kinds") << R"(model.layer_kinds=[{"layers":10,"ffn_hidden_size":14336},{"layers":70}])";
     QTest::newRow("two layer kinds, interleaved v2, partial recompute")
-        << R"(model.layer_kinds=[{"layers":30,"ffn_hidden_size":8192,"ffn_kind":"gelu"},{"layers":50}] layout.schedule=interleaved layout.virtual_stages=2 layout.recompute=full layout.recompute_layers=2)";
+        << R"(model.layer_kinds=[{"layers":30,"ffn_hidden_size":8192,"ffn_kind":"gelu"},{"layers":50}])"
+           R"( layout.schedule=interleaved layout.virtual_stages=2 layout.recompute=full layout.recompute_layers=2)";
 }
 
 // Every op of the timeline is the step-time model's per-layer cost (StepTimeCosts.h) times the
@@ -543,7 +545,8 @@ void TestSchedule::costModelPerLayer()
                 w += mc.lmHead.weightGradMatmul;
             }
             const auto& sc = costs.stages[size_t(c) * costs.p + i];
-            QVERIFY2(near(sc.forwardSeconds, f), qPrintable(QString("stage %1 chunk %2 F %3 vs %4").arg(i).arg(c).arg(sc.forwardSeconds).arg(f)));
+            QVERIFY2(near(sc.forwardSeconds, f),
+                qPrintable(QString("stage %1 chunk %2 F %3 vs %4").arg(i).arg(c).arg(sc.forwardSeconds).arg(f)));
             QVERIFY2(near(sc.backwardSeconds, b), qPrintable(QString("stage %1 chunk %2 B").arg(i).arg(c)));
             QVERIFY2(near(sc.weightGradSeconds, w), qPrintable(QString("stage %1 chunk %2 W").arg(i).arg(c)));
             stageWork += sc.forwardSeconds + sc.backwardSeconds;
@@ -555,7 +558,8 @@ void TestSchedule::costModelPerLayer()
             const auto& parts = predicted.components;
             const double busy = parts.forwardCompute + parts.backwardCompute + parts.memoryBound + parts.recompute + parts.tpCommunication +
                                 parts.cpCommunication + parts.zeroCommunication + parts.kernelOverhead;
-            QVERIFY2(near(busy, stageWork * double(costs.m)), qPrintable(QString("busy %1 vs %2").arg(busy).arg(stageWork * double(costs.m))));
+            QVERIFY2(
+                near(busy, stageWork * double(costs.m)), qPrintable(QString("busy %1 vs %2").arg(busy).arg(stageWork * double(costs.m))));
         }
     }
 }

@@ -34,7 +34,15 @@ bool dominates(const SearchRow& a, const SearchRow& b)
 QString describe(const SearchLayout& s)
 {
     return QString("TP%1 PP%2 DP%3 CP%4 v%5 b%6 ZeRO-%7 rc%8 SP%9")
-        .arg(s.tp).arg(s.pp).arg(s.dp).arg(s.cp).arg(s.virtualStages).arg(s.microBatch).arg(s.zeroStage).arg(int(s.recompute)).arg(s.sequenceParallel);
+        .arg(s.tp)
+        .arg(s.pp)
+        .arg(s.dp)
+        .arg(s.cp)
+        .arg(s.virtualStages)
+        .arg(s.microBatch)
+        .arg(s.zeroStage)
+        .arg(int(s.recompute))
+        .arg(s.sequenceParallel);
 }
 
 }  // namespace
@@ -74,7 +82,8 @@ void TestSearch::initTestCase()
     QVERIFY(all_.evaluated > 10000);
     QVERIFY(all_.fitting > 0 && all_.fitting <= all_.evaluated);
     QCOMPARE((long long)all_.rows.size(), all_.fitting);
-    qInfo("default plan: %lld layouts evaluated, %lld fit, %d Pareto, %.3f s", all_.evaluated, all_.fitting, all_.paretoCount, all_.seconds);
+    qInfo(
+        "default plan: %lld layouts evaluated, %lld fit, %d Pareto, %.3f s", all_.evaluated, all_.fitting, all_.paretoCount, all_.seconds);
     for (int i = 0; i < 5; ++i)
         qInfo("  #%d %s: %.3f s/step, MFU %.1f %%, %.1f GB", i + 1, qPrintable(describe(all_.rows[i].layout)), all_.rows[i].stepSeconds,
               all_.rows[i].mfu * 100, all_.rows[i].memoryBytes / units::GB);
@@ -165,7 +174,8 @@ void TestSearch::paretoFlagsAreCorrect()
                 dominated = true;
                 break;
             }
-        QVERIFY2(a.pareto == !dominated, qPrintable(describe(a.layout) + (a.pareto ? " flagged but dominated" : " dominated by none yet not flagged")));
+        QVERIFY2(a.pareto == !dominated,
+            qPrintable(describe(a.layout) + (a.pareto ? " flagged but dominated" : " dominated by none yet not flagged")));
     }
     QCOMPARE(pareto, all_.paretoCount);
     QVERIFY(pareto >= 1);
@@ -328,9 +338,9 @@ void TestSearch::jsonHasTheInterfaceKeys()
         QVERIFY2(hasPath(doc, key), key);
     const auto& results = doc.at("search").at("results");
     QVERIFY(results.size() >= 5);
-    for (const char* key : {"layout.tp", "layout.pp", "layout.dp", "layout.cp", "layout.virtual_stages", "layout.micro_batch", "layout.zero",
-                            "layout.recompute", "layout.sequence_parallel", "step_seconds", "mfu", "memory_bytes", "gpu_hours", "pareto",
-                            "simplest"})
+    for (const char* key :
+        {"layout.tp", "layout.pp", "layout.dp", "layout.cp", "layout.virtual_stages", "layout.micro_batch", "layout.zero",
+            "layout.recompute", "layout.sequence_parallel", "step_seconds", "mfu", "memory_bytes", "gpu_hours", "pareto", "simplest"})
         QVERIFY2(hasPath(results.at(0), key), key);
 }
 

@@ -137,7 +137,8 @@ void TestSeeds::ranges_data()
     // checkpoint "about every 20 minutes", interval "20-40 minutes"; "a failure every few hours".
     QTest::newRow("000 attention ~8% of 6N") << "70b-2048-h100.json" << "attention_share" << 0.075 << 0.085;
     QTest::newRow("000 padded 10-11 days") << "70b-2048-h100.json" << "reliability.padded_days" << 10.0 << 11.0;
-    QTest::newRow("000 checkpoint 20-40 min") << "70b-2048-h100.json" << "reliability.checkpoint_interval_seconds" << 20 * 60.0 << 40 * 60.0;
+    QTest::newRow("000 checkpoint 20-40 min") << "70b-2048-h100.json"
+                                              << "reliability.checkpoint_interval_seconds" << 20 * 60.0 << 40 * 60.0;
     const double hour = trainplan::units::secondsPerHour;
     QTest::newRow("000 failure every few hours") << "70b-2048-h100.json" << "reliability.cluster_mtbf_seconds" << 2 * hour << 6 * hour;
     QTest::newRow("004 44 GB free for activations") << "70b-512-gpu.json" << "memory.per_gpu_bytes.total" << 36.1e9 << 80e9;
@@ -150,7 +151,8 @@ void TestSeeds::ranges()
     QFETCH(double, low);
     QFETCH(double, high);
     const auto doc = estimateJsonFor(planWith(example.toStdString()));
-    const double v = path == "attention_share" ? figure(doc, "flops.attention") / figure(doc, "flops.model_6nd") : figure(doc, path.toStdString());
+    const double v =
+        path == "attention_share" ? figure(doc, "flops.attention") / figure(doc, "flops.model_6nd") : figure(doc, path.toStdString());
     QVERIFY2(v >= low && v <= high, qPrintable(QString("%1 = %2 not in [%3, %4]").arg(path).arg(v).arg(low).arg(high)));
 }
 
@@ -159,7 +161,8 @@ void TestSeeds::defaultPlanHasNoRedFlags()
     for (const char* example : {"70b-2048-h100.json", "70b-512-gpu.json"}) {
         const auto est = trainplan::estimate(planWith(example));
         for (const auto& w : est.warnings)
-            QVERIFY2(w.severity == trainplan::Severity::Info, qPrintable(QString("%1: %2").arg(example).arg(trainplan::describe(w).c_str())));
+            QVERIFY2(
+                w.severity == trainplan::Severity::Info, qPrintable(QString("%1: %2").arg(example).arg(trainplan::describe(w).c_str())));
         QVERIFY(est.fits);
     }
 }
@@ -169,7 +172,7 @@ void TestSeeds::tpSixteenRaisesTheSeedsRedFlag()
     // Journey 1: drag TP to 16 (DP follows to keep 2,048 GPUs): "TP across nodes".
     const auto est = trainplan::estimate(planWith("70b-2048-h100.json", {"layout.tp=16", "layout.dp=32"}));
     const bool flagged = std::any_of(est.warnings.begin(), est.warnings.end(),
-                                     [](const auto& w) { return w.code == trainplan::WarningCode::TpSpansNodes && std::string(w.field) == "layout.tp"; });
+        [](const auto& w) { return w.code == trainplan::WarningCode::TpSpansNodes && std::string(w.field) == "layout.tp"; });
     QVERIFY(flagged);
     QVERIFY(est.communication.tpCrossesNodes);
 }

@@ -181,7 +181,8 @@ void TestSensitivity::jsonHasTheBars()
     QVERIFY(hasPath(doc, "sensitivity.base_days"));
     const auto& bars = doc.at("sensitivity").at("bars");
     QVERIFY(bars.size() >= 9);
-    for (const char* key : {"input", "field", "low_value", "high_value", "step_seconds_low", "step_seconds_high", "days_low", "days_high", "swing_days"})
+    for (const char* key :
+        {"input", "field", "low_value", "high_value", "step_seconds_low", "step_seconds_high", "days_low", "days_high", "swing_days"})
         QVERIFY2(bars.at(0).contains(key), key);
 }
 
@@ -190,7 +191,8 @@ void TestSensitivity::barsSayHowTheyMove()
     const Plan plan = planWith("70b-2048-h100.json");
     const SensitivityResult r = sensitivity(plan);
     for (const auto& b : r.bars) {
-        const bool discrete = b.field == "training.micro_batch_size" || b.field == "training.global_batch_sequences" || b.field == "model.sequence_length";
+        const bool discrete =
+            b.field == "training.micro_batch_size" || b.field == "training.global_batch_sequences" || b.field == "model.sequence_length";
         if (b.kind == SensitivityKind::Unknown)
             continue;  // barsAreSortedAndFinite checks these
         QCOMPARE(b.kind == SensitivityKind::Discrete, discrete);

@@ -347,7 +347,8 @@ void TestStepTime::fp8RunsTheLayersGemmsAtTheFp8Peak()
     QCOMPARE(b.layers[0].forwardAttention, a.layers[0].forwardAttention);
     QVERIFY(b.layers[0].forwardMemory > a.layers[0].forwardMemory);
     // The step is faster, but far from twice: everything else stays.
-    QVERIFY2(b.stepSeconds < a.stepSeconds * 0.9 && b.stepSeconds > a.stepSeconds * 0.55, qPrintable(QString::number(b.stepSeconds / a.stepSeconds)));
+    QVERIFY2(b.stepSeconds < a.stepSeconds * 0.9 && b.stepSeconds > a.stepSeconds * 0.55,
+        qPrintable(QString::number(b.stepSeconds / a.stepSeconds)));
     // MFU counts model FLOPs against the BF16 peak, so it rises with the step's speed.
     QVERIFY(std::abs(b.mfu / a.mfu - a.stepSeconds / b.stepSeconds) < 1e-9);
     QVERIFY(b.matmulEfficiency > 0 && b.matmulEfficiency <= 1.0);
@@ -358,7 +359,8 @@ void TestStepTime::fp8RunsTheLayersGemmsAtTheFp8Peak()
     applyAccelerator(*findAcceleratorPreset("A100 SXM 80GB"), a100.cluster);
     const Estimate e = estimate(a100);
     QVERIFY(std::any_of(e.warnings.begin(), e.warnings.end(), [](const Warning& w) {
-        return w.code == WarningCode::Fp8Unsupported && w.severity == Severity::Error && std::string(w.field) == "training.matmul_precision";
+        return w.code == WarningCode::Fp8Unsupported && w.severity == Severity::Error
+            && std::string(w.field) == "training.matmul_precision";
     }));
     Plan a100bf16 = a100;
     a100bf16.training.matmulPrecision = MatmulPrecision::Bf16;
@@ -466,7 +468,10 @@ void TestStepTime::collectivesUseEveryNicOfTheGroup()
     // (plus NCCL's ring latency, 63 steps of which 7 cross the network: under 5 % here).
     QVERIFY(std::abs(fullNodes / (bytes * 63.0 / 64 / std::min(360e9, 8 * 45e9)) - 1.0) < 0.05);
     // All-reduce moves twice the bus bytes of a reduce-scatter.
-    QVERIFY(std::abs(collectiveSeconds(Collective::AllReduce, bytes, node, fabric) / collectiveSeconds(Collective::ReduceScatter, bytes, node, fabric) - 2.0) < 0.01);
+    QVERIFY(std::abs(collectiveSeconds(Collective::AllReduce, bytes, node, fabric)
+                    / collectiveSeconds(Collective::ReduceScatter, bytes, node, fabric)
+                - 2.0)
+        < 0.01);
     // Small messages cost the alpha-beta latency, not bytes / bandwidth: 64 kB over 64 ranks on
     // 8 nodes is tens of microseconds although its bus bytes take well under one.
     const double small = collectiveSeconds(Collective::AllReduce, 64e3, full, fabric);
@@ -483,7 +488,8 @@ void TestStepTime::collectivesUseEveryNicOfTheGroup()
     const double nvlsNode = collectiveSeconds(Collective::AllReduce, bytes, node, switches);
     QVERIFY2(ringNode / nvlsNode > 1.25 && ringNode / nvlsNode < 1.4, qPrintable(QString::number(ringNode / nvlsNode)));
     const GroupPlacement pair{2, 2, 1};
-    QCOMPARE(collectiveSeconds(Collective::AllReduce, bytes, pair, switches), collectiveSeconds(Collective::AllReduce, bytes, pair, fabric));
+    QCOMPARE(
+        collectiveSeconds(Collective::AllReduce, bytes, pair, switches), collectiveSeconds(Collective::AllReduce, bytes, pair, fabric));
     switches.ibSharp = true;
     const double ringNodes = collectiveSeconds(Collective::AllReduce, bytes, full, fabric);
     const double sharpNodes = collectiveSeconds(Collective::AllReduce, bytes, full, switches);
@@ -551,7 +557,8 @@ void TestStepTime::fsdpOn64H100UsesTheNodesNics()
     plan.framework.profile = "pytorch-fsdp2";
     const Estimate est = estimate(plan);
     const PredictedStep p = predictStep(plan, est);
-    qInfo("8B FSDP on 64 H100: MFU %.1f %%, exposed ZeRO %.1f %% of the step", p.mfu * 100, 100 * p.components.zeroCommunication / p.stepSeconds);
+    qInfo("8B FSDP on 64 H100: MFU %.1f %%, exposed ZeRO %.1f %% of the step", p.mfu * 100,
+        100 * p.components.zeroCommunication / p.stepSeconds);
     QVERIFY2(p.mfu > 0.30 && p.mfu < 0.60, qPrintable(QString::number(p.mfu)));
     QVERIFY(p.components.zeroCommunication < 0.10 * p.stepSeconds);
     // Two gathered units and one unit of gradients in flight (ActivationModel.h).

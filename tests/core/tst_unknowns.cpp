@@ -102,7 +102,8 @@ void TestUnknowns::unknownRecomputeIsTheLightestThatFits()
     QCOMPARE(analyse(fits).plan.layout.recompute, Recompute::None);
     // Micro-batch 8 at 8k tokens does not fit without recompute; the analysis assumes the
     // lightest setting that does and every figure follows it.
-    const Plan heavy = exampleWithout({"recompute"}, {"training.micro_batch_size=8", "model.sequence_length=8192", "training.global_batch_sequences=2048"});
+    const Plan heavy = exampleWithout(
+        {"recompute"}, {"training.micro_batch_size=8", "model.sequence_length=8192", "training.global_batch_sequences=2048"});
     Plan none = heavy;
     none.layout.unknownFields = 0;
     QVERIFY(!estimate(none).fits);
@@ -145,7 +146,8 @@ void TestUnknowns::partialRecomputeScalesMemoryAndWork()
     QVERIFY(std::abs(estimate(plan).flops.recompute / all.flops.recompute - 0.5) < 1e-12);
     // The assumed recompute of a plan that fits only with some: the fewest layers that fit, and
     // one fewer does not.
-    const Plan tight = exampleWithout({"recompute"}, {"training.micro_batch_size=4", "model.sequence_length=8192", "training.global_batch_sequences=2048"});
+    const Plan tight = exampleWithout(
+        {"recompute"}, {"training.micro_batch_size=4", "model.sequence_length=8192", "training.global_batch_sequences=2048"});
     const Plan settled = withAssumedRecompute(tight);
     if (settled.layout.recompute == Recompute::Full && settled.layout.recomputeLayers > 0) {
         QVERIFY(estimate(settled).fits);
@@ -239,7 +241,8 @@ void TestUnknowns::jsonSaysWhatWasAssumed()
 // interleaving can run is not counted; MXFP8 needs MX tensor cores.
 void TestUnknowns::reviewedEdges()
 {
-    const Plan tight = exampleWithout({"recompute"}, {"training.micro_batch_size=4", "model.sequence_length=8192", "training.global_batch_sequences=2048"});
+    const Plan tight = exampleWithout(
+        {"recompute"}, {"training.micro_batch_size=4", "model.sequence_length=8192", "training.global_batch_sequences=2048"});
     const Analysis a = analyse(tight);
     QVERIFY(a.plan.layout.recompute == Recompute::Full && a.plan.layout.recomputeLayers > 0);
     Plan all = a.plan;
@@ -254,8 +257,8 @@ void TestUnknowns::reviewedEdges()
     QCOMPARE(recomputedLayers(interleaved.layout, 4), 4);
 
     // 80 layers on PP 3 cannot interleave: the unknown schedule has nothing to cover.
-    const Plan noInterleaving = exampleWithout({"schedule", "virtual_stages", "stage_layers"}, {"layout.pp=5", "layout.dp=auto", "cluster.gpus=2560",
-                                                                                               "training.global_batch_sequences=1024"});
+    const Plan noInterleaving = exampleWithout({"schedule", "virtual_stages", "stage_layers"},
+        {"layout.pp=5", "layout.dp=auto", "cluster.gpus=2560", "training.global_batch_sequences=1024"});
     QVERIFY(noInterleaving.layout.unknownFields & kUnknownSchedule);
     if (fewestInterleavingChunks(noInterleaving) == 0)
         QCOMPARE(actingLayoutUnknowns(noInterleaving) & kUnknownSchedule, 0u);

@@ -129,7 +129,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     if (r.cancelled)
         fail("a search nobody cancelled says it was cancelled");
     if (r.evaluated < 0 || r.fitting < 0 || r.underMargin < 0 || r.fitting + r.underMargin > r.evaluated)
-        fail("evaluated " + std::to_string(r.evaluated) + " < fitting " + std::to_string(r.fitting) + " + under margin " + std::to_string(r.underMargin));
+        fail("evaluated " + std::to_string(r.evaluated) + " < fitting " + std::to_string(r.fitting) + " + under margin "
+            + std::to_string(r.underMargin));
     if (!std::isfinite(r.marginBytes) || !std::isfinite(r.seconds))
         fail("margin or seconds not finite");
     if ((r.fitting > 0) != !r.rows.empty())

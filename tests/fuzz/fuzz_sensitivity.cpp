@@ -15,8 +15,8 @@ using fuzzchecks::fail;
 void checkBar(const trainplan::SensitivityBar& bar, double fraction, size_t i)
 {
     const std::string at = "sensitivity bar " + std::to_string(i) + " (" + bar.field + "): ";
-    for (double v : {bar.baseValue, bar.lowValue, bar.highValue, bar.stepSecondsLow, bar.stepSecondsHigh, bar.daysLow, bar.daysHigh, bar.swingDays,
-                     bar.swingStepSeconds})
+    for (double v : {bar.baseValue, bar.lowValue, bar.highValue, bar.stepSecondsLow, bar.stepSecondsHigh, bar.daysLow, bar.daysHigh,
+             bar.swingDays, bar.swingStepSeconds})
         if (!std::isfinite(v))
             fail(at + "a figure is not finite");
     if (!(bar.stepSecondsLow > 0) || !(bar.stepSecondsHigh > 0) || bar.daysLow < 0 || bar.daysHigh < 0)
@@ -29,7 +29,8 @@ void checkBar(const trainplan::SensitivityBar& bar, double fraction, size_t i)
     switch (bar.kind) {
     case trainplan::SensitivityKind::Continuous: {
         const double tolerance = 1e-9 * std::abs(bar.baseValue);
-        if (std::abs(bar.lowValue - bar.baseValue * (1 - fraction)) > tolerance || std::abs(bar.highValue - bar.baseValue * (1 + fraction)) > tolerance)
+        if (std::abs(bar.lowValue - bar.baseValue * (1 - fraction)) > tolerance
+            || std::abs(bar.highValue - bar.baseValue * (1 + fraction)) > tolerance)
             fail(at + "a continuous input not moved by the fraction");
         break;
     }

@@ -92,8 +92,9 @@ void TestLayoutText::reportAndSlidesNameEveryDimension()
         values << QString::number(l.size(d));
     }
     const QString inputs = reportpainter::viewHtml(ReportView::Inputs, context);
-    QVERIFY2(
-        inputs.contains(labels.join(" × ")) && inputs.contains(values.join(" × ") + " = " + QString::fromStdString(trainplan::formatInteger(double(l.gpus())))), qPrintable(inputs));
+    QVERIFY2(inputs.contains(labels.join(" × "))
+            && inputs.contains(values.join(" × ") + " = " + QString::fromStdString(trainplan::formatInteger(double(l.gpus())))),
+        qPrintable(inputs));
 
     // One replica: every dimension but the one that splits the batch.
     QStringList replica;

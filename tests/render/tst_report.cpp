@@ -68,7 +68,8 @@ void TestReport::pdfHasPagesFiguresAndSections_data()
                                              "Memory and step time", "Pipeline schedule", "Layout on the hardware", "Red flags",
                                              "Validation and reliability plan", "Stage 1: one-node correctness", "Stage 4: convergence",
                                              "The math: Compute and time", "The math: Reliability", "6 · N · D", "Young 1974"};
-    QTest::newRow("worked example B") << "70b-512-gpu.json" << QStringList{"69.50 billion", "6.53 days", "1.44e23", "760 ms", "Stage 3: reliability"};
+    QTest::newRow("worked example B") << "70b-512-gpu.json"
+                                      << QStringList{"69.50 billion", "6.53 days", "1.44e23", "760 ms", "Stage 3: reliability"};
 }
 
 void TestReport::pdfHasPagesFiguresAndSections()
@@ -288,8 +289,8 @@ void TestReport::deckRunsInReviewOrder()
 {
     ReportContext context(trainplan::analyse(example("70b-2048-h100.json")));
     const auto slides = slideexport::slides(context);
-    const QStringList expected = {context.title(), "The ask", "The layout and why", "Memory per GPU by pipeline stage", "Step time and pipeline",
-                                  "Communication", "Reliability", "Risks and the staged validation plan"};
+    const QStringList expected = {context.title(), "The ask", "The layout and why", "Memory per GPU by pipeline stage",
+        "Step time and pipeline", "Communication", "Reliability", "Risks and the staged validation plan"};
     QVERIFY(slides.size() > size_t(expected.size()));
     for (int i = 0; i < expected.size(); ++i)
         QCOMPARE(slideexport::slideTitle(context, slides[size_t(i)]), expected[i]);
@@ -348,10 +349,10 @@ void TestReport::deckNumbersAreTheAnalysis()
     QVERIFY(has(title, formatInteger(pr.gpuHours) + " GPU-hours"));
 
     const QString ask = slide(2);
-    for (const std::string& figure : {formatNumber(pr.days), formatNumber(e.time.days), formatNumber(a.atPredictedMfu.reliability.paddedDays),
-                                      formatNumber(e.reliability.paddedDays), formatInteger(pr.gpuHours), formatInteger(e.time.gpuHours),
-                                      formatSeconds(pr.stepSeconds), formatSeconds(e.time.stepSeconds), formatPercent(pr.mfu),
-                                      formatNumber(pr.range.high.days), formatNumber(pr.range.low.days), formatInteger(pr.range.low.gpuHours)})
+    for (const std::string& figure : {formatNumber(pr.days), formatNumber(e.time.days),
+             formatNumber(a.atPredictedMfu.reliability.paddedDays), formatNumber(e.reliability.paddedDays), formatInteger(pr.gpuHours),
+             formatInteger(e.time.gpuHours), formatSeconds(pr.stepSeconds), formatSeconds(e.time.stepSeconds), formatPercent(pr.mfu),
+             formatNumber(pr.range.high.days), formatNumber(pr.range.low.days), formatInteger(pr.range.low.gpuHours)})
         QVERIFY2(has(ask, figure), figure.c_str());
     QVERIFY(ask.contains(timeBasisLabel(TimeBasis::Predicted)) && ask.contains(timeBasisLabel(TimeBasis::AssumedMfu)));
 
@@ -370,8 +371,8 @@ void TestReport::deckNumbersAreTheAnalysis()
         QVERIFY2(has(memory, figure), figure.c_str());
 
     const QString time = slide(5);
-    for (double part : {pr.components.forwardCompute, pr.components.backwardCompute, pr.components.pipelineBubble, pr.components.tpCommunication,
-                        pr.stepSeconds})
+    for (double part : {pr.components.forwardCompute, pr.components.backwardCompute, pr.components.pipelineBubble,
+             pr.components.tpCommunication, pr.stepSeconds})
         QVERIFY2(has(time, formatSeconds(part)), formatSeconds(part).c_str());
     QVERIFY(has(time, formatPercent(pr.bubbleFraction)));
 
@@ -382,7 +383,7 @@ void TestReport::deckNumbersAreTheAnalysis()
 
     const QString reliability = slide(7);
     for (const std::string& figure : {formatSeconds(e.reliability.checkpointIntervalSeconds), formatNumber(e.reliability.expectedFailures),
-                                      formatNumber(a.atPredictedMfu.reliability.expectedFailures), formatBytes(e.reliability.checkpointBytes)})
+             formatNumber(a.atPredictedMfu.reliability.expectedFailures), formatBytes(e.reliability.checkpointBytes)})
         QVERIFY2(has(reliability, figure), figure.c_str());
 }
 
@@ -403,7 +404,8 @@ void TestReport::reportIsAListOfSections()
     QCOMPARE(validation.parts.size(), size_t(4));
     QVERIFY(validation.parts[0].html.startsWith("<p>") && validation.parts[0].html.contains("<h3>Stage 1: one-node correctness</h3>"));
     for (int k = 1; k < 4; ++k)
-        QVERIFY2(validation.parts[size_t(k)].html.startsWith(QString("<h3>Stage %1: ").arg(k + 1)), qPrintable(validation.parts[size_t(k)].html));
+        QVERIFY2(validation.parts[size_t(k)].html.startsWith(QString("<h3>Stage %1: ").arg(k + 1)),
+            qPrintable(validation.parts[size_t(k)].html));
     // One derivation section per section of the math, a step a part.
     int math = 0;
     for (const auto& s : sections)

@@ -483,7 +483,8 @@ void TestInputPanel::layerKindsAreListedAndKeptWhole()
         p.model.layerKinds = {{"narrow", 8, 14336, trainplan::FfnKind::SwiGlu}, {"", 72, 28672, trainplan::FfnKind::Gelu}};
     });
     const QString text = kinds->text();
-    QVERIFY2(text.contains("narrow: 8 layers, FFN 14,336 SwiGLU") && text.contains("layers 9-80: 72 layers, FFN 28,672 GeLU"), qPrintable(text));
+    QVERIFY2(
+        text.contains("narrow: 8 layers, FFN 14,336 SwiGLU") && text.contains("layers 9-80: 72 layers, FFN 28,672 GeLU"), qPrintable(text));
     QVERIFY(!inputs()->widgetForField("model.ffn_hidden_size")->isEnabled());
     QVERIFY(!inputs()->widgetForField("model.ffn_kind")->isEnabled());
     const ReportContext context(doc()->analysis(), "kinds");

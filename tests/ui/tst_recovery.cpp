@@ -56,7 +56,8 @@ void TestRecovery::killedWindowIsRestored()
     env.insert("XDG_DATA_HOME", home_.filePath("data"));
     env.insert("XDG_CONFIG_HOME", home_.filePath("config"));
     window.setProcessEnvironment(env);
-    window.start(QStringLiteral(TRAINPLAN_GUI_PATH), {plan, "--set", "training.mfu=0.47", "--set", "layout.tp=4", "--set", "layout.dp=128"});
+    window.start(
+        QStringLiteral(TRAINPLAN_GUI_PATH), {plan, "--set", "training.mfu=0.47", "--set", "layout.tp=4", "--set", "layout.dp=128"});
     QVERIFY(window.waitForStarted(10000));
     // The edit is written after a short pause; wait for it, then kill without warning.
     RecoveryStore probe;

@@ -339,7 +339,8 @@ void TestSearchPanel::plotDrawsTheFrontAndHoverNamesTheLayout()
     }
     QVERIFY(hovered >= 0);
     const auto& l = rows[size_t(hovered)].layout;
-    const QString tip = scatter->chartPainter().toolTipAt(scatter->positionOf(scatter->pointOf(rows[size_t(hovered)])), QRectF(scatter->rect()));
+    const QString tip =
+        scatter->chartPainter().toolTipAt(scatter->positionOf(scatter->pointOf(rows[size_t(hovered)])), QRectF(scatter->rect()));
     QVERIFY2(tip.contains(QStringLiteral("TP %1 · PP %2 · DP %3 · CP %4").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp)), qPrintable(tip));
     QVERIFY(scatter->chartPainter().toolTipAt(QPointF(-50, -50), QRectF(scatter->rect())).isEmpty());
 }

@@ -60,7 +60,10 @@ QStringList cutLabels(const MainWindow& window)
             if (!label->isVisible() || label->wordWrap() || label->text().isEmpty())
                 continue;
             if (label->sizeHint().width() > label->width() + 1)
-                cut << QString("%1: %2 (%3 of %4 px)").arg(pane->objectName(), label->text()).arg(label->width()).arg(label->sizeHint().width());
+                cut << QString("%1: %2 (%3 of %4 px)")
+                           .arg(pane->objectName(), label->text())
+                           .arg(label->width())
+                           .arg(label->sizeHint().width());
         }
     }
     return cut;
@@ -133,7 +136,8 @@ void TestWindowSizes::everyPaneIsLegible()
     const LayoutDiagramGeometry* geometry = diagram->diagram().geometry();
     QVERIFY(geometry);
     QVERIFY2(geometry->individuallyDrawnGpus() >= 32,
-             qPrintable(QString("%1 GPUs drawn in %2 x %3").arg(geometry->individuallyDrawnGpus()).arg(diagram->width()).arg(diagram->height())));
+        qPrintable(
+            QString("%1 GPUs drawn in %2 x %3").arg(geometry->individuallyDrawnGpus()).arg(diagram->width()).arg(diagram->height())));
     QCOMPARE(geometry->elidedTexts(), 0);
     QCOMPARE(geometry->droppedLabels(), 0);
     if (!geometry->hintLines().isEmpty())

@@ -99,10 +99,9 @@ void DerivationList::relayout()
         }
         for (const auto& step : section.steps) {
             const QString result = "= " + q(step.result) + (step.note.empty() ? QString() : "  (" + q(step.note) + ")");
-            const double h = wrappedLines(q(step.title), titleFont_, width) * line + wrappedLines(q(step.formula), monoFont_, width) * mono +
-                             (trainplan::substitutionAddsToResult(step) ? wrappedLines("= " + q(step.substituted), monoFont_, width) * mono : 0) +
-                             wrappedLines(result, font(), width) * line +
-                             wrappedLines(q(step.source), smallFont_, width) * small + kGap * 2;
+            const double h = wrappedLines(q(step.title), titleFont_, width) * line + wrappedLines(q(step.formula), monoFont_, width) * mono
+                + (trainplan::substitutionAddsToResult(step) ? wrappedLines("= " + q(step.substituted), monoFont_, width) * mono : 0)
+                + wrappedLines(result, font(), width) * line + wrappedLines(q(step.source), smallFont_, width) * small + kGap * 2;
             rows_.push_back({&section, &step, y, h});
             y += h;
         }
@@ -209,8 +208,10 @@ bool DerivationList::viewportEvent(QEvent* event)
         const double y = help->pos().y() + verticalScrollBar()->value();
         for (const auto& r : rows_) {
             if (r.step && y >= r.top && y < r.top + r.height) {
-                QToolTip::showText(help->globalPos(), QString("<b>%1</b><br>%2 = %3").arg(markup::escaped(q(r.step->title)),
-                                                                                          q(r.step->id), markup::escaped(q(r.step->result))), viewport());
+                QToolTip::showText(help->globalPos(),
+                    QString("<b>%1</b><br>%2 = %3")
+                        .arg(markup::escaped(q(r.step->title)), q(r.step->id), markup::escaped(q(r.step->result))),
+                    viewport());
                 return true;
             }
         }

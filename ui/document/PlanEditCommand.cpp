@@ -2,7 +2,8 @@
 
 #include "ui/document/PlanDocument.h"
 
-PlanEditCommand::PlanEditCommand(PlanDocument* document, trainplan::Plan before, trainplan::Plan after, const QString& text, int mergeKey, int serial)
+PlanEditCommand::PlanEditCommand(
+    PlanDocument* document, trainplan::Plan before, trainplan::Plan after, const QString& text, int mergeKey, int serial)
     : QUndoCommand(text)
     , document_(document)
     , before_(std::move(before))

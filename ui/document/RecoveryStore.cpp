@@ -47,8 +47,8 @@ bool RecoveryStore::write(const trainplan::Plan& plan, const QString& originalPa
     // copy is replaced, so a full disk keeps the last good recovery copy instead of 0 bytes.
     try {
         trainplan::writeFileAtomically(QFile::encodeName(file_).toStdString(),
-                                       trainplan::recoveryDocumentToText(plan, originalPath.toStdString(),
-                                                                         QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()));
+            trainplan::recoveryDocumentToText(
+                plan, originalPath.toStdString(), QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()));
     } catch (const trainplan::FileWriteError& e) {
         if (error)
             *error = QString::fromLocal8Bit(e.what());

@@ -362,7 +362,8 @@ QGroupBox* InputPanel::buildLayout()
         product << label;
     }
     follower->addItem(tr("GPU count follows"), latin1(trainplan::followerKey(trainplan::Follower::gpus())));
-    follower->setToolTip(tr("When you move one dimension, this one changes so that %1 stays equal to the GPU count.").arg(product.join(" × ")));
+    follower->setToolTip(
+        tr("When you move one dimension, this one changes so that %1 stays equal to the GPU count.").arg(product.join(" × ")));
     connect(follower, &QComboBox::activated, this,
             [this, follower](int i) { doc_->setFollower(trainplan::followerFromKey(follower->itemData(i).toString().toStdString())); });
     refreshers_.push_back([this, follower] {
@@ -523,7 +524,8 @@ QGroupBox* InputPanel::buildTraining()
     auto* basis = new ElidingComboBox;
     basis->addItem(tr("Assumed MFU"), int(PlanDocument::TimeBasis::AssumedMfu));
     basis->addItem(tr("Predicted step time"), int(PlanDocument::TimeBasis::Predicted));
-    basis->setToolTip(tr("Whether days, GPU-hours and step time use the MFU above or the step-time model's prediction; the other is shown beside it."));
+    basis->setToolTip(
+        tr("Whether days, GPU-hours and step time use the MFU above or the step-time model's prediction; the other is shown beside it."));
     connect(basis, &QComboBox::activated, this,
             [this, basis](int i) { doc_->setTimeBasis(PlanDocument::TimeBasis(basis->itemData(i).toInt())); });
     refreshers_.push_back([this, basis] {
@@ -804,7 +806,8 @@ QGroupBox* InputPanel::buildCluster()
         [](const Plan& p) { return p.cluster.inNetworkReduction; },
         [](Plan& p, trainplan::InNetworkReduction r) { p.cluster.inNetworkReduction = r; });
     if (QWidget* reduction = fields_.value("cluster.in_network_reduction"))
-        reduction->setToolTip(tr("All-reduces the switches reduce: NVLink SHARP (NVLS) inside an NVSwitch node, and InfiniBand SHARP across nodes."));
+        reduction->setToolTip(
+            tr("All-reduces the switches reduce: NVLink SHARP (NVLS) inside an NVSwitch node, and InfiniBand SHARP across nodes."));
     // 0 means "not modelled", shown as such, and raises the no-failure-allowance red flag. A plan
     // that gives MTBF per GPU shows it per node here (a node fails when any of its GPUs does).
     addNumber(

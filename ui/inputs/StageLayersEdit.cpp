@@ -137,9 +137,13 @@ void StageLayersEdit::showPlanNote()
     // Layers of several kinds are split by cost by default (PipelineModel.h stageCostSplit).
     const bool byCost = model_.kindCount() > 1;
     if (explicitSplit_)
-        setNote(byCost ? tr("Set per stage; “Even” returns to the split by cost.") : tr("Set per stage; “Even” splits the layers evenly again."), false);
+        setNote(byCost ? tr("Set per stage; “Even” returns to the split by cost.")
+                       : tr("Set per stage; “Even” splits the layers evenly again."),
+            false);
     else
-        setNote(byCost ? tr("Split by cost (the layers come in kinds); type counts to set each stage.") : tr("Even split; type counts to set each stage."), false);
+        setNote(byCost ? tr("Split by cost (the layers come in kinds); type counts to set each stage.")
+                       : tr("Even split; type counts to set each stage."),
+            false);
 }
 
 void StageLayersEdit::setNote(const QString& text, bool problem)

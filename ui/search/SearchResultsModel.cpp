@@ -210,19 +210,11 @@ QVariant SearchResultsModel::headerData(int section, Qt::Orientation orientation
     // The other columns, the dimensions' left out: the rank, then Virtual onwards.
     static const char* names[ColumnCount - kParallelDimColumns] = {"#", "v", "Micro", "Batch", "ZeRO", "Recompute", "SP",
                                                                    "Step s", "MFU", "Memory GB", "GPU-hours", "Cost", "Flags"};
-    static const char* tips[ColumnCount - kParallelDimColumns] = {"Rank by the objective",
-                                                                  "Virtual stages per GPU (interleaving)",
-                                                                  "Micro-batch, sequences",
-                                                                  "Global batch, sequences",
-                                                                  "ZeRO stage",
-                                                                  "Activation recomputation",
-                                                                  "Sequence parallelism",
-                                                                  "Predicted step time, seconds",
-                                                                  "Predicted model FLOPs utilisation",
-                                                                  "Memory of the fullest GPU, GB (10^9 bytes)",
-                                                                  "Predicted GPU-hours of the run (no failures)",
-                                                                  "GPU-hours x $ per GPU-hour",
-                                                                  "Pareto: nothing else is both smaller and faster. Simplest: the lightest sharding that fits."};
+    static const char* tips[ColumnCount - kParallelDimColumns] = {"Rank by the objective", "Virtual stages per GPU (interleaving)",
+        "Micro-batch, sequences", "Global batch, sequences", "ZeRO stage", "Activation recomputation", "Sequence parallelism",
+        "Predicted step time, seconds", "Predicted model FLOPs utilisation", "Memory of the fullest GPU, GB (10^9 bytes)",
+        "Predicted GPU-hours of the run (no failures)", "GPU-hours x $ per GPU-hour",
+        "Pareto: nothing else is both smaller and faster. Simplest: the lightest sharding that fits."};
     if (section < 0 || section >= ColumnCount)
         return {};
     const int at = section < FirstDimension ? section : section - kParallelDimColumns;

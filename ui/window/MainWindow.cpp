@@ -77,8 +77,9 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowIcon(QIcon(":/icons/trainplan.svg"));
     setAcceptDrops(true);
     askToSaveChanges = [this] {
-        return QMessageBox::warning(this, tr("Unsaved changes"), tr("“%1” has unsaved changes. Save them before continuing?").arg(doc_->displayName()),
-                                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        return QMessageBox::warning(this, tr("Unsaved changes"),
+            tr("“%1” has unsaved changes. Save them before continuing?").arg(doc_->displayName()),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     };
     askToRestore = [this](const RecoveryStore::Pending& pending) {
         const QString from = pending.originalPath.isEmpty() ? tr("a new plan") : QFileInfo(pending.originalPath).fileName();
@@ -406,22 +407,26 @@ void MainWindow::buildMenus()
         return QFileDialog::getSaveFileName(this, title, dir + "/" + name, filter);
     };
     file->addAction(tr("Export &PDF report (A4)…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this, askPath] {
-        const QString path = askPath(tr("Export PDF report"), QFileInfo(doc_->displayName()).completeBaseName() + ".pdf", tr("PDF (*.pdf)"));
+        const QString path =
+            askPath(tr("Export PDF report"), QFileInfo(doc_->displayName()).completeBaseName() + ".pdf", tr("PDF (*.pdf)"));
         if (!path.isEmpty())
             exportPdf(path, false);
     });
     file->addAction(tr("Export PDF report (US &Letter)…"), this, [this, askPath] {
-        const QString path = askPath(tr("Export PDF report"), QFileInfo(doc_->displayName()).completeBaseName() + ".pdf", tr("PDF (*.pdf)"));
+        const QString path =
+            askPath(tr("Export PDF report"), QFileInfo(doc_->displayName()).completeBaseName() + ".pdf", tr("PDF (*.pdf)"));
         if (!path.isEmpty())
             exportPdf(path, true);
     });
     file->addAction(tr("Export &slides (PNG, SVG, deck)…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the slides"), QSettings().value("lastDirectory", QDir::homePath()).toString());
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, tr("Folder for the slides"), QSettings().value("lastDirectory", QDir::homePath()).toString());
         if (!dir.isEmpty())
             exportSlides(dir);
     });
     file->addAction(tr("Export the math as &Markdown…"), this, [this, askPath] {
-        const QString path = askPath(tr("Export Markdown"), QFileInfo(doc_->displayName()).completeBaseName() + ".md", tr("Markdown (*.md)"));
+        const QString path =
+            askPath(tr("Export Markdown"), QFileInfo(doc_->displayName()).completeBaseName() + ".md", tr("Markdown (*.md)"));
         if (!path.isEmpty())
             exportMarkdown(path);
     });
@@ -436,7 +441,8 @@ void MainWindow::buildMenus()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
-    edit->addAction(tr("Copy the math as Markdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] { derivation_->copyMarkdown(); });
+    edit->addAction(
+        tr("Copy the math as Markdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] { derivation_->copyMarkdown(); });
     edit->addAction(tr("Copy the math as text"), this, [this] { derivation_->copyPlainText(); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -444,7 +450,8 @@ void MainWindow::buildMenus()
         DashboardPane* pane = panes_[i];
         // Ctrl+1 ... Ctrl+5, in the dashboard's reading order.
         const QKeySequence key = i < 9 ? QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(i))) : QKeySequence();
-        QAction* enlarge = view->addAction(tr("Enlarge %1").arg(pane->objectName()), key, this, [pane] { pane->setEnlarged(!pane->isEnlarged()); });
+        QAction* enlarge =
+            view->addAction(tr("Enlarge %1").arg(pane->objectName()), key, this, [pane] { pane->setEnlarged(!pane->isEnlarged()); });
         enlarge->setObjectName(QString("enlarge%1").arg(i + 1));
     }
     view->addAction(tr("Show all panes"), QKeySequence(Qt::Key_Escape), this, [this] {
@@ -489,7 +496,9 @@ void MainWindow::updateStatus()
         warnings += w.severity == trainplan::Severity::Warning;
     }
     // Counts agree with their nouns: "1 GPU", "1 error", "1 day".
-    const auto count = [](double n, const char* noun) { return QString::fromStdString(trainplan::formatInteger(n) + " " + trainplan::pluralNoun(n, noun)); };
+    const auto count = [](double n, const char* noun) {
+        return QString::fromStdString(trainplan::formatInteger(n) + " " + trainplan::pluralNoun(n, noun));
+    };
     const auto days = [](double d) { return QString::fromStdString(trainplan::countOf(d, "day")); };
     statusBar()->showMessage(tr("%1 · %2 compute, %3 with failures · fullest GPU %4 of %5 · %6, %7")
                                  .arg(count(e.gpusUsed, "GPU"), days(e.time.days), days(e.reliability.paddedDays),
