@@ -1,6 +1,7 @@
 // Plans the tests and benchmarks share, so each case is defined once.
 #pragma once
 
+#include "core/plan/ParallelDims.h"
 #include "core/plan/Plan.h"
 #include "core/planfile/WorkedExamples.h"
 
@@ -20,6 +21,21 @@ inline trainplan::Plan largePipelinePlan()
     plan.model.layers = 256;
     plan.cluster.gpus = 512;
     plan.training.globalBatchSequences = 1024;
+    return plan;
+}
+
+// Worked example A with a different size in every parallel dimension (2, 4, 8, 16 in table
+// order) on exactly the GPUs they use: a view that mixes two dimensions up shows it.
+inline trainplan::Plan distinctSizesPlan()
+{
+    trainplan::Plan plan = trainplan::defaultPlan();
+    int size = 2;
+    for (trainplan::ParallelDim d : trainplan::kParallelDims) {
+        plan.layout.size(d) = size;
+        size *= 2;
+    }
+    plan.layout.dpAuto = false;
+    plan.cluster.gpus = int(plan.layout.gpus());
     return plan;
 }
 

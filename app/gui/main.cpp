@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ui/document/PlanDocument.h"
 #include "core/planfile/PlanFile.h"
 #include "render/report/ExportFile.h"
 #include "trainplan/Version.h"
+#include "ui/document/PlanDocument.h"
 #include "ui/window/MainWindow.h"
 
 int main(int argc, char** argv)

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis/Analysis.h"
-#include "core/presets/Presets.h"
 #include "core/base/Units.h"
+#include "core/presets/Presets.h"
 
 namespace trainplan {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <bit>
 
-#include "core/topology/Topology.h"
 #include "core/base/Units.h"
+#include "core/topology/Topology.h"
 
 namespace trainplan {
 

@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/base/Units.h"
 #include "core/estimate/ActivationModel.h"
 #include "core/estimate/CommunicationModel.h"
-#include "core/estimate/ModelStateModel.h"
 #include "core/estimate/LayoutChecks.h"
+#include "core/estimate/ModelStateModel.h"
 #include "core/estimate/ParameterModel.h"
 #include "core/estimate/PipelineModel.h"
 #include "core/estimate/ReliabilityModel.h"
 #include "core/estimate/ReserveModel.h"
-#include "core/base/Units.h"
 
 namespace trainplan {
 

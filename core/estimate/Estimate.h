@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/plan/Plan.h"
 #include "core/estimate/Warning.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

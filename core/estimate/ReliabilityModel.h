@@ -1,8 +1,8 @@
 // Checkpoint size and cadence, failures over the run, and the padded wall time.
 #pragma once
 
-#include "core/estimate/Estimate.h"
 #include "core/base/Units.h"
+#include "core/estimate/Estimate.h"
 
 namespace trainplan {
 

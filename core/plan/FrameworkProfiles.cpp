@@ -145,15 +145,10 @@ FrameworkSpec resolvedFramework(const FrameworkSpec& plan)
 {
     FrameworkSpec out = plan;
     if (const FrameworkSpec* profile = findFrameworkProfile(plan.profile)) {
-        fill(out.tpCommOverlap, profile->tpCommOverlap);
-        fill(out.overlapGradReduce, profile->overlapGradReduce);
-        fill(out.overlapParamGather, profile->overlapParamGather);
-        fill(out.fusedKernels, profile->fusedKernels);
+        for (const FrameworkFlag& flag : kFrameworkFlags)
+            fill(out.*flag.field, profile->*flag.field);
         fill(out.flashAttention, profile->flashAttention);
         fill(out.optimizer, profile->optimizer);
-        fill(out.cudaGraphs, profile->cudaGraphs);
-        fill(out.dropout, profile->dropout);
-        fill(out.fp32Gradients, profile->fp32Gradients);
         fill(out.gradientAccumulation, profile->gradientAccumulation);
     }
     return out;

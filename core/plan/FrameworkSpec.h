@@ -44,13 +44,34 @@ struct FrameworkSpec {
     std::optional<bool> fp32Gradients;        // gradients accumulated and reduced in FP32 (main_grad)
     std::optional<GradientAccumulation> gradientAccumulation;  // per-micro-batch gradient passes
 
-    bool empty() const
-    {
-        return profile.empty() && !tpCommOverlap && !overlapGradReduce && !overlapParamGather && !fusedKernels && !flashAttention
-            && !optimizer && !cudaGraphs && !dropout && !fp32Gradients && !gradientAccumulation;
-    }
+    bool empty() const;
     bool operator==(const FrameworkSpec&) const = default;
 };
+
+// The on/off switches, each with its plan field: the reader, the writer and the profile
+// resolution loop over this table, so a new switch is a member and a row (and its field's row
+// in PlanFields.cpp).
+struct FrameworkFlag {
+    std::string_view path;
+    std::optional<bool> FrameworkSpec::*field;
+};
+inline constexpr std::array<FrameworkFlag, 7> kFrameworkFlags{{
+    {"framework.tp_comm_overlap", &FrameworkSpec::tpCommOverlap},
+    {"framework.overlap_grad_reduce", &FrameworkSpec::overlapGradReduce},
+    {"framework.overlap_param_gather", &FrameworkSpec::overlapParamGather},
+    {"framework.fused_kernels", &FrameworkSpec::fusedKernels},
+    {"framework.cuda_graphs", &FrameworkSpec::cudaGraphs},
+    {"framework.dropout", &FrameworkSpec::dropout},
+    {"framework.fp32_gradients", &FrameworkSpec::fp32Gradients},
+}};
+
+inline bool FrameworkSpec::empty() const
+{
+    for (const FrameworkFlag& flag : kFrameworkFlags)
+        if (this->*flag.field)
+            return false;
+    return profile.empty() && !flashAttention && !optimizer && !gradientAccumulation;
+}
 
 // The named profiles, every switch set or deliberately left unknown (FrameworkProfiles.cpp
 // cites what each one runs). nullptr for a name that is no profile.

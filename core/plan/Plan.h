@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "core/base/Units.h"
 #include "core/plan/FrameworkSpec.h"
 #include "core/plan/LayerKind.h"
 #include "core/plan/ParallelDims.h"
-#include "core/base/Units.h"
 
 namespace trainplan {
 

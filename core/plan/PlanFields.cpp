@@ -6,11 +6,11 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/base/Units.h"
 #include "core/plan/EnumNames.h"
 #include "core/plan/FrameworkNames.h"
 #include "core/plan/LayerKind.h"
 #include "core/plan/LayoutUnknownFields.h"
-#include "core/base/Units.h"
 
 namespace trainplan {
 

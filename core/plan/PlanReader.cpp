@@ -587,17 +587,9 @@ void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& 
         s.problem("framework.profile", "must be one of " + allowed + ", got \"" + f.profile + "\"");
     }
     // A switch the file leaves out stays unknown: the profile (or the range) decides.
-    const auto flag = [&](const char* path, std::optional<bool>& out) {
-        if (s.find(F(path)))
-            out = s.boolean(F(path));
-    };
-    flag("framework.tp_comm_overlap", f.tpCommOverlap);
-    flag("framework.overlap_grad_reduce", f.overlapGradReduce);
-    flag("framework.overlap_param_gather", f.overlapParamGather);
-    flag("framework.fused_kernels", f.fusedKernels);
-    flag("framework.cuda_graphs", f.cudaGraphs);
-    flag("framework.dropout", f.dropout);
-    flag("framework.fp32_gradients", f.fp32Gradients);
+    for (const FrameworkFlag& flag : kFrameworkFlags)
+        if (s.find(F(flag.path)))
+            f.*flag.field = s.boolean(F(flag.path));
     if (const json* v = s.find(F("framework.flash_attention")); v && v->is_number_integer())
         s.problem("framework.flash_attention", "must be a string, one of \"none\", \"2\", \"3\", got " + describeJson(*v));
     else if (v)

@@ -77,17 +77,9 @@ void writeFramework(DocumentWriter& w, const FrameworkSpec& f)
 {
     if (!f.profile.empty())
         w.set("framework.profile", f.profile);
-    const auto flag = [&](std::string_view path, const std::optional<bool>& v) {
-        if (v)
-            w.set(path, *v);
-    };
-    flag("framework.tp_comm_overlap", f.tpCommOverlap);
-    flag("framework.overlap_grad_reduce", f.overlapGradReduce);
-    flag("framework.overlap_param_gather", f.overlapParamGather);
-    flag("framework.fused_kernels", f.fusedKernels);
-    flag("framework.cuda_graphs", f.cudaGraphs);
-    flag("framework.dropout", f.dropout);
-    flag("framework.fp32_gradients", f.fp32Gradients);
+    for (const FrameworkFlag& flag : kFrameworkFlags)
+        if (const std::optional<bool>& v = f.*flag.field)
+            w.set(flag.path, *v);
     if (f.flashAttention)
         w.choice("framework.flash_attention", kFlashAttentionVersionNames, *f.flashAttention);
     if (f.optimizer)

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/base/Units.h"
 #include "core/estimate/ParameterModel.h"
 #include "core/presets/Presets.h"
-#include "core/base/Units.h"
 
 namespace trainplan {
 

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/plan/EnumNames.h"
 #include "core/estimate/Estimate.h"
+#include "core/plan/EnumNames.h"
 
 namespace trainplan {
 

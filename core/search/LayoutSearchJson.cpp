@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/plan/EnumNames.h"
 #include "core/base/Units.h"
+#include "core/plan/EnumNames.h"
 #include "core/search/LayoutSearch.h"
 
 namespace trainplan {

@@ -7,11 +7,11 @@
 
 #include <cmath>
 
-#include "core/estimate/CommunicationModel.h"
 #include "core/base/PlanError.h"
+#include "core/base/Units.h"
+#include "core/estimate/CommunicationModel.h"
 #include "core/schedule/SchedulePreconditions.h"
 #include "core/steptime/StepTimeCosts.h"
-#include "core/base/Units.h"
 
 namespace trainplan {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "core/analysis/Analysis.h"
-#include "core/search/LayoutSearch.h"
 #include "core/schedule/Schedule.h"
+#include "core/search/LayoutSearch.h"
 
 namespace trainplan {
 

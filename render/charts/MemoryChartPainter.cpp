@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "core/base/Format.h"
-#include "render/charts/ChartFrame.h"
 #include "core/base/Units.h"
+#include "render/charts/ChartFrame.h"
 #include "render/style/Theme.h"
 
 namespace {

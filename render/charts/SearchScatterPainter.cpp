@@ -9,9 +9,9 @@
 #include <limits>
 
 #include "core/base/Format.h"
-#include "render/charts/ChartFrame.h"
-#include "core/plan/EnumNames.h"
 #include "core/base/Units.h"
+#include "core/plan/EnumNames.h"
+#include "render/charts/ChartFrame.h"
 #include "render/style/Theme.h"
 
 namespace {

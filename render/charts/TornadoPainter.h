@@ -14,8 +14,8 @@
 
 #include <vector>
 
-#include "render/style/Theme.h"
 #include "core/analysis/Sensitivity.h"
+#include "render/style/Theme.h"
 
 class QPainter;
 

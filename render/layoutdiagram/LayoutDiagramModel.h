@@ -9,10 +9,10 @@
 #include <optional>
 #include <vector>
 
-#include "render/layoutdiagram/LayoutDiagramSelection.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/Plan.h"
 #include "core/rankmap/RankMap.h"
+#include "render/layoutdiagram/LayoutDiagramSelection.h"
 
 // A node of the front row: one that holds ranks of replica 1 (DP coordinate 0).
 struct LayoutDiagramNode {

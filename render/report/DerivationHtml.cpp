@@ -1,7 +1,7 @@
 #include "render/report/DerivationHtml.h"
 
-#include "render/style/Theme.h"
 #include "render/style/Markup.h"
+#include "render/style/Theme.h"
 
 #include <algorithm>
 

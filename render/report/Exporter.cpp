@@ -1,10 +1,10 @@
 #include "render/report/Exporter.h"
 
+#include "core/text/Derivation.h"
 #include "render/report/ExportFile.h"
 #include "render/report/PdfReport.h"
 #include "render/report/ReportContext.h"
 #include "render/report/SlideExport.h"
-#include "core/text/Derivation.h"
 
 namespace exporter {
 

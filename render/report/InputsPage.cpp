@@ -2,14 +2,14 @@
 
 #include <QObject>
 
+#include "core/base/Format.h"
 #include "core/plan/EnumNames.h"
 #include "core/plan/FrameworkNames.h"
 #include "core/plan/LayoutUnknownFields.h"
 #include "core/plan/PlanFields.h"
 #include "core/plan/ShownUnits.h"
-#include "render/style/Markup.h"
-#include "core/base/Format.h"
 #include "core/text/LayerKindsText.h"
+#include "render/style/Markup.h"
 
 using namespace trainplan;
 

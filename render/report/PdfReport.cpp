@@ -14,6 +14,7 @@
 
 #include "core/base/Format.h"
 #include "core/plan/EnumNames.h"
+#include "core/text/Derivation.h"
 #include "render/report/DerivationHtml.h"
 #include "render/report/ExportFile.h"
 #include "render/report/PageFlow.h"
@@ -21,7 +22,6 @@
 #include "render/report/ReportPainter.h"
 #include "render/report/ReportSection.h"
 #include "render/style/Theme.h"
-#include "core/text/Derivation.h"
 
 namespace pdfreport {
 

@@ -16,10 +16,10 @@
 #include "core/analysis/Analysis.h"
 #include "core/analysis/LayoutRationale.h"
 #include "core/analysis/Sensitivity.h"
+#include "core/text/Derivation.h"
 #include "render/charts/MemoryChartPainter.h"
 #include "render/charts/StepTimeChartPainter.h"
 #include "render/report/ReportSection.h"
-#include "core/text/Derivation.h"
 
 class ReportContext {
 public:

@@ -8,11 +8,12 @@
 #include "core/analysis/Sensitivity.h"
 #include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
+#include "core/plan/EnumNames.h"
+#include "core/text/Derivation.h"
 #include "render/charts/TornadoPainter.h"
 #include "render/layoutdiagram/LayoutDiagramGeometry.h"
 #include "render/layoutdiagram/LayoutDiagramPainter.h"
 #include "render/layoutdiagram/LayoutDiagramStyle.h"
-#include "core/plan/EnumNames.h"
 #include "render/report/DerivationHtml.h"
 #include "render/report/InputsPage.h"
 #include "render/report/ReportContext.h"
@@ -20,7 +21,6 @@
 #include "render/style/Fonts.h"
 #include "render/style/Markup.h"
 #include "render/style/Theme.h"
-#include "core/text/Derivation.h"
 #include "render/timeline/TimelineScene.h"
 
 using namespace trainplan;

@@ -6,12 +6,12 @@
 #include "core/analysis/PlanUnknowns.h"
 #include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
-#include "render/charts/MemoryChartPainter.h"
 #include "core/plan/EnumNames.h"
+#include "core/text/TextReport.h"
+#include "render/charts/MemoryChartPainter.h"
 #include "render/report/ReportContext.h"
 #include "render/style/Markup.h"
 #include "render/style/Theme.h"
-#include "core/text/TextReport.h"
 
 using namespace trainplan;
 

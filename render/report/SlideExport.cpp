@@ -9,6 +9,7 @@
 #include <QSvgGenerator>
 
 #include "core/base/Format.h"
+#include "core/text/Derivation.h"
 #include "render/report/DerivationHtml.h"
 #include "render/report/ExportFile.h"
 #include "render/report/ReportContext.h"
@@ -16,7 +17,6 @@
 #include "render/report/SlideFolder.h"
 #include "render/style/Markup.h"
 #include "render/style/Theme.h"
-#include "core/text/Derivation.h"
 
 namespace slideexport {
 

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "core/estimate/Estimate.h"
-#include "core/planfile/PlanFile.h"
-#include "core/plan/PlanIO.h"
 #include "core/base/Units.h"
+#include "core/estimate/Estimate.h"
+#include "core/plan/PlanIO.h"
+#include "core/planfile/PlanFile.h"
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include <chrono>
 #include <cstdio>
 
-#include "core/estimate/Estimate.h"
-#include "core/planfile/PlanFile.h"
-#include "core/plan/PlanIO.h"
 #include "core/base/Units.h"
+#include "core/estimate/Estimate.h"
+#include "core/plan/PlanIO.h"
+#include "core/planfile/PlanFile.h"
 #include "core/rankmap/RankMap.h"
 
 using namespace trainplan;

@@ -10,9 +10,9 @@
 
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
+#include "core/base/PlanError.h"
 #include "core/estimate/ParameterModel.h"
 #include "core/estimate/PipelineModel.h"
-#include "core/base/PlanError.h"
 #include "core/steptime/StepTimeModel.h"
 #include "core/text/Derivation.h"
 

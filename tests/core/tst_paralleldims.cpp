@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../TestPlans.h"
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/LayoutRationale.h"
@@ -24,6 +25,7 @@
 #include "core/text/TextReport.h"
 
 using namespace trainplan;
+using testplans::distinctSizesPlan;
 
 namespace {
 
@@ -56,21 +58,6 @@ std::string expectedLabels(const std::string& separator)
     for (ParallelDim d : displayed())
         out += (out.empty() ? "" : separator) + std::string(parallelDimInfo(d).label);
     return out;
-}
-
-// The default plan with a different size in every dimension (2, 4, 8, 16 in table order), on
-// exactly the GPUs they use.
-Plan distinctSizesPlan()
-{
-    Plan plan = defaultPlan();
-    int size = 2;
-    for (ParallelDim d : kParallelDims) {
-        plan.layout.size(d) = size;
-        size *= 2;
-    }
-    plan.layout.dpAuto = false;
-    plan.cluster.gpus = int(plan.layout.gpus());
-    return plan;
 }
 
 }  // namespace

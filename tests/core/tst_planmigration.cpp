@@ -72,47 +72,37 @@ void TestPlanMigration::version1FiguresAreKept_data()
     QTest::addColumn<double>("rangeFastSeconds");  // predicted.range.high.step_seconds
     QTest::addColumn<double>("memoryLowBytes");    // memory.range.low_bytes
     QTest::addColumn<double>("memoryHighBytes");   // memory.range.high_bytes
-    // Scores stored (no FlashAttention): 84.5 GB; FlashAttention: 25.5 GB.
-    QTest::newRow("layout false, framework absent")
-        << "false"
-        << "absent" << 84547416780.8 << 2.85939232754184 << 5.163150036970401 << 2.211302462258658 << 76416008960.0 << 102973818762.24;
-    QTest::newRow("layout false, framework none")
-        << "false"
-        << "none" << 84547416780.8 << 2.85939232754184 << 5.163150036970401 << 2.211302462258658 << 76416008960.0 << 102973818762.24;
-    QTest::newRow("layout false, framework 2") << "false"
-                                               << "2" << 84547416780.8 << 2.85939232754184 << 5.163150036970401 << 2.211302462258658
-                                               << 76416008960.0 << 102973818762.24;
-    QTest::newRow("layout false, framework 3") << "false"
-                                               << "3" << 84547416780.8 << 2.85939232754184 << 5.163150036970401 << 2.211302462258658
-                                               << 76416008960.0 << 102973818762.24;
-    QTest::newRow("layout true, framework absent")
-        << "true"
-        << "absent" << 25491616460.8 << 2.683925015118229 << 4.210385119630437 << 1.997549240465156 << 22728917760.0 << 35059648394.24;
-    QTest::newRow("layout true, framework none")
-        << "true"
-        << "none" << 84547416780.8 << 2.85939232754184 << 5.163150036970401 << 2.211302462258658 << 76416008960.0 << 102973818762.24;
-    QTest::newRow("layout true, framework 2") << "true"
-                                              << "2" << 25491616460.8 << 2.683925015118229 << 4.210385119630437 << 2.0546352190232895
-                                              << 22728917760.0 << 35059648394.24;
-    QTest::newRow("layout true, framework 3") << "true"
-                                              << "3" << 25491616460.8 << 2.6199887191331164 << 4.1277341997792805 << 1.997549240465156
-                                              << 22728917760.0 << 35059648394.24;
+    // The figures each case must keep, in the columns' order. Scores stored (no FlashAttention):
+    // 84.5 GB; FlashAttention: 25.5 GB. A plan that names its kernel has no FlashAttention
+    // unknown, so its range differs from the one that leaves it to the default.
+    struct Figures {
+        double memoryBytes, stepSeconds, rangeSlowSeconds, rangeFastSeconds, memoryLowBytes, memoryHighBytes;
+    };
+    const Figures unfused{84547416780.8, 2.85939232754184, 5.163150036970401, 2.211302462258658, 76416008960.0, 102973818762.24};
+    const Figures fused{25491616460.8, 2.683925015118229, 4.210385119630437, 1.997549240465156, 22728917760.0, 35059648394.24};
+    const Figures fa2{25491616460.8, 2.683925015118229, 4.210385119630437, 2.0546352190232895, 22728917760.0, 35059648394.24};
+    const Figures fa3{25491616460.8, 2.6199887191331164, 4.1277341997792805, 1.997549240465156, 22728917760.0, 35059648394.24};
+    const auto row = [](const char* layout, const char* framework, const Figures& f) {
+        QTest::newRow(qPrintable(QString("layout %1, framework %2").arg(layout, framework)))
+            << QString(layout) << QString(framework) << f.memoryBytes << f.stepSeconds << f.rangeSlowSeconds << f.rangeFastSeconds
+            << f.memoryLowBytes << f.memoryHighBytes;
+    };
+    row("false", "absent", unfused);
+    row("false", "none", unfused);
+    row("false", "2", unfused);
+    row("false", "3", unfused);
+    row("true", "absent", fused);
+    row("true", "none", unfused);
+    row("true", "2", fa2);
+    row("true", "3", fa3);
     // Left out, version 1 expected FlashAttention as `true` does (the figures above), and its
     // ranges also covered FlashAttention off: a second unknown beside framework.flash_attention.
     // Version 2 has one field, so these read as `true` does, ranges included (version 1 gave a
     // slow end of 5.163 s and a memory high end of 102.97 GB here, except with "none").
-    QTest::newRow("layout absent, framework absent")
-        << "absent"
-        << "absent" << 25491616460.8 << 2.683925015118229 << 4.210385119630437 << 1.997549240465156 << 22728917760.0 << 35059648394.24;
-    QTest::newRow("layout absent, framework none")
-        << "absent"
-        << "none" << 84547416780.8 << 2.85939232754184 << 5.163150036970401 << 2.211302462258658 << 76416008960.0 << 102973818762.24;
-    QTest::newRow("layout absent, framework 2")
-        << "absent"
-        << "2" << 25491616460.8 << 2.683925015118229 << 4.210385119630437 << 2.0546352190232895 << 22728917760.0 << 35059648394.24;
-    QTest::newRow("layout absent, framework 3")
-        << "absent"
-        << "3" << 25491616460.8 << 2.6199887191331164 << 4.1277341997792805 << 1.997549240465156 << 22728917760.0 << 35059648394.24;
+    row("absent", "absent", fused);
+    row("absent", "none", unfused);
+    row("absent", "2", fa2);
+    row("absent", "3", fa3);
 }
 
 void TestPlanMigration::version1FiguresAreKept()

@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis/Analysis.h"
-#include "core/plan/EnumNames.h"
-#include "core/planfile/PlanFile.h"
-#include "core/plan/PlanIO.h"
 #include "core/base/Units.h"
+#include "core/plan/EnumNames.h"
+#include "core/plan/PlanIO.h"
+#include "core/planfile/PlanFile.h"
 #include "core/text/EstimateJson.h"
 
 using nlohmann::json;

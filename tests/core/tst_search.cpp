@@ -5,9 +5,9 @@
 #include <climits>
 
 #include "TestSupport.h"
+#include "core/base/Units.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
-#include "core/base/Units.h"
 #include "core/search/LayoutSearch.h"
 #include "core/search/LayoutSearchRanking.h"
 

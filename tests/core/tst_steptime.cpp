@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "TestSupport.h"
+#include "core/base/Units.h"
 #include "core/estimate/CommunicationModel.h"
 #include "core/presets/Presets.h"
-#include "core/base/Units.h"
 #include "core/steptime/StepTimeCosts.h"
 #include "core/steptime/StepTimeModel.h"
 

@@ -10,9 +10,9 @@
 
 #include "../PixelCount.h"
 #include "core/analysis/Analysis.h"
-#include "render/layoutdiagram/LayoutDiagramPainter.h"
 #include "core/planfile/PlanFile.h"
 #include "core/presets/Presets.h"
+#include "render/layoutdiagram/LayoutDiagramPainter.h"
 
 using trainplan::ParallelDim;
 

@@ -9,11 +9,12 @@
 #include <algorithm>
 
 #include "../RunTool.h"
+#include "../TestPlans.h"
 #include "core/analysis/Analysis.h"
 #include "core/base/Format.h"
-#include "render/layoutdiagram/LayoutDiagramModel.h"
 #include "core/plan/ParallelDims.h"
 #include "core/planfile/WorkedExamples.h"
+#include "render/layoutdiagram/LayoutDiagramModel.h"
 #include "render/report/PdfReport.h"
 #include "render/report/ReportContext.h"
 #include "render/report/ReportPainter.h"
@@ -21,6 +22,7 @@
 #include "render/report/SlideExport.h"
 
 using namespace trainplan;
+using testplans::distinctSizesPlan;
 
 namespace {
 
@@ -50,21 +52,6 @@ QString sizes(const LayoutSpec& l, const QString& separator, Keep keep)
 QString sizes(const LayoutSpec& l, const QString& separator = QStringLiteral(" × "))
 {
     return sizes(l, separator, [](ParallelDim) { return true; });
-}
-
-// The default plan with a different size in every dimension (2, 4, 8, 16 in table order), on
-// exactly the GPUs they use.
-Plan distinctSizesPlan()
-{
-    Plan plan = defaultPlan();
-    int size = 2;
-    for (ParallelDim d : kParallelDims) {
-        plan.layout.size(d) = size;
-        size *= 2;
-    }
-    plan.layout.dpAuto = false;
-    plan.cluster.gpus = int(plan.layout.gpus());
-    return plan;
 }
 
 }  // namespace

@@ -16,6 +16,8 @@
 #include "core/base/Format.h"
 #include "core/planfile/PlanFile.h"
 #include "core/planfile/WorkedExamples.h"
+#include "core/text/Derivation.h"
+#include "core/text/TextReport.h"
 #include "render/report/Exporter.h"
 #include "render/report/PdfReport.h"
 #include "render/report/ReportContext.h"
@@ -23,8 +25,6 @@
 #include "render/report/ReportSection.h"
 #include "render/report/SlideExport.h"
 #include "render/style/Theme.h"
-#include "core/text/Derivation.h"
-#include "core/text/TextReport.h"
 
 namespace {
 

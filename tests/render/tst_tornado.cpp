@@ -11,8 +11,8 @@
 #include <algorithm>
 
 #include "../PixelCount.h"
-#include "render/charts/TornadoPainter.h"
 #include "core/planfile/WorkedExamples.h"
+#include "render/charts/TornadoPainter.h"
 
 namespace {
 

@@ -16,10 +16,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "render/layoutdiagram/LayoutDiagramPainter.h"
+#include "core/base/Units.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
-#include "core/base/Units.h"
+#include "render/layoutdiagram/LayoutDiagramPainter.h"
 
 namespace {
 

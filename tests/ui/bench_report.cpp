@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/analysis/Analysis.h"
-#include "core/planfile/WorkedExamples.h"
 #include "core/base/Units.h"
+#include "core/planfile/WorkedExamples.h"
 #include "render/report/PdfReport.h"
 #include "render/report/ReportContext.h"
 #include "render/report/SlideExport.h"

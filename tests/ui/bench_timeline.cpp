@@ -28,11 +28,11 @@
 #include <vector>
 
 #include "core/analysis/Analysis.h"
-#include "core/planfile/WorkedExamples.h"
 #include "core/base/Units.h"
-#include "render/timeline/TimelineScene.h"
+#include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
 #include "core/schedule/Schedule.h"
+#include "render/timeline/TimelineScene.h"
 #include "render/timeline/TimelineScene.h"
 
 namespace {

@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "ui/charts/TornadoChart.h"
 #include "render/charts/TornadoPainter.h"
+#include "ui/charts/TornadoChart.h"
 #include "ui/document/PlanDocument.h"
 
 int main(int argc, char** argv)

@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "ui/inputs/InputPanel.h"
 #include "core/base/Units.h"
-#include "ui/window/MainWindow.h"
 #include "ui/document/PlanDocument.h"
+#include "ui/inputs/InputPanel.h"
 #include "ui/inputs/ValueSlider.h"
+#include "ui/window/MainWindow.h"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/Format.h"
-#include "ui/document/PlanDocument.h"
 #include "core/planfile/PlanFile.h"
 #include "render/report/Exporter.h"
+#include "ui/document/PlanDocument.h"
 
 namespace {
 

@@ -20,15 +20,15 @@
 
 #include "core/analysis/Analysis.h"
 #include "core/base/AtomicFile.h"
-#include "ui/document/Autosaver.h"
-#include "ui/document/PlanDocument.h"
-#include "ui/document/RecoveryStore.h"
 #include "core/plan/PlanIO.h"
 #include "core/planfile/WorkedExamples.h"
 #include "render/report/Exporter.h"
 #include "render/report/ReportContext.h"
 #include "render/report/SlideExport.h"
 #include "render/report/SlideFolder.h"
+#include "ui/document/Autosaver.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/document/RecoveryStore.h"
 
 namespace {
 

@@ -19,21 +19,21 @@
 
 #include "../RunTool.h"
 
-#include "ui/document/PlanDocument.h"
-#include "ui/inputs/CandidateSpinBox.h"
-#include "ui/inputs/InputPanel.h"
-#include "ui/inputs/StageLayersEdit.h"
-#include "ui/inputs/ValueSlider.h"
-#include "core/planfile/PlanFile.h"
-#include "core/planfile/PlanName.h"
 #include "core/plan/PlanFields.h"
 #include "core/plan/PlanIO.h"
 #include "core/plan/ShownUnits.h"
+#include "core/planfile/PlanFile.h"
+#include "core/planfile/PlanName.h"
 #include "render/report/InputsPage.h"
 #include "render/report/PdfReport.h"
 #include "render/report/ReportContext.h"
 #include "render/report/ReportPainter.h"
 #include "render/report/SlideExport.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/inputs/CandidateSpinBox.h"
+#include "ui/inputs/InputPanel.h"
+#include "ui/inputs/StageLayersEdit.h"
+#include "ui/inputs/ValueSlider.h"
 #include "ui/window/MainWindow.h"
 
 using trainplan::ParallelDim;

@@ -7,9 +7,9 @@
 #include <QtTest>
 
 #include "../PixelCount.h"
+#include "core/planfile/PlanFile.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/layoutdiagram/LayoutDiagramView.h"
-#include "core/planfile/PlanFile.h"
 
 namespace {
 

@@ -18,8 +18,8 @@
 #include <QChartView>
 
 #include "core/analysis/Thresholds.h"
-#include "ui/realitycheck/RealityCheckView.h"
 #include "render/style/Theme.h"
+#include "ui/realitycheck/RealityCheckView.h"
 
 namespace {
 

@@ -6,13 +6,13 @@
 #include <QtTest>
 
 #include "core/analysis/Analysis.h"
-#include "ui/derivation/DerivationView.h"
-#include "ui/document/PlanDocument.h"
 #include "core/planfile/WorkedExamples.h"
+#include "core/text/Derivation.h"
 #include "render/report/Exporter.h"
 #include "render/report/ReportContext.h"
 #include "render/report/SlideExport.h"
-#include "core/text/Derivation.h"
+#include "ui/derivation/DerivationView.h"
+#include "ui/document/PlanDocument.h"
 #include "ui/window/PresentationWindow.h"
 
 class TestReportViews : public QObject {

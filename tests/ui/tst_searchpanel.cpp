@@ -15,13 +15,13 @@
 #endif
 
 #include "../PixelCount.h"
-#include "ui/document/PlanDocument.h"
 #include "core/base/Units.h"
 #include "core/search/LayoutSearch.h"
+#include "render/style/Theme.h"
+#include "ui/document/PlanDocument.h"
 #include "ui/search/SearchPanel.h"
 #include "ui/search/SearchResultsModel.h"
 #include "ui/search/SearchScatter.h"
-#include "render/style/Theme.h"
 
 namespace {
 

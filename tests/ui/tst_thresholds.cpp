@@ -5,11 +5,11 @@
 
 #include "core/analysis/Analysis.h"
 #include "core/analysis/Thresholds.h"
-#include "ui/document/PlanDocument.h"
 #include "core/planfile/WorkedExamples.h"
 #include "render/report/ReportContext.h"
 #include "render/report/ReviewHtml.h"
 #include "render/style/Theme.h"
+#include "ui/document/PlanDocument.h"
 #include "ui/summary/SummaryCard.h"
 #include "ui/summary/SummaryPanel.h"
 

@@ -2,8 +2,8 @@
 // document, finds the block under the pointer, zooms and fits, compares four schedules with
 // their closed-form bubbles and says why a schedule cannot run. The scene alone (level of
 // detail, activations in flight against the core): tests/render/tst_timelinescene.cpp.
-#include "../TestPlans.h"
 #include "../PixelCount.h"
+#include "../TestPlans.h"
 #include <cmath>
 
 #include <QBuffer>
@@ -15,9 +15,9 @@
 #include <QtTest>
 
 #include "core/base/Format.h"
-#include "ui/document/PlanDocument.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/search/LayoutAdjuster.h"
+#include "ui/document/PlanDocument.h"
 #include "ui/timeline/TimelineCanvas.h"
 #include "ui/timeline/TimelineView.h"
 

@@ -4,10 +4,10 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "ui/charts/TornadoChart.h"
 #include "render/charts/TornadoPainter.h"
-#include "ui/document/PlanDocument.h"
 #include "render/report/ReportContext.h"
+#include "ui/charts/TornadoChart.h"
+#include "ui/document/PlanDocument.h"
 
 using trainplan::SensitivityBasis;
 

@@ -14,12 +14,12 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+#include "render/style/Theme.h"
 #include "ui/derivation/DerivationList.h"
 #include "ui/derivation/DerivationView.h"
-#include "ui/inputs/InputPanel.h"
 #include "ui/document/PlanDocument.h"
+#include "ui/inputs/InputPanel.h"
 #include "ui/search/SearchPanel.h"
-#include "render/style/Theme.h"
 #include "ui/summary/SummaryCard.h"
 #include "ui/summary/SummaryPanel.h"
 #include "ui/window/DashboardPane.h"

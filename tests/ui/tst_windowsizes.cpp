@@ -16,12 +16,12 @@
 #include <QToolTip>
 #include <QtTest>
 
+#include "core/search/LayoutAdjuster.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/inputs/ElidingComboBox.h"
 #include "ui/inputs/InputPanel.h"
 #include "ui/inputs/ValueSlider.h"
 #include "ui/layoutdiagram/LayoutDiagramView.h"
-#include "core/search/LayoutAdjuster.h"
 #include "ui/summary/SummaryCard.h"
 #include "ui/summary/SummaryPanel.h"
 #include "ui/timeline/TimelineCanvas.h"

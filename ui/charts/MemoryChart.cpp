@@ -1,7 +1,7 @@
 #include "ui/charts/MemoryChart.h"
 
-#include "ui/document/PlanDocument.h"
 #include "core/base/Units.h"
+#include "ui/document/PlanDocument.h"
 
 MemoryChart::MemoryChart(PlanDocument* document, QWidget* parent)
     : PaintedChart(parent)

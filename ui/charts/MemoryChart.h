@@ -3,8 +3,8 @@
 #pragma once
 #include <QStringList>
 
-#include "ui/charts/PaintedChart.h"
 #include "render/charts/MemoryChartPainter.h"
+#include "ui/charts/PaintedChart.h"
 
 class PlanDocument;
 

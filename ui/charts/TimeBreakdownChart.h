@@ -2,8 +2,8 @@
 // predicted step by component beside the step at the assumed MFU), with hover values.
 #pragma once
 
-#include "ui/charts/PaintedChart.h"
 #include "render/charts/StepTimeChartPainter.h"
+#include "ui/charts/PaintedChart.h"
 
 class PlanDocument;
 

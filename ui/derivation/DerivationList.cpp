@@ -1,6 +1,6 @@
 #include "ui/derivation/DerivationList.h"
-#include "render/style/Theme.h"
 #include "render/style/Markup.h"
+#include "render/style/Theme.h"
 
 #include <QEvent>
 #include <QFontDatabase>

@@ -5,10 +5,10 @@
 
 #include "core/base/AtomicFile.h"
 #include "core/base/BoundedFile.h"
-#include "ui/document/PlanEditCommand.h"
 #include "core/planfile/PlanFile.h"
 #include "core/planfile/PlanName.h"
 #include "core/planfile/WorkedExamples.h"
+#include "ui/document/PlanEditCommand.h"
 
 PlanDocument::PlanDocument(QObject* parent)
     : QObject(parent)

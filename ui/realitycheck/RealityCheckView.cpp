@@ -29,11 +29,11 @@
 #include <limits>
 
 #include "core/analysis/Thresholds.h"
-#include "ui/charts/ChartStyle.h"
 #include "core/base/Units.h"
 #include "render/style/Fonts.h"
 #include "render/style/Markup.h"
 #include "render/style/Theme.h"
+#include "ui/charts/ChartStyle.h"
 
 using trainplan::RealityMetric;
 

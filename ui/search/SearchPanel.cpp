@@ -20,14 +20,14 @@
 #include <cmath>
 
 #include "core/base/Format.h"
-#include "ui/document/PlanDocument.h"
 #include "core/base/Units.h"
 #include "core/plan/PlanFields.h"
 #include "core/plan/ShownUnits.h"
+#include "render/style/Theme.h"
+#include "ui/document/PlanDocument.h"
 #include "ui/search/SearchResultsModel.h"
 #include "ui/search/SearchRunner.h"
 #include "ui/search/SearchScatter.h"
-#include "render/style/Theme.h"
 
 namespace {
 

@@ -6,8 +6,8 @@
 
 #include <optional>
 
-#include "ui/charts/PaintedChart.h"
 #include "render/charts/SearchScatterPainter.h"
+#include "ui/charts/PaintedChart.h"
 
 class SearchScatter : public PaintedChart {
     Q_OBJECT

@@ -9,11 +9,11 @@
 #include "core/analysis/PlanUnknowns.h"
 #include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
-#include "ui/document/PlanDocument.h"
+#include "core/text/Derivation.h"
 #include "render/style/Markup.h"
 #include "render/style/Theme.h"
+#include "ui/document/PlanDocument.h"
 #include "ui/summary/SummaryCard.h"
-#include "core/text/Derivation.h"
 
 using namespace trainplan;
 

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "ui/document/PlanDocument.h"
 #include "render/style/Theme.h"
+#include "ui/document/PlanDocument.h"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "render/report/SlideExport.h"
 #include "core/analysis/Analysis.h"
+#include "render/report/SlideExport.h"
 
 class ReportContext;
 
