@@ -1,6 +1,7 @@
 #include "core/estimate/ActivationModel.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace trainplan {
 
@@ -52,8 +53,72 @@ ActivationEstimate storedActivations(const Plan& plan, bool ignoreRecompute)
 
 }  // namespace
 
+// torchtitan's op-level selective checkpointing (parallelize_llama.py, _apply_ac_to_transformer_block
+// with selective_ac_option "op"): the policy keeps the outputs of the ops in its _save_list (mm,
+// the SDPA kernels, reduce_scatter) except every second mm of a block, counted in forward order,
+// and recomputes everything else; the block's input is the checkpoint's own. The block's matmuls
+// in forward order are wq, wk, wv, wo, then w1, w3, w2 (SwiGLU: w2(silu(w1 x) * w3 x)) or w1, w2:
+// the 1st, 3rd, 5th and 7th are kept. Column-parallel outputs are split over t; a row-parallel
+// matmul's output under TP is the full-size partial sum before its reduce-scatter (torchtitan's
+// TP plan: RowwiseParallel, output Shard(1)), and the reduce-scatter's output is kept as well.
+EveryOtherMatmul everyOtherMatmul(const Plan& plan, const LayerKind& kind)
+{
+    const auto& m = plan.model;
+    const double t = plan.layout.tp;
+    const bool tp = plan.layout.tp > 1;
+    const double h = m.hiddenSize;
+    const double q = double(m.attentionHeads) * m.headDim;  // a·d
+    const double kv = double(m.kvHeads) * m.headDim;        // k·d
+    const double f = kind.ffnHiddenSize;
+    struct Matmul {
+        double flops;        // forward FLOPs per token, the whole layer
+        double outElements;  // output elements per token on one GPU
+    };
+    const double rowOut = h;  // a row-parallel output (or, under TP, its partial sum) is full size
+    std::vector<Matmul> order{{2 * h * q, q / t}, {2 * h * kv, kv / t}, {2 * h * kv, kv / t}, {2 * q * h, rowOut}};
+    if (kind.ffnKind == FfnKind::SwiGlu)
+        order.insert(order.end(), {{2 * h * f, f / t}, {2 * h * f, f / t}, {2 * f * h, rowOut}});
+    else
+        order.insert(order.end(), {{2 * h * f, f / t}, {2 * f * h, rowOut}});
+    EveryOtherMatmul r;
+    double keptElements = 0;
+    for (size_t i = 0; i < order.size(); ++i) {
+        r.matmulFlopsPerToken += order[i].flops;
+        if (i % 2 == 0)
+            keptElements += order[i].outElements;
+        else
+            r.recomputedFlopsPerToken += order[i].flops;
+    }
+    // The block input (sequence-sharded under SP) and the attention kernel's output; with TP and
+    // SP the two reduce-scatters' outputs (after wo and after w2).
+    const bool sp = tp && plan.layout.sequenceParallel;
+    keptElements += (sp ? h / t : h) + q / t + (sp ? 2 * h / t : 0.0);
+    // FlashAttention's log-sum-exp, FP32 per head and token (Dao et al. 2022, Alg. 2 output L).
+    r.keptBytesPerToken = 2.0 * keptElements + 4.0 * m.attentionHeads / t;
+    return r;
+}
+
+bool selectiveKeepsEveryOtherMatmul(const Plan& plan)
+{
+    return plan.layout.recompute == Recompute::Selective
+        && frameworkSwitch(plan.framework, &FrameworkSpec::selectiveRecompute).value_or(SelectiveRecompute::CoreAttention)
+        == SelectiveRecompute::EveryOtherMatmul;
+}
+
 ActivationEstimate activationPerLayer(const Plan& plan)
 {
+    if (selectiveKeepsEveryOtherMatmul(plan)) {
+        // The layer-weighted mean over the model's kinds (they differ in their FFN width).
+        ActivationEstimate e = storedActivations(plan, false);
+        double kept = 0;
+        for (int k = 0; k < plan.model.kindCount(); ++k)
+            kept += everyOtherMatmul(plan, plan.model.kind(k)).keptBytesPerToken * plan.model.layersOfKind(k);
+        kept /= plan.model.layers;
+        e.linearCoefficient = kept / plan.model.hiddenSize;  // bytes per s·b·h, as Table 2's 34
+        e.attentionScoreTerm = 0.0;
+        e.perLayerPerMicrobatch = e.sbh * e.linearCoefficient * activationBytesPerElement(plan.training.precision) / 2.0;
+        return e;
+    }
     if (plan.layout.recompute != Recompute::Full)
         return storedActivations(plan, false);
     // Full recompute keeps only each layer's input: 2 s b h bytes (Korthikanti Table 2,

@@ -9,6 +9,20 @@ namespace trainplan {
 // recompute, flash-attention and CP choices.
 ActivationEstimate activationPerLayer(const Plan& plan);
 
+// Whether layout.recompute = "selective" is torchtitan's op-level checkpointing (every other
+// matmul's output kept) rather than Megatron's attention-core recompute (FrameworkSpec.h).
+bool selectiveKeepsEveryOtherMatmul(const Plan& plan);
+
+// torchtitan's op-level selective checkpointing of one layer of the kind, per token: the bytes it
+// keeps (16-bit elements), the forward matmul FLOPs it recomputes in the backward and the layer's
+// forward matmul FLOPs, all of the whole layer (divide by t for one GPU's share of the FLOPs).
+struct EveryOtherMatmul {
+    double keptBytesPerToken = 0;
+    double recomputedFlopsPerToken = 0;
+    double matmulFlopsPerToken = 0;
+};
+EveryOtherMatmul everyOtherMatmul(const Plan& plan, const LayerKind& kind);
+
 // Bytes one layer materialises while it is being recomputed (full recompute only):
 // the same layer with nothing recomputed, which exists once per GPU at a time.
 double recomputeWorkingSet(const Plan& plan);

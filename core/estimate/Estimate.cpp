@@ -49,7 +49,17 @@ void estimateFlops(const Plan& plan, Estimate& est)
     // forward: 2 N_layers + 4 L h s per token (Narayanan et al. 2021, Eq. 3's 96 = 4/3 x 72).
     switch (plan.layout.recompute) {
     case Recompute::None: f.recompute = 0.0; break;
-    case Recompute::Selective: f.recompute = f.attention / 3.0; break;
+    case Recompute::Selective:
+        if (selectiveKeepsEveryOtherMatmul(plan)) {
+            // torchtitan's op-level checkpointing repeats the matmuls it did not keep (every
+            // other one) and no attention core (ActivationModel.h, everyOtherMatmul).
+            f.recompute = 0.0;
+            for (int k = 0; k < m.kindCount(); ++k)
+                f.recompute += everyOtherMatmul(plan, m.kind(k)).recomputedFlopsPerToken * m.layersOfKind(k) * tokens;
+        } else {
+            f.recompute = f.attention / 3.0;
+        }
+        break;
     case Recompute::Full: {
         // Only the recomputed layers repeat their forward (layout.recompute_layers; 0: all). A
         // stage recomputes that share of its layers; each kind repeats its share of them.
@@ -117,6 +127,7 @@ void estimateStages(const Plan& plan, Estimate& est)
     est.ncclCommunicators = reserve.communicators;
     est.ncclBytesPerCommunicator = reserve.perCommunicator;
     const double gathered = gatheredParameterBytes(plan, est.parameters.largestLayer() / l.tp);
+    const bool gradientsOnlyBackward = gradientsOnlyInBackward(plan, est.pipeline.microbatches);
 
     const StageLayerSplit split(plan);
     est.stages.resize(p);
@@ -154,6 +165,10 @@ void estimateStages(const Plan& plan, Estimate& est)
         mem.gradients = modelState.gradients;
         mem.optimizer = modelState.optimizer;
         mem.activations = st.microbatchesInFlight * st.activationsPerMicrobatch + st.activationExtras;
+        // Gradients made block by block as the backward frees activations: at the peak only what
+        // exceeds the freed activations is counted (ModelStateModel.h, gradientsOnlyInBackward).
+        if (gradientsOnlyBackward)
+            mem.gradients = std::max(0.0, modelState.gradients - mem.activations);
         applyReserve(plan, reserve, mem);
         st.headroomBytes = capacity - mem.total;
         st.fits = mem.total <= capacity;

@@ -17,10 +17,34 @@ ShardedState shardModelState(double params, const StateBytesPerParameter& state,
     return s;
 }
 
+namespace {
+
+bool accumulatesWith(const Plan& plan, GradientAccumulation mode)
+{
+    return frameworkSwitch(plan.framework, &FrameworkSpec::gradientAccumulation) == mode;
+}
+
+}  // namespace
+
+bool shardsAreTheMaster(const Plan& plan)
+{
+    return plan.layout.zeroStage >= 3 && accumulatesWith(plan, GradientAccumulation::Autograd)
+        && plan.training.precision == PrecisionScheme::Bf16WithFp32MasterAdam;
+}
+
+bool gradientsOnlyInBackward(const Plan& plan, int64_t microbatches)
+{
+    return microbatches == 1 && plan.layout.pp == 1 && plan.layout.zeroStage >= 3 && accumulatesWith(plan, GradientAccumulation::Autograd);
+}
+
 StateBytesPerParameter modelStateBytesPerParameter(const Plan& plan)
 {
     StateBytesPerParameter state = stateBytesPerParameter(plan.training.precision);
     state.gradients = gradientBytesPerParameter(plan);
+    if (shardsAreTheMaster(plan)) {
+        state.weights = state.master;
+        state.master = 0.0;
+    }
     if (plan.training.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) > 0)
         state.weights += 1.0;
     return state;

@@ -13,5 +13,7 @@ inline constexpr NameTable<OptimizerImplementation, 3> kOptimizerImplementationN
 
 inline constexpr NameTable<GradientAccumulation, 3> kGradientAccumulationNames{
     {{GradientAccumulation::Fused, "fused"}, {GradientAccumulation::Autograd, "autograd"}, {GradientAccumulation::Fp32Copy, "fp32-copy"}}};
+inline constexpr NameTable<SelectiveRecompute, 2> kSelectiveRecomputeNames{
+    {{SelectiveRecompute::CoreAttention, "core-attention"}, {SelectiveRecompute::EveryOtherMatmul, "every-other-matmul"}}};
 
 }  // namespace trainplan

@@ -38,6 +38,7 @@ const std::vector<NamedProfile>& profiles()
         // Weight gradients accumulate inside the wgrad GEMMs into main_grad
         // (--gradient-accumulation-fusion, on by default: arguments.py).
         mc.gradientAccumulation = GradientAccumulation::Fused;
+        mc.selectiveRecompute = SelectiveRecompute::CoreAttention;
         t.push_back({"megatron-core-2024", mc});
         // Megatron-LM as the 2021-2022 papers ran it (Narayanan et al. 2021; Korthikanti et al.
         // 2022): gradient all-reduce after the backward (no overlap), no ZeRO gathers, fused
@@ -56,6 +57,8 @@ const std::vector<NamedProfile>& profiles()
         lm.fp32Gradients = false;
         // Contiguous gradient buffers the backward writes into (LocalDDP's main_grad).
         lm.gradientAccumulation = GradientAccumulation::Fused;
+        // Selective recompute as the paper that introduced it (Korthikanti et al. 2022, Sec. 5).
+        lm.selectiveRecompute = SelectiveRecompute::CoreAttention;
         t.push_back({"megatron-lm-2021", lm});
         // Megatron-DeepSpeed (BigScience, 2022): Megatron's fused kernels under DeepSpeed's
         // pipeline engine and ZeRO-1; DeepSpeed's overlap_comm defaults to false, no
@@ -73,6 +76,7 @@ const std::vector<NamedProfile>& profiles()
         // The pipeline engine calls the BF16 optimizer's update_hp_grads() after every
         // micro-batch's backward (runtime/pipe/engine.py, _exec_backward_pass).
         ds.gradientAccumulation = GradientAccumulation::Fp32Copy;
+        ds.selectiveRecompute = SelectiveRecompute::CoreAttention;
         t.push_back({"megatron-deepspeed-2022", ds});
         // PyTorch FSDP2 (torchtitan): per-block reduce-scatter and prefetched all-gathers
         // (reshard_after_forward, BACKWARD_PRE prefetch: torchtitan docs/fsdp.md), SDPA's
@@ -93,6 +97,9 @@ const std::vector<NamedProfile>& profiles()
         // reduce-scatter buffer (FSDP2 _fsdp_collectives.py: foreach_all_gather_copy_out,
         // foreach_reduce).
         fsdp.gradientAccumulation = GradientAccumulation::Autograd;
+        // torchtitan's selective activation checkpointing is op-level (its Llama configs:
+        // activation_checkpoint.mode "selective", selective_ac_option "op").
+        fsdp.selectiveRecompute = SelectiveRecompute::EveryOtherMatmul;
         t.push_back({"pytorch-fsdp2", fsdp});
         return t;
     }();
@@ -150,6 +157,7 @@ FrameworkSpec resolvedFramework(const FrameworkSpec& plan)
         fill(out.flashAttention, profile->flashAttention);
         fill(out.optimizer, profile->optimizer);
         fill(out.gradientAccumulation, profile->gradientAccumulation);
+        fill(out.selectiveRecompute, profile->selectiveRecompute);
     }
     return out;
 }

@@ -30,6 +30,16 @@ enum class OptimizerImplementation { Fused, Foreach, PerTensor };
 //   Fp32Copy  DeepSpeed's BF16 optimizer: 16-bit gradients zeroed before each backward, then added
 //             into FP32 copies after it (bf16_optimizer.py update_hp_grads, pipe/engine.py).
 enum class GradientAccumulation { Fused, Autograd, Fp32Copy };
+// What layout.recompute = "selective" keeps and recomputes:
+//   CoreAttention     Megatron's selective recompute: everything but the attention core (Q K^T,
+//                     softmax, the weighted values) is kept; the core is recomputed (Korthikanti
+//                     et al. 2022, Sec. 5; Megatron-Core --recompute-modules core_attn);
+//   EveryOtherMatmul  torchtitan's op-level selective checkpointing: each block keeps its input,
+//                     the attention kernel's output and every other matmul's output, and recomputes
+//                     the rest, the other matmuls included (torchtitan parallelize_llama.py,
+//                     _apply_ac_to_transformer_block, the "op" policy's _save_list and mm counter).
+// Unknown reads as CoreAttention, the meaning this tool gives "selective" everywhere else.
+enum class SelectiveRecompute { CoreAttention, EveryOtherMatmul };
 
 struct FrameworkSpec {
     std::string profile;  // empty: none named
@@ -43,6 +53,7 @@ struct FrameworkSpec {
     std::optional<bool> dropout;              // dropout after attention and in the residual path
     std::optional<bool> fp32Gradients;        // gradients accumulated and reduced in FP32 (main_grad)
     std::optional<GradientAccumulation> gradientAccumulation;  // per-micro-batch gradient passes
+    std::optional<SelectiveRecompute> selectiveRecompute;      // what "selective" recompute keeps
 
     bool empty() const;
     bool operator==(const FrameworkSpec&) const = default;
@@ -70,7 +81,7 @@ inline bool FrameworkSpec::empty() const
     for (const FrameworkFlag& flag : kFrameworkFlags)
         if (this->*flag.field)
             return false;
-    return profile.empty() && !flashAttention && !optimizer && !gradientAccumulation;
+    return profile.empty() && !flashAttention && !optimizer && !gradientAccumulation && !selectiveRecompute;
 }
 
 // The named profiles, every switch set or deliberately left unknown (FrameworkProfiles.cpp

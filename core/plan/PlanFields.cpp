@@ -37,6 +37,7 @@ constexpr auto kMatmulPrecisions = spellings(kMatmulPrecisionNames);
 constexpr auto kFlashAttentionVersions = spellings(kFlashAttentionVersionNames);
 constexpr auto kOptimizerImplementations = spellings(kOptimizerImplementationNames);
 constexpr auto kGradientAccumulations = spellings(kGradientAccumulationNames);
+constexpr auto kSelectiveRecomputes = spellings(kSelectiveRecomputeNames);
 
 using T = PlanFieldType;
 using units::GB;      // bytes (docs: GB = 1e9 bytes, never GiB)
@@ -240,6 +241,9 @@ std::vector<PlanField> makeFields()
         Builder("framework.gradient_accumulation", T::Choice, "how micro-batch gradients are accumulated (fused into the "
                 "GEMMs, PyTorch autograd, or copied into FP32 each micro-batch)")
             .choices(kGradientAccumulations).note("absent: from the profile, else unknown").title("Gradient accumulation"),
+        Builder("framework.selective_recompute", T::Choice, "what layout.recompute \"selective\" keeps: all but the attention "
+                "core (Megatron), or every other matmul's output (torchtitan)")
+            .choices(kSelectiveRecomputes).note("absent: from the profile, else core-attention").title("Selective recompute"),
     };
 }
 // clang-format on

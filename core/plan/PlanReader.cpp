@@ -598,6 +598,8 @@ void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& 
         f.optimizer = s.choice(F("framework.optimizer"), kOptimizerImplementationNames);
     if (s.find(F("framework.gradient_accumulation")))
         f.gradientAccumulation = s.choice(F("framework.gradient_accumulation"), kGradientAccumulationNames);
+    if (s.find(F("framework.selective_recompute")))
+        f.selectiveRecompute = s.choice(F("framework.selective_recompute"), kSelectiveRecomputeNames);
     s.rejectUnknownKeys();
 }
 

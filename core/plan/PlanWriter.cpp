@@ -86,6 +86,8 @@ void writeFramework(DocumentWriter& w, const FrameworkSpec& f)
         w.choice("framework.optimizer", kOptimizerImplementationNames, *f.optimizer);
     if (f.gradientAccumulation)
         w.choice("framework.gradient_accumulation", kGradientAccumulationNames, *f.gradientAccumulation);
+    if (f.selectiveRecompute)
+        w.choice("framework.selective_recompute", kSelectiveRecomputeNames, *f.selectiveRecompute);
 }
 
 }  // namespace

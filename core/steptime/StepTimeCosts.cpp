@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/estimate/ActivationModel.h"
 #include "core/topology/Topology.h"
 
 namespace trainplan {
@@ -430,7 +431,16 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
     // forward (and its softmax traffic); full repeats the whole layer forward, collectives too.
     switch (l.recompute) {
     case Recompute::None: break;
-    case Recompute::Selective: L.recompute = L.forwardAttention + scoreBytes / hbm; break;
+    case Recompute::Selective:
+        if (selectiveKeepsEveryOtherMatmul(plan)) {
+            // torchtitan's op-level checkpointing: the matmuls it did not keep, and the
+            // element-wise work between them; the attention kernel's output is kept.
+            const EveryOtherMatmul ops = everyOtherMatmul(plan, kind);
+            L.recompute = L.forwardMatmul * ops.recomputedFlopsPerToken / ops.matmulFlopsPerToken + L.forwardMemory;
+        } else {
+            L.recompute = L.forwardAttention + scoreBytes / hbm;
+        }
+        break;
     case Recompute::Full: L.recompute = L.forward() - L.forwardZero; break;  // ZeRO-3 gathers once for recompute and backward
     }
 

@@ -232,7 +232,11 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
                         num(state.moments);
     s.add("memory.bytes_per_parameter", "Model state per parameter",
           state.master > 0 ? "weights + gradients + FP32 master + Adam moments" : "weights + gradients + Adam moments", parts,
-          state.total(), "bytes", num(state.total()) + " B", "Rajbhandari et al. 2020 (ZeRO), Sec. 3.1 (2 + 2 + K)");
+          state.total(), "bytes", num(state.total()) + " B", "Rajbhandari et al. 2020 (ZeRO), Sec. 3.1 (2 + 2 + K)")
+        .note = shardsAreTheMaster(plan)
+        ? "FSDP2: the FP32 parameter shard is the master copy the optimizer steps (PyTorch _fsdp_api.py MixedPrecisionPolicy), "
+          "so weights are 4 B and no master copy is kept"
+        : std::string();
     s.compare(s.last(), A, "16 B");
     s.compare(s.last(), B, "12 B");
     s.add("memory.model_state", "Total model state", "N × bytes per parameter", formatCount(n) + " × " + num(state.total()) + " B",
@@ -283,6 +287,8 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     const double sLocal = double(plan.model.sequenceLength) / l.cp;
     if (l.recompute == Recompute::Full) {
         formula = l.sequenceParallel ? "2·s·b·h / t (layer input only)" : "2·s·b·h (layer input only)";
+    } else if (selectiveKeepsEveryOtherMatmul(plan)) {
+        formula = "s·b·(input + outputs of wq, wv, attention, w1, w2" + std::string(l.tp > 1 && l.sequenceParallel ? ", 2 reduce-scatters)" : ")");
     } else {
         formula = l.sequenceParallel ? "s·b·h·(34/t" : "s·b·h·(10 + 24/t";
         formula += a.attentionScoreTerm > 0 ? " + 5·a·s/(h·t))" : ")";
@@ -290,7 +296,9 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     const std::string sbh = integer(sLocal) + " × " + integer(plan.training.microBatchSize) + " × " + integer(plan.model.hiddenSize);
     s.add("memory.activation_per_layer", "Activations per layer per micro-batch", formula,
          sbh + " × " + num(a.linearCoefficient + a.attentionScoreTerm), a.perLayerPerMicrobatch, "bytes",
-         formatBytes(a.perLayerPerMicrobatch), "Korthikanti et al. 2022, Table 2")
+         formatBytes(a.perLayerPerMicrobatch),
+         selectiveKeepsEveryOtherMatmul(plan) ? "torchtitan parallelize_llama.py (op-level selective checkpointing: every other matmul kept)"
+                                              : "Korthikanti et al. 2022, Table 2")
         .note = std::string(usesFlashAttention(plan) ? "flash attention: no 5as/h score term; " : "") + "TP " + std::to_string(l.tp)
         + (l.sequenceParallel ? " with sequence parallelism" : " without sequence parallelism") + ", recompute "
         + std::string(nameOf(kRecomputeNames, l.recompute));
@@ -351,6 +359,14 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
         .note = absent.empty() ? std::string() : "none on this stage: " + absent;
     s.compare(s.last(), A, "≈ 11.5 GB");
     const auto& mem = st.memory;
+    if (gradientsOnlyInBackward(plan, e.pipeline.microbatches)) {
+        const double all = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards).gradients;
+        s.add("memory.gradients_at_peak", "Gradients at the peak on " + stageName, "max(0, gradients − activations)",
+            "max(0, " + formatBytes(all) + " − " + formatBytes(mem.activations) + ")", mem.gradients, "bytes", formatBytes(mem.gradients),
+            "torchtitan train.py (zero_grad before each step); PyTorch FSDP2 _fsdp_collectives.py foreach_reduce")
+            .note = "one micro-batch per step: each block's gradient shard is made in the backward as its activations are freed, so the "
+                    "peak holds whichever end of the backward is larger";
+    }
     s.add("memory.model_and_activations", "Model state and activations on " + stageName, "weights + gradients + optimizer + activations",
         formatBytes(mem.weights) + " + " + formatBytes(mem.gradients) + " + " + formatBytes(mem.optimizer) + " + "
             + formatBytes(mem.activations),

@@ -36,6 +36,9 @@ private slots:
     void zeroFigure1_data();
     void zeroFigure1();
     void fullRecomputeKeepsLayerInputs();
+    void fsdp2ShardIsTheMaster();
+    void fsdp2GradientsOnlyInBackward();
+    void torchtitanOpCheckpointing();
 };
 
 void TestMemory::korthikantiTable2_data()
@@ -155,6 +158,69 @@ void TestMemory::fullRecomputeKeepsLayerInputs()
     QCOMPARE(est.activation.perLayerPerMicrobatch, 2.0 * sbh);
     QCOMPARE(est.stages[0].activationsPerMicrobatch, 80 * 2.0 * sbh);
     QVERIFY(est.stages[0].activationExtras > sbh * (10 + 24.0 / 8));
+}
+
+// Llama 3 8B shapes (h 4096, 32 heads of 128, 8 KV heads, SwiGLU 14336, 32 layers) on 8 GPUs,
+// ZeRO-3, as torchtitan trains it.
+std::vector<std::string> llama8bFsdp(const std::string& profile, int microBatch, int globalBatch)
+{
+    return {"model.layers=32", "model.hidden_size=4096", "model.ffn_hidden_size=14336", "model.ffn_kind=swiglu",
+            "model.attention_heads=32", "model.kv_heads=8", "model.head_dim=128", "model.vocab_size=128256",
+            "model.sequence_length=8192", "model.tied_embeddings=false", "cluster.gpus=8", "layout.tp=1", "layout.pp=1",
+            "layout.dp=8", "layout.zero_stage=3", "layout.sequence_parallel=false", "layout.recompute=selective",
+            "training.micro_batch_size=" + std::to_string(microBatch),
+            "training.global_batch_sequences=" + std::to_string(globalBatch), "framework.profile=" + profile};
+}
+
+void TestMemory::fsdp2ShardIsTheMaster()
+{
+    // FSDP2 keeps FP32 shards that the optimizer steps: 4 + 4 + 8 = 16 bytes per parameter over
+    // the 8 ranks, where Megatron's distributed optimizer keeps 2 + 4 + 12 = 18.
+    const auto fsdp = trainplan::estimate(planWith("70b-2048-h100.json", llama8bFsdp("pytorch-fsdp2", 1, 16)));
+    const auto mc = trainplan::estimate(planWith("70b-2048-h100.json", llama8bFsdp("megatron-core-2024", 1, 16)));
+    const double n = fsdp.stages[0].parametersPerGpu;
+    QCOMPARE(fsdp.stages[0].memory.weights, n * 4 / 8);
+    QCOMPARE(fsdp.stages[0].memory.optimizer, n * 8 / 8);
+    QCOMPARE(mc.stages[0].memory.weights, n * 2 / 8);
+    QCOMPARE(mc.stages[0].memory.optimizer, n * 12 / 8);
+}
+
+void TestMemory::fsdp2GradientsOnlyInBackward()
+{
+    // One micro-batch per step: the gradient shards (4 B/param / 8) are made while the backward
+    // frees more activation memory than they take, so none count at the peak; with two
+    // micro-batches they persist from the first backward and count in full.
+    const auto one = trainplan::estimate(planWith("70b-2048-h100.json", llama8bFsdp("pytorch-fsdp2", 1, 8)));
+    const auto two = trainplan::estimate(planWith("70b-2048-h100.json", llama8bFsdp("pytorch-fsdp2", 1, 16)));
+    QCOMPARE(one.pipeline.microbatches, int64_t(1));
+    QCOMPARE(two.pipeline.microbatches, int64_t(2));
+    const double all = one.stages[0].parametersPerGpu * 4 / 8;
+    QVERIFY(one.stages[0].memory.activations > all);
+    QCOMPARE(one.stages[0].memory.gradients, 0.0);
+    QCOMPARE(two.stages[0].memory.gradients, all);
+    // A tiny batch whose activations are smaller than the gradients: the end of the backward holds more.
+    auto tiny = llama8bFsdp("pytorch-fsdp2", 1, 8);
+    tiny.push_back("model.sequence_length=64");
+    const auto small = trainplan::estimate(planWith("70b-2048-h100.json", tiny));
+    QCOMPARE(small.stages[0].memory.gradients, all - small.stages[0].memory.activations);
+}
+
+void TestMemory::torchtitanOpCheckpointing()
+{
+    // torchtitan's op-level SAC keeps the block input, wq's, wv's, the attention kernel's, w1's and
+    // w2's outputs (and the FP32 log-sum-exp): for Llama 3 8B, 2 x (4096 + 4096 + 1024 + 4096 +
+    // 14336 + 4096) bytes + 4 x 32 per token, about 15.5 s b h where Megatron's selective keeps 34.
+    const trainplan::Plan plan = planWith("70b-2048-h100.json", llama8bFsdp("pytorch-fsdp2", 1, 16));
+    const auto fsdp = trainplan::estimate(plan);
+    const double perToken = 2.0 * (4096 + 4096 + 1024 + 4096 + 14336 + 4096) + 4.0 * 32;
+    QCOMPARE(fsdp.activation.perLayerPerMicrobatch, 8192.0 * perToken);
+    QVERIFY(std::abs(fsdp.activation.linearCoefficient - 15.53) < 0.01);
+    const auto mc = trainplan::estimate(planWith("70b-2048-h100.json", llama8bFsdp("megatron-core-2024", 1, 16)));
+    QCOMPARE(mc.activation.perLayerPerMicrobatch, 8192.0 * 4096 * 32);  // 34 less the dropout masks
+    // It recomputes the matmuls it did not keep (wk, wo, w3), and no attention core.
+    const double recomputedPerToken = 2.0 * 4096 * 1024 + 2.0 * 4096 * 4096 + 2.0 * 4096 * 14336;
+    QCOMPARE(fsdp.flops.recompute, recomputedPerToken * 32 * plan.training.tokens);
+    QCOMPARE(mc.flops.recompute, mc.flops.attention / 3.0);
 }
 
 QTEST_GUILESS_MAIN(TestMemory)
