@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/analysis/MemoryFitSentence.h"
 #include "core/analysis/PlanUnknowns.h"
 #include "core/base/Format.h"
 #include "core/plan/EnumNames.h"
@@ -133,8 +134,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
         (mr.unknownSwitches + int(mr.unknownLayoutFields != 0) > 0
                 ? "unknown " + unknownInputsPhrase(mr.unknownSwitches, mr.unknownLayoutFields)
                 : std::string("nothing unknown"))
-            + ", no fragmentation at the low end, +" + formatPercent(mr.modelErrorAbove, 0) + " model error at the high end"
-            + (mr.highBytes > e.capacityBytes ? " (high end does not fit)" : ""));
+            + ", no fragmentation at the low end, +" + formatPercent(mr.modelErrorAbove, 0) + " model error at the high end");
+    t.row("verdict", memoryFitName(analysis.memoryRange.fit), memoryFitSentence(analysis.memoryRange));
     t.row("headroom", bytes(e.headroomBytes),
         formatPercent(e.headroomBytes / e.capacityBytes) + " of capacity; margin " + formatPercent(plan.training.memoryMarginFraction, 0)
             + (e.hasMargin ? " kept" : " NOT kept"));
