@@ -125,11 +125,17 @@ void checkLayoutAdvisories(const Plan& plan, Estimate& est)
 
 unsigned layoutRedFlags(const Estimate& est)
 {
+    // The warning-level codes checkLayoutAdvisories() can add: the plan's other advisories (failures,
+    // the accelerator, the assumed MFU) and the memory verdict's flag are the same for every layout
+    // or shown apart (SearchRow::memoryFit).
+    constexpr unsigned kLayoutCodes = warningBit(WarningCode::TpSpansNodes) | warningBit(WarningCode::PpDoesNotDivideLayers)
+        | warningBit(WarningCode::StageNearCapacity) | warningBit(WarningCode::FewMicrobatches) | warningBit(WarningCode::LargeBubble)
+        | warningBit(WarningCode::Zero3WithPipeline) | warningBit(WarningCode::DpNotHidden);
     unsigned flags = 0;
     for (const auto& w : est.warnings)
         if (w.severity == Severity::Warning)
             flags |= warningBit(w.code);
-    return flags;
+    return flags & kLayoutCodes;
 }
 
 void checkLayout(const Plan& plan, Estimate& est)

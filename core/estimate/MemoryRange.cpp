@@ -12,7 +12,7 @@ constexpr double kMemoryModelErrorAbove = 0.15;
 
 // The range's ends from the plan's estimate and, when the plan leaves inputs unknown, its light
 // and heavy variants (each estimated only when asked for).
-MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, bool lightEnd, bool heavyEnd)
+MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, Plan& variant, bool lightEnd, bool heavyEnd)
 {
     MemoryRange r;
     r.modelErrorAbove = kMemoryModelErrorAbove;
@@ -27,7 +27,7 @@ MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, bo
         // stores less at one end of its range (LayoutUnknownFields.h, lighterWhenFaster): full
         // recompute keeps only layer inputs, sequence parallelism splits them over TP, 1F1B keeps
         // fewer micro-batches in flight than interleaving (PipelineModel.h).
-        Plan variant = plan;
+        variant = plan;
         const auto setUnknown = [&](bool heavy) {
             if (!known.dropout)
                 variant.framework.dropout = heavy;
@@ -40,7 +40,7 @@ MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, bo
         };
         if (lightEnd) {
             setUnknown(false);
-            estimateInto(variant, scratch);
+            estimateInto(variant, scratch, EstimateScope::LayoutSearch);  // its memory is all the range reads
             if (scratch.perGpu.total < lightest) {
                 lightest = scratch.perGpu.total;
                 lightestFragmentation = scratch.perGpu.fragmentation;
@@ -48,7 +48,7 @@ MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, bo
         }
         if (heavyEnd) {
             setUnknown(true);
-            estimateInto(variant, scratch);
+            estimateInto(variant, scratch, EstimateScope::LayoutSearch);
             heaviest = std::max(heaviest, scratch.perGpu.total);
         }
     }
@@ -70,10 +70,11 @@ double memoryModelErrorAbove()
 
 MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch)
 {
-    return rangeOf(plan, est, scratch, true, true);
+    Plan variant;
+    return rangeOf(plan, est, scratch, variant, true, true);
 }
 
-MemoryFit memoryFitOfRange(const Plan& plan, const Estimate& est, Estimate& scratch)
+MemoryFit memoryFitOfRange(const Plan& plan, const Estimate& est, Estimate& scratch, Plan& variant)
 {
     // The high end is the heaviest variant (at least the plan's own total) plus the model's error;
     // the low end is the lightest variant less its fragmentation allowance (at most the total).
@@ -83,7 +84,7 @@ MemoryFit memoryFitOfRange(const Plan& plan, const Estimate& est, Estimate& scra
         return MemoryFit::MayNotFit;
     // Open: the heavy end decides between fits and may not fit, or the light end between may not
     // fit and does not fit.
-    return rangeOf(plan, est, scratch, highOver, !highOver).fit;
+    return rangeOf(plan, est, scratch, variant, highOver, !highOver).fit;
 }
 
 }  // namespace trainplan

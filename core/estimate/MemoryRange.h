@@ -31,6 +31,7 @@ MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch
 // memoryRange(plan, est, scratch).fit, estimating a variant only when the point estimate leaves the
 // verdict open: the high end is at least total x (1 + model error) and the low end at most the
 // total, so most layouts are settled by est alone (the layout search's hot loop calls this).
-MemoryFit memoryFitOfRange(const Plan& plan, const Estimate& est, Estimate& scratch);
+// variant is scratch storage for the variant plan (reused, so the search does not allocate).
+MemoryFit memoryFitOfRange(const Plan& plan, const Estimate& est, Estimate& scratch, Plan& variant);
 
 }  // namespace trainplan
