@@ -16,14 +16,19 @@ enum class Verdict { Fine, Warning, Error };
 // Memory. The fullest GPU reads as its range's verdict (MemoryFit.h: the range against capacity less
 // training.memory_margin_fraction): red when even the low end is over, amber when the range
 // straddles it ("may not fit", which also raises MEMORY_MAY_NOT_FIT), else fine.
-inline Verdict memoryVerdict(const MemoryRange& range)
+inline Verdict memoryVerdict(MemoryFit fit)
 {
-    switch (range.fit) {
+    switch (fit) {
     case MemoryFit::Fits: return Verdict::Fine;
     case MemoryFit::MayNotFit: return Verdict::Warning;
     case MemoryFit::DoesNotFit: return Verdict::Error;
     }
     return Verdict::Fine;
+}
+
+inline Verdict memoryVerdict(const MemoryRange& range)
+{
+    return memoryVerdict(range.fit);
 }
 
 // A stage keeping less than twice the margin free is tight: the first to run out when activations

@@ -120,10 +120,9 @@ QString MemoryChartPainter::warningTitle() const
         switch (range_.fit) {
         case trainplan::MemoryFit::Fits: return {};
         case trainplan::MemoryFit::MayNotFit:
-            return QStringLiteral("May not fit: range %1 to %2, %3 usable")
-                .arg(gb(range_.lowBytes), gb(range_.highBytes), gb(range_.usableBytes));
+            return QStringLiteral("May not fit: up to %1, %2 usable").arg(gb(range_.highBytes), gb(range_.usableBytes));
         case trainplan::MemoryFit::DoesNotFit:
-            return QStringLiteral("Does not fit: range from %1, %2 usable").arg(gb(range_.lowBytes), gb(range_.usableBytes));
+            return QStringLiteral("Does not fit: from %1, %2 usable").arg(gb(range_.lowBytes), gb(range_.usableBytes));
         }
     }
     int over = 0;
@@ -161,7 +160,9 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
         p.setFont(titleFont(scale));
         p.setPen(allFit_ && range_.fit == trainplan::MemoryFit::MayNotFit ? rangeColor : theme::capacity());
         const double h = QFontMetricsF(p.font(), p.device()).height();
-        p.drawText(QRectF(area.left(), area.top(), area.width(), h), Qt::AlignLeft | Qt::AlignVCenter, title);
+        // A narrow chart elides the title rather than clipping it mid-figure (the tooltip has it whole).
+        p.drawText(QRectF(area.left(), area.top(), area.width(), h), Qt::AlignLeft | Qt::AlignVCenter,
+            QFontMetricsF(p.font(), p.device()).elidedText(title, Qt::ElideRight, area.width()));
         area.setTop(area.top() + h + 4 * scale);
     }
     area.setTop(area.top() + paintLegend(p, area, legend, scale) + 6 * scale);

@@ -213,11 +213,11 @@ void SummaryPanel::refresh()
             .arg(q(formatSeconds(other.time.stepSeconds))));
     // Colours are the core's verdicts (analysis/Thresholds.h): the memory range's verdict
     // (MemoryFit.h), amber when it may not fit, red when it does not; the words are the JSON's.
-    const MemoryRange& range = doc_->analysis().memoryRange;
-    const Verdict memory = memoryVerdict(range);
+    const MemoryRange& memoryRange = doc_->analysis().memoryRange;
+    const Verdict memory = memoryVerdict(memoryRange);
     const QColor memColor = theme::verdict(memory, theme::ok());
     card("memory")->setValue(q(formatBytes(e.perGpu.total)),
-        tr("of %1 (stage %2) · %3").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1).arg(q(memoryFitName(range.fit))),
+        tr("of %1 (stage %2) · %3").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1).arg(q(memoryFitName(memoryRange.fit))),
         memory == Verdict::Fine ? QColor() : memColor);
     card("memory")->setFill(e.perGpu.total / e.capacityBytes, memColor);
     card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)),
