@@ -120,7 +120,7 @@ QString MemoryChartPainter::warningTitle() const
         switch (range_.fit) {
         case trainplan::MemoryFit::Fits: return {};
         case trainplan::MemoryFit::MayNotFit:
-            return QStringLiteral("May not fit: up to %1, %2 usable").arg(gb(range_.highBytes), gb(range_.usableBytes));
+            return QStringLiteral("May not fit: up to %1").arg(gb(range_.highBytes));
         case trainplan::MemoryFit::DoesNotFit:
             return QStringLiteral("Does not fit: from %1, %2 usable").arg(gb(range_.lowBytes), gb(range_.usableBytes));
         }
