@@ -43,7 +43,8 @@ const char* kUsage =
     "Usage: trainplan-cli estimate PLAN.json [PLAN OPTIONS] [--json] [--derivation]\n"
     "       trainplan-cli schedule PLAN.json [PLAN OPTIONS] [--json] [--no-events]\n"
     "       trainplan-cli search PLAN.json [PLAN OPTIONS] [--top N] [--objective time|gpu-hours|cost]\n"
-    "                            [--cost-per-gpu-hour USD] [--batch-range MIN:MAX] [--allow-tight-memory] [--json]\n"
+    "                            [--cost-per-gpu-hour USD] [--batch-range MIN:MAX] [--allow-tight-memory]\n"
+    "                            [--red-flags last|hide|mixed] [--json]\n"
     "       trainplan-cli export PLAN.json [PLAN OPTIONS] [--pdf OUT.pdf] [--letter]\n"
     "                            [--slides DIR] [--markdown OUT.md]\n"
     "       trainplan-cli presets [--json]\n"
@@ -58,6 +59,9 @@ const char* kUsage =
     "          against time and the simplest layout that fits marked. Layouts with the\n"
     "          same figures under another DP x CP split or micro-batch share one row\n"
     "          (\"= also\"; JSON: group and equivalents), so --top N gives N distinct options.\n"
+    "          Each row carries its memory verdict (fits, may not fit: the memory range\n"
+    "          straddles capacity less the margin) and its red flags (TP across nodes...):\n"
+    "          \"may not fit\" rows rank after every fitting row of their tier.\n"
     "export:   writes the PDF report (A4, or US Letter with --letter), slides (PNG at\n"
     "          1920x1080 and 2x, SVG, deck.pdf) and/or the derivation as Markdown; headless.\n"
     "presets:  the model and accelerator presets with their figures and sources.\n"
@@ -76,6 +80,9 @@ const char* kUsage =
     "  --no-events         schedule: leave the event list out (large pipelines)\n"
     "  --allow-tight-memory  search: also keep layouts that fit with less free memory than\n"
     "                      training.memory_margin_fraction (flagged under-margin)\n"
+    "  --red-flags ORDER   search: layouts that raise red flags (TP_SPANS_NODES, LARGE_BUBBLE,\n"
+    "                      DP_NOT_HIDDEN...) rank after every layout without them (last, the\n"
+    "                      default), are left out (hide), or rank by the objective (mixed)\n"
     "  --help, --version\n"
     "\n"
     "Exit status:\n"
@@ -103,6 +110,7 @@ struct Options {
     double costPerGpuHour = 0;
     long long minBatch = 0, maxBatch = 0;
     bool allowTightMemory = false;
+    trainplan::RedFlagOrder redFlags = trainplan::RedFlagOrder::Last;
 };
 
 class UsageError : public std::runtime_error {
@@ -132,6 +140,19 @@ Options parseArguments(int argc, char** argv)
             (arg == "--model" ? o.modelPreset : o.gpuPreset) = argv[++i];
         } else if (arg == "--allow-tight-memory") {
             o.allowTightMemory = true;
+        } else if (arg == "--red-flags" || arg.rfind("--red-flags=", 0) == 0) {
+            std::string value;
+            if (arg == "--red-flags") {
+                if (i + 1 >= argc)
+                    throw UsageError("--red-flags needs last, hide or mixed");
+                value = argv[++i];
+            } else {
+                value = arg.substr(12);
+            }
+            const auto order = trainplan::redFlagOrderNamed(value);
+            if (!order)
+                throw UsageError("--red-flags must be last, hide or mixed, not " + value);
+            o.redFlags = *order;
         } else if (arg == "--json") {
             o.json = true;
         } else if (arg == "--derivation") {
@@ -319,6 +340,7 @@ int runSearch(const Options& o)
     options.minGlobalBatch = o.minBatch;
     options.maxGlobalBatch = o.maxBatch;
     options.requireMemoryMargin = !o.allowTightMemory;
+    options.redFlags = o.redFlags;
     options.groupEquivalents = true;
     const trainplan::SearchResult result = trainplan::searchLayouts(plan, options);
     if (o.json)

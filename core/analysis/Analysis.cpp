@@ -138,6 +138,14 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
     }
     out.memoryRange = memoryRange(settled, out.estimate, memoryVariant_);
     estimateInto(withPredictedMfu(settled, out.predicted), out.atPredictedMfu);
+    // A range straddling what is usable is a red flag of its own, so no view shows the range over
+    // the capacity line beside "0 warnings" (the estimate alone knows only its point figure).
+    if (out.memoryRange.fit == MemoryFit::MayNotFit) {
+        const Warning mayNotFit{WarningCode::MemoryMayNotFit, Severity::Warning, "layout", out.memoryRange.lowBytes,
+            out.memoryRange.highBytes, out.memoryRange.usableBytes, out.estimate.fullestStage};
+        out.estimate.warnings.push_back(mayNotFit);
+        out.atPredictedMfu.warnings.push_back(mayNotFit);
+    }
 }
 
 void Analyser::analyse(const Plan& plan, Analysis& out)

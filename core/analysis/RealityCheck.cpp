@@ -278,6 +278,7 @@ RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& kn
     row.measured = rc.measured;
     row.gated = rc.gated;
     row.fits = analysis.estimate.fits;
+    row.memoryFit = analysis.memoryRange.fit;
     // The range ends in the metric's unit: throughput scales as 1 / step, durations as the step.
     const double stepLow = p.range.low.stepSeconds / p.stepSeconds, stepHigh = p.range.high.stepSeconds / p.stepSeconds;
     double slow = 1.0, fast = 1.0;  // factors on the prediction at the pessimistic / optimistic end
@@ -377,13 +378,31 @@ json realityCheckToJson(const RealitySummary& s)
                         {"measured", r.measured},
                         {"error", r.error},
                         {"gated", r.gated},
-                        {"fits", r.fits}});
+                        {"fits", r.fits},
+                        {"verdict", memoryFitName(r.memoryFit)}});
+    const std::array<int, 3> fitCounts = realityFitCounts(s);
     return json{{"reality_check",
                  {{"gated", s.gatedCount},
+                  {"layouts_by_verdict",
+                      {{memoryFitName(MemoryFit::Fits), fitCounts[0]}, {memoryFitName(MemoryFit::MayNotFit), fitCounts[1]},
+                          {memoryFitName(MemoryFit::DoesNotFit), fitCounts[2]}}},
                   {"median_abs_error", s.medianAbsError},
                   {"worst_abs_error", s.worstAbsError},
                   {"worst_id", s.worstId},
                   {"rows", std::move(rows)}}}};
+}
+
+std::array<int, 3> realityFitCounts(const RealitySummary& s)
+{
+    std::array<int, 3> counts{};
+    std::vector<std::string> seen;
+    for (const auto& r : s.rows) {
+        if (std::find(seen.begin(), seen.end(), r.id) != seen.end())
+            continue;
+        seen.push_back(r.id);
+        ++counts[size_t(r.memoryFit)];
+    }
+    return counts;
 }
 
 }  // namespace trainplan

@@ -28,12 +28,14 @@
 //     no FlashAttention, GPT-3 dropout; mixed precision with FP32 master weights and Adam.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/estimate/MemoryFit.h"
 #include "core/steptime/StepTimeModel.h"
 
 namespace trainplan {
@@ -70,7 +72,8 @@ struct RealityRow {
     double measured = 0;
     double error = 0;      // (predicted - measured) / measured
     bool gated = true;
-    bool fits = true;      // the estimate's memory verdict (Table 4 ran single layers)
+    bool fits = true;      // the estimate's point figure within capacity (Table 4 ran single layers)
+    MemoryFit memoryFit = MemoryFit::Fits;  // the memory range's verdict (MemoryFit.h), as every view gives it
     // The prediction's range in the metric's unit (equal to predicted for memory) and whether
     // the measured figure lies inside it.
     double low = 0, high = 0;
@@ -150,5 +153,9 @@ const char* realityMetricName(RealityMetric metric);
 // {"reality_check": {gated, median_abs_error, worst_abs_error, worst_id, rows: [{id, location,
 // metric, predicted, measured, error, gated, fits}]}}: the table and scatter plot's data.
 nlohmann::json realityCheckToJson(const RealitySummary& summary);
+
+// How many distinct published layouts (rows by id) get each memory verdict, by MemoryFit value:
+// every one of them really trained, so "does not fit" is the model's miss (issue 22).
+std::array<int, 3> realityFitCounts(const RealitySummary& summary);
 
 }  // namespace trainplan

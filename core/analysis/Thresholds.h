@@ -6,26 +6,36 @@
 
 #include "core/estimate/Estimate.h"
 #include "core/estimate/LayoutChecks.h"
+#include "core/estimate/MemoryRange.h"
 
 namespace trainplan {
 
 // How a figure reads: as planned, worth a look (amber), or wrong (red).
 enum class Verdict { Fine, Warning, Error };
 
-// Memory. Free memory below training.memory_margin_fraction of capacity already raises the
-// STAGE_NEAR_CAPACITY red flag and keeps a layout out of the search; a GPU keeping less than twice
-// that free is tight: the first to run out when activations or the framework's buffers come out
-// larger than modelled (the memory range allows the model 15 % above, MemoryRange.cpp). This tool's rule,
-// not a published figure; at the default margin (5 %) it is "more than 90 % full".
-inline constexpr double kTightMemoryMargins = 2.0;
-
-// The fullest GPU: Error when a stage does not fit, Warning when it is tight (above), else Fine.
-inline Verdict memoryVerdict(const Estimate& est)
+// Memory. The fullest GPU reads as its range's verdict (MemoryFit.h: the range against capacity less
+// training.memory_margin_fraction): red when even the low end is over, amber when the range
+// straddles it ("may not fit", which also raises MEMORY_MAY_NOT_FIT), else fine.
+inline Verdict memoryVerdict(MemoryFit fit)
 {
-    if (!est.fits)
-        return Verdict::Error;
-    return est.headroomBytes < kTightMemoryMargins * est.marginBytes ? Verdict::Warning : Verdict::Fine;
+    switch (fit) {
+    case MemoryFit::Fits: return Verdict::Fine;
+    case MemoryFit::MayNotFit: return Verdict::Warning;
+    case MemoryFit::DoesNotFit: return Verdict::Error;
+    }
+    return Verdict::Fine;
 }
+
+inline Verdict memoryVerdict(const MemoryRange& range)
+{
+    return memoryVerdict(range.fit);
+}
+
+// A stage keeping less than twice the margin free is tight: the first to run out when activations
+// or the framework's buffers come out larger than modelled (the memory range allows the model 15 %
+// above, MemoryRange.cpp). This tool's rule, not a published figure; at the default margin (5 %)
+// it is "more than 90 % full".
+inline constexpr double kTightMemoryMargins = 2.0;
 
 // A stage that fits but is tight: the report names it among the risks.
 inline bool stageIsTight(const StageEstimate& stage, const Estimate& est)

@@ -86,15 +86,13 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
         add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision", 1.0);
 }
 
-void checkLayout(const Plan& plan, Estimate& est)
+void checkLayoutAdvisories(const Plan& plan, Estimate& est)
 {
     const auto& l = plan.layout;
     const auto& m = plan.model;
     const auto& tr = plan.training;
     const auto& comm = est.communication;
 
-    // The errors first (a layout that cannot run as given), then the advisories.
-    checkLayoutValidity(plan, est);
     if (comm.tpCrossesNodes)
         add(est, WarningCode::TpSpansNodes, Severity::Warning, "layout.tp", l.tp, plan.cluster.gpusPerNode);
     if (m.kvHeads % l.tp != 0 && l.tp % m.kvHeads == 0)
@@ -123,6 +121,31 @@ void checkLayout(const Plan& plan, Estimate& est)
 
     if (!comm.dpHidden)
         add(est, WarningCode::DpNotHidden, Severity::Warning, "layout.dp", comm.dpSeconds, comm.dpBackwardWindowSeconds);
+}
+
+unsigned layoutRedFlags(const Estimate& est)
+{
+    // The warning-level codes checkLayoutAdvisories() can add: the plan's other advisories (failures,
+    // the accelerator, the assumed MFU) and the memory verdict's flag are the same for every layout
+    // or shown apart (SearchRow::memoryFit).
+    constexpr unsigned kLayoutCodes = warningBit(WarningCode::TpSpansNodes) | warningBit(WarningCode::PpDoesNotDivideLayers)
+        | warningBit(WarningCode::StageNearCapacity) | warningBit(WarningCode::FewMicrobatches) | warningBit(WarningCode::LargeBubble)
+        | warningBit(WarningCode::Zero3WithPipeline) | warningBit(WarningCode::DpNotHidden);
+    unsigned flags = 0;
+    for (const auto& w : est.warnings)
+        if (w.severity == Severity::Warning)
+            flags |= warningBit(w.code);
+    return flags & kLayoutCodes;
+}
+
+void checkLayout(const Plan& plan, Estimate& est)
+{
+    const auto& tr = plan.training;
+
+    // The errors first (a layout that cannot run as given), then the layout's advisories, then
+    // those of the plan's other inputs (failures, the accelerator, the assumed MFU).
+    checkLayoutValidity(plan, est);
+    checkLayoutAdvisories(plan, est);
 
     const auto& rel = est.reliability;
     if (!rel.failuresModelled)

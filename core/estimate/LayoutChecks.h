@@ -15,5 +15,11 @@ void checkLayout(const Plan& plan, Estimate& est);
 // stages, batch, sequence, interleaving, FP8) and of stages over capacity: what the layout search
 // needs, in the order checkLayout() adds them.
 void checkLayoutValidity(const Plan& plan, Estimate& est);
+// The red flags of the layout itself (TP across nodes, stages, bubble, ZeRO-3 with a pipeline, DP
+// not hidden, a stage under the margin), in the order checkLayout() adds them: what the layout
+// search marks its rows with. checkLayout() = validity + these + the plan's other advisories.
+void checkLayoutAdvisories(const Plan& plan, Estimate& est);
+// The codes of the warning-level red flags in est.warnings, as a mask of warningBit() (Warning.h).
+unsigned layoutRedFlags(const Estimate& est);
 
 }  // namespace trainplan

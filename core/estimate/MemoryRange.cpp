@@ -10,14 +10,9 @@ namespace {
 
 constexpr double kMemoryModelErrorAbove = 0.15;
 
-}  // namespace
-
-double memoryModelErrorAbove()
-{
-    return kMemoryModelErrorAbove;
-}
-
-MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch)
+// The range's ends from the plan's estimate and, when the plan leaves inputs unknown, its light
+// and heavy variants (each estimated only when asked for).
+MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, Plan& variant, bool lightEnd, bool heavyEnd)
 {
     MemoryRange r;
     r.modelErrorAbove = kMemoryModelErrorAbove;
@@ -32,7 +27,7 @@ MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch
         // stores less at one end of its range (LayoutUnknownFields.h, lighterWhenFaster): full
         // recompute keeps only layer inputs, sequence parallelism splits them over TP, 1F1B keeps
         // fewer micro-batches in flight than interleaving (PipelineModel.h).
-        Plan variant = plan;
+        variant = plan;
         const auto setUnknown = [&](bool heavy) {
             if (!known.dropout)
                 variant.framework.dropout = heavy;
@@ -43,21 +38,53 @@ MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch
                 if (r.unknownLayoutFields & u.bit)
                     u.setEnd(variant.layout, heavy != u.lighterWhenFaster, ends);
         };
-        setUnknown(false);
-        estimateInto(variant, scratch);
-        if (scratch.perGpu.total < lightest) {
-            lightest = scratch.perGpu.total;
-            lightestFragmentation = scratch.perGpu.fragmentation;
+        if (lightEnd) {
+            setUnknown(false);
+            estimateInto(variant, scratch, EstimateScope::LayoutSearch);  // its memory is all the range reads
+            if (scratch.perGpu.total < lightest) {
+                lightest = scratch.perGpu.total;
+                lightestFragmentation = scratch.perGpu.fragmentation;
+            }
         }
-        setUnknown(true);
-        estimateInto(variant, scratch);
-        heaviest = std::max(heaviest, scratch.perGpu.total);
+        if (heavyEnd) {
+            setUnknown(true);
+            estimateInto(variant, scratch, EstimateScope::LayoutSearch);
+            heaviest = std::max(heaviest, scratch.perGpu.total);
+        }
     }
     // The fragmentation term is an allowance (ReserveModel.cpp): an allocator with expandable
     // segments may lose next to nothing, so the light end leaves it out.
     r.lowBytes = lightest - lightestFragmentation;
     r.highBytes = heaviest * (1.0 + kMemoryModelErrorAbove);
+    r.usableBytes = usableMemoryBytes(est);
+    r.fit = memoryFitOf(r.lowBytes, r.highBytes, r.usableBytes);
     return r;
+}
+
+}  // namespace
+
+double memoryModelErrorAbove()
+{
+    return kMemoryModelErrorAbove;
+}
+
+MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch)
+{
+    Plan variant;
+    return rangeOf(plan, est, scratch, variant, true, true);
+}
+
+MemoryFit memoryFitOfRange(const Plan& plan, const Estimate& est, Estimate& scratch, Plan& variant)
+{
+    // The high end is the heaviest variant (at least the plan's own total) plus the model's error;
+    // the low end is the lightest variant less its fragmentation allowance (at most the total).
+    const double total = est.perGpu.total, usable = usableMemoryBytes(est);
+    const bool highOver = total * (1.0 + kMemoryModelErrorAbove) > usable;
+    if (highOver && total <= usable)
+        return MemoryFit::MayNotFit;
+    // Open: the heavy end decides between fits and may not fit, or the light end between may not
+    // fit and does not fit.
+    return rangeOf(plan, est, scratch, variant, highOver, !highOver).fit;
 }
 
 }  // namespace trainplan

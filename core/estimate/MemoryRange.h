@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/estimate/Estimate.h"
+#include "core/estimate/MemoryFit.h"
 
 namespace trainplan {
 
@@ -12,6 +13,8 @@ struct MemoryRange {
     int unknownSwitches = 0;  // dropout masks stored?, FP32 gradient accumulators?
     unsigned unknownLayoutFields = 0;  // LayoutUnknown bits that change what is stored
     double modelErrorAbove = 0;  // measured peaks up to this fraction above the prediction
+    double usableBytes = 0;      // capacity less the margin (usableMemoryBytes())
+    MemoryFit fit = MemoryFit::Fits;  // the range against usableBytes (MemoryFit.h)
 };
 
 // The fraction by which measured peaks have exceeded the prediction on the calibration runs with a
@@ -24,5 +27,11 @@ double memoryModelErrorAbove();
 // sequence parallelism and 1F1B at the light end, the plan's own recompute (as the analysis
 // settled it) without sequence parallelism and interleaved at the heavy end.
 MemoryRange memoryRange(const Plan& plan, const Estimate& est, Estimate& scratch);
+
+// memoryRange(plan, est, scratch).fit, estimating a variant only when the point estimate leaves the
+// verdict open: the high end is at least total x (1 + model error) and the low end at most the
+// total, so most layouts are settled by est alone (the layout search's hot loop calls this).
+// variant is scratch storage for the variant plan (reused, so the search does not allocate).
+MemoryFit memoryFitOfRange(const Plan& plan, const Estimate& est, Estimate& scratch, Plan& variant);
 
 }  // namespace trainplan

@@ -33,6 +33,7 @@ const char* codeName(WarningCode code)
     case WarningCode::LowMfu: return "LOW_MFU";
     case WarningCode::AcceleratorDiffersFromPreset: return "ACCELERATOR_DIFFERS_FROM_PRESET";
     case WarningCode::Fp8Unsupported: return "FP8_UNSUPPORTED";
+    case WarningCode::MemoryMayNotFit: return "MEMORY_MAY_NOT_FIT";
     }
     return "UNKNOWN";
 }
@@ -145,6 +146,10 @@ std::string describe(const Warning& w)
                    "none (use \"fp8\" or \"fp8-blockwise\").";
         return "training.matmul_precision asks for FP8 matrix multiplies, but the accelerator has no known FP8 peak (it is no FP8 part, "
                "or give cluster.peak_fp8_tflops).";
+    case WarningCode::MemoryMayNotFit:
+        return "The fullest GPU needs " + formatBytes(w.a) + " to " + formatBytes(w.b) + " (its memory range), and " + formatBytes(w.c)
+            + " is usable (capacity less training.memory_margin_fraction): it may not fit. Give the inputs the plan leaves unknown or "
+              "measure a step's peak memory to settle it; failing that, more recompute, ZeRO or pipeline stages bring the high end under.";
     case WarningCode::LowMfu:
         return "An MFU of " + formatPercent(w.a, 0) + " is unusually low for a planned run; check the assumption.";
     }

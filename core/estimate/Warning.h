@@ -34,7 +34,16 @@ enum class WarningCode {
     LowMfu,
     AcceleratorDiffersFromPreset,  // cluster.accelerator names a preset whose figures differ
     Fp8Unsupported,                // FP8 matmuls asked of an accelerator without a known FP8 peak
+    MemoryMayNotFit,               // the fullest GPU's memory range straddles capacity less the margin (MemoryFit.h)
 };
+
+// One bit per code (1u << code), for sets of codes kept without allocating (the layout search's rows).
+inline constexpr int kWarningCodeCount = int(WarningCode::MemoryMayNotFit) + 1;
+static_assert(kWarningCodeCount <= 32, "a set of warning codes is one 32-bit mask");
+inline constexpr unsigned warningBit(WarningCode code)
+{
+    return 1u << unsigned(code);
+}
 
 struct Warning {
     WarningCode code;

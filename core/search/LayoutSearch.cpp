@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/estimate/LayoutChecks.h"
+#include "core/estimate/MemoryRange.h"
 #include "core/search/LayoutSearchRanking.h"
 #include "core/topology/Topology.h"
 
@@ -159,7 +161,8 @@ StepTimeOptions searchStepOptions(const Plan& plan, const SearchOptions& options
     return stepOptions;
 }
 
-SearchRow rowOf(const SearchLayout& layout, const Estimate& est, const PredictedStep& predicted, const SearchOptions& options)
+SearchRow rowOf(const SearchLayout& layout, const Estimate& est, const PredictedStep& predicted, const SearchOptions& options,
+    MemoryFit fit, unsigned redFlags)
 {
     SearchRow row;
     row.layout = layout;
@@ -172,6 +175,8 @@ SearchRow rowOf(const SearchLayout& layout, const Estimate& est, const Predicted
     row.gpuHours = predicted.gpuHours;
     row.cost = predicted.gpuHours * options.costPerGpuHour;
     row.tpAcrossNodes = est.communication.tpCrossesNodes;
+    row.memoryFit = fit;
+    row.redFlags = redFlags;
     return row;
 }
 
@@ -182,7 +187,9 @@ std::optional<SearchRow> searchRowOf(const Plan& plan, const Estimate& est, cons
     const PredictedStep predicted = predictStep(plan, est, searchStepOptions(plan, options));
     if (!(predicted.stepSeconds > 0) || !std::isfinite(predicted.stepSeconds))
         return std::nullopt;
-    return rowOf(searchLayoutOf(plan), est, predicted, options);
+    Estimate scratch;
+    Plan variant;
+    return rowOf(searchLayoutOf(plan), est, predicted, options, memoryFitOfRange(plan, est, scratch, variant), layoutRedFlags(est));
 }
 
 SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::atomic<bool>* cancel, const SearchProgress& progress)
@@ -190,6 +197,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     const auto started = std::chrono::steady_clock::now();
     SearchResult result;
     result.objective = options.objective;
+    result.redFlagOrder = options.redFlags;
     result.top = options.top;
     const auto& model = plan.model;
     const long long gpus = plan.cluster.gpus;
@@ -228,7 +236,8 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     Plan work = plan;
     work.layout.stageLayers.clear();
     work.layout.dpAuto = false;
-    Estimate est;
+    Estimate est, memoryScratch;
+    Plan memoryVariant;
     StepTimeWorkspace workspace;
     PredictedStep predicted;
     std::vector<SearchRow> fitting;
@@ -274,8 +283,16 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                     ++result.underMargin;
                                     continue;
                                 }
+                                // The layout's own red flags (the estimate's search scope leaves them out).
+                                checkLayoutAdvisories(work, est);
+                                const unsigned redFlags = layoutRedFlags(est);
+                                if (redFlags != 0 && options.redFlags == RedFlagOrder::Hide) {
+                                    ++result.hiddenRedFlags;
+                                    continue;
+                                }
                                 workspace.predict(work, est, stepOptions, predicted);
-                                fitting.push_back(rowOf(s, est, predicted, options));
+                                const MemoryFit fit = memoryFitOfRange(work, est, memoryScratch, memoryVariant);
+                                fitting.push_back(rowOf(s, est, predicted, options, fit, redFlags));
                             }
                         }
                     }

@@ -18,13 +18,21 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/estimate/MemoryFit.h"
 #include "core/steptime/StepTimeModel.h"
 
 namespace trainplan {
+
+// Where layouts that raise the app's own red flags (checkLayoutAdvisories(): TP across nodes, a
+// large bubble, DP not hidden...) go: after every layout without them (the default), nowhere, or
+// among the others by the objective alone. Each row lists its flags either way.
+enum class RedFlagOrder { Last, Hide, Mixed };
 
 enum class SearchObjective {
     Time,      // predicted training time (step time x steps; step time when the batch is fixed)
@@ -40,6 +48,7 @@ struct SearchOptions {
     long long minGlobalBatch = 0;
     long long maxGlobalBatch = 0;
     bool allowTpAcrossNodes = true;  // such layouts are kept but flagged (tpAcrossNodes)
+    RedFlagOrder redFlags = RedFlagOrder::Last;
     // Keep only layouts whose every stage leaves training.memory_margin_fraction of capacity free;
     // false also keeps the ones that fit with less (their rows say so by headroomBytes).
     bool requireMemoryMargin = true;
@@ -83,7 +92,12 @@ struct SearchRow {
     double gpuHours = 0;
     double cost = 0;
     bool tpAcrossNodes = false;
-    bool pareto = false;      // no other fitting layout uses no more memory and no more time
+    // The fullest GPU's memory verdict (MemoryFit.h), the one the analysis gives the applied plan:
+    // the ranking puts every "fits" before "may not fit" (a tier of its own, never the first row
+    // while a layout of the same red-flag tier fits).
+    MemoryFit memoryFit = MemoryFit::Fits;
+    unsigned redFlags = 0;  // the layout's warning-level red flags, a mask of warningBit() (Warning.h)
+    bool pareto = false;    // no other fitting layout uses no more memory and no more time
     bool simplest = false;
 };
 
@@ -94,11 +108,13 @@ struct SearchEquivalent {
 };
 
 struct SearchResult {
-    long long evaluated = 0;  // layouts estimated (valid for the model and cluster)
-    long long fitting = 0;    // of those, the ones that fit in memory (with the margin when required)
-    long long underMargin = 0; // fit, but left out for leaving less than the margin free
-    double marginBytes = 0;   // training.memory_margin_fraction x capacity
-    double seconds = 0;       // wall time of the search
+    long long evaluated = 0;       // layouts estimated (valid for the model and cluster)
+    long long fitting = 0;         // of those, the ones that fit in memory (with the margin when required)
+    long long underMargin = 0;     // fit, but left out for leaving less than the margin free
+    long long hiddenRedFlags = 0;  // fit, but left out for raising red flags (RedFlagOrder::Hide)
+    RedFlagOrder redFlagOrder = RedFlagOrder::Last;
+    double marginBytes = 0;  // training.memory_margin_fraction x capacity
+    double seconds = 0;      // wall time of the search
     bool cancelled = false;
     SearchObjective objective = SearchObjective::Time;
     // The best `top` by the objective, plus every Pareto layout and the simplest one, best first:
@@ -121,6 +137,15 @@ inline constexpr double kSameFiguresTolerance = 0.0025;
 // other layout field equal, the same flags, and every figure (step, run time, memory, MFU,
 // GPU-hours, cost) within kSameFiguresTolerance.
 bool sameFigures(const SearchRow& a, const SearchRow& b);
+
+// A row's place before the objective (smaller first): with RedFlagOrder::Last, rows without red
+// flags come first; within that, "fits", then "may not fit", then "does not fit".
+int rankTier(const SearchRow& row, RedFlagOrder order);
+
+// "last", "hide", "mixed": the CLI's --red-flags values and the JSON's red_flag_order.
+const char* redFlagOrderName(RedFlagOrder order);
+// The order named so, or nothing.
+std::optional<RedFlagOrder> redFlagOrderNamed(std::string_view name);
 
 // Progress in [0, 1], called from the searching thread.
 using SearchProgress = std::function<void(double fraction)>;
@@ -146,8 +171,9 @@ std::array<int, 5> simplicityKey(const SearchLayout& layout, int gpusPerNode);
 // search.evaluated, search.fitting, search.seconds, search.results[] (layout{a key per parallel
 // dimension (tp, pp, dp, cp), virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
 // step_seconds, mfu, memory_bytes, headroom_bytes, within_margin, gpu_hours, cost, days, pareto,
-// simplest, tp_across_nodes, group, equivalents[] (layouts with the same figures, when grouped)),
-// plus objective, cancelled, pareto_count, under_margin, margin_bytes and grouped; under a
+// simplest, tp_across_nodes, memory{verdict}, red_flags[] (codes), group, equivalents[] (layouts with the
+// same figures, when grouped)), plus objective, cancelled, pareto_count, under_margin, margin_bytes,
+// red_flag_order, hidden_red_flags and grouped; under a
 // top-level "search" key. A row's group id is the same wherever the row appears.
 nlohmann::json searchToJson(const SearchResult& result);
 

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/Units.h"
+#include "core/estimate/Warning.h"
 #include "core/plan/EnumNames.h"
 #include "core/search/LayoutSearch.h"
 
@@ -45,6 +46,10 @@ nlohmann::json searchToJson(const SearchResult& r)
         json equivalents = json::array();
         for (const SearchLayout& e : r.equivalentsOf(index))
             equivalents.push_back(layoutJson(e));
+        json redFlags = json::array();
+        for (int code = 0; code < kWarningCodeCount; ++code)
+            if (row.redFlags & warningBit(WarningCode(code)))
+                redFlags.push_back(codeName(WarningCode(code)));
         return json{
             {"layout", layoutJson(row.layout)},
             {"group", index + 1},
@@ -60,6 +65,9 @@ nlohmann::json searchToJson(const SearchResult& r)
             {"pareto", row.pareto},
             {"simplest", row.simplest},
             {"tp_across_nodes", row.tpAcrossNodes},
+            // The verdict the analysis gives this layout applied (docs/interfaces.md memory.verdict).
+            {"memory", {{"verdict", memoryFitName(row.memoryFit)}}},
+            {"red_flags", std::move(redFlags)},
         };
     };
     // results: the ranking, exactly `top` rows; the Pareto front and the simplest layout each
@@ -78,18 +86,10 @@ nlohmann::json searchToJson(const SearchResult& r)
     for (size_t i : pareto)
         front.push_back(rowJson(i));
     return json{{"search",
-                 {{"evaluated", r.evaluated},
-                  {"fitting", r.fitting},
-                  {"under_margin", r.underMargin},
-                  {"margin_bytes", r.marginBytes},
-                  {"seconds", r.seconds},
-                  {"cancelled", r.cancelled},
-                  {"objective", objectiveName(r.objective)},
-                  {"pareto_count", r.paretoCount},
-                  {"grouped", r.grouped},
-                  {"results", std::move(results)},
-                  {"pareto_front", std::move(front)},
-                  {"simplest", std::move(simplest)}}}};
+        {{"evaluated", r.evaluated}, {"fitting", r.fitting}, {"under_margin", r.underMargin}, {"margin_bytes", r.marginBytes},
+            {"red_flag_order", redFlagOrderName(r.redFlagOrder)}, {"hidden_red_flags", r.hiddenRedFlags}, {"seconds", r.seconds},
+            {"cancelled", r.cancelled}, {"objective", objectiveName(r.objective)}, {"pareto_count", r.paretoCount}, {"grouped", r.grouped},
+            {"results", std::move(results)}, {"pareto_front", std::move(front)}, {"simplest", std::move(simplest)}}}};
 }
 
 }  // namespace trainplan

@@ -103,13 +103,17 @@ void markPareto(std::vector<SearchRow>& rows)
     }
 }
 
+// A row's sort key: its tier (rankTier(): red flags, memory verdict) first, then the objective.
 struct Ranked {
+    int tier;
     double value;
     size_t index;
 };
 
 bool better(const Ranked& a, const Ranked& b)
 {
+    if (a.tier != b.tier)
+        return a.tier < b.tier;
     return a.value != b.value ? a.value < b.value : a.index < b.index;
 }
 
@@ -120,6 +124,7 @@ bool better(const Ranked& a, const Ranked& b)
 // beyond the tolerance of the last group; returns whether it ended before the end of `sorted`.
 struct Group {
     std::vector<size_t> members;  // indices into fitting, best rank first
+    int tier = 0;                 // the members' tier (sameFigures() rows share it)
     double value = 0;             // the first member's objective value
 };
 
@@ -129,7 +134,9 @@ bool foldGroups(const std::vector<SearchRow>& fitting, const std::vector<Ranked>
     bool full = false;
     for (size_t i = 0; i < sorted.size(); ++i) {
         const double value = sorted[i].value;
-        while (window < groups.size() && groups[window].value < value * (1 - kSameFiguresTolerance))
+        // Sorted by tier, then value: groups of a lower tier can take no more rows either.
+        while (
+            window < groups.size() && (groups[window].tier < sorted[i].tier || groups[window].value < value * (1 - kSameFiguresTolerance)))
             ++window;
         if (full && window == groups.size())
             return true;
@@ -146,7 +153,7 @@ bool foldGroups(const std::vector<SearchRow>& fitting, const std::vector<Ranked>
         if (groups.size() >= maxGroups)
             full = true;
         else
-            groups.push_back(Group{{sorted[i].index}, value});
+            groups.push_back(Group{{sorted[i].index}, sorted[i].tier, value});
     }
     return false;
 }
@@ -203,7 +210,8 @@ void keepGrouped(const std::vector<SearchRow>& fitting, std::vector<Ranked>& ran
         for (size_t k = 1; k < g.members.size(); ++k)
             if (simplicityKey(fitting[g.members[k]].layout, gpusPerNode) < simplicityKey(fitting[g.members[best]].layout, gpusPerNode))
                 best = k;
-        shown.push_back(Shown{gi, best, Ranked{objectiveValue(fitting[g.members[best]], options.objective), g.members[best]}});
+        const SearchRow& row = fitting[g.members[best]];
+        shown.push_back(Shown{gi, best, Ranked{rankTier(row, options.redFlags), objectiveValue(row, options.objective), g.members[best]}});
     }
     const auto byShown = [](const Shown& a, const Shown& b) { return better(a.key, b.key); };
     std::sort(shown.begin(), shown.begin() + std::ptrdiff_t(ranking), byShown);
@@ -234,7 +242,31 @@ bool sameFigures(const SearchRow& a, const SearchRow& b)
         && x.globalBatch == y.globalBatch && x.schedule == y.schedule && close(a.stepSeconds, b.stepSeconds)
         && close(a.totalSeconds, b.totalSeconds) && close(a.memoryBytes, b.memoryBytes) && close(a.mfu, b.mfu)
         && close(a.gpuHours, b.gpuHours) && close(a.cost, b.cost) && a.withinMargin == b.withinMargin && a.tpAcrossNodes == b.tpAcrossNodes
-        && a.pareto == b.pareto;
+        && a.memoryFit == b.memoryFit && a.redFlags == b.redFlags && a.pareto == b.pareto;
+}
+
+int rankTier(const SearchRow& row, RedFlagOrder order)
+{
+    const int flagged = order == RedFlagOrder::Last && row.redFlags != 0 ? 1 : 0;
+    return flagged * 3 + int(row.memoryFit);
+}
+
+const char* redFlagOrderName(RedFlagOrder order)
+{
+    switch (order) {
+    case RedFlagOrder::Last: return "last";
+    case RedFlagOrder::Hide: return "hide";
+    case RedFlagOrder::Mixed: return "mixed";
+    }
+    return "last";
+}
+
+std::optional<RedFlagOrder> redFlagOrderNamed(std::string_view name)
+{
+    for (RedFlagOrder order : {RedFlagOrder::Last, RedFlagOrder::Hide, RedFlagOrder::Mixed})
+        if (name == redFlagOrderName(order))
+            return order;
+    return std::nullopt;
 }
 
 std::vector<SearchLayout> SearchResult::equivalentsOf(size_t row) const
@@ -254,11 +286,20 @@ void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& option
         return;
     markPareto(fitting);
 
-    // The simplest row: least simplicity key, then best objective (the first of equals).
+    // The simplest row: least simplicity key, then best objective (the first of equals), among the
+    // rows of the best tier there is: a recommendation, so never a "may not fit" or red-flagged
+    // layout while one without exists.
+    int bestTier = rankTier(fitting[0], options.redFlags);
+    for (const SearchRow& row : fitting)
+        bestTier = std::min(bestTier, rankTier(row, options.redFlags));
     size_t simplest = 0;
-    auto simplestKey = simplicityKey(fitting[0].layout, gpusPerNode);
-    double simplestValue = objectiveValue(fitting[0], options.objective);
-    for (size_t i = 1; i < fitting.size(); ++i) {
+    while (rankTier(fitting[simplest], options.redFlags) != bestTier)
+        ++simplest;
+    auto simplestKey = simplicityKey(fitting[simplest].layout, gpusPerNode);
+    double simplestValue = objectiveValue(fitting[simplest], options.objective);
+    for (size_t i = simplest + 1; i < fitting.size(); ++i) {
+        if (rankTier(fitting[i], options.redFlags) != bestTier)
+            continue;
         const auto key = simplicityKey(fitting[i].layout, gpusPerNode);
         if (key > simplestKey)
             continue;
@@ -277,7 +318,7 @@ void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& option
     // thousands of rows and returns about a hundred, so this skips sorting all of them.
     std::vector<Ranked> ranked(fitting.size());
     for (size_t i = 0; i < fitting.size(); ++i)
-        ranked[i] = Ranked{objectiveValue(fitting[i], options.objective), i};
+        ranked[i] = Ranked{rankTier(fitting[i], options.redFlags), objectiveValue(fitting[i], options.objective), i};
     for (const SearchRow& row : fitting)
         result.paretoCount += row.pareto;
     if (options.groupEquivalents) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/analysis/Analysis.h"
+#include "core/analysis/MemoryFitSentence.h"
 #include "core/analysis/PlanUnknowns.h"
 #include "core/base/Format.h"
 #include "core/base/Units.h"
@@ -789,6 +790,27 @@ std::vector<DerivationSection> derive(const Analysis& analysis)
     // The prediction after the communication it prices, before reliability.
     const auto at = std::find_if(sections.begin(), sections.end(), [](const DerivationSection& s) { return s.title == "Reliability"; });
     sections.insert(at, predictedSection(analysis, workedExampleOf(analysis.plan)));
+    // The memory range and its verdict close the memory section (MemoryRange.h, MemoryFit.h).
+    for (DerivationSection& section : sections) {
+        if (std::none_of(section.steps.begin(), section.steps.end(), [](const DerivationStep& st) { return st.id == "memory.headroom"; }))
+            continue;
+        const MemoryRange& r = analysis.memoryRange;
+        section.steps.push_back(DerivationStep{"memory.range", "Memory range of the fullest GPU",
+            "lightest variant − fragmentation allowance … heaviest variant × (1 + model error)",
+            (r.unknownSwitches > 0 || r.unknownLayoutFields != 0
+                    ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)
+                    : std::string("nothing unknown"))
+                + "; model error +" + formatPercent(r.modelErrorAbove, 0),
+            r.highBytes, "bytes", formatBytes(r.lowBytes) + " to " + formatBytes(r.highBytes),
+            "measured peaks of resources/reference (MemoryRange.cpp); fragmentation: ReserveModel.cpp", ""});
+        section.steps.push_back(
+            DerivationStep{"memory.verdict", "Fit verdict", "low end > usable: does not fit; high end > usable: may not fit; else fits",
+                "usable = capacity − margin = " + formatBytes(analysis.estimate.capacityBytes) + " − "
+                    + formatBytes(analysis.estimate.marginBytes),
+                r.usableBytes, "bytes", memoryFitName(r.fit), "definition (MemoryFit.h); margin from training.memory_margin_fraction",
+                memoryFitSentence(r)});
+        break;
+    }
     return sections;
 }
 

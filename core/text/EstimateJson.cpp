@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/MemoryFitSentence.h"
 #include "core/plan/EnumNames.h"
 #include "core/plan/LayoutUnknownFields.h"
 #include "core/plan/PlanFields.h"
@@ -145,7 +146,11 @@ json estimateToJson(const Analysis& analysis)
                    {"fits_at_low", analysis.memoryRange.lowBytes <= e.capacityBytes},
                    {"unknown_framework_switches", analysis.memoryRange.unknownSwitches},
                    {"unknown_layout_fields", layoutUnknownPaths(analysis.memoryRange.unknownLayoutFields)},
-                   {"model_error_above", analysis.memoryRange.modelErrorAbove}}},
+                   {"model_error_above", analysis.memoryRange.modelErrorAbove},
+                   {"usable_bytes", analysis.memoryRange.usableBytes}}},
+        // The range against capacity less the margin (MemoryFit.h); "fits" above stays the point figure's.
+        {"verdict", memoryFitName(analysis.memoryRange.fit)},
+        {"verdict_reason", memoryFitSentence(analysis.memoryRange)},
     };
     out["pipeline"] = {
         {"micro_batches", e.pipeline.microbatches}, {"gradient_accumulation", e.pipeline.gradientAccumulation},

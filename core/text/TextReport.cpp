@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/analysis/MemoryFitSentence.h"
 #include "core/analysis/PlanUnknowns.h"
 #include "core/base/Format.h"
 #include "core/plan/EnumNames.h"
@@ -133,8 +134,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
         (mr.unknownSwitches + int(mr.unknownLayoutFields != 0) > 0
                 ? "unknown " + unknownInputsPhrase(mr.unknownSwitches, mr.unknownLayoutFields)
                 : std::string("nothing unknown"))
-            + ", no fragmentation at the low end, +" + formatPercent(mr.modelErrorAbove, 0) + " model error at the high end"
-            + (mr.highBytes > e.capacityBytes ? " (high end does not fit)" : ""));
+            + ", no fragmentation at the low end, +" + formatPercent(mr.modelErrorAbove, 0) + " model error at the high end");
+    t.row("verdict", memoryFitName(analysis.memoryRange.fit), memoryFitSentence(analysis.memoryRange));
     t.row("headroom", bytes(e.headroomBytes),
         formatPercent(e.headroomBytes / e.capacityBytes) + " of capacity; margin " + formatPercent(plan.training.memoryMarginFraction, 0)
             + (e.hasMargin ? " kept" : " NOT kept"));
@@ -202,6 +203,14 @@ std::string searchToText(const SearchResult& r)
         << (r.underMargin > 0 || r.marginBytes > 0 ? " keeping " + formatBytes(r.marginBytes) + " free" : std::string()) << ", "
         << r.paretoCount << " on the Pareto front of memory vs time, " << formatSeconds(r.seconds) << (r.cancelled ? " (cancelled)" : "")
         << "\n";
+    // Red-flagged layouts: where the ranking put them (SearchOptions::redFlags).
+    if (r.redFlagOrder == RedFlagOrder::Hide)
+        out << countOf(double(r.hiddenRedFlags), "more layout") << " with red flags " << pluralNoun(double(r.hiddenRedFlags), "is", "are")
+            << " left out (--red-flags hide)\n";
+    else if (r.redFlagOrder == RedFlagOrder::Last)
+        out << "Layouts with red flags rank after every layout without them (--red-flags last); \"may not fit\" after \"fits\"\n";
+    else
+        out << "Layouts with red flags rank among the others (--red-flags mixed); \"may not fit\" after \"fits\"\n";
     if (r.underMargin > 0)
         out << countOf(double(r.underMargin), "more layout") << " " << pluralNoun(double(r.underMargin), "fits", "fit")
             << " with less than that free and " << pluralNoun(double(r.underMargin), "is", "are") << " left out\n";
@@ -246,8 +255,12 @@ std::string searchToText(const SearchResult& r)
             flags += "simplest ";
         if (row.pareto)
             flags += "pareto ";
-        if (row.tpAcrossNodes)
-            flags += "TP-across-nodes ";
+        // The memory verdict (MemoryFit.h) when it is not "fits", then the layout's red flags by code.
+        if (row.memoryFit != MemoryFit::Fits)
+            flags += std::string(row.memoryFit == MemoryFit::MayNotFit ? "MAY-NOT-FIT " : "DOES-NOT-FIT ");
+        for (int code = 0; code < kWarningCodeCount; ++code)
+            if (row.redFlags & warningBit(WarningCode(code)))
+                flags += std::string(codeName(WarningCode(code))) + " ";
         if (row.withinMargin)
             flags += "under-margin ";
         out << std::left;

@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/analysis/MemoryFitSentence.h"
+#include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
 #include "core/base/Units.h"
 #include "render/charts/ChartFrame.h"
+#include "render/style/Markup.h"
 #include "render/style/Theme.h"
 
 namespace {
@@ -84,13 +87,12 @@ void MemoryChartPainter::setEstimate(const trainplan::Estimate& est)
     }
     capacity_ = est.capacityBytes;
     fullest_ = est.fullestStage;
-    rangeLow_ = rangeHigh_ = 0;
+    range_ = trainplan::MemoryRange{};
 }
 
-void MemoryChartPainter::setRange(double lowBytes, double highBytes)
+void MemoryChartPainter::setRange(const trainplan::MemoryRange& range)
 {
-    rangeLow_ = lowBytes;
-    rangeHigh_ = highBytes;
+    range_ = range;
 }
 
 double MemoryChartPainter::valueBytes(int part, int stage) const
@@ -113,8 +115,16 @@ QStringList MemoryChartPainter::stageLabels() const
 
 QString MemoryChartPainter::warningTitle() const
 {
-    if (allFit_)
-        return {};
+    if (allFit_) {
+        // Every stage's point figure fits; the range's verdict may still say otherwise.
+        switch (range_.fit) {
+        case trainplan::MemoryFit::Fits: return {};
+        case trainplan::MemoryFit::MayNotFit:
+            return QStringLiteral("May not fit: up to %1").arg(gb(range_.highBytes));
+        case trainplan::MemoryFit::DoesNotFit:
+            return QStringLiteral("Does not fit: from %1, %2 usable").arg(gb(range_.lowBytes), gb(range_.usableBytes));
+        }
+    }
     int over = 0;
     for (const auto& s : stages_)
         over += s.fits ? 0 : 1;
@@ -137,21 +147,27 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
             legend.push_back({partName(i), partColor(i)});
     }
     legend.push_back({QStringLiteral("Capacity %1").arg(gb(capacity_)), theme::capacity(), true});
-    const bool ranged = rangeHigh_ > rangeLow_ && rangeLow_ > 0 && fullest_ < n;
+    const bool ranged = range_.highBytes > range_.lowBytes && range_.lowBytes > 0 && fullest_ < n;
+    // The range's verdict colours its whisker and names it in the legend (analysis/Thresholds.h).
+    const QColor rangeColor = theme::verdict(trainplan::memoryVerdict(range_), theme::range());
     if (ranged)
-        legend.push_back({QStringLiteral("Range, stage %1").arg(fullest_ + 1), theme::range(), true});
+        legend.push_back(
+            {QStringLiteral("Range, stage %1: %2").arg(fullest_ + 1).arg(QString::fromLatin1(trainplan::memoryFitName(range_.fit))),
+                rangeColor, true});
 
     QRectF area = rect.adjusted(4 * scale, 4 * scale, -4 * scale, -4 * scale);
-    if (!allFit_) {
+    if (const QString title = warningTitle(); !title.isEmpty()) {
         p.setFont(titleFont(scale));
-        p.setPen(theme::capacity());
+        p.setPen(allFit_ && range_.fit == trainplan::MemoryFit::MayNotFit ? rangeColor : theme::capacity());
         const double h = QFontMetricsF(p.font(), p.device()).height();
-        p.drawText(QRectF(area.left(), area.top(), area.width(), h), Qt::AlignLeft | Qt::AlignVCenter, warningTitle());
+        // A narrow chart elides the title rather than clipping it mid-figure (the tooltip has it whole).
+        p.drawText(QRectF(area.left(), area.top(), area.width(), h), Qt::AlignLeft | Qt::AlignVCenter,
+            QFontMetricsF(p.font(), p.device()).elidedText(title, Qt::ElideRight, area.width()));
         area.setTop(area.top() + h + 4 * scale);
     }
     area.setTop(area.top() + paintLegend(p, area, legend, scale) + 6 * scale);
 
-    double top = std::max(capacity_, ranged ? rangeHigh_ : 0.0);
+    double top = std::max(capacity_, ranged ? range_.highBytes : 0.0);
     for (const auto& s : stages_)
         top = std::max(top, s.total);
     const double end = axisEnd(top * 1.06 / kGB, 5);
@@ -236,10 +252,10 @@ void MemoryChartPainter::paint(QPainter& p, const QRectF& rect, double scale) co
         // The fullest stage's range: a whisker just right of its bar, from the light to the heavy end.
         const double x = plot.left() + (fullest_ + 0.5) * slot_ + barW / 2 + 4 * scale;
         p.setRenderHint(QPainter::Antialiasing, true);
-        p.setPen(QPen(theme::range(), 1.5 * scale));
-        p.drawLine(QPointF(x, yOf(rangeLow_)), QPointF(x, yOf(rangeHigh_)));
-        p.drawLine(QPointF(x - 3 * scale, yOf(rangeLow_)), QPointF(x + 3 * scale, yOf(rangeLow_)));
-        p.drawLine(QPointF(x - 3 * scale, yOf(rangeHigh_)), QPointF(x + 3 * scale, yOf(rangeHigh_)));
+        p.setPen(QPen(rangeColor, 1.5 * scale));
+        p.drawLine(QPointF(x, yOf(range_.lowBytes)), QPointF(x, yOf(range_.highBytes)));
+        p.drawLine(QPointF(x - 3 * scale, yOf(range_.lowBytes)), QPointF(x + 3 * scale, yOf(range_.lowBytes)));
+        p.drawLine(QPointF(x - 3 * scale, yOf(range_.highBytes)), QPointF(x + 3 * scale, yOf(range_.highBytes)));
         p.setRenderHint(QPainter::Antialiasing, false);
     }
     p.setFont(label);
@@ -294,9 +310,10 @@ QString MemoryChartPainter::toolTip(int stage) const
     text += headroom >= 0
         ? QStringLiteral("%1 free of %2").arg(gb(headroom), gb(capacity_))
         : QStringLiteral("<font color='%1'>%2 over %3</font>").arg(theme::capacity().name(), gb(-headroom), gb(capacity_));
-    if (stage == fullest_ && rangeHigh_ > rangeLow_ && rangeLow_ > 0)
+    if (stage == fullest_ && range_.highBytes > range_.lowBytes && range_.lowBytes > 0)
         text += QStringLiteral("<br>Range %1 to %2: what the plan leaves unknown at either value, no fragmentation at the low end, "
-                               "the memory model's error at the high end.")
-                    .arg(gb(rangeLow_), gb(rangeHigh_));
+                               "the memory model's error at the high end.<br>%3")
+                    .arg(gb(range_.lowBytes), gb(range_.highBytes),
+                        markup::escaped(QString::fromStdString(trainplan::memoryFitSentence(range_))));
     return text;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/estimate/Estimate.h"
+#include "core/estimate/MemoryRange.h"
 
 class QPainter;
 
@@ -28,8 +29,10 @@ public:
 
     void setEstimate(const trainplan::Estimate& est);
     // The memory range of the fullest stage (estimate/MemoryRange.h): drawn as a whisker beside its
-    // bar and quoted in its tooltip. Call after setEstimate(); 0, 0 draws none.
-    void setRange(double lowBytes, double highBytes);
+    // bar, coloured and titled by its verdict (MemoryFit.h) and quoted in its tooltip. Call after
+    // setEstimate(); a range of 0, 0 draws none.
+    void setRange(const trainplan::MemoryRange& range);
+    trainplan::MemoryFit fit() const { return range_.fit; }
 
     int stageCount() const { return int(stages_.size()); }
     double valueBytes(int part, int stage) const;
@@ -38,7 +41,8 @@ public:
     bool allFit() const { return allFit_; }
     // "1", "2 ✖" (over capacity): the stage axis labels.
     QStringList stageLabels() const;
-    // What a person reading the chart is told first: empty when every stage fits.
+    // What a person reading the chart is told first: empty when every stage fits and the range's
+    // verdict is "fits".
     QString warningTitle() const;
 
     void paint(QPainter& painter, const QRectF& rect, double scale = 1.0) const;
@@ -56,7 +60,7 @@ private:
     std::vector<Stage> stages_;
     double capacity_ = 0;
     int fullest_ = 0;
-    double rangeLow_ = 0, rangeHigh_ = 0;
+    trainplan::MemoryRange range_;
     bool allFit_ = true;
     // Geometry of the last paint, for hit-testing.
     mutable QRectF plot_;

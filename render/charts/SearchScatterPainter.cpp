@@ -264,8 +264,12 @@ QString SearchScatterPainter::toolTipAt(QPointF position, const QRectF& rect, do
             flags << QStringLiteral("on the Pareto front");
         if (r.simplest)
             flags << QStringLiteral("the simplest layout");
-        if (r.tpAcrossNodes)
-            flags << QStringLiteral("TP across nodes");
+        // The memory verdict (MemoryFit.h) and the layout's red flags, as the table words them.
+        if (r.memoryFit != trainplan::MemoryFit::Fits)
+            flags << QString::fromLatin1(trainplan::memoryFitName(r.memoryFit));
+        for (int code = 0; code < trainplan::kWarningCodeCount; ++code)
+            if (r.redFlags & trainplan::warningBit(trainplan::WarningCode(code)))
+                flags << QString::fromLatin1(trainplan::codeName(trainplan::WarningCode(code)));
         if (!flags.isEmpty())
             text += QStringLiteral("<br>") + flags.join(QStringLiteral(", "));
         return text + QStringLiteral("<br><i>Click to select; Apply puts it on the plan.</i>");

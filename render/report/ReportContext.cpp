@@ -6,7 +6,7 @@ ReportContext::ReportContext(trainplan::Analysis analysis, QString sourceName)
     , created_(QDateTime::currentDateTime())
 {
     memory_.setEstimate(analysis_.estimate);
-    memory_.setRange(analysis_.memoryRange.lowBytes, analysis_.memoryRange.highBytes);
+    memory_.setRange(analysis_.memoryRange);
     time_.setAnalysis(analysis_);
 }
 

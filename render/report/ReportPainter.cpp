@@ -143,13 +143,13 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
         {"Step time, " + predicted, q(formatSeconds(pr.stepSeconds)),
             QString("%1 %2; MFU %3").arg(assumed, q(formatSeconds(e.time.stepSeconds)), q(formatPercent(pr.mfu))), normal},
         {"Memory per GPU", fmtBytes(e.perGpu.total),
-            QString("of %1, stage %2; range %3 to %4")
+            QString("of %1, stage %2; range %3 to %4: %5")
                 .arg(fmtBytes(e.capacityBytes))
                 .arg(e.fullestStage + 1)
-                .arg(fmtBytes(ctx.analysis().memoryRange.lowBytes), fmtBytes(ctx.analysis().memoryRange.highBytes)),
-            // As in the window, the value turns red only when a stage does not fit (a tight GPU is
-            // named among the risks).
-            memoryVerdict(e) == Verdict::Error ? theme::severity(Severity::Error) : normal},
+                .arg(fmtBytes(ctx.analysis().memoryRange.lowBytes), fmtBytes(ctx.analysis().memoryRange.highBytes),
+                    QString::fromLatin1(memoryFitName(ctx.analysis().memoryRange.fit))),
+            // As in the window: the range's verdict, amber when it may not fit, red when it does not.
+            theme::verdict(memoryVerdict(ctx.analysis().memoryRange), normal)},
         {"Pipeline bubble, " + predicted, q(formatPercent(pr.bubbleFraction)),
             QString("closed form %1, m = %2").arg(q(formatPercent(e.pipeline.bubbleFraction))).arg(e.pipeline.microbatches),
             theme::verdict(bubbleVerdict(pr.bubbleFraction), normal)},

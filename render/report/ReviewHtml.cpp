@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/analysis/LayoutRationale.h"
+#include "core/analysis/MemoryFitSentence.h"
 #include "core/analysis/PlanUnknowns.h"
 #include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
@@ -165,9 +166,9 @@ QString layoutWhy(const ReportContext& ctx)
     const auto& a = ctx.analysis();
     const LayoutRationale& why = ctx.layoutRationale();
     QString html = "<p><b>" + q(describeLayout(searchLayoutOf(a.plan))) + "</b> — "
-        + (a.estimate.fits
-                ? QObject::tr("fits in memory, %1 per step (%2)").arg(seconds(a.predicted.stepSeconds), basis(TimeBasis::Predicted))
-                : QObject::tr("<span style='color:@error'>does not fit</span>"))
+        + QObject::tr("<span style='color:%1'>%2</span> in memory, %3 per step (%4)")
+              .arg(theme::verdict(memoryVerdict(a.memoryRange), theme::ink()).name(), q(memoryFitName(a.memoryRange.fit)),
+                  seconds(a.predicted.stepSeconds), basis(TimeBasis::Predicted))
         + "</p><ul>";
     for (const auto& line : why.constraints)
         html += "<li>" + q(line) + "</li>";
@@ -211,7 +212,13 @@ QString memoryTable(const ReportContext& ctx)
     }
     rows += dataRow({QObject::tr("<b>Total</b>"), "<b>" + bytes(m.total) + "</b>", "<b>" + percent(m.total / e.capacityBytes) + "</b>"});
     rows += dataRow({QObject::tr("Free"), bytes(e.headroomBytes), percent(e.headroomBytes / e.capacityBytes)});
-    return table(rows);
+    // The range and its verdict (MemoryFit.h), coloured as the window colours them (Thresholds.h).
+    const MemoryRange& r = ctx.analysis().memoryRange;
+    rows += dataRow({QObject::tr("Range"), bytes(r.lowBytes) + " – " + bytes(r.highBytes), percent(r.highBytes / e.capacityBytes)});
+    rows += dataRow({QObject::tr("Verdict"),
+        QString("<b style='color:%1'>%2</b>").arg(theme::verdict(memoryVerdict(r), theme::ok()).name(), q(memoryFitName(r.fit))),
+        bytes(r.usableBytes) + QObject::tr(" usable")});
+    return table(rows) + "<p style='color:@muted'>" + q(memoryFitSentence(r)) + "</p>";
 }
 
 QString stepTable(const ReportContext& ctx)

@@ -1,4 +1,5 @@
 // trainplan-cli as scripts use it: exit codes, JSON on stdout, messages naming fields.
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QDir>
@@ -44,6 +45,7 @@ private slots:
     void scheduleVerb();
     void searchVerb();
     void searchGroupsLayoutsWithTheSameFigures();
+    void searchRedFlagsOption();
     void redFlagsExitThree_data();
     void redFlagsExitThree();
     void jsonCarriesResolvedValues();
@@ -276,6 +278,43 @@ void TestCli::scheduleVerb()
              "--set", "training.global_batch_sequences=960"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("training.global_batch_sequences"));
+}
+
+void TestCli::searchRedFlagsOption()
+{
+    // Issue 22: Llama 3.1 405B on 16,384 H200s. By default no TP-across-nodes row leads, and every
+    // result carries its memory verdict; --red-flags mixed ranks by speed alone, hide drops them.
+    const QStringList llama = {"search", example("70b-2048-h100.json"), "--model", "llama 3.1 405", "--gpu", "H200", "--set",
+        "cluster.gpus=16384", "--set", "training.tokens=15.6e12", "--set", "training.global_batch_sequences=2048", "--json", "--top", "20"};
+    const auto resultsOf = [&](const QStringList& extra) {
+        const auto r = run(llama + extra);
+        [&] { QCOMPARE(r.exitCode, 0); }();
+        return QJsonDocument::fromJson(r.out).object()["search"].toObject();
+    };
+    const auto flagsOf = [](const QJsonValue& row) { return row.toObject()["red_flags"].toArray(); };
+    QJsonObject s = resultsOf({});
+    QCOMPARE(s["red_flag_order"].toString(), QString("last"));
+    QJsonArray results = s["results"].toArray();
+    QCOMPARE(results.size(), 20);
+    QVERIFY(flagsOf(results[0]).isEmpty());
+    QCOMPARE(results[0].toObject()["memory"].toObject()["verdict"].toString(), QString("fits"));
+    bool seenFlagged = false;
+    for (const auto& v : results) {
+        const QString verdict = v.toObject()["memory"].toObject()["verdict"].toString();
+        QVERIFY(verdict == "fits" || verdict == "may not fit");
+        QVERIFY(!seenFlagged || !flagsOf(v).isEmpty());  // once flagged rows begin, only flagged rows
+        seenFlagged = seenFlagged || !flagsOf(v).isEmpty();
+    }
+    s = resultsOf({"--red-flags", "mixed"});
+    QVERIFY(flagsOf(s["results"].toArray()[0]).contains(QJsonValue("TP_SPANS_NODES")));
+    s = resultsOf({"--red-flags=hide"});
+    QVERIFY(s["hidden_red_flags"].toDouble() > 0);
+    for (const auto& v : s["results"].toArray())
+        QVERIFY(flagsOf(v).isEmpty());
+    const auto bad = run({"search", example("70b-512-gpu.json"), "--red-flags", "sometimes"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("--red-flags"));
+    QVERIFY(run({"--help"}).out.contains("--red-flags"));
 }
 
 void TestCli::searchVerb()

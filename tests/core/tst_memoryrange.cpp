@@ -2,6 +2,8 @@
 // light end drops the fragmentation allowance and the heavy end adds the model's error.
 #include <QtTest>
 
+#include <algorithm>
+
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
 #include "core/text/EstimateJson.h"
@@ -14,6 +16,9 @@ private slots:
     void unknownSwitchesWidenTheRange();
     void knownSwitchesLeaveOnlyTheAllowances();
     void jsonCarriesTheRange();
+    void verdictReadsTheRangeAgainstUsable_data();
+    void verdictReadsTheRangeAgainstUsable();
+    void searchShortcutGivesTheRangesVerdict();
 };
 
 void TestMemoryRange::unknownSwitchesWidenTheRange()
@@ -49,6 +54,69 @@ void TestMemoryRange::jsonCarriesTheRange()
     QCOMPARE(range.at("high_bytes").get<double>(), a.memoryRange.highBytes);
     QCOMPARE(range.at("fits_at_high").get<bool>(), a.memoryRange.highBytes <= a.estimate.capacityBytes);
     QVERIFY(range.at("low_bytes").get<double>() < j.at("memory").at("per_gpu_bytes").at("total").get<double>());
+}
+
+void TestMemoryRange::verdictReadsTheRangeAgainstUsable_data()
+{
+    // Worked example B's fullest GPU: a range of about 50 to 85 GB. The capacity moves the line
+    // that is usable (capacity less the 5 % margin) past either end.
+    QTest::addColumn<double>("memoryGb");
+    QTest::addColumn<int>("fit");
+    QTest::newRow("high end within usable") << 120.0 << int(trainplan::MemoryFit::Fits);
+    QTest::newRow("range straddles usable") << 80.0 << int(trainplan::MemoryFit::MayNotFit);
+    QTest::newRow("low end above usable") << 50.0 << int(trainplan::MemoryFit::DoesNotFit);
+}
+
+void TestMemoryRange::verdictReadsTheRangeAgainstUsable()
+{
+    QFETCH(double, memoryGb);
+    QFETCH(int, fit);
+    const auto a = trainplan::analyse(planWith("70b-512-gpu.json", {"cluster.memory_gb=" + std::to_string(memoryGb)}));
+    const auto& r = a.memoryRange;
+    const double usable = a.estimate.capacityBytes * (1.0 - a.plan.training.memoryMarginFraction);
+    QCOMPARE(r.usableBytes, usable);
+    QCOMPARE(int(r.fit), fit);
+    // The definition, independently: the low end above usable, else the high end above it.
+    const auto expected = r.lowBytes > usable ? trainplan::MemoryFit::DoesNotFit
+        : r.highBytes > usable                ? trainplan::MemoryFit::MayNotFit
+                                              : trainplan::MemoryFit::Fits;
+    QCOMPARE(r.fit, expected);
+    // "may not fit" is a warning-level red flag, and only then.
+    const bool flagged = std::any_of(a.estimate.warnings.begin(), a.estimate.warnings.end(), [](const trainplan::Warning& w) {
+        return w.code == trainplan::WarningCode::MemoryMayNotFit && w.severity == trainplan::Severity::Warning;
+    });
+    QCOMPARE(flagged, r.fit == trainplan::MemoryFit::MayNotFit);
+    // JSON: memory.verdict in the interface's words; memory.fits stays the point figure's.
+    const auto j = trainplan::estimateToJson(a);
+    QCOMPARE(j.at("memory").at("verdict").get<std::string>(), std::string(trainplan::memoryFitName(r.fit)));
+    QCOMPARE(j.at("memory").at("fits").get<bool>(), a.estimate.perGpu.total <= a.estimate.capacityBytes);
+    const char* words[] = {"fits", "may not fit", "does not fit"};
+    QCOMPARE(j.at("memory").at("verdict").get<std::string>(), std::string(words[fit]));
+    if (r.fit == trainplan::MemoryFit::MayNotFit) {
+        // What would settle it: the unknown switches by their fields, and the model's own error.
+        const std::string why = j.at("memory").at("verdict_reason").get<std::string>();
+        QVERIFY(why.find("framework.dropout") != std::string::npos);
+        QVERIFY(why.find("15 %") != std::string::npos);
+    }
+}
+
+void TestMemoryRange::searchShortcutGivesTheRangesVerdict()
+{
+    // memoryFitOfRange() skips the variants where the point figure settles the verdict; it must
+    // agree with the full range everywhere, including either side of each shortcut's edge.
+    trainplan::Estimate scratch;
+    trainplan::Plan variant;
+    int seen[3] = {0, 0, 0};
+    for (double gb = 40.0; gb <= 130.0; gb += 0.5) {
+        for (const char* switches : {"framework.dropout=false", "framework.fp32_gradients=true", "layout.tp=8"}) {
+            const trainplan::Plan plan = planWith("70b-512-gpu.json", {"cluster.memory_gb=" + std::to_string(gb), switches});
+            const trainplan::Estimate est = trainplan::estimate(plan);
+            const trainplan::MemoryRange full = trainplan::memoryRange(plan, est, scratch);
+            QCOMPARE(trainplan::memoryFitOfRange(plan, est, scratch, variant), full.fit);
+            ++seen[int(full.fit)];
+        }
+    }
+    QVERIFY(seen[0] > 0 && seen[1] > 0 && seen[2] > 0);
 }
 
 QTEST_GUILESS_MAIN(TestMemoryRange)

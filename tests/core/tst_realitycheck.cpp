@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <set>
 
 #include "TestSupport.h"
 #include "core/analysis/RealityCheck.h"
@@ -138,6 +139,23 @@ void TestRealityCheck::publishedRunsWithinTolerance()
                        .arg(kRealityCaseGate * 100)));
     const auto doc = realityCheckToJson(summary);
     QCOMPARE(doc.at("reality_check").at("rows").size(), summary.rows.size());
+    // Each row carries the memory verdict every view gives (the range's, MemoryFit.h), and the
+    // counts by verdict cover each published layout once (they all trained: "does not fit" is a miss).
+    std::set<std::string> ids;
+    for (const auto& r : summary.rows) {
+        ids.insert(r.id);
+        QVERIFY(r.memoryFit != MemoryFit::Fits || r.fits);  // a range within usable means the point figure fits too
+    }
+    const auto counts = realityFitCounts(summary);
+    QCOMPARE(counts[0] + counts[1] + counts[2], int(ids.size()));
+    const auto& byVerdict = doc.at("reality_check").at("layouts_by_verdict");
+    QCOMPARE(byVerdict.at("fits").get<int>(), counts[0]);
+    QCOMPARE(byVerdict.at("may not fit").get<int>(), counts[1]);
+    QCOMPARE(byVerdict.at("does not fit").get<int>(), counts[2]);
+    qInfo("published layouts by memory verdict: %d fit, %d may not fit, %d do not fit", counts[0], counts[1], counts[2]);
+    for (size_t i = 0; i < summary.rows.size(); ++i)
+        QCOMPARE(doc.at("reality_check").at("rows").at(i).at("verdict").get<std::string>(),
+            std::string(memoryFitName(summary.rows[i].memoryFit)));
 }
 
 void TestRealityCheck::calibrationRunsAreBuilt()

@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "TestSupport.h"
+#include "core/analysis/Analysis.h"
 #include "core/base/Units.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
@@ -12,6 +13,8 @@
 #include "core/search/LayoutSearchRanking.h"
 
 #include <random>
+
+#include <nlohmann/json.hpp>
 
 using namespace testsupport;
 using namespace trainplan;
@@ -69,6 +72,10 @@ private slots:
     void everyKeptRowKeepsTheMargin();
     void llama405bOnH200sTopRowKeepsTheMargin();
     void groupedRankingFoldsSameFiguresAndKeepsTop();
+    void rowsCarryTheVerdictTheAnalysisGives();
+    void redFlagsRankLastByDefault_data();
+    void redFlagsRankLastByDefault();
+    void mayNotFitNeverLeadsAFittingTier();
 
 private:
     Plan plan_;
@@ -179,8 +186,11 @@ void TestSearch::paretoFlagsAreCorrect()
     }
     QCOMPARE(pareto, all_.paretoCount);
     QVERIFY(pareto >= 1);
-    // The fastest layout is on the front.
-    QVERIFY(all_.rows.front().pareto || all_.rows.front().totalSeconds == all_.rows[1].totalSeconds);
+    // The fastest layout is on the front (the first row is the fastest of its tier, rankTier()).
+    const auto fastest = std::min_element(
+        all_.rows.begin(), all_.rows.end(), [](const SearchRow& a, const SearchRow& b) { return a.totalSeconds < b.totalSeconds; });
+    QVERIFY(std::any_of(all_.rows.begin(), all_.rows.end(),
+        [&](const SearchRow& r) { return r.pareto && r.totalSeconds == fastest->totalSeconds; }));
 }
 
 void TestSearch::simplestObeysItsDefinition()
@@ -194,7 +204,14 @@ void TestSearch::simplestObeysItsDefinition()
     QVERIFY(simplest);
     const int perNode = plan_.cluster.gpusPerNode;
     const auto key = simplicityKey(simplest->layout, perNode);
+    // A recommendation: chosen among the rows of the best tier (no red flags, fits) there is.
+    int bestTier = INT_MAX;
+    for (const auto& r : all_.rows)
+        bestTier = std::min(bestTier, rankTier(r, RedFlagOrder::Last));
+    QCOMPARE(rankTier(*simplest, RedFlagOrder::Last), bestTier);
     for (const auto& r : all_.rows) {
+        if (rankTier(r, RedFlagOrder::Last) != bestTier)
+            continue;
         const auto other = simplicityKey(r.layout, perNode);
         QVERIFY2(key < other || (key == other && simplest->totalSeconds <= r.totalSeconds),
                  qPrintable(describe(r.layout) + " is simpler than " + describe(simplest->layout)));
@@ -221,15 +238,19 @@ void TestSearch::seed004SimplestIsLightSharding()
 
 void TestSearch::resultsAreRankedByTheObjective()
 {
-    for (size_t i = 1; i < all_.rows.size(); ++i)
-        QVERIFY(all_.rows[i - 1].totalSeconds <= all_.rows[i].totalSeconds);
+    // By tier (red flags last, then "fits" before "may not fit"), then by the objective.
+    for (size_t i = 1; i < all_.rows.size(); ++i) {
+        const int before = rankTier(all_.rows[i - 1], RedFlagOrder::Last), after = rankTier(all_.rows[i], RedFlagOrder::Last);
+        QVERIFY(before < after || (before == after && all_.rows[i - 1].totalSeconds <= all_.rows[i].totalSeconds));
+    }
     SearchOptions o;
     o.top = 10;
     o.objective = SearchObjective::Cost;
     o.costPerGpuHour = 2.5;
+    o.redFlags = RedFlagOrder::Mixed;
     const SearchResult r = searchLayouts(plan_, o);
     for (size_t i = 1; i < r.rows.size(); ++i)
-        QVERIFY(r.rows[i - 1].cost <= r.rows[i].cost);
+        QVERIFY(r.rows[i - 1].memoryFit < r.rows[i].memoryFit || r.rows[i - 1].cost <= r.rows[i].cost);
     QVERIFY(std::abs(r.rows.front().cost - 2.5 * r.rows.front().gpuHours) < 1e-6 * r.rows.front().cost);
     // Top 10 plus flagged rows only.
     int flagged = 0;
@@ -404,6 +425,128 @@ void TestSearch::llama405bOnH200sTopRowKeepsTheMargin()
 }
 
 QTEST_GUILESS_MAIN(TestSearch)
+namespace {
+
+// Llama 3.1 405B on 16,384 H200s (issue 22): by speed alone, its first rows put TP across nodes.
+Plan llama405On16kH200()
+{
+    Plan p = planWith("70b-2048-h100.json", {"cluster.gpus=16384", "training.tokens=15.6e12", "training.global_batch_sequences=2048"});
+    p.model = matchModelPreset("llama 3.1 405").preset->model;
+    applyAccelerator(*matchAcceleratorPreset("H200").preset, p.cluster);
+    return p;
+}
+
+// Llama 3.1 405B on 112 H100s: of the layouts that keep the margin, a few fit and most may not.
+Plan llama405On112()
+{
+    Plan p = planWith("70b-512-gpu.json", {"cluster.gpus=112"});
+    p.model = matchModelPreset("llama 3.1 405").preset->model;
+    return p;
+}
+
+}  // namespace
+
+void TestSearch::rowsCarryTheVerdictTheAnalysisGives()
+{
+    // A row's verdict and red flags are the ones the window shows after Apply: the analysis of the
+    // plan with that layout.
+    for (const Plan& plan : {llama405On112(), llama405On16kH200()}) {
+        SearchOptions o;
+        o.top = 12;
+        o.redFlags = RedFlagOrder::Mixed;
+        const SearchResult r = searchLayouts(plan, o);
+        QVERIFY(r.rows.size() >= 5);
+        for (const SearchRow& row : r.rows) {
+            const Analysis a = analyse(withSearchLayout(plan, row.layout));
+            QCOMPARE(row.memoryFit, a.memoryRange.fit);
+            unsigned flags = 0;
+            for (const Warning& w : a.estimate.warnings)
+                if (w.severity == Severity::Warning && w.code != WarningCode::MemoryMayNotFit && w.code != WarningCode::NoFailureAllowance
+                    && w.code != WarningCode::HighMfu && w.code != WarningCode::AcceleratorDiffersFromPreset)
+                    flags |= warningBit(w.code);
+            QCOMPARE(row.redFlags, flags);
+            QCOMPARE(bool(row.redFlags & warningBit(WarningCode::TpSpansNodes)), row.tpAcrossNodes);
+        }
+    }
+}
+
+void TestSearch::redFlagsRankLastByDefault_data()
+{
+    QTest::addColumn<bool>("grouped");
+    QTest::newRow("every layout a row") << false;
+    QTest::newRow("same figures grouped") << true;
+}
+
+void TestSearch::redFlagsRankLastByDefault()
+{
+    QFETCH(bool, grouped);
+    const Plan plan = llama405On16kH200();
+    SearchOptions o;
+    o.top = 80;
+    o.groupEquivalents = grouped;
+    const auto flaggedOf = [](const SearchResult& r) {
+        std::vector<bool> out;
+        for (size_t i = 0; i < r.topRows(); ++i)
+            out.push_back(r.rows[i].redFlags != 0);
+        return out;
+    };
+    // By the objective alone the fastest layouts put TP across nodes...
+    o.redFlags = RedFlagOrder::Mixed;
+    const SearchResult mixed = searchLayouts(plan, o);
+    QVERIFY(mixed.rows[0].redFlags & warningBit(WarningCode::TpSpansNodes));
+    // ... by default they follow every layout without red flags (and some are still listed).
+    o.redFlags = RedFlagOrder::Last;
+    const SearchResult last = searchLayouts(plan, o);
+    const std::vector<bool> flagged = flaggedOf(last);
+    QVERIFY(std::is_sorted(flagged.begin(), flagged.end()));
+    QVERIFY(!flagged.front());
+    QCOMPARE(last.rows[0].memoryFit, MemoryFit::Fits);
+    for (const SearchRow& row : last.rows)
+        if (row.simplest)
+            QCOMPARE(row.redFlags, 0u);
+    // Hidden: none listed, and the count says how many were left out.
+    o.redFlags = RedFlagOrder::Hide;
+    const SearchResult hidden = searchLayouts(plan, o);
+    for (const SearchRow& row : hidden.rows)
+        QCOMPARE(row.redFlags, 0u);
+    QVERIFY(hidden.hiddenRedFlags > 0);
+    QCOMPARE(hidden.fitting + hidden.hiddenRedFlags, last.fitting);
+    const auto j = searchToJson(last);
+    QCOMPARE(j["search"]["red_flag_order"].get<std::string>(), std::string("last"));
+    QCOMPARE(j["search"]["results"][0]["memory"]["verdict"].get<std::string>(), std::string("fits"));
+    QVERIFY(j["search"]["results"][0]["red_flags"].empty());
+}
+
+void TestSearch::mayNotFitNeverLeadsAFittingTier()
+{
+    // 405B on 112 GPUs: layouts that fit and layouts that may not fit, with and without red
+    // flags. Within each red-flag tier every "fits" row ranks before every "may not fit" row,
+    // whatever the objective says; in "mixed", before all of them.
+    const Plan plan = llama405On112();
+    for (RedFlagOrder order : {RedFlagOrder::Last, RedFlagOrder::Mixed}) {
+        SearchOptions o;
+        o.top = 200;
+        o.redFlags = order;
+        const SearchResult r = searchLayouts(plan, o);
+        int counts[3] = {0, 0, 0};
+        std::vector<int> tiers;
+        for (size_t i = 0; i < r.topRows(); ++i) {
+            ++counts[int(r.rows[i].memoryFit)];
+            tiers.push_back(rankTier(r.rows[i], order));
+        }
+        QVERIFY(counts[int(MemoryFit::Fits)] > 0 && counts[int(MemoryFit::MayNotFit)] > 0);
+        QVERIFY(std::is_sorted(tiers.begin(), tiers.end()));
+        if (order == RedFlagOrder::Mixed)
+            QCOMPARE(r.rows[0].memoryFit, MemoryFit::Fits);
+        // The JSON marks each row.
+        const auto j = searchToJson(r);
+        bool marked = false;
+        for (const auto& row : j["search"]["results"])
+            marked = marked || row["memory"]["verdict"].get<std::string>() == "may not fit";
+        QVERIFY(marked);
+    }
+}
+
 #include "tst_search.moc"
 
 // Grouped: --top N ranks N distinct options; every layout folded into a row has that row's

@@ -3,6 +3,7 @@
 // as one undo step, the table sorts by step time, the Pareto points are a subset of the
 // layouts and none dominates another, selection follows between table and scatter plot, and
 // results go stale (not recomputed) when the plan changes.
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -16,6 +17,8 @@
 
 #include "../PixelCount.h"
 #include "core/base/Units.h"
+#include "core/planfile/PlanFile.h"
+#include "core/presets/Presets.h"
 #include "core/search/LayoutSearch.h"
 #include "render/style/Theme.h"
 #include "ui/document/PlanDocument.h"
@@ -32,6 +35,24 @@ bool runSearch(SearchPanel& panel)
     QSignalSpy finished(&panel, &SearchPanel::searchFinished);
     panel.startSearch();
     return finished.wait(kTimeoutMs) || finished.count() == 1;
+}
+
+// Llama 3.1 405B on 16,384 H200s (issue 22): the fastest layouts put TP across nodes.
+trainplan::Plan llama405On16kH200()
+{
+    trainplan::Plan p = trainplan::loadPlanFile(TRAINPLAN_SOURCE_DIR "/examples/70b-2048-h100.json");
+    p.model = trainplan::matchModelPreset("llama 3.1 405").preset->model;
+    trainplan::applyAccelerator(*trainplan::matchAcceleratorPreset("H200").preset, p.cluster);
+    p.cluster.gpus = 16384;
+    p.training.tokens = 15.6e12;
+    p.training.globalBatchSequences = 2048;
+    return p;
+}
+
+void chooseRedFlags(SearchPanel& panel, trainplan::RedFlagOrder order)
+{
+    QComboBox* filter = panel.redFlagFilter();
+    filter->setCurrentIndex(filter->findData(int(order)));
 }
 
 void showPanel(SearchPanel& panel)
@@ -57,6 +78,7 @@ private slots:
     void destroyingDuringASearchIsSafe();
     void plotDrawsTheFrontAndHoverNamesTheLayout();
     void repeatedSearchesLeakNothing();
+    void redFlagFilterOrdersAndHidesFlaggedLayouts();
     void screenshot();
 };
 
@@ -369,6 +391,45 @@ void TestSearchPanel::repeatedSearchesLeakNothing()
 #endif
 }
 
+void TestSearchPanel::redFlagFilterOrdersAndHidesFlaggedLayouts()
+{
+    PlanDocument doc;
+    doc.applyPlan(llama405On16kH200(), "Llama 3.1 405B on 16,384 H200s");
+    SearchPanel panel(&doc);
+    const auto flaggedRows = [&] {
+        std::vector<bool> flagged;
+        for (size_t i = 0; i < panel.result().topRows(); ++i)
+            flagged.push_back(panel.result().rows[i].redFlags != 0);
+        return flagged;
+    };
+
+    // The window's default is "last": no flagged row before an unflagged one, and the first fits.
+    QCOMPARE(trainplan::RedFlagOrder(panel.redFlagFilter()->currentData().toInt()), trainplan::RedFlagOrder::Last);
+    QVERIFY(runSearch(panel));
+    const std::vector<bool> last = flaggedRows();
+    QVERIFY(!last.empty());
+    QVERIFY(std::is_sorted(last.begin(), last.end()));
+    QVERIFY(!last.front());
+    QCOMPARE(panel.result().rows[0].memoryFit, trainplan::MemoryFit::Fits);
+    const QString firstFlags = panel.resultsModel()->data(panel.resultsModel()->index(0, SearchResultsModel::Flags), Qt::DisplayRole).toString();
+    QVERIFY(!firstFlags.contains("TP_SPANS_NODES"));
+
+    // "mixed": by the objective alone, so the faster TP-across-nodes layouts lead, marked.
+    chooseRedFlags(panel, trainplan::RedFlagOrder::Mixed);
+    QVERIFY(runSearch(panel));
+    QVERIFY(panel.result().rows[0].redFlags & trainplan::warningBit(trainplan::WarningCode::TpSpansNodes));
+    QVERIFY(panel.resultsModel()->data(panel.resultsModel()->index(0, SearchResultsModel::Flags), Qt::DisplayRole).toString().contains("TP_SPANS_NODES"));
+
+    // "hide": none is listed, and the status line says how many were left out.
+    chooseRedFlags(panel, trainplan::RedFlagOrder::Hide);
+    QVERIFY(runSearch(panel));
+    const std::vector<bool> hidden = flaggedRows();
+    QVERIFY(!hidden.empty());
+    QVERIFY(std::none_of(hidden.begin(), hidden.end(), [](bool f) { return f; }));
+    QVERIFY(panel.result().hiddenRedFlags > 0);
+    QVERIFY(panel.statusText().contains("red flags hidden"));
+}
+
 void TestSearchPanel::screenshot()
 {
     // Set TRAINPLAN_SCREENSHOT_DIR to keep the picture for a look.
@@ -387,6 +448,23 @@ void TestSearchPanel::screenshot()
     QCOMPARE(image.size(), QSize(900, 500));
     if (!dir.isEmpty()) {
         QVERIFY(image.save(dir + "/searchpanel.png"));
+        {
+            // Llama 3.1 405B on 96 H100s: every layout that keeps the margin may not fit.
+            PlanDocument tight;
+            trainplan::Plan p = trainplan::loadPlanFile(TRAINPLAN_SOURCE_DIR "/examples/70b-512-gpu.json");
+            p.model = trainplan::matchModelPreset("llama 3.1 405").preset->model;
+            p.cluster.gpus = 96;
+            tight.applyPlan(p, "405B on 96 GPUs");
+            SearchPanel mayNotFit(&tight);
+            mayNotFit.resize(1100, 500);
+            mayNotFit.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&mayNotFit));
+            QVERIFY(runSearch(mayNotFit));
+            QCOMPARE(mayNotFit.result().rows[0].memoryFit, trainplan::MemoryFit::MayNotFit);
+            mayNotFit.selectRow(0);
+            QCoreApplication::processEvents();
+            QVERIFY(mayNotFit.grab().save(dir + "/searchpanel-maynotfit.png"));
+        }
         doc.edit("More tokens", [](trainplan::Plan& p) { p.training.tokens *= 2; });
         QCoreApplication::processEvents();
         QVERIFY(panel.grab().save(dir + "/searchpanel-stale.png"));

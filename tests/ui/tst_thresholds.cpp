@@ -17,11 +17,12 @@ using namespace trainplan;
 
 namespace {
 
-// The memory margin at which the default plan's fullest GPU is exactly tight, nudged by `nudge`.
-double tightMargin(double nudge)
+// The memory margin at which the default plan's range's high end is exactly what is usable
+// (capacity less the margin), nudged by `nudge`: above it the plan may not fit.
+double mayNotFitMargin(double nudge)
 {
-    const Estimate e = analyse(defaultPlan()).estimate;
-    return e.headroomBytes / (kTightMemoryMargins * e.capacityBytes) * (1 + nudge);
+    const Analysis a = analyse(defaultPlan());
+    return (1.0 - a.memoryRange.highBytes / a.estimate.capacityBytes) * (1 + nudge);
 }
 
 }  // namespace
@@ -30,34 +31,36 @@ class TestThresholds : public QObject {
     Q_OBJECT
 
 private slots:
-    void memoryCardTurnsWhereTheCoreSaysTight_data();
-    void memoryCardTurnsWhereTheCoreSaysTight();
+    void memoryCardTurnsWhereTheRangeMayNotFit_data();
+    void memoryCardTurnsWhereTheRangeMayNotFit();
     void memoryCardIsRedWhenAStageDoesNotFit();
     void bubbleCardTurnsAtTheLargeBubble();
-    void reportNamesTheTightStagesTheWindowColours();
+    void reportAndChartWordTheVerdictTheWindowColours();
 };
 
-void TestThresholds::memoryCardTurnsWhereTheCoreSaysTight_data()
+void TestThresholds::memoryCardTurnsWhereTheRangeMayNotFit_data()
 {
-    // The margin moves the threshold: a view with a fixed "90 % full" of its own stays green
-    // here (the default plan's GPU is 30 % full) and fails the tight row.
+    // The margin moves the line the range is read against: a view with a threshold of its own
+    // (a fixed "90 % full", or the point figure against capacity) fails one of the rows.
     QTest::addColumn<double>("margin");
     QTest::addColumn<int>("verdict");
-    QTest::newRow("just below tight") << tightMargin(-1e-6) << int(Verdict::Fine);
-    QTest::newRow("just tight") << tightMargin(1e-6) << int(Verdict::Warning);
+    QTest::newRow("high end just within usable") << mayNotFitMargin(-1e-6) << int(Verdict::Fine);
+    QTest::newRow("high end just above usable") << mayNotFitMargin(1e-6) << int(Verdict::Warning);
 }
 
-void TestThresholds::memoryCardTurnsWhereTheCoreSaysTight()
+void TestThresholds::memoryCardTurnsWhereTheRangeMayNotFit()
 {
     QFETCH(double, margin);
     QFETCH(int, verdict);
     PlanDocument doc;
     SummaryPanel summary(&doc);
     doc.edit("margin", [&](Plan& p) { p.training.memoryMarginFraction = margin; });
-    QCOMPARE(int(memoryVerdict(doc.estimate())), verdict);
+    QCOMPARE(int(memoryVerdict(doc.analysis().memoryRange)), verdict);
     const SummaryCard* card = summary.card("memory");
     QCOMPARE(card->fillColor(), theme::verdict(Verdict(verdict), theme::ok()));
-    QCOMPARE(card->accent(), QColor());  // the value itself turns only when it does not fit
+    // The value turns amber with the fill when it may not fit, and the detail names the verdict.
+    QCOMPARE(card->accent(), Verdict(verdict) == Verdict::Fine ? QColor() : theme::verdict(Verdict(verdict), theme::ok()));
+    QVERIFY(card->detailText().contains(QString::fromLatin1(memoryFitName(doc.analysis().memoryRange.fit))));
 }
 
 void TestThresholds::memoryCardIsRedWhenAStageDoesNotFit()
@@ -65,7 +68,7 @@ void TestThresholds::memoryCardIsRedWhenAStageDoesNotFit()
     PlanDocument doc;
     SummaryPanel summary(&doc);
     doc.edit("small GPUs", [](Plan& p) { p.cluster.memoryBytesPerGpu = 20e9; });
-    QCOMPARE(memoryVerdict(doc.estimate()), Verdict::Error);
+    QCOMPARE(memoryVerdict(doc.analysis().memoryRange), Verdict::Error);
     QCOMPARE(summary.card("memory")->fillColor(), theme::severity(Severity::Error));
     QCOMPARE(summary.card("memory")->accent(), theme::severity(Severity::Error));
 }
@@ -89,17 +92,19 @@ void TestThresholds::bubbleCardTurnsAtTheLargeBubble()
     QCOMPARE(seen[1], Verdict::Warning);
 }
 
-void TestThresholds::reportNamesTheTightStagesTheWindowColours()
+void TestThresholds::reportAndChartWordTheVerdictTheWindowColours()
 {
-    // The report's risks list a tight stage exactly when the window's memory card is amber.
+    // The report's risks list MEMORY_MAY_NOT_FIT, the slides' memory table and the memory chart
+    // name "may not fit", exactly when the window's memory card is amber.
     for (const double nudge : {-1e-6, 1e-6}) {
         PlanDocument doc;
         SummaryPanel summary(&doc);
-        doc.edit("margin", [&](Plan& p) { p.training.memoryMarginFraction = tightMargin(nudge); });
+        doc.edit("margin", [&](Plan& p) { p.training.memoryMarginFraction = mayNotFitMargin(nudge); });
         const ReportContext report(doc.analysis());
         const bool amber = summary.card("memory")->fillColor() == theme::severity(Severity::Warning);
-        const bool listed = reviewhtml::risks(report).contains("near capacity");
-        QCOMPARE(listed, amber);
+        QCOMPARE(reviewhtml::risks(report).contains("MEMORY_MAY_NOT_FIT"), amber);
+        QCOMPARE(reviewhtml::memoryTable(report).contains("may not fit"), amber);
+        QCOMPARE(report.memoryChart().warningTitle().startsWith("May not fit"), amber);
         QCOMPARE(amber, nudge > 0);
     }
 }

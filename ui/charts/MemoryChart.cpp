@@ -15,7 +15,7 @@ MemoryChart::MemoryChart(PlanDocument* document, QWidget* parent)
 void MemoryChart::refresh()
 {
     painter_.setEstimate(doc_->estimate());
-    painter_.setRange(doc_->analysis().memoryRange.lowBytes, doc_->analysis().memoryRange.highBytes);
+    painter_.setRange(doc_->analysis().memoryRange);
     update();
 }
 

@@ -598,6 +598,18 @@ void RealityCheckView::fill()
     // The colour answers "is the median within the gate".
     const bool pass = trainplan::realityErrorVerdict(s.medianAbsError) == trainplan::Verdict::Fine;
     const int notGated = int(s.rows.size()) - s.gatedCount;
+    // The memory verdict of the published layouts (all of which trained): "does not fit" in red.
+    const std::array<int, 3> fit = trainplan::realityFitCounts(s);
+    const QString verdicts = tr(" Memory verdicts of the %1 published layouts: %2 fit, %3 may not fit, "
+                                "<font color='%4'>%5 do not fit</font>.")
+                                 .arg(fit[0] + fit[1] + fit[2])
+                                 .arg(fit[0])
+                                 .arg(fit[1])
+                                 .arg(theme::verdict(trainplan::memoryVerdict(fit[2] > 0 ? trainplan::MemoryFit::DoesNotFit
+                                                                                        : trainplan::MemoryFit::Fits),
+                                          theme::ink())
+                                          .name())
+                                 .arg(fit[2]);
     summaryLabel_->setText(
         tr("<b>Median error <font color='%1'>%2 %</font>, worst %3 % (%4)</b> over %5 published, measured runs (%6), with the "
            "calibration the presets carry.%7")
@@ -609,7 +621,8 @@ void RealityCheckView::fill()
             .arg(tr("Megatron-LM papers of 2021–22; Megatron-Core on H100, BigScience and MegaScale"))
             .arg(notGated > 0
                     ? tr(" %n more shown grey: evaluated, not gated (a workload or stack the plan cannot describe).", nullptr, notGated)
-                    : QString()));
+                    : QString())
+            + verdicts);
     setPlotMetric(plotMetric_);
 }
 

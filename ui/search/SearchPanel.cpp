@@ -167,6 +167,14 @@ QWidget* SearchPanel::buildOptions()
         s->setGroupSeparatorShown(true);
         s->setSuffix(QString::fromStdString(trainplan::shownUnit(batch).suffix));
     }
+    redFlags_ = new QComboBox;
+    redFlags_->setObjectName("redFlagFilter");
+    redFlags_->addItem(tr("Red flags last"), int(trainplan::RedFlagOrder::Last));
+    redFlags_->addItem(tr("Hide red flags"), int(trainplan::RedFlagOrder::Hide));
+    redFlags_->addItem(tr("Red flags mixed"), int(trainplan::RedFlagOrder::Mixed));
+    redFlags_->setToolTip(tr("Layouts that raise red flags (TP across nodes, a large bubble, DP not hidden...): ranked after every "
+                             "layout without them, left out, or ranked by the objective alone. \"May not fit\" layouts always "
+                             "rank after the ones that fit."));
     top_ = new QSpinBox;
     top_->setRange(1, 10000);
     top_->setValue(50);
@@ -182,6 +190,7 @@ QWidget* SearchPanel::buildOptions()
     first->addWidget(dash_);
     first->addWidget(batchMax_);
     first->addSpacing(8);
+    first->addWidget(redFlags_);
     first->addWidget(top_);
     first->addStretch(1);
 
@@ -228,6 +237,7 @@ trainplan::SearchOptions SearchPanel::options() const
     o.objective = trainplan::SearchObjective(objective_->currentData().toInt());
     o.costPerGpuHour = o.objective == trainplan::SearchObjective::Cost ? dollars_->value() : 0.0;
     o.top = top_->value();
+    o.redFlags = trainplan::RedFlagOrder(redFlags_->currentData().toInt());
     if (batchMode_->currentIndex() == 1) {
         o.minGlobalBatch = std::min(batchMin_->value(), batchMax_->value());
         o.maxGlobalBatch = std::max(batchMin_->value(), batchMax_->value());
@@ -241,6 +251,7 @@ void SearchPanel::setOptions(const trainplan::SearchOptions& o)
     if (o.costPerGpuHour > 0)
         dollars_->setValue(o.costPerGpuHour);
     top_->setValue(o.top);
+    redFlags_->setCurrentIndex(redFlags_->findData(int(o.redFlags)));
     const bool range = o.minGlobalBatch > 0 || o.maxGlobalBatch > 0;
     batchMode_->setCurrentIndex(range ? 1 : 0);
     if (range) {
@@ -317,6 +328,8 @@ void SearchPanel::onFinished()
                                                            : tr("%1 k").arg(rate / trainplan::units::kilo, 0, 'f', 0))
                        .arg(r.rows.size())
                        .arg(r.paretoCount);
+    if (r.redFlagOrder == trainplan::RedFlagOrder::Hide && r.hiddenRedFlags > 0)
+        text += tr(" · %1 with red flags hidden").arg(QString::fromStdString(trainplan::formatInteger(double(r.hiddenRedFlags))));
     if (r.cancelled)
         text = tr("Cancelled: partial results. ") + text;
     else if (r.fitting == 0)

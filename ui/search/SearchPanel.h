@@ -34,6 +34,7 @@ public:
     ~SearchPanel() override;
 
     trainplan::SearchOptions options() const;
+    QComboBox* redFlagFilter() const { return redFlags_; }
     void setOptions(const trainplan::SearchOptions& options);
 
     bool isRunning() const;
@@ -97,6 +98,7 @@ private:
     QComboBox* objective_;
     QDoubleSpinBox* dollars_;
     QComboBox* batchMode_;
+    QComboBox* redFlags_;  // where red-flagged layouts go (SearchOptions::redFlags)
     QSpinBox* batchMin_;
     QSpinBox* batchMax_;
     QLabel* dash_;

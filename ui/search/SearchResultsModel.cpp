@@ -4,6 +4,7 @@
 #include <QFont>
 #include <QLocale>
 
+#include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
 #include "core/base/Units.h"
 #include "render/style/Theme.h"
@@ -94,8 +95,12 @@ QString SearchResultsModel::flagsText(const trainplan::SearchRow& row)
         flags << tr("Pareto");
     if (row.simplest)
         flags << tr("simplest");
-    if (row.tpAcrossNodes)
-        flags << tr("TP across nodes");
+    // The memory verdict's words (MemoryFit.h) when not "fits", then the red flags by code.
+    if (row.memoryFit != trainplan::MemoryFit::Fits)
+        flags << QString::fromLatin1(trainplan::memoryFitName(row.memoryFit));
+    for (int code = 0; code < trainplan::kWarningCodeCount; ++code)
+        if (row.redFlags & trainplan::warningBit(trainplan::WarningCode(code)))
+            flags << QString::fromLatin1(trainplan::codeName(trainplan::WarningCode(code)));
     return flags.join(QStringLiteral(", "));
 }
 
@@ -175,7 +180,10 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (stale_)
             return theme::quiet();
-        if (index.column() == Flags && r.tpAcrossNodes)
+        // The verdict's colour (analysis/Thresholds.h) on the memory and flags; red flags amber.
+        if ((index.column() == Flags || index.column() == MemoryGb) && r.memoryFit != trainplan::MemoryFit::Fits)
+            return theme::verdict(trainplan::memoryVerdict(r.memoryFit), QColor());
+        if (index.column() == Flags && r.redFlags != 0)
             return theme::severity(trainplan::Severity::Warning);
         return {};
     case Qt::FontRole:
@@ -188,8 +196,17 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (index.row() == currentRow_)
             return tr("The plan's current layout");
-        if (r.tpAcrossNodes && index.column() == Flags)
-            return tr("Tensor parallelism spans nodes: its collectives cross the slower network");
+        if (index.column() == Flags && (r.redFlags != 0 || r.memoryFit != trainplan::MemoryFit::Fits)) {
+            QStringList lines;
+            if (r.memoryFit == trainplan::MemoryFit::MayNotFit)
+                lines << tr("May not fit: the memory range straddles capacity less the margin; apply it to see the range and what "
+                            "would settle it");
+            if (r.tpAcrossNodes)
+                lines << tr("Tensor parallelism spans nodes: its collectives cross the slower network");
+            if (r.redFlags != 0)
+                lines << tr("Red flags rank after every layout without them unless the filter says otherwise");
+            return lines.join(QStringLiteral("\n"));
+        }
         return {};
     }
     return {};

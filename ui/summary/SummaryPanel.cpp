@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/analysis/MemoryFitSentence.h"
 #include "core/analysis/PlanUnknowns.h"
 #include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
@@ -123,7 +124,7 @@ QString SummaryPanel::tooltipHtml(const QString& id) const
                        "end.")
                         .arg(q(formatBytes(r.lowBytes)), q(formatBytes(r.highBytes)),
                             q(unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)), q(formatPercent(r.modelErrorAbove, 0))))
-                + "</p>";
+                + "</p><p>" + markup::escaped(q(memoryFitSentence(r))) + "</p>";
         }
         html += "<table cellspacing=4>";
         for (const auto& stepId : e.stepIds) {
@@ -210,12 +211,14 @@ void SummaryPanel::refresh()
             .arg(q(formatInteger(double(t.time.steps))), q(pluralNoun(double(t.time.steps), "step")))
             .arg(otherName)
             .arg(q(formatSeconds(other.time.stepSeconds))));
-    // Colours are the core's verdicts (analysis/Thresholds.h): tight memory is amber, a GPU over capacity red.
-    const Verdict memory = memoryVerdict(e);
+    // Colours are the core's verdicts (analysis/Thresholds.h): the memory range's verdict
+    // (MemoryFit.h), amber when it may not fit, red when it does not; the words are the JSON's.
+    const MemoryRange& memoryRange = doc_->analysis().memoryRange;
+    const Verdict memory = memoryVerdict(memoryRange);
     const QColor memColor = theme::verdict(memory, theme::ok());
     card("memory")->setValue(q(formatBytes(e.perGpu.total)),
-        tr("of %1 (stage %2)").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1),
-        memory == Verdict::Error ? memColor : QColor());
+        tr("of %1 (stage %2) · %3").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1).arg(q(memoryFitName(memoryRange.fit))),
+        memory == Verdict::Fine ? QColor() : memColor);
     card("memory")->setFill(e.perGpu.total / e.capacityBytes, memColor);
     card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)),
         tr("m = %1").arg(q(countOf(double(e.pipeline.microbatches), "micro-batch", "micro-batches"))),
