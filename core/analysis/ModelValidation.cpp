@@ -3,6 +3,7 @@
 // lowest median |error| over its training rows, so the folds cost no further predictions.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -61,12 +62,35 @@ json statsToJson(const ErrorStats& s)
     return json{{"count", s.count}, {"median_abs_error", s.median}, {"p90_abs_error", s.p90}, {"mean_optimism", s.meanSigned}};
 }
 
+json rangeToJson(const RangeScore& s)
+{
+    return json{{"count", s.count}, {"coverage", s.coverage}, {"median_width", s.medianWidth}};
+}
+
 json groupsToJson(const std::vector<std::pair<std::string, ErrorStats>>& groups)
 {
     json out = json::object();
     for (const auto& [key, stats] : groups)
         out[key] = statsToJson(stats);
     return out;
+}
+
+// Each row against its own band, as setPredictedRange() applies one: widened to hold the
+// prediction itself, then [fastest x e^logLow, slowest x e^logHigh].
+RangeScore scoreOf(const std::vector<std::pair<const StepResidual*, StepErrorBand>>& judged)
+{
+    RangeScore score;
+    std::vector<double> widths;
+    int inside = 0;
+    for (const auto& [r, band] : judged) {
+        const double lo = r->logFastest + std::min(band.logLow, 0.0), hi = r->logSlowest + std::max(band.logHigh, 0.0);
+        inside += r->log >= lo && r->log <= hi;
+        widths.push_back(std::exp(hi - lo));
+    }
+    score.count = int(judged.size());
+    score.coverage = judged.empty() ? 0.0 : double(inside) / double(judged.size());
+    score.medianWidth = medianOf(widths);
+    return score;
 }
 
 }  // namespace
@@ -85,6 +109,58 @@ ErrorStats errorStats(const std::vector<RealityRow>& rows)
     s.p90 = percentileOf(errors, 0.9);
     s.meanSigned = s.count > 0 ? signedSum / s.count : 0.0;
     return s;
+}
+
+StepResidual stepResidual(const RealityRow& row)
+{
+    return StepResidual{row.id, row.family, row.logStepResidual, row.logStepFastest, row.logStepSlowest};
+}
+
+StepErrorBand conformalBand(const std::vector<StepResidual>& residuals, double coverage, ConformalWeights weights)
+{
+    StepErrorBand band;
+    band.coverage = coverage;
+    const size_t n = residuals.size();
+    std::map<std::string, int> familyRows;
+    for (const auto& r : residuals)
+        ++familyRows[r.family];
+    // Weights summing to n; per family, each family's to n / families.
+    std::vector<std::pair<double, double>> sorted;  // residual, weight
+    for (const auto& r : residuals)
+        sorted.emplace_back(
+            r.log, weights == ConformalWeights::PerFamily ? double(n) / (double(familyRows.size()) * familyRows[r.family]) : 1.0);
+    std::sort(sorted.begin(), sorted.end());
+    // The level each one-sided end reaches, with the finite-sample correction of split conformal
+    // (the new run counts as one more row of average weight); a small slack so a level that is a
+    // whole number in exact arithmetic is not missed by rounding.
+    const double target = (1.0 - (1.0 - coverage) / 2.0) * double(n + 1) - 1e-9;
+    band.logHigh = std::numeric_limits<double>::infinity();
+    band.logLow = -std::numeric_limits<double>::infinity();
+    double below = 0.0;
+    for (const auto& [value, weight] : sorted) {
+        below += weight;
+        if (below >= target) {
+            band.logHigh = value;
+            break;
+        }
+    }
+    double above = 0.0;
+    for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
+        above += it->second;
+        if (above >= target) {
+            band.logLow = it->first;
+            break;
+        }
+    }
+    return band;
+}
+
+RangeScore rangeScore(const std::vector<StepResidual>& residuals, const StepErrorBand& band)
+{
+    std::vector<std::pair<const StepResidual*, StepErrorBand>> judged;
+    for (const auto& r : residuals)
+        judged.emplace_back(&r, band);
+    return scoreOf(judged);
 }
 
 ModelValidation validateModel(const std::vector<RealityCase>& cases, const std::atomic<bool>* cancel)
@@ -179,10 +255,28 @@ ModelValidation validateModel(const std::vector<RealityCase>& cases, const std::
     v.outOfSample = errorStats(heldOut);
     v.outOfSampleByAccelerator = grouped(heldOut, accelerators);
     v.outOfSampleByFramework = grouped(heldOut, frameworks);
-    int inside = 0;
+
+    // The step-time range: the band the held-out residuals give, the shipped band on the rows as
+    // the app predicts them, and each family against a band from the other families alone.
+    for (const auto& r : rows[all])
+        v.inSampleResiduals.push_back(stepResidual(r));
     for (const auto& r : heldOut)
-        inside += r.inRange;
-    v.rangeCoverage = heldOut.empty() ? 0.0 : double(inside) / heldOut.size();
+        v.heldOutResiduals.push_back(stepResidual(r));
+    const double coverage = stepErrorBand().coverage;
+    v.band = conformalBand(v.heldOutResiduals, coverage);
+    v.inSampleRange = rangeScore(v.inSampleResiduals, stepErrorBand());
+    std::vector<std::pair<const StepResidual*, StepErrorBand>> judged;
+    for (const auto& family : familyNames) {
+        std::vector<StepResidual> others;
+        for (const auto& r : v.heldOutResiduals)
+            if (r.family != family)
+                others.push_back(r);
+        const StepErrorBand band = conformalBand(others, coverage);
+        for (const auto& r : v.heldOutResiduals)
+            if (r.family == family)
+                judged.emplace_back(&r, band);
+    }
+    v.outOfSampleRange = scoreOf(judged);
     return v;
 }
 
@@ -195,18 +289,20 @@ json modelValidationToJson(const ModelValidation& v)
                          {"kernel_overhead_us", f.fitted.kernelOverheadSeconds * units::microsecondsPerSecond},
                          {"held_out", statsToJson(f.heldOut)}});
     return json{{"model_validation",
-                 {{"fitted",
-                   {{"matmul_scale", v.fitted.matmulScale},
-                    {"kernel_overhead_us", v.fitted.kernelOverheadSeconds * units::microsecondsPerSecond}}},
-                  {"in_sample", statsToJson(v.inSample)},
-                  {"out_of_sample", statsToJson(v.outOfSample)},
-                  {"in_sample_by_accelerator", groupsToJson(v.inSampleByAccelerator)},
-                  {"out_of_sample_by_accelerator", groupsToJson(v.outOfSampleByAccelerator)},
-                  {"in_sample_by_framework", groupsToJson(v.inSampleByFramework)},
-                  {"out_of_sample_by_framework", groupsToJson(v.outOfSampleByFramework)},
-                  {"in_sample_by_family", groupsToJson(v.inSampleByFamily)},
-                  {"range_coverage", v.rangeCoverage},
-                  {"folds", std::move(folds)}}}};
+        {{"fitted",
+             {{"matmul_scale", v.fitted.matmulScale},
+                 {"kernel_overhead_us", v.fitted.kernelOverheadSeconds * units::microsecondsPerSecond}}},
+            {"in_sample", statsToJson(v.inSample)}, {"out_of_sample", statsToJson(v.outOfSample)},
+            {"in_sample_by_accelerator", groupsToJson(v.inSampleByAccelerator)},
+            {"out_of_sample_by_accelerator", groupsToJson(v.outOfSampleByAccelerator)},
+            {"in_sample_by_framework", groupsToJson(v.inSampleByFramework)},
+            {"out_of_sample_by_framework", groupsToJson(v.outOfSampleByFramework)},
+            {"in_sample_by_family", groupsToJson(v.inSampleByFamily)}, {"range_coverage", v.outOfSampleRange.coverage},
+            {"step_error_band",
+                {{"coverage", v.band.coverage}, {"log_low", v.band.logLow}, {"log_high", v.band.logHigh},
+                    {"shipped_log_low", stepErrorBand().logLow}, {"shipped_log_high", stepErrorBand().logHigh}}},
+            {"range_in_sample", rangeToJson(v.inSampleRange)}, {"range_out_of_sample", rangeToJson(v.outOfSampleRange)},
+            {"folds", std::move(folds)}}}};
 }
 
 }  // namespace trainplan

@@ -310,6 +310,13 @@ RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& kn
     row.high = row.predicted * std::max(slow, fast);
     row.inRange = row.measured >= row.low && row.measured <= row.high;
     row.error = (row.predicted - row.measured) / row.measured;
+    if (rc.metric != RealityMetric::PeakMemoryGib && p.stepSeconds > 0 && row.predicted > 0) {
+        // A throughput is work / step: its predicted / measured is the step's measured / predicted.
+        const double ratio = row.predicted / row.measured;
+        row.logStepResidual = isThroughputMetric(rc.metric) ? std::log(ratio) : -std::log(ratio);
+        row.logStepFastest = std::log(p.range.fastestStepSeconds / p.stepSeconds);
+        row.logStepSlowest = std::log(p.range.slowestStepSeconds / p.stepSeconds);
+    }
     return row;
 }
 
@@ -333,6 +340,14 @@ RealitySummary summarise(const std::vector<RealityCase>& cases)
     }
     s.gatedCount = int(gated.size());
     s.medianAbsError = median(gated);
+    std::vector<StepResidual> steps;
+    for (const auto& row : s.rows)
+        if (row.gated && row.metric != RealityMetric::PeakMemoryGib)
+            steps.push_back(stepResidual(row));
+    const RangeScore range = rangeScore(steps, stepErrorBand());
+    s.rangeCount = range.count;
+    s.rangeCoverage = range.coverage;
+    s.medianRangeWidth = range.medianWidth;
     return s;
 }
 
@@ -389,6 +404,11 @@ json realityCheckToJson(const RealitySummary& s)
                   {"median_abs_error", s.medianAbsError},
                   {"worst_abs_error", s.worstAbsError},
                   {"worst_id", s.worstId},
+                  {"range_count", s.rangeCount},
+                  {"range_coverage", s.rangeCoverage},
+                  {"median_range_width", s.medianRangeWidth},
+                  {"step_error_band",
+                      {{"coverage", stepErrorBand().coverage}, {"log_low", stepErrorBand().logLow}, {"log_high", stepErrorBand().logHigh}}},
                   {"rows", std::move(rows)}}}};
 }
 

@@ -78,6 +78,11 @@ struct RealityRow {
     // the measured figure lies inside it.
     double low = 0, high = 0;
     bool inRange = true;
+    // In the step's direction, for the model-error band (StepErrorBand): ln(measured step /
+    // predicted step) (a throughput's ratio inverted), and the unknowns' envelope as
+    // ln(fastest / predicted) <= 0 <= ln(slowest / predicted). Zero for memory rows.
+    double logStepResidual = 0;
+    double logStepFastest = 0, logStepSlowest = 0;
 };
 
 struct RealitySummary {
@@ -86,6 +91,11 @@ struct RealitySummary {
     double medianAbsError = 0;  // over gated rows
     double worstAbsError = 0;
     std::string worstId;
+    // The gated step-time rows (not memory) against their predicted range (rangeScore() with the
+    // shipped band): the share inside and the median high / low.
+    int rangeCount = 0;
+    double rangeCoverage = 0;
+    double medianRangeWidth = 0;
 };
 
 // Megatron-LM as the 2021-2022 papers ran it (see the rules above).
@@ -127,6 +137,37 @@ struct FamilyFold {
     ErrorStats heldOut;       // this family's gated throughput rows, predicted with those knobs
 };
 
+// One gated row's residual and unknowns' envelope in the step's log (RealityRow's log fields).
+struct StepResidual {
+    std::string id;
+    std::string family;
+    double log = 0;         // ln(measured step / predicted step)
+    double logFastest = 0;  // ln(fastest variant / predicted step), <= 0
+    double logSlowest = 0;  // ln(slowest variant / predicted step), >= 0
+};
+StepResidual stepResidual(const RealityRow& row);
+
+// The split-conformal band of a set of residuals at a two-sided coverage 1 - alpha (Lei et al.
+// 2018, JASA 113:1094, Sec. 2.2; with leave-one-family-out residuals it is CV+ by groups, Barber,
+// Candes, Ramdas & Tibshirani 2021, Ann. Statist. 49:486): the upper end is the smallest residual
+// whose cumulative weight reaches (1 - alpha/2)(n + 1), the lower end the mirror image, so with
+// equal weights they are the ceil((n+1)(1-alpha/2))-th smallest and floor((n+1) alpha/2)-th
+// smallest residuals. Too few residuals for the level give an unbounded end (+-infinity).
+// PerFamily weighs each row 1 / (rows of its family), rescaled to sum to n, so that a source with
+// many rows does not set the band alone; StepTimeRange.cpp says why the shipped band does not.
+enum class ConformalWeights { PerRow, PerFamily };
+StepErrorBand conformalBand(
+    const std::vector<StepResidual>& residuals, double coverage, ConformalWeights weights = ConformalWeights::PerRow);
+
+// How a band does on rows: the share whose measured step lies inside [fastest x e^logLow,
+// slowest x e^logHigh] (the range setPredictedRange() gives) and the median high / low of it.
+struct RangeScore {
+    int count = 0;
+    double coverage = 0;
+    double medianWidth = 0;
+};
+RangeScore rangeScore(const std::vector<StepResidual>& residuals, const StepErrorBand& band);
+
 // In-sample (fitted on every gated throughput row, evaluated on them) and leave-one-family-out
 // (each family predicted with knobs fitted on the others) error, overall and per accelerator and
 // framework profile: what the reality-check view shows beside the table.
@@ -138,7 +179,15 @@ struct ModelValidation {
     std::vector<std::pair<std::string, ErrorStats>> inSampleByAccelerator, outOfSampleByAccelerator;
     std::vector<std::pair<std::string, ErrorStats>> inSampleByFramework, outOfSampleByFramework;
     std::vector<std::pair<std::string, ErrorStats>> inSampleByFamily;  // out of sample: folds[].heldOut
-    double rangeCoverage = 0;       // share of held-out rows whose measured figure lies in the range
+    // The step-time range. Residuals of every gated row as the app predicts it (fitted knobs)
+    // and of every held-out row of the folds; band: conformalBand() of the held-out residuals at
+    // the shipped band's coverage, what stepErrorBand() must equal (tst_realitycheck).
+    std::vector<StepResidual> inSampleResiduals, heldOutResiduals;
+    StepErrorBand band;
+    RangeScore inSampleRange;  // the shipped band on the rows as the app predicts them
+    // Each family's held-out rows against the band of the other families' held-out residuals
+    // alone: nothing of the family judged went into its range.
+    RangeScore outOfSampleRange;
 };
 
 // The knob grid the fit searches (matmul scale x kernel overhead), minimising each family's median
@@ -150,8 +199,10 @@ nlohmann::json modelValidationToJson(const ModelValidation& validation);
 
 const char* realityMetricName(RealityMetric metric);
 
-// {"reality_check": {gated, median_abs_error, worst_abs_error, worst_id, rows: [{id, location,
-// metric, predicted, measured, error, gated, fits}]}}: the table and scatter plot's data.
+// {"reality_check": {gated, median_abs_error, worst_abs_error, worst_id, range_count,
+// range_coverage, median_range_width, step_error_band: {coverage, log_low, log_high}, rows: [{id,
+// location, family, metric, predicted, measured, error, low, high, in_range, gated, fits}]}}: the
+// table and scatter plot's data.
 nlohmann::json realityCheckToJson(const RealitySummary& summary);
 
 // How many distinct published layouts (rows by id) get each memory verdict, by MemoryFit value:

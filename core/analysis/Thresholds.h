@@ -63,7 +63,7 @@ inline bool bubbleIsRisk(double bubbleFraction)
 // Exposed communication (TP, CP, ZeRO, PP sends, DP tail) of at least 5 % of the step is where a
 // slower link than modelled shows first; the report lists each such part among the risks. This
 // tool's rule: below it, a link twice as slow as modelled moves the step by under 5 %, inside the
-// step-time model's own error (12 % faster to 25 % slower, StepTimeRange.cpp).
+// step-time model's own error (×0.88 to ×1.18 of the step at 90 % coverage, StepTimeRange.cpp).
 inline constexpr double kExposedCommunicationRiskFraction = 0.05;
 
 inline bool communicationIsRisk(double exposedSeconds, double stepSeconds)

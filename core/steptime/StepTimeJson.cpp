@@ -52,13 +52,11 @@ nlohmann::json predictedToJson(const PredictedStep& p, const ModelSpec& model)
                     {"days", f.days},
                     {"gpu_hours", f.gpuHours}};
     };
-    out["range"] = {{"low", figures(p.range.low)},
-                    {"high", figures(p.range.high)},
-                    {"model_error_slower", p.range.modelErrorSlower},
-                    {"model_error_faster", p.range.modelErrorFaster},
-                    {"unknown_framework_switches", p.range.unknownSwitches},
-                    {"unknown_layout_fields", layoutUnknownPaths(p.range.unknownLayoutFields)},
-                    {"unknown_inputs", p.range.unknownInputs()}};
+    out["range"] = {{"low", figures(p.range.low)}, {"high", figures(p.range.high)}, {"model_error_slower", p.range.modelErrorSlower},
+        {"model_error_faster", p.range.modelErrorFaster}, {"model_error_coverage", p.range.coverage},
+        {"unknowns_fastest_step_seconds", p.range.fastestStepSeconds}, {"unknowns_slowest_step_seconds", p.range.slowestStepSeconds},
+        {"unknown_framework_switches", p.range.unknownSwitches}, {"unknown_layout_fields", layoutUnknownPaths(p.range.unknownLayoutFields)},
+        {"unknown_inputs", p.range.unknownInputs()}};
     out["model_flops_per_step"] = p.modelFlopsPerStep;
     out["hardware_flops_per_step"] = p.hardwareFlopsPerStep;
     out["total_seconds"] = p.totalSeconds;

@@ -165,13 +165,18 @@ struct PredictedFigures {
 
 // low = the pessimistic end (longest step, lowest MFU), high = the optimistic end. Two sources
 // (StepTimeRange.cpp): what the plan leaves unknown (framework switches, layout fields the file
-// left out: analysis/PlanUnknowns.h), all at their slower and all at their faster values, and the
-// model's own error out of sample (leave-one-family-out over the calibration runs,
-// tst_realitycheck), applied around those.
+// left out: analysis/PlanUnknowns.h), all at their faster and all at their slower values, which
+// gives the envelope [fastest, slowest]; and the model's own error measured out of sample, a
+// conformal band of the leave-one-family-out residuals ln(measured step / predicted step) over
+// the reference runs (StepErrorBand). The range is [fastest x e^logLow, slowest x e^logHigh]: a
+// plan whose inputs are all known spans only the model's error.
 struct PredictedRange {
     PredictedFigures low, high;
-    double modelErrorSlower = 0;   // fraction: the step can be this much longer than predicted
-    double modelErrorFaster = 0;   // and this much shorter
+    double modelErrorSlower = 0;    // fraction: the step can be this much longer than the slowest variant (e^logHigh - 1)
+    double modelErrorFaster = 0;    // and this much shorter than the fastest (1 - e^logLow)
+    double coverage = 0;            // the model-error band's two-sided level (StepErrorBand::coverage)
+    double fastestStepSeconds = 0;  // the unknowns' envelope (both the predicted step when nothing is unknown)
+    double slowestStepSeconds = 0;
     int unknownSwitches = 0;       // framework switches neither the plan nor its profile sets
     unsigned unknownLayoutFields = 0;  // LayoutUnknown bits that act on the plan
     int unknownInputs() const;     // both together
@@ -199,13 +204,20 @@ struct PredictedStep {
     PredictedRange range;
 };
 
+// The step-time model's error distribution out of sample: quantiles of the signed log residual
+// r = ln(measured step / predicted step) over the held-out rows of the reality check's
+// leave-one-family-out folds (StepTimeRange.cpp gives the figures and their source;
+// analysis/RealityCheck.h conformalBand() derives them; tst_realitycheck recomputes them).
+struct StepErrorBand {
+    double coverage = 0;  // two-sided level: the share of runs like the reference ones whose step falls inside
+    double logLow = 0;    // lower quantile of r (<= 0): the step can be e^logLow times the prediction
+    double logHigh = 0;   // upper quantile of r (>= 0)
+};
+const StepErrorBand& stepErrorBand();
+
 // Fills predicted.range: the model-error band around [fastest, slowest] step seconds (the step
 // of the plan with its unknown framework switches and layout fields at their faster / slower
 // values, analysis/PlanUnknowns.h; pass predicted.stepSeconds for both when none is unknown).
-// The model-error fractions setPredictedRange() applies (step up to slower x longer, or shorter by
-// a factor 1 + faster).
-double modelErrorSlower();
-double modelErrorFaster();
 void setPredictedRange(const Plan& plan, const Estimate& est, double fastestStepSeconds, double slowestStepSeconds,
                        int unknownSwitches, unsigned unknownLayoutFields, PredictedStep& predicted);
 

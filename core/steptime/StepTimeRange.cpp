@@ -1,6 +1,7 @@
 // The honest range around a predicted step (StepTimeModel.h, PredictedRange).
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "core/base/Units.h"
 #include "core/steptime/StepTimeModel.h"
@@ -9,11 +10,28 @@ namespace trainplan {
 
 namespace {
 
-// The model's out-of-sample error on throughput, from leave-one-family-out over the calibration
-// runs (resources/reference/*.json; tst_realitycheck recomputes it and fails if these no longer
-// cover the measured 90th percentiles). Asymmetric: the model has been more often optimistic.
-constexpr double kModelErrorSlower = 0.25;  // the real step up to 25 % longer
-constexpr double kModelErrorFaster = 0.12;  // or 12 % shorter
+// The model's error out of sample (StepErrorBand), from the reality check's leave-one-family-out
+// folds over resources/reference (a copy of the team's reference set): each of the 56 gated
+// throughput and duration rows predicted with the calibration fitted without its family, its
+// residual r = ln(measured step / predicted step) (a throughput's predicted / measured). Split
+// conformal over those residuals (Lei et al. 2018; CV+ by groups, Barber et al. 2021; analysis/
+// RealityCheck.h, conformalBand()) at 90 %: the 2nd smallest and the 55th of 56, i.e.
+// narayanan21-t1-7.5B (measured step 0.883 x predicted) and megatron-h100-weak-7.1B (1.181 x).
+// tst_realitycheck recomputes both from the folds and fails when they no longer match: a change
+// that moves the residuals updates these figures from its output.
+//
+// Why 90 %: rows of one family share a stack and a cluster, so the residuals are not exchangeable
+// and the guarantee that survives is CV+'s worst case, about 1 - 2 alpha (Barber et al. 2021,
+// Sec. 4, K-fold CV+): 80 % at 90 %, issue 22's bar. Judged as a user meets it, each family
+// against a band built from the other families alone, 80 % reaches only 71 % of the runs (whole
+// families, BigScience's Megatron-DeepSpeed rows at 1.12-1.18 x, fall outside) and 90 % reaches
+// 95 % at a median high / low of 1.34 (tst_realitycheck prints both).
+// Why rows weigh alike: weighing each row 1 / (rows of its family) gives the same band over all
+// five families (x0.883 to x1.181), but with one family held out a 5-row family's rows weigh
+// 2.8 rows each and the band's ends jump to single rows (x0.81 to x1.24), widening the held-out
+// ranges to a median 1.52 for no coverage gained; the family correlation is answered by judging
+// the band leave-one-family-out instead.
+constexpr StepErrorBand kStepErrorBand{0.90, -0.1245, 0.1665};
 
 PredictedFigures figuresAt(const Plan& plan, const Estimate& est, double stepSeconds)
 {
@@ -33,14 +51,9 @@ PredictedFigures figuresAt(const Plan& plan, const Estimate& est, double stepSec
 
 }  // namespace
 
-double modelErrorSlower()
+const StepErrorBand& stepErrorBand()
 {
-    return kModelErrorSlower;
-}
-
-double modelErrorFaster()
-{
-    return kModelErrorFaster;
+    return kStepErrorBand;
 }
 
 int PredictedRange::unknownInputs() const
@@ -52,14 +65,18 @@ void setPredictedRange(const Plan& plan, const Estimate& est, double fastest, do
     unsigned unknownLayoutFields, PredictedStep& p)
 {
     PredictedRange& r = p.range;
-    r.modelErrorSlower = kModelErrorSlower;
-    r.modelErrorFaster = kModelErrorFaster;
+    // The band always holds the prediction itself (a quantile on the wrong side of zero would
+    // leave the point figure outside its own range).
+    const double logLow = std::min(kStepErrorBand.logLow, 0.0), logHigh = std::max(kStepErrorBand.logHigh, 0.0);
+    r.modelErrorSlower = std::exp(logHigh) - 1.0;
+    r.modelErrorFaster = 1.0 - std::exp(logLow);
+    r.coverage = kStepErrorBand.coverage;
     r.unknownSwitches = unknownSwitches;
     r.unknownLayoutFields = unknownLayoutFields;
-    const double lo = std::min({fastest, slowest, p.stepSeconds});
-    const double hi = std::max({fastest, slowest, p.stepSeconds});
-    r.low = figuresAt(plan, est, hi * (1.0 + kModelErrorSlower));
-    r.high = figuresAt(plan, est, lo / (1.0 + kModelErrorFaster));
+    r.fastestStepSeconds = std::min({fastest, slowest, p.stepSeconds});
+    r.slowestStepSeconds = std::max({fastest, slowest, p.stepSeconds});
+    r.low = figuresAt(plan, est, r.slowestStepSeconds * std::exp(logHigh));
+    r.high = figuresAt(plan, est, r.fastestStepSeconds * std::exp(logLow));
 }
 
 }  // namespace trainplan

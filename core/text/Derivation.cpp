@@ -628,13 +628,14 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
           p.mfu, "", formatPercent(p.mfu), "Chowdhery et al. 2022 (PaLM), App. B");
     const PredictedRange& r = p.range;
     s.add("predicted.range", "Predicted MFU range",
-        "unknowns at their slower / faster values, then the model's error (+" + formatPercent(r.modelErrorSlower, 0) + " / −"
-            + formatPercent(r.modelErrorFaster, 0) + " on the step)",
+        "unknowns at their slower / faster values, then the model's measured error (+" + formatPercent(r.modelErrorSlower, 0) + " / −"
+            + formatPercent(r.modelErrorFaster, 0) + " on the step: the " + formatPercent(r.coverage, 0)
+            + " conformal band of its leave-one-family-out residuals)",
         "step " + formatSeconds(r.high.stepSeconds) + " to " + formatSeconds(r.low.stepSeconds) + "; "
             + (r.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)
                                      : std::string("nothing unknown")),
         r.low.mfu, "", formatPercent(r.low.mfu) + " to " + formatPercent(r.high.mfu),
-        "leave-one-family-out error over resources/reference (tst_realitycheck)");
+        "split conformal (Lei et al. 2018) over leave-one-family-out residuals, resources/reference (tst_realitycheck)");
     return s.take();
 }
 

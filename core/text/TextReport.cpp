@@ -114,8 +114,9 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     const std::string rangeSources =
         range.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(range.unknownSwitches, range.unknownLayoutFields) : "nothing unknown";
     t.row("range" + predicted, "MFU " + formatPercent(range.low.mfu) + " to " + formatPercent(range.high.mfu),
-          "step " + formatSeconds(range.high.stepSeconds) + " to " + formatSeconds(range.low.stepSeconds) + ": " + rangeSources +
-              ", model error +" + formatPercent(range.modelErrorSlower, 0) + " / −" + formatPercent(range.modelErrorFaster, 0));
+        "step " + formatSeconds(range.high.stepSeconds) + " to " + formatSeconds(range.low.stepSeconds) + ": " + rangeSources
+            + ", model error +" + formatPercent(range.modelErrorSlower, 0) + " / −" + formatPercent(range.modelErrorFaster, 0) + " ("
+            + formatPercent(range.coverage, 0) + " band of its out-of-sample error)");
 
     t.heading("Memory per GPU (fullest: stage " + std::to_string(e.fullestStage + 1) + ")");
     t.row("weights", bytes(e.perGpu.weights));

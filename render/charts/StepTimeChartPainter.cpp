@@ -59,6 +59,7 @@ void StepTimeChartPainter::setAnalysis(const trainplan::Analysis& a)
     mfu_[PredictedRow] = a.predicted.mfu;
     rangeLow_ = a.predicted.range.high.stepSeconds;   // the optimistic end: the shortest step
     rangeHigh_ = a.predicted.range.low.stepSeconds;   // the pessimistic end: the longest
+    rangeCoverage_ = a.predicted.range.coverage;
 }
 
 double StepTimeChartPainter::total(int row) const
@@ -203,8 +204,10 @@ QString StepTimeChartPainter::toolTip(int row, int part) const
     const double t = total(row);
     QString text = QStringLiteral("<b>%1</b>: %2 per step").arg(rowLabel(row), seconds(t));
     if (row == PredictedRow && rangeHigh_ > rangeLow_ && rangeLow_ > 0)
-        text += QStringLiteral("<br>range %1 to %2 (unknown framework switches and the model's out-of-sample error)")
-                    .arg(seconds(rangeLow_), seconds(rangeHigh_));
+        text += QStringLiteral("<br>range %1 to %2 (what the plan leaves unknown, then a %3 % band of the model's error on published "
+                               "runs it was not fitted on)")
+                    .arg(seconds(rangeLow_), seconds(rangeHigh_))
+                    .arg(rangeCoverage_ * 100, 0, 'f', 0);
     if (part >= 0 && part < PartCount && t > 0)
         text += QStringLiteral("<br>%1: %2 (%3 of the step)")
                     .arg(partName(part), seconds(values_[row][part]),

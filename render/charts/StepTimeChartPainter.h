@@ -36,6 +36,7 @@ public:
 private:
     double values_[RowCount][PartCount] = {};
     double rangeLow_ = 0, rangeHigh_ = 0;  // predicted step at the optimistic and pessimistic ends
+    double rangeCoverage_ = 0;             // the model-error band's level (PredictedRange::coverage)
     double mfu_[RowCount] = {};
     mutable QRectF plot_;
     mutable double rowPitch_ = 0, secondsPerPixel_ = 0, barH_ = 0;

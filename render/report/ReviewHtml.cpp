@@ -149,15 +149,17 @@ QString ask(const ReportContext& ctx)
     rows += dataRow({QObject::tr("MFU"), percent(pr.mfu), range(r.low.mfu, r.high.mfu, percentOf), percent(plan.training.mfu, 0)}, true);
     QString html = "<p style='font-size:120%'><b>" + askLine(ctx) + "</b></p>" + table(rows);
     html += QObject::tr(
-        "<p style='color:@muted'>%8 GPUs on %9; %1 tokens in %2 steps of %3 tokens. The predicted range spans the model's own error "
-        "(%4 slower to %5 faster)%6. The %7 column is the plan's own MFU assumption.</p>")
+        "<p style='color:@muted'>%8 GPUs on %9; %1 tokens in %2 steps of %3 tokens. The predicted range spans the model's measured error "
+        "(%4 slower to %5 faster: a %10 band of its error on published runs it was not fitted on)%6. The %7 column is the plan's own MFU "
+        "assumption.</p>")
                 .arg(q(formatSci(plan.training.tokens)), integer(double(e.time.steps)), integer(e.time.tokensPerStep),
                     percent(r.modelErrorSlower, 0), percent(r.modelErrorFaster, 0),
                     r.unknownInputs() > 0 ? QObject::tr(" and %1 the plan leaves unknown")
                                                 .arg(q(trainplan::unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)))
                                           : QString(),
                     basis(TimeBasis::AssumedMfu))
-                .arg(integer(e.gpusUsed), count(e.nodes, "node"));
+                .arg(integer(e.gpusUsed), count(e.nodes, "node"))
+                .arg(percent(r.coverage, 0));
     return html;
 }
 

@@ -6,7 +6,10 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "TestSupport.h"
 #include "core/analysis/RealityCheck.h"
@@ -35,6 +38,13 @@ std::vector<RealityCase> allCases()
     return cases;
 }
 
+// The validation costs a grid of predictions per case: computed once for the tests that read it.
+const ModelValidation& validation()
+{
+    static const ModelValidation v = validateModel(allCases());
+    return v;
+}
+
 void printRows(const std::vector<RealityRow>& rows)
 {
     qInfo("%-58s %-18s %10s %10s %8s %21s", "case", "metric", "predicted", "measured", "error", "range");
@@ -61,6 +71,9 @@ private slots:
     void publishedRunsWithinTolerance();
     void calibrationRunsAreBuilt();
     void leaveOneFamilyOut();
+    void conformalBandOrderStatistics_data();
+    void conformalBandOrderStatistics();
+    void shippedBandIsWhatTheFoldsGive();
 };
 
 void TestRealityCheck::dataIsTheSharedReference()
@@ -196,7 +209,7 @@ void TestRealityCheck::calibrationRunsAreBuilt()
 
 void TestRealityCheck::leaveOneFamilyOut()
 {
-    const ModelValidation v = validateModel(allCases());
+    const ModelValidation& v = validation();
     qInfo("fitted on every gated row: matmul scale %.3f, kernel overhead %.1f us", v.fitted.matmulScale,
           v.fitted.kernelOverheadSeconds * units::microsecondsPerSecond);
     printStats("in sample", v.inSample);
@@ -214,8 +227,6 @@ void TestRealityCheck::leaveOneFamilyOut()
         printStats(("in sample, " + key).c_str(), s);
     for (const auto& [key, s] : v.outOfSampleByFramework)
         printStats(("out of sample, " + key).c_str(), s);
-    qInfo("held-out rows inside the predicted range: %.0f %%", v.rangeCoverage * 100);
-
     // The presets carry the in-sample fit (accelerators.json cites it): refitting moves nothing.
     QCOMPARE(v.fitted.matmulScale, 1.0);
     QCOMPARE(v.fitted.kernelOverheadSeconds, 4e-6);
@@ -228,13 +239,97 @@ void TestRealityCheck::leaveOneFamilyOut()
         QVERIFY2(f.heldOut.median <= 0.15, f.family.c_str());
     // Neither systematically optimistic nor pessimistic out of sample.
     QVERIFY2(std::abs(v.outOfSample.meanSigned) <= 0.05, qPrintable(QString::number(v.outOfSample.meanSigned)));
-    // The range's model-error band covers the out-of-sample 90th percentile, and most held-out
-    // measurements fall inside their predicted range.
-    QVERIFY(modelErrorSlower() >= v.outOfSample.p90);
-    QVERIFY2(v.rangeCoverage >= 0.8, qPrintable(QString::number(v.rangeCoverage)));
     const auto doc = modelValidationToJson(v);
     QVERIFY(doc.at("model_validation").at("folds").size() == v.folds.size());
     QVERIFY(doc.at("model_validation").contains("out_of_sample_by_accelerator"));
+}
+
+void TestRealityCheck::conformalBandOrderStatistics_data()
+{
+    QTest::addColumn<std::vector<double>>("values");
+    QTest::addColumn<std::vector<int>>("families");  // family index of each value
+    QTest::addColumn<bool>("perFamily");
+    QTest::addColumn<double>("coverage");
+    QTest::addColumn<double>("low");
+    QTest::addColumn<double>("high");
+    const double inf = std::numeric_limits<double>::infinity();
+    // Equal weights: the floor((n+1) a/2)-th and ceil((n+1)(1-a/2))-th smallest (Lei et al.
+    // 2018). n = 9 at 80 %: the 1st and 9th; n = 19: the 2nd and 18th at 80 %, the 1st and 19th
+    // at 90 %; n = 8 is too few for 80 % (the 9th smallest does not exist).
+    QTest::newRow("n=9, 80 %") << std::vector<double>{5, 3, 1, 9, 7, 2, 8, 4, 6} << std::vector<int>(9, 0) << false << 0.8 << 1.0 << 9.0;
+    std::vector<double> nineteen;
+    for (int i = 1; i <= 19; ++i)
+        nineteen.push_back(i);
+    QTest::newRow("n=19, 80 %") << nineteen << std::vector<int>(19, 0) << false << 0.8 << 2.0 << 18.0;
+    QTest::newRow("n=19, 90 %") << nineteen << std::vector<int>(19, 0) << false << 0.9 << 1.0 << 19.0;
+    QTest::newRow("n=8, 80 %: unbounded") << std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8} << std::vector<int>(8, 0) << false << 0.8 << -inf
+                                          << inf;
+    // 18 rows at 0 of one family and 2 rows at -1 and +1 of another: by rows the +-1 are the 1st
+    // and 20th of 20 and the 2nd and 19th (the ends at 80 %) are 0; weighted per family the two
+    // rows carry half the weight, 5 each of n = 20, and set both ends.
+    std::vector<double> lopsided(18, 0.0);
+    lopsided.push_back(-1.0);
+    lopsided.push_back(1.0);
+    std::vector<int> twoFamilies(18, 0);
+    twoFamilies.push_back(1);
+    twoFamilies.push_back(1);
+    QTest::newRow("per row") << lopsided << twoFamilies << false << 0.8 << 0.0 << 0.0;
+    QTest::newRow("per family") << lopsided << twoFamilies << true << 0.8 << -1.0 << 1.0;
+}
+
+void TestRealityCheck::conformalBandOrderStatistics()
+{
+    QFETCH(std::vector<double>, values);
+    QFETCH(std::vector<int>, families);
+    QFETCH(double, coverage);
+    QFETCH(double, low);
+    QFETCH(double, high);
+    QFETCH(bool, perFamily);
+    std::vector<StepResidual> residuals;
+    for (size_t i = 0; i < values.size(); ++i)
+        residuals.push_back(StepResidual{"row " + std::to_string(i), "family " + std::to_string(families[i]), values[i], 0.0, 0.0});
+    const StepErrorBand band = conformalBand(residuals, coverage, perFamily ? ConformalWeights::PerFamily : ConformalWeights::PerRow);
+    QCOMPARE(band.coverage, coverage);
+    QCOMPARE(band.logLow, low);
+    QCOMPARE(band.logHigh, high);
+}
+
+// The band every predicted range carries (StepTimeRange.cpp) is what the folds give today: a
+// change to the step-time model, the presets or the reference data that moves the held-out
+// residuals fails here until the shipped figures are updated from this test's output.
+void TestRealityCheck::shippedBandIsWhatTheFoldsGive()
+{
+    const ModelValidation& v = validation();
+    qInfo("%-58s %-26s %9s %9s %9s", "held-out row", "family", "measured/", "fastest/", "slowest/");
+    qInfo("%-58s %-26s %9s %9s %9s", "", "", "predicted", "predicted", "predicted");
+    for (const auto& r : v.heldOutResiduals)
+        qInfo("%-58s %-26s %9.3f %9.3f %9.3f", r.id.c_str(), r.family.substr(0, 26).c_str(), std::exp(r.log), std::exp(r.logFastest),
+            std::exp(r.logSlowest));
+    const StepErrorBand& shipped = stepErrorBand();
+    // The band weighted per family, for comparison (StepTimeRange.cpp says why it is not shipped).
+    const StepErrorBand perFamily = conformalBand(v.heldOutResiduals, shipped.coverage, ConformalWeights::PerFamily);
+    qInfo("band at %.0f %% from %zu held-out rows: log [%.4f, %.4f] = x%.3f to x%.3f (weighted per family: x%.3f to x%.3f); shipped "
+          "[%.4f, %.4f]",
+        v.band.coverage * 100, v.heldOutResiduals.size(), v.band.logLow, v.band.logHigh, std::exp(v.band.logLow), std::exp(v.band.logHigh),
+        std::exp(perFamily.logLow), std::exp(perFamily.logHigh), shipped.logLow, shipped.logHigh);
+    qInfo("range in sample: %d rows, %.1f %% inside, median high/low %.3f", v.inSampleRange.count, v.inSampleRange.coverage * 100,
+        v.inSampleRange.medianWidth);
+    qInfo("range leave-one-family-out: %d rows, %.1f %% inside, median high/low %.3f", v.outOfSampleRange.count,
+        v.outOfSampleRange.coverage * 100, v.outOfSampleRange.medianWidth);
+    QCOMPARE(int(v.heldOutResiduals.size()), v.outOfSample.count);
+    QCOMPARE(v.band.coverage, shipped.coverage);
+    // Shipped to four decimals of the log (0.01 % of the step).
+    QVERIFY2(std::abs(v.band.logLow - shipped.logLow) <= 1e-4,
+        qPrintable(QString("StepTimeRange.cpp: logLow %1, the folds give %2").arg(shipped.logLow).arg(v.band.logLow, 0, 'f', 4)));
+    QVERIFY2(std::abs(v.band.logHigh - shipped.logHigh) <= 1e-4,
+        qPrintable(QString("StepTimeRange.cpp: logHigh %1, the folds give %2").arg(shipped.logHigh).arg(v.band.logHigh, 0, 'f', 4)));
+    // Issue 22's bar, judged leave-one-family-out (each family against a band from the others):
+    // at least 80 % of runs inside their range, median high / low at most 1.5.
+    QVERIFY2(v.outOfSampleRange.coverage >= 0.8, qPrintable(QString::number(v.outOfSampleRange.coverage)));
+    QVERIFY2(v.outOfSampleRange.medianWidth <= 1.5, qPrintable(QString::number(v.outOfSampleRange.medianWidth)));
+    QVERIFY2(v.inSampleRange.coverage >= 0.8, qPrintable(QString::number(v.inSampleRange.coverage)));
+    const auto doc = modelValidationToJson(v);
+    QCOMPARE(doc.at("model_validation").at("range_out_of_sample").at("coverage").get<double>(), v.outOfSampleRange.coverage);
 }
 
 QTEST_GUILESS_MAIN(TestRealityCheck)

@@ -4,6 +4,8 @@
 // sensitivity names each unknown (analysis/PlanUnknowns.h).
 #include <QtTest>
 
+#include <cmath>
+
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/PlanUnknowns.h"
@@ -175,11 +177,28 @@ void TestUnknowns::unknownFieldsWidenThePredictedRange()
     // The slow end has full recompute and no SP: far slower than the expected step; the fast end
     // has SP and interleaving: faster.
     QVERIFY(r.low.stepSeconds > unknown.predicted.stepSeconds * (1.0 + r.modelErrorSlower) * 1.2);
-    QVERIFY(r.high.stepSeconds < unknown.predicted.stepSeconds / (1.0 + r.modelErrorFaster));
+    QVERIFY(r.high.stepSeconds < unknown.predicted.stepSeconds * (1.0 - r.modelErrorFaster));
+    // The range is the unknowns' envelope widened by the model's error band, nothing more.
+    QCOMPARE(r.low.stepSeconds, r.slowestStepSeconds * std::exp(stepErrorBand().logHigh));
+    QCOMPARE(r.high.stepSeconds, r.fastestStepSeconds * std::exp(stepErrorBand().logLow));
+    QVERIFY(r.fastestStepSeconds < unknown.predicted.stepSeconds && unknown.predicted.stepSeconds < r.slowestStepSeconds);
+    // A plan whose inputs are all known (every layout field given, a profile that sets every
+    // switch) spans the model's error alone: the band's quantiles around its own step.
+    const Analysis allKnown = analyse(exampleWithout({}));
+    const PredictedRange& k = allKnown.predicted.range;
+    const double step = allKnown.predicted.stepSeconds;
+    QCOMPARE(k.unknownInputs(), 0);
+    QCOMPARE(k.fastestStepSeconds, step);
+    QCOMPARE(k.slowestStepSeconds, step);
+    QCOMPARE(k.low.stepSeconds / step, std::exp(stepErrorBand().logHigh));
+    QCOMPARE(k.high.stepSeconds / step, std::exp(stepErrorBand().logLow));
+    QCOMPARE(k.modelErrorSlower, std::exp(stepErrorBand().logHigh) - 1.0);
+    QCOMPARE(k.modelErrorFaster, 1.0 - std::exp(stepErrorBand().logLow));
+    QCOMPARE(k.coverage, stepErrorBand().coverage);
     QVERIFY(r.low.mfu < unknown.predicted.mfu && unknown.predicted.mfu < r.high.mfu);
     // TP 1 and PP 1: sequence parallelism and the schedule cannot act, so they are not counted.
     const Plan flat = exampleWithout({"sequence_parallel", "schedule", "virtual_stages"},
-                                     {"layout.tp=1", "layout.pp=1", "layout.dp=auto", "cluster.gpus=64", "layout.zero_stage=3"});
+        {"layout.tp=1", "layout.pp=1", "layout.dp=auto", "cluster.gpus=64", "layout.zero_stage=3"});
     QCOMPARE(actingLayoutUnknowns(flat), 0u);
     QCOMPARE(analyse(flat).predicted.range.unknownLayoutFields, 0u);
 }

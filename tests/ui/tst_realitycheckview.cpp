@@ -236,6 +236,23 @@ void TestRealityCheckView::validationShowsInAndOutOfSample()
     QVERIFY(labels.contains("Accelerator: H100 SXM 80GB"));
     QVERIFY(labels.filter("Framework: ").size() >= 3);
     QVERIFY(labels.filter("Family: ").size() == int(v.folds.size()));
+    // The step-time range's coverage and median width, in sample and leave one family out.
+    const QString note = view.validationNote()->text();
+    QVERIFY(v.outOfSampleRange.count == v.outOfSample.count && v.inSampleRange.count > 0);
+    for (const auto* score : {&v.inSampleRange, &v.outOfSampleRange}) {
+        QVERIFY2(note.contains(QStringLiteral("%1 % of runs inside").arg(score->coverage * 100, 0, 'f', 1))
+                || note.contains(QStringLiteral("%1 % inside").arg(score->coverage * 100, 0, 'f', 1)),
+            qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("median high/low %1").arg(score->medianWidth, 0, 'f', 2)), qPrintable(note));
+    }
+    // The cases tab's summary gives the in-sample figures at once, without the validation.
+    const auto& s = view.summary();
+    QVERIFY(s.rangeCount == v.inSampleRange.count);
+    QCOMPARE(s.rangeCoverage, v.inSampleRange.coverage);
+    QVERIFY2(view.summaryLabel()->text().contains(QStringLiteral("predicted range: %1 % of runs, median high/low %2")
+                                                      .arg(s.rangeCoverage * 100, 0, 'f', 0)
+                                                      .arg(s.medianRangeWidth, 0, 'f', 2)),
+        qPrintable(view.summaryLabel()->text()));
 }
 
 void TestRealityCheckView::screenshot()

@@ -540,13 +540,18 @@ void RealityCheckView::fillValidation()
         header->resizeSection(c,
             std::max(static_cast<QAbstractItemView*>(validation_)->sizeHintForColumn(c),
                 header->fontMetrics().horizontalAdvance(validationModel_->headerData(c, Qt::Horizontal).toString()) + 14));
+    const auto ratio = [](double x) { return QStringLiteral("%1").arg(x, 0, 'f', 2); };
     validationNote_->setText(
         tr("In sample: the calibration (a scale on every accelerator's GEMM efficiency, %1; a fixed cost per kernel, %2 µs) fitted on "
            "every gated row, each family weighted once. Out of sample: each family predicted with the calibration fitted without it "
-           "— the better guide for a run like none of these. %3 of held-out rows lie inside their predicted range.")
+           "— the better guide for a run like none of these.<br><b>Step-time range</b> (what the plan leaves unknown, widened by the "
+           "%3 band of these held-out errors, ×%4 to ×%5 of the step): in sample %6 of runs inside, median high/low %7; leave one "
+           "family out (each family against a band from the others alone) %8 inside, median high/low %9.")
             .arg(v.fitted.matmulScale, 0, 'f', 3)
             .arg(v.fitted.kernelOverheadSeconds * trainplan::units::microsecondsPerSecond, 0, 'f', 1)
-            .arg(percent(v.rangeCoverage)));
+            .arg(QStringLiteral("%1 %").arg(v.band.coverage * 100, 0, 'f', 0), ratio(std::exp(v.band.logLow)),
+                ratio(std::exp(v.band.logHigh)), percent(v.inSampleRange.coverage), ratio(v.inSampleRange.medianWidth),
+                percent(v.outOfSampleRange.coverage), ratio(v.outOfSampleRange.medianWidth)));
 }
 
 void RealityCheckView::fill()
@@ -612,7 +617,7 @@ void RealityCheckView::fill()
                                  .arg(fit[2]);
     summaryLabel_->setText(
         tr("<b>Median error <font color='%1'>%2 %</font>, worst %3 % (%4)</b> over %5 published, measured runs (%6), with the "
-           "calibration the presets carry.%7")
+           "calibration the presets carry.%7 Measured inside the predicted range: %8 of runs, median high/low %9.")
             .arg((pass ? theme::ok() : theme::capacity()).name())
             .arg(s.medianAbsError * 100, 0, 'f', 1)
             .arg(s.worstAbsError * 100, 0, 'f', 1)
@@ -622,6 +627,8 @@ void RealityCheckView::fill()
             .arg(notGated > 0
                     ? tr(" %n more shown grey: evaluated, not gated (a workload or stack the plan cannot describe).", nullptr, notGated)
                     : QString())
+            .arg(QStringLiteral("%1 %").arg(s.rangeCoverage * 100, 0, 'f', 0))
+            .arg(s.medianRangeWidth, 0, 'f', 2)
             + verdicts);
     setPlotMetric(plotMetric_);
 }

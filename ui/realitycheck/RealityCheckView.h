@@ -54,6 +54,7 @@ public:
     const trainplan::ModelValidation& validation() const { return validationResult_; }
     QChartView* chartView() const { return chart_; }
     QLabel* summaryLabel() const { return summaryLabel_; }
+    QLabel* validationNote() const { return validationNote_; }
 
     QSize sizeHint() const override { return {900, 500}; }
 
