@@ -150,7 +150,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         fail(std::to_string(simplest) + " rows are marked simplest");
     if (pareto > size_t(r.paretoCount) || (!r.grouped && pareto != size_t(r.paretoCount)))
         fail(std::to_string(pareto) + " Pareto rows, pareto_count " + std::to_string(r.paretoCount));
-    // The ranking is best first by the objective (LayoutSearch.h: rows[0, top) are the ranking).
+    // The ranking is best first by tier (red flags, then the memory verdict: rankTier), then by the
+    // objective (LayoutSearch.h: rows[0, top) are the ranking).
     const auto value = [&](const trainplan::SearchRow& row) {
         switch (options.objective) {
         case trainplan::SearchObjective::Time: return row.totalSeconds;
@@ -159,9 +160,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         }
         return row.totalSeconds;
     };
-    for (size_t i = 1; i < r.topRows(); ++i)
-        if (value(r.rows[i]) < value(r.rows[i - 1]))
+    for (size_t i = 1; i < r.topRows(); ++i) {
+        const int tier = trainplan::rankTier(r.rows[i], options.redFlags), before = trainplan::rankTier(r.rows[i - 1], options.redFlags);
+        if (tier < before || (tier == before && value(r.rows[i]) < value(r.rows[i - 1])))
             fail("ranking out of order at row " + std::to_string(i));
+    }
     for (const auto& e : r.equivalents)
         if (e.row >= r.rows.size())
             fail("an equivalent of a row that does not exist");
