@@ -1,5 +1,6 @@
 #include "core/analysis/Analysis.h"
 
+#include <algorithm>
 #include <mutex>
 
 #include "core/analysis/LayoutRationale.h"
@@ -115,27 +116,47 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
     } else {
         out.schedule = ScheduleResult{};
     }
-    // The range: what the plan leaves unknown (framework switches, layout fields), all at their
-    // faster and all at their slower values (each acts one way), then the model's own error
-    // around both.
+    // The range: what the plan leaves unknown (framework switches, layout fields), each alone at
+    // its slower and its faster value (the rest as expected), then the model's own error;
+    // setPredictedRange() combines them.
     const FrameworkChoices choices = frameworkChoicesFor(settled);
     const unsigned layoutUnknowns = actingLayoutUnknowns(settled);
+    effects_.clear();
     if (choices.unknownSwitches > 0 || layoutUnknowns != 0) {
-        double ends[2] = {0.0, 0.0};  // slowest, fastest
-        for (int fast = 0; fast < 2; ++fast) {
-            StepTimeOptions variant = options;
-            variant.framework = fast ? choices.fastest : choices.slowest;
-            variantPlan_ = settled;
-            if (setLayoutUnknowns(variantPlan_, fast)) {
-                estimateInto(variantPlan_, variantEstimate_);
-                stepTime_.predict(variantPlan_, variantEstimate_, variant, variantStep_);
-            } else {
-                stepTime_.predict(settled, out.estimate, variant, variantStep_);
+        for (const UnknownInput& unknown : unknownInputs(settled)) {
+            UnknownEffect& effect = effects_.emplace_back();
+            effect.field = unknown.field;
+            effect.label = unknown.label;
+            effect.slowerValue = unknown.slowValue;
+            effect.fasterValue = unknown.fastValue;
+            double factors[2] = {1.0, 1.0};  // slow side, fast side
+            for (int fast = 0; fast < 2; ++fast) {
+                if ((fast ? unknown.fastValue : unknown.slowValue) == unknown.expectedValue)
+                    continue;  // this side is what the prediction already assumes
+                StepTimeOptions variant = options;
+                variantPlan_ = settled;
+                variantPlan_.layout.unknownFields = 0;  // as set here, not settled again
+                unknown.apply(fast == 1, variantPlan_, variant.framework);
+                variantPlan_.layout.unknownFields = settled.layout.unknownFields;
+                if (!(variantPlan_.layout == settled.layout)) {
+                    estimateInto(variantPlan_, variantEstimate_);
+                    stepTime_.predict(variantPlan_, variantEstimate_, variant, variantStep_);
+                } else {
+                    stepTime_.predict(settled, out.estimate, variant, variantStep_);
+                }
+                factors[fast] = out.predicted.stepSeconds > 0 ? variantStep_.stepSeconds / out.predicted.stepSeconds : 1.0;
             }
-            ends[fast] = variantStep_.stepSeconds;
+            // A value that is usually the faster can be the slower for this plan (fused gradient
+            // accumulation adds into main_grad even at one micro-batch): name them as they act.
+            if (factors[0] < factors[1]) {
+                std::swap(factors[0], factors[1]);
+                std::swap(effect.slowerValue, effect.fasterValue);
+            }
+            effect.slowerFactor = std::max(factors[0], 1.0);
+            effect.fasterFactor = std::min(factors[1], 1.0);
         }
-        setPredictedRange(settled, out.estimate, ends[1], ends[0], choices.unknownSwitches, layoutUnknowns, out.predicted);
     }
+    setPredictedRange(settled, out.estimate, effects_, choices.unknownSwitches, layoutUnknowns, out.predicted);
     out.memoryRange = memoryRange(settled, out.estimate, memoryVariant_);
     estimateInto(withPredictedMfu(settled, out.predicted), out.atPredictedMfu);
     // A range straddling what is usable is a red flag of its own, so no view shows the range over

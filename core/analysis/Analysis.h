@@ -110,6 +110,7 @@ private:
     Plan variantPlan_;
     Estimate variantEstimate_;
     Estimate memoryVariant_;  // the memory range's framework variants
+    std::vector<UnknownEffect> effects_;  // each unknown input's effect on the step
 };
 
 }  // namespace trainplan

@@ -76,14 +76,15 @@ json groupsToJson(const std::vector<std::pair<std::string, ErrorStats>>& groups)
 }
 
 // Each row against its own band, as setPredictedRange() applies one: widened to hold the
-// prediction itself, then [fastest x e^logLow, slowest x e^logHigh].
+// prediction itself, then combined with the row's unknowns in quadrature (combinedLogExtent).
 RangeScore scoreOf(const std::vector<std::pair<const StepResidual*, StepErrorBand>>& judged)
 {
     RangeScore score;
     std::vector<double> widths;
     int inside = 0;
     for (const auto& [r, band] : judged) {
-        const double lo = r->logFastest + std::min(band.logLow, 0.0), hi = r->logSlowest + std::max(band.logHigh, 0.0);
+        const double lo = -combinedLogExtent(-r->logFastest, std::min(band.logLow, 0.0));
+        const double hi = combinedLogExtent(r->logSlowest, std::max(band.logHigh, 0.0));
         inside += r->log >= lo && r->log <= hi;
         widths.push_back(std::exp(hi - lo));
     }

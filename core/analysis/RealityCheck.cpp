@@ -314,8 +314,8 @@ RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& kn
         // A throughput is work / step: its predicted / measured is the step's measured / predicted.
         const double ratio = row.predicted / row.measured;
         row.logStepResidual = isThroughputMetric(rc.metric) ? std::log(ratio) : -std::log(ratio);
-        row.logStepFastest = std::log(p.range.fastestStepSeconds / p.stepSeconds);
-        row.logStepSlowest = std::log(p.range.slowestStepSeconds / p.stepSeconds);
+        row.logStepFastest = -p.range.unknownsLogFaster;
+        row.logStepSlowest = p.range.unknownsLogSlower;
     }
     return row;
 }

@@ -79,8 +79,8 @@ struct RealityRow {
     double low = 0, high = 0;
     bool inRange = true;
     // In the step's direction, for the model-error band (StepErrorBand): ln(measured step /
-    // predicted step) (a throughput's ratio inverted), and the unknowns' envelope as
-    // ln(fastest / predicted) <= 0 <= ln(slowest / predicted). Zero for memory rows.
+    // predicted step) (a throughput's ratio inverted), and the unknowns together on the log scale
+    // (PredictedRange::unknownsLogFaster, negated, <= 0 <= unknownsLogSlower). Zero for memory rows.
     double logStepResidual = 0;
     double logStepFastest = 0, logStepSlowest = 0;
 };
@@ -142,8 +142,8 @@ struct StepResidual {
     std::string id;
     std::string family;
     double log = 0;         // ln(measured step / predicted step)
-    double logFastest = 0;  // ln(fastest variant / predicted step), <= 0
-    double logSlowest = 0;  // ln(slowest variant / predicted step), >= 0
+    double logFastest = 0;  // the unknowns' combined extent on the fast side, <= 0 (RealityRow)
+    double logSlowest = 0;  // and on the slow side, >= 0
 };
 StepResidual stepResidual(const RealityRow& row);
 

@@ -1,4 +1,5 @@
 // estimate --json "predicted" (docs/plan-format.md, "once the step-time model exists").
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/steptime/StepTimeModel.h"
@@ -52,9 +53,14 @@ nlohmann::json predictedToJson(const PredictedStep& p, const ModelSpec& model)
                     {"days", f.days},
                     {"gpu_hours", f.gpuHours}};
     };
+    json unknownEffects = json::array();
+    for (const UnknownEffect& u : p.range.unknownEffects)
+        unknownEffects.push_back({{"field", u.field}, {"label", u.label}, {"slower_value", u.slowerValue}, {"faster_value", u.fasterValue},
+            {"slower_step_seconds", p.stepSeconds * u.slowerFactor}, {"faster_step_seconds", p.stepSeconds * u.fasterFactor}});
     out["range"] = {{"low", figures(p.range.low)}, {"high", figures(p.range.high)}, {"model_error_slower", p.range.modelErrorSlower},
         {"model_error_faster", p.range.modelErrorFaster}, {"model_error_coverage", p.range.coverage},
-        {"unknowns_fastest_step_seconds", p.range.fastestStepSeconds}, {"unknowns_slowest_step_seconds", p.range.slowestStepSeconds},
+        {"unknowns_fast_step_seconds", p.stepSeconds * std::exp(-p.range.unknownsLogFaster)},
+        {"unknowns_slow_step_seconds", p.stepSeconds * std::exp(p.range.unknownsLogSlower)}, {"unknowns", unknownEffects},
         {"unknown_framework_switches", p.range.unknownSwitches}, {"unknown_layout_fields", layoutUnknownPaths(p.range.unknownLayoutFields)},
         {"unknown_inputs", p.range.unknownInputs()}};
     out["model_flops_per_step"] = p.modelFlopsPerStep;

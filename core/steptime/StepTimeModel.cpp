@@ -348,7 +348,8 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     out.totalSeconds = steps * out.stepSeconds;
     out.days = out.totalSeconds / units::secondsPerDay;
     out.gpuHours = out.totalSeconds / units::secondsPerHour * gpus;
-    setPredictedRange(plan, est, out.stepSeconds, out.stepSeconds, 0, 0u, out);
+    static const std::vector<UnknownEffect> kNothingUnknown;
+    setPredictedRange(plan, est, kNothingUnknown, 0, 0u, out);
 }
 
 ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options)

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -163,20 +165,32 @@ struct PredictedFigures {
     double gpuHours = 0;
 };
 
+// What one unknown input does to the step on its own: the step with that input at its slower and
+// at its faster value, every other input as the analysis expects it (analysis/PlanUnknowns.h).
+struct UnknownEffect {
+    std::string field;  // the plan path a person would set: "framework.tp_comm_overlap"
+    std::string label;  // "TP communication overlap"
+    std::string slowerValue, fasterValue;
+    double slowerFactor = 1.0;  // step at the slower value / predicted step (>= 1)
+    double fasterFactor = 1.0;  // step at the faster value / predicted step (<= 1)
+};
+
 // low = the pessimistic end (longest step, lowest MFU), high = the optimistic end. Two sources
 // (StepTimeRange.cpp): what the plan leaves unknown (framework switches, layout fields the file
-// left out: analysis/PlanUnknowns.h), all at their faster and all at their slower values, which
-// gives the envelope [fastest, slowest]; and the model's own error measured out of sample, a
-// conformal band of the leave-one-family-out residuals ln(measured step / predicted step) over
-// the reference runs (StepErrorBand). The range is [fastest x e^logLow, slowest x e^logHigh]: a
-// plan whose inputs are all known spans only the model's error.
+// left out: analysis/PlanUnknowns.h), each measured alone (UnknownEffect), and the model's own
+// error measured out of sample, a conformal band of the leave-one-family-out residuals
+// ln(measured step / predicted step) over the reference runs (StepErrorBand). Independent
+// sources add in quadrature on the log scale (combinedLogExtent()): a plan whose inputs are all
+// known spans only the model's error, and ten small unknowns do not stack as if all ten were
+// certain to go the same way.
 struct PredictedRange {
     PredictedFigures low, high;
-    double modelErrorSlower = 0;    // fraction: the step can be this much longer than the slowest variant (e^logHigh - 1)
-    double modelErrorFaster = 0;    // and this much shorter than the fastest (1 - e^logLow)
+    double modelErrorSlower = 0;    // fraction: the model's own band on the slow side (e^logHigh - 1)
+    double modelErrorFaster = 0;    // and on the fast side (1 - e^logLow)
     double coverage = 0;            // the model-error band's two-sided level (StepErrorBand::coverage)
-    double fastestStepSeconds = 0;  // the unknowns' envelope (both the predicted step when nothing is unknown)
-    double slowestStepSeconds = 0;
+    std::vector<UnknownEffect> unknownEffects;  // each unknown input alone, in unknownInputs() order
+    double unknownsLogSlower = 0;   // sqrt(sum of ln(slowerFactor)^2): the unknowns together, slow side
+    double unknownsLogFaster = 0;   // sqrt(sum of ln(fasterFactor)^2), as a magnitude: fast side
     int unknownSwitches = 0;       // framework switches neither the plan nor its profile sets
     unsigned unknownLayoutFields = 0;  // LayoutUnknown bits that act on the plan
     int unknownInputs() const;     // both together
@@ -215,11 +229,16 @@ struct StepErrorBand {
 };
 const StepErrorBand& stepErrorBand();
 
-// Fills predicted.range: the model-error band around [fastest, slowest] step seconds (the step
-// of the plan with its unknown framework switches and layout fields at their faster / slower
-// values, analysis/PlanUnknowns.h; pass predicted.stepSeconds for both when none is unknown).
-void setPredictedRange(const Plan& plan, const Estimate& est, double fastestStepSeconds, double slowestStepSeconds,
-                       int unknownSwitches, unsigned unknownLayoutFields, PredictedStep& predicted);
+// Two independent spreads on the log scale, each a half-width at the band's level, combined in
+// quadrature (JCGM 100:2008, the GUM, Sec. 5.1.2: uncorrelated inputs add as squares). The one
+// formula setPredictedRange() and the reality check's scoring share.
+double combinedLogExtent(double unknowns, double modelError);
+
+// Fills predicted.range from each unknown input's effect alone (empty when none is unknown) and
+// the model-error band: the step spans predicted x e^-sqrt(Ff^2 + lo^2) to predicted x
+// e^sqrt(Fs^2 + hi^2), Fs and Ff the root-sum-square of the effects' logs on each side.
+void setPredictedRange(const Plan& plan, const Estimate& est, const std::vector<UnknownEffect>& effects, int unknownSwitches,
+                       unsigned unknownLayoutFields, PredictedStep& predicted);
 
 // Pure: same plan in, same numbers out; never throws. est must be estimate(plan). A pipeline the
 // simulator cannot run (pipelineProblem(): interleaving with m % p != 0, too many micro-batches)

@@ -61,7 +61,12 @@ int PredictedRange::unknownInputs() const
     return unknownSwitches + std::popcount(unknownLayoutFields);
 }
 
-void setPredictedRange(const Plan& plan, const Estimate& est, double fastest, double slowest, int unknownSwitches,
+double combinedLogExtent(double unknowns, double modelError)
+{
+    return std::hypot(unknowns, modelError);
+}
+
+void setPredictedRange(const Plan& plan, const Estimate& est, const std::vector<UnknownEffect>& effects, int unknownSwitches,
     unsigned unknownLayoutFields, PredictedStep& p)
 {
     PredictedRange& r = p.range;
@@ -73,10 +78,21 @@ void setPredictedRange(const Plan& plan, const Estimate& est, double fastest, do
     r.coverage = kStepErrorBand.coverage;
     r.unknownSwitches = unknownSwitches;
     r.unknownLayoutFields = unknownLayoutFields;
-    r.fastestStepSeconds = std::min({fastest, slowest, p.stepSeconds});
-    r.slowestStepSeconds = std::max({fastest, slowest, p.stepSeconds});
-    r.low = figuresAt(plan, est, r.slowestStepSeconds * std::exp(logHigh));
-    r.high = figuresAt(plan, est, r.fastestStepSeconds * std::exp(logLow));
+    // Each unknown as an independent spread on the log scale: an input on its own can move the
+    // step by its full effect, so one dominant unknown keeps its whole swing; several act as
+    // independent choices of one stack, not as ten certainties that all go the same way. A
+    // stack known to be old on every count is a profile (framework.profile), which settles them.
+    double slower = 0.0, faster = 0.0;
+    for (const UnknownEffect& e : effects) {
+        const double up = std::log(std::max(e.slowerFactor, 1.0)), down = std::log(std::min(e.fasterFactor, 1.0));
+        slower += up * up;
+        faster += down * down;
+    }
+    r.unknownEffects.assign(effects.begin(), effects.end());  // keeps its capacity between slider ticks
+    r.unknownsLogSlower = std::sqrt(slower);
+    r.unknownsLogFaster = std::sqrt(faster);
+    r.low = figuresAt(plan, est, p.stepSeconds * std::exp(combinedLogExtent(r.unknownsLogSlower, logHigh)));
+    r.high = figuresAt(plan, est, p.stepSeconds * std::exp(-combinedLogExtent(r.unknownsLogFaster, logLow)));
 }
 
 }  // namespace trainplan

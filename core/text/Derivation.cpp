@@ -627,15 +627,37 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
               formatSci(plan.cluster.peakFlopsPerGpu) + " FLOP/s)",
           p.mfu, "", formatPercent(p.mfu), "Chowdhery et al. 2022 (PaLM), App. B");
     const PredictedRange& r = p.range;
+    // Each unknown's sides that move the step (the expected side is x1 by definition).
+    std::string effects, idle;
+    constexpr double kNoEffect = 5e-4;
+    for (const UnknownEffect& u : r.unknownEffects) {
+        std::string sides;
+        if (u.slowerFactor > 1.0 + kNoEffect)
+            sides += u.slowerValue + " ×" + num(u.slowerFactor);
+        if (u.fasterFactor < 1.0 - kNoEffect)
+            sides += (sides.empty() ? "" : ", ") + u.fasterValue + " ×" + num(u.fasterFactor);
+        if (sides.empty())
+            idle += (idle.empty() ? "" : ", ") + u.label;
+        else
+            effects += (effects.empty() ? "" : "; ") + u.label + " " + sides;
+    }
+    if (!idle.empty())
+        effects += (effects.empty() ? "" : "; ") + std::string("no effect on this plan: ") + idle;
+    const double bandHigh = std::log1p(r.modelErrorSlower), bandLow = -std::log1p(-r.modelErrorFaster);
     s.add("predicted.range", "Predicted MFU range",
-        "unknowns at their slower / faster values, then the model's measured error (+" + formatPercent(r.modelErrorSlower, 0) + " / −"
+        "step × e^±√(unknowns² + model error²): each unknown alone at its slower / faster value (ln of its step factor), "
+        "added in quadrature with the model's measured error (+" + formatPercent(r.modelErrorSlower, 0) + " / −"
             + formatPercent(r.modelErrorFaster, 0) + " on the step: the " + formatPercent(r.coverage, 0)
             + " conformal band of its leave-one-family-out residuals)",
-        "step " + formatSeconds(r.high.stepSeconds) + " to " + formatSeconds(r.low.stepSeconds) + "; "
+        "slow side √(" + num(r.unknownsLogSlower) + "² + " + num(bandHigh) + "²), fast side √(" + num(r.unknownsLogFaster) + "² + "
+            + num(bandLow) + "²); step " + formatSeconds(r.high.stepSeconds) + " to " + formatSeconds(r.low.stepSeconds) + "; "
             + (r.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)
                                      : std::string("nothing unknown")),
         r.low.mfu, "", formatPercent(r.low.mfu) + " to " + formatPercent(r.high.mfu),
-        "split conformal (Lei et al. 2018) over leave-one-family-out residuals, resources/reference (tst_realitycheck)");
+        "split conformal (Lei et al. 2018) over leave-one-family-out residuals, resources/reference (tst_realitycheck); "
+        "independent spreads in quadrature (JCGM 100:2008, GUM, Sec. 5.1.2)")
+        .note = effects.empty() ? std::string("nothing unknown: the model's error alone")
+                                : "each unknown alone (its step factor): " + effects;
     return s.take();
 }
 

@@ -154,7 +154,7 @@ QString ask(const ReportContext& ctx)
         "assumption.</p>")
                 .arg(q(formatSci(plan.training.tokens)), integer(double(e.time.steps)), integer(e.time.tokensPerStep),
                     percent(r.modelErrorSlower, 0), percent(r.modelErrorFaster, 0),
-                    r.unknownInputs() > 0 ? QObject::tr(" and %1 the plan leaves unknown")
+                    r.unknownInputs() > 0 ? QObject::tr(" and %1 the plan leaves unknown (each measured alone; independent spreads add in quadrature)")
                                                 .arg(q(trainplan::unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)))
                                           : QString(),
                     basis(TimeBasis::AssumedMfu))

@@ -4,6 +4,7 @@
 // sensitivity names each unknown (analysis/PlanUnknowns.h).
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "TestSupport.h"
@@ -174,22 +175,48 @@ void TestUnknowns::unknownFieldsWidenThePredictedRange()
     // The example gives every layout field: none is unknown in its range.
     QCOMPARE(known.predicted.range.unknownLayoutFields, 0u);
     QCOMPARE(r.unknownSwitches, 0);  // the profile sets every switch
-    // The slow end has full recompute and no SP: far slower than the expected step; the fast end
-    // has SP and interleaving: faster.
-    QVERIFY(r.low.stepSeconds > unknown.predicted.stepSeconds * (1.0 + r.modelErrorSlower) * 1.2);
+    // The slow end has full recompute and no SP: well beyond the model's error alone; the fast
+    // end has SP and interleaving: faster.
+    QVERIFY(r.low.stepSeconds > unknown.predicted.stepSeconds * (1.0 + r.modelErrorSlower) * 1.1);
     QVERIFY(r.high.stepSeconds < unknown.predicted.stepSeconds * (1.0 - r.modelErrorFaster));
-    // The range is the unknowns' envelope widened by the model's error band, nothing more.
-    QCOMPARE(r.low.stepSeconds, r.slowestStepSeconds * std::exp(stepErrorBand().logHigh));
-    QCOMPARE(r.high.stepSeconds, r.fastestStepSeconds * std::exp(stepErrorBand().logLow));
-    QVERIFY(r.fastestStepSeconds < unknown.predicted.stepSeconds && unknown.predicted.stepSeconds < r.slowestStepSeconds);
+    // Each unknown alone, recomputed here from the three effects: their logs add in quadrature,
+    // then with the model's error band, nothing more.
+    QCOMPARE(int(r.unknownEffects.size()), 3);
+    double slow2 = 0, fast2 = 0, slowProduct = 1;
+    for (const UnknownEffect& u : r.unknownEffects) {
+        QVERIFY2(u.slowerFactor >= 1.0 && u.fasterFactor <= 1.0, qPrintable(QString::fromStdString(u.field)));
+        slow2 += std::pow(std::log(u.slowerFactor), 2);
+        fast2 += std::pow(std::log(u.fasterFactor), 2);
+        slowProduct *= u.slowerFactor;
+    }
+    QVERIFY(std::abs(r.unknownsLogSlower - std::sqrt(slow2)) < 1e-12);
+    QVERIFY(std::abs(r.unknownsLogFaster - std::sqrt(fast2)) < 1e-12);
+    const double step0 = unknown.predicted.stepSeconds;
+    QVERIFY(std::abs(r.low.stepSeconds / (step0 * std::exp(std::hypot(std::sqrt(slow2), stepErrorBand().logHigh))) - 1.0) < 1e-12);
+    QVERIFY(std::abs(r.high.stepSeconds / (step0 * std::exp(-std::hypot(std::sqrt(fast2), stepErrorBand().logLow))) - 1.0) < 1e-12);
+    // Not the worst case: narrower than every unknown at its slower value at once.
+    QVERIFY(r.low.stepSeconds < step0 * slowProduct * std::exp(stepErrorBand().logHigh));
+    // One effect checked against a plan that gives the input: full recompute on its own.
+    const auto recompute = std::find_if(
+        r.unknownEffects.begin(), r.unknownEffects.end(), [](const UnknownEffect& u) { return u.field == "layout.recompute"; });
+    QVERIFY(recompute != r.unknownEffects.end());
+    QCOMPARE(QString::fromStdString(recompute->slowerValue), QStringLiteral("full"));
+    Plan fullRecompute = unknown.plan;
+    fullRecompute.layout.unknownFields &= ~unsigned(kUnknownRecompute);
+    fullRecompute.layout.recompute = Recompute::Full;
+    fullRecompute.layout.recomputeLayers = 0;
+    const double given = analyse(fullRecompute).predicted.stepSeconds;
+    QVERIFY2(std::abs(given / (step0 * recompute->slowerFactor) - 1.0) < 1e-9,
+        qPrintable(QString("full recompute given: %1 s; effect: %2 s").arg(given).arg(step0 * recompute->slowerFactor)));
     // A plan whose inputs are all known (every layout field given, a profile that sets every
     // switch) spans the model's error alone: the band's quantiles around its own step.
     const Analysis allKnown = analyse(exampleWithout({}));
     const PredictedRange& k = allKnown.predicted.range;
     const double step = allKnown.predicted.stepSeconds;
     QCOMPARE(k.unknownInputs(), 0);
-    QCOMPARE(k.fastestStepSeconds, step);
-    QCOMPARE(k.slowestStepSeconds, step);
+    QVERIFY(k.unknownEffects.empty());
+    QCOMPARE(k.unknownsLogSlower, 0.0);
+    QCOMPARE(k.unknownsLogFaster, 0.0);
     QCOMPARE(k.low.stepSeconds / step, std::exp(stepErrorBand().logHigh));
     QCOMPARE(k.high.stepSeconds / step, std::exp(stepErrorBand().logLow));
     QCOMPARE(k.modelErrorSlower, std::exp(stepErrorBand().logHigh) - 1.0);
