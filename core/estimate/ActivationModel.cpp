@@ -149,14 +149,6 @@ double gradientBytesPerParameter(const Plan& plan)
     return frameworkSwitch(plan.framework, &FrameworkSpec::fp32Gradients).value_or(false) ? std::max(own, 4.0) : own;
 }
 
-double gatheredParameterBytes(const Plan& plan, double layerParametersPerGpu)
-{
-    if (plan.layout.zeroStage < 3)
-        return 0.0;
-    const auto state = stateBytesPerParameter(plan.training.precision);
-    return layerParametersPerGpu * (2.0 * state.weights + gradientBytesPerParameter(plan));
-}
-
 double logitsBytes(const Plan& plan)
 {
     const double s = localSequence(plan);

@@ -36,12 +36,6 @@ bool usesFlashAttention(const Plan& plan);
 // 18 bytes per parameter, 6 + 12/d distributed), else the precision scheme's.
 double gradientBytesPerParameter(const Plan& plan);
 
-// ZeRO-3 / FSDP working set: the unsharded parameters of the layer being computed and of the one
-// being prefetched (two units: FSDP's all-gather of block i+1 overlaps block i; torchtitan
-// docs/fsdp.md), plus the unsharded gradients of one unit before their reduce-scatter. 0 below
-// stage 3.
-double gatheredParameterBytes(const Plan& plan, double layerParametersPerGpu);
-
 // FP32 logits and the final norm's input kept for the loss on the last stage:
 // 4 s b h / t (1 + v / h) (Korthikanti et al. 2022, Sec. 4.3, output-layer term).
 double logitsBytes(const Plan& plan);

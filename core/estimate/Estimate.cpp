@@ -12,6 +12,7 @@
 #include "core/estimate/PipelineModel.h"
 #include "core/estimate/ReliabilityModel.h"
 #include "core/estimate/ReserveModel.h"
+#include "core/estimate/ShardingBuffers.h"
 
 namespace trainplan {
 
@@ -126,7 +127,7 @@ void estimateStages(const Plan& plan, Estimate& est)
     const double margin = plan.training.memoryMarginFraction * capacity;
     est.ncclCommunicators = reserve.communicators;
     est.ncclBytesPerCommunicator = reserve.perCommunicator;
-    const double gathered = gatheredParameterBytes(plan, est.parameters.largestLayer() / l.tp);
+    const double gathered = shardingBuffers(plan, est.parameters.largestLayer() / l.tp).bytes();
     const bool gradientsOnlyBackward = gradientsOnlyInBackward(plan, est.pipeline.microbatches);
 
     const StageLayerSplit split(plan);
@@ -152,7 +153,7 @@ void estimateStages(const Plan& plan, Estimate& est)
         } else {
             st.activationsPerMicrobatch = perLayer * st.layers;
         }
-        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0) + gathered;
+        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0);
 
         MemoryBreakdown& mem = st.memory;
         // Middle stages hold the same parameters: shard their state once (pp reaches the layer
@@ -165,6 +166,7 @@ void estimateStages(const Plan& plan, Estimate& est)
         mem.gradients = modelState.gradients;
         mem.optimizer = modelState.optimizer;
         mem.activations = st.microbatchesInFlight * st.activationsPerMicrobatch + st.activationExtras;
+        mem.shardingBuffers = gathered;
         // Gradients made block by block as the backward frees activations: at the peak only what
         // exceeds the freed activations is counted (ModelStateModel.h, gradientsOnlyInBackward).
         if (gradientsOnlyBackward)

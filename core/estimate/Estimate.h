@@ -38,7 +38,8 @@ struct MemoryBreakdown {
     double gradients = 0;
     double optimizer = 0;     // FP32 master copy + Adam moments, after ZeRO sharding
     double activations = 0;
-    double modelAndActivations = 0;  // weights + gradients + optimizer + activations
+    double shardingBuffers = 0;      // ZeRO-3's gathered parameters and unsharded gradients (ShardingBuffers.h)
+    double modelAndActivations = 0;  // weights + gradients + optimizer + activations + sharding buffers
     // The runtime reserve, term by term (ReserveModel.h).
     double cudaContext = 0;
     double workspace = 0;

@@ -30,7 +30,7 @@ FixedReserve fixedReserve(const Plan& plan);
 // Inline: it runs for every pipeline stage of every estimate the layout search makes.
 inline void applyReserve(const Plan& plan, const FixedReserve& fixed, MemoryBreakdown& m)
 {
-    m.modelAndActivations = m.weights + m.gradients + m.optimizer + m.activations;
+    m.modelAndActivations = m.weights + m.gradients + m.optimizer + m.activations + m.shardingBuffers;
     m.cudaContext = fixed.cudaContext;
     m.workspace = fixed.workspace;
     m.ncclBuffers = fixed.ncclBuffers;

@@ -15,5 +15,7 @@ inline constexpr NameTable<GradientAccumulation, 3> kGradientAccumulationNames{
     {{GradientAccumulation::Fused, "fused"}, {GradientAccumulation::Autograd, "autograd"}, {GradientAccumulation::Fp32Copy, "fp32-copy"}}};
 inline constexpr NameTable<SelectiveRecompute, 2> kSelectiveRecomputeNames{
     {{SelectiveRecompute::CoreAttention, "core-attention"}, {SelectiveRecompute::EveryOtherMatmul, "every-other-matmul"}}};
+inline constexpr NameTable<Zero3Gathering, 2> kZero3GatheringNames{
+    {{Zero3Gathering::Block, "block"}, {Zero3Gathering::Submodule, "submodule"}}};
 
 }  // namespace trainplan

@@ -77,6 +77,8 @@ const std::vector<NamedProfile>& profiles()
         // micro-batch's backward (runtime/pipe/engine.py, _exec_backward_pass).
         ds.gradientAccumulation = GradientAccumulation::Fp32Copy;
         ds.selectiveRecompute = SelectiveRecompute::CoreAttention;
+        // ZeRO-3 under DeepSpeed gathers submodule by submodule (FrameworkSpec.h, Zero3Gathering).
+        ds.zero3Gathering = Zero3Gathering::Submodule;
         t.push_back({"megatron-deepspeed-2022", ds});
         // PyTorch FSDP2 (torchtitan): per-block reduce-scatter and prefetched all-gathers
         // (reshard_after_forward, BACKWARD_PRE prefetch: torchtitan docs/fsdp.md), SDPA's
@@ -100,6 +102,8 @@ const std::vector<NamedProfile>& profiles()
         // torchtitan's selective activation checkpointing is op-level (its Llama configs:
         // activation_checkpoint.mode "selective", selective_ac_option "op").
         fsdp.selectiveRecompute = SelectiveRecompute::EveryOtherMatmul;
+        // FSDP2 gathers one wrapped transformer block at a time (torchtitan fully_shard per block).
+        fsdp.zero3Gathering = Zero3Gathering::Block;
         t.push_back({"pytorch-fsdp2", fsdp});
         return t;
     }();
@@ -158,6 +162,7 @@ FrameworkSpec resolvedFramework(const FrameworkSpec& plan)
         fill(out.optimizer, profile->optimizer);
         fill(out.gradientAccumulation, profile->gradientAccumulation);
         fill(out.selectiveRecompute, profile->selectiveRecompute);
+        fill(out.zero3Gathering, profile->zero3Gathering);
     }
     return out;
 }

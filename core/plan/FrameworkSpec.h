@@ -41,6 +41,18 @@ enum class GradientAccumulation { Fused, Autograd, Fp32Copy };
 // Unknown reads as CoreAttention, the meaning this tool gives "selective" everywhere else.
 enum class SelectiveRecompute { CoreAttention, EveryOtherMatmul };
 
+// How ZeRO-3 / FSDP gathers the parameters it shards, which sets the unsharded buffers at the peak:
+//   Block      PyTorch FSDP and FSDP2, Megatron-FSDP: one wrapped block (a transformer layer) at a
+//              time, the next one prefetched, its gradients unsharded until reduce-scattered
+//              (FSDP2 _fsdp_param_group.py: all-gather per group, BACKWARD_PRE prefetch);
+//   Submodule  DeepSpeed ZeRO-3: each submodule's own parameters (a Linear) when its hook fires,
+//              released once the live count passes stage3_max_live_parameters (1e9), with
+//              stage3_prefetch_bucket_size (5e7) fetched ahead and gradients copied into a
+//              reduce bucket of reduce_bucket_size (5e8) elements (deepspeed/runtime/zero/
+//              config.py defaults; partitioned_param_coordinator.py).
+// Unknown reads as Block, the heavier of the two.
+enum class Zero3Gathering { Block, Submodule };
+
 struct FrameworkSpec {
     std::string profile;  // empty: none named
     std::optional<bool> tpCommOverlap;        // TE userbuffers AG/RS overlapped with GEMMs
@@ -54,6 +66,7 @@ struct FrameworkSpec {
     std::optional<bool> fp32Gradients;        // gradients accumulated and reduced in FP32 (main_grad)
     std::optional<GradientAccumulation> gradientAccumulation;  // per-micro-batch gradient passes
     std::optional<SelectiveRecompute> selectiveRecompute;      // what "selective" recompute keeps
+    std::optional<Zero3Gathering> zero3Gathering;              // ZeRO-3's unit of parameter gathering
 
     bool empty() const;
     bool operator==(const FrameworkSpec&) const = default;
@@ -81,7 +94,8 @@ inline bool FrameworkSpec::empty() const
     for (const FrameworkFlag& flag : kFrameworkFlags)
         if (this->*flag.field)
             return false;
-    return profile.empty() && !flashAttention && !optimizer && !gradientAccumulation && !selectiveRecompute;
+    return profile.empty() && !flashAttention && !optimizer && !gradientAccumulation && !selectiveRecompute
+        && !zero3Gathering;
 }
 
 // The named profiles, every switch set or deliberately left unknown (FrameworkProfiles.cpp

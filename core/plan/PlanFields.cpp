@@ -38,6 +38,7 @@ constexpr auto kFlashAttentionVersions = spellings(kFlashAttentionVersionNames);
 constexpr auto kOptimizerImplementations = spellings(kOptimizerImplementationNames);
 constexpr auto kGradientAccumulations = spellings(kGradientAccumulationNames);
 constexpr auto kSelectiveRecomputes = spellings(kSelectiveRecomputeNames);
+constexpr auto kZero3Gatherings = spellings(kZero3GatheringNames);
 
 using T = PlanFieldType;
 using units::GB;      // bytes (docs: GB = 1e9 bytes, never GiB)
@@ -244,6 +245,9 @@ std::vector<PlanField> makeFields()
         Builder("framework.selective_recompute", T::Choice, "what layout.recompute \"selective\" keeps: all but the attention "
                 "core (Megatron), or every other matmul's output (torchtitan)")
             .choices(kSelectiveRecomputes).note("absent: from the profile, else core-attention").title("Selective recompute"),
+        Builder("framework.zero3_gathering", T::Choice, "how ZeRO-3 gathers sharded parameters: a whole block and the next "
+                "one prefetched (FSDP), or submodule by submodule under a live-parameter cap (DeepSpeed)")
+            .choices(kZero3Gatherings).note("absent: from the profile, else block").title("ZeRO-3 gathering"),
     };
 }
 // clang-format on

@@ -600,6 +600,8 @@ void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& 
         f.gradientAccumulation = s.choice(F("framework.gradient_accumulation"), kGradientAccumulationNames);
     if (s.find(F("framework.selective_recompute")))
         f.selectiveRecompute = s.choice(F("framework.selective_recompute"), kSelectiveRecomputeNames);
+    if (s.find(F("framework.zero3_gathering")))
+        f.zero3Gathering = s.choice(F("framework.zero3_gathering"), kZero3GatheringNames);
     s.rejectUnknownKeys();
 }
 

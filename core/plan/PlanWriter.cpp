@@ -88,6 +88,8 @@ void writeFramework(DocumentWriter& w, const FrameworkSpec& f)
         w.choice("framework.gradient_accumulation", kGradientAccumulationNames, *f.gradientAccumulation);
     if (f.selectiveRecompute)
         w.choice("framework.selective_recompute", kSelectiveRecomputeNames, *f.selectiveRecompute);
+    if (f.zero3Gathering)
+        w.choice("framework.zero3_gathering", kZero3GatheringNames, *f.zero3Gathering);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "core/estimate/PipelineModel.h"
 #include "core/estimate/ReliabilityModel.h"
 #include "core/estimate/ReserveModel.h"
+#include "core/estimate/ShardingBuffers.h"
 #include "core/plan/EnumNames.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
@@ -342,7 +343,6 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     const Term extras[] = {
         {"recompute working set", recomputeWorkingSet(plan)},
         {"logits", st.hasLmHead ? logitsBytes(plan) : 0.0},
-        {"ZeRO-3 gathered parameters", gatheredParameterBytes(plan, e.parameters.largestLayer() / l.tp)},
     };
     std::string activationFormula = "in flight × per micro-batch";
     std::string activationValues = num(st.microbatchesInFlight) + " × " + formatBytes(st.activationsPerMicrobatch);
@@ -360,6 +360,24 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
         .note = absent.empty() ? std::string() : "none on this stage: " + absent;
     s.compare(s.last(), A, "≈ 11.5 GB");
     const auto& mem = st.memory;
+    if (l.zeroStage >= 3) {
+        const ShardingBuffers b = shardingBuffers(plan, e.parameters.largestLayer() / l.tp);
+        const bool block = b.gathering == Zero3Gathering::Block;
+        const std::string weightBytes = num(stateBytesPerParameter(plan.training.precision).weights) + " B";
+        const std::string gradientBytes = num(gradientBytesPerParameter(plan)) + " B";
+        s.add("memory.sharding_buffers", "ZeRO-3 gathered parameters and gradients",
+             block ? "2 blocks × weight bytes + 1 block × gradient bytes (this block and the next, prefetched)"
+                   : "(min(block, max(submodule, live cap)) + prefetch bucket) × weight bytes + (submodule + reduce bucket) × gradient bytes",
+             block ? "2 × " + formatCount(b.unitParametersPerGpu) + " × " + weightBytes + " + " + formatCount(b.unitParametersPerGpu) + " × "
+                         + gradientBytes
+                   : formatCount(b.liveParameters) + " × " + weightBytes + " + " + formatCount(b.gradientParameters) + " × " + gradientBytes
+                         + " (largest submodule " + formatCount(b.unitParametersPerGpu) + ", live cap " + formatCount(kDeepSpeedMaxLiveParameters)
+                         + ", prefetch " + formatCount(kDeepSpeedPrefetchBucket) + ", reduce bucket " + formatCount(kDeepSpeedReduceBucket) + ")",
+             mem.shardingBuffers, "bytes", formatBytes(mem.shardingBuffers),
+             block ? "PyTorch FSDP2 _fsdp_param_group.py (all-gather per block, BACKWARD_PRE prefetch; framework.zero3_gathering block)"
+                   : "DeepSpeed runtime/zero/config.py defaults; partitioned_param_coordinator.py (framework.zero3_gathering submodule)")
+            .note = "unsharded for the computation at hand, then freed: not model state, and not freed by the backward as activations are";
+    }
     if (gradientsOnlyInBackward(plan, e.pipeline.microbatches)) {
         const double all = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards).gradients;
         s.add("memory.gradients_at_peak", "Gradients at the peak on " + stageName, "max(0, gradients − activations)",
@@ -368,9 +386,10 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
             .note = "one micro-batch per step: each block's gradient shard is made in the backward as its activations are freed, so the "
                     "peak holds whichever end of the backward is larger";
     }
-    s.add("memory.model_and_activations", "Model state and activations on " + stageName, "weights + gradients + optimizer + activations",
+    s.add("memory.model_and_activations", "Model state and activations on " + stageName,
+        std::string("weights + gradients + optimizer + activations") + (mem.shardingBuffers > 0 ? " + ZeRO-3 buffers" : ""),
         formatBytes(mem.weights) + " + " + formatBytes(mem.gradients) + " + " + formatBytes(mem.optimizer) + " + "
-            + formatBytes(mem.activations),
+            + formatBytes(mem.activations) + (mem.shardingBuffers > 0 ? " + " + formatBytes(mem.shardingBuffers) : ""),
         mem.modelAndActivations, "bytes", formatBytes(mem.modelAndActivations), "sum of the rows above");
     s.compare(s.last(), A, "~21 GB plus buffers");
 

@@ -23,6 +23,7 @@ json memoryJson(const MemoryBreakdown& m)
                 {"gradients", m.gradients},
                 {"optimizer", m.optimizer},
                 {"activations", m.activations},
+                {"sharding_buffers", m.shardingBuffers},
                 {"model_and_activations", m.modelAndActivations},
                 {"reserve", m.buffers},
                 {"reserve_parts",

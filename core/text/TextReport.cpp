@@ -123,6 +123,8 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("gradients", bytes(e.perGpu.gradients));
     t.row("optimizer", bytes(e.perGpu.optimizer));
     t.row("activations", bytes(e.perGpu.activations));
+    if (e.perGpu.shardingBuffers > 0)
+        t.row("ZeRO-3 gathered buffers", bytes(e.perGpu.shardingBuffers), "unsharded parameters and gradients of the unit being computed");
     t.row("model state + activations", bytes(e.perGpu.modelAndActivations));
     const auto& m = e.perGpu;
     t.row("runtime reserve", bytes(m.buffers),

@@ -34,8 +34,8 @@ QString shortGb(double bytes)
 
 QString MemoryChartPainter::partName(int part)
 {
-    static const char* names[PartCount] = {"Weights",       "Gradients",  "Optimizer",     "Activations", "CUDA context",
-                                           "Workspaces",    "NCCL buffers", "Fragmentation", "Allowance"};
+    static const char* names[PartCount] = {"Weights",    "Gradients",    "Optimizer",     "Activations", "ZeRO-3 gathered",
+                                           "CUDA context", "Workspaces", "NCCL buffers", "Fragmentation", "Allowance"};
     return QString::fromLatin1(names[part]);
 }
 
@@ -46,6 +46,7 @@ QColor MemoryChartPainter::partColor(int part)
     case Gradients: return theme::gradients();
     case Optimizer: return theme::optimizer();
     case Activations: return theme::activations();
+    case ShardingBuffers: return theme::shardingBuffers();
     case CudaContext: return theme::cudaContext();
     case Workspace: return theme::workspace();
     case NcclBuffers: return theme::ncclBuffers();
@@ -61,6 +62,7 @@ double MemoryChartPainter::partBytes(const trainplan::MemoryBreakdown& m, int pa
     case Gradients: return m.gradients;
     case Optimizer: return m.optimizer;
     case Activations: return m.activations;
+    case ShardingBuffers: return m.shardingBuffers;
     case CudaContext: return m.cudaContext;
     case Workspace: return m.workspace;
     case NcclBuffers: return m.ncclBuffers;
@@ -304,7 +306,7 @@ QString MemoryChartPainter::toolTip(int stage) const
     for (int i = PartCount - 1; i >= 0; --i)
         if (st.parts[i] > 0 || i <= Activations)
             text += QStringLiteral("<tr><td>%1%2</td><td align='right'>%3</td></tr>")
-                        .arg(i > Activations ? QStringLiteral("reserve: ") : QString(), partName(i), gb(st.parts[i]));
+                        .arg(i >= CudaContext ? QStringLiteral("reserve: ") : QString(), partName(i), gb(st.parts[i]));
     text += QStringLiteral("<tr><td><b>Total</b></td><td align='right'><b>%1</b></td></tr></table>").arg(gb(st.total));
     const double headroom = capacity_ - st.total;
     text += headroom >= 0

@@ -65,11 +65,12 @@ std::vector<QString> validationStages(const Analysis& a)
             "<h3>Stage 1: one-node correctness</h3><ul>"
             "<li>Confirm loss and gradient behaviour; check the parameter count is %1 and the FLOPs per token %2.</li>"
             "<li>Record peak memory by component on the fullest stage (stage %3): weights %4, gradients %5, optimizer %6, activations "
-            "%7.</li>"
+            "%7%8.</li>"
             "<li>Measure kernel shapes and numerical stability.</li></ul>")
             .arg(q(formatCount(e.parameters.total)), q(formatSci(e.flops.perToken)))
             .arg(e.fullestStage + 1)
-            .arg(fmtBytes(e.perGpu.weights), fmtBytes(e.perGpu.gradients), fmtBytes(e.perGpu.optimizer), fmtBytes(e.perGpu.activations)));
+            .arg(fmtBytes(e.perGpu.weights), fmtBytes(e.perGpu.gradients), fmtBytes(e.perGpu.optimizer), fmtBytes(e.perGpu.activations))
+            .arg(e.perGpu.shardingBuffers > 0 ? ", ZeRO-3 gathered buffers " + fmtBytes(e.perGpu.shardingBuffers) : QString()));
     stages.push_back(
         QString("<h3>Stage 2: multi-node scaling</h3><ul>"
                 "<li>Test a grid of %1 GPUs, keeping the global batch (%2 sequences) or reporting any change.</li>"

@@ -64,6 +64,12 @@ inline QColor activations()
 {
     return QColor(0x10, 0xb9, 0x81);
 }
+// ZeRO-3's gathered parameters and gradients: a lighter green beside the activations they
+// work with (transient, not model state).
+inline QColor shardingBuffers()
+{
+    return QColor(0x6e, 0xe7, 0xb7);
+}
 inline QColor buffers()
 {
     return QColor(0x9c, 0xa3, 0xaf);

@@ -87,7 +87,7 @@ void TestInvariants::partsSumToTotals()
         layers += st.layers;
         params += st.parameters;
         const auto& m = st.memory;
-        QCOMPARE(m.total, m.weights + m.gradients + m.optimizer + m.activations + m.buffers);
+        QCOMPARE(m.total, m.weights + m.gradients + m.optimizer + m.activations + m.shardingBuffers + m.buffers);
         QVERIFY(m.weights > 0 && m.gradients > 0 && m.optimizer > 0 && m.activations > 0);
         fullest = std::max(fullest, m.total);
     }

@@ -39,6 +39,7 @@ private slots:
     void fsdp2ShardIsTheMaster();
     void fsdp2GradientsOnlyInBackward();
     void torchtitanOpCheckpointing();
+    void zero3GathersByBlockOrSubmodule();
 };
 
 void TestMemory::korthikantiTable2_data()
@@ -221,6 +222,45 @@ void TestMemory::torchtitanOpCheckpointing()
     const double recomputedPerToken = 2.0 * 4096 * 1024 + 2.0 * 4096 * 4096 + 2.0 * 4096 * 14336;
     QCOMPARE(fsdp.flops.recompute, recomputedPerToken * 32 * plan.training.tokens);
     QCOMPARE(mc.flops.recompute, mc.flops.attention / 3.0);
+}
+
+void TestMemory::zero3GathersByBlockOrSubmodule()
+{
+    // Megatron-LM's 530B shape (105 layers, h 20480, 128 heads, GeLU 4h) under ZeRO-3 on 640 GPUs
+    // (Narayanan et al. 2021, Table 2), BF16 weights and gradients (2 B each).
+    auto args = gptShape(105, 20480, 128, 1, 1, 640, 4, 2560);
+    for (const char* o : {"layout.zero_stage=3", "layout.recompute=full", "layout.sequence_parallel=false",
+             "framework.fp32_gradients=false", "training.precision=bf16-fp32-master-adam"})
+        args.push_back(o);
+    auto block = args, submodule = args;
+    block.push_back("framework.zero3_gathering=block");
+    submodule.push_back("framework.zero3_gathering=submodule");
+    const auto b = trainplan::estimate(planWith("70b-2048-h100.json", block));
+    const auto d = trainplan::estimate(planWith("70b-2048-h100.json", submodule));
+    const double layer = b.parameters.largestLayer();  // 12 h^2 + 13 h with biases and norms
+    QVERIFY(std::abs(layer / (12.0 * 20480 * 20480) - 1.0) < 1e-3);
+    // FSDP: this block and the next in 16-bit, and this block's 16-bit gradients.
+    QCOMPARE(b.stages[0].memory.shardingBuffers, layer * (2 * 2 + 2));
+    // DeepSpeed: the largest Linear (the 4h x h FFN matrix, 1.68e9 parameters, above the 1e9 live
+    // cap) plus the 5e7 prefetch bucket, and that Linear's gradients plus the 5e8 reduce bucket.
+    const double ffn = 4.0 * 20480 * 20480;
+    QCOMPARE(d.stages[0].memory.shardingBuffers, (ffn + 5e7) * 2 + (ffn + 5e8) * 2);
+    // The buffers are their own term: in the total, not in the activations.
+    QCOMPARE(b.stages[0].memory.activations, d.stages[0].memory.activations);
+    QCOMPARE(b.stages[0].memory.modelAndActivations - d.stages[0].memory.modelAndActivations,
+        b.stages[0].memory.shardingBuffers - d.stages[0].memory.shardingBuffers);
+    // Unknown reads as block (the heavier); below stage 3 there are none.
+    const auto unknown = trainplan::estimate(planWith("70b-2048-h100.json", args));
+    QCOMPARE(unknown.stages[0].memory.shardingBuffers, b.stages[0].memory.shardingBuffers);
+    QCOMPARE(trainplan::estimate(planWith("70b-2048-h100.json")).perGpu.shardingBuffers, 0.0);
+    // A small model's block under the live cap: DeepSpeed keeps at most the block.
+    auto small = gptShape(24, 1024, 16, 1, 1, 8, 4, 32);
+    for (const char* o : {"layout.zero_stage=3", "framework.fp32_gradients=false", "framework.zero3_gathering=submodule"})
+        small.push_back(o);
+    const auto s = trainplan::estimate(planWith("70b-2048-h100.json", small));
+    const double smallLayer = s.parameters.largestLayer();
+    const double largest = 51200.0 * 1024;  // the embedding table is the largest submodule here
+    QCOMPARE(s.stages[0].memory.shardingBuffers, (smallLayer + 5e7) * 2 + (std::min(largest, smallLayer) + 5e8) * 2);
 }
 
 QTEST_GUILESS_MAIN(TestMemory)

@@ -68,7 +68,7 @@ std::string badFigure(const json& j, const std::string& path, const std::string&
 
 bool sumsTo(const trainplan::MemoryBreakdown& m)
 {
-    const double sum = m.weights + m.gradients + m.optimizer + m.activations + m.buffers;
+    const double sum = m.weights + m.gradients + m.optimizer + m.activations + m.shardingBuffers + m.buffers;
     return std::abs(sum - m.total) <= 1e-9 * std::max(1.0, m.total);
 }
 

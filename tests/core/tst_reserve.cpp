@@ -40,7 +40,7 @@ void TestReserve::termsComeFromTheirFields()
         QCOMPARE(m.workspace, 64 * units::MiB);
         // TP 8, PP 4, DP 64: three communicators, 16 channels x 2 connections x 4 MiB each.
         QCOMPARE(m.ncclBuffers, 3 * 16 * 2 * 4 * units::MiB);
-        QCOMPARE(m.modelAndActivations, m.weights + m.gradients + m.optimizer + m.activations);
+        QCOMPARE(m.modelAndActivations, m.weights + m.gradients + m.optimizer + m.activations + m.shardingBuffers);
         QCOMPARE(m.fragmentation, 0.05 * m.modelAndActivations);
         QCOMPARE(m.extraAllowance, units::GB);
         QCOMPARE(m.buffers, m.cudaContext + m.workspace + m.ncclBuffers + m.fragmentation + m.extraAllowance);
