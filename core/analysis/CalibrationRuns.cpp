@@ -13,6 +13,10 @@ using nlohmann::json;
 
 namespace {
 
+// The CUDA context on an A100 with every kernel loaded at start-up, as BigScience measured it
+// (chronicles-prequel.md: 1573 MiB, A100 40GB).
+constexpr double kPreLazyLoadingCudaContextBytes = 1573.0 * 1024 * 1024;
+
 // The data's GPU labels as presets.
 const AcceleratorPreset* presetFor(const std::string& gpu)
 {
@@ -142,6 +146,13 @@ std::vector<RealityCase> calibrationCases(const json& runs)
         layout.recompute = recompute == "full" ? Recompute::Full : recompute == "selective" ? Recompute::Selective : Recompute::None;
         plan.framework = frameworkFor(family, method);
         layout.stageLayers.clear();
+        // The BigScience sweep read its peaks as the device's used memory (nvidia-smi), where its
+        // own notes measure the CUDA context (kernels loaded at start-up, before CUDA 11.7's lazy
+        // module loading) at 1,573 MiB on an A100 (bigscience train/tr11-176B-ml/
+        // chronicles-prequel.md; docs/research/memory-and-ranges.md, Sec. 1.1): the source's
+        // stated environment, in place of the 0.5 GB lazy-loading default.
+        if (family.find("BigScience") != std::string::npos)
+            plan.training.reserve.cudaContextBytes = kPreLazyLoadingCudaContextBytes;
 
         const std::string id = c.at("id").get<std::string>() + (c.contains("sub_id") ? " " + c.at("sub_id").get<std::string>() : "");
         const std::string location = valueOr<std::string>(c, "source", "");

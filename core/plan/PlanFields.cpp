@@ -174,7 +174,8 @@ std::vector<PlanField> makeFields()
             .range(0, 0.9).byDefault("0.1").title("Fragmentation"),
         Builder("training.memory_margin_fraction", T::Number, "headroom a stage keeps free before it is flagged, a fraction of capacity")
             .range(0, 0.5).byDefault("0.05").title("Memory margin"),
-        Builder("training.reserve.cuda_context_gb", T::Number, "CUDA context per GPU (runtime reserve)")
+        Builder("training.reserve.cuda_context_gb", T::Number, "CUDA context per GPU (runtime reserve; about 0.5 GB with "
+                "CUDA's lazy module loading, about 1.6 GB for stacks before it, CUDA < 11.7)")
             .unit("GB", GB).range(0, 1000).byDefault("0.5").title("CUDA context"),
         Builder("training.reserve.workspace_mib", T::Number, "GEMM library workspaces per GPU (runtime reserve)")
             .unit("MiB", MiB).range(0, units::mega).byDefault("128").title("GEMM workspaces"),
