@@ -16,12 +16,18 @@ namespace {
 //   norm (LayerNorm / RMSNorm) read x, write y                                  2e
 //   residual: bias-dropout-add reads x and the residual, writes y               3e (+1 mask byte)
 //   activation: GeLU read, write 2e per FFN element; SwiGLU read gate and up, write 3e
-// Unfused (one PyTorch op per kernel, each reading and writing its tensors):
-//   norm: square, mean, rsqrt-scale, weight multiply                           ~7e
-//   residual: bias add 2e, dropout 2e (+1 mask byte), add 3e                    7e
+// Unfused, one PyTorch op per kernel, as eager PyTorch runs a Llama block with torch.compile off
+// (torchtitan models/norms.py RMSNorm and models/llama/model.py at 9dec370, its Llama 3.1
+// benchmark commit; GPT-style models take the bias and dropout terms):
+//   RMSNorm: x.float() 6 B, pow 8, mean 4, x * rsqrt 8, type_as 6, * weight 4 = 36 B  18e, 8 kernels
+//   LayerNorm: ATen's native_layer_norm is one kernel even in eager                   2e, 1 kernel
+//   residual: add 3e; a bias add 2e and dropout 2e (+1 mask byte) where the model has them
 //   activation: bias add 2e then GeLU 2e = 4e; SwiGLU: SiLU 2e then multiply 3e = 5e
-//   attention softmax without flash: scale, mask, softmax as three passes       6e (fused: 2e)
-// RoPE on queries and keys reads and writes them, 2e, in either case.
+//   RoPE as complex numbers: q.float() 6 B, complex multiply 8, type_as 6 = 20 B     10e per q/k element
+//   GQA: repeat_kv's expand + reshape copies K and V to every query head (read kv, write heads)
+//   attention output transpose(1, 2).contiguous(): one copy                           2e
+//   attention softmax without flash: scale, mask, softmax as three passes             6e (fused: 2e)
+// RoPE on queries and keys fused (Megatron / TE) reads and writes them once, 2e.
 // Each op's backward reads its saved input and the incoming gradient and writes one gradient:
 // three passes against the forward's two, so 1.5x the forward's bytes.
 constexpr double kBackwardMemoryFactor = 1.5;
@@ -336,15 +342,20 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
     // Memory-bound work (see the table above). Sequence parallelism runs norms and residual
     // adds on 1/t of the sequence (Korthikanti et al. 2022, Sec. 4.2.2).
     const double mask = fw.dropout ? 1.0 : 0.0;
+    const bool rms = model.norm == NormKind::RmsNorm, rope = model.positionEmbedding == PositionEmbedding::Rope;
+    const bool gqa = kvHeads < heads;
     const double hiddenElements = tokens * h / (sp ? t : 1.0);
-    const double normBytes = (fused ? 2.0 : 7.0) * bytes;
-    const double residualBytes = (fused ? 3.0 : 7.0) * bytes + mask;
+    const double normBytes = (fused || !rms ? 2.0 : 18.0) * bytes;
+    const double residualBytes =
+        fused ? 3.0 * bytes + mask : (3.0 + (model.bias ? 2.0 : 0.0) + (fw.dropout ? 2.0 : 0.0)) * bytes + mask;
     const double hiddenBytes = hiddenElements * 2.0 * (normBytes + residualBytes);
     const double activationPasses = swiglu ? (fused ? 3.0 : 5.0) : (fused ? 2.0 : 4.0);
     const double activationBytes = tokens * ffn * activationPasses * bytes;
-    const double ropeBytes = model.positionEmbedding == PositionEmbedding::Rope ? 2.0 * bytes * tokens * (heads + kvHeads) * d : 0.0;
+    const double ropeBytes = rope ? (fused ? 2.0 : 10.0) * bytes * tokens * (heads + kvHeads) * d : 0.0;
+    // Eager-only copies: K and V repeated to every query head, the attention output made contiguous.
+    const double copyBytes = fused ? 0.0 : bytes * tokens * d * ((gqa ? 2.0 * (kvHeads + heads) : 0.0) + 2.0 * heads);
     const double scoreBytes = flash ? 0.0 : b * heads * sq * sk * ((fused ? 2.0 : 6.0) * bytes + (fw.dropout ? 2.0 * bytes + 1.0 : 0.0));
-    L.forwardMemory = (hiddenBytes + activationBytes + ropeBytes + scoreBytes) / hbm;
+    L.forwardMemory = (hiddenBytes + activationBytes + ropeBytes + copyBytes + scoreBytes) / hbm;
     L.backwardMemory = kBackwardMemoryFactor * L.forwardMemory;
     if (fp8) {
         // Each FP8 GEMM operand is cast from 16 bits with its transpose for the weight gradient
@@ -413,8 +424,12 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
     // plus one kernel per TP collective; the backward about twice the forward (input and weight
     // gradients). Every kernel pays the GPU's fixed start and tail cost, and without CUDA graphs
     // the CPU must launch each, a floor on the layer's time (Megatron-Core docs, cuda_graph.md).
-    const double computeKernels =
-        (fused ? 11.0 : 22.0) + (flash ? 0.0 : 2.0) + (model.positionEmbedding == PositionEmbedding::Rope ? 1.0 : 0.0);
+    // Unfused, counted from the table above: two norms, seven projections (torchtitan keeps wq, wk,
+    // wv, w1 and w3 apart), the attention kernel and its output copy, two residual adds, the
+    // activation, RoPE's three ops on q and k, repeat_kv's two copies, bias adds and dropouts.
+    const double unfusedKernels = 2.0 * (rms ? 8.0 : 1.0) + 7.0 + 2.0 + 2.0 + (swiglu ? 2.0 : 1.0) + (rope ? 6.0 : 0.0)
+        + (gqa ? 2.0 : 0.0) + (model.bias ? 4.0 : 0.0) + (fw.dropout ? 2.0 : 0.0);
+    const double computeKernels = (fused ? 11.0 + (rope ? 1.0 : 0.0) : unfusedKernels) + (flash ? 0.0 : 2.0);
     const double tpKernels = l.tp > 1 ? (sp ? 4.0 : 2.0) : 0.0;
     const double castKernels = fp8 ? 4.0 : 0.0;  // one cast_transpose per FP8 GEMM operand above
     const double forwardKernels = computeKernels + tpKernels + castKernels;

@@ -125,6 +125,7 @@ private slots:
     void gemmEfficiencyFollowsTilesAndWaves();
     void throughputRisesWithMicroBatch();
     void fsdpOn64H100UsesTheNodesNics();
+    void eagerLlamaBlockPassesAsTorchtitanRunsIt();
 };
 
 void TestStepTime::componentsSumToTotal_data()
@@ -563,6 +564,34 @@ void TestStepTime::fsdpOn64H100UsesTheNodesNics()
     QVERIFY(p.components.zeroCommunication < 0.10 * p.stepSeconds);
     // Two gathered units and one unit of gradients in flight (ActivationModel.h).
     QVERIFY(est.stages[0].activationExtras >= est.parameters.kinds[0].total * (2 * 2 + 4) * 0.999);
+}
+
+void TestStepTime::eagerLlamaBlockPassesAsTorchtitanRunsIt()
+{
+    // Llama 3 8B (h 4096, 32 heads of 128, 8 KV heads, SwiGLU 14336, RMSNorm, RoPE, no bias or
+    // dropout), TP 1. Per token, in bytes: fused, 2 x (norm 4 + residual 6) x h + SwiGLU 6 x ffn +
+    // RoPE 4 x (32 + 8) x 128; eager as torchtitan runs it (StepTimeCosts.cpp's table), 2 x (36 +
+    // 6) x h + 10 x ffn + 20 x 5120 + repeat_kv 2 x 128 x 2 x (8 + 32) + contiguous 2 x 128 x 2 x 32.
+    std::vector<std::string> args = {"model.layers=32", "model.hidden_size=4096", "model.ffn_hidden_size=14336",
+        "model.ffn_kind=swiglu", "model.attention_heads=32", "model.kv_heads=8", "model.head_dim=128", "model.vocab_size=128256",
+        "model.norm=rmsnorm", "model.bias=false", "model.position_embedding=rope", "model.sequence_length=8192",
+        "cluster.gpus=8", "layout.tp=1", "layout.pp=1", "layout.dp=8", "layout.sequence_parallel=false",
+        "training.global_batch_sequences=16", "framework.flash_attention=2", "framework.dropout=false"};
+    auto fused = args, eager = args;
+    fused.push_back("framework.fused_kernels=true");
+    eager.push_back("framework.fused_kernels=false");
+    const PredictedStep f = predict(planWith("70b-2048-h100.json", fused));
+    const PredictedStep u = predict(planWith("70b-2048-h100.json", eager));
+    const double fusedBytes = 2.0 * 10 * 4096 + 6.0 * 14336 + 4.0 * 40 * 128;
+    const double eagerBytes = 2.0 * 42 * 4096 + 10.0 * 14336 + 20.0 * 40 * 128 + 2.0 * 128 * 2 * 40 + 2.0 * 128 * 2 * 32;
+    QVERIFY2(std::abs(u.layers[0].forwardMemory / f.layers[0].forwardMemory - eagerBytes / fusedBytes) < 1e-9,
+        qPrintable(QString("ratio %1, expected %2").arg(u.layers[0].forwardMemory / f.layers[0].forwardMemory).arg(eagerBytes / fusedBytes)));
+    // A GPT block (LayerNorm, one ATen kernel even eager) loses little by running unfused.
+    auto gpt = eager;
+    for (const char* o : {"model.norm=layernorm", "model.position_embedding=learned", "model.kv_heads=32"})
+        gpt.push_back(o);
+    const PredictedStep g = predict(planWith("70b-2048-h100.json", gpt));
+    QVERIFY(g.layers[0].forwardMemory < u.layers[0].forwardMemory);
 }
 
 QTEST_GUILESS_MAIN(TestStepTime)
