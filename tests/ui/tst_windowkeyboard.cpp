@@ -11,14 +11,22 @@
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStandardPaths>
+#include <QUndoStack>
+#include <QWheelEvent>
+#include <QtTest/qtestspontaneevent.h>
 #include <QtTest>
 
 #include "render/style/Theme.h"
 #include "ui/derivation/DerivationList.h"
 #include "ui/derivation/DerivationView.h"
 #include "ui/document/PlanDocument.h"
+#include "ui/inputs/CandidateSpinBox.h"
 #include "ui/inputs/InputPanel.h"
+#include "ui/inputs/ValueSlider.h"
 #include "ui/search/SearchPanel.h"
 #include "ui/summary/SummaryCard.h"
 #include "ui/summary/SummaryPanel.h"
@@ -41,6 +49,9 @@ private slots:
     void clickingACardOpensItsMath_data();
     void clickingACardOpensItsMath();
     void returnOnAFocusedCardOpensItsMath();
+    void wheelOverAnUnfocusedFieldScrollsThePanel();
+    void ctrlZInAFocusedSpinBoxUndoesThePlan();
+    void aSliderDragIsOneUndoStepNamedAfterItsEnd();
 
 private:
     // Tabs through the window until a widget the predicate accepts has the focus.
@@ -238,6 +249,88 @@ void TestWindowKeyboard::returnOnAFocusedCardOpensItsMath()
     QTest::keyClick(card, Qt::Key_Return);
     QTRY_VERIFY(window_->mathDock()->isVisible());
     QCOMPARE(window_->derivation()->list()->highlightedSteps(), window_->summary()->stepIds("memory"));
+}
+
+namespace {
+
+// One notch of the wheel (120 eighths of a degree) downwards over the widget's centre; whether
+// the widget (or a filter on it) accepted it. An ignored wheel event is what QApplication passes
+// on to the parents when the window system sends it, so the scroll area under the panel scrolls
+// (a test cannot send a spontaneous one: QCoreApplication::sendEvent clears the flag).
+bool wheelDown(QWidget* w)
+{
+    const QPointF centre = QRectF(w->rect()).center();
+    QWheelEvent event(centre, w->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &event);
+    return event.isAccepted();
+}
+
+QScrollArea* scrollAreaOf(QWidget* w)
+{
+    for (QWidget* p = w; p; p = p->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(p))
+            return area;
+    return nullptr;
+}
+
+}  // namespace
+
+void TestWindowKeyboard::wheelOverAnUnfocusedFieldScrollsThePanel()
+{
+    ValueSlider* mfu = window_->inputPanel()->mfuSlider();
+    QVERIFY(scrollAreaOf(mfu));
+    window_->inputPanel()->nameEdit()->setFocus();
+    const double before = window_->document()->plan().training.mfu;
+    const int undoSteps = window_->document()->undoStack()->count();
+    const QList<QWidget*> fields = {mfu->spinBox(), mfu->slider(), window_->inputPanel()->modelPresetCombo()};
+    for (QWidget* field : fields) {
+        QVERIFY(!field->hasFocus());
+        QCOMPARE(field->focusPolicy(), Qt::StrongFocus);  // a passing wheel does not focus it either
+        QVERIFY2(!wheelDown(field), field->metaObject()->className());  // left to the scroll area
+        QCOMPARE(window_->document()->plan().training.mfu, before);
+        QCOMPARE(window_->document()->undoStack()->count(), undoSteps);
+    }
+    // Once the field has the focus the wheel is its own.
+    mfu->spinBox()->setFocus();
+    QVERIFY(mfu->spinBox()->hasFocus());
+    QVERIFY(wheelDown(mfu->spinBox()));
+    QVERIFY(window_->document()->plan().training.mfu < before);
+}
+
+void TestWindowKeyboard::ctrlZInAFocusedSpinBoxUndoesThePlan()
+{
+    PlanDocument* doc = window_->document();
+    CandidateSpinBox* tp = window_->inputPanel()->layoutSlider(trainplan::ParallelDim::Tp)->spinBox();
+    const int before = doc->plan().layout.tp;
+    tp->setFocus();
+    QVERIFY(tp->hasFocus());
+    QTest::keyClick(tp, Qt::Key_Down);  // one step down the candidate values
+    QTRY_VERIFY(doc->plan().layout.tp != before);
+    // Ctrl+Z with the focus still in the box: the plan's undo, not the box's text.
+    QTest::keyClick(tp, Qt::Key_Z, Qt::ControlModifier);
+    QTRY_COMPARE(doc->plan().layout.tp, before);
+    QVERIFY(tp->hasFocus());
+    QCOMPARE(tp->value(), before);
+    // And redo from the same place.
+    QTest::keyClick(tp, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QTRY_VERIFY(doc->plan().layout.tp != before);
+}
+
+void TestWindowKeyboard::aSliderDragIsOneUndoStepNamedAfterItsEnd()
+{
+    PlanDocument* doc = window_->document();
+    QSlider* slider = window_->inputPanel()->mfuSlider()->slider();
+    const int steps = doc->undoStack()->count();
+    // A drag: pressed, moved through three positions, released.
+    slider->setSliderDown(true);
+    for (int v : {slider->value() - 5, slider->value() - 10, slider->value() - 15})
+        slider->setSliderPosition(v);
+    const double end = doc->plan().training.mfu;
+    slider->setSliderDown(false);
+    QCOMPARE(doc->undoStack()->count(), steps + 1);
+    const QString text = doc->undoStack()->undoText();
+    const QString percent = QString::number(std::lround(end * 100));
+    QVERIFY2(text.contains(percent), qPrintable(text + " should name " + percent + " %"));
 }
 
 QTEST_MAIN(TestWindowKeyboard)

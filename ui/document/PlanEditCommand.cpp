@@ -29,5 +29,6 @@ bool PlanEditCommand::mergeWith(const QUndoCommand* other)
     if (o->mergeKey_ != mergeKey_ || o->serial_ != serial_)
         return false;
     after_ = o->after_;
+    setText(o->text());  // a drag's undo entry names where it ended, not its first tick
     return true;
 }

@@ -30,6 +30,7 @@
 #include "render/style/Theme.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/inputs/ElidingComboBox.h"
+#include "ui/inputs/FieldInputGuard.h"
 #include "ui/inputs/StageLayersEdit.h"
 #include "ui/inputs/ValueSlider.h"
 
@@ -111,6 +112,7 @@ InputPanel::InputPanel(PlanDocument* document, QWidget* parent)
     layout->addWidget(buildCluster());
     layout->addWidget(buildReliability());
     layout->addStretch(1);
+    (new FieldInputGuard(this))->guardChildrenOf(this);
     connect(doc_, &PlanDocument::planChanged, this, &InputPanel::refresh);
     connect(doc_, &PlanDocument::followerChanged, this, &InputPanel::refresh);
     refresh();
@@ -511,7 +513,7 @@ QGroupBox* InputPanel::buildTraining()
         form, mfuField.path,
         [this, &mfuField](int v) {
             doc_->edit(
-                tr("Set MFU"), [&](Plan& p) { p.training.mfu = trainplan::siFromShown(mfuField, v); }, kMfu);
+                tr("Set MFU to %1 %").arg(v), [&](Plan& p) { p.training.mfu = trainplan::siFromShown(mfuField, v); }, kMfu);
         },
         [this, &mfuField, mfuLowest, mfuHighest] {
             std::vector<int> values;
