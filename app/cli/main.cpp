@@ -74,6 +74,7 @@ const char* kUsage =
     "                      Names match case-insensitively, ignoring spaces and punctuation,\n"
     "                      by a unique prefix; see 'trainplan-cli presets'.\n"
     "  --set PATH=VALUE    override one field by its JSON path, e.g. --set layout.tp=4\n"
+    "                      (cluster.accelerator set to a preset's name applies that preset)\n"
     "                      --set training.mfu=0.35 --set layout.dp=auto (repeatable)\n"
     "  --json              print one JSON object (SI units) instead of text\n"
     "  --derivation        with text output, also print every step of the arithmetic\n"
@@ -248,6 +249,19 @@ const T& requirePreset(const trainplan::PresetMatch<T>& match, const std::string
         option + " \"" + name + "\"" + (match.ambiguous ? " is ambiguous; it matches:" : " matches no preset; the presets are:") + list);
 }
 
+// An accelerator preset's figures into the plan document's cluster (its GPU count kept).
+void applyAcceleratorPreset(nlohmann::json& doc, const trainplan::AcceleratorPreset& preset)
+{
+    if (!doc["cluster"].is_object())
+        doc["cluster"] = nlohmann::json::object();
+    trainplan::Plan holder;
+    trainplan::applyAccelerator(preset, holder.cluster);
+    const nlohmann::json cluster = trainplan::planToJson(holder)["cluster"];
+    for (const char* key : {"accelerator", "memory_gb", "peak_bf16_tflops", "intra_node_bandwidth_gb_per_s",
+             "inter_node_bandwidth_gb_per_s", "gpus_per_node"})
+        doc["cluster"][key] = cluster[key];
+}
+
 // --model and --gpu write a preset's numbers into the plan document before any --set.
 void applyPresets(nlohmann::json& doc, const Options& o)
 {
@@ -259,17 +273,23 @@ void applyPresets(nlohmann::json& doc, const Options& o)
         holder.model = preset.model;
         doc["model"] = trainplan::planToJson(holder)["model"];
     }
-    if (!o.gpuPreset.empty()) {
-        const auto& preset = requirePreset(trainplan::matchAcceleratorPreset(o.gpuPreset), "--gpu", o.gpuPreset);
-        if (!doc["cluster"].is_object())
-            doc["cluster"] = nlohmann::json::object();
-        trainplan::Plan holder;
-        trainplan::applyAccelerator(preset, holder.cluster);
-        const nlohmann::json cluster = trainplan::planToJson(holder)["cluster"];
-        for (const char* key : {"accelerator", "memory_gb", "peak_bf16_tflops", "intra_node_bandwidth_gb_per_s",
-                                "inter_node_bandwidth_gb_per_s", "gpus_per_node"})
-            doc["cluster"][key] = cluster[key];
-    }
+    if (!o.gpuPreset.empty())
+        applyAcceleratorPreset(doc, requirePreset(trainplan::matchAcceleratorPreset(o.gpuPreset), "--gpu", o.gpuPreset));
+}
+
+// A --set of cluster.accelerator to a preset's exact name applies that preset, as --gpu does at
+// that point of the order (later --set fields still override its figures): a label naming a
+// part whose figures it does not carry would describe another machine.
+void applyAcceleratorLabel(nlohmann::json& doc, const std::string& assignment)
+{
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || assignment.substr(0, eq) != "cluster.accelerator" || !doc.is_object() || !doc["cluster"].is_object())
+        return;
+    const nlohmann::json& label = doc["cluster"]["accelerator"];
+    if (!label.is_string())
+        return;
+    if (const auto* preset = trainplan::findAcceleratorPreset(label.get<std::string>()))
+        applyAcceleratorPreset(doc, *preset);
 }
 
 // A missing or unreadable plan is invalid input (exit 2), like a malformed one.
@@ -279,8 +299,10 @@ trainplan::Plan loadPlan(const Options& o)
     const std::string text = fromStdin ? readStandardInput() : trainplan::readPlanFileText(o.planPath);
     nlohmann::json doc = trainplan::parseJsonBounded(text, fromStdin ? "standard input" : o.planPath);
     applyPresets(doc, o);
-    for (const auto& assignment : o.overrides)
+    for (const auto& assignment : o.overrides) {
         trainplan::applyOverride(doc, assignment);
+        applyAcceleratorLabel(doc, assignment);
+    }
     return trainplan::planFromJson(doc);
 }
 
