@@ -12,8 +12,9 @@ inline constexpr double kLlama3Interruptions = 419.0;
 inline constexpr double kLlama3SnapshotDays = 54.0;
 inline constexpr double kLlama3Gpus = 16384.0;
 inline constexpr double kLlama3GpusPerNode = 8.0;
-// The default node MTBF reproduces that rate: 54 d x 24 h x 2,048 nodes / 419 = 6,334 h per
-// node, i.e. one interruption every 3.1 h at 16,384 GPUs and every 25 h at 2,048.
+// The node MTBF that reproduces that rate (a comparison in the derivation, not a default):
+// 54 d x 24 h x 2,048 nodes / 419 = 6,334 h per node, i.e. one interruption every 3.1 h at
+// 16,384 GPUs and every 25 h at 2,048.
 inline constexpr double kDefaultMtbfHoursPerNode =
     kLlama3SnapshotDays * units::hoursPerDay * (kLlama3Gpus / kLlama3GpusPerNode) / kLlama3Interruptions;
 

@@ -13,9 +13,7 @@ Plan workedExamplePlan(WorkedExample example);
 // Which worked example the plan is (every input equal, the name aside), or None.
 WorkedExample workedExampleOf(const Plan& plan);
 
-// The default plan: worked example A's model, cluster and layout, with the sourced default
-// failure rate (kDefaultMtbfHoursPerNode, from Llama 3) in place of the example's own
-// assumption of 1,000 h per node.
+// The default plan: worked example A exactly as examples/70b-2048-h100.json ships it.
 Plan defaultPlan();
 
 }  // namespace trainplan

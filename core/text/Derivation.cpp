@@ -709,8 +709,9 @@ DerivationSection reliabilitySection(const Plan& plan, const Estimate& e, Worked
     s.add("reliability.cluster_mtbf_seconds", "Cluster mean time between failures", perNode ? "node MTBF / nodes" : "GPU MTBF / GPUs",
          num(*cl.mtbfSeconds / units::secondsPerHour) + " h / " + integer(parts), r.clusterMtbfSeconds, "s",
          formatSeconds(r.clusterMtbfSeconds), "Llama 3 paper (Dubey et al. 2024), Sec. 3.3.4 (failures independent across nodes)")
-        .note = "the default " + integer(kDefaultMtbfHoursPerNode) + " h per node reproduces Llama 3's " + integer(kLlama3Interruptions)
-        + " interruptions in " + integer(kLlama3SnapshotDays) + " days on " + integer(kLlama3Gpus) + " GPUs";
+        .note = "for scale: Llama 3's " + integer(kLlama3Interruptions) + " interruptions in " + integer(kLlama3SnapshotDays) + " days on "
+        + integer(kLlama3Gpus) + " GPUs are " + integer(kDefaultMtbfHoursPerNode) + " h per node (no default: a plan without an MTBF "
+        + "models no failures, a red flag)";
     s.compare(s.last(), A, "assumes 1,000 h per node, a failure every few hours at 2,048 GPUs (about 6 × Llama 3's rate)");
     s.add("reliability.checkpoint_interval_seconds", "Checkpoint interval", "√(2 · δ · MTBF)",
           "√(2 × " + num(r.checkpointWriteSeconds) + " s × " + num(r.clusterMtbfSeconds) + " s)", r.checkpointIntervalSeconds, "s",
