@@ -264,7 +264,7 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
         StageScheduleStats& stats = out.stages[i];
         stats.idleSeconds = computeEnd - stats.busySeconds;
         stats.peakInFlightMicrobatches = double(s.peakInFlight[i]) / v;
-        stats.dpSyncHiddenSeconds = std::min(costs.dpSyncSeconds, computeEnd - s.freeAt[i]);
+        stats.dpSyncHiddenSeconds = std::clamp(computeEnd - s.freeAt[i], 0.0, costs.dpSyncSeconds);
         idle += stats.idleSeconds;
         const double syncEnd = s.freeAt[i] + costs.dpSyncSeconds;
         events.add(i, -1, -1, ScheduleEventKind::DpSync, -1, s.freeAt[i], syncEnd);
@@ -275,7 +275,8 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
     out.computeSeconds = computeEnd;
     out.stepSeconds = stepEnd;
     out.dpSyncExposedSeconds = stepEnd - computeEnd;
-    out.dpSyncHiddenSeconds = costs.dpSyncSeconds - out.dpSyncExposedSeconds;
+    // Rounding of stepEnd - computeEnd can leave -1e-17 here; hidden time is never negative.
+    out.dpSyncHiddenSeconds = std::clamp(costs.dpSyncSeconds - out.dpSyncExposedSeconds, 0.0, costs.dpSyncSeconds);
     out.bubbleFraction = computeEnd > 0 ? idle / (p * computeEnd) : 0.0;
     out.closedFormBubbleFraction = kind == ScheduleKind::ZeroBubbleH1
         ? zeroBubbleH1ClosedForm(costs)

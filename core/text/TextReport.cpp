@@ -16,13 +16,23 @@ namespace trainplan {
 
 namespace {
 
+// The text padded with spaces to width characters on screen: UTF-8 code points, not bytes, so a
+// "−" (3 bytes) or "µ" (2) does not push the next column left (std::setw counts bytes).
+std::string padded(const std::string& text, size_t width)
+{
+    size_t shown = 0;
+    for (unsigned char c : text)
+        shown += (c & 0xC0) != 0x80;
+    return shown >= width ? text : text + std::string(width - shown, ' ');
+}
+
 class Table {
 public:
     explicit Table(std::ostringstream& out) : out_(out) {}
     void heading(const std::string& title) { out_ << "\n" << title << "\n"; }
     void row(const std::string& label, const std::string& value, const std::string& detail = {})
     {
-        out_ << "  " << std::left << std::setw(40) << label << std::setw(22) << value;
+        out_ << "  " << padded(label, 40) << padded(value, 22);
         if (!detail.empty())
             out_ << detail;
         out_ << "\n";
@@ -297,11 +307,14 @@ std::string searchToText(const SearchResult& r)
             simplest = i;
     }
     std::stable_sort(pareto.begin(), pareto.end(), [&](size_t a, size_t b) { return r.rows[a].stepSeconds < r.rows[b].stepSeconds; });
+    // As many Pareto rows as the ranking asked for (--top), fastest first; the JSON has them all.
+    const size_t shownPareto = std::min(pareto.size(), std::max<size_t>(r.topRows(), 1));
     out << "\nPareto front of memory against step time (" << countOf(double(pareto.size()), r.grouped ? "row" : "layout")
-        << ", fastest first)\n";
+        << ", fastest first" << (shownPareto < pareto.size() ? ", the first " + std::to_string(shownPareto) + " shown; --json lists all" : "")
+        << ")\n";
     header();
-    for (size_t i : pareto)
-        line(i);
+    for (size_t k = 0; k < shownPareto; ++k)
+        line(pareto[k]);
     if (simplest) {
         out << "\nSimplest layout that fits\n";
         header();
