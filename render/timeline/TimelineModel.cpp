@@ -126,6 +126,8 @@ void TimelineModel::planLane(TimelineLane& lane, const trainplan::Analysis& anal
         lane.problem = tooLargeText(chunkMicrobatches);
     else if (analysis.scheduleProblem)
         lane.problem = reasonOf(analysis.scheduleProblem->message);
+    const trainplan::PredictedComponents& c = analysis.predicted.components;
+    lane.afterStepSeconds = c.optimizer + std::max(0.0, c.dpCommunication - analysis.schedule.dpSyncExposedSeconds);
     if (lane.simulated())
         lane.track.ownResult() = analysis.schedule;  // copied into storage the last tick left
     else
@@ -137,6 +139,7 @@ void TimelineModel::comparedLane(TimelineLane& lane, const trainplan::ComparedSc
 {
     lane.kind = compared.kind;
     lane.v = compared.v;
+    lane.afterStepSeconds = 0.0;
     lane.problem = compared.tooLarge ? tooLargeText(compared.chunkMicrobatches) : reasonOf(compared.problem);
     if (compared.simulated())
         lane.track.share(compared.result);

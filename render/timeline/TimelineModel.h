@@ -22,6 +22,9 @@ struct TimelineLane {
     trainplan::ScheduleKind kind = trainplan::ScheduleKind::OneFOneB;
     int v = 1;        // model chunks per stage that were (or would be) simulated
     QString problem;  // why the plan cannot run this kind; empty when simulated
+    // What the predicted step adds after the simulated one: the optimizer and the exposed
+    // parameter gather (the plan's own lane; 0 for compared schedules).
+    double afterStepSeconds = 0;
     TimelineTrack track;
     InFlightSeries inFlight;
 

@@ -260,10 +260,14 @@ QString TimelinePainter::headerFor(const QFontMetricsF& metrics, double width) c
             return QStringLiteral("%1: cannot simulate this plan").arg(name);
         const auto& r = lane.result();
         const QString shape = QStringLiteral("p = %1 · m = %2").arg(r.p).arg(r.m);
-        const QString step = QStringLiteral("step %1").arg(qs(trainplan::formatSeconds(r.stepSeconds)));
-        const QString parts =
-            QStringLiteral(" (compute %1 + exposed DP sync %2)")
-                .arg(qs(trainplan::formatSeconds(r.computeSeconds)), qs(trainplan::formatSeconds(r.dpSyncExposedSeconds)));
+        // The predicted step, the figure every other view quotes: the simulated pipeline and DP
+        // tail, then the optimizer and any exposed parameter gather.
+        const QString step = QStringLiteral("step %1").arg(qs(trainplan::formatSeconds(r.stepSeconds + lane.afterStepSeconds)));
+        QString parts = QStringLiteral(" (compute %1 + exposed DP sync %2")
+                            .arg(qs(trainplan::formatSeconds(r.computeSeconds)), qs(trainplan::formatSeconds(r.dpSyncExposedSeconds)));
+        if (lane.afterStepSeconds > 0)
+            parts += QStringLiteral(" + optimizer and gather %1").arg(qs(trainplan::formatSeconds(lane.afterStepSeconds)));
+        parts += QStringLiteral(")");
         const QString bubble =
             QStringLiteral("bubble %1 simulated, %2 closed form").arg(percent(r.bubbleFraction), percent(r.closedFormBubbleFraction));
         const QString formula = QStringLiteral(" %1").arg(closedFormName(lane.kind));

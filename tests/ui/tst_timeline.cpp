@@ -90,6 +90,11 @@ void TestTimeline::rendersTheDefaultPlan()
     QVERIFY(view.scene().timeline().stats().labels >= 4 * 32);
     QVERIFY(view.scene().timeline().headerText().contains("1F1B"));
     QVERIFY(view.scene().timeline().headerText().contains("15.8 %"));  // the closed form, 3/19
+    // Issue 23: the header's step is the predicted step every other view quotes, the optimizer
+    // included (the simulated pipeline and DP tail alone are shorter).
+    const QString predicted = QString::fromStdString(trainplan::formatSeconds(doc.analysis().predicted.stepSeconds));
+    QVERIFY2(view.scene().timeline().headerText().contains("step " + predicted), qPrintable(view.scene().timeline().headerText()));
+    QVERIFY(view.scene().timeline().headerText().contains("optimizer"));
 }
 
 void TestTimeline::followsTheScheduleOfTheDocument()
