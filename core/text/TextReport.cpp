@@ -186,8 +186,18 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
         t.row("cluster MTBF", formatSeconds(r.clusterMtbfSeconds));
         t.row("checkpoint interval", formatSeconds(r.checkpointIntervalSeconds));
         t.row("expected failures", formatNumber(r.expectedFailures));
-        t.row("padded wall time" + assumed, formatNumber(r.paddedDays) + " days");
-        t.row("padded wall time" + predicted, formatNumber(analysis.atPredictedMfu.reliability.paddedDays) + " days");
+        // Failures that outpace progress: the run never finishes; the finite figure the estimate
+        // keeps (the failure-free work) is no wall time to print.
+        const auto outpaced = [](const Estimate& est) {
+            return std::any_of(est.warnings.begin(), est.warnings.end(),
+                [](const Warning& w) { return w.code == WarningCode::FailuresOutpaceProgress; });
+        };
+        const auto padded = [&](const Estimate& est) {
+            return outpaced(est) ? std::string("never finishes (FAILURES_OUTPACE_PROGRESS)")
+                                 : formatNumber(est.reliability.paddedDays) + " days";
+        };
+        t.row("padded wall time" + assumed, padded(e));
+        t.row("padded wall time" + predicted, padded(analysis.atPredictedMfu));
     } else {
         t.row("failures", "not modelled");
     }

@@ -5,6 +5,7 @@
 #include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QStatusBar>
 #include <QtTest>
 
 #include "core/base/AtomicFile.h"
@@ -12,6 +13,7 @@
 #include "core/base/Units.h"
 #include "core/planfile/PlanFile.h"
 #include "render/report/ReportPainter.h"
+#include "render/style/Theme.h"
 #include "ui/charts/MemoryChart.h"
 #include "ui/charts/TimeBreakdownChart.h"
 #include "ui/charts/TornadoChart.h"
@@ -434,6 +436,21 @@ void TestMainWindow::cardsSayWhenThePlanIsInvalid()
     QVERIFY(outpaced);
     const QString detail = window_->summary()->card("days")->detailText() + window_->summary()->card("days")->valueText();
     QVERIFY2(detail.contains("never finishes") || detail.contains("Plan invalid"), qPrintable(detail));
+    // Issue 23: every other figure card is greyed and says so, and the status bar shows no
+    // ordinary figures either.
+    for (const char* id : {"parameters", "flops", "gpu_hours", "step", "memory", "bubble", "mfu"}) {
+        const SummaryCard* card = window_->summary()->card(id);
+        QCOMPARE(card->accent(), theme::faint());
+        QVERIFY2(card->detailText().startsWith("plan invalid"), id);
+    }
+    const QString status = window_->statusBar()->currentMessage();
+    QVERIFY2(status.startsWith("Plan invalid: FAILURES_OUTPACE_PROGRESS"), qPrintable(status));
+    QVERIFY(!status.contains("with failures"));
+    // Valid again: the cards are ordinary.
+    doc()->undoStack()->undo();
+    QVERIFY(window_->summary()->card("step")->accent() != theme::faint());
+    QVERIFY(!window_->summary()->card("step")->detailText().startsWith("plan invalid"));
+    QVERIFY(!window_->statusBar()->currentMessage().startsWith("Plan invalid"));
 }
 
 void TestMainWindow::timeFollowsTheChosenBasis()

@@ -500,6 +500,17 @@ void MainWindow::updateStatus()
         return QString::fromStdString(trainplan::formatInteger(n) + " " + trainplan::pluralNoun(n, noun));
     };
     const auto days = [](double d) { return QString::fromStdString(trainplan::countOf(d, "day")); };
+    if (errors > 0) {
+        // No ordinary figures under an error: what is wrong, and where to read why.
+        const trainplan::Warning* first = nullptr;
+        for (const auto& w : doc_->estimate().warnings)
+            if (!first && w.severity == trainplan::Severity::Error)
+                first = &w;
+        statusBar()->showMessage(tr("Plan invalid: %1 (%2, %3; see Red flags)")
+                                     .arg(QString::fromStdString(trainplan::codeName(first->code)), count(errors, "error"),
+                                         count(warnings, "warning")));
+        return;
+    }
     statusBar()->showMessage(tr("%1 · %2 compute, %3 with failures · fullest GPU %4 of %5 · %6, %7")
                                  .arg(count(e.gpusUsed, "GPU"), days(e.time.days), days(e.reliability.paddedDays),
                                       QString::fromStdString(trainplan::formatBytes(e.perGpu.total)),
