@@ -226,10 +226,12 @@ void SummaryPanel::refresh()
     card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
         tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))));
     if (firstError) {
-        // An invalid plan's figures are not ones to read as ordinary: every card but the one that
-        // says why is greyed, its figure kept for reference (issue 23).
+        // An invalid plan's figures are not ones to read as ordinary: every card is greyed, its
+        // figure kept for reference (issue 23), but those that say what is wrong (the wall-time
+        // card, and a card already red with the error, such as memory that does not fit).
+        const QColor error = theme::severity(Severity::Error);
         for (const Entry& entry : entries_) {
-            if (entry.id == "days")
+            if (entry.id == "days" || entry.card->accent() == error)
                 continue;
             entry.card->setValue(entry.card->valueText(), tr("plan invalid · ") + entry.card->detailText(), theme::faint());
             entry.card->setFill(-1.0, QColor());
