@@ -96,7 +96,12 @@ void TestMainWindow::opensOnTheDefaultPlan()
     QCOMPARE(plan.layout.tp, 8);
     QCOMPARE(plan.layout.pp, 4);
     QCOMPARE(plan.layout.dp, 64);
-    QCOMPARE(window_->summary()->card("days")->valueText(), QString("8.98 days"));
+    // Issue 23: the headline is the predicted basis, as the PDF report leads (one headline).
+    QCOMPARE(doc()->timeBasis(), PlanDocument::TimeBasis::Predicted);
+    QCOMPARE(window_->summary()->card("days")->titleText(), QString("Wall time, predicted"));
+    QCOMPARE(window_->summary()->card("days")->valueText(),
+        QString::fromStdString(trainplan::formatNumber(doc()->predicted().days)) + " days");
+    QVERIFY(window_->summary()->card("days")->detailText().contains("assumed MFU 8.98"));
     QCOMPARE(window_->summary()->card("bubble")->valueText(), QString("15.8 %"));
     QCOMPARE(window_->memoryChart()->categories().size(), 4);
     QVERIFY(window_->warnings()->codes().isEmpty());
@@ -130,6 +135,8 @@ void TestMainWindow::layoutSlidersKeepTheGpuCount()
 
 void TestMainWindow::mfuMovesTimeNotMemory()
 {
+    // Journey 1 on the assumed-MFU basis, switched in its one place.
+    doc()->setTimeBasis(PlanDocument::TimeBasis::AssumedMfu);
     QSignalSpy changed(doc(), &PlanDocument::planChanged);
     const double memory = doc()->estimate().perGpu.total;
     window_->inputPanel()->mfuSlider()->moveTo(30);
@@ -455,24 +462,25 @@ void TestMainWindow::cardsSayWhenThePlanIsInvalid()
 
 void TestMainWindow::timeFollowsTheChosenBasis()
 {
-    const QString assumedDays = window_->summary()->card("days")->valueText();
-    QCOMPARE(assumedDays, QString("8.98 days"));
+    // Predicted by default; the assumed-MFU basis is one switch away.
+    const QString predictedDays = window_->summary()->card("days")->valueText();
+    QCOMPARE(predictedDays, QString::fromStdString(trainplan::formatNumber(doc()->predictedEstimate().time.days)) + " days");
     const auto& predicted = doc()->predicted();
     QVERIFY(predicted.mfu > 0.2 && predicted.mfu < 0.7);
     QVERIFY(window_->summary()->card("mfu")->valueText().startsWith("40 % / "));
-    doc()->setTimeBasis(PlanDocument::TimeBasis::Predicted);
-    const QString expected = QString::fromStdString(trainplan::formatNumber(doc()->predictedEstimate().time.days)) + " days";
-    QCOMPARE(window_->summary()->card("days")->valueText(), expected);
-    QVERIFY(expected != assumedDays);
-    // Both bases named the one way every view names them.
-    QVERIFY(window_->summary()->card("days")->detailText().contains("assumed MFU 8.98"));
-    QCOMPARE(window_->summary()->card("days")->titleText(), QString("Wall time, predicted"));
     QCOMPARE(window_->tornado()->basis(), trainplan::SensitivityBasis::Predicted);
+    doc()->setTimeBasis(PlanDocument::TimeBasis::AssumedMfu);
+    QCOMPARE(window_->summary()->card("days")->valueText(), QString("8.98 days"));
+    QVERIFY(predictedDays != QString("8.98 days"));
+    // Both bases named the one way every view names them.
+    QVERIFY(window_->summary()->card("days")->detailText().contains("predicted " + predictedDays.chopped(5)));
+    QCOMPARE(window_->summary()->card("days")->titleText(), QString("Wall time, assumed MFU"));
+    QCOMPARE(window_->tornado()->basis(), trainplan::SensitivityBasis::Assumed);
     // The plan itself is untouched: the basis is a way of reading it.
     QCOMPARE(doc()->plan().training.mfu, 0.40);
     QVERIFY(!doc()->isModified());
-    doc()->setTimeBasis(PlanDocument::TimeBasis::AssumedMfu);
-    QCOMPARE(window_->tornado()->basis(), trainplan::SensitivityBasis::Assumed);
+    doc()->setTimeBasis(PlanDocument::TimeBasis::Predicted);
+    QCOMPARE(window_->tornado()->basis(), trainplan::SensitivityBasis::Predicted);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -76,7 +76,7 @@ private:
     trainplan::Plan plan_;
     trainplan::Analyser analyser_;
     trainplan::Analysis analysis_;
-    TimeBasis timeBasis_ = TimeBasis::AssumedMfu;
+    TimeBasis timeBasis_ = TimeBasis::Predicted;  // what a budget rests on, as the PDF report leads
     QUndoStack undo_;
     QString path_;
     int mergeSerial_ = 0;

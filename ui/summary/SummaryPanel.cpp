@@ -193,7 +193,11 @@ void SummaryPanel::refresh()
     const QString failureText = !failures ? tr("failures not modelled")
         : noProgress                      ? tr("with failures: never finishes")
                                           : tr("%1 with failures").arg(q(formatNumber(t.reliability.paddedDays)));
-    const QString otherDays = tr(" · %1 %2").arg(otherName, q(formatNumber(other.time.days))) + predictedRange;
+    // The predicted range sits beside the predicted figure: right after the value on the predicted
+    // basis (it is what narrows a budget), after the predicted figure in the detail otherwise.
+    const QString otherDays = usePredicted
+        ? (predictedRange.isEmpty() ? QString() : tr(" · range%1").arg(predictedRange)) + tr(" · %1 %2").arg(otherName, q(formatNumber(other.time.days)))
+        : tr(" · %1 %2").arg(otherName, q(formatNumber(other.time.days))) + predictedRange;
     if (firstError) {
         // A plan with error-level red flags has no wall time worth reading as normal.
         card("days")->setValue(tr("Plan invalid"), q(codeName(firstError->code)) + tr(": see Red flags"), theme::severity(Severity::Error));
