@@ -57,8 +57,8 @@ QString latin1(std::string_view text)
 QString prettyName(std::string_view name)
 {
     static const QHash<QString, QString> pretty = {{"swiglu", "SwiGLU (3 matrices)"}, {"gelu", "GeLU (2 matrices)"}, {"rmsnorm", "RMSNorm"},
-        {"layernorm", "LayerNorm"}, {"rope", "RoPE"}, {"learned", "Learned"}, {"bf16-fp32-master-adam", "BF16 + FP32 master + Adam (16 B)"},
-        {"bf16-adam-no-master", "BF16 + Adam, no master (12 B)"}, {"fp32-adam", "FP32 + Adam (16 B)"}, {"gpipe", "GPipe"}, {"1f1b", "1F1B"},
+        {"layernorm", "LayerNorm"}, {"rope", "RoPE"}, {"learned", "Learned"}, {"bf16-fp32-master-adam", "BF16, FP32 master (16 B)"},
+        {"bf16-adam-no-master", "BF16, no master (12 B)"}, {"fp32-adam", "FP32 (16 B)"}, {"gpipe", "GPipe"}, {"1f1b", "1F1B"},
         {"interleaved", "Interleaved 1F1B"}, {"zero-bubble", "Zero bubble (ZB-H1)"}, {"none", "None"}, {"selective", "Selective"},
         {"full", "Full"}, {"tp-cp-dp-pp", "TP-CP-DP-PP (Megatron)"}, {"nvls", "NVLS (NVLink SHARP)"}, {"bf16", "BF16"},
         {"fp8", "FP8 (per-tensor scales)"}, {"fp8-blockwise", "FP8 (block scales)"}, {"mxfp8", "MXFP8"},
