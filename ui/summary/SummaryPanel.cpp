@@ -195,8 +195,12 @@ void SummaryPanel::refresh()
                                           : tr("%1 with failures").arg(q(formatNumber(t.reliability.paddedDays)));
     // The predicted range sits beside the predicted figure: right after the value on the predicted
     // basis (it is what narrows a budget), after the predicted figure in the detail otherwise.
+    // On the predicted basis the assumed-MFU days stay in the step and GPU-hours cards' details
+    // and the tooltip: the range is what this card has room for.
     const QString otherDays = usePredicted
-        ? (predictedRange.isEmpty() ? QString() : tr(" · range%1").arg(predictedRange)) + tr(" · %1 %2").arg(otherName, q(formatNumber(other.time.days)))
+        ? (range.low.days > range.high.days
+                  ? tr(" · range %1–%2").arg(q(formatNumber(range.high.days)), q(formatNumber(range.low.days)))
+                  : QString())
         : tr(" · %1 %2").arg(otherName, q(formatNumber(other.time.days))) + predictedRange;
     if (firstError) {
         // A plan with error-level red flags has no wall time worth reading as normal.
