@@ -1,0 +1,50 @@
+// Benchmark: time per analyse() of the default plan, with its ten framework switches unknown
+// (each measured alone for the range: one or two more step predictions apiece) and with a profile
+// that settles them (the range is the model's error alone). The difference is what the range's
+// per-unknown effects cost a slider tick.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "core/analysis/Analysis.h"
+#include "core/planfile/PlanFile.h"
+
+namespace {
+
+double medianOf(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+double medianMicroseconds(const trainplan::Plan& plan, int rounds)
+{
+    using clock = std::chrono::steady_clock;
+    trainplan::Analyser analyser;
+    trainplan::Analysis out;
+    std::vector<double> times;
+    for (int i = 0; i < rounds; ++i) {
+        const auto t0 = clock::now();
+        analyser.analyse(plan, out);
+        times.push_back(std::chrono::duration<double, std::micro>(clock::now() - t0).count());
+    }
+    return medianOf(times);
+}
+
+}  // namespace
+
+int main()
+{
+    const auto unknown = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-2048-h100.json");
+    auto known = unknown;
+    known.framework.profile = "megatron-core-2024";
+    constexpr int kRounds = 400;
+    const double withUnknowns = medianMicroseconds(unknown, kRounds);
+    const double settled = medianMicroseconds(known, kRounds);
+    std::printf("analyse() of the default plan, median over %d rounds (reused storage)\n", kRounds);
+    std::printf("  10 framework switches unknown : %8.1f us\n", withUnknowns);
+    std::printf("  profile megatron-core-2024    : %8.1f us\n", settled);
+    std::printf("  the unknowns' effects cost    : %8.1f us per analysis\n", withUnknowns - settled);
+    return 0;
+}
