@@ -290,7 +290,8 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     if (l.recompute == Recompute::Full) {
         formula = l.sequenceParallel ? "2·s·b·h / t (layer input only)" : "2·s·b·h (layer input only)";
     } else if (selectiveKeepsEveryOtherMatmul(plan)) {
-        formula = "s·b·(input + outputs of wq, wv, attention, w1, w2" + std::string(l.tp > 1 && l.sequenceParallel ? ", 2 reduce-scatters)" : ")");
+        formula = "s·b·(input + outputs of wq, wv, attention, w1, w2"
+            + std::string(l.tp > 1 && l.sequenceParallel ? ", 2 reduce-scatters)" : ")");
     } else {
         formula = l.sequenceParallel ? "s·b·h·(34/t" : "s·b·h·(10 + 24/t";
         formula += a.attentionScoreTerm > 0 ? " + 5·a·s/(h·t))" : ")";
@@ -299,8 +300,9 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     s.add("memory.activation_per_layer", "Activations per layer per micro-batch", formula,
          sbh + " × " + num(a.linearCoefficient + a.attentionScoreTerm), a.perLayerPerMicrobatch, "bytes",
          formatBytes(a.perLayerPerMicrobatch),
-         selectiveKeepsEveryOtherMatmul(plan) ? "torchtitan parallelize_llama.py (op-level selective checkpointing: every other matmul kept)"
-                                              : "Korthikanti et al. 2022, Table 2")
+         selectiveKeepsEveryOtherMatmul(plan)
+             ? "torchtitan parallelize_llama.py (op-level selective checkpointing: every other matmul kept)"
+             : "Korthikanti et al. 2022, Table 2")
         .note = std::string(usesFlashAttention(plan) ? "flash attention: no 5as/h score term; " : "") + "TP " + std::to_string(l.tp)
         + (l.sequenceParallel ? " with sequence parallelism" : " without sequence parallelism") + ", recompute "
         + std::string(nameOf(kRecomputeNames, l.recompute));
@@ -366,13 +368,15 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
         const std::string weightBytes = num(stateBytesPerParameter(plan.training.precision).weights) + " B";
         const std::string gradientBytes = num(gradientBytesPerParameter(plan)) + " B";
         s.add("memory.sharding_buffers", "ZeRO-3 gathered parameters and gradients",
-             block ? "2 blocks × weight bytes + 1 block × gradient bytes (this block and the next, prefetched)"
-                   : "(min(block, max(submodule, live cap)) + prefetch bucket) × weight bytes + (submodule + reduce bucket) × gradient bytes",
-             block ? "2 × " + formatCount(b.unitParametersPerGpu) + " × " + weightBytes + " + " + formatCount(b.unitParametersPerGpu) + " × "
-                         + gradientBytes
+             block
+                 ? "2 blocks × weight bytes + 1 block × gradient bytes (this block and the next, prefetched)"
+                 : "(min(block, max(submodule, live cap)) + prefetch bucket) × weight bytes + (submodule + reduce bucket) × gradient bytes",
+             block ? "2 × " + formatCount(b.unitParametersPerGpu) + " × " + weightBytes + " + " + formatCount(b.unitParametersPerGpu)
+                     + " × " + gradientBytes
                    : formatCount(b.liveParameters) + " × " + weightBytes + " + " + formatCount(b.gradientParameters) + " × " + gradientBytes
-                         + " (largest submodule " + formatCount(b.unitParametersPerGpu) + ", live cap " + formatCount(kDeepSpeedMaxLiveParameters)
-                         + ", prefetch " + formatCount(kDeepSpeedPrefetchBucket) + ", reduce bucket " + formatCount(kDeepSpeedReduceBucket) + ")",
+                     + " (largest submodule " + formatCount(b.unitParametersPerGpu) + ", live cap "
+                     + formatCount(kDeepSpeedMaxLiveParameters) + ", prefetch " + formatCount(kDeepSpeedPrefetchBucket) + ", reduce bucket "
+                     + formatCount(kDeepSpeedReduceBucket) + ")",
              mem.shardingBuffers, "bytes", formatBytes(mem.shardingBuffers),
              block ? "PyTorch FSDP2 _fsdp_param_group.py (all-gather per block, BACKWARD_PRE prefetch; framework.zero3_gathering block)"
                    : "DeepSpeed runtime/zero/config.py defaults; partitioned_param_coordinator.py (framework.zero3_gathering submodule)")

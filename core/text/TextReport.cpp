@@ -192,12 +192,12 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
             return std::any_of(est.warnings.begin(), est.warnings.end(),
                 [](const Warning& w) { return w.code == WarningCode::FailuresOutpaceProgress; });
         };
-        const auto padded = [&](const Estimate& est) {
+        const auto paddedWallTime = [&](const Estimate& est) {
             return outpaced(est) ? std::string("never finishes (FAILURES_OUTPACE_PROGRESS)")
                                  : formatNumber(est.reliability.paddedDays) + " days";
         };
-        t.row("padded wall time" + assumed, padded(e));
-        t.row("padded wall time" + predicted, padded(analysis.atPredictedMfu));
+        t.row("padded wall time" + assumed, paddedWallTime(e));
+        t.row("padded wall time" + predicted, paddedWallTime(analysis.atPredictedMfu));
     } else {
         t.row("failures", "not modelled");
     }
@@ -320,8 +320,8 @@ std::string searchToText(const SearchResult& r)
     // As many Pareto rows as the ranking asked for (--top), fastest first; the JSON has them all.
     const size_t shownPareto = std::min(pareto.size(), std::max<size_t>(r.topRows(), 1));
     out << "\nPareto front of memory against step time (" << countOf(double(pareto.size()), r.grouped ? "row" : "layout")
-        << ", fastest first" << (shownPareto < pareto.size() ? ", the first " + std::to_string(shownPareto) + " shown; --json lists all" : "")
-        << ")\n";
+        << ", fastest first"
+        << (shownPareto < pareto.size() ? ", the first " + std::to_string(shownPareto) + " shown; --json lists all" : "") << ")\n";
     header();
     for (size_t k = 0; k < shownPareto; ++k)
         line(pareto[k]);

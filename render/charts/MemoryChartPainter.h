@@ -22,7 +22,19 @@ class MemoryChartPainter {
 public:
     // Components in stacking order (bottom first): the model and its activations, then the
     // runtime reserve term by term.
-    enum Part { Weights, Gradients, Optimizer, Activations, ShardingBuffers, CudaContext, Workspace, NcclBuffers, Fragmentation, Allowance, PartCount };
+    enum Part {
+        Weights,
+        Gradients,
+        Optimizer,
+        Activations,
+        ShardingBuffers,
+        CudaContext,
+        Workspace,
+        NcclBuffers,
+        Fragmentation,
+        Allowance,
+        PartCount
+    };
     static QString partName(int part);
     static QColor partColor(int part);
     static double partBytes(const trainplan::MemoryBreakdown& m, int part);

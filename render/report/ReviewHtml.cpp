@@ -154,9 +154,10 @@ QString ask(const ReportContext& ctx)
         "assumption.</p>")
                 .arg(q(formatSci(plan.training.tokens)), integer(double(e.time.steps)), integer(e.time.tokensPerStep),
                     percent(r.modelErrorSlower, 0), percent(r.modelErrorFaster, 0),
-                    r.unknownInputs() > 0 ? QObject::tr(" and %1 the plan leaves unknown (each measured alone; independent spreads add in quadrature)")
-                                                .arg(q(trainplan::unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)))
-                                          : QString(),
+                    r.unknownInputs() > 0
+                        ? QObject::tr(" and %1 the plan leaves unknown (each measured alone; independent spreads add in quadrature)")
+                              .arg(q(trainplan::unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)))
+                        : QString(),
                     basis(TimeBasis::AssumedMfu))
                 .arg(integer(e.gpusUsed), count(e.nodes, "node"))
                 .arg(percent(r.coverage, 0));

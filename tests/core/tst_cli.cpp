@@ -507,7 +507,8 @@ void TestCli::presetOptions_data()
     QTest::newRow("--set after --gpu") << QStringList{"--set", "cluster.memory_gb=100", "--gpu", "h200"} << "cluster/memory_gb" << 100.0;
     // Issue 23: a --set of the label to a preset's name applies the preset, not just the name;
     // a later --set still overrides one of its figures.
-    QTest::newRow("--set accelerator=B200 180GB") << QStringList{"--set", "cluster.accelerator=B200 180GB"} << "cluster/memory_gb" << 191.51;
+    QTest::newRow("--set accelerator=B200 180GB")
+        << QStringList{"--set", "cluster.accelerator=B200 180GB"} << "cluster/memory_gb" << 191.51;
     QTest::newRow("--set accelerator=B200 peak") << QStringList{"--set", "cluster.accelerator=B200 180GB"} << "cluster/peak_bf16_tflops"
                                                 << 2250.0;
     QTest::newRow("--set accelerator then memory")

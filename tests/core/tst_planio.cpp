@@ -428,7 +428,8 @@ void TestPlanIO::deletingAnyRowBreaksTheReaderAndTheWriter()
                  "layout.recompute_layers=2", "framework.profile=megatron-core-2024", "framework.tp_comm_overlap=true",
                  "framework.overlap_grad_reduce=true", "framework.overlap_param_gather=true", "framework.fused_kernels=true",
                  "framework.cuda_graphs=false", "framework.dropout=false", "framework.fp32_gradients=true", "framework.flash_attention=3",
-                 "framework.optimizer=fused", "framework.gradient_accumulation=fused", "framework.selective_recompute=core-attention", "framework.zero3_gathering=submodule",
+                 "framework.optimizer=fused", "framework.gradient_accumulation=fused", "framework.selective_recompute=core-attention",
+                 "framework.zero3_gathering=submodule",
                  R"(model.layer_kinds=[{"name":"first","layers":40},{"layers":40,"ffn_hidden_size":14336}])"})
             overrides.push_back(o);
         return planWith("70b-2048-h100.json", overrides);

@@ -585,7 +585,8 @@ void TestStepTime::eagerLlamaBlockPassesAsTorchtitanRunsIt()
     const double fusedBytes = 2.0 * 10 * 4096 + 6.0 * 14336 + 4.0 * 40 * 128;
     const double eagerBytes = 2.0 * 42 * 4096 + 10.0 * 14336 + 20.0 * 40 * 128 + 2.0 * 128 * 2 * 40 + 2.0 * 128 * 2 * 32;
     QVERIFY2(std::abs(u.layers[0].forwardMemory / f.layers[0].forwardMemory - eagerBytes / fusedBytes) < 1e-9,
-        qPrintable(QString("ratio %1, expected %2").arg(u.layers[0].forwardMemory / f.layers[0].forwardMemory).arg(eagerBytes / fusedBytes)));
+        qPrintable(
+            QString("ratio %1, expected %2").arg(u.layers[0].forwardMemory / f.layers[0].forwardMemory).arg(eagerBytes / fusedBytes)));
     // A GPT block (LayerNorm, one ATen kernel even eager) loses little by running unfused.
     auto gpt = eager;
     for (const char* o : {"model.norm=layernorm", "model.position_embedding=learned", "model.kv_heads=32"})

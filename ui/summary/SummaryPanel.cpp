@@ -179,8 +179,8 @@ void SummaryPanel::refresh()
     card("gpu_hours")->setTitle(tr("GPU-hours, %1").arg(chosen));
     card("step")->setTitle(tr("Step time, %1").arg(chosen));
     const auto& range = predicted.range;
-    const QString predictedRange = range.low.days > range.high.days
-        ? tr(" (%1–%2)").arg(q(formatNumber(range.high.days)), q(formatNumber(range.low.days)))
+    const QString rangeDays = range.low.days > range.high.days
+        ? tr("%1–%2").arg(q(formatNumber(range.high.days)), q(formatNumber(range.low.days)))
         : QString();
     const bool failures = t.reliability.failuresModelled;
     bool noProgress = false;
@@ -198,10 +198,8 @@ void SummaryPanel::refresh()
     // On the predicted basis the assumed-MFU days stay in the step and GPU-hours cards' details
     // and the tooltip: the range is what this card has room for.
     const QString otherDays = usePredicted
-        ? (range.low.days > range.high.days
-                  ? tr(" · range %1–%2").arg(q(formatNumber(range.high.days)), q(formatNumber(range.low.days)))
-                  : QString())
-        : tr(" · %1 %2").arg(otherName, q(formatNumber(other.time.days))) + predictedRange;
+        ? (rangeDays.isEmpty() ? QString() : tr(" · range %1").arg(rangeDays))
+        : tr(" · %1 %2").arg(otherName, q(formatNumber(other.time.days))) + (rangeDays.isEmpty() ? QString() : tr(" (%1)").arg(rangeDays));
     if (firstError) {
         // A plan with error-level red flags has no wall time worth reading as normal.
         card("days")->setValue(tr("Plan invalid"), q(codeName(firstError->code)) + tr(": see Red flags"), theme::severity(Severity::Error));
