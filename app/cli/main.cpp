@@ -390,10 +390,10 @@ int runPresets(const Options& o)
 int runExport(const Options& o, int argc, char** argv)
 {
     const trainplan::Analysis analysis = trainplan::analyse(loadPlan(o));
-    // The derivation needs no drawing, so it is written here, atomically, in every build.
+    // The Markdown report needs no drawing, so it is written here, atomically, in every build.
     if (!o.markdown.empty())
         trainplan::writeFileAtomically(
-            o.markdown, "# " + planTitle(o.planPath) + "\n\n" + trainplan::derivationToMarkdown(trainplan::derive(analysis)));
+            o.markdown, trainplan::estimateToMarkdown(analysis, analysis.plan.name.empty() ? planTitle(o.planPath) : analysis.plan.name));
     if (o.pdf.empty() && o.slides.empty()) {
         std::cout << o.markdown << "\n";
         return exitStatusFor(analysis.estimate);

@@ -4,9 +4,12 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QElapsedTimer>
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,7 +35,9 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window to a PNG and exit (works headless).", "FILE.png");
     QCommandLineOption size("size", "Window size for --screenshot, e.g. 1280x800.", "WxH", "1280x800");
     QCommandLineOption set("set", "Override one field by its JSON path after opening, as an unsaved edit (repeatable).", "PATH=VALUE");
+    QCommandLineOption panel("panel", "Open a side panel: math, search, sensitivity or reality (repeatable).", "NAME");
     parser.addOption(screenshot);
+    parser.addOption(panel);
     parser.addOption(size);
     parser.addOption(set);
     parser.process(app);
@@ -53,6 +58,22 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+    // The panels asked for, checked before any window is shown; opened once it has its size.
+    std::vector<QDockWidget*> panels;
+    for (const QString& name : parser.values(panel)) {
+        auto* dock = window.findChild<QDockWidget*>(name + "Dock");
+        const std::vector<QDockWidget*> tools = window.toolDocks();
+        const bool tool = dock && std::find(tools.begin(), tools.end(), dock) != tools.end();
+        if (!tool) {
+            std::fprintf(stderr, "trainplan: --panel: expected math, search, sensitivity or reality, got \"%s\"\n", qPrintable(name));
+            return 2;
+        }
+        panels.push_back(dock);
+    }
+    const auto openPanels = [&] {
+        for (QDockWidget* dock : panels)
+            window.openDock(dock, false);
+    };
     if (parser.isSet(screenshot)) {
         // A window larger than any screen made is refused before Qt tries to allocate it.
         constexpr int kMaxSide = 8192;
@@ -66,6 +87,7 @@ int main(int argc, char** argv)
         }
         window.resize(w, h);
         window.show();
+        openPanels();
         // Let delayed layouts (item views re-wrapping text, chart geometry) settle first.
         QElapsedTimer settle;
         settle.start();
@@ -86,6 +108,7 @@ int main(int argc, char** argv)
         return 0;
     }
     window.show();
+    openPanels();
     window.offerRecovery();
     return app.exec();
 }

@@ -26,20 +26,59 @@ std::string padded(const std::string& text, size_t width)
     return shown >= width ? text : text + std::string(width - shown, ' ');
 }
 
+// The report's rows, written as aligned plain text or as Markdown tables: one list of figures,
+// two notations.
 class Table {
 public:
-    explicit Table(std::ostringstream& out) : out_(out) {}
-    void heading(const std::string& title) { out_ << "\n" << title << "\n"; }
+    Table(std::ostringstream& out, ReportNotation notation) : out_(out), notation_(notation) {}
+    void heading(const std::string& title)
+    {
+        if (notation_ == ReportNotation::Markdown)
+            out_ << "\n## " << escaped(title) << "\n\n| Figure | Value | Detail |\n|---|---|---|\n";
+        else
+            out_ << "\n" << title << "\n";
+    }
     void row(const std::string& label, const std::string& value, const std::string& detail = {})
     {
+        if (notation_ == ReportNotation::Markdown) {
+            out_ << "| " << escaped(trimmed(label)) << " | " << escaped(value) << " | " << escaped(detail) << " |\n";
+            return;
+        }
         out_ << "  " << padded(label, 40) << padded(value, 22);
         if (!detail.empty())
             out_ << detail;
         out_ << "\n";
     }
+    // A line of prose under the current heading (after a table in Markdown, a blank line first).
+    void line(const std::string& text)
+    {
+        if (notation_ == ReportNotation::Markdown)
+            out_ << "\n" << escaped(text) << "\n";
+        else
+            out_ << "  " << text << "\n";
+    }
 
 private:
+    static std::string trimmed(const std::string& text)
+    {
+        const size_t first = text.find_first_not_of(' ');
+        return first == std::string::npos ? std::string() : text.substr(first);
+    }
+    // A cell's text with the characters Markdown would read as markup made literal.
+    static std::string escaped(const std::string& text)
+    {
+        std::string out;
+        out.reserve(text.size());
+        for (char c : text) {
+            if (c == '|' || c == '*' || c == '_' || c == '`' || c == '[' || c == ']' || c == '<' || c == '>' || c == '\\')
+                out += '\\';
+            out += c == '\n' ? ' ' : c;
+        }
+        return out;
+    }
+
     std::ostringstream& out_;
+    ReportNotation notation_;
 };
 
 std::string bytes(double b) { return formatBytes(b); }
@@ -75,18 +114,33 @@ std::string assumedLayout(const LayoutSpec& l)
 
 std::string estimateToText(const Analysis& analysis, bool withDerivation)
 {
+    const std::string& name = analysis.plan.name;
+    std::string out = estimateReport(analysis, ReportNotation::Text, name.empty() ? std::string("TrainPlan estimate") : name);
+    if (withDerivation)
+        out += "\nDerivation\n==========\n\n" + derivationToText(derive(analysis));
+    return out;
+}
+
+std::string estimateToMarkdown(const Analysis& analysis, const std::string& title)
+{
+    return estimateReport(analysis, ReportNotation::Markdown, title) + "\n## Derivation\n\n" + derivationToMarkdown(derive(analysis));
+}
+
+std::string estimateReport(const Analysis& analysis, ReportNotation notation, const std::string& title)
+{
     const Plan& plan = analysis.plan;
     const Estimate& e = analysis.estimate;
     const PredictedStep& pr = analysis.predicted;
     std::ostringstream out;
-    Table t(out);
+    Table t(out, notation);
     const auto& l = plan.layout;
-    out << (plan.name.empty() ? std::string("TrainPlan estimate") : plan.name) << "\n";
-    out << "  " << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | "
+    const bool markdown = notation == ReportNotation::Markdown;
+    out << (markdown ? "# " : "") << title << "\n" << (markdown ? "\n" : "  ")
+        << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | "
         << parallelSizesText(l, " ") << " | ZeRO-" << l.zeroStage << " | " << nameOf(kScheduleNames, l.schedule)
         << (l.schedule == Schedule::Interleaved ? " v=" + std::to_string(l.virtualStages) : "") << "\n";
     if (l.unknownFields)
-        out << "  not in the plan, assumed: " << assumedLayout(l) << "\n";
+        out << (markdown ? "\n" : "  ") << "not in the plan, assumed: " << assumedLayout(l) << "\n";
 
     t.heading("Parameters");
     t.row("total", formatCount(e.parameters.total), formatSci(e.parameters.total));
@@ -99,7 +153,7 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("embedding / LM head", formatCount(e.parameters.embedding) + " / " + formatCount(e.parameters.lmHead));
     t.row("per GPU (average)", formatSci(e.parametersPerGpuMean), "N / (TP x PP)");
 
-    t.heading("Compute and time");
+    t.heading("Compute");
     t.row("6ND", formatSci(e.flops.model6nd) + " FLOPs");
     t.row("attention (12 L h s D)", formatSci(e.flops.attention) + " FLOPs");
     t.row("embedding lookups (in 6ND)", "−" + formatSci(e.flops.embeddingLookup) + " FLOPs");
@@ -109,12 +163,10 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     t.row("steps", formatInteger(double(e.time.steps)));
     const std::string assumed = std::string(" (") + timeBasisLabel(TimeBasis::AssumedMfu) + " " + formatPercent(plan.training.mfu, 0) + ")";
     const std::string predicted = std::string(" (") + timeBasisLabel(TimeBasis::Predicted) + ")";
-    t.row("compute time" + assumed, formatSci(e.time.totalSeconds) + " s", formatNumber(e.time.days) + " days");
-    t.row("GPU-hours" + assumed, formatInteger(e.time.gpuHours));
-    t.row("step time" + assumed, formatSeconds(e.time.stepSeconds));
-    t.row("tokens/s per GPU" + assumed, formatNumber(e.time.tokensPerSecondPerGpu));
 
-    t.heading("Predicted step (step-time model of this layout)");
+    // The predicted step is the headline, as in the window and the PDF; the assumed MFU follows
+    // as the comparison it is.
+    t.heading("Predicted step (step-time model of this layout; the headline)");
     t.row("step time" + predicted, formatSeconds(pr.stepSeconds), "MFU " + formatPercent(pr.mfu) + ", HFU " + formatPercent(pr.hfu));
     t.row("compute time" + predicted, formatNumber(pr.days) + " days", formatInteger(pr.gpuHours) + " GPU-hours");
     t.row("pipeline bubble" + predicted, formatPercent(pr.bubbleFraction), pr.simulated ? "simulated schedule" : "closed form");
@@ -127,6 +179,12 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
         "step " + formatSeconds(range.high.stepSeconds) + " to " + formatSeconds(range.low.stepSeconds) + ": " + rangeSources
             + ", model error +" + formatPercent(range.modelErrorSlower, 0) + " / −" + formatPercent(range.modelErrorFaster, 0) + " ("
             + formatPercent(range.coverage, 0) + " band of its out-of-sample error)");
+
+    t.heading("At the assumed MFU (a comparison)");
+    t.row("compute time" + assumed, formatSci(e.time.totalSeconds) + " s", formatNumber(e.time.days) + " days");
+    t.row("GPU-hours" + assumed, formatInteger(e.time.gpuHours));
+    t.row("step time" + assumed, formatSeconds(e.time.stepSeconds));
+    t.row("tokens/s per GPU" + assumed, formatNumber(e.time.tokensPerSecondPerGpu));
 
     t.heading("Memory per GPU (fullest: stage " + std::to_string(e.fullestStage + 1) + ")");
     t.row("weights", bytes(e.perGpu.weights));
@@ -202,6 +260,14 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
         t.row("failures", "not modelled");
     }
 
+    if (markdown) {
+        out << "\n## Warnings\n\n" << (e.warnings.empty() ? std::string("none") : warningCounts(e.warnings)) << "\n";
+        if (!e.warnings.empty())
+            out << "\n";
+        for (const auto& w : e.warnings)
+            out << "- **" << severityName(w.severity) << "** `" << codeName(w.code) << "`: " << describe(w) << "\n";
+        return out.str();
+    }
     t.heading("Warnings");
     if (e.warnings.empty())
         out << "  none\n";
@@ -209,11 +275,6 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
         out << "  " << warningCounts(e.warnings) << "\n";
     for (const auto& w : e.warnings)
         out << "  [" << severityName(w.severity) << "] " << codeName(w.code) << ": " << describe(w) << "\n";
-
-    if (withDerivation) {
-        out << "\nDerivation\n==========\n\n";
-        out << derivationToText(derive(analysis));
-    }
     return out.str();
 }
 
@@ -336,7 +397,7 @@ std::string searchToText(const SearchResult& r)
 std::string scheduleToText(const Analysis& analysis)
 {
     std::ostringstream out;
-    Table t(out);
+    Table t(out, ReportNotation::Text);
     const ScheduleResult& r = analysis.schedule;
     const PredictedStep& pr = analysis.predicted;
     out << "Pipeline schedule: " << scheduleKindName(r.kind) << ", p = " << r.p << ", m = " << r.m;

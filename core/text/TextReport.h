@@ -1,4 +1,4 @@
-// The CLI's readable estimate: aligned, with units, grouped like a plan.
+// The readable estimate: aligned text for the CLI, Markdown for export; with units, grouped like a plan.
 #pragma once
 
 #include <string>
@@ -10,7 +10,16 @@
 
 namespace trainplan {
 
+enum class ReportNotation { Text, Markdown };
+
+// The estimate's figures, grouped like a plan: the predicted step first (the headline), the
+// assumed MFU as a comparison, then memory, pipeline, communication, reliability, warnings.
+std::string estimateReport(const Analysis& analysis, ReportNotation notation, const std::string& title);
+// The CLI's text report, with the derivation appended when asked.
 std::string estimateToText(const Analysis& analysis, bool withDerivation);
+// The whole report as Markdown (what `export --markdown` and the window's File → Export write):
+// the figures as tables, the warnings, then every derivation step, under the given title.
+std::string estimateToMarkdown(const Analysis& analysis, const std::string& title);
 // The analysis's simulated schedule; its step is the predicted step (pipeline, exposed DP, optimizer).
 std::string scheduleToText(const Analysis& analysis);
 std::string searchToText(const SearchResult& result);

@@ -1,6 +1,6 @@
 #include "render/report/Exporter.h"
 
-#include "core/text/Derivation.h"
+#include "core/text/TextReport.h"
 #include "render/report/ExportFile.h"
 #include "render/report/PdfReport.h"
 #include "render/report/ReportContext.h"
@@ -26,7 +26,7 @@ bool run(const trainplan::Analysis& analysis, const QString& sourceName, const E
             *written << files;
     }
     if (!request.markdownPath.isEmpty()) {
-        const std::string md = "# " + context.title().toStdString() + "\n\n" + trainplan::derivationToMarkdown(context.derivation());
+        const std::string md = trainplan::estimateToMarkdown(context.analysis(), context.title().toStdString());
         if (!exportfile::write(request.markdownPath, QByteArray::fromStdString(md), error))
             return false;
         if (written)

@@ -10,6 +10,8 @@
 
 #include <sys/stat.h>
 
+#include "core/planfile/PlanFile.h"
+
 class TestCli : public QObject {
     Q_OBJECT
 
@@ -72,7 +74,7 @@ void TestCli::textReport()
     auto r = run({"estimate", example("70b-2048-h100.json")});
     QCOMPARE(r.exitCode, 0);
     for (const char* s :
-        {"Parameters", "Compute and time", "Memory per GPU", "Pipeline", "Communication", "Reliability", "Warnings", "8.98 days", "15.8 %"})
+        {"Parameters", "Compute\n", "Predicted step", "At the assumed MFU", "Memory per GPU", "Pipeline", "Communication", "Reliability", "Warnings", "8.98 days", "15.8 %"})
         QVERIFY2(r.out.contains(s), s);
     r = run({"estimate", example("70b-2048-h100.json"), "--derivation"});
     QVERIFY(r.out.contains("6 · N · D"));
@@ -218,8 +220,15 @@ void TestCli::markdownExportIsAtomicAndNamesFailures()
     QFile md(out);
     QVERIFY(md.open(QIODevice::ReadOnly));
     const QByteArray text = md.readAll();
-    QVERIFY(text.startsWith("# 70b-2048-h100\n"));
-    QVERIFY(text.contains("6"));
+    // The whole report, titled as the PDF is: the figures as tables, the warnings, the math.
+    const auto plan = trainplan::loadPlanFile(example("70b-2048-h100.json").toStdString());
+    QVERIFY(!plan.name.empty());
+    QVERIFY2(text.startsWith(QByteArray::fromStdString("# " + plan.name + "\n")), text.left(80).constData());
+    for (const char* part : {"\n## Predicted step", "\n## At the assumed MFU", "\n## Memory per GPU", "\n## Reliability", "\n## Warnings",
+             "\n## Derivation", "| Figure | Value | Detail |\n|---|---|---|\n", "| step time (predicted) |"})
+        QVERIFY2(text.contains(part), part);
+    // The headline comes before the comparison.
+    QVERIFY(text.indexOf("## Predicted step") < text.indexOf("## At the assumed MFU"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
     const QString missing = dir.filePath("no/such/dir/plan.md");
     r = run({"export", example("70b-2048-h100.json"), "--markdown", missing});

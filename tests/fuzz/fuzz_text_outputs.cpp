@@ -49,6 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const trainplan::Analysis analysis = trainplan::analyse(plan);
     requireShown(trainplan::estimateToText(analysis, false), "text report", placeholder);
     requireShown(trainplan::estimateToText(analysis, true), "text report with derivation", placeholder);
+    requireShown(trainplan::estimateToMarkdown(analysis, "fuzz"), "Markdown report", placeholder);
 
     const auto sections = trainplan::derive(analysis);
     if (sections.empty())

@@ -314,7 +314,7 @@ RealityCheckView::RealityCheckView(QWidget* parent)
     // Styles the chart the view made for itself: QChartView::setChart() only releases the one
     // it replaces, so handing it a new chart here leaked the view's own (LeakSanitizer).
     chartstyle::apply(chart_->chart(), chart_);
-    chart_->setMinimumSize(340, 260);
+    chart_->setMinimumSize(260, 260);
     summaryLabel_->setWordWrap(true);
     summaryLabel_->setTextFormat(Qt::RichText);
     summaryLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -333,7 +333,7 @@ RealityCheckView::RealityCheckView(QWidget* parent)
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);  // the id takes what is left
     table_->horizontalHeader()->setMinimumSectionSize(36);
-    table_->setMinimumWidth(300);
+    table_->setMinimumWidth(260);
 
     metricBox_->addItem(tr("Every metric (log axes)"), int(PlotMetric::All));
     metricBox_->addItem(tr("TFLOP/s per GPU, counting recompute"), int(PlotMetric::TflopsPerGpu));
@@ -409,11 +409,24 @@ void RealityCheckView::showEvent(QShowEvent* event)
 void RealityCheckView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    if (splitPlaced_ || width() < 200)
+    if (width() < 200)
         return;
-    // A predicted-against-measured plot reads best near square: give it about its height.
-    const int chartWidth = std::clamp(split_->height() - 20, 360, std::max(360, width() * 42 / 100));
-    split_->setSizes({width() - chartWidth, chartWidth});
+    // Side by side when the table and a plot both have room; stacked in a narrow panel.
+    constexpr int kSideBySideWidth = 720;
+    const Qt::Orientation orientation = width() >= kSideBySideWidth ? Qt::Horizontal : Qt::Vertical;
+    if (splitPlaced_ && orientation == split_->orientation())
+        return;
+    split_->setOrientation(orientation);
+    if (orientation == Qt::Vertical) {
+        // The plot near square under the table, as wide as the panel.
+        const int room = split_->height();
+        const int chartHeight = std::clamp(width(), room / 2, std::max(room / 2, room - 160));
+        split_->setSizes({room - chartHeight, chartHeight});
+    } else {
+        // A predicted-against-measured plot reads best near square: give it about its height.
+        const int chartWidth = std::clamp(split_->height() - 20, 360, std::max(360, width() * 42 / 100));
+        split_->setSizes({width() - chartWidth, chartWidth});
+    }
     splitPlaced_ = true;
 }
 

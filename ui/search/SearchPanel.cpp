@@ -28,6 +28,7 @@
 #include "ui/search/SearchResultsModel.h"
 #include "ui/search/SearchRunner.h"
 #include "ui/search/SearchScatter.h"
+#include "ui/widgets/FlowLayout.h"
 
 namespace {
 
@@ -91,7 +92,7 @@ SearchPanel::SearchPanel(PlanDocument* document, QWidget* parent)
     table_->horizontalHeader()->setHighlightSections(false);
     table_->setColumnHidden(SearchResultsModel::Cost, true);
     table_->setColumnHidden(SearchResultsModel::GlobalBatch, true);
-    table_->setMinimumSize(320, 120);
+    table_->setMinimumSize(260, 120);
 
     scatter_ = new SearchScatter;
 
@@ -101,7 +102,7 @@ SearchPanel::SearchPanel(PlanDocument* document, QWidget* parent)
     split_->setStretchFactor(0, 3);
     split_->setStretchFactor(1, 2);
     split_->setChildrenCollapsible(false);
-    scatter_->setMinimumSize(320, 180);
+    scatter_->setMinimumSize(260, 180);
 
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(6, 6, 6, 6);
@@ -136,8 +137,6 @@ QWidget* SearchPanel::buildOptions()
     rows->setContentsMargins(0, 0, 0, 0);
     rows->setSpacing(4);
 
-    auto* first = new QHBoxLayout;
-    first->setSpacing(6);
     objective_ = new QComboBox;
     objective_->addItem(tr("Time"), int(trainplan::SearchObjective::Time));
     objective_->addItem(tr("GPU-hours"), int(trainplan::SearchObjective::GpuHours));
@@ -180,22 +179,23 @@ QWidget* SearchPanel::buildOptions()
     top_->setValue(50);
     top_->setPrefix(tr("Top "));
     top_->setToolTip(tr("Layouts kept besides the Pareto front and the simplest layout"));
-    first->addWidget(new QLabel(tr("Rank by")));
-    first->addWidget(objective_);
-    first->addWidget(dollars_);
-    first->addSpacing(8);
-    first->addWidget(batchMode_);
-    first->addWidget(batchMin_);
+    // The controls flow: one line in a wide panel, as many as it takes in a narrow one, each
+    // group (a label and its fields) kept together.
+    auto* flow = new FlowLayout(nullptr, 12, 4);
+    const auto group = [flow](std::initializer_list<QWidget*> widgets) {
+        auto* box = new QWidget;
+        auto* line = new QHBoxLayout(box);
+        line->setContentsMargins(0, 0, 0, 0);
+        line->setSpacing(6);
+        for (QWidget* w : widgets)
+            line->addWidget(w);
+        flow->addWidget(box);
+    };
     dash_ = new QLabel(QStringLiteral("–"));
-    first->addWidget(dash_);
-    first->addWidget(batchMax_);
-    first->addSpacing(8);
-    first->addWidget(redFlags_);
-    first->addWidget(top_);
-    first->addStretch(1);
+    group({new QLabel(tr("Rank by")), objective_, dollars_});
+    group({batchMode_, batchMin_, dash_, batchMax_});
+    group({redFlags_, top_});
 
-    auto* second = new QHBoxLayout;
-    second->setSpacing(6);
     search_ = new QPushButton(tr("Search layouts"));
     search_->setDefault(true);
     cancel_ = new QPushButton(tr("Cancel"));
@@ -214,14 +214,11 @@ QWidget* SearchPanel::buildOptions()
     // neither clips the counts mid-word nor grows taller.
     status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     status_->installEventFilter(this);
-    second->addWidget(search_);
-    second->addWidget(cancel_);
-    second->addWidget(progress_);
-    second->addWidget(status_, 1);
-    second->addWidget(apply_);
+    group({search_, cancel_, apply_});
+    flow->addWidget(progress_);
 
-    rows->addLayout(first);
-    rows->addLayout(second);
+    rows->addLayout(flow);
+    rows->addWidget(status_);
 
     connect(search_, &QPushButton::clicked, this, &SearchPanel::startSearch);
     connect(cancel_, &QPushButton::clicked, this, &SearchPanel::cancelSearch);
@@ -388,7 +385,8 @@ void SearchPanel::updateButtons()
     const bool running = runner_->isRunning();
     search_->setEnabled(!running);
     cancel_->setEnabled(running);
-    progress_->setEnabled(running || model_->rowCount() > 0);
+    // Shown once there is progress to show: an idle empty bar reads as a text field.
+    progress_->setVisible(running || model_->rowCount() > 0);
     apply_->setEnabled(!running && !stale_ && selectedRow() >= 0);
     apply_->setToolTip(stale_ ? tr("The plan changed since this search: search again before applying")
                               : tr("Set the selected layout on the plan (one undo step; double-clicking a row does the same)"));

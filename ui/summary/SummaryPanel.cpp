@@ -95,6 +95,14 @@ int SummaryPanel::fullWidth() const
     return kColumns * widest + (kColumns - 1) * kSpacing;
 }
 
+QStringList SummaryPanel::cardIds() const
+{
+    QStringList out;
+    for (const auto& e : entries_)
+        out << e.id;
+    return out;
+}
+
 QStringList SummaryPanel::elidedCards() const
 {
     QStringList out;

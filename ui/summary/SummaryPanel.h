@@ -16,6 +16,7 @@ class SummaryPanel : public QWidget {
 public:
     explicit SummaryPanel(PlanDocument* document, QWidget* parent = nullptr);
     SummaryCard* card(const QString& id) const;
+    QStringList cardIds() const;  // every card, in reading order
     // The card's tooltip: each derivation step behind it (formula, values, result, source).
     QString tooltipHtml(const QString& id) const;
     // The derivation steps behind a card, in the order its tooltip shows them.

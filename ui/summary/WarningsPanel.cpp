@@ -36,7 +36,8 @@ WarningsPanel::WarningsPanel(PlanDocument* document, QWidget* parent)
     setUniformItemSizes(false);
     setAlternatingRowColors(true);
     setIconSize(QSize(20, 20));
-    setMinimumSize(280, 120);
+    setMinimumWidth(280);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     setSpacing(1);
     connect(this, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
         if (item && !item->data(kFieldRole).toString().isEmpty())
@@ -82,6 +83,25 @@ void WarningsPanel::refresh()
     fitItemHeights();
 }
 
+int WarningsPanel::itemsHeight(int upTo) const
+{
+    int h = 2 * frameWidth() + spacing();
+    for (int i = 0; i < std::min(upTo, count()); ++i)
+        h += item(i)->sizeHint().height() + 2 * spacing();
+    return h;
+}
+
+QSize WarningsPanel::sizeHint() const
+{
+    constexpr int kLinesShown = 4;
+    return {QListWidget::sizeHint().width(), itemsHeight(kLinesShown)};
+}
+
+QSize WarningsPanel::minimumSizeHint() const
+{
+    return {minimumWidth(), itemsHeight(1)};
+}
+
 void WarningsPanel::resizeEvent(QResizeEvent* event)
 {
     QListWidget::resizeEvent(event);
@@ -99,6 +119,7 @@ void WarningsPanel::fitItemHeights()
         const QRect r = metrics.boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap, it->text());
         it->setSizeHint(QSize(textWidth, std::max(r.height(), iconSize().height()) + 8));
     }
+    updateGeometry();  // the band's height follows its lines
 }
 
 QStringList WarningsPanel::codes() const

@@ -12,6 +12,10 @@ class WarningsPanel : public QListWidget {
 public:
     explicit WarningsPanel(PlanDocument* document, QWidget* parent = nullptr);
     QStringList codes() const;  // the codes currently listed, for tests
+    // Tall enough for every flag up to four, then it scrolls: the pane is a band under the
+    // headline cards that grows with what it has to say (one line when all is well).
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
 
 signals:
     void fieldActivated(const QString& jsonPath);
@@ -21,6 +25,7 @@ protected:
 
 private:
     void refresh();
+    int itemsHeight(int upTo) const;  // the first upTo items with their spacing and the frame
     // QListView underestimates wrapped text next to an icon and elides the last line;
     // size each item from its own text at the current width instead.
     void fitItemHeights();

@@ -8,19 +8,14 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-DashboardPane::DashboardPane(const QString& title, QWidget* content, QWidget* parent)
+DashboardPane::DashboardPane(const QString& title, QWidget* content, Header header, QWidget* parent)
     : QFrame(parent)
     , content_(content)
+    , title_(new QLabel(QString("<b>%1</b>").arg(markup::escaped(title)), this))
     , enlarge_(new QToolButton(this))
     , export_(new QToolButton(this))
 {
     setFrameShape(QFrame::StyledPanel);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 2, 4, 4);
-    layout->setSpacing(2);
-    auto* header = new QHBoxLayout;
-    auto* label = new QLabel(QString("<b>%1</b>").arg(markup::escaped(title)), this);
-    header->addWidget(label, 1);
     enlarge_->setAutoRaise(true);
     enlarge_->setCheckable(true);
     enlarge_->setIcon(style()->standardIcon(QStyle::SP_TitleBarMaxButton));
@@ -35,9 +30,27 @@ DashboardPane::DashboardPane(const QString& title, QWidget* content, QWidget* pa
     export_->setToolTip(tr("Export this view as PNG (1920x1080 or @2x) or SVG"));
     export_->hide();
     connect(export_, &QToolButton::clicked, this, &DashboardPane::exportRequested);
-    header->addWidget(export_);
-    header->addWidget(enlarge_);
-    layout->addLayout(header);
+    if (header == Header::Beside) {
+        auto* layout = new QHBoxLayout(this);
+        layout->setContentsMargins(6, 2, 4, 2);
+        layout->setSpacing(2);
+        layout->addWidget(title_, 0, Qt::AlignTop);
+        layout->addSpacing(4);
+        layout->addWidget(content_, 1);
+        layout->addWidget(export_, 0, Qt::AlignTop);
+        layout->addWidget(enlarge_, 0, Qt::AlignTop);
+        title_->setContentsMargins(0, 4, 0, 0);
+        headerAbove_ = false;
+        return;
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 4);
+    layout->setSpacing(2);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(title_, 1);
+    bar->addWidget(export_);
+    bar->addWidget(enlarge_);
+    layout->addLayout(bar);
     layout->addWidget(content_, 1);
 }
 
@@ -53,7 +66,8 @@ void DashboardPane::setEnlarged(bool enlarged)
 
 void DashboardPane::mouseDoubleClickEvent(QMouseEvent* event)
 {
-    if (event->position().y() < 28)
+    if (title_->geometry().adjusted(-4, -4, 4, 4).contains(event->position().toPoint())
+        || (headerAbove_ && event->position().y() < 28))
         setEnlarged(!enlarged_);
     QFrame::mouseDoubleClickEvent(event);
 }

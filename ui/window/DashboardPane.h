@@ -11,7 +11,10 @@ class DashboardPane : public QFrame {
     Q_OBJECT
 
 public:
-    DashboardPane(const QString& title, QWidget* content, QWidget* parent = nullptr);
+    // Above: a title bar over the content (charts). Beside: the title on the content's left and
+    // the buttons on its right, for a band whose height is its content (red flags).
+    enum class Header { Above, Beside };
+    DashboardPane(const QString& title, QWidget* content, Header header = Header::Above, QWidget* parent = nullptr);
     QWidget* content() const { return content_; }
     void setEnlarged(bool enlarged);
     // Shows an "Export…" button in the title bar that emits exportRequested.
@@ -27,7 +30,9 @@ protected:
 
 private:
     QWidget* content_;
+    QLabel* title_;
     QToolButton* enlarge_;
     QToolButton* export_;
     bool enlarged_ = false;
+    bool headerAbove_ = true;
 };

@@ -64,8 +64,24 @@ trainplan::Follower followerFromSetting(const QVariant& value)
     return trainplan::followerFromKey(value.toString().toStdString());
 }
 
+// Gives the focus to the first field in a dock that takes it from the keyboard; that field.
+QWidget* focusFirstField(QDockWidget* dock)
+{
+    for (QWidget* w = dock->widget()->nextInFocusChain(); w && dock->isAncestorOf(w); w = w->nextInFocusChain()) {
+        if ((w->focusPolicy() & Qt::TabFocus) && w->isEnabled() && w->isVisibleTo(dock)) {
+            w->setFocus(Qt::ShortcutFocusReason);
+            return w;
+        }
+    }
+    return nullptr;
+}
+
 // Below this a panel's tables and charts stop being readable; its scroll area takes over.
 constexpr int kDockMinimumWidth = 360;
+// As a tab in the inputs' place a panel takes their width, a little less than the above.
+constexpr int kDockContentMinimumWidth = 280;
+// Version 2: the inputs became a dock; a state saved before would lose them.
+constexpr int kDockStateVersion = 2;
 
 }  // namespace
 
@@ -122,18 +138,21 @@ MainWindow::MainWindow(QWidget* parent)
     inputScroll_->setMinimumWidth(inputs_->sizeHint().width() + inputScroll_->verticalScrollBar()->sizeHint().width() + 4);
     connect(inputs_, &InputPanel::scrollRequest, this, [this](QWidget* w) { inputScroll_->ensureWidgetVisible(w, 20, 40); });
 
-    splitter_ = new QSplitter(Qt::Horizontal);
-    splitter_->addWidget(inputScroll_);
-    splitter_->addWidget(buildDashboard());
-    splitter_->setStretchFactor(0, 0);
-    splitter_->setStretchFactor(1, 1);
-    splitter_->setSizes({360, 920});
-    setCentralWidget(splitter_);
+    // The inputs are a dock on the left, the dashboard the central widget: a panel that has no
+    // room beside the dashboard becomes a tab of the inputs' dock instead of covering a figure.
+    inputsDock_ = new QDockWidget(tr("Plan inputs"), this);
+    inputsDock_->setObjectName("inputsDock");
+    inputsDock_->setWidget(inputScroll_);
+    inputsDock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    inputsDock_->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::LeftDockWidgetArea, inputsDock_);
+    setCentralWidget(buildDashboard());
+    setTabPosition(Qt::AllDockWidgetAreas, QTabWidget::North);  // tabs where the eye reads a title
 
-    // The math and the analysis tools are docks on the right, one tab group: opened when
-    // walking through a plan, out of the way while exploring on a small screen. Each holds
-    // its content in a scroll area, so a dock narrower than its content scrolls instead of
-    // forcing the window wider (openDock() decides where a dock goes).
+    // The math and the analysis tools are docks, one tab group: opened when walking through a
+    // plan, out of the way while exploring on a small screen. Each holds its content in a
+    // scroll area, so a dock narrower than its content scrolls instead of forcing the window
+    // wider (openDock() decides where a dock goes).
     searchPanel_ = new SearchPanel(doc_);
     tornado_ = new TornadoChart(doc_);
     realityCheck_ = new RealityCheckView;
@@ -150,7 +169,7 @@ MainWindow::MainWindow(QWidget* parent)
         } else {
             dock->setWidget(content);
         }
-        dock->widget()->setMinimumSize(kDockMinimumWidth, 200);
+        dock->widget()->setMinimumSize(kDockContentMinimumWidth, 200);
         dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
         dock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
         addDockWidget(Qt::RightDockWidgetArea, dock);
@@ -182,6 +201,7 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
     updateStatus();
     resize(1280, 800);
+    defaultDockState_ = saveState(kDockStateVersion);
     restoreSettings();
 }
 
@@ -208,7 +228,7 @@ QWidget* MainWindow::buildDashboard()
     rows_->addWidget(bottomRow_);
     rows_->setChildrenCollapsible(false);
     auto addPane = [&](QSplitter* row, const QString& title, QWidget* content, int stretch, ReportView view) {
-        auto* pane = new DashboardPane(title, content);
+        auto* pane = new DashboardPane(title, content, row ? DashboardPane::Header::Above : DashboardPane::Header::Beside);
         pane->setObjectName(title);
         pane->enableExport();
         connect(pane, &DashboardPane::exportRequested, this, [this, view, title] {
@@ -219,21 +239,30 @@ QWidget* MainWindow::buildDashboard()
             if (!path.isEmpty())
                 exportView(view, path);
         });
-        row->addWidget(pane);
-        row->setStretchFactor(row->count() - 1, stretch);
+        if (row) {
+            row->addWidget(pane);
+            row->setStretchFactor(row->count() - 1, stretch);
+        }
         panes_.push_back(pane);
         connect(pane, &DashboardPane::enlargeToggled, this, [this, pane](bool on) { setEnlargedPane(pane, on); });
     };
     layoutDiagram_ = new LayoutDiagramView(doc_);
     layoutDiagram_->setMinimumSize(300, 200);  // below its preferred size it draws blocks of nodes
+    // Red flags: a band under the cards, as tall as its flags (one line when all is well), so
+    // no column stands empty beside the charts.
+    addPane(nullptr, tr("Red flags"), warnings_, 0, ReportView::RedFlags);
+    redFlagsPane_ = panes_.back();
+    column->addWidget(redFlagsPane_);
     addPane(topRow_, tr("Memory per GPU"), memory_, 2, ReportView::Memory);
     addPane(topRow_, tr("Ranks on nodes and GPUs"), layoutDiagram_, 3, ReportView::Layout);
-    addPane(topRow_, tr("Red flags"), warnings_, 2, ReportView::RedFlags);
     timeline_ = new TimelineView(doc_);
-    timeline_->setMinimumSize(360, 220);
+    timeline_->setMinimumSize(360, 200);
     addPane(bottomRow_, tr("Pipeline timeline"), timeline_, 3, ReportView::Timeline);
     addPane(bottomRow_, tr("Step time"), time_, 2, ReportView::StepTime);
     column->addWidget(rows_, 1);
+    // The top row (memory, the diagram) has more to draw than the timeline's few lanes.
+    rows_->setSizes({560, 440});
+    dashboardColumn_ = column;
     return area;
 }
 
@@ -242,6 +271,7 @@ void MainWindow::setEnlargedPane(DashboardPane* pane, bool enlarged)
     // Hide the other row too, so the enlarged pane takes the whole dashboard.
     for (QSplitter* row : {topRow_, bottomRow_})
         row->setVisible(!enlarged || row->indexOf(pane) >= 0);
+    rows_->setVisible(!enlarged || pane != redFlagsPane_);
     for (auto* p : panes_) {
         p->setVisible(!enlarged || p == pane);
         if (p != pane && p->isEnlarged()) {
@@ -250,6 +280,8 @@ void MainWindow::setEnlargedPane(DashboardPane* pane, bool enlarged)
         }
     }
     summary_->setVisible(!enlarged);
+    // The band takes the whole height while it is the enlarged pane.
+    dashboardColumn_->setStretchFactor(redFlagsPane_, enlarged && pane == redFlagsPane_ ? 1 : 0);
 }
 
 QAction* MainWindow::dockAction(QDockWidget* dock, const QString& text, const QKeySequence& key)
@@ -293,27 +325,32 @@ void MainWindow::openDock(QDockWidget* dock, bool fromKeyboard)
                 tabifyDockWidget(docked, dock);
             dock->show();
         } else if (floating) {
+            // The user floated the panels: this one joins them there.
             dock->setFloating(true);
             dock->setGeometry(floating->geometry());
             dock->show();
         } else {
-            const int room = width() - legibleCentralWidth() - style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
+            const int room = roomBesideDashboard();
+            dock->setFloating(false);
             if (room >= kDockMinimumWidth) {
-                dock->setFloating(false);
+                if (dockWidgetArea(dock) != Qt::RightDockWidgetArea || !tabifiedDockWidgets(dock).isEmpty())
+                    addDockWidget(Qt::RightDockWidgetArea, dock);
                 dock->show();
                 const int preferred = std::max(kDockMinimumWidth, dock->widget()->sizeHint().width());
                 resizeDocks({dock}, {std::min(room, preferred)}, Qt::Horizontal);
             } else {
-                placeFloating(dock);
-                dock->show();
+                tabWithInputs(dock);
             }
         }
         if (layout())
             layout()->activate();
-        // Whatever the minimum sizes say, a panel never widens the window: float it instead.
+        // Whatever the minimum sizes say, a panel never widens the window: it takes the
+        // inputs' place instead, as a tab beside them.
         if (!dock->isFloating() && size().width() > before.width()) {
-            placeFloating(dock);
+            tabWithInputs(dock);
             resize(before);
+            if (layout())
+                layout()->activate();
         }
     }
     dock->raise();
@@ -327,40 +364,38 @@ void MainWindow::openDock(QDockWidget* dock, bool fromKeyboard)
     if (dock == searchDock_) {
         first = searchPanel_->focusFirstField();
     } else {
-        for (QWidget* w = dock->widget()->nextInFocusChain(); w && dock->isAncestorOf(w); w = w->nextInFocusChain()) {
-            if ((w->focusPolicy() & Qt::TabFocus) && w->isEnabled() && w->isVisibleTo(dock)) {
-                first = w;
-                first->setFocus(Qt::ShortcutFocusReason);
-                break;
-            }
-        }
+        first = focusFirstField(dock);
     }
     focusRing_->setWidget(fromKeyboard ? first : nullptr);
 }
 
-void MainWindow::placeFloating(QDockWidget* dock)
+void MainWindow::tabWithInputs(QDockWidget* dock)
 {
-    // Floating beside the window when the screen has room there, else over its right side;
-    // never larger than the screen.
-    const QRect screenArea = availableScreenGeometry();
-    const QRect frame = frameGeometry();
-    const QSize hint = dock->widget()->sizeHint();
-    const int w = std::min(std::max(kDockMinimumWidth, std::max(hint.width(), 480)), std::max(kDockMinimumWidth, screenArea.width() / 2));
-    const int h = std::min(std::max(height(), 400), screenArea.height());
-    int x = frame.right() + 1;
-    if (x + w > screenArea.right() + 1)
-        x = frame.left() - w >= screenArea.left() ? frame.left() - w : std::min(frame.right() + 1, screenArea.right() + 1) - w;
-    x = std::clamp(x, screenArea.left(), std::max(screenArea.left(), screenArea.right() + 1 - w));
-    const int y = std::clamp(geometry().top(), screenArea.top(), std::max(screenArea.top(), screenArea.bottom() + 1 - h));
-    dock->setFloating(true);
-    dock->setGeometry(x, y, w, h);
+    dock->setFloating(false);
+    if (inputsDock_->isFloating()) {
+        addDockWidget(Qt::LeftDockWidgetArea, dock);
+        dock->show();
+    } else {
+        // The tab group keeps the inputs' width, so the dashboard keeps its own.
+        const int inputsWidth = inputsDock_->width();
+        tabifyDockWidget(inputsDock_, dock);
+        dock->show();
+        resizeDocks({inputsDock_}, {inputsWidth}, Qt::Horizontal);
+    }
+    dock->raise();  // in front of the inputs while it is open; closing it brings them back
 }
 
-int MainWindow::legibleCentralWidth() const
+int MainWindow::roomBesideDashboard() const
+{
+    const int separator = style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
+    const int inputs = inputsDock_->isVisible() && !inputsDock_->isFloating() ? inputsDock_->width() + separator : 0;
+    return width() - legibleDashboardWidth() - inputs - separator;
+}
+
+int MainWindow::legibleDashboardWidth() const
 {
     // The dashboard's column margins are 6 on each side; the panes' rows need their minimums.
-    const int dashboard = std::max({summary_->fullWidth(), topRow_->minimumSizeHint().width(), bottomRow_->minimumSizeHint().width()}) + 12;
-    return inputScroll_->minimumWidth() + splitter_->handleWidth() + dashboard;
+    return std::max({summary_->fullWidth(), topRow_->minimumSizeHint().width(), bottomRow_->minimumSizeHint().width()}) + 12;
 }
 
 void MainWindow::showMathFor(const QString& cardId, bool fromKeyboard)
@@ -424,7 +459,7 @@ void MainWindow::buildMenus()
         if (!dir.isEmpty())
             exportSlides(dir);
     });
-    file->addAction(tr("Export the math as &Markdown…"), this, [this, askPath] {
+    file->addAction(tr("Export the report as &Markdown…"), this, [this, askPath] {
         const QString path =
             askPath(tr("Export Markdown"), QFileInfo(doc_->displayName()).completeBaseName() + ".md", tr("Markdown (*.md)"));
         if (!path.isEmpty())
@@ -462,10 +497,23 @@ void MainWindow::buildMenus()
     view->addAction(timeline_->compareAction());
     view->addAction(timeline_->fitAction());
     view->addSeparator();
+    QAction* inputs = view->addAction(tr("Plan &inputs"), QKeySequence(Qt::CTRL | Qt::Key_I), this, [this] {
+        // In front of any panel sharing its tab group, the focus in its first field.
+        inputsDock_->show();
+        inputsDock_->raise();
+        if (!inputsDock_->isAncestorOf(QApplication::focusWidget()))
+            focusFirstField(inputsDock_);
+    });
+    inputs->setObjectName("inputsDockAction");
     view->addAction(dockAction(mathDock_, tr("Show the &math"), QKeySequence(Qt::CTRL | Qt::Key_M)));
     view->addAction(dockAction(searchDock_, tr("Layout &search"), QKeySequence(Qt::CTRL | Qt::Key_F)));
     view->addAction(dockAction(tornadoDock_, tr("Se&nsitivity"), QKeySequence(Qt::CTRL | Qt::Key_T)));
     view->addAction(dockAction(realityDock_, tr("&Reality check"), QKeySequence(Qt::CTRL | Qt::Key_R)));
+    view->addAction(tr("Reset panel layout"), this, [this] {
+        restoreState(defaultDockState_, kDockStateVersion);
+        for (QDockWidget* dock : toolDocks())
+            dock->hide();
+    });
     view->addAction(tr("&Presentation mode"), QKeySequence(Qt::Key_F5), this, &MainWindow::startPresentation);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -710,9 +758,7 @@ void MainWindow::restoreSettings()
     if (s.contains("window/geometry"))
         restoreGeometry(s.value("window/geometry").toByteArray());
     if (s.contains("window/state"))
-        restoreState(s.value("window/state").toByteArray());
-    if (s.contains("window/splitter"))
-        splitter_->restoreState(s.value("window/splitter").toByteArray());
+        restoreState(s.value("window/state").toByteArray(), kDockStateVersion);
     if (s.contains("window/rows")) {
         rows_->restoreState(s.value("window/rows").toByteArray());
         topRow_->restoreState(s.value("window/topRow").toByteArray());
@@ -725,8 +771,7 @@ void MainWindow::saveSettings()
 {
     QSettings s;
     s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState());
-    s.setValue("window/splitter", splitter_->saveState());
+    s.setValue("window/state", saveState(kDockStateVersion));
     s.setValue("window/rows", rows_->saveState());
     s.setValue("window/topRow", topRow_->saveState());
     s.setValue("window/bottomRow", bottomRow_->saveState());

@@ -1,4 +1,4 @@
-// The planner window: inputs on the left, a dashboard of live panes on the right, files,
+// The planner window: inputs docked on the left, a dashboard of live panes in the centre, files,
 // undo/redo and settings around them.
 #pragma once
 
@@ -57,15 +57,20 @@ public:
     std::vector<QDockWidget*> toolDocks() const { return {mathDock_, searchDock_, tornadoDock_, realityDock_}; }
     FocusRing* focusRing() const { return focusRing_; }
 
-    // Opens a panel without growing the window past its screen or squeezing the dashboard
-    // below the width its cards need: beside the dashboard when the window has the room, as
-    // a tab when another panel is already docked, floating otherwise. Raises it if open. The
-    // keyboard focus goes to its first field, ringed when the keyboard asked for the panel.
+    // Opens a panel docked, without growing the window or squeezing the dashboard below the
+    // width its cards need: beside the dashboard when the window has the room, as a tab when
+    // another panel is already docked, else as a tab in front of the inputs (floating only
+    // where the user floated the panels). Raises it if open. The keyboard focus goes to its
+    // first field, ringed when the keyboard asked for the panel.
     void openDock(QDockWidget* dock, bool fromKeyboard = true);
     // Opens the math at a headline card's steps, highlighted (clicking a card does this).
     void showMathFor(const QString& cardId, bool fromKeyboard = false);
-    // The narrowest the inputs and the dashboard can be with every card's text whole.
-    int legibleCentralWidth() const;
+    // The narrowest the dashboard can be with every card's text whole.
+    int legibleDashboardWidth() const;
+    // The width a panel docked beside the dashboard would have, the inputs and the dashboard
+    // keeping theirs.
+    int roomBesideDashboard() const;
+    QDockWidget* inputsDock() const { return inputsDock_; }
 
     bool openFile(const QString& path);
     bool saveTo(const QString& path);
@@ -109,7 +114,7 @@ private:
     void saveSettings();
     void setEnlargedPane(DashboardPane* pane, bool enlarged);
     QAction* dockAction(QDockWidget* dock, const QString& text, const QKeySequence& key);
-    void placeFloating(QDockWidget* dock);
+    void tabWithInputs(QDockWidget* dock);
     bool runExport(const struct ExportRequest& request);
 
     PlanDocument* doc_;
@@ -130,11 +135,14 @@ private:
     QDockWidget* searchDock_;
     QDockWidget* tornadoDock_;
     QDockWidget* realityDock_;
-    QSplitter* splitter_;
+    QDockWidget* inputsDock_;
+    QByteArray defaultDockState_;  // the panels as a first start places them (View → Reset panel layout)
     QSplitter* rows_;
     QSplitter* topRow_;
     QSplitter* bottomRow_;
-    std::vector<DashboardPane*> panes_;
+    std::vector<DashboardPane*> panes_;  // in reading order: red flags, then the rows left to right
+    DashboardPane* redFlagsPane_;
+    class QVBoxLayout* dashboardColumn_;
     FocusRing* focusRing_;
     class QLabel* autosaveWarning_;  // shown while writing the recovery copy fails
 };
