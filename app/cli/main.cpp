@@ -13,6 +13,7 @@
 #include "core/base/AtomicFile.h"
 #include "core/base/BoundedFile.h"
 #include "core/base/BoundedJson.h"
+#include "core/plan/PlanFieldsListing.h"
 #include "core/plan/PlanIO.h"
 #include "core/planfile/PlanFile.h"
 #include "core/presets/Presets.h"
@@ -48,6 +49,7 @@ const char* kUsage =
     "       trainplan-cli export PLAN.json [PLAN OPTIONS] [--pdf OUT.pdf] [--letter]\n"
     "                            [--slides DIR] [--markdown OUT.md]\n"
     "       trainplan-cli presets [--json]\n"
+    "       trainplan-cli fields [--json]\n"
     "\n"
     "estimate: parameters, FLOPs, time, memory per GPU and stage, pipeline bubble,\n"
     "          communication, checkpoints and failures, and red flags.\n"
@@ -65,6 +67,8 @@ const char* kUsage =
     "export:   writes the PDF report (A4, or US Letter with --letter), slides (PNG at\n"
     "          1920x1080 and 2x, SVG, deck.pdf) and/or the derivation as Markdown; headless.\n"
     "presets:  the model and accelerator presets with their figures and sources.\n"
+    "fields:   every plan field a file or --set can give: its JSON path, meaning, unit,\n"
+    "          allowed values and default (the path first on each line).\n"
     "\n"
     "  PLAN.json           a TrainPlan plan file (docs/plan-format.md); '-' reads stdin\n"
     "PLAN OPTIONS, applied in this order:\n"
@@ -206,12 +210,13 @@ Options parseArguments(int argc, char** argv)
         }
     }
     if (o.verb.empty())
-        throw UsageError("missing command (estimate, schedule, search, export, presets)");
-    if (o.verb != "estimate" && o.verb != "schedule" && o.verb != "export" && o.verb != "search" && o.verb != "presets")
-        throw UsageError("unknown command " + o.verb + " (available: estimate, schedule, search, export, presets)");
-    if (o.verb == "presets") {
+        throw UsageError("missing command (estimate, schedule, search, export, presets, fields)");
+    if (o.verb != "estimate" && o.verb != "schedule" && o.verb != "export" && o.verb != "search" && o.verb != "presets"
+        && o.verb != "fields")
+        throw UsageError("unknown command " + o.verb + " (available: estimate, schedule, search, export, presets, fields)");
+    if (o.verb == "presets" || o.verb == "fields") {
         if (!o.planPath.empty())
-            throw UsageError("presets takes no plan file");
+            throw UsageError(o.verb + " takes no plan file");
         return o;
     }
     if (o.objective == "cost" && !(o.costPerGpuHour > 0))
@@ -377,6 +382,15 @@ int runSearch(const Options& o)
     return kExitOk;
 }
 
+int runFields(const Options& o)
+{
+    if (o.json)
+        std::cout << trainplan::planFieldsJson().dump(2) << "\n";
+    else
+        std::cout << trainplan::planFieldsText();
+    return kExitOk;
+}
+
 int runPresets(const Options& o)
 {
     if (o.json) {
@@ -451,6 +465,8 @@ int main(int argc, char** argv)
             return runSearch(options);
         if (options.verb == "presets")
             return runPresets(options);
+        if (options.verb == "fields")
+            return runFields(options);
         return options.verb == "schedule" ? runSchedule(options) : runEstimate(options);
     } catch (const PresetNameError& e) {
         std::cerr << "trainplan-cli: " << e.what() << "\n";

@@ -1,4 +1,5 @@
 #include "core/plan/PlanFields.h"
+#include "core/plan/PlanFieldsListing.h"
 
 #include <array>
 #include <cmath>
@@ -379,15 +380,7 @@ std::string planFieldsMarkdownTable()
 {
     std::string out = "| path | unit | allowed | default | meaning |\n| --- | --- | --- | --- | --- |\n";
     for (const auto& f : planFields()) {
-        std::string def;
-        if (f.required)
-            def = "required";
-        else if (!f.defaultValue.empty())
-            def = "`" + std::string(f.defaultValue) + "`";
-        if (!f.defaultNote.empty())
-            def += (def.empty() ? "" : "; ") + std::string(f.defaultNote);
-        if (!f.alternative.empty())
-            def += (def.empty() ? "" : "; ") + std::string("or `") + std::string(f.alternative) + "`";
+        const std::string def = defaultInWords(f);
         std::string allowed = describeRange(f);
         std::string label(f.label);
         for (std::string* s : {&allowed, &label}) {

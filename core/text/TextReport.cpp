@@ -123,7 +123,12 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
 
 std::string estimateToMarkdown(const Analysis& analysis, const std::string& title)
 {
-    return estimateReport(analysis, ReportNotation::Markdown, title) + "\n## Derivation\n\n" + derivationToMarkdown(derive(analysis));
+    // The derivation's sections one level down, under its own heading.
+    std::string derivation = derivationToMarkdown(derive(analysis));
+    for (size_t at = 0; (at = derivation.find("## ", at)) != std::string::npos; at += 4)
+        if (at == 0 || derivation[at - 1] == '\n')
+            derivation.insert(at, "#");
+    return estimateReport(analysis, ReportNotation::Markdown, title) + "\n## Derivation\n\n" + derivation;
 }
 
 std::string estimateReport(const Analysis& analysis, ReportNotation notation, const std::string& title)
@@ -254,8 +259,8 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
             return outpaced(est) ? std::string("never finishes (FAILURES_OUTPACE_PROGRESS)")
                                  : formatNumber(est.reliability.paddedDays) + " days";
         };
-        t.row("padded wall time" + assumed, paddedWallTime(e));
         t.row("padded wall time" + predicted, paddedWallTime(analysis.atPredictedMfu));
+        t.row("padded wall time" + assumed, paddedWallTime(e));
     } else {
         t.row("failures", "not modelled");
     }
