@@ -44,6 +44,7 @@ private slots:
     void setWithBytesThatAreNotUtf8();
     void markdownExportIsAtomicAndNamesFailures();
     void readsStdin();
+    void fieldsListsEveryPath();
     void scheduleVerb();
     void searchVerb();
     void searchGroupsLayoutsWithTheSameFigures();
@@ -234,6 +235,29 @@ void TestCli::markdownExportIsAtomicAndNamesFailures()
     r = run({"export", example("70b-2048-h100.json"), "--markdown", missing});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(missing.toUtf8()) && r.err.contains("No such file or directory"), r.err.constData());
+}
+
+// `fields` lists every plan field, path first (what the shell completion reads), as text and JSON.
+void TestCli::fieldsListsEveryPath()
+{
+    auto r = run({"fields"});
+    QCOMPARE(r.exitCode, 0);
+    QStringList paths;
+    for (const QByteArray& line : r.out.split('\n'))
+        if (!line.isEmpty())
+            paths << QString::fromUtf8(line.split(' ').first());
+    QVERIFY(paths.contains("layout.tp"));
+    QVERIFY(paths.contains("training.mfu"));
+    QVERIFY(r.out.contains("one of \"gpipe\", \"1f1b\""));
+    r = run({"fields", "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonArray rows = QJsonDocument::fromJson(r.out).array();
+    QCOMPARE(rows.size(), paths.size());
+    for (int i = 0; i < rows.size(); ++i)
+        QCOMPARE(rows[i].toObject()["path"].toString(), paths[i]);
+    r = run({"fields", example("70b-2048-h100.json")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("fields takes no plan file"));
 }
 
 void TestCli::readsStdin()

@@ -1,5 +1,6 @@
 // The planner window, offscreen: sliders move the right figures, impossible layouts raise
 // the right red flag, files round-trip, undo works, unsaved work is never dropped silently.
+#include <QDockWidget>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QSlider>
@@ -55,6 +56,7 @@ private slots:
     void aDocumentDiesQuietly();
     void dropOpensAPlan();
     void enlargeShowsOnePane();
+    void panelsComeBackWhereTheyWere();
     void cardTooltipsShowTheirFormula();
     void exportsOneView();
     void timeFollowsTheChosenBasis();
@@ -384,12 +386,52 @@ void TestMainWindow::enlargeShowsOnePane()
 {
     auto panes = window_->panes();
     QVERIFY(panes.size() >= 3);
+    const int bandHeight = panes[0]->height();
     panes[0]->setEnlarged(true);
     for (size_t i = 1; i < panes.size(); ++i)
         QVERIFY(!panes[i]->isVisible());
     panes[0]->setEnlarged(false);
     for (auto* p : panes)
         QVERIFY(p->isVisible());
+    // The red-flags band (the first pane) grows to the dashboard's height when enlarged.
+    QCOMPARE(panes[0]->objectName(), QString("Red flags"));
+    QTRY_COMPARE(panes[0]->height(), bandHeight);
+    panes[0]->setEnlarged(true);
+    QTRY_VERIFY(panes[0]->height() > 2 * bandHeight);
+    QVERIFY(panes[0]->height() > window_->centralWidget()->height() / 2);
+    panes[0]->setEnlarged(false);
+    QTRY_COMPARE(panes[0]->height(), bandHeight);
+}
+
+// The docks as the user left them come back with the next window; View → Reset panel layout
+// puts them back as a first start has them.
+void TestMainWindow::panelsComeBackWhereTheyWere()
+{
+    window_->resize(1900, 900);
+    QTest::qWait(50);
+    window_->openDock(window_->mathDock());
+    QTRY_VERIFY(window_->mathDock()->isVisible());
+    const Qt::DockWidgetArea area = window_->dockWidgetArea(window_->mathDock());
+    const int width = window_->mathDock()->width();
+    window_->close();  // saves the window's state
+    delete window_;
+    window_ = new MainWindow;
+    window_->askToSaveChanges = [] { return QMessageBox::Discard; };
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_));
+    QVERIFY(window_->mathDock()->isVisible());
+    QCOMPARE(window_->dockWidgetArea(window_->mathDock()), area);
+    QVERIFY(std::abs(window_->mathDock()->width() - width) <= 2);
+    QAction* reset = nullptr;
+    for (QAction* a : window_->findChildren<QAction*>())
+        if (a->text() == "Reset panel layout")
+            reset = a;
+    QVERIFY(reset);
+    reset->trigger();
+    QVERIFY(!window_->mathDock()->isVisible());
+    QVERIFY(window_->inputsDock()->isVisible());
+    QCOMPARE(window_->dockWidgetArea(window_->inputsDock()), Qt::LeftDockWidgetArea);
+    window_->close();  // the next test starts from a first start's layout
 }
 
 void TestMainWindow::cardTooltipsShowTheirFormula()
