@@ -175,10 +175,8 @@ void SummaryPanel::refresh()
     card("parameters")->setValue(q(formatCount(e.parameters.total)), tr("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))));
     // The same terms as the derivation's "Model FLOPs" step: 6ND less the embedding lookups, plus attention.
     card("flops")->setValue(q(formatSci(e.flops.total)),
-        e.flops.embeddingLookup > 0
-            ? tr("6ND %1 − lookups %2 + attn %3")
-                  .arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.embeddingLookup, 2)), q(formatSci(e.flops.attention, 2)))
-            : tr("6ND %1 + attn %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2))));
+        // The terms in words, short enough for a 1280-px window; their values are in the tooltip.
+        e.flops.embeddingLookup > 0 ? tr("6ND − lookups + attention") : tr("6ND + attention"));
     // Time figures come in two bases; the chosen one is the value, named in the card's title, the
     // other is in the detail line, named too.
     const QString chosen = QString::fromLatin1(timeBasisLabel(doc_->timeBasis()));
@@ -215,16 +213,10 @@ void SummaryPanel::refresh()
         card("days")->setValue(tr("%1 days").arg(q(formatNumber(t.time.days))), failureText + otherDays,
             !failures || noProgress ? theme::severity(noProgress ? Severity::Error : Severity::Warning) : QColor());
     }
-    card("gpu_hours")
-        ->setValue(q(formatCount(t.time.gpuHours)),
-            tr("%1 %2 · %3 %4")
-                .arg(q(formatInteger(t.gpusUsed)), q(pluralNoun(t.gpusUsed, "GPU")))
-                .arg(otherName, q(formatCount(other.time.gpuHours))));
-    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)),
-        tr("%1 %2 · %3 %4")
-            .arg(q(formatInteger(double(t.time.steps))), q(pluralNoun(double(t.time.steps), "step")))
-            .arg(otherName)
-            .arg(q(formatSeconds(other.time.stepSeconds))));
+    // The other basis's figure, named; the GPU and step counts are in the tooltips (the derivation's
+    // steps), so the line fits a 1280-px window whole.
+    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 %2").arg(otherName, q(formatCount(other.time.gpuHours))));
+    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 %2").arg(otherName, q(formatSeconds(other.time.stepSeconds))));
     // Colours are the core's verdicts (analysis/Thresholds.h): the memory range's verdict
     // (MemoryFit.h), amber when it may not fit, red when it does not; the words are the JSON's.
     const MemoryRange& memoryRange = doc_->analysis().memoryRange;
