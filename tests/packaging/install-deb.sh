@@ -57,7 +57,7 @@ offered=$(bash -c '
 [ "$offered" = estimate ] || fail "bash completion of 'trainplan-cli est' offered '$offered'"
 
 apt-get remove -y -qq trainplan >/dev/null
-command -v trainplan-cli >/dev/null && fail "trainplan-cli is still there after apt-get remove"
+[ ! -e /usr/bin/trainplan-cli ] || fail "/usr/bin/trainplan-cli is still there after apt-get remove"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures installed-package check(s) failed" >&2
