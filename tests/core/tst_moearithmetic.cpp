@@ -3,6 +3,10 @@
 // count for a dense shape.
 #include <QtTest>
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "core/estimate/Estimate.h"
 #include "core/estimate/MoeArithmetic.h"
 #include "core/estimate/ParameterModel.h"
@@ -58,7 +62,7 @@ TransformerShape gqaMoe(int layers, int h, int heads, int kvHeads, int experts, 
     return s;
 }
 
-void near(double actual, double expected, double relative, const char* what)
+void near(double actual, double expected, double relative, const QByteArray& what)
 {
     QVERIFY2(std::abs(actual / expected - 1) <= relative,
         qPrintable(QString("%1: %2, expected %3 within %4 %").arg(what).arg(actual, 0, 'g', 10).arg(expected, 0, 'g', 10).arg(relative * 100)));
@@ -66,10 +70,67 @@ void near(double actual, double expected, double relative, const char* what)
 
 }  // namespace
 
+// A reference MoE case's model block (resources/reference/calibration_runs.json, "moe_cases")
+// as a shape: MLA when it gives one, else grouped-query heads of 128.
+TransformerShape shapeOf(const nlohmann::json& m)
+{
+    TransformerShape s;
+    s.layers = m.at("layers");
+    s.hiddenSize = m.at("hidden");
+    s.ffnHiddenSize = m.at("ffn_hidden");
+    s.ffnKind = m.at("ffn_kind") == "swiglu" ? FfnKind::SwiGlu : FfnKind::Gelu;
+    s.attentionHeads = m.at("heads");
+    s.kvHeads = m.at("kv_heads");
+    s.headDim = 128;
+    if (m.contains("mla"))
+        s.mla = MlaSpec{m["mla"].at("q_lora_rank"), m["mla"].at("kv_lora_rank"), m["mla"].at("qk_nope_head_dim"),
+            m["mla"].at("qk_rope_head_dim"), m["mla"].at("v_head_dim")};
+    MoeSpec moe;
+    moe.experts = m.at("experts");
+    moe.topK = m.at("top_k");
+    moe.expertFfnHiddenSize = m.at("expert_ffn_hidden");
+    moe.sharedExperts = m.value("shared_experts", 0);
+    moe.denseLayers = m.value("dense_layers", 0);
+    s.moe = moe;
+    s.mtpLayers = m.value("mtp_layers", 0);
+    s.vocabSize = m.at("vocab");
+    s.tiedEmbeddings = m.at("tied_embeddings");
+    s.sequenceLength = m.at("seq_len");
+    return s;
+}
+
 class TestMoeArithmetic : public QObject {
     Q_OBJECT
 
 private slots:
+    // Every MoE reference run: its published total and active parameters, and, where it
+    // publishes both model TFLOP/s and tokens per second per GPU (NeMo AutoModel's DeepSeek-V3
+    // rows), the FLOPs a token they imply, which this count must give: the published
+    // throughput follows Megatron's convention.
+    void referenceMoeRuns()
+    {
+        std::ifstream in(TRAINPLAN_SOURCE_DIR "/resources/reference/calibration_runs.json");
+        const nlohmann::json reference = nlohmann::json::parse(in);
+        QVERIFY(reference.at("moe_cases").size() >= 3);
+        int withThroughput = 0;
+        for (const auto& run : reference.at("moe_cases")) {
+            const QByteArray id = QByteArray::fromStdString(run.at("id"));
+            const TransformerShape s = shapeOf(run.at("model"));
+            TransformerShape withoutMtp = s;
+            withoutMtp.mtpLayers = 0;  // the published totals leave the MTP module out
+            const ModelParameterTotals t = modelParameters(withoutMtp);
+            near(t.total, double(run["model"].at("params_total_B")) * 1e9, 0.005, id + " total");
+            near(t.active, double(run["model"].at("params_active_B")) * 1e9, 0.02, id + " active");
+            const auto& measured = run.at("measured");
+            if (measured.at("model_tflops_per_gpu").is_number() && measured.at("tokens_per_s_per_gpu").is_number()) {
+                const double implied = double(measured["model_tflops_per_gpu"]) * 1e12 / double(measured["tokens_per_s_per_gpu"]);
+                near(megatronFlopsPerToken(s), implied, 0.01, id + " FLOPs a token");
+                ++withThroughput;
+            }
+        }
+        QVERIFY(withThroughput >= 2);
+    }
+
     // One MLA layer of DeepSeek-V3 holds 187,107,328 parameters (issue 24's check): the sum of its
     // projections and latent norms in the published checkpoint.
     void mlaLayerOfDeepSeekV3()

@@ -70,7 +70,11 @@ complete_line() {
     printf "%s\n" "${COMPREPLY[@]}"' _ "$share/bash-completion/completions/trainplan-cli" "$1"
 }
 expect() {  # LINE WORD: completing LINE offers WORD
-  complete_line "$1" | grep -qx -- "$2" || fail "completing '$1' does not offer '$2' (offers: $(complete_line "$1" | tr '\n' ' '))"
+  # Captured first: grep -q stopping early would kill the writer with SIGPIPE, which pipefail
+  # reports as a failure.
+  local offered
+  offered=$(complete_line "$1")
+  grep -qx -- "$2" <<<"$offered" || fail "completing '$1' does not offer '$2' (offers: $(tr '\n' ' ' <<<"$offered"))"
 }
 expect "trainplan-cli " estimate
 expect "trainplan-cli fi" fields

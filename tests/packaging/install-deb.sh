@@ -42,12 +42,16 @@ opener=$(xdg-mime query default application/x-trainplan+json)
 # The software-centre entry, as AppStream's own tools read the installed system.
 appstreamcli validate --no-net /usr/share/metainfo/org.trainplan.TrainPlan.metainfo.xml || fail "metainfo"
 appstreamcli refresh-cache --force >/dev/null 2>&1 || true
-appstreamcli get org.trainplan.TrainPlan | grep -q "TrainPlan" || fail "appstreamcli does not find org.trainplan.TrainPlan"
+# (Outputs are captured before grep -q reads them: an early exit would SIGPIPE the writer, which
+# pipefail reports.)
+component=$(appstreamcli get org.trainplan.TrainPlan || true)
+grep -q "TrainPlan" <<<"$component" || fail "appstreamcli does not find org.trainplan.TrainPlan"
 
 # Man pages through man's own search path; completion as an interactive bash loads it.
 man -w trainplan-cli >/dev/null || fail "man trainplan-cli not found"
 man -w trainplan >/dev/null || fail "man trainplan not found"
-MANWIDTH=80 man trainplan-cli 2>/dev/null | grep -q "EXIT STATUS" || fail "man trainplan-cli does not render"
+page=$(MANWIDTH=80 man trainplan-cli 2>/dev/null || true)
+grep -q "EXIT STATUS" <<<"$page" || fail "man trainplan-cli does not render"
 offered=$(bash -c '
   source /usr/share/bash-completion/bash_completion
   _completion_loader trainplan-cli
