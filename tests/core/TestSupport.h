@@ -31,6 +31,18 @@ inline nlohmann::json readJsonFile(const std::string& path)
     return nlohmann::json::parse(ss.str());
 }
 
+// A layout of the given parallel sizes and rank order, every other field as LayoutSpec has it.
+inline trainplan::LayoutSpec layoutOf(int tp, int cp, int dp, int pp, trainplan::RankOrder order = trainplan::RankOrder::TpCpDpPp)
+{
+    trainplan::LayoutSpec l;
+    l.tp = tp;
+    l.cp = cp;
+    l.dp = dp;
+    l.pp = pp;
+    l.rankOrder = order;
+    return l;
+}
+
 inline trainplan::Plan planWith(const std::string& example, const std::vector<std::string>& overrides = {})
 {
     nlohmann::json doc = readJsonFile(examplePath(example));

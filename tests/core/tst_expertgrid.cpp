@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "TestSupport.h"
 #include "core/rankmap/ExpertGrid.h"
 #include "core/rankmap/RankMap.h"
 
@@ -11,15 +12,11 @@ using namespace trainplan;
 
 namespace {
 
+using testsupport::layoutOf;
+
 LayoutSpec layout(int tp, int cp, int dp, int pp, RankOrder order = RankOrder::TpCpDpPp)
 {
-    LayoutSpec l;
-    l.tp = tp;
-    l.cp = cp;
-    l.dp = dp;
-    l.pp = pp;
-    l.rankOrder = order;
-    return l;
+    return layoutOf(tp, cp, dp, pp, order);
 }
 
 ExpertGrid grid(const LayoutSpec& l, int etp, int ep, int experts)

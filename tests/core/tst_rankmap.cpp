@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "TestSupport.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/EnumNames.h"
 #include "core/planfile/PlanFile.h"
@@ -19,18 +20,9 @@ using namespace trainplan;
 
 namespace {
 
-const std::string kSeedPlan = std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-2048-h100.json";
+using testsupport::layoutOf;
 
-LayoutSpec layoutOf(int tp, int cp, int dp, int pp, RankOrder order)
-{
-    LayoutSpec l;
-    l.tp = tp;
-    l.cp = cp;
-    l.dp = dp;
-    l.pp = pp;
-    l.rankOrder = order;
-    return l;
-}
+const std::string kSeedPlan = std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-2048-h100.json";
 
 Plan planOf(const LayoutSpec& layout, int gpusPerNode)
 {
