@@ -65,7 +65,7 @@ const char* kUsage =
     "          straddles capacity less the margin) and its red flags (TP across nodes...):\n"
     "          \"may not fit\" rows rank after every fitting row of their tier.\n"
     "export:   writes the PDF report (A4, or US Letter with --letter), slides (PNG at\n"
-    "          1920x1080 and 2x, SVG, deck.pdf) and/or the derivation as Markdown; headless.\n"
+    "          1920x1080 and 2x, SVG, deck.pdf) and/or the whole report as Markdown; headless.\n"
     "presets:  the model and accelerator presets with their figures and sources.\n"
     "fields:   every plan field a file or --set can give: its JSON path, meaning, unit,\n"
     "          allowed values and default (the path first on each line).\n"
