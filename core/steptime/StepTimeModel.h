@@ -59,10 +59,10 @@ struct FrameworkOptions {
 };
 
 // The plan's framework (profile, then its own switches) as options: expected uses each known
-// switch and the defaults above for unknown ones; fastest and slowest set every unknown switch to
-// its faster or slower value (the range). unknownSwitches counts them.
+// switch and the defaults above for unknown ones; unknownSwitches counts the unknown ones (the
+// range takes each alone to its faster and slower value: StepTimeRange.h).
 struct FrameworkChoices {
-    FrameworkOptions expected, fastest, slowest;
+    FrameworkOptions expected;
     int unknownSwitches = 0;
 };
 FrameworkChoices frameworkChoicesFor(const Plan& plan);

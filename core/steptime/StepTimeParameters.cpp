@@ -87,18 +87,12 @@ FrameworkChoices frameworkChoicesFor(const Plan& plan)
 {
     const FrameworkSpec spec = resolvedFramework(plan.framework);
     FrameworkChoices c;
-    // Each switch: the known value everywhere, or the unknown default as expected and its faster
-    // and slower values at the ends.
+    // Each switch: the known value, or the unknown default (counted).
     for (const FrameworkSwitch& sw : frameworkSwitches()) {
-        if (sw.known(spec)) {
+        if (sw.known(spec))
             sw.setKnown(spec, c.expected);
-            sw.setKnown(spec, c.fastest);
-            sw.setKnown(spec, c.slowest);
-        } else {
-            sw.setEnd(c.fastest, true);
-            sw.setEnd(c.slowest, false);
+        else
             ++c.unknownSwitches;
-        }
     }
     return c;
 }
