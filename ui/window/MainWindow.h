@@ -53,7 +53,7 @@ public:
     QDockWidget* searchDock() const { return searchDock_; }
     QDockWidget* sensitivityDock() const { return tornadoDock_; }
     QDockWidget* realityDock() const { return realityDock_; }
-    // The math, the search, sensitivity and the reality check: one tab group on the right.
+    // The math, the search, sensitivity and the reality check: one tab group, docked (openDock()).
     std::vector<QDockWidget*> toolDocks() const { return {mathDock_, searchDock_, tornadoDock_, realityDock_}; }
     FocusRing* focusRing() const { return focusRing_; }
 
