@@ -2,9 +2,12 @@
 // Exit status: 0 success, 2 invalid input (including a plan file that cannot be read),
 // 3 valid input whose plan has error-level red flags, 1 anything else (e.g. an output file that
 // cannot be written; the message names the path).
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -209,11 +212,14 @@ Options parseArguments(int argc, char** argv)
             throw UsageError("unexpected argument " + arg);
         }
     }
+    constexpr std::array<std::string_view, 6> kVerbs = {"estimate", "schedule", "search", "export", "presets", "fields"};
+    std::string verbList;
+    for (std::string_view v : kVerbs)
+        verbList += (verbList.empty() ? "" : ", ") + std::string(v);
     if (o.verb.empty())
-        throw UsageError("missing command (estimate, schedule, search, export, presets, fields)");
-    if (o.verb != "estimate" && o.verb != "schedule" && o.verb != "export" && o.verb != "search" && o.verb != "presets"
-        && o.verb != "fields")
-        throw UsageError("unknown command " + o.verb + " (available: estimate, schedule, search, export, presets, fields)");
+        throw UsageError("missing command (" + verbList + ")");
+    if (std::find(kVerbs.begin(), kVerbs.end(), o.verb) == kVerbs.end())
+        throw UsageError("unknown command " + o.verb + " (available: " + verbList + ")");
     if (o.verb == "presets" || o.verb == "fields") {
         if (!o.planPath.empty())
             throw UsageError(o.verb + " takes no plan file");
@@ -323,14 +329,14 @@ int exitStatusFor(const trainplan::Estimate& est)
     return kExitRedFlags;
 }
 
-// QFileInfo::completeBaseName without Qt: the file name up to its last dot.
-std::string planTitle(const std::string& planPath)
+// QFileInfo::completeBaseName without Qt: the file name up to its last dot ("" for stdin's "-").
+std::string planFileBaseName(const std::string& planPath)
 {
     std::string base = planPath.substr(planPath.rfind('/') == std::string::npos ? 0 : planPath.rfind('/') + 1);
     const auto dot = base.rfind('.');
     if (dot != std::string::npos)
         base = base.substr(0, dot);
-    return base.empty() ? "Untitled plan" : base;
+    return base;
 }
 
 int runEstimate(const Options& o)
@@ -407,7 +413,7 @@ int runExport(const Options& o, int argc, char** argv)
     // The Markdown report needs no drawing, so it is written here, atomically, in every build.
     if (!o.markdown.empty())
         trainplan::writeFileAtomically(
-            o.markdown, trainplan::estimateToMarkdown(analysis, analysis.plan.name.empty() ? planTitle(o.planPath) : analysis.plan.name));
+            o.markdown, trainplan::estimateToMarkdown(analysis, trainplan::reportTitle(analysis.plan, planFileBaseName(o.planPath))));
     if (o.pdf.empty() && o.slides.empty()) {
         std::cout << o.markdown << "\n";
         return exitStatusFor(analysis.estimate);

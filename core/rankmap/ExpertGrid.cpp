@@ -26,7 +26,6 @@ std::variant<ExpertGrid, std::string> ExpertGrid::make(const LayoutSpec& l, int 
     g.edp_ = int(folded / (1LL * etp * ep));
     g.pp_ = l.pp;
     g.experts_ = experts;
-    g.ppBeforeEdp_ = ppBeforeDp;
     // Strides are prefix products of the sizes in fill order (as RankMap's).
     g.strideEp_ = etp;
     if (ppBeforeDp) {

@@ -68,7 +68,6 @@ public:
 private:
     ExpertGrid() = default;
     int etp_ = 1, ep_ = 1, edp_ = 1, pp_ = 1, experts_ = 1;
-    bool ppBeforeEdp_ = false;  // RankOrder::TpCpPpDp
     int strideEp_ = 1, strideEdp_ = 1, stridePp_ = 1;
 };
 

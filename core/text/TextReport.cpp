@@ -121,6 +121,13 @@ std::string estimateToText(const Analysis& analysis, bool withDerivation)
     return out;
 }
 
+std::string reportTitle(const Plan& plan, const std::string& sourceName)
+{
+    if (!plan.name.empty())
+        return plan.name;
+    return sourceName.empty() ? std::string("Untitled plan") : sourceName;
+}
+
 std::string estimateToMarkdown(const Analysis& analysis, const std::string& title)
 {
     // The derivation's sections one level down, under its own heading.

@@ -17,6 +17,9 @@ enum class ReportNotation { Text, Markdown };
 std::string estimateReport(const Analysis& analysis, ReportNotation notation, const std::string& title);
 // The CLI's text report, with the derivation appended when asked.
 std::string estimateToText(const Analysis& analysis, bool withDerivation);
+// What a report is titled: the plan's name, else the name of the file it came from, else
+// "Untitled plan" (the PDF, the slides and the Markdown report alike).
+std::string reportTitle(const Plan& plan, const std::string& sourceName);
 // The whole report as Markdown (what `export --markdown` and the window's File → Export write):
 // the figures as tables, the warnings, then every derivation step, under the given title.
 std::string estimateToMarkdown(const Analysis& analysis, const std::string& title);

@@ -1,5 +1,7 @@
 #include "render/report/ReportContext.h"
 
+#include "core/text/TextReport.h"
+
 ReportContext::ReportContext(trainplan::Analysis analysis, QString sourceName)
     : analysis_(std::move(analysis))
     , sourceName_(std::move(sourceName))
@@ -12,9 +14,7 @@ ReportContext::ReportContext(trainplan::Analysis analysis, QString sourceName)
 
 QString ReportContext::title() const
 {
-    if (!plan().name.empty())
-        return QString::fromStdString(plan().name);
-    return sourceName_.isEmpty() ? QStringLiteral("Untitled plan") : sourceName_;
+    return QString::fromStdString(trainplan::reportTitle(plan(), sourceName_.toStdString()));
 }
 
 const std::vector<trainplan::DerivationSection>& ReportContext::derivation() const
