@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis/RealityCheck.h"
+#include "core/plan/FrameworkNames.h"
 #include "core/plan/PlanFields.h"
 #include "core/presets/Presets.h"
 
@@ -22,6 +23,8 @@ const AcceleratorPreset* presetFor(const std::string& gpu)
 {
     if (gpu.find("H100") != std::string::npos)
         return findAcceleratorPreset("H100 SXM 80GB");
+    if (gpu.find("H800") != std::string::npos)
+        return findAcceleratorPreset("H800 SXM 80GB");
     if (gpu.find("A100") != std::string::npos)
         return findAcceleratorPreset(gpu.find("40") != std::string::npos ? "A100 SXM 40GB" : "A100 SXM 80GB");
     return nullptr;
@@ -72,7 +75,124 @@ FrameworkSpec frameworkFor(const std::string& family, const std::string& method)
     return f;
 }
 
+// One moe_cases row as a plan: the dense fields as calibrationCases() reads them, then the
+// experts, MLA and MTP, the expert layout and what the source says of its software. Routing the
+// source forces balanced ("force-balanced") is a load imbalance of 1; real routing leaves it
+// unknown, so the range covers it.
+RealityCase moeCase(const json& c)
+{
+    const json& m = c.at("model");
+    const json& cl = c.at("cluster");
+    const json& l = c.at("layout");
+    RealityCase rc;
+    const AcceleratorPreset* preset = presetFor(cl.at("gpu").get<std::string>());
+    if (!preset)
+        return rc;
+    Plan plan;
+    plan.name = "calibration run";
+    applyAccelerator(*preset, plan.cluster);
+    plan.cluster.gpus = cl.at("gpus").get<int>();
+    plan.cluster.gpusPerNode = valueOr<int>(cl, "gpus_per_node", 8);
+    plan.cluster.mtbfSeconds.reset();
+    auto& model = plan.model;
+    model.name = c.at("id").get<std::string>();
+    model.layers = m.at("layers").get<int>();
+    model.hiddenSize = m.at("hidden").get<int>();
+    model.ffnHiddenSize = valueOr<int>(m, "ffn_hidden", 4 * model.hiddenSize);
+    model.ffnKind = FfnKind::SwiGlu;
+    model.attentionHeads = m.at("heads").get<int>();
+    model.kvHeads = valueOr<int>(m, "kv_heads", model.attentionHeads);
+    model.headDim = model.hiddenSize / model.attentionHeads;
+    model.vocabSize = m.at("vocab").get<int>();
+    model.tiedEmbeddings = valueOr<bool>(m, "tied_embeddings", false);
+    model.sequenceLength = m.at("seq_len").get<int>();
+    MoeSpec moe;
+    moe.experts = m.at("experts").get<int>();
+    moe.topK = m.at("top_k").get<int>();
+    moe.expertFfnHiddenSize = m.at("expert_ffn_hidden").get<int>();
+    moe.sharedExperts = valueOr<int>(m, "shared_experts", 0);
+    moe.denseLayers = valueOr<int>(m, "dense_layers", 0);
+    if (valueOr<std::string>(c, "routing", "real") == "force-balanced")
+        moe.loadImbalance = 1.0;
+    model.moe = moe;
+    if (m.contains("mla") && m.at("mla").is_object()) {
+        const json& a = m.at("mla");
+        model.mla = MlaSpec{a.at("q_lora_rank").get<int>(), a.at("kv_lora_rank").get<int>(), a.at("qk_nope_head_dim").get<int>(),
+                            a.at("qk_rope_head_dim").get<int>(), a.at("v_head_dim").get<int>()};
+    }
+    model.mtpLayers = valueOr<int>(m, "mtp_layers", 0);
+
+    plan.training.tokens = 300e9;
+    plan.training.globalBatchSequences = l.at("global_batch_seqs").get<long long>();
+    plan.training.microBatchSize = valueOr<int>(l, "micro_batch", 1);
+    plan.training.precision = PrecisionScheme::Bf16WithFp32MasterAdam;
+    const std::string precision = valueOr<std::string>(l, "precision", "bf16");
+    plan.training.matmulPrecision = precision == "fp8-blockwise" ? MatmulPrecision::Fp8Blockwise
+                                  : precision == "fp8" ? MatmulPrecision::Fp8 : MatmulPrecision::Bf16;
+    auto& layout = plan.layout;
+    for (ParallelDim d : kParallelDims) {
+        const std::string key(parallelDimKey(d));
+        layout.size(d) = valueOr<int>(l, key.c_str(), 1);
+    }
+    layout.ep = valueOr<int>(l, "ep", 1);
+    layout.etp = valueOr<int>(l, "etp", 1);
+    layout.virtualStages = valueOr<int>(l, "virtual_stages", 1);
+    layout.schedule = layout.virtualStages > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
+    layout.unknownFields = 0;
+    if (!l.contains("recompute") || l.at("recompute").is_null())
+        layout.unknownFields |= kUnknownRecompute;
+    layout.zeroStage = valueOr<int>(l, "zero_stage", 1);
+    layout.sequenceParallel = valueOr<bool>(l, "sequence_parallel", layout.tp > 1);
+    const std::string recompute = valueOr<std::string>(l, "recompute", "none");
+    layout.recompute = recompute == "full" ? Recompute::Full : recompute == "selective" ? Recompute::Selective : Recompute::None;
+
+    // The software: AutoModel runs PyTorch FSDP2 with TransformerEngine's grouped GEMMs and DeepEP
+    // (the source's "kernels" note); DeepSeek's HAI-LLM overlaps its all-to-all under DualPipe.
+    const std::string family = c.at("family").get<std::string>();
+    if (family.find("FSDP2") != std::string::npos) {
+        plan.framework.profile = "pytorch-fsdp2";
+        plan.framework.moeGroupedGemm = true;
+    }
+    if (c.contains("framework")) {
+        const json& f = c.at("framework");
+        if (f.contains("moe_dispatcher"))
+            plan.framework.moeDispatcher = valueOf(kMoeDispatcherNames, f.at("moe_dispatcher").get<std::string>());
+        if (f.contains("moe_comm_overlap"))
+            plan.framework.moeCommOverlap = f.at("moe_comm_overlap").get<bool>();
+    }
+
+    rc.location = valueOr<std::string>(c, "source", "");
+    rc.plan = plan;
+    rc.accelerator = preset->name;
+    rc.framework = plan.framework.profile.empty() ? "unstated" : plan.framework.profile;
+    rc.family = family;
+    rc.id = c.at("id").get<std::string>();
+    // Out of sample: nothing in the model was fitted to these rows, and they stay out of the
+    // band the dense rows set (their own error is reported beside it).
+    rc.gated = false;
+    rc.metric = RealityMetric::TokensPerSecondPerGpu;
+    const json& measured = c.at("measured");
+    if (measured.contains("tokens_per_s_per_gpu") && measured.at("tokens_per_s_per_gpu").is_number())
+        rc.measured = measured.at("tokens_per_s_per_gpu").get<double>();
+    else if (c.contains("derived") && c.at("derived").contains("tokens_per_s_per_gpu"))
+        rc.measured = c.at("derived").at("tokens_per_s_per_gpu").at("value").get<double>();
+    return rc;
+}
+
 }  // namespace
+
+std::vector<RealityCase> calibrationMoeCases(const json& runs)
+{
+    std::vector<RealityCase> out;
+    if (!runs.contains("moe_cases"))
+        return out;
+    for (const auto& c : runs.at("moe_cases")) {
+        RealityCase rc = moeCase(c);
+        if (rc.measured > 0)
+            out.push_back(std::move(rc));
+    }
+    return out;
+}
 
 std::vector<RealityCase> calibrationCases(const json& runs)
 {

@@ -100,7 +100,7 @@ std::vector<UnknownInput> unknownInputs(const Plan& plan)
     const FrameworkSpec spec = resolvedFramework(plan.framework);
     const FrameworkOptions expected = frameworkOptionsFor(plan);
     for (const FrameworkSwitch& sw : frameworkSwitches()) {
-        if (sw.known(spec))
+        if (sw.known(spec) || !sw.appliesTo(plan))
             continue;
         FrameworkOptions slow = expected, fast = expected;
         sw.setEnd(slow, false);

@@ -263,7 +263,7 @@ std::vector<RealityCase> realityCases(const json& runs)
 
 bool isThroughputMetric(RealityMetric metric)
 {
-    return metric == RealityMetric::HardwareTflopsPerGpu || metric == RealityMetric::Mfu;
+    return metric == RealityMetric::HardwareTflopsPerGpu || metric == RealityMetric::Mfu || metric == RealityMetric::TokensPerSecondPerGpu;
 }
 
 RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& knobs)
@@ -299,6 +299,10 @@ RealityRow evaluateRealityCase(const RealityCase& rc, const CalibrationKnobs& kn
     case RealityMetric::IterationSeconds:
         row.predicted = p.stepSeconds;
         slow = stepLow, fast = stepHigh;
+        break;
+    case RealityMetric::TokensPerSecondPerGpu:
+        row.predicted = p.tokensPerSecondPerGpu;
+        slow = 1.0 / stepLow, fast = 1.0 / stepHigh;
         break;
     case RealityMetric::LayerMilliseconds:
         // Layer-level reference measurements are of one-kind models: the first kind's layer.
@@ -363,6 +367,8 @@ RealitySummary realityCheck(const json& runs, const json& calibrationRuns)
     std::vector<RealityCase> cases = realityCases(runs);
     for (auto& c : calibrationCases(calibrationRuns))
         cases.push_back(std::move(c));
+    for (auto& c : calibrationMoeCases(calibrationRuns))
+        cases.push_back(std::move(c));
     return summarise(cases);
 }
 
@@ -379,6 +385,7 @@ const char* realityMetricName(RealityMetric m)
     case RealityMetric::IterationSeconds: return "iteration_seconds";
     case RealityMetric::LayerMilliseconds: return "layer_milliseconds";
     case RealityMetric::PeakMemoryGib: return "peak_memory_gib";
+    case RealityMetric::TokensPerSecondPerGpu: return "tokens_per_second_per_gpu";
     }
     return "";
 }

@@ -46,6 +46,7 @@ enum class RealityMetric {
     IterationSeconds,      // PredictedStep::stepSeconds
     LayerMilliseconds,     // one layer's forward + backward, one micro-batch (PredictedStep::layer)
     PeakMemoryGib,         // the estimate's fullest GPU, GiB (Estimate::perGpu.total / 2^30)
+    TokensPerSecondPerGpu, // PredictedStep's tokens per second per GPU (the MoE reference runs)
 };
 
 // Whether a metric is a throughput (higher predicted = optimistic) or a duration / memory.
@@ -123,6 +124,9 @@ std::vector<RealityCase> realityCases(const nlohmann::json& publishedRuns);
 // sliding-window attention) are evaluated but not gated. Peak memory, where published, is its
 // own ungated-for-throughput row (metric PeakMemoryGib).
 std::vector<RealityCase> calibrationCases(const nlohmann::json& calibrationRuns);
+// calibration_runs.json's moe_cases as plans: the mixture-of-experts runs, each predicted as
+// tokens per second per GPU, ungated (the dense rows alone set the band; these are out of sample).
+std::vector<RealityCase> calibrationMoeCases(const nlohmann::json& calibrationRuns);
 RealityRow evaluateRealityCase(const RealityCase& realityCase, const CalibrationKnobs& knobs = {});
 RealitySummary realityCheck(const nlohmann::json& publishedRuns);
 // Both files' cases (published first).

@@ -130,6 +130,68 @@ ActivationEstimate activationPerLayer(const Plan& plan)
     return e;
 }
 
+double expertLoad(const ModelSpec& model)
+{
+    if (!model.moe)
+        return 1.0;
+    if (model.moe->capacityFactor)
+        return *model.moe->capacityFactor;
+    return model.moe->loadImbalance.value_or(kExpectedLoadImbalance);
+}
+
+double kindActivationBytesDelta(const Plan& plan, const LayerKind& kind, double load)
+{
+    const auto& m = plan.model;
+    const auto& l = plan.layout;
+    if (l.recompute == Recompute::Full || !(m.mla || (kind.moe && m.moe)))
+        return 0.0;
+    const double t = l.tp;
+    const bool sp = l.sequenceParallel || l.tp == 1;
+    const double h = m.hiddenSize;
+    const double tokens = localSequence(plan) * plan.training.microBatchSize;
+    const double scale = activationBytesPerElement(plan.training.precision) / 2.0;
+    const double mask = dropoutMaskBytes(plan) > 0 ? 0.0 : 1.0;  // one mask byte per element, when dropout runs
+    double delta = 0.0;  // bytes per token, 16-bit activations
+    if (kind.moe && m.moe) {
+        // Korthikanti et al. 2022, Sec. 4.1: the dense MLP stores its input (2 bytes per element),
+        // the 4h first-linear output and the GeLU output (8 + 8) and a dropout mask (1): 19 h,
+        // the input and mask unsharded without sequence parallelism.
+        const double denseMlp = sp ? (19.0 - (1.0 - mask)) * h / t : (3.0 - (1.0 - mask)) * h + 16.0 * h / t;
+        // The MoE block (Megatron-Core MoELayer, TE grouped linear): its input (as the dense MLP's),
+        // the router's FP32 scores over E experts, each routed copy's permuted input (2h), first
+        // linear output (gate and up: 2 x 2 f_e / ETP for SwiGLU) and activation output
+        // (2 f_e / ETP), on top-k copies of each token times the busiest rank's load; the shared
+        // experts as a dense MLP of their width (TP-split).
+        const MoeSpec& e = *m.moe;
+        const double gated = kind.ffnKind == FfnKind::SwiGlu;
+        const double fe = double(e.expertFfnHiddenSize) / l.etp;
+        const double perCopy = 2.0 * h + (gated ? 6.0 : 4.0) * fe;
+        const double routed = e.topK * load * perCopy / t;  // the rank's own tokens are 1/t of the layer's (SP)
+        const double fs = double(e.sharedExperts) * e.sharedWidth() / t;
+        const double shared = e.sharedExperts > 0 ? (gated ? 6.0 : 4.0) * fs : 0.0;
+        const double router = 4.0 * e.experts / t;
+        const double input = sp ? 2.0 * h / t : 2.0 * h;
+        delta += input + routed + shared + router + mask * h / (sp ? t : 1.0) - denseMlp;
+    }
+    if (m.mla) {
+        // Standard attention stores 11 h per token (Korthikanti Sec. 4.1: input 2, Q and K 4, V 2,
+        // the output projection's input 2, mask 1). MLA (DeepSeek-V2, Eq. 9-14) stores its input,
+        // the query and key-value latents (not TP-split: the down-projections are replicated in
+        // Megatron-Core's MLA), Q and K over a (d_nope + d_rope), V and the output projection's
+        // input over a d_v, and the mask; without selective recompute or FlashAttention the score
+        // term is activationPerLayer()'s.
+        const MlaSpec& a = *m.mla;
+        const double heads = m.attentionHeads;
+        const double qk = double(a.qkNopeHeadDim) + a.qkRopeHeadDim;
+        const double standard = sp ? 11.0 * h / t : 3.0 * h + 8.0 * h / t;
+        const double latents = 2.0 * (double(a.qLoraRank) + a.kvLoraRank + a.qkRopeHeadDim);
+        const double mla = (sp ? 2.0 * h / t : 2.0 * h) + latents + 2.0 * heads * (2.0 * qk + 2.0 * a.vHeadDim) / t
+            + mask * h / (sp ? t : 1.0);
+        delta += mla - (standard - (1.0 - mask) * h / (sp ? t : 1.0));
+    }
+    return delta * tokens * scale;
+}
+
 double recomputeWorkingSet(const Plan& plan)
 {
     if (plan.layout.recompute != Recompute::Full)

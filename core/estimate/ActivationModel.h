@@ -27,6 +27,19 @@ EveryOtherMatmul everyOtherMatmul(const Plan& plan, const LayerKind& kind);
 // the same layer with nothing recomputed, which exists once per GPU at a time.
 double recomputeWorkingSet(const Plan& plan);
 
+// Bytes per GPU one layer of `kind` stores for one micro-batch beyond activationPerLayer()'s
+// figure, which is Korthikanti et al.'s dense layer (a 4h feed-forward, standard attention):
+// an MoE layer stores its routed tokens' expert activations (top-k copies of each token, times
+// the busiest rank's load) and its shared experts' instead of the dense MLP's; multi-head latent
+// attention stores its latents and wider heads instead of Q, K and V. 0 for a dense layer, and
+// under full recompute (only the layer's input is kept). `load` is the busiest expert-parallel
+// rank's tokens over the mean (model.moe.load_imbalance, or the capacity factor when padded).
+double kindActivationBytesDelta(const Plan& plan, const LayerKind& kind, double load);
+// The busiest expert-parallel rank's routed tokens over the balanced mean that memory and time
+// plan for: the capacity factor when tokens are padded to capacity, else model.moe.load_imbalance,
+// else kExpectedLoadImbalance.
+double expertLoad(const ModelSpec& model);
+
 // Whether the attention kernel is FlashAttention: framework.flash_attention (or its profile) is
 // not "none"; an unknown one is expected to be (kUnknownFlashAttentionExpected).
 bool usesFlashAttention(const Plan& plan);

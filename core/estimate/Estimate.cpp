@@ -18,8 +18,45 @@ namespace trainplan {
 
 namespace {
 
+// Models with experts, latent attention or MTP (ModelSpec::beyondDense): model FLOPs are
+// Megatron-LM's count (MoeArithmetic.h, megatronFlopsPerToken), the one MoE runs report MFU on;
+// 6ND here is 6 N_active D, and the derivation shows where the two differ.
+void estimateFlopsBeyondDense(const Plan& plan, Estimate& est)
+{
+    const auto& m = plan.model;
+    const double tokens = plan.training.tokens;
+    const TransformerShape shape = transformerShapeOf(m);
+    auto& f = est.flops;
+    f.model6nd = 6.0 * est.parameters.active * tokens;
+    f.attentionPerToken = megatronAttentionCoreFlopsPerToken(shape);
+    f.attention = f.attentionPerToken * tokens;
+    f.embeddingLookup = 6.0 * est.parameters.embedding * tokens;
+    f.perToken = megatronFlopsPerToken(shape);
+    f.total = f.perToken * tokens;
+    // Recompute repeats forward work: the attention core (selective), or every recomputed
+    // layer's forward, a third of its share of the count (full).
+    switch (plan.layout.recompute) {
+    case Recompute::None: f.recompute = 0.0; break;
+    case Recompute::Selective: f.recompute = f.attention / 3.0; break;
+    case Recompute::Full: {
+        double recomputed = 0;
+        const StageLayerSplit split(plan);
+        for (int i = 0; i < plan.layout.pp; ++i)
+            recomputed += recomputedLayers(plan.layout, split.layersOf(i));
+        const double layerShare = (f.perToken - 6.0 * m.hiddenSize * double(m.vocabSize) * (m.mtpLayers + 1)) / (m.layers + m.mtpLayers);
+        f.recompute = recomputed * layerShare / 3.0 * tokens;
+        break;
+    }
+    }
+    f.hardware = f.total + f.recompute;
+}
+
 void estimateFlops(const Plan& plan, Estimate& est)
 {
+    if (plan.model.beyondDense()) {
+        estimateFlopsBeyondDense(plan, est);
+        return;
+    }
     const auto& m = plan.model;
     const double tokens = plan.training.tokens;
     const double n = est.parameters.total;
@@ -117,6 +154,10 @@ void estimateStages(const Plan& plan, Estimate& est)
     const int p = l.pp;
     const StateBytesPerParameter state = modelStateBytesPerParameter(plan);  // FP32 gradients, the FP8 weight copy
     const double shards = double(l.dp) * l.cp;  // ZeRO shards over the DP-CP group
+    // Routed experts: split over EP x ETP, their state sharded over the expert-data-parallel group
+    // (the stage's TP x CP x DP ranks over EP x ETP; Megatron-Core's parallel folding).
+    const double expertRanks = double(l.ep) * l.etp;
+    const double expertShards = std::max(1.0, double(l.tp) * l.cp * l.dp / expertRanks);
     const double perLayer = est.activation.perLayerPerMicrobatch;
     // Layers left out of a partial full recompute keep everything: the working set's figure.
     const double workingSet = recomputeWorkingSet(plan);
@@ -129,6 +170,16 @@ void estimateStages(const Plan& plan, Estimate& est)
     est.ncclBytesPerCommunicator = reserve.perCommunicator;
     const double gathered = shardingBuffers(plan, est.parameters.largestLayer() / l.tp).bytes();
     const bool gradientsOnlyBackward = gradientsOnlyInBackward(plan, est.pipeline.microbatches);
+
+    // Kinds that store more (or less) than the dense layer per micro-batch: MoE and MLA layers.
+    double kindDelta[kMaxLayerKinds] = {};
+    const bool beyondDense = plan.model.beyondDense();
+    if (beyondDense) {
+        const double load = expertLoad(plan.model);
+        for (int k = 0; k < std::min(plan.model.kindCount(), kMaxLayerKinds); ++k)
+            kindDelta[k] = kindActivationBytesDelta(plan, plan.model.kind(k), load);
+    }
+    const int lastKind = std::min(plan.model.kindCount(), kMaxLayerKinds) - 1;
 
     const StageLayerSplit split(plan);
     est.stages.resize(p);
@@ -145,7 +196,10 @@ void estimateStages(const Plan& plan, Estimate& est)
         st.hasEmbedding = i == 0;
         st.hasLmHead = i == p - 1;
         st.parameters = stageParameters(plan.model, est.parameters, st.firstLayer, st.layers, st.hasEmbedding, st.hasLmHead);
-        st.parametersPerGpu = st.parameters / l.tp;
+        st.routedExpertParameters = stageRoutedExpertParameters(plan.model, est.parameters, st.firstLayer, st.layers, st.hasLmHead);
+        const double densePerGpu = (st.parameters - st.routedExpertParameters) / l.tp;
+        const double expertsPerGpu = st.routedExpertParameters / expertRanks;
+        st.parametersPerGpu = densePerGpu + expertsPerGpu;
         st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
         if (partialRecompute) {
             const int recomputed = recomputedLayers(l, st.layers);
@@ -153,14 +207,30 @@ void estimateStages(const Plan& plan, Estimate& est)
         } else {
             st.activationsPerMicrobatch = perLayer * st.layers;
         }
-        st.activationExtras = workingSet + (st.hasLmHead ? logits : 0.0);
+        if (beyondDense) {
+            forEachKindIn(plan.model, st.firstLayer, st.layers, [&](int k, int count) {
+                if (k < kMaxLayerKinds)
+                    st.activationsPerMicrobatch += count * kindDelta[k];
+            });
+            // The MTP depths run on the last stage: a block like the last layer each, and their
+            // own logits (DeepSeek-V3 technical report, Sec. 2.2).
+            if (st.hasLmHead)
+                st.activationsPerMicrobatch += plan.model.mtpLayers * (perLayer + kindDelta[lastKind]);
+        }
+        st.activationExtras = workingSet + (st.hasLmHead ? logits * (1 + plan.model.mtpLayers) : 0.0);
 
         MemoryBreakdown& mem = st.memory;
         // Middle stages hold the same parameters: shard their state once (pp reaches the layer
         // count in the layout search, so this loop runs up to a stage per layer).
         if (st.parametersPerGpu != shardedParameters) {
             shardedParameters = st.parametersPerGpu;
-            modelState = shardModelState(st.parametersPerGpu, state, l.zeroStage, shards);
+            modelState = shardModelState(densePerGpu, state, l.zeroStage, shards);
+            if (expertsPerGpu > 0) {
+                const ShardedState experts = shardModelState(expertsPerGpu, state, l.zeroStage, expertShards);
+                modelState.weights += experts.weights;
+                modelState.gradients += experts.gradients;
+                modelState.optimizer += experts.optimizer;
+            }
         }
         mem.weights = modelState.weights;
         mem.gradients = modelState.gradients;
@@ -210,6 +280,13 @@ void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
 
     est.activation = activationPerLayer(plan);
     estimateStages(plan, est);
+    if (plan.model.moe) {
+        // Routed experts split over EP x ETP, not TP: the mean over the stages as they hold them.
+        double sum = 0;
+        for (const StageEstimate& st : est.stages)
+            sum += st.parametersPerGpu;
+        est.parametersPerGpuMean = sum / l.pp;
+    }
     est.perGpu = est.stages[est.fullestStage].memory;
     est.capacityBytes = plan.cluster.memoryBytesPerGpu;
     est.fits = est.perGpu.total <= est.capacityBytes;

@@ -13,10 +13,12 @@ namespace trainplan {
 
 // One layer of one kind (LayerKind.h), all TP ranks together.
 struct LayerParameters {
-    double attention = 0;  // Q, K, V, O projections (+ biases)
-    double ffn = 0;        // two or three matrices (+ biases)
+    double attention = 0;  // Q, K, V, O projections (+ biases), or MLA's projections and latent norms
+    double ffn = 0;        // two or three matrices (+ biases); an MoE layer's experts and router
     double norms = 0;      // two norms per layer
     double total = 0;
+    double routedExperts = 0;  // of ffn, the routed experts: sharded by EP x ETP, not TP
+    double active = 0;         // what one token touches (= total for a dense layer)
 };
 
 struct ParameterCounts {
@@ -28,6 +30,13 @@ struct ParameterCounts {
     double lmHead = 0;             // zero when tied to the embedding
     double finalNorm = 0;
     double total = 0;
+    double active = 0;             // parameters one token touches (= total for a dense model)
+    // Multi-token prediction (model.mtp_layers): every depth's projection, norms and block, kept on
+    // the last pipeline stage with the output layer (Megatron-Core's MTP sits in the post-process
+    // stage). Counted in total and active.
+    double mtp = 0;
+    double mtpRoutedExperts = 0;   // of mtp, the routed experts of the MTP blocks
+    double mtpActive = 0;
 
     // The largest layer of any kind: what ZeRO-3 gathers at once (ActivationModel.h).
     double largestLayer() const;
@@ -57,7 +66,8 @@ struct StageEstimate {
     bool hasEmbedding = false;
     bool hasLmHead = false;
     double parameters = 0;         // the stage's whole share of the model (all TP ranks)
-    double parametersPerGpu = 0;   // parameters / TP
+    double routedExpertParameters = 0;  // of parameters, the routed experts (all EP x ETP ranks)
+    double parametersPerGpu = 0;   // (parameters - routed experts) / TP + routed experts / (EP x ETP)
     double microbatchesInFlight = 0;  // peak, in whole-stage micro-batch equivalents
     double activationsPerMicrobatch = 0;  // bytes, all the stage's layers, one micro-batch
     double activationExtras = 0;   // recompute working set and LM-head logits, bytes

@@ -2,17 +2,6 @@
 
 namespace trainplan {
 
-namespace {
-
-// A feed-forward of width f: three h x f matrices when gated (SwiGLU: gate, up, down; Shazeer
-// 2020), two otherwise.
-double ffnMatrices(FfnKind kind)
-{
-    return kind == FfnKind::SwiGlu ? 3.0 : 2.0;
-}
-
-}  // namespace
-
 double attentionParameters(const TransformerShape& s)
 {
     const double h = s.hiddenSize;
@@ -43,7 +32,7 @@ MoeFfnParameters moeFfnParameters(const TransformerShape& s)
         return p;
     const MoeSpec& e = *s.moe;
     const double h = s.hiddenSize;
-    const double matrices = ffnMatrices(s.ffnKind);
+    const double matrices = ffnMatrixCount(s.ffnKind);
     p.routedExpert = matrices * h * e.expertFfnHiddenSize;
     p.shared = double(e.sharedExperts) * matrices * h * e.sharedWidth();
     // The gate scores every expert from the hidden state: E x h, plus DeepSeek-V3's per-expert
@@ -60,7 +49,7 @@ ModelParameterTotals modelParameters(const TransformerShape& s)
     const double h = s.hiddenSize;
     const double norms = 2 * h;  // RMSNorm before attention and before the FFN
     t.attentionPerLayer = attentionParameters(s);
-    t.denseFfnPerLayer = ffnMatrices(s.ffnKind) * h * s.ffnHiddenSize;
+    t.denseFfnPerLayer = ffnMatrixCount(s.ffnKind) * h * s.ffnHiddenSize;
     t.moeFfn = moeFfnParameters(s);
     t.embedding = double(s.vocabSize) * h;
     t.lmHead = s.tiedEmbeddings ? 0.0 : double(s.vocabSize) * h;
@@ -82,11 +71,22 @@ ModelParameterTotals modelParameters(const TransformerShape& s)
     return t;
 }
 
+double megatronAttentionCoreFlopsPerToken(const TransformerShape& s, double causalFraction)
+{
+    const double a = s.attentionHeads;
+    const double seq = s.sequenceLength;
+    const double layers = double(s.layers) + s.mtpLayers;
+    // Q K^T over the query-key head size and the weighted values over the value head size, each
+    // over the causal fraction of the sequence; 6 FLOPs a multiply-add with the backward.
+    const double qk = s.mla ? double(s.mla->qkNopeHeadDim) + s.mla->qkRopeHeadDim : double(s.headDim);
+    const double v = s.mla ? double(s.mla->vHeadDim) : double(s.headDim);
+    return 6.0 * layers * seq * a * (qk + v) * causalFraction;
+}
+
 double megatronFlopsPerToken(const TransformerShape& s, double causalFraction)
 {
     const double h = s.hiddenSize;
     const double a = s.attentionHeads;
-    const double seq = s.sequenceLength;
     // MTP blocks count as layers of the last layer's kind.
     const bool lastIsMoe = s.moeLayers() > 0;
     const double layers = double(s.layers) + s.mtpLayers;
@@ -95,7 +95,7 @@ double megatronFlopsPerToken(const TransformerShape& s, double causalFraction)
     // Forward and backward (wgrad, dgrad) make 3 GEMMs of each, 2 FLOPs a multiply-add: 6 per
     // weight a GEMM reads once per token.
     constexpr double kPerWeight = 6.0;
-    const double matrices = ffnMatrices(s.ffnKind);
+    const double matrices = ffnMatrixCount(s.ffnKind);
     double ffn = denseLayers * matrices * h * s.ffnHiddenSize;
     if (s.moe) {
         const MoeSpec& e = *s.moe;
@@ -111,19 +111,18 @@ double megatronFlopsPerToken(const TransformerShape& s, double causalFraction)
         const double q = m.qLoraRank > 0 ? m.qLoraRank * (h + a * qkHead + 1) : h * a * qkHead;
         const double kv = m.kvLoraRank * (h + a * (double(m.qkNopeHeadDim) + m.vHeadDim) + 1) + h * m.qkRopeHeadDim;
         const double o = a * m.vHeadDim * h;
-        const double core = seq * a * qkHead * causalFraction + seq * a * m.vHeadDim * causalFraction;
-        attention = layers * (q + kv + o + core);
+        attention = layers * (q + kv + o);
     } else {
-        // Q, K, V, O, then Q K^T and the values over the causal fraction of the sequence.
+        // Q, K, V, O.
         const double qDim = a * s.headDim;
         const double kvDim = double(s.kvHeads) * s.headDim;
-        attention = layers * (2 * h * qDim + 2 * h * kvDim + 2 * seq * qDim * causalFraction);
+        attention = layers * (2 * h * qDim + 2 * h * kvDim);
     }
     // Each MTP depth's two input norms, its final norm and its 2h -> h projection.
     const double mtp = double(s.mtpLayers) * (3 * h + 2 * h * h);
     // The logits, once for the model and once per MTP depth.
     const double logits = h * double(s.vocabSize) * (s.mtpLayers + 1);
-    return kPerWeight * (ffn + attention + mtp + logits);
+    return kPerWeight * (ffn + attention + mtp + logits) + megatronAttentionCoreFlopsPerToken(s, causalFraction);
 }
 
 }  // namespace trainplan

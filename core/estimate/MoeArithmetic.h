@@ -68,5 +68,7 @@ ModelParameterTotals modelParameters(const TransformerShape& shape);
 // model, the MTP projections and norms; embedding lookups are free. For DeepSeek-V3 at s = 4,096
 // it gives about 2.498e11 without MTP and 2.600e11 with one MTP layer.
 double megatronFlopsPerToken(const TransformerShape& shape, double causalFraction = 0.5);
+// Of that, the attention core: Q K^T and the weighted values, every layer and MTP depth.
+double megatronAttentionCoreFlopsPerToken(const TransformerShape& shape, double causalFraction = 0.5);
 
 }  // namespace trainplan

@@ -17,5 +17,7 @@ inline constexpr NameTable<SelectiveRecompute, 2> kSelectiveRecomputeNames{
     {{SelectiveRecompute::CoreAttention, "core-attention"}, {SelectiveRecompute::EveryOtherMatmul, "every-other-matmul"}}};
 inline constexpr NameTable<Zero3Gathering, 2> kZero3GatheringNames{
     {{Zero3Gathering::Block, "block"}, {Zero3Gathering::Submodule, "submodule"}}};
+inline constexpr NameTable<MoeDispatcher, 3> kMoeDispatcherNames{
+    {{MoeDispatcher::AllToAll, "alltoall"}, {MoeDispatcher::AllGather, "allgather"}, {MoeDispatcher::DeepEp, "deepep"}}};
 
 }  // namespace trainplan

@@ -39,6 +39,12 @@ const std::vector<NamedProfile>& profiles()
         // (--gradient-accumulation-fusion, on by default: arguments.py).
         mc.gradientAccumulation = GradientAccumulation::Fused;
         mc.selectiveRecompute = SelectiveRecompute::CoreAttention;
+        // MoE as the Megatron-Core recipes of 2024 run it (NeMo's Mixtral and DeepSeek recipes:
+        // moe_token_dispatcher_type "alltoall", moe_grouped_gemm true); the all-to-all overlapped
+        // with another micro-batch's compute came later (Megatron-Core 0.14, 2025).
+        mc.moeDispatcher = MoeDispatcher::AllToAll;
+        mc.moeGroupedGemm = true;
+        mc.moeCommOverlap = false;
         t.push_back({"megatron-core-2024", mc});
         // Megatron-LM as the 2021-2022 papers ran it (Narayanan et al. 2021; Korthikanti et al.
         // 2022): gradient all-reduce after the backward (no overlap), no ZeRO gathers, fused
@@ -79,6 +85,11 @@ const std::vector<NamedProfile>& profiles()
         ds.selectiveRecompute = SelectiveRecompute::CoreAttention;
         // ZeRO-3 under DeepSpeed gathers submodule by submodule (FrameworkSpec.h, Zero3Gathering).
         ds.zero3Gathering = Zero3Gathering::Submodule;
+        // DeepSpeed-MoE (Rajbhandari et al. 2022, Sec. 5): NCCL all-to-all, each local expert its
+        // own GEMMs, no overlap of the all-to-all.
+        ds.moeDispatcher = MoeDispatcher::AllToAll;
+        ds.moeGroupedGemm = false;
+        ds.moeCommOverlap = false;
         t.push_back({"megatron-deepspeed-2022", ds});
         // PyTorch FSDP2 (torchtitan): per-block reduce-scatter and prefetched all-gathers
         // (reshard_after_forward, BACKWARD_PRE prefetch: torchtitan docs/fsdp.md), SDPA's

@@ -53,6 +53,16 @@ enum class SelectiveRecompute { CoreAttention, EveryOtherMatmul };
 // Unknown reads as Block, the heavier of the two.
 enum class Zero3Gathering { Block, Submodule };
 
+// How a mixture-of-experts layer moves tokens to the ranks holding their experts and back
+// (Megatron-Core moe_token_dispatcher_type; DeepEP, DeepSeek 2025):
+//   AllToAll   NCCL all-to-all of each token to its top-k experts' ranks (dispatch), and back (combine);
+//   AllGather  every rank gathers the whole expert-parallel group's tokens and keeps its experts'
+//              (Megatron's "allgather" dispatcher, meant for small EP);
+//   DeepEp     DeepEP's kernels: a token crosses the network once per destination node, then fans
+//              out over NVLink (DeepSeek-V3 technical report, Sec. 3.2.2), sending only to the ranks
+//              its experts are on.
+enum class MoeDispatcher { AllToAll, AllGather, DeepEp };
+
 struct FrameworkSpec {
     std::string profile;  // empty: none named
     std::optional<bool> tpCommOverlap;        // TE userbuffers AG/RS overlapped with GEMMs
@@ -67,6 +77,9 @@ struct FrameworkSpec {
     std::optional<GradientAccumulation> gradientAccumulation;  // per-micro-batch gradient passes
     std::optional<SelectiveRecompute> selectiveRecompute;      // what "selective" recompute keeps
     std::optional<Zero3Gathering> zero3Gathering;              // ZeRO-3's unit of parameter gathering
+    std::optional<MoeDispatcher> moeDispatcher;                // how tokens reach their experts
+    std::optional<bool> moeGroupedGemm;       // a rank's experts in one grouped GEMM
+    std::optional<bool> moeCommOverlap;       // expert all-to-all hidden under another micro-batch's compute
 
     bool empty() const;
     bool operator==(const FrameworkSpec&) const = default;
@@ -79,7 +92,7 @@ struct FrameworkFlag {
     std::string_view path;
     std::optional<bool> FrameworkSpec::*field;
 };
-inline constexpr std::array<FrameworkFlag, 7> kFrameworkFlags{{
+inline constexpr std::array<FrameworkFlag, 9> kFrameworkFlags{{
     {"framework.tp_comm_overlap", &FrameworkSpec::tpCommOverlap},
     {"framework.overlap_grad_reduce", &FrameworkSpec::overlapGradReduce},
     {"framework.overlap_param_gather", &FrameworkSpec::overlapParamGather},
@@ -87,6 +100,8 @@ inline constexpr std::array<FrameworkFlag, 7> kFrameworkFlags{{
     {"framework.cuda_graphs", &FrameworkSpec::cudaGraphs},
     {"framework.dropout", &FrameworkSpec::dropout},
     {"framework.fp32_gradients", &FrameworkSpec::fp32Gradients},
+    {"framework.moe_grouped_gemm", &FrameworkSpec::moeGroupedGemm},
+    {"framework.moe_comm_overlap", &FrameworkSpec::moeCommOverlap},
 }};
 
 inline bool FrameworkSpec::empty() const
@@ -95,7 +110,7 @@ inline bool FrameworkSpec::empty() const
         if (this->*flag.field)
             return false;
     return profile.empty() && !flashAttention && !optimizer && !gradientAccumulation && !selectiveRecompute
-        && !zero3Gathering;
+        && !zero3Gathering && !moeDispatcher;
 }
 
 // The named profiles, every switch set or deliberately left unknown (FrameworkProfiles.cpp

@@ -25,6 +25,17 @@ struct MoeSpec {
     bool operator==(const MoeSpec&) const = default;
 };
 
+// The busiest expert-parallel rank's routed tokens over the mean when the plan does not say
+// (model.moe.load_imbalance absent), and the ends the predicted range takes for it. Switch
+// Transformer trains with a capacity factor of 1.0 to 1.25 and drops under 1 % of tokens at 1.25
+// (Fedus et al. 2021, Sec. 2.2 and Table 1): an expert's load rarely passes 1.25x the mean. An
+// expert-parallel rank holds E / EP experts, whose loads average out, and auxiliary-loss-free
+// balancing keeps them close (DeepSeek-V3 technical report, Sec. 2.1.2, Fig. 9). Expected 1.1,
+// balanced at best, 1.3 at worst: an estimate, named as such wherever it shows.
+inline constexpr double kExpectedLoadImbalance = 1.1;
+inline constexpr double kBestLoadImbalance = 1.0;
+inline constexpr double kWorstLoadImbalance = 1.3;
+
 // Multi-head latent attention (DeepSeek-V2 technical report, Sec. 2.1.2; V3 Sec. 2.1.1): queries
 // and keys/values through low-rank latents, each head's query and key split into a part without
 // and a part with rotary position.

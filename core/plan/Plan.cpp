@@ -11,7 +11,7 @@ bool sameModelShape(const ModelSpec& a, const ModelSpec& b)
 {
     const auto shape = [](const ModelSpec& m) {
         return std::tie(m.layers, m.hiddenSize, m.ffnHiddenSize, m.ffnKind, m.attentionHeads, m.kvHeads, m.headDim, m.vocabSize,
-                        m.tiedEmbeddings, m.norm, m.bias, m.positionEmbedding, m.layerKinds);
+                        m.tiedEmbeddings, m.norm, m.bias, m.positionEmbedding, m.layerKinds, m.moe, m.mla, m.mtpLayers);
     };
     return shape(a) == shape(b);
 }
@@ -19,24 +19,41 @@ bool sameModelShape(const ModelSpec& a, const ModelSpec& b)
 int ModelSpec::kindOfLayer(int layer) const
 {
     int end = 0;
-    for (int k = 0; k < int(layerKinds.size()); ++k) {
-        end += layerKinds[size_t(k)].layers;
+    const int kinds = kindCount();
+    for (int k = 0; k < kinds; ++k) {
+        end += layersOfKind(k);
         if (layer < end)
             return k;
     }
-    return std::max(0, int(layerKinds.size()) - 1);
+    return kinds - 1;
+}
+
+bool ModelSpec::hasMoeLayers() const
+{
+    if (!moe)
+        return false;
+    for (int k = 0; k < kindCount(); ++k)
+        if (kind(k).moe && layersOfKind(k) > 0)
+            return true;
+    return false;
 }
 
 std::string ModelSpec::kindLabel(int k) const
 {
-    if (layerKinds.empty())
+    if (kindCount() == 1 && !moe)
         return "every layer";
-    if (!layerKinds[size_t(k)].name.empty())
-        return layerKinds[size_t(k)].name;
+    if (layerKinds.empty() && kindCount() == 1)
+        return "every layer (MoE)";
     int first = 0;
     for (int i = 0; i < k; ++i)
-        first += layerKinds[size_t(i)].layers;
-    const int last = first + layerKinds[size_t(k)].layers;
+        first += layersOfKind(i);
+    const int last = first + layersOfKind(k);
+    const std::string name = kind(k).name;
+    if (!name.empty() && !layerKinds.empty())
+        return name;
+    const std::string range =
+        last == first + 1 ? "layer " + std::to_string(last) : "layers " + std::to_string(first + 1) + "-" + std::to_string(last);
+    return name.empty() ? range : name + " " + range;
     return last == first + 1 ? "layer " + std::to_string(last) : "layers " + std::to_string(first + 1) + "-" + std::to_string(last);
 }
 

@@ -13,6 +13,7 @@
 #include "core/base/Units.h"
 #include "core/plan/FrameworkSpec.h"
 #include "core/plan/LayerKind.h"
+#include "core/plan/MixtureOfExperts.h"
 #include "core/plan/ParallelDims.h"
 
 namespace trainplan {
@@ -38,18 +39,38 @@ struct ModelSpec {
     // Runs of layers of other shapes (LayerKind.h); empty: every layer is the shape above.
     // When not empty the runs' layers add up to `layers`, which stays the model's depth.
     std::vector<LayerKind> layerKinds;
+    // Mixture-of-experts feed-forward (absent: a dense model), multi-head latent attention
+    // (absent: grouped-query attention with the heads above) and multi-token-prediction depths.
+    std::optional<MoeSpec> moe;
+    std::optional<MlaSpec> mla;
+    int mtpLayers = 0;
 
-    // How many kinds the model has (1 for the shorthand) and the k-th, resolved against the
-    // fields above: the one way code asks a layer's shape.
-    int kindCount() const { return layerKinds.empty() ? 1 : int(layerKinds.size()); }
+    // How many kinds the model has (1 for the shorthand; 2 for an MoE model with dense layers
+    // first) and the k-th, resolved against the fields above: the one way code asks a layer's shape.
+    int kindCount() const { return layerKinds.empty() ? (hasDensePrefix() ? 2 : 1) : int(layerKinds.size()); }
     LayerKind kind(int k) const
     {
-        if (layerKinds.empty())
-            return LayerKind{"", layers, ffnHiddenSize, ffnKind};
-        return layerKinds[size_t(k)];
+        if (!layerKinds.empty())
+            return layerKinds[size_t(k)];
+        const bool moeKind = moe && !(hasDensePrefix() && k == 0);
+        return LayerKind{moeKind ? "MoE" : (moe ? "dense" : ""), layersOfKind(k), ffnHiddenSize, ffnKind, moeKind};
     }
     // Layers of kind k, without resolving the kind (hot loops).
-    int layersOfKind(int k) const { return layerKinds.empty() ? layers : layerKinds[size_t(k)].layers; }
+    int layersOfKind(int k) const
+    {
+        if (!layerKinds.empty())
+            return layerKinds[size_t(k)].layers;
+        if (!hasDensePrefix())
+            return layers;
+        return k == 0 ? moe->denseLayers : layers - moe->denseLayers;
+    }
+    // Implied kinds: an MoE model whose first model.moe.dense_layers layers are dense.
+    bool hasDensePrefix() const { return layerKinds.empty() && moe && moe->denseLayers > 0 && moe->denseLayers < layers; }
+    // Whether any layer's feed-forward is the mixture of experts.
+    bool hasMoeLayers() const;
+    // Whether the model needs the MoE-aware counts (MoE, MLA or MTP): FLOPs then follow
+    // Megatron-LM's count (estimate/MoeArithmetic.h) rather than 6ND + attention.
+    bool beyondDense() const { return moe.has_value() || mla.has_value() || mtpLayers > 0; }
     // The kind of the layer at a 0-based index.
     int kindOfLayer(int layer) const;
     // What views call kind k: its name, else the layers it covers ("layers 1-3", 1-based).
@@ -63,15 +84,16 @@ struct ModelSpec {
 template <typename Visit>
 void forEachKindIn(const ModelSpec& model, int first, int count, Visit&& visit)
 {
-    if (model.layerKinds.empty()) {
+    const int kinds = model.kindCount();
+    if (kinds == 1) {
         if (count > 0)
             visit(0, count);
         return;
     }
     int start = 0;
     const int end = first + count;
-    for (int k = 0; k < int(model.layerKinds.size()) && start < end; ++k) {
-        const int stop = start + model.layerKinds[size_t(k)].layers;
+    for (int k = 0; k < kinds && start < end; ++k) {
+        const int stop = start + model.layersOfKind(k);
         const int overlap = std::min(stop, end) - std::max(start, first);
         if (overlap > 0)
             visit(k, overlap);
@@ -190,6 +212,12 @@ struct LayoutSpec {
     int pp = 4;
     int dp = 64;        // the reader resolves "auto" to gpus / (tp*pp*cp) when it divides
     int cp = 1;
+    // Expert parallelism and expert tensor parallelism (Megatron-Core's parallel folding): the
+    // routed experts of each stage's MoE layers spread over EP ranks, each expert's matrices over
+    // ETP, on the same TP x CP x DP ranks the attention uses (EP x ETP divides them). Not
+    // dimensions of their own: they do not multiply the GPU count (rankmap/ExpertGrid.h).
+    int ep = 1;
+    int etp = 1;
     int virtualStages = 1;
     Schedule schedule = Schedule::OneFOneB;
     // Defaults equal the plan file's for an omitted field (PlanFields): nothing is sharded,

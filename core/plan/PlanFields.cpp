@@ -40,6 +40,7 @@ constexpr auto kOptimizerImplementations = spellings(kOptimizerImplementationNam
 constexpr auto kGradientAccumulations = spellings(kGradientAccumulationNames);
 constexpr auto kSelectiveRecomputes = spellings(kSelectiveRecomputeNames);
 constexpr auto kZero3Gatherings = spellings(kZero3GatheringNames);
+constexpr auto kMoeDispatchers = spellings(kMoeDispatcherNames);
 
 using T = PlanFieldType;
 using units::GB;      // bytes (docs: GB = 1e9 bytes, never GiB)
@@ -103,7 +104,8 @@ std::vector<PlanField> makeFields()
         Builder("model.name", T::Text, "model name").byDefault("\"\"").maxChars(kMaxNameChars).title("Model name"),
         Builder("model.layers", T::Integer, "transformer layers L").range(1, 10'000).required().title("Layers", "L"),
         Builder("model.hidden_size", T::Integer, "hidden size h").range(1, 1'000'000).required().title("Hidden size", "h"),
-        Builder("model.ffn_hidden_size", T::Integer, "feed-forward width f").range(1, 4'000'000).required().title("FFN size", "f"),
+        Builder("model.ffn_hidden_size", T::Integer, "feed-forward width f (of the dense layers)").range(1, 4'000'000)
+            .note("required, except for a model whose every layer is MoE (model.moe without dense_layers)").title("FFN size", "f"),
         Builder("model.ffn_kind", T::Choice, "feed-forward kind (gated: three h x f matrices; else two)")
             .choices(kFfnKinds).byDefault("\"swiglu\"").title("FFN kind"),
         Builder("model.attention_heads", T::Integer, "attention heads a").range(1, 65'536).required().title("Heads", "a"),
@@ -130,6 +132,39 @@ std::vector<PlanField> makeFields()
             .range(1, 4'000'000).note("= model.ffn_hidden_size").title("Kind FFN size", "f"),
         Builder("model.layer_kinds.ffn_kind", T::Choice, "the kind's feed-forward kind")
             .choices(kFfnKinds).note("= model.ffn_kind").title("Kind FFN kind"),
+        Builder("model.layer_kinds.moe", T::Boolean, "the kind's feed-forward is model.moe's experts (needs model.moe)")
+            .byDefault("false").title("Kind is MoE"),
+        Builder("model.moe.experts", T::Integer, "routed experts E (model.moe absent: a dense model)")
+            .range(1, 1'000'000).required().title("Experts", "E"),
+        Builder("model.moe.top_k", T::Integer, "routed experts each token is sent to (at most E)")
+            .range(1, 1'000'000).required().title("Top-k", "k"),
+        Builder("model.moe.expert_ffn_hidden_size", T::Integer, "one routed expert's feed-forward width")
+            .range(1, 4'000'000).required().title("Expert FFN size", "f_e"),
+        Builder("model.moe.shared_experts", T::Integer, "shared experts every token passes through")
+            .range(0, 1'000'000).byDefault("0").title("Shared experts"),
+        Builder("model.moe.shared_expert_ffn_hidden_size", T::Integer, "one shared expert's feed-forward width")
+            .range(1, 4'000'000).note("= model.moe.expert_ffn_hidden_size").title("Shared expert FFN size"),
+        Builder("model.moe.dense_layers", T::Integer, "the first k layers have a dense FFN of model.ffn_hidden_size")
+            .range(0, 10'000).byDefault("0").title("Dense layers first"),
+        Builder("model.moe.router_bias", T::Boolean, "the router has a bias per expert (DeepSeek-V3's load-balancing bias)")
+            .byDefault("false").title("Router bias"),
+        Builder("model.moe.capacity_factor", T::Number, "expert capacity as a multiple of the balanced load; tokens over it are "
+                "dropped")
+            .range(1, 1000).note("absent or null: dropless").title("Capacity factor"),
+        Builder("model.moe.load_imbalance", T::Number, "tokens on the busiest expert-parallel rank over the mean (1 = balanced)")
+            .range(1, 1000).note("absent: unknown (the prediction's range covers it)").title("Load imbalance"),
+        Builder("model.mla.q_lora_rank", T::Integer, "multi-head latent attention: query latent rank (0: queries projected directly)")
+            .range(0, 1'000'000).required().title("Query latent rank", "d_c'"),
+        Builder("model.mla.kv_lora_rank", T::Integer, "key-value latent rank (the KV cache per token)")
+            .range(1, 1'000'000).required().title("KV latent rank", "d_c"),
+        Builder("model.mla.qk_nope_head_dim", T::Integer, "per head, query and key dimensions without rotary position")
+            .range(1, 65'536).required().title("Head size without RoPE"),
+        Builder("model.mla.qk_rope_head_dim", T::Integer, "per head, query and key dimensions with rotary position")
+            .range(0, 65'536).required().title("Head size with RoPE"),
+        Builder("model.mla.v_head_dim", T::Integer, "per head, value dimension")
+            .range(1, 65'536).required().title("Value head size"),
+        Builder("model.mtp_layers", T::Integer, "multi-token-prediction depths (DeepSeek-V3: 1)")
+            .range(0, 64).byDefault("0").title("MTP depths"),
 
         Builder("cluster.accelerator", T::Text, "accelerator label").byDefault("\"\"").maxChars(kMaxNameChars).title("Accelerator"),
         Builder("cluster.gpus", T::Integer, "GPUs in the job").range(1, kMaxGpus).required().title("GPUs"),
@@ -192,6 +227,10 @@ std::vector<PlanField> makeFields()
         Builder("layout.dp_auto", T::Boolean, "true: layout.dp follows gpus / (tp x pp x cp), as \"auto\"")
             .byDefault("false").title("DP follows the GPUs"),
         Builder("layout.cp", T::Integer, "context parallelism").range(1, kMaxGpus).byDefault("1").title(parallelDimLabel(ParallelDim::Cp)),
+        Builder("layout.ep", T::Integer, "expert parallelism: ranks the routed experts are spread over (carved out of TP x CP x DP)")
+            .range(1, kMaxGpus).byDefault("1").title("EP"),
+        Builder("layout.etp", T::Integer, "expert tensor parallelism: ranks each routed expert's matrices are split over")
+            .range(1, kMaxGpus).byDefault("1").title("ETP"),
         Builder("layout.virtual_stages", T::Integer, "model chunks per pipeline stage (interleaved)")
             .range(1, 1024).byDefault("1").title("Virtual stages", "v").unknowable(),
         Builder("layout.schedule", T::Choice, "pipeline schedule").choices(kSchedules).byDefault("\"1f1b\"").title("Schedule").unknowable(),
@@ -250,6 +289,14 @@ std::vector<PlanField> makeFields()
         Builder("framework.zero3_gathering", T::Choice, "how ZeRO-3 gathers sharded parameters: a whole block and the next "
                 "one prefetched (FSDP), or submodule by submodule under a live-parameter cap (DeepSpeed)")
             .choices(kZero3Gatherings).note("absent: from the profile, else block").title("ZeRO-3 gathering"),
+        Builder("framework.moe_dispatcher", T::Choice, "how tokens reach their experts: NCCL all-to-all, all-gather, or DeepEP's "
+                "NVLink-and-RDMA kernels")
+            .choices(kMoeDispatchers).note("absent: from the profile, else unknown").title("MoE dispatcher"),
+        Builder("framework.moe_grouped_gemm", T::Boolean, "a rank's experts run as one grouped GEMM (else one GEMM per expert)")
+            .note("absent: from the profile, else unknown").title("Grouped GEMM"),
+        Builder("framework.moe_comm_overlap", T::Boolean, "expert all-to-all hidden under another micro-batch's compute (DualPipe, "
+                "1F1B all-to-all overlap)")
+            .note("absent: from the profile, else unknown").title("All-to-all overlap"),
     };
 }
 // clang-format on

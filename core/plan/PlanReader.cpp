@@ -310,6 +310,7 @@ void readLayerKinds(Section& model, ModelSpec& m, std::vector<PlanProblem>& prob
     const PlanField& layersField = F("model.layer_kinds.layers");
     const PlanField& ffnField = F("model.layer_kinds.ffn_hidden_size");
     const PlanField& ffnKindField = F("model.layer_kinds.ffn_kind");
+    const PlanField& moeField = F("model.layer_kinds.moe");
     const json* list = model.find(listField);
     if (!list)
         return;
@@ -331,6 +332,9 @@ void readLayerKinds(Section& model, ModelSpec& m, std::vector<PlanProblem>& prob
         kind.layers = int(layers.value_or(0));
         kind.ffnHiddenSize = int(s.integerOr(ffnField, m.ffnHiddenSize));
         kind.ffnKind = s.find(ffnKindField) ? s.choice(ffnKindField, kFfnKindNames) : m.ffnKind;
+        kind.moe = s.boolean(moeField);
+        if (kind.moe && !m.moe)
+            s.problem("model.layer_kinds[" + std::to_string(i) + "].moe", "is true but the model has no model.moe to give it experts");
         s.rejectUnknownKeys();
         complete = complete && layers.has_value();
         sum += kind.layers;
@@ -338,6 +342,70 @@ void readLayerKinds(Section& model, ModelSpec& m, std::vector<PlanProblem>& prob
     }
     if (complete && sum != m.layers)
         model.problem("model.layer_kinds", "add up to " + std::to_string(sum) + " layers but model.layers is " + std::to_string(m.layers));
+}
+
+// model.moe: the routed and shared experts (MixtureOfExperts.h). Absent: a dense model.
+void readMoe(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
+{
+    Section s(doc, "model.moe", problems, false);
+    // Every row looked up whether or not the file has experts, so a row missing from the table
+    // fails every read (tst_planio).
+    const PlanField& expertsField = F("model.moe.experts");
+    const PlanField& topKField = F("model.moe.top_k");
+    const PlanField& widthField = F("model.moe.expert_ffn_hidden_size");
+    const PlanField& sharedField = F("model.moe.shared_experts");
+    const PlanField& sharedWidthField = F("model.moe.shared_expert_ffn_hidden_size");
+    const PlanField& denseField = F("model.moe.dense_layers");
+    const PlanField& biasField = F("model.moe.router_bias");
+    const PlanField& capacityField = F("model.moe.capacity_factor");
+    const PlanField& imbalanceField = F("model.moe.load_imbalance");
+    if (!s.present()) {
+        m.moe.reset();
+        return;
+    }
+    MoeSpec e;
+    e.experts = int(s.integer(expertsField).value_or(0));
+    e.topK = int(s.integer(topKField).value_or(0));
+    e.expertFfnHiddenSize = int(s.integer(widthField).value_or(0));
+    e.sharedExperts = int(s.integerOrDefault(sharedField));
+    e.sharedExpertFfnHiddenSize = int(s.integerOr(sharedWidthField, 0));
+    e.denseLayers = int(s.integerOrDefault(denseField));
+    e.routerBias = s.boolean(biasField);
+    if (const auto cf = s.number(capacityField))
+        e.capacityFactor = *cf;
+    if (const auto imbalance = s.number(imbalanceField))
+        e.loadImbalance = *imbalance;
+    s.rejectUnknownKeys();
+    if (e.experts > 0 && e.topK > e.experts)
+        s.problem("model.moe.top_k", "is " + std::to_string(e.topK) + " but there are only " + std::to_string(e.experts)
+            + " routed experts (model.moe.experts) to send a token to");
+    if (e.denseLayers >= m.layers)
+        s.problem("model.moe.dense_layers", "is " + std::to_string(e.denseLayers) + " but the model has " + std::to_string(m.layers)
+            + " layers: at least one must be an MoE layer (leave model.moe out for a dense model)");
+    m.moe = e;
+}
+
+// model.mla: multi-head latent attention (MixtureOfExperts.h). Absent: grouped-query attention.
+void readMla(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
+{
+    Section s(doc, "model.mla", problems, false);
+    const PlanField& qField = F("model.mla.q_lora_rank");
+    const PlanField& kvField = F("model.mla.kv_lora_rank");
+    const PlanField& nopeField = F("model.mla.qk_nope_head_dim");
+    const PlanField& ropeField = F("model.mla.qk_rope_head_dim");
+    const PlanField& vField = F("model.mla.v_head_dim");
+    if (!s.present()) {
+        m.mla.reset();
+        return;
+    }
+    MlaSpec a;
+    a.qLoraRank = int(s.integer(qField).value_or(0));
+    a.kvLoraRank = int(s.integer(kvField).value_or(1));
+    a.qkNopeHeadDim = int(s.integer(nopeField).value_or(1));
+    a.qkRopeHeadDim = int(s.integer(ropeField).value_or(0));
+    a.vHeadDim = int(s.integer(vField).value_or(1));
+    s.rejectUnknownKeys();
+    m.mla = a;
 }
 
 void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
@@ -358,6 +426,18 @@ void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems
     m.norm = s.choice(F("model.norm"), kNormNames);
     m.bias = s.boolean(F("model.bias"));
     m.positionEmbedding = s.choice(F("model.position_embedding"), kPositionNames);
+    m.mtpLayers = int(s.integerOrDefault(F("model.mtp_layers")));
+    s.allow("moe");
+    s.allow("mla");
+    readMoe(doc, m, problems);
+    readMla(doc, m, problems);
+    // The dense width is needed unless every layer's feed-forward is the experts.
+    if (s.present() && !s.find(F("model.ffn_hidden_size"))) {
+        if (!m.moe || m.moe->denseLayers > 0 || s.member("layer_kinds"))
+            s.problem("model.ffn_hidden_size", "is missing (required for a dense model and for model.moe.dense_layers)");
+        else
+            m.ffnHiddenSize = m.moe->expertFfnHiddenSize;  // unused: no layer is dense
+    }
     readLayerKinds(s, m, problems);
     s.rejectUnknownKeys();
     if (s.present() && m.kvHeads > m.attentionHeads)
@@ -473,6 +553,28 @@ bool version1FlashAttentionOff(const Section& s, long long version, std::vector<
     return false;
 }
 
+// layout.ep and layout.etp against the model's experts and the ranks of a stage (ExpertGrid.h):
+// the expert grid ETP x EP x EDP folds the attention grid's TP x CP x DP ranks of each stage.
+void checkExpertLayout(Section& s, const LayoutSpec& l, const ModelSpec& model)
+{
+    if (!s.present() || (l.ep == 1 && l.etp == 1))
+        return;
+    if (!model.moe) {
+        s.problem(l.ep > 1 ? "layout.ep" : "layout.etp", "is more than 1 but the model has no experts (model.moe)");
+        return;
+    }
+    if (model.moe->experts > 0 && model.moe->experts % l.ep != 0) {
+        s.problem("layout.ep", "is " + std::to_string(l.ep) + " but must divide the " + std::to_string(model.moe->experts)
+            + " routed experts (model.moe.experts) so every rank holds as many");
+        return;
+    }
+    const auto stageRanks = boundedProduct({l.tp, l.cp, l.dp}, (long long)F("cluster.gpus").max);
+    const auto expertRanks = boundedProduct({l.ep, l.etp}, (long long)F("cluster.gpus").max);
+    if (!expertRanks || !stageRanks || *stageRanks % *expertRanks != 0)
+        s.problem("layout.ep", "EP x ETP = " + (expertRanks ? std::to_string(*expertRanks) : std::string("too many"))
+            + " must divide the ranks of a pipeline stage, TP x CP x DP = " + (stageRanks ? std::to_string(*stageRanks) : std::string("?")));
+}
+
 void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, const ModelSpec& model, long long version,
     bool& flashAttentionOff, std::vector<PlanProblem>& problems)
 {
@@ -514,6 +616,9 @@ void readLayout(const json& doc, LayoutSpec& l, const ClusterSpec& cluster, cons
         if (!s.find(F(u.path)) && !companionSays)
             l.unknownFields |= u.bit;
     }
+    l.ep = int(s.integerOrDefault(F("layout.ep")));
+    l.etp = int(s.integerOrDefault(F("layout.etp")));
+    checkExpertLayout(s, l, model);
     l.virtualStages = int(s.integerOrDefault(F("layout.virtual_stages")));
     l.schedule = s.choice(F("layout.schedule"), kScheduleNames);
     l.zeroStage = int(s.integerOrDefault(F("layout.zero_stage")));
@@ -602,6 +707,8 @@ void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& 
         f.selectiveRecompute = s.choice(F("framework.selective_recompute"), kSelectiveRecomputeNames);
     if (s.find(F("framework.zero3_gathering")))
         f.zero3Gathering = s.choice(F("framework.zero3_gathering"), kZero3GatheringNames);
+    if (s.find(F("framework.moe_dispatcher")))
+        f.moeDispatcher = s.choice(F("framework.moe_dispatcher"), kMoeDispatcherNames);
     s.rejectUnknownKeys();
 }
 

@@ -90,6 +90,38 @@ void writeFramework(DocumentWriter& w, const FrameworkSpec& f)
         w.choice("framework.selective_recompute", kSelectiveRecomputeNames, *f.selectiveRecompute);
     if (f.zero3Gathering)
         w.choice("framework.zero3_gathering", kZero3GatheringNames, *f.zero3Gathering);
+    if (f.moeDispatcher)
+        w.choice("framework.moe_dispatcher", kMoeDispatcherNames, *f.moeDispatcher);
+}
+
+// model.moe, model.mla and model.mtp_layers: written only for a model that has them, so a dense
+// plan saves as it did before they existed.
+void writeBeyondDense(DocumentWriter& w, const ModelSpec& m)
+{
+    if (m.moe) {
+        const MoeSpec& e = *m.moe;
+        w.set("model.moe.experts", e.experts);
+        w.set("model.moe.top_k", e.topK);
+        w.set("model.moe.expert_ffn_hidden_size", e.expertFfnHiddenSize);
+        w.set("model.moe.shared_experts", e.sharedExperts);
+        if (e.sharedExpertFfnHiddenSize > 0)
+            w.set("model.moe.shared_expert_ffn_hidden_size", e.sharedExpertFfnHiddenSize);
+        w.set("model.moe.dense_layers", e.denseLayers);
+        w.set("model.moe.router_bias", e.routerBias);
+        if (e.capacityFactor)
+            w.set("model.moe.capacity_factor", *e.capacityFactor);
+        if (e.loadImbalance)
+            w.set("model.moe.load_imbalance", *e.loadImbalance);
+    }
+    if (m.mla) {
+        w.set("model.mla.q_lora_rank", m.mla->qLoraRank);
+        w.set("model.mla.kv_lora_rank", m.mla->kvLoraRank);
+        w.set("model.mla.qk_nope_head_dim", m.mla->qkNopeHeadDim);
+        w.set("model.mla.qk_rope_head_dim", m.mla->qkRopeHeadDim);
+        w.set("model.mla.v_head_dim", m.mla->vHeadDim);
+    }
+    if (m.mtpLayers > 0)
+        w.set("model.mtp_layers", m.mtpLayers);
 }
 
 }  // namespace
@@ -134,10 +166,13 @@ json planToJson(const Plan& plan)
             run[std::string(planField("model.layer_kinds.layers").key())] = k.layers;
             run[std::string(planField("model.layer_kinds.ffn_hidden_size").key())] = k.ffnHiddenSize;
             run[std::string(planField("model.layer_kinds.ffn_kind").key())] = std::string(nameOf(kFfnKindNames, k.ffnKind));
+            if (k.moe)
+                run[std::string(planField("model.layer_kinds.moe").key())] = true;
             kinds.push_back(std::move(run));
         }
         w.set("model.layer_kinds", kinds);
     }
+    writeBeyondDense(w, m);
 
     w.set("cluster.accelerator", c.accelerator);
     w.set("cluster.gpus", c.gpus);
@@ -169,6 +204,10 @@ json planToJson(const Plan& plan)
     w.set("layout.tp", l.tp);
     w.set("layout.pp", l.pp);
     w.set("layout.cp", l.cp);
+    if (m.moe || l.ep > 1 || l.etp > 1) {
+        w.set("layout.ep", l.ep);
+        w.set("layout.etp", l.etp);
+    }
     w.set("layout.virtual_stages", l.virtualStages);
     w.choice("layout.schedule", kScheduleNames, l.schedule);
     w.set("layout.zero_stage", l.zeroStage);

@@ -155,6 +155,10 @@ CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, c
     g.tp = groupPlacement(stride(ParallelDim::Tp), l.tp, cl.gpusPerNode, world);
     g.cp = groupPlacement(stride(ParallelDim::Cp), l.cp, cl.gpusPerNode, world);
     g.pp = groupPlacement(stride(ParallelDim::Pp), l.pp, cl.gpusPerNode, world);
+    // The expert grid folds each stage's ranks ETP fastest, then EP, then EDP (ExpertGrid.h).
+    g.etp = groupPlacement(1, l.etp, cl.gpusPerNode, world);
+    g.ep = groupPlacement(l.etp, l.ep, cl.gpusPerNode, world);
+    g.edp = groupPlacement(double(l.etp) * l.ep, std::max(1, int(double(l.tp) * l.cp * l.dp / (double(l.ep) * l.etp))), cl.gpusPerNode, world);
     // The DP x CP group: one strided group when CP ranks lie just inside DP ones (tp-cp-dp-pp),
     // otherwise the two dimensions' members per node multiply.
     if (l.cp == 1) {
@@ -184,6 +188,12 @@ struct CostInputs {
     const FrameworkOptions& fw;
     const CommunicationGroups& groups;
     double peak, t, b, sq, sk, tokens, h, d, heads, kvHeads, vocab, bytes, hbm, layerPeak, microbatches;
+    // The attention's projections as one fused input GEMM (tokens x qkvWidth x h) and the output
+    // GEMM (tokens x h x outWidth) on one TP rank, and the head sizes of the attention core's two
+    // products (Q K^T over coreQk, the weighted values over coreV). For multi-head latent
+    // attention the input GEMM stands for the down- and up-projections together, with their
+    // weights (DeepSeek-V2, Eq. 9-14): the same FLOPs, one shape.
+    double qkvWidth = 0, outWidth = 0, coreQk = 0, coreV = 0;
     bool flash, sp, fp8, fused;
     double tpCollective = 0;
     bool tpOverlap = false;
@@ -204,6 +214,18 @@ struct CostInputs {
         d = model.headDim;
         heads = double(model.attentionHeads) / t;
         kvHeads = std::max(1.0, double(model.kvHeads) / t);  // replicated when kv < t
+        if (model.mla) {
+            const MlaSpec& a = *model.mla;
+            const double o = double(model.attentionHeads) * a.vHeadDim * h;
+            qkvWidth = (est.parameters.kinds[0].attention - o) / h / t;
+            outWidth = heads * a.vHeadDim;
+            coreQk = double(a.qkNopeHeadDim) + a.qkRopeHeadDim;
+            coreV = a.vHeadDim;
+        } else {
+            qkvWidth = (heads + 2.0 * kvHeads) * d;
+            outWidth = heads * d;
+            coreQk = coreV = d;
+        }
         vocab = double(model.vocabSize) / t;
         flash = fw.flashAttention != FlashAttentionVersion::None;
         sp = l.sequenceParallel && l.tp > 1;
@@ -248,7 +270,7 @@ struct CostInputs {
 const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
 {
     const auto& e = in.e;
-    const GemmKey key{in.tokens, (in.heads + 2.0 * in.kvHeads) * in.d, in.heads * in.d, in.h, (swiglu ? 2.0 : 1.0) * ffn, ffn, in.vocab,
+    const GemmKey key{in.tokens, in.qkvWidth, in.outWidth, in.h, (swiglu ? 2.0 : 1.0) * ffn, ffn, in.vocab,
                       in.peak, in.layerPeak, e.matmulEfficiency, e.gemmKHalf, e.smCount, e.gemmTileM, e.gemmTileN};
     constexpr int kCached = 4;
     static thread_local GemmKey cachedKeys[kCached];
@@ -268,6 +290,10 @@ const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
     const double tokens = in.tokens, h = in.h, layerPeak = in.layerPeak, peak = in.peak, vocab = in.vocab;
     const auto gemm = [&](double m, double n, double k) {
         const double flops = 2.0 * m * n * k;
+        if (flops <= 0) {  // no such GEMM (an MoE layer without shared experts has no dense FFN)
+            ++index;
+            return;
+        }
         fresh.flops += flops;
         const double fwd = flops / (layerPeak * matmulEfficiency(m, n, k, e));
         const double dgrad = flops / (layerPeak * matmulEfficiency(m, k, n, e));
@@ -296,8 +322,165 @@ const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
     return cached[slot];
 }
 
+// The dense feed-forward of a layer of `kind`: its own width, or an MoE layer's shared experts
+// together (they run as one dense MLP beside the routed experts; Megatron-Core SharedExpertMLP).
+double denseFfnWidth(const ModelSpec& model, const LayerKind& kind)
+{
+    if (kind.moe && model.moe)
+        return double(model.moe->sharedExperts) * model.moe->sharedWidth();
+    return kind.ffnHiddenSize;
+}
+
+// DeepEP's dispatch across nodes (DeepSeek-V3 technical report, Sec. 3.2.2; DeepEP's normal
+// kernels): a token goes over the network once to each other node holding one of its experts,
+// then fans out over NVLink inside that node. With its k experts spread evenly over the EP group's
+// N nodes, a token reaches N (1 - (1 - 1/N)^k) of them, all but its own by the network.
+double deepEpSeconds(double tokens, double bytesPerToken, int topK, const GroupPlacement& ep, const Fabric& f)
+{
+    const double nodes = ep.nodes;
+    const double nodesReached = nodes * (1.0 - std::pow(1.0 - 1.0 / nodes, topK));
+    const double remoteShare = nodes > 1 ? (nodes - 1.0) / nodes : 0.0;
+    const double network = tokens * bytesPerToken * nodesReached * remoteShare;
+    const double nvlink = tokens * bytesPerToken * topK * double(ep.perNode - 1) / std::max(1, ep.ranks);
+    const double latency = collectiveSeconds(Collective::AllToAll, 0.0, ep, f);  // the exchange's fixed cost alone
+    return latency + std::max(network / (f.nicBytesPerSecond * f.networkBusEfficiency), nvlink / (f.nvlinkBytesPerSecond * f.nvlinkBusEfficiency));
+}
+
+// One direction's token exchange of an MoE layer (dispatch, or combine), seconds, for `tokens`
+// tokens on this rank each sent to top-k experts, at `load` times the balanced volume.
+double expertExchangeSeconds(const CostInputs& in, MoeDispatcher dispatcher, double tokens, double bytesPerElement, double load)
+{
+    const MoeSpec& e = *in.plan.model.moe;
+    const auto& g = in.groups;
+    if (in.plan.layout.ep <= 1)
+        return 0.0;
+    const double perToken = in.h * bytesPerElement;
+    switch (dispatcher) {
+    case MoeDispatcher::AllGather:
+        // Every rank gathers the group's tokens and keeps its experts' (Megatron's allgather
+        // dispatcher); the combine reduce-scatters them back. Load does not change the volume.
+        return collectiveSeconds(Collective::AllGather, tokens * perToken * g.ep.ranks, g.ep, g.fabric);
+    case MoeDispatcher::DeepEp: return deepEpSeconds(tokens * load, perToken, e.topK, g.ep, g.fabric);
+    case MoeDispatcher::AllToAll: break;
+    }
+    return collectiveSeconds(Collective::AllToAll, tokens * e.topK * perToken * load, g.ep, g.fabric);
+}
+
+// The routed experts of an MoE layer on the busiest rank, one micro-batch: the router, the
+// grouped GEMMs of its E / EP experts over the tokens they receive, the permutation around them,
+// the dispatch and combine exchanges (forward, and their gradients backward) and the expert-TP
+// gather and scatter; what the busiest rank spends beyond a balanced load goes to the imbalance
+// fields (LayerTimes).
+void addExpertCosts(const CostInputs& in, const LayerKind& kind, LayerTimes& L)
+{
+    const auto& plan = in.plan;
+    const MoeSpec& e = *plan.model.moe;
+    const auto& l = plan.layout;
+    const auto& eff = in.e;
+    const auto& fw = in.fw;
+    const double h = in.h, bytes = in.bytes;
+    const bool swiglu = kind.ffnKind == FfnKind::SwiGlu;
+    const double load = expertLoad(plan.model);
+    // The rank's own tokens: the micro-batch's local sequence, split over TP by sequence
+    // parallelism (Megatron-Core requires it for MoE with TP > 1).
+    const double tokens = in.tokens / in.t;
+    const double localExperts = double(e.experts) / l.ep;
+    const double fe = double(e.expertFfnHiddenSize) / l.etp;
+    const double fcIn = (swiglu ? 2.0 : 1.0) * fe;
+
+    // Router: tokens x E scores (Megatron-Core TopKRouter, a small GEMM at the BF16 peak).
+    const double routerFlops = 2.0 * tokens * e.experts * h;
+    const double router = routerFlops / (in.peak * std::max(1e-3, matmulEfficiency(tokens, e.experts, h, eff)));
+    L.forwardMatmul += router;
+    L.backwardMatmul += 2.0 * router;
+    L.weightGradMatmul += router;
+
+    // Grouped GEMMs (TransformerEngine GroupedLinear, Megatron --moe-grouped-gemm): each local
+    // expert an m x n x k product, m its tokens (the rank's copies over its experts, gathered over
+    // ETP), in one launch whose tiles fill the SMs together (matmulEfficiency's batch); without
+    // grouping, one GEMM after another, each filling the SMs alone, and a launch each.
+    struct Pass {
+        double forward = 0, inputGrad = 0, weightGrad = 0;
+    };
+    const auto experts = [&](double atLoad) {
+        const double m = tokens * e.topK * atLoad * l.etp / localExperts;
+        Pass p;
+        const double batch = fw.moeGroupedGemm ? localExperts : 1.0;
+        const auto gemm = [&](double mm, double n, double k) {
+            const double flops = 2.0 * mm * n * k * localExperts;
+            const auto time = [&](double a, double b, double c) {
+                return flops / (in.layerPeak * std::max(1e-3, matmulEfficiency(a, b, c, eff, batch)));
+            };
+            p.forward += time(mm, n, k);
+            p.inputGrad += time(mm, k, n);
+            p.weightGrad += time(k, n, mm);
+        };
+        gemm(m, fcIn, h);  // FC1 (gate and up)
+        gemm(m, h, fe);    // FC2
+        return p;
+    };
+    const Pass balanced = experts(std::min(load, 1.0));
+    const Pass busiest = experts(load);
+    L.forwardMatmul += balanced.forward;
+    L.backwardMatmul += balanced.inputGrad + balanced.weightGrad;
+    L.weightGradMatmul += balanced.weightGrad;
+
+    // Memory-bound: the permutation before the experts and the weighted un-permutation after
+    // (read and write each routed copy, h elements), and the activation function on the experts'
+    // FC1 outputs (SwiGLU reads gate and up, writes one: 3 passes; GeLU 2); backward 1.5x.
+    const double copies = tokens * e.topK * load;
+    const double forwardBytes = copies * (4.0 * h + (swiglu ? 3.0 : 2.0) * fe * l.etp) * bytes + tokens * e.experts * 4.0 * 3.0;
+    L.forwardMemory += forwardBytes / in.hbm;
+    L.backwardMemory += kBackwardMemoryFactor * forwardBytes / in.hbm;
+
+    // Dispatch and combine, forward, and their gradients backward. DeepEP dispatches FP8 when the
+    // layers run FP8 and combines in BF16 (DeepSeek-V3 technical report, Sec. 3.3.3); the rest
+    // move 16-bit activations.
+    const double dispatchBytes = fw.moeDispatcher == MoeDispatcher::DeepEp && in.fp8 ? 1.0 : bytes;
+    const auto exchange = [&](double atLoad) {
+        return expertExchangeSeconds(in, fw.moeDispatcher, tokens, dispatchBytes, atLoad)
+            + expertExchangeSeconds(in, fw.moeDispatcher, tokens, bytes, atLoad);
+    };
+    // Expert TP: the dispatched copies all-gathered over ETP before FC1, reduce-scattered after
+    // FC2 (Megatron-Core's ETP within the expert grid), forward and backward.
+    const auto expertTp = [&](double atLoad) {
+        if (l.etp <= 1)
+            return 0.0;
+        const double gathered = tokens * e.topK * atLoad * l.etp * h * bytes;
+        return 2.0 * collectiveSeconds(Collective::AllGather, gathered, in.groups.etp, in.groups.fabric);
+    };
+    const double forwardExchange = exchange(std::min(load, 1.0)) + expertTp(std::min(load, 1.0));
+    const double busiestExchange = exchange(load) + expertTp(load);
+    // Hidden under another micro-batch's compute when the framework overlaps them (DualPipe's
+    // paired forward and backward chunks, DeepSeek-V3 report Sec. 3.2.1; Megatron-Core's 1F1B
+    // all-to-all overlap): only what that compute cannot cover shows, and the communication
+    // kernels slow the compute under them by the SMs they hold (DeepSeek-V3 dedicates 20 of the
+    // H800's 132 SMs to it, Sec. 3.2.2).
+    const auto exposed = [&](double comm, double compute) {
+        if (!fw.moeCommOverlap)
+            return comm;
+        const double share = eff.smCount > 0 ? std::min(1.0, 20.0 / eff.smCount) : 0.0;
+        return std::max(0.0, comm - compute) + share * std::min(comm, compute);
+    };
+    const double forwardCompute = L.forwardMatmul + L.forwardAttention;
+    const double backwardCompute = L.backwardMatmul + L.backwardAttention;
+    L.forwardAllToAll = exposed(forwardExchange, forwardCompute);
+    L.backwardAllToAll = exposed(forwardExchange, backwardCompute);
+    const double busiestForward = exposed(busiestExchange, forwardCompute + busiest.forward - balanced.forward);
+    const double busiestBackward = exposed(busiestExchange, backwardCompute + busiest.inputGrad + busiest.weightGrad - balanced.inputGrad - balanced.weightGrad);
+    L.forwardImbalance = (busiest.forward - balanced.forward) + std::max(0.0, busiestForward - L.forwardAllToAll);
+    L.backwardImbalance = (busiest.inputGrad + busiest.weightGrad - balanced.inputGrad - balanced.weightGrad)
+        + std::max(0.0, busiestBackward - L.backwardAllToAll);
+
+    // Kernels: router GEMM, top-k and its softmax, permute, dispatch, FC1, activation, FC2,
+    // combine, un-permute (about 9; each expert its own FC1 and FC2 without grouping).
+    const double kernels = 9.0 + (fw.moeGroupedGemm ? 0.0 : 2.0 * (localExperts - 1.0));
+    L.forwardFixed += kernels * eff.kernelOverheadSeconds;
+    L.backwardFixed += 2.0 * kernels * eff.kernelOverheadSeconds;
+}
+
 // One layer of one kind, one micro-batch on one GPU.
-LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTotals& g, double layerParametersAll)
+LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTotals& g, double layerParametersPerGpu)
 {
     const auto& plan = in.plan;
     const auto& model = plan.model;
@@ -308,7 +491,7 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
     const double t = in.t, b = in.b, sq = in.sq, sk = in.sk, tokens = in.tokens, h = in.h, d = in.d, heads = in.heads,
                  kvHeads = in.kvHeads, bytes = in.bytes, hbm = in.hbm, peak = in.peak;
     const bool flash = in.flash, sp = in.sp, fp8 = in.fp8, fused = in.fused;
-    const double ffn = double(kind.ffnHiddenSize) / t;
+    const double ffn = denseFfnWidth(model, kind) / t;
     const bool swiglu = kind.ffnKind == FfnKind::SwiGlu;
 
     LayerTimes L;
@@ -321,20 +504,21 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
     L.forwardMatmul = g.forward;
     L.backwardMatmul = g.inputGrad + g.weightGrad;
     L.weightGradMatmul = g.weightGrad;
-    const double qkv = (heads + 2.0 * kvHeads) * d, ffnIn = (swiglu ? 2.0 : 1.0) * ffn;
+    const double qkv = in.qkvWidth, ffnIn = (swiglu ? 2.0 : 1.0) * ffn;
 
     // Attention core: 4 b s_q s_k (a/t) d FLOPs forward (QK^T and AV; the estimate's 12 L h s
     // per token, PaLM App. B). FlashAttention: causal half at the kernel's efficiency; without
     // it, two batched GEMMs per head (b a/t of them) shaped by the sequence and head dimension.
-    const double attentionFlops = 4.0 * b * sq * sk * heads * d;
+    const double attentionFlops = 2.0 * b * sq * sk * heads * (in.coreQk + in.coreV);
     if (flash) {
         const double efficiency = fw.flashAttention == FlashAttentionVersion::V3 ? e.flash3AttentionEfficiency : e.flashAttentionEfficiency;
         L.forwardAttention = kCausalFraction * attentionFlops / (peak * efficiency);
         L.backwardAttention = kFlashBackwardFactor * L.forwardAttention;
     } else {
         const double batch = b * heads;
-        const double scores = 0.5 * attentionFlops / (peak * matmulEfficiency(sq, sk, d, e, batch));
-        const double values = 0.5 * attentionFlops / (peak * matmulEfficiency(sq, d, sk, e, batch));
+        const double scoreShare = in.coreQk / (in.coreQk + in.coreV);
+        const double scores = scoreShare * attentionFlops / (peak * matmulEfficiency(sq, sk, in.coreQk, e, batch));
+        const double values = (1.0 - scoreShare) * attentionFlops / (peak * matmulEfficiency(sq, in.coreV, sk, e, batch));
         L.forwardAttention = scores + values;
         L.backwardAttention = 2.0 * L.forwardAttention;
     }
@@ -363,10 +547,10 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
         // fused cast_transpose): read 2 bytes, write 1 + 1, per element. Forward: the inputs of
         // QKV, the output projection, FFN in and FFN out; backward: the gradients of their
         // outputs. The weights are cast once a step (first micro-batch), 4 bytes a parameter.
-        const double forwardInputs = tokens * (h + heads * d + h + ffn);
-        const double backwardGradients = tokens * (qkv + h + ffnIn + h);
+        const double forwardInputs = tokens * (h + in.outWidth + (ffn > 0 ? h + ffn : 0.0));
+        const double backwardGradients = tokens * (qkv + h + (ffn > 0 ? ffnIn + h : 0.0));
         constexpr double kCastTransposeBytes = 4.0;
-        const double weightCast = kCastTransposeBytes * layerParametersAll / t / std::max<double>(1.0, in.microbatches);
+        const double weightCast = kCastTransposeBytes * layerParametersPerGpu / std::max<double>(1.0, in.microbatches);
         L.forwardMemory += (kCastTransposeBytes * forwardInputs + weightCast) / hbm;
         L.backwardMemory += kCastTransposeBytes * backwardGradients / hbm;
     }
@@ -397,12 +581,15 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
         L.backwardCp = std::max(0.0, 2.0 * (l.cp - 1) * hop - L.backwardAttention);
     }
 
+    if (kind.moe && model.moe)
+        addExpertCosts(in, kind, L);
+
     // ZeRO over the DP x CP group (Rajbhandari et al. 2020, Sec. 5 and 7): stage 3 (FSDP) gathers
     // each layer's weights before its forward and again before its backward, and stages 2 and 3
     // reduce-scatter each micro-batch's gradients. Gathers are prefetched a layer ahead when the
     // framework does (overlap_param_gather; FSDP2's BACKWARD_PRE prefetch), so only what the
     // layer's own compute cannot cover is exposed.
-    const double layerParameters = layerParametersAll / t;
+    const double layerParameters = layerParametersPerGpu;
     if (l.zeroStage >= 2) {
         const auto state = stateBytesPerParameter(plan.training.precision);
         const double gather =
@@ -484,11 +671,12 @@ void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOp
     double flopsWeighted = 0.0, secondsWeighted = 0.0;
     double headForward = 0, headInputGrad = 0, headWeightGrad = 0;  // the LM head's GEMMs, from the first kind's shapes
     for (int k = 0; k < kinds; ++k) {
-        const LayerKind kind = plan.model.layerKinds.empty()
-            ? LayerKind{{}, plan.model.layers, plan.model.ffnHiddenSize, plan.model.ffnKind}
-            : plan.model.layerKinds[size_t(k)];
-        const GemmTotals& g = gemmTotals(in, double(kind.ffnHiddenSize) / in.t, kind.ffnKind == FfnKind::SwiGlu);
-        out.layers[size_t(k)] = layerTimes(in, kind, g, est.parameters.kinds[size_t(k)].total);
+        const LayerKind kind = plan.model.kind(k);
+        const GemmTotals& g = gemmTotals(in, denseFfnWidth(plan.model, kind) / in.t, kind.ffnKind == FfnKind::SwiGlu);
+        // The layer's weights on this GPU: routed experts split over EP x ETP, the rest over TP.
+        const LayerParameters& p = est.parameters.kinds[size_t(k)];
+        const double perGpu = (p.total - p.routedExperts) / in.t + p.routedExperts / (double(plan.layout.ep) * plan.layout.etp);
+        out.layers[size_t(k)] = layerTimes(in, kind, g, perGpu);
         if (k == 0) {
             headForward = g.headForward;
             headInputGrad = g.headInputGrad;

@@ -31,6 +31,8 @@ struct MicrobatchCosts {
 // How the plan's communicators sit on nodes (rank map strides), and the links they use.
 struct CommunicationGroups {
     GroupPlacement tp, cp, dp, pp;  // dp: the DP x CP group the gradients reduce over
+    GroupPlacement ep, etp;         // the expert grid's all-to-all and expert-TP groups (ExpertGrid.h)
+    GroupPlacement edp;             // the expert-data-parallel group the routed experts' gradients reduce over
     Fabric fabric;
 };
 CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, const AcceleratorEfficiency& efficiency);

@@ -57,9 +57,9 @@ constexpr double kForeachOptimizerBytesFactor = 3.0;
 
 constexpr double kPerTensorOptimizerKernelsPerTensor = 12.0;
 
-double bucketedSeconds(Collective kind, double bytes, double buckets, const CommunicationGroups& groups)
+double bucketedSeconds(Collective kind, double bytes, double buckets, const GroupPlacement& group, const Fabric& fabric)
 {
-    return buckets * collectiveSeconds(kind, bytes / buckets, groups.dp, groups.fabric);
+    return buckets * collectiveSeconds(kind, bytes / buckets, group, fabric);
 }
 
 DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const StepTimeOptions& o, const CommunicationGroups& groups,
@@ -79,18 +79,30 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
     const double tensorsPerLayer = plan.model.bias ? 12.0 : 7.0;
 
     const double optimizerSecondsPerParameter = optimizerBytes / (shards * hbm);
+    // Routed experts reduce, and ZeRO shards them, over the expert-data-parallel group instead
+    // (Megatron-Core's expert DDP and distributed optimizer over the EDP group).
+    const double expertRanks = double(l.ep) * l.etp;
+    const double expertShards = l.zeroStage >= 1 ? std::max(1.0, double(l.tp) * l.cp * l.dp / expertRanks) : 1.0;
+    const double expertOptimizerSecondsPerParameter = optimizerBytes / (expertShards * hbm);
     const double share = collectiveSmShare(e);
     DataParallelTimes out;
     // Stages of equal size reduce the same bytes: price each size once.
     double pricedParameters = -1.0, reduce = 0.0, gather = 0.0, buckets = 1.0;
     for (int i = 0; i < costs.p; ++i) {
         const double parameters = est.stages[i].parametersPerGpu;
+        const double experts = est.stages[i].routedExpertParameters / expertRanks;
+        const double dense = parameters - experts;
         if (parameters != pricedParameters) {
             pricedParameters = parameters;
             const double whole = double(static_cast<long long>(parameters / bucket));  // ceil without a libm call
             buckets = fw.overlapGradientReduce ? std::max(1.0, whole < parameters / bucket ? whole + 1.0 : whole) : 1.0;
+            const double denseBuckets = experts > 0 ? std::max(1.0, buckets * dense / parameters) : buckets;
+            const double expertBuckets = std::max(1.0, buckets * experts / parameters);
             const auto bucketed = [&](Collective kind, double bytesPerParameter) {
-                return bucketedSeconds(kind, parameters * bytesPerParameter, buckets, groups);
+                double seconds = bucketedSeconds(kind, dense * bytesPerParameter, denseBuckets, groups.dp, groups.fabric);
+                if (experts > 0)
+                    seconds += bucketedSeconds(kind, experts * bytesPerParameter, expertBuckets, groups.edp, groups.fabric);
+                return seconds;
             };
             reduce = gather = 0.0;
             switch (l.zeroStage) {
@@ -112,7 +124,7 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
             : reduce;
         out.gradientTail = std::max(out.gradientTail, tail);
         out.paramGather = std::max(out.paramGather, fw.overlapParamGather ? gather / buckets : gather);
-        double optimizer = optimizerSecondsPerParameter * parameters;
+        double optimizer = optimizerSecondsPerParameter * dense + expertOptimizerSecondsPerParameter * experts;
         if (fw.optimizer == OptimizerImplementation::PerTensor)
             optimizer += est.stages[i].layers * tensorsPerLayer * kPerTensorOptimizerKernelsPerTensor * e.kernelLaunchSeconds;
         out.optimizer = std::max(out.optimizer, optimizer);
@@ -228,6 +240,8 @@ PredictedComponents busyComponents(const Plan& plan, const StageEstimate& stage,
         c.tpCommunication += n * (L.forwardTp + L.backwardTp);
         c.cpCommunication += n * (L.forwardCp + L.backwardCp);
         c.zeroCommunication += n * (L.forwardZero + L.backwardZero);
+        c.epCommunication += n * (L.forwardAllToAll + L.backwardAllToAll);
+        c.expertImbalance += n * (L.forwardImbalance + L.backwardImbalance);
     });
     const auto addEnd = [&](const EndCosts& end) {
         c.forwardCompute += end.forwardMatmul;
@@ -241,7 +255,7 @@ PredictedComponents busyComponents(const Plan& plan, const StageEstimate& stage,
     if (stage.hasLmHead)
         addEnd(mc.lmHead);
     for (double* part : {&c.forwardCompute, &c.backwardCompute, &c.memoryBound, &c.recompute, &c.tpCommunication,
-                         &c.cpCommunication, &c.zeroCommunication, &c.kernelOverhead})
+                         &c.cpCommunication, &c.zeroCommunication, &c.epCommunication, &c.expertImbalance, &c.kernelOverhead})
         *part *= m;
     return c;
 }

@@ -51,6 +51,12 @@ struct FrameworkOptions {
     // How micro-batch gradients are accumulated (FrameworkSpec.h): fused into the weight-gradient
     // GEMMs, PyTorch autograd (with FSDP2's copies when sharded), or DeepSpeed's FP32 copy.
     GradientAccumulation gradientAccumulation = GradientAccumulation::Autograd;
+    // Mixture-of-experts layers (act only on a model with MoE layers): how tokens reach their
+    // experts, whether a rank's experts run as one grouped GEMM, and whether the all-to-all hides
+    // under another micro-batch's compute (DualPipe; Megatron-Core's 1F1B all-to-all overlap).
+    MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
+    bool moeGroupedGemm = true;
+    bool moeCommOverlap = false;
     // Gradient bucket size in parameters; 0 = Megatron-Core's default max(40e6, 1e6 x DP)
     // (DistributedDataParallelConfig.bucket_size).
     double bucketParameters = 0.0;
@@ -79,6 +85,10 @@ struct FrameworkSwitch {
     void (*setKnown)(const FrameworkSpec& resolved, FrameworkOptions& options);
     void (*setEnd)(FrameworkOptions& options, bool fast);
     std::string (*valueName)(const FrameworkOptions& options);  // "on", "fused", "3"
+    // Whether the switch can act on the plan (nullptr: always); one that cannot is neither known
+    // nor unknown (the MoE switches on a dense model).
+    bool (*actsOn)(const Plan& plan) = nullptr;
+    bool appliesTo(const Plan& plan) const { return !actsOn || actsOn(plan); }
 };
 const std::vector<FrameworkSwitch>& frameworkSwitches();
 
@@ -121,14 +131,23 @@ struct LayerTimes {
     double backwardFixed = 0;
     double recompute = 0;         // forward work repeated before the backward
     double weightGradMatmul = 0;  // the weight-gradient part of backwardMatmul (ZB-H1's W)
+    // MoE layers: the exposed expert-parallel dispatch and combine at a balanced load, and what the
+    // busiest rank spends beyond the balanced load (its experts' GEMMs and its share of the
+    // all-to-all): the step waits for that rank.
+    double forwardAllToAll = 0;
+    double backwardAllToAll = 0;
+    double forwardImbalance = 0;
+    double backwardImbalance = 0;
 
     double forward() const
     {
-        return forwardMatmul + forwardAttention + forwardMemory + forwardTp + forwardCp + forwardZero + forwardFixed;
+        return forwardMatmul + forwardAttention + forwardMemory + forwardTp + forwardCp + forwardZero + forwardFixed + forwardAllToAll
+            + forwardImbalance;
     }
     double backward() const
     {
-        return backwardMatmul + backwardAttention + backwardMemory + backwardTp + backwardCp + backwardZero + backwardFixed + recompute;
+        return backwardMatmul + backwardAttention + backwardMemory + backwardTp + backwardCp + backwardZero + backwardFixed + recompute
+            + backwardAllToAll + backwardImbalance;
     }
 };
 
@@ -142,6 +161,8 @@ struct PredictedComponents {
     double tpCommunication = 0;  // exposed tensor-parallel collectives
     double cpCommunication = 0;  // exposed context-parallel ring exchange
     double zeroCommunication = 0;  // exposed ZeRO-3 gathers, ZeRO-2/3 per-micro-batch reduce-scatters
+    double epCommunication = 0;  // exposed expert-parallel all-to-all (dispatch and combine), balanced load
+    double expertImbalance = 0;  // the busiest expert rank's extra GEMM and all-to-all time
     double ppSend = 0;           // stage-to-stage sends on the critical path
     double pipelineBubble = 0;   // the reference stage idle, waiting for other stages
     double dpCommunication = 0;  // exposed gradient-reduction tail and parameter all-gather
@@ -151,7 +172,8 @@ struct PredictedComponents {
     double total() const
     {
         return forwardCompute + backwardCompute + memoryBound + recompute + tpCommunication + cpCommunication
-            + zeroCommunication + ppSend + pipelineBubble + dpCommunication + optimizer + kernelOverhead;
+            + zeroCommunication + epCommunication + expertImbalance + ppSend + pipelineBubble + dpCommunication + optimizer
+            + kernelOverhead;
     }
 };
 

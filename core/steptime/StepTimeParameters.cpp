@@ -44,6 +44,13 @@ FrameworkSwitch flagSwitch(const char* label, const char* field)
         [](const FrameworkOptions& o) { return std::string(o.*Option ? "on" : "off"); }};
 }
 
+// A switch that acts only on a model with MoE layers.
+FrameworkSwitch moeSwitch(FrameworkSwitch sw)
+{
+    sw.actsOn = [](const Plan& plan) { return plan.model.hasMoeLayers(); };
+    return sw;
+}
+
 }  // namespace
 
 const std::vector<FrameworkSwitch>& frameworkSwitches()
@@ -75,6 +82,16 @@ const std::vector<FrameworkSwitch>& frameworkSwitches()
                 o.gradientAccumulation = fast ? GradientAccumulation::Fused : GradientAccumulation::Fp32Copy;
             },
             [](const FrameworkOptions& o) { return std::string(nameOf(kGradientAccumulationNames, o.gradientAccumulation)); }},
+        moeSwitch(flagSwitch<&FrameworkSpec::moeGroupedGemm, &FrameworkOptions::moeGroupedGemm, true>(
+            "Grouped expert GEMM", "framework.moe_grouped_gemm")),
+        moeSwitch(flagSwitch<&FrameworkSpec::moeCommOverlap, &FrameworkOptions::moeCommOverlap, true>(
+            "All-to-all overlap", "framework.moe_comm_overlap")),
+        moeSwitch({"MoE dispatcher", "framework.moe_dispatcher", [](const FrameworkSpec& s) { return s.moeDispatcher.has_value(); },
+            [](const FrameworkSpec& s, FrameworkOptions& o) { o.moeDispatcher = *s.moeDispatcher; },
+            // DeepEP sends a token across the network once per node (the faster); all-gather moves
+            // every token of the group to every rank (the slower, at any EP above a few ranks).
+            [](FrameworkOptions& o, bool fast) { o.moeDispatcher = fast ? MoeDispatcher::DeepEp : MoeDispatcher::AllGather; },
+            [](const FrameworkOptions& o) { return std::string(nameOf(kMoeDispatcherNames, o.moeDispatcher)); }}),
         {"Optimizer implementation", "framework.optimizer", [](const FrameworkSpec& s) { return s.optimizer.has_value(); },
             [](const FrameworkSpec& s, FrameworkOptions& o) { o.optimizer = *s.optimizer; },
             [](FrameworkOptions& o, bool fast) { o.optimizer = fast ? OptimizerImplementation::Fused : OptimizerImplementation::Foreach; },
@@ -91,7 +108,7 @@ FrameworkChoices frameworkChoicesFor(const Plan& plan)
     for (const FrameworkSwitch& sw : frameworkSwitches()) {
         if (sw.known(spec))
             sw.setKnown(spec, c.expected);
-        else
+        else if (sw.appliesTo(plan))
             ++c.unknownSwitches;
     }
     return c;

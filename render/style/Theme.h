@@ -129,6 +129,16 @@ inline QColor dpHidden()
 {
     return QColor(0xfc, 0xa5, 0xa5);
 }
+// Mixture-of-experts parts: the expert all-to-all (teal) and the busiest expert rank's extra
+// time (orange), apart from the TP and DP blues and reds.
+inline QColor epComm()
+{
+    return QColor(0x0d, 0x94, 0x88);
+}
+inline QColor expertImbalance()
+{
+    return QColor(0xea, 0x58, 0x0c);
+}
 inline QColor kernelOverhead()
 {
     return QColor(0x64, 0x74, 0x8b);

@@ -109,6 +109,28 @@ void TestPlanIO::badInput_data()
     QTest::newRow("wrong format") << "format=\"something.else\"" << "format" << "not a TrainPlan plan file";
     QTest::newRow("fragmentation over 0.9") << "training.fragmentation_fraction=0.95" << "training.fragmentation_fraction" << "at most 0.9";
     QTest::newRow("negative restart") << "reliability.restart_seconds=-1" << "reliability.restart_seconds" << "at least 0";
+    // Mixture-of-experts input (issue 24), on the example with eight experts of top-2.
+    const QString moe = R"(model.moe={"experts":8,"top_k":2,"expert_ffn_hidden_size":7168})";
+    QTest::newRow("top-k above experts") << moe + " model.moe.top_k=9" << "model.moe.top_k" << "only 8 routed experts";
+    QTest::newRow("zero experts") << moe + " model.moe.experts=0" << "model.moe.experts" << "at least 1";
+    QTest::newRow("experts missing") << R"(model.moe={"top_k":2,"expert_ffn_hidden_size":7168})" << "model.moe.experts" << "is missing";
+    QTest::newRow("EP not dividing experts") << moe + " layout.ep=3" << "layout.ep" << "must divide the 8 routed experts";
+    QTest::newRow("EP x ETP not dividing a stage") << moe + " layout.ep=8 layout.etp=3" << "layout.ep" << "must divide the ranks";
+    QTest::newRow("EP without experts") << "layout.ep=8" << "layout.ep" << "no experts";
+    QTest::newRow("dense layers above the layers") << moe + " model.moe.dense_layers=80" << "model.moe.dense_layers" << "at least one";
+    QTest::newRow("capacity factor below 1") << moe + " model.moe.capacity_factor=0.8" << "model.moe.capacity_factor" << "at least 1";
+    QTest::newRow("imbalance below 1") << moe + " model.moe.load_imbalance=0.5" << "model.moe.load_imbalance" << "at least 1";
+    QTest::newRow("imbalance not finite") << moe + " model.moe.load_imbalance=\"inf\"" << "model.moe.load_imbalance" << "must be a number";
+    QTest::newRow("MLA KV rank zero")
+        << R"(model.mla={"q_lora_rank":0,"kv_lora_rank":0,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128})"
+        << "model.mla.kv_lora_rank" << "at least 1";
+    QTest::newRow("MLA head size missing") << R"(model.mla={"q_lora_rank":0,"kv_lora_rank":512,"qk_rope_head_dim":64,"v_head_dim":128})"
+                                           << "model.mla.qk_nope_head_dim" << "is missing";
+    QTest::newRow("MoE kind without experts") << R"(model.layer_kinds=[{"layers":80,"moe":true}])" << "model.layer_kinds[0].moe"
+                                              << "no model.moe";
+    QTest::newRow("MTP negative") << "model.mtp_layers=-1" << "model.mtp_layers" << "at least 0";
+    QTest::newRow("dense width missing with dense layers") << moe + " model.moe.dense_layers=2 model.ffn_hidden_size=null"
+                                                           << "model.ffn_hidden_size" << "is missing";
 }
 
 void TestPlanIO::badInput()
@@ -429,8 +451,13 @@ void TestPlanIO::deletingAnyRowBreaksTheReaderAndTheWriter()
                  "framework.overlap_grad_reduce=true", "framework.overlap_param_gather=true", "framework.fused_kernels=true",
                  "framework.cuda_graphs=false", "framework.dropout=false", "framework.fp32_gradients=true", "framework.flash_attention=3",
                  "framework.optimizer=fused", "framework.gradient_accumulation=fused", "framework.selective_recompute=core-attention",
-                 "framework.zero3_gathering=submodule",
-                 R"(model.layer_kinds=[{"name":"first","layers":40},{"layers":40,"ffn_hidden_size":14336}])"})
+                 "framework.zero3_gathering=submodule", "framework.moe_dispatcher=deepep", "framework.moe_grouped_gemm=true",
+                 "framework.moe_comm_overlap=false",
+                 R"(model.moe={"experts":8,"top_k":2,"expert_ffn_hidden_size":7168,"shared_experts":1,"shared_expert_ffn_hidden_size":4096,)"
+                 R"("dense_layers":0,"router_bias":true,"capacity_factor":1.25,"load_imbalance":1.2})",
+                 R"(model.mla={"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128})",
+                 "model.mtp_layers=1", "layout.ep=8", "layout.etp=2",
+                 R"(model.layer_kinds=[{"name":"first","layers":40},{"layers":40,"ffn_hidden_size":14336,"moe":true}])"})
             overrides.push_back(o);
         return planWith("70b-2048-h100.json", overrides);
     };

@@ -43,7 +43,8 @@ namespace {
 constexpr double kBand = trainplan::kRealityMedianGate;
 
 constexpr RealityMetric kMetrics[] = {
-    RealityMetric::HardwareTflopsPerGpu, RealityMetric::Mfu, RealityMetric::IterationSeconds, RealityMetric::LayerMilliseconds};
+    RealityMetric::HardwareTflopsPerGpu, RealityMetric::Mfu, RealityMetric::IterationSeconds, RealityMetric::LayerMilliseconds,
+    RealityMetric::TokensPerSecondPerGpu};
 
 QColor metricColor(RealityMetric m)
 {
@@ -58,6 +59,8 @@ QColor metricColor(RealityMetric m)
         return theme::activations();
     case RealityMetric::PeakMemoryGib:
         return theme::weights();
+    case RealityMetric::TokensPerSecondPerGpu:
+        return theme::epComm();
     }
     return Qt::black;
 }
@@ -75,6 +78,8 @@ QScatterSeries::MarkerShape metricShape(RealityMetric m)
         return QScatterSeries::MarkerShapeRotatedRectangle;
     case RealityMetric::PeakMemoryGib:
         return QScatterSeries::MarkerShapeStar;
+    case RealityMetric::TokensPerSecondPerGpu:
+        return QScatterSeries::MarkerShapePentagon;
     }
     return QScatterSeries::MarkerShapeCircle;
 }
@@ -92,6 +97,8 @@ QString shortName(RealityMetric m)
         return QObject::tr("Layer ms");
     case RealityMetric::PeakMemoryGib:
         return QObject::tr("Peak GiB");
+    case RealityMetric::TokensPerSecondPerGpu:
+        return QObject::tr("Tokens/s");
     }
     return {};
 }
@@ -114,6 +121,8 @@ QString axisLabel(RealityMetric metric)
         return QObject::tr("one layer, ms");
     case RealityMetric::PeakMemoryGib:
         return QObject::tr("peak memory, GiB");
+    case RealityMetric::TokensPerSecondPerGpu:
+        return QObject::tr("tokens/s per GPU");
     }
     return {};
 }
@@ -278,6 +287,8 @@ QString valueText(RealityMetric m, double v)
         return QStringLiteral("%1 ms").arg(v, 0, 'f', 1);
     case RealityMetric::PeakMemoryGib:
         return QStringLiteral("%1 GiB").arg(v, 0, 'f', 1);
+    case RealityMetric::TokensPerSecondPerGpu:
+        return QStringLiteral("%1 tok/s").arg(v, 0, 'f', 0);
     }
     return {};
 }
@@ -469,6 +480,8 @@ bool RealityCheckView::load(const QString& path, const QString& calibrationPath)
             cases = trainplan::realityCases(published);
             if (!calibrationPath.isEmpty()) {
                 for (auto& c : trainplan::calibrationCases(calibration))
+                    cases.push_back(std::move(c));
+                for (auto& c : trainplan::calibrationMoeCases(calibration))
                     cases.push_back(std::move(c));
                 summary_ = trainplan::realityCheck(published, calibration);
             } else {
