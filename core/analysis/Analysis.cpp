@@ -7,6 +7,7 @@
 #include "core/analysis/PlanUnknowns.h"
 #include "core/analysis/ScheduleComparison.h"
 #include "core/analysis/Sensitivity.h"
+#include "core/estimate/ActivationModel.h"
 
 namespace trainplan {
 
@@ -121,8 +122,9 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
     // setPredictedRange() combines them.
     const FrameworkChoices choices = frameworkChoicesFor(settled);
     const unsigned layoutUnknowns = actingLayoutUnknowns(settled);
+    const bool imbalanceUnknown = loadImbalanceUnknown(settled.model);
     effects_.clear();
-    if (choices.unknownSwitches > 0 || layoutUnknowns != 0) {
+    if (choices.unknownSwitches > 0 || layoutUnknowns != 0 || imbalanceUnknown) {
         for (const UnknownInput& unknown : unknownInputs(settled)) {
             UnknownEffect& effect = effects_.emplace_back();
             effect.field = unknown.field;
@@ -138,7 +140,7 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
                 variantPlan_.layout.unknownFields = 0;  // as set here, not settled again
                 unknown.apply(fast == 1, variantPlan_, variant.framework);
                 variantPlan_.layout.unknownFields = settled.layout.unknownFields;
-                if (!(variantPlan_.layout == settled.layout)) {
+                if (!(variantPlan_.layout == settled.layout) || !(variantPlan_.model == settled.model)) {
                     estimateInto(variantPlan_, variantEstimate_);
                     stepTime_.predict(variantPlan_, variantEstimate_, variant, variantStep_);
                 } else {
@@ -156,7 +158,7 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
             effect.fasterFactor = std::min(factors[1], 1.0);
         }
     }
-    setPredictedRange(settled, out.estimate, effects_, choices.unknownSwitches, layoutUnknowns, out.predicted);
+    setPredictedRange(settled, out.estimate, effects_, choices.unknownSwitches, layoutUnknowns, imbalanceUnknown, out.predicted);
     out.memoryRange = memoryRange(settled, out.estimate, memoryVariant_);
     estimateInto(withPredictedMfu(settled, out.predicted), out.atPredictedMfu);
     // A range straddling what is usable is a red flag of its own, so no view shows the range over

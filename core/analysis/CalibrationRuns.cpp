@@ -151,7 +151,16 @@ RealityCase moeCase(const json& c)
     const std::string family = c.at("family").get<std::string>();
     if (family.find("FSDP2") != std::string::npos) {
         plan.framework.profile = "pytorch-fsdp2";
+        // "TE + DeepEP" (the source's kernels): TransformerEngine's fused kernels and grouped GEMMs.
+        plan.framework.fusedKernels = true;
         plan.framework.moeGroupedGemm = true;
+    }
+    if (family.find("DeepSeek-V3") != std::string::npos) {
+        // The technical report's own all-to-all (Sec. 3.2.2): each token crosses InfiniBand once
+        // per node and is forwarded over NVLink, FP8 dispatch, at most 4 nodes per token (the
+        // data's routing note), DeepEP's design.
+        plan.framework.moeDispatcher = MoeDispatcher::DeepEp;
+        plan.model.moe->maxNodesPerToken = 4;
     }
     if (c.contains("framework")) {
         const json& f = c.at("framework");

@@ -24,8 +24,10 @@ std::string memoryFitSentence(const MemoryRange& r)
     for (const LayoutUnknownField& u : layoutUnknownFields())
         if (r.unknownLayoutFields & u.bit)
             fields += (fields.empty() ? "" : ", ") + std::string(u.path);
+    if (r.unknownLoadImbalance)
+        fields += (fields.empty() ? "" : ", ") + std::string("model.moe.load_imbalance");
     if (!fields.empty())
-        out += "Giving the unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields) + " (" + fields + ") narrows it; ";
+        out += "Giving the unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance) + " (" + fields + ") narrows it; ";
     out += fields.empty() ? "The" : "the";
     out += " memory model's own error (up to " + formatPercent(r.modelErrorAbove, 0)
         + " above at the high end, no fragmentation allowance at the low end) is settled only by a measured peak of one step.";

@@ -4,6 +4,7 @@
 
 #include "core/base/Format.h"
 #include "core/estimate/Estimate.h"
+#include "core/estimate/ActivationModel.h"
 #include "core/estimate/PipelineModel.h"
 #include "core/plan/EnumNames.h"
 
@@ -21,11 +22,13 @@ bool fitsWith(const Plan& plan, Recompute recompute, int recomputeLayers = 0)
 
 }  // namespace
 
-std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields)
+std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields, bool loadImbalance)
 {
     std::vector<std::string> parts;
     if (frameworkSwitches > 0)
         parts.push_back(countOf(frameworkSwitches, "framework switch", "framework switches"));
+    if (loadImbalance)
+        parts.emplace_back("the expert load imbalance");
     for (const LayoutUnknownField& u : layoutUnknownFields())
         if (layoutFields & u.bit)
             parts.emplace_back(u.phrase);
@@ -109,6 +112,10 @@ std::vector<UnknownInput> unknownInputs(const Plan& plan)
         out.push_back({sw.label, sw.field, sw.valueName(slow), sw.valueName(expected), sw.valueName(fast),
                        [setEnd](bool toFast, Plan&, FrameworkOptions& o) { setEnd(o, toFast); }});
     }
+    if (loadImbalanceUnknown(plan.model))
+        out.push_back({"Expert load imbalance", "model.moe.load_imbalance", formatNumber(kWorstLoadImbalance),
+                       formatNumber(kExpectedLoadImbalance), formatNumber(kBestLoadImbalance),
+                       [](bool toFast, Plan& p, FrameworkOptions&) { p.model.moe->loadImbalance = toFast ? kBestLoadImbalance : kWorstLoadImbalance; }});
 
     const unsigned bits = actingLayoutUnknowns(plan);
     if (bits == 0)

@@ -25,15 +25,16 @@ struct UnknownInput {
     std::function<void(bool fast, Plan&, FrameworkOptions&)> apply;
 };
 
-// Every unknown of the plan that can move its step, in a fixed order (framework switches, then the
-// layout unknowns in table order). Layout fields that cannot act are left out: sequence
+// Every unknown of the plan that can move its step, in a fixed order (framework switches, the
+// expert load imbalance, then the layout unknowns in table order). Layout fields that cannot act are left out: sequence
 // parallelism with TP 1, the schedule with one pipeline stage.
 std::vector<UnknownInput> unknownInputs(const Plan& plan);
 
 
 // "2 framework switches, recompute and the pipeline schedule": what a range or a tooltip names as
 // unknown ("no unknown inputs" when there is none).
-std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields);
+std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields, bool loadImbalance = false);
+
 
 // The plan with an unknown recompute settled: its own setting when it fits, else the lightest that
 // makes every stage fit: selective, then full recompute of the fewest layers per stage

@@ -139,6 +139,11 @@ double expertLoad(const ModelSpec& model)
     return model.moe->loadImbalance.value_or(kExpectedLoadImbalance);
 }
 
+bool loadImbalanceUnknown(const ModelSpec& model)
+{
+    return model.moe && !model.moe->loadImbalance && !model.moe->capacityFactor && model.hasMoeLayers();
+}
+
 double kindActivationBytesDelta(const Plan& plan, const LayerKind& kind, double load)
 {
     const auto& m = plan.model;

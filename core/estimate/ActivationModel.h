@@ -39,6 +39,11 @@ double kindActivationBytesDelta(const Plan& plan, const LayerKind& kind, double 
 // plan for: the capacity factor when tokens are padded to capacity, else model.moe.load_imbalance,
 // else kExpectedLoadImbalance.
 double expertLoad(const ModelSpec& model);
+// Whether the model has MoE layers whose load imbalance the plan leaves unknown (no
+// model.moe.load_imbalance, tokens not padded to a capacity): the analysis then expects
+// kExpectedLoadImbalance and the ranges of the step and of memory take kBestLoadImbalance and
+// kWorstLoadImbalance (MixtureOfExperts.h).
+bool loadImbalanceUnknown(const ModelSpec& model);
 
 // Whether the attention kernel is FlashAttention: framework.flash_attention (or its profile) is
 // not "none"; an unknown one is expected to be (kUnknownFlashAttentionExpected).

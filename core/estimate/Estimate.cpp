@@ -168,7 +168,7 @@ void estimateStages(const Plan& plan, Estimate& est)
     const double margin = plan.training.memoryMarginFraction * capacity;
     est.ncclCommunicators = reserve.communicators;
     est.ncclBytesPerCommunicator = reserve.perCommunicator;
-    const double gathered = shardingBuffers(plan, est.parameters.largestLayer() / l.tp).bytes();
+    const double gathered = shardingBuffers(plan, est.parameters.largestLayerPerGpu(l)).bytes();
     const bool gradientsOnlyBackward = gradientsOnlyInBackward(plan, est.pipeline.microbatches);
 
     // Kinds that store more (or less) than the dense layer per micro-batch: MoE and MLA layers.

@@ -40,6 +40,9 @@ struct ParameterCounts {
 
     // The largest layer of any kind: what ZeRO-3 gathers at once (ActivationModel.h).
     double largestLayer() const;
+    // The same on one GPU of the layout: TP's share of the layer, and of its routed experts the
+    // EP x ETP share (ShardingBuffers.h).
+    double largestLayerPerGpu(const LayoutSpec& layout) const;
 };
 
 struct MemoryBreakdown {

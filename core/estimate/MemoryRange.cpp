@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/estimate/ActivationModel.h"
 #include "core/estimate/LayoutUnknowns.h"
 
 namespace trainplan {
@@ -19,9 +20,10 @@ MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, Pl
     const FrameworkSpec known = resolvedFramework(plan.framework);
     r.unknownSwitches = !known.dropout + !known.fp32Gradients;
     r.unknownLayoutFields = actingLayoutUnknowns(plan);
+    r.unknownLoadImbalance = loadImbalanceUnknown(plan.model);
     const LayoutUnknownEnds ends = r.unknownLayoutFields ? layoutUnknownEnds(plan) : LayoutUnknownEnds{};
     double lightest = est.perGpu.total, lightestFragmentation = est.perGpu.fragmentation, heaviest = est.perGpu.total;
-    if (r.unknownSwitches > 0 || r.unknownLayoutFields != 0) {
+    if (r.unknownSwitches > 0 || r.unknownLayoutFields != 0 || r.unknownLoadImbalance) {
         // Each switch moves memory one way: dropout stores two mask bytes of Korthikanti's 34,
         // FP32 accumulators double 16-bit gradients (ActivationModel.cpp). Each layout unknown
         // stores less at one end of its range (LayoutUnknownFields.h, lighterWhenFaster): full
@@ -33,6 +35,9 @@ MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, Pl
                 variant.framework.dropout = heavy;
             if (!known.fp32Gradients)
                 variant.framework.fp32Gradients = heavy;
+            // The busiest expert rank's routed tokens set its expert activations (ActivationModel.h).
+            if (r.unknownLoadImbalance)
+                variant.model.moe->loadImbalance = heavy ? kWorstLoadImbalance : kBestLoadImbalance;
             variant.layout = plan.layout;  // the value the analysis expects: each end starts there
             for (const LayoutUnknownField& u : layoutUnknownFields())
                 if (r.unknownLayoutFields & u.bit)

@@ -12,6 +12,7 @@ struct MemoryRange {
     double highBytes = 0;   // unknown switches at their heavier values, plus the model's error
     int unknownSwitches = 0;  // dropout masks stored?, FP32 gradient accumulators?
     unsigned unknownLayoutFields = 0;  // LayoutUnknown bits that change what is stored
+    bool unknownLoadImbalance = false; // MoE: the busiest expert rank's tokens (ActivationModel.h, loadImbalanceUnknown)
     double modelErrorAbove = 0;  // measured peaks up to this fraction above the prediction
     double usableBytes = 0;      // capacity less the margin (usableMemoryBytes())
     MemoryFit fit = MemoryFit::Fits;  // the range against usableBytes (MemoryFit.h)

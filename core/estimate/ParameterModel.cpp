@@ -114,6 +114,14 @@ double ParameterCounts::largestLayer() const
     return most;
 }
 
+double ParameterCounts::largestLayerPerGpu(const LayoutSpec& layout) const
+{
+    double most = 0.0;
+    for (const LayerParameters& k : kinds)
+        most = std::max(most, (k.total - k.routedExperts) / layout.tp + k.routedExperts / (double(layout.ep) * layout.etp));
+    return most;
+}
+
 // Megatron-LM places the embedding on the first stage and the final norm and output
 // layer on the last (Narayanan et al. 2021, Sec. 2.2). With tied embeddings and p > 1 the
 // last stage keeps its own copy of the word embedding for the output layer, which is

@@ -14,8 +14,14 @@ double largestSubmoduleParametersPerGpu(const Plan& plan)
     double largest = std::max({double(m.vocabSize) * h, h * (attention + 2.0 * m.kvHeads * m.headDim), attention * h});
     for (int k = 0; k < m.kindCount(); ++k) {
         const LayerKind kind = m.kind(k);
-        const double f = kind.ffnHiddenSize;
+        // An MoE layer's dense FFN is its shared experts together; each routed expert is a
+        // submodule of its own, split over ETP rather than TP.
+        const double f = kind.moe && m.moe ? double(m.moe->sharedExperts) * m.moe->sharedWidth() : kind.ffnHiddenSize;
         largest = std::max({largest, h * f * (kind.ffnKind == FfnKind::SwiGlu ? 2.0 : 1.0), f * h});
+        if (kind.moe && m.moe) {
+            const double fe = double(m.moe->expertFfnHiddenSize) * (kind.ffnKind == FfnKind::SwiGlu ? 2.0 : 1.0);
+            largest = std::max(largest, h * fe * t / plan.layout.etp);
+        }
     }
     return largest / t;
 }

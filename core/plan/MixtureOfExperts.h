@@ -18,6 +18,7 @@ struct MoeSpec {
     int sharedExpertFfnHiddenSize = 0;  // one shared expert's FFN width (0: the routed width)
     int denseLayers = 0;                // the first k layers keep a dense FFN of the model's width
     bool routerBias = false;            // a per-expert bias in the gate (DeepSeek-V3's e_score_correction_bias)
+    int maxNodesPerToken = 0;           // node-limited routing: a token's experts on at most this many nodes (0: no limit)
     std::optional<double> capacityFactor;  // absent: dropless
     std::optional<double> loadImbalance;   // max/mean tokens per expert-parallel rank; absent: unknown
 

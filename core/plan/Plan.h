@@ -250,6 +250,19 @@ struct LayoutSpec {
     bool operator==(const LayoutSpec&) const = default;
 };
 
+// A layout's sizes as captions show them: "TP 8 × PP 4 × DP 64 × CP 1", then EP and ETP when
+// the layout has experts split ("... × EP 64"); the expert dimensions fold the others' ranks
+// (LayoutSpec::ep), so they follow them.
+inline std::string layoutSizesText(const LayoutSpec& layout, std::string_view separator = " × ")
+{
+    std::string out = parallelSizesText(layout, separator);
+    if (layout.ep > 1 || layout.etp > 1)
+        out += std::string(separator) + "EP " + std::to_string(layout.ep);
+    if (layout.etp > 1)
+        out += std::string(separator) + "ETP " + std::to_string(layout.etp);
+    return out;
+}
+
 struct ReliabilitySpec {
     // Time the training loop is blocked per checkpoint, seconds (the Young/Daly delta).
     // If absent, it is checkpoint bytes per GPU / write bandwidth.

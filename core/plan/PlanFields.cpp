@@ -148,6 +148,9 @@ std::vector<PlanField> makeFields()
             .range(0, 10'000).byDefault("0").title("Dense layers first"),
         Builder("model.moe.router_bias", T::Boolean, "the router has a bias per expert (DeepSeek-V3's load-balancing bias)")
             .byDefault("false").title("Router bias"),
+        Builder("model.moe.max_nodes_per_token", T::Integer, "node-limited routing: a token's experts lie on at most this many "
+                "nodes (DeepSeek-V3: 4)")
+            .range(1, 1'000'000).note("absent: no limit").title("Nodes per token"),
         Builder("model.moe.capacity_factor", T::Number, "expert capacity as a multiple of the balanced load; tokens over it are "
                 "dropped")
             .range(1, 1000).note("absent or null: dropless").title("Capacity factor"),

@@ -357,6 +357,7 @@ void readMoe(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
     const PlanField& sharedWidthField = F("model.moe.shared_expert_ffn_hidden_size");
     const PlanField& denseField = F("model.moe.dense_layers");
     const PlanField& biasField = F("model.moe.router_bias");
+    const PlanField& nodesField = F("model.moe.max_nodes_per_token");
     const PlanField& capacityField = F("model.moe.capacity_factor");
     const PlanField& imbalanceField = F("model.moe.load_imbalance");
     if (!s.present()) {
@@ -371,6 +372,7 @@ void readMoe(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
     e.sharedExpertFfnHiddenSize = int(s.integerOr(sharedWidthField, 0));
     e.denseLayers = int(s.integerOrDefault(denseField));
     e.routerBias = s.boolean(biasField);
+    e.maxNodesPerToken = int(s.integerOr(nodesField, 0));
     if (const auto cf = s.number(capacityField))
         e.capacityFactor = *cf;
     if (const auto imbalance = s.number(imbalanceField))

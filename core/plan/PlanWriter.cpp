@@ -108,6 +108,8 @@ void writeBeyondDense(DocumentWriter& w, const ModelSpec& m)
             w.set("model.moe.shared_expert_ffn_hidden_size", e.sharedExpertFfnHiddenSize);
         w.set("model.moe.dense_layers", e.denseLayers);
         w.set("model.moe.router_bias", e.routerBias);
+        if (e.maxNodesPerToken > 0)
+            w.set("model.moe.max_nodes_per_token", e.maxNodesPerToken);
         if (e.capacityFactor)
             w.set("model.moe.capacity_factor", *e.capacityFactor);
         if (e.loadImbalance)

@@ -26,8 +26,12 @@ std::vector<ModelPreset> loadModels()
     for (auto entry : doc.at("models")) {
         ModelPreset p;
         p.nominalParameters = entry.value("nominal_parameters", 0.0);
+        p.nominalActiveParameters = entry.value("nominal_active_parameters", 0.0);
+        p.nominalActiveExcludesEmbedding = entry.value("nominal_active_excludes_embedding", false);
+        entry.erase("nominal_active_excludes_embedding");
         p.source = entry.value("source", "");
         entry.erase("nominal_parameters");
+        entry.erase("nominal_active_parameters");
         entry.erase("source");
         p.model = modelSpecFromJson(entry);
         out.push_back(std::move(p));

@@ -11,7 +11,9 @@ namespace trainplan {
 
 struct ModelPreset {
     ModelSpec model;               // model.name is the preset's name
-    double nominalParameters = 0;  // as the model's authors publish it
+    double nominalParameters = 0;  // as the model's authors publish it (MTP modules left out, as they publish)
+    double nominalActiveParameters = 0;  // parameters a token touches as published; 0 for a dense model
+    bool nominalActiveExcludesEmbedding = false;  // the publisher leaves the embedding lookup out of "active" (gpt-oss)
     std::string source;
 };
 

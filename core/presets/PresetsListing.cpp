@@ -28,6 +28,15 @@ json presetsToJson()
                           {"vocab_size", m.vocabSize},
                           {"sequence_length", m.sequenceLength},
                           {"source", p.source}});
+        if (m.moe)
+            models.back().update({{"nominal_active_parameters", p.nominalActiveParameters},
+                                  {"moe", {{"experts", m.moe->experts}, {"top_k", m.moe->topK},
+                                           {"expert_ffn_hidden_size", m.moe->expertFfnHiddenSize},
+                                           {"shared_experts", m.moe->sharedExperts}, {"dense_layers", m.moe->denseLayers}}}});
+        if (m.mla)
+            models.back()["mla"] = {{"q_lora_rank", m.mla->qLoraRank}, {"kv_lora_rank", m.mla->kvLoraRank}};
+        if (m.mtpLayers > 0)
+            models.back()["mtp_layers"] = m.mtpLayers;
     }
     json accelerators = json::array();
     for (const auto& a : acceleratorPresets()) {
@@ -55,7 +64,11 @@ std::string presetsToText()
         const ModelSpec& m = p.model;
         out << "  " << std::left << std::setw(26) << m.name << std::setw(16) << formatCount(p.nominalParameters)
             << countOf(m.layers, "layer") << ", h " << formatInteger(m.hiddenSize) << ", " << countOf(m.attentionHeads, "head") << " ("
-            << formatInteger(m.kvHeads) << " KV), s " << formatInteger(m.sequenceLength) << "\n"
+            << formatInteger(m.kvHeads) << " KV), s " << formatInteger(m.sequenceLength)
+            << (m.moe ? ", " + std::to_string(m.moe->experts) + " experts top-" + std::to_string(m.moe->topK) + ", "
+                            + formatCount(p.nominalActiveParameters) + " active"
+                      : std::string())
+            << "\n"
             << "      source: " << p.source << "\n";
     }
     out << "\nAccelerators (--gpu NAME)\n";

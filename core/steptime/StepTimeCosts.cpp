@@ -334,11 +334,16 @@ double denseFfnWidth(const ModelSpec& model, const LayerKind& kind)
 // DeepEP's dispatch across nodes (DeepSeek-V3 technical report, Sec. 3.2.2; DeepEP's normal
 // kernels): a token goes over the network once to each other node holding one of its experts,
 // then fans out over NVLink inside that node. With its k experts spread evenly over the EP group's
-// N nodes, a token reaches N (1 - (1 - 1/N)^k) of them, all but its own by the network.
-double deepEpSeconds(double tokens, double bytesPerToken, int topK, const GroupPlacement& ep, const Fabric& f)
+// N nodes, a token reaches N (1 - (1 - 1/N)^k) of them, at most M with node-limited routing
+// (model.moe.max_nodes_per_token; DeepSeek-V3 routes each token to at most 4 nodes), all but its
+// own by the network.
+double deepEpSeconds(double tokens, double bytesPerToken, const MoeSpec& moe, const GroupPlacement& ep, const Fabric& f)
 {
     const double nodes = ep.nodes;
-    const double nodesReached = nodes * (1.0 - std::pow(1.0 - 1.0 / nodes, topK));
+    double nodesReached = nodes * (1.0 - std::pow(1.0 - 1.0 / nodes, moe.topK));
+    if (moe.maxNodesPerToken > 0)
+        nodesReached = std::min(nodesReached, double(moe.maxNodesPerToken));
+    const int topK = moe.topK;
     const double remoteShare = nodes > 1 ? (nodes - 1.0) / nodes : 0.0;
     const double network = tokens * bytesPerToken * nodesReached * remoteShare;
     const double nvlink = tokens * bytesPerToken * topK * double(ep.perNode - 1) / std::max(1, ep.ranks);
@@ -360,7 +365,7 @@ double expertExchangeSeconds(const CostInputs& in, MoeDispatcher dispatcher, dou
         // Every rank gathers the group's tokens and keeps its experts' (Megatron's allgather
         // dispatcher); the combine reduce-scatters them back. Load does not change the volume.
         return collectiveSeconds(Collective::AllGather, tokens * perToken * g.ep.ranks, g.ep, g.fabric);
-    case MoeDispatcher::DeepEp: return deepEpSeconds(tokens * load, perToken, e.topK, g.ep, g.fabric);
+    case MoeDispatcher::DeepEp: return deepEpSeconds(tokens * load, perToken, e, g.ep, g.fabric);
     case MoeDispatcher::AllToAll: break;
     }
     return collectiveSeconds(Collective::AllToAll, tokens * e.topK * perToken * load, g.ep, g.fabric);

@@ -21,6 +21,8 @@ nlohmann::json layerToJson(const LayerTimes& L)
         {"backward_cp", L.backwardCp},         {"backward_zero", L.backwardZero},
         {"forward_fixed", L.forwardFixed},     {"backward_fixed", L.backwardFixed},
         {"recompute", L.recompute},
+        {"forward_all_to_all", L.forwardAllToAll}, {"backward_all_to_all", L.backwardAllToAll},
+        {"forward_imbalance", L.forwardImbalance}, {"backward_imbalance", L.backwardImbalance},
     };
 }
 
@@ -44,6 +46,7 @@ nlohmann::json predictedToJson(const PredictedStep& p, const ModelSpec& model)
         {"zero_communication", c.zeroCommunication}, {"pp_send", c.ppSend},
         {"pipeline_bubble", c.pipelineBubble},   {"dp_communication", c.dpCommunication},
         {"optimizer", c.optimizer},              {"kernel_overhead", c.kernelOverhead},
+        {"ep_communication", c.epCommunication}, {"expert_imbalance", c.expertImbalance},
     };
     const auto figures = [](const PredictedFigures& f) {
         return json{{"step_seconds", f.stepSeconds},
@@ -62,7 +65,7 @@ nlohmann::json predictedToJson(const PredictedStep& p, const ModelSpec& model)
         {"unknowns_fast_step_seconds", p.stepSeconds * std::exp(-p.range.unknownsLogFaster)},
         {"unknowns_slow_step_seconds", p.stepSeconds * std::exp(p.range.unknownsLogSlower)}, {"unknowns", unknownEffects},
         {"unknown_framework_switches", p.range.unknownSwitches}, {"unknown_layout_fields", layoutUnknownPaths(p.range.unknownLayoutFields)},
-        {"unknown_inputs", p.range.unknownInputs()}};
+        {"unknown_load_imbalance", p.range.unknownLoadImbalance}, {"unknown_inputs", p.range.unknownInputs()}};
     out["model_flops_per_step"] = p.modelFlopsPerStep;
     out["hardware_flops_per_step"] = p.hardwareFlopsPerStep;
     out["total_seconds"] = p.totalSeconds;

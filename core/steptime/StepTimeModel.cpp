@@ -363,7 +363,7 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     out.days = out.totalSeconds / units::secondsPerDay;
     out.gpuHours = out.totalSeconds / units::secondsPerHour * gpus;
     static const std::vector<UnknownEffect> kNothingUnknown;
-    setPredictedRange(plan, est, kNothingUnknown, 0, 0u, out);
+    setPredictedRange(plan, est, kNothingUnknown, 0, 0u, false, out);
 }
 
 ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options)

@@ -215,7 +215,8 @@ struct PredictedRange {
     double unknownsLogFaster = 0;   // sqrt(sum of ln(fasterFactor)^2), as a magnitude: fast side
     int unknownSwitches = 0;       // framework switches neither the plan nor its profile sets
     unsigned unknownLayoutFields = 0;  // LayoutUnknown bits that act on the plan
-    int unknownInputs() const;     // both together
+    bool unknownLoadImbalance = false;  // MoE: model.moe.load_imbalance left out
+    int unknownInputs() const;     // all of them together
 };
 
 struct PredictedStep {
@@ -260,7 +261,7 @@ double combinedLogExtent(double unknowns, double modelError);
 // the model-error band: the step spans predicted x e^-sqrt(Ff^2 + lo^2) to predicted x
 // e^sqrt(Fs^2 + hi^2), Fs and Ff the root-sum-square of the effects' logs on each side.
 void setPredictedRange(const Plan& plan, const Estimate& est, const std::vector<UnknownEffect>& effects, int unknownSwitches,
-                       unsigned unknownLayoutFields, PredictedStep& predicted);
+    unsigned unknownLayoutFields, bool unknownLoadImbalance, PredictedStep& p);
 
 // Pure: same plan in, same numbers out; never throws. est must be estimate(plan). A pipeline the
 // simulator cannot run (pipelineProblem(): interleaving with m % p != 0, too many micro-batches)

@@ -58,7 +58,7 @@ const StepErrorBand& stepErrorBand()
 
 int PredictedRange::unknownInputs() const
 {
-    return unknownSwitches + std::popcount(unknownLayoutFields);
+    return unknownSwitches + std::popcount(unknownLayoutFields) + int(unknownLoadImbalance);
 }
 
 double combinedLogExtent(double unknowns, double modelError)
@@ -67,7 +67,7 @@ double combinedLogExtent(double unknowns, double modelError)
 }
 
 void setPredictedRange(const Plan& plan, const Estimate& est, const std::vector<UnknownEffect>& effects, int unknownSwitches,
-    unsigned unknownLayoutFields, PredictedStep& p)
+    unsigned unknownLayoutFields, bool unknownLoadImbalance, PredictedStep& p)
 {
     PredictedRange& r = p.range;
     // The band always holds the prediction itself (a quantile on the wrong side of zero would
@@ -78,6 +78,7 @@ void setPredictedRange(const Plan& plan, const Estimate& est, const std::vector<
     r.coverage = kStepErrorBand.coverage;
     r.unknownSwitches = unknownSwitches;
     r.unknownLayoutFields = unknownLayoutFields;
+    r.unknownLoadImbalance = unknownLoadImbalance;
     // Each unknown as an independent spread on the log scale: an input on its own can move the
     // step by its full effect, so one dominant unknown keeps its whole swing; several act as
     // independent choices of one stack, not as ten certainties that all go the same way. A

@@ -363,7 +363,7 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     s.compare(s.last(), A, "≈ 11.5 GB");
     const auto& mem = st.memory;
     if (l.zeroStage >= 3) {
-        const ShardingBuffers b = shardingBuffers(plan, e.parameters.largestLayer() / l.tp);
+        const ShardingBuffers b = shardingBuffers(plan, e.parameters.largestLayerPerGpu(l));
         const bool block = b.gathering == Zero3Gathering::Block;
         const std::string weightBytes = num(stateBytesPerParameter(plan.training.precision).weights) + " B";
         const std::string gradientBytes = num(gradientBytesPerParameter(plan)) + " B";
@@ -674,7 +674,7 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
             + " conformal band of its leave-one-family-out residuals)",
         "slow side √(" + num(r.unknownsLogSlower) + "² + " + num(bandHigh) + "²), fast side √(" + num(r.unknownsLogFaster) + "² + "
             + num(bandLow) + "²); step " + formatSeconds(r.high.stepSeconds) + " to " + formatSeconds(r.low.stepSeconds) + "; "
-            + (r.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)
+            + (r.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance)
                                      : std::string("nothing unknown")),
         r.low.mfu, "", formatPercent(r.low.mfu) + " to " + formatPercent(r.high.mfu),
         "split conformal (Lei et al. 2018) over leave-one-family-out residuals, resources/reference (tst_realitycheck); "
@@ -844,8 +844,8 @@ std::vector<DerivationSection> derive(const Analysis& analysis)
         const MemoryRange& r = analysis.memoryRange;
         section.steps.push_back(DerivationStep{"memory.range", "Memory range of the fullest GPU",
             "lightest variant − fragmentation allowance … heaviest variant × (1 + model error)",
-            (r.unknownSwitches > 0 || r.unknownLayoutFields != 0
-                    ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)
+            (r.unknownSwitches > 0 || r.unknownLayoutFields != 0 || r.unknownLoadImbalance
+                    ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance)
                     : std::string("nothing unknown"))
                 + "; model error +" + formatPercent(r.modelErrorAbove, 0),
             r.highBytes, "bytes", formatBytes(r.lowBytes) + " to " + formatBytes(r.highBytes),

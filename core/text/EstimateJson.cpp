@@ -77,8 +77,10 @@ json estimateToJson(const Analysis& analysis)
     const ModelSpec& model = plan.model;
     out["parameters"] = {
         {"total", p.total}, {"embedding", p.embedding}, {"lm_head", p.lmHead}, {"layers", p.layers},
-        {"final_norm", p.finalNorm}, {"per_gpu_mean", e.parametersPerGpuMean},
+        {"final_norm", p.finalNorm}, {"per_gpu_mean", e.parametersPerGpuMean}, {"active", p.active},
     };
+    if (p.mtp > 0)
+        out["parameters"]["mtp"] = p.mtp;
     // Every layer kind's one layer; a model of one kind also gives them flat, as before kinds.
     json kinds = json::array();
     for (size_t k = 0; k < p.kinds.size() && int(k) < model.kindCount(); ++k) {
@@ -86,7 +88,8 @@ json estimateToJson(const Analysis& analysis)
         const LayerParameters& lp = p.kinds[k];
         kinds.push_back({{"kind", model.kindLabel(int(k))}, {"layers", kind.layers}, {"ffn_hidden_size", kind.ffnHiddenSize},
                          {"ffn_kind", nameOf(kFfnKindNames, kind.ffnKind)}, {"per_layer", lp.total}, {"attention_per_layer", lp.attention},
-                         {"ffn_per_layer", lp.ffn}, {"norms_per_layer", lp.norms}});
+                         {"ffn_per_layer", lp.ffn}, {"norms_per_layer", lp.norms}, {"moe", kind.moe},
+                         {"routed_experts_per_layer", lp.routedExperts}, {"active_per_layer", lp.active}});
     }
     if (p.kinds.size() == 1) {
         out["parameters"]["per_layer"] = p.kinds[0].total;
@@ -105,6 +108,9 @@ json estimateToJson(const Analysis& analysis)
         {"hardware", f.hardware},
         {"per_token", f.perToken},
         {"attention_per_token", f.attentionPerToken},
+        // Which count model FLOPs (and MFU) use: 6ND + attention for a dense model, Megatron-LM's
+        // num_floating_point_operations for MoE, MLA or MTP (MoeArithmetic.h).
+        {"count", model.beyondDense() ? "megatron" : "6nd-plus-attention"},
     };
     const auto& t = e.time;
     out["time"] = {
@@ -130,6 +136,8 @@ json estimateToJson(const Analysis& analysis)
         s["has_lm_head"] = st.hasLmHead;
         s["parameters"] = st.parameters;
         s["parameters_per_gpu"] = st.parametersPerGpu;
+        if (st.routedExpertParameters > 0)
+            s["routed_expert_parameters"] = st.routedExpertParameters;
         s["microbatches_in_flight"] = st.microbatchesInFlight;
         s["fits"] = st.fits;
         s["headroom_bytes"] = st.headroomBytes;

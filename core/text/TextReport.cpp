@@ -149,13 +149,19 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
     const bool markdown = notation == ReportNotation::Markdown;
     out << (markdown ? "# " : "") << title << "\n" << (markdown ? "\n" : "  ")
         << plan.model.name << " | " << formatInteger(plan.cluster.gpus) << " x " << plan.cluster.accelerator << " | "
-        << parallelSizesText(l, " ") << " | ZeRO-" << l.zeroStage << " | " << nameOf(kScheduleNames, l.schedule)
+        << layoutSizesText(l, " ") << " | ZeRO-" << l.zeroStage << " | " << nameOf(kScheduleNames, l.schedule)
         << (l.schedule == Schedule::Interleaved ? " v=" + std::to_string(l.virtualStages) : "") << "\n";
     if (l.unknownFields)
         out << (markdown ? "\n" : "  ") << "not in the plan, assumed: " << assumedLayout(l) << "\n";
 
     t.heading("Parameters");
-    t.row("total", formatCount(e.parameters.total), formatSci(e.parameters.total));
+    const bool beyondDense = plan.model.beyondDense();
+    t.row("total", formatCount(e.parameters.total),
+        plan.model.mtpLayers > 0 ? formatSci(e.parameters.total) + ", MTP's " + formatCount(e.parameters.mtp) + " included"
+                                 : formatSci(e.parameters.total));
+    if (plan.model.moe)
+        t.row("active (per token)", formatCount(e.parameters.active), "top-" + std::to_string(plan.model.moe->topK) + " of "
+            + std::to_string(plan.model.moe->experts) + " routed experts, the shared ones, attention, ends");
     // One row per layer kind; a model of one kind reads "per layer".
     for (size_t k = 0; k < e.parameters.kinds.size(); ++k)
         t.row(e.parameters.kinds.size() == 1
@@ -163,13 +169,21 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
                 : "per layer, " + plan.model.kindLabel(int(k)) + " (" + std::to_string(plan.model.kind(int(k)).layers) + ")",
             formatCount(e.parameters.kinds[k].total));
     t.row("embedding / LM head", formatCount(e.parameters.embedding) + " / " + formatCount(e.parameters.lmHead));
-    t.row("per GPU (average)", formatSci(e.parametersPerGpuMean), "N / (TP x PP)");
+    t.row("per GPU (average)", formatSci(e.parametersPerGpuMean),
+        plan.model.moe ? "routed experts / (EP x ETP), the rest / TP, over PP stages" : "N / (TP x PP)");
 
     t.heading("Compute");
-    t.row("6ND", formatSci(e.flops.model6nd) + " FLOPs");
-    t.row("attention (12 L h s D)", formatSci(e.flops.attention) + " FLOPs");
-    t.row("embedding lookups (in 6ND)", "−" + formatSci(e.flops.embeddingLookup) + " FLOPs");
-    t.row("total model FLOPs", formatSci(e.flops.total) + " FLOPs");
+    if (beyondDense) {
+        // MoE, MLA and MTP: model FLOPs are Megatron-LM's count; 6 N_active D is the comparison.
+        t.row("6 N_active D", formatSci(e.flops.model6nd) + " FLOPs", "a comparison; model FLOPs below are Megatron-LM's count");
+        t.row("attention core (Megatron count)", formatSci(e.flops.attention) + " FLOPs", "causal half of Q K^T and the values");
+        t.row("total model FLOPs", formatSci(e.flops.total) + " FLOPs", formatSci(e.flops.perToken) + " per token; MFU uses this count");
+    } else {
+        t.row("6ND", formatSci(e.flops.model6nd) + " FLOPs");
+        t.row("attention (12 L h s D)", formatSci(e.flops.attention) + " FLOPs");
+        t.row("embedding lookups (in 6ND)", "−" + formatSci(e.flops.embeddingLookup) + " FLOPs");
+        t.row("total model FLOPs", formatSci(e.flops.total) + " FLOPs");
+    }
     t.row("hardware FLOPs (recompute)", formatSci(e.flops.hardware) + " FLOPs");
     t.row("tokens per step", formatInteger(e.time.tokensPerStep));
     t.row("steps", formatInteger(double(e.time.steps)));
@@ -186,7 +200,7 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
     t.row("tokens/s per GPU" + predicted, formatNumber(pr.tokensPerSecondPerGpu));
     const PredictedRange& range = pr.range;
     const std::string rangeSources =
-        range.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(range.unknownSwitches, range.unknownLayoutFields) : "nothing unknown";
+        range.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(range.unknownSwitches, range.unknownLayoutFields, range.unknownLoadImbalance) : "nothing unknown";
     t.row("range" + predicted, "MFU " + formatPercent(range.low.mfu) + " to " + formatPercent(range.high.mfu),
         "step " + formatSeconds(range.high.stepSeconds) + " to " + formatSeconds(range.low.stepSeconds) + ": " + rangeSources
             + ", model error +" + formatPercent(range.modelErrorSlower, 0) + " / −" + formatPercent(range.modelErrorFaster, 0) + " ("
@@ -214,8 +228,8 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
     t.row("total", bytes(e.perGpu.total), "of " + bytes(e.capacityBytes) + (e.fits ? " (fits)" : " (DOES NOT FIT)"));
     const MemoryRange& mr = analysis.memoryRange;
     t.row("range", bytes(mr.lowBytes) + " to " + bytes(mr.highBytes),
-        (mr.unknownSwitches + int(mr.unknownLayoutFields != 0) > 0
-                ? "unknown " + unknownInputsPhrase(mr.unknownSwitches, mr.unknownLayoutFields)
+        (mr.unknownSwitches + int(mr.unknownLayoutFields != 0) + int(mr.unknownLoadImbalance) > 0
+                ? "unknown " + unknownInputsPhrase(mr.unknownSwitches, mr.unknownLayoutFields, mr.unknownLoadImbalance)
                 : std::string("nothing unknown"))
             + ", no fragmentation at the low end, +" + formatPercent(mr.modelErrorAbove, 0) + " model error at the high end");
     t.row("verdict", memoryFitName(analysis.memoryRange.fit), memoryFitSentence(analysis.memoryRange));

@@ -124,7 +124,7 @@ TitleLayout titleLayout(const ReportContext& ctx, const QString& askLine, double
                      .arg(QString::fromStdString(plan.model.name))
                      .arg(QString::fromStdString(trainplan::formatInteger(plan.cluster.gpus)))
                      .arg(QString::fromStdString(plan.cluster.accelerator))
-                     .arg(QString::fromStdString(trainplan::parallelSizesText(l)))
+                     .arg(QString::fromStdString(trainplan::layoutSizesText(l)))
                      .arg(l.zeroStage)
                      .arg(QString::fromStdString(std::string(trainplan::nameOf(trainplan::kScheduleNames, l.schedule))));
     t.titleHeight =

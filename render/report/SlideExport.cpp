@@ -200,7 +200,7 @@ void paintTitleSlide(const ReportContext& ctx, QPainter& p)
                    .arg(QString::fromStdString(plan.model.name))
                    .arg(ctx.estimate().gpusUsed)
                    .arg(QString::fromStdString(plan.cluster.accelerator))
-                   .arg(q(trainplan::parallelSizesText(l))));
+                   .arg(q(trainplan::layoutSizesText(l))));
     p.setFont(reportpainter::font(16));
     p.setPen(theme::faint());
     p.drawText(QRectF(80, 526, kWidth - 160, 36), Qt::AlignLeft | Qt::AlignVCenter, ctx.created().toString("d MMMM yyyy"));
@@ -344,7 +344,7 @@ QString keyFigures(const ReportContext& ctx)
     return QObject::tr("%1 parameters · %2 as %3 · %4 %5 days (%6 with failures) · %7 per GPU · bubble %8")
         .arg(q(trainplan::formatCount(e.parameters.total)))
         .arg(q(trainplan::countOf(e.gpusUsed, "GPU")))
-        .arg(q(trainplan::parallelSizesText(l)))
+        .arg(q(trainplan::layoutSizesText(l)))
         .arg(QString::fromLatin1(trainplan::timeBasisLabel(trainplan::TimeBasis::Predicted)), q(trainplan::formatNumber(a.predicted.days)),
              q(trainplan::formatNumber(a.atPredictedMfu.reliability.paddedDays)), q(trainplan::formatBytes(e.perGpu.total)),
              q(trainplan::formatPercent(a.predicted.bubbleFraction)));

@@ -454,7 +454,7 @@ void TestPlanIO::deletingAnyRowBreaksTheReaderAndTheWriter()
                  "framework.zero3_gathering=submodule", "framework.moe_dispatcher=deepep", "framework.moe_grouped_gemm=true",
                  "framework.moe_comm_overlap=false",
                  R"(model.moe={"experts":8,"top_k":2,"expert_ffn_hidden_size":7168,"shared_experts":1,"shared_expert_ffn_hidden_size":4096,)"
-                 R"("dense_layers":0,"router_bias":true,"capacity_factor":1.25,"load_imbalance":1.2})",
+                 R"("dense_layers":0,"router_bias":true,"max_nodes_per_token":4,"capacity_factor":1.25,"load_imbalance":1.2})",
                  R"(model.mla={"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128})",
                  "model.mtp_layers=1", "layout.ep=8", "layout.etp=2",
                  R"(model.layer_kinds=[{"name":"first","layers":40},{"layers":40,"ffn_hidden_size":14336,"moe":true}])"})

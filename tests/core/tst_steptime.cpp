@@ -437,7 +437,7 @@ void TestStepTime::jsonHasTheInterfaceKeys()
     double sum = 0;
     for (const auto& [name, value] : doc.at("components").items())
         sum += value.get<double>();
-    QVERIFY(doc.at("components").size() == 12);
+    QVERIFY(doc.at("components").size() == 14);
     QVERIFY(std::abs(sum - doc.at("step_seconds").get<double>()) <= 1e-12 * sum);
 }
 

@@ -131,7 +131,7 @@ QString SummaryPanel::tooltipHtml(const QString& id) const
                     tr("Range %1 to %2: unknown %3 at either value, no fragmentation allowance at the low end, +%4 model error at the high "
                        "end.")
                         .arg(q(formatBytes(r.lowBytes)), q(formatBytes(r.highBytes)),
-                            q(unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields)), q(formatPercent(r.modelErrorAbove, 0))))
+                            q(unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance)), q(formatPercent(r.modelErrorAbove, 0))))
                 + "</p><p>" + markup::escaped(q(memoryFitSentence(r))) + "</p>";
         }
         html += "<table cellspacing=4>";
