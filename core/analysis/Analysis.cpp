@@ -7,6 +7,7 @@
 #include "core/analysis/PlanUnknowns.h"
 #include "core/analysis/ScheduleComparison.h"
 #include "core/analysis/Sensitivity.h"
+#include "core/analysis/Thresholds.h"
 #include "core/estimate/ActivationModel.h"
 
 namespace trainplan {
@@ -161,6 +162,15 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
     setPredictedRange(settled, out.estimate, effects_, choices.unknownSwitches, layoutUnknowns, imbalanceUnknown, out.predicted);
     out.memoryRange = memoryRange(settled, out.estimate, memoryVariant_);
     estimateInto(withPredictedMfu(settled, out.predicted), out.atPredictedMfu);
+    // The expert all-to-all and imbalance over a quarter of the step: the MoE layout's own red flag
+    // (it needs the prediction, so it is raised here rather than in the estimate's checks).
+    const PredictedComponents& parts = out.predicted.components;
+    const double expertShare = out.predicted.stepSeconds > 0 ? (parts.epCommunication + parts.expertImbalance) / out.predicted.stepSeconds : 0;
+    if (expertShare > kAllToAllDominatesShare) {
+        const Warning dominates{WarningCode::AllToAllDominates, Severity::Warning, "layout.ep", expertShare};
+        out.estimate.warnings.push_back(dominates);
+        out.atPredictedMfu.warnings.push_back(dominates);
+    }
     // A range straddling what is usable is a red flag of its own, so no view shows the range over
     // the capacity line beside "0 warnings" (the estimate alone knows only its point figure).
     if (out.memoryRange.fit == MemoryFit::MayNotFit) {

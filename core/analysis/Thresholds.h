@@ -71,6 +71,12 @@ inline bool communicationIsRisk(double exposedSeconds, double stepSeconds)
     return exposedSeconds >= kExposedCommunicationRiskFraction * stepSeconds;
 }
 
+// An MoE layout whose exposed expert all-to-all and load imbalance take more than this share of
+// the predicted step is flagged (WarningCode::AllToAllDominates): DeepSeek-V3's design goal was to
+// hide the all-to-all entirely (technical report, Sec. 3.2.1); a quarter of the step exposed is
+// the point where a layout change (EP inside a node, overlap, DeepEP) usually pays (judgement).
+inline constexpr double kAllToAllDominatesShare = 0.25;
+
 // The reality check's gates (RealityCheck.h): the step-time model's median |error| over the
 // published runs stays within 10 % and every gated run within 25 %; tst_realitycheck holds the
 // model to them and the reality-check view colours each run's error by them.

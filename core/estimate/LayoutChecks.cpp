@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "core/estimate/CommunicationModel.h"
 #include "core/presets/Presets.h"
 
 namespace trainplan {
@@ -40,6 +41,30 @@ PresetCheck presetCheck(const ClusterSpec& cluster)
             out.mask |= 1 << i;
     out.presetIndex = index;
     return out;
+}
+
+// EP across nodes (the all-to-all on the network) when the largest EP that stays inside a node
+// (EP x ETP within gpus_per_node, dividing the experts and the stage's ranks) also fits memory.
+void checkExpertPlacement(const Plan& plan, Estimate& est)
+{
+    const auto& l = plan.layout;
+    if (!plan.model.hasMoeLayers() || l.ep <= 1)
+        return;
+    const GroupPlacement ep = groupPlacement(l.etp, l.ep, plan.cluster.gpusPerNode, est.gpusUsed);
+    if (ep.nodes <= 1)
+        return;
+    const long long stageRanks = (long long)l.tp * l.cp * l.dp;
+    for (int inside = plan.cluster.gpusPerNode / l.etp; inside > 1; --inside) {
+        if (plan.model.moe->experts % inside != 0 || stageRanks % ((long long)inside * l.etp) != 0)
+            continue;
+        Plan variant = plan;
+        variant.layout.ep = inside;
+        Estimate scratch;
+        estimateInto(variant, scratch, EstimateScope::LayoutSearch);
+        if (scratch.fits)
+            add(est, WarningCode::EpSpansNodes, Severity::Warning, "layout.ep", l.ep, ep.nodes, inside);
+        return;
+    }
 }
 
 }  // namespace
@@ -80,6 +105,11 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
         if (mb % l.pp != 0)
             add(est, WarningCode::InterleavedNeedsMicrobatches, Severity::Error, "layout.schedule", double(mb), l.pp);
     }
+    if (m.moe && m.moe->experts % l.ep != 0)
+        add(est, WarningCode::EpDoesNotDivideExperts, Severity::Error, "layout.ep", l.ep, m.moe->experts);
+    const double stageRanks = double(l.tp) * l.cp * l.dp, expertRanks = double(l.ep) * l.etp;
+    if (std::fmod(stageRanks, expertRanks) != 0)
+        add(est, WarningCode::ExpertRanksDoNotDivideStage, Severity::Error, "layout.ep", expertRanks, stageRanks);
     if (tr.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) <= 0)
         add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision");
     else if (tr.matmulPrecision == MatmulPrecision::Mxfp8 && !mxfp8Supported(plan.cluster))
@@ -121,6 +151,10 @@ void checkLayoutAdvisories(const Plan& plan, Estimate& est)
 
     if (!comm.dpHidden)
         add(est, WarningCode::DpNotHidden, Severity::Warning, "layout.dp", comm.dpSeconds, comm.dpBackwardWindowSeconds);
+
+    if (m.moe && m.moe->capacityFactor)
+        add(est, WarningCode::TokensDropped, Severity::Info, "model.moe.capacity_factor", *m.moe->capacityFactor);
+    checkExpertPlacement(plan, est);
 }
 
 unsigned layoutRedFlags(const Estimate& est)
@@ -130,7 +164,7 @@ unsigned layoutRedFlags(const Estimate& est)
     // or shown apart (SearchRow::memoryFit).
     constexpr unsigned kLayoutCodes = warningBit(WarningCode::TpSpansNodes) | warningBit(WarningCode::PpDoesNotDivideLayers)
         | warningBit(WarningCode::StageNearCapacity) | warningBit(WarningCode::FewMicrobatches) | warningBit(WarningCode::LargeBubble)
-        | warningBit(WarningCode::Zero3WithPipeline) | warningBit(WarningCode::DpNotHidden);
+        | warningBit(WarningCode::Zero3WithPipeline) | warningBit(WarningCode::DpNotHidden) | warningBit(WarningCode::EpSpansNodes);
     unsigned flags = 0;
     for (const auto& w : est.warnings)
         if (w.severity == Severity::Warning)

@@ -34,6 +34,11 @@ const char* codeName(WarningCode code)
     case WarningCode::AcceleratorDiffersFromPreset: return "ACCELERATOR_DIFFERS_FROM_PRESET";
     case WarningCode::Fp8Unsupported: return "FP8_UNSUPPORTED";
     case WarningCode::MemoryMayNotFit: return "MEMORY_MAY_NOT_FIT";
+    case WarningCode::EpDoesNotDivideExperts: return "EP_DOES_NOT_DIVIDE_EXPERTS";
+    case WarningCode::ExpertRanksDoNotDivideStage: return "EXPERT_RANKS_DO_NOT_DIVIDE_STAGE";
+    case WarningCode::EpSpansNodes: return "EP_SPANS_NODES";
+    case WarningCode::TokensDropped: return "TOKENS_DROPPED";
+    case WarningCode::AllToAllDominates: return "ALL_TO_ALL_DOMINATES";
     }
     return "UNKNOWN";
 }
@@ -152,6 +157,20 @@ std::string describe(const Warning& w)
               "measure a step's peak memory to settle it; failing that, more recompute, ZeRO or pipeline stages bring the high end under.";
     case WarningCode::LowMfu:
         return "An MFU of " + formatPercent(w.a, 0) + " is unusually low for a planned run; check the assumption.";
+    case WarningCode::EpDoesNotDivideExperts:
+        return "EP " + n(w.a) + " must divide the " + n(w.b) + " routed experts so every expert-parallel rank holds as many.";
+    case WarningCode::ExpertRanksDoNotDivideStage:
+        return "EP x ETP = " + n(w.a) + " must divide the ranks of a pipeline stage, TP x CP x DP = " + n(w.b)
+            + ": the expert grid folds those ranks (Megatron-Core's parallel folding).";
+    case WarningCode::EpSpansNodes:
+        return "EP " + n(w.a) + " spans " + n(w.b) + " nodes, so every MoE layer's all-to-all crosses the network; EP " + n(w.c)
+            + " keeps it inside a node's NVLink and still fits.";
+    case WarningCode::TokensDropped:
+        return "With a capacity factor of " + formatNumber(w.a) + ", tokens routed beyond an expert's capacity are dropped (they skip "
+               "the expert); leave model.moe.capacity_factor out for dropless routing.";
+    case WarningCode::AllToAllDominates:
+        return "The expert all-to-all and the busiest expert rank's extra work take " + formatPercent(w.a, 0)
+            + " of the predicted step. Keep EP inside a node, overlap the all-to-all (framework.moe_comm_overlap), use DeepEP, or balance the load.";
     }
     return "Unknown warning.";
 }

@@ -35,10 +35,15 @@ enum class WarningCode {
     AcceleratorDiffersFromPreset,  // cluster.accelerator names a preset whose figures differ
     Fp8Unsupported,                // FP8 matmuls asked of an accelerator without a known FP8 peak
     MemoryMayNotFit,               // the fullest GPU's memory range straddles capacity less the margin (MemoryFit.h)
+    EpDoesNotDivideExperts,        // EP must divide the routed experts (each rank holds as many)
+    ExpertRanksDoNotDivideStage,   // EP x ETP must divide TP x CP x DP (ExpertGrid.h, parallel folding)
+    EpSpansNodes,                  // the all-to-all leaves NVLink though a fitting EP inside a node exists
+    TokensDropped,                 // a capacity factor drops the tokens over it
+    AllToAllDominates,             // expert all-to-all and imbalance take a large share of the predicted step
 };
 
 // One bit per code (1u << code), for sets of codes kept without allocating (the layout search's rows).
-inline constexpr int kWarningCodeCount = int(WarningCode::MemoryMayNotFit) + 1;
+inline constexpr int kWarningCodeCount = int(WarningCode::AllToAllDominates) + 1;
 static_assert(kWarningCodeCount <= 32, "a set of warning codes is one 32-bit mask");
 inline constexpr unsigned warningBit(WarningCode code)
 {

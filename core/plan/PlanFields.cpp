@@ -143,9 +143,9 @@ std::vector<PlanField> makeFields()
         Builder("model.moe.shared_experts", T::Integer, "shared experts every token passes through")
             .range(0, 1'000'000).byDefault("0").title("Shared experts"),
         Builder("model.moe.shared_expert_ffn_hidden_size", T::Integer, "one shared expert's feed-forward width")
-            .range(1, 4'000'000).note("= model.moe.expert_ffn_hidden_size").title("Shared expert FFN size"),
+            .range(1, 4'000'000).note("= model.moe.expert_ffn_hidden_size").title("Shared FFN size"),
         Builder("model.moe.dense_layers", T::Integer, "the first k layers have a dense FFN of model.ffn_hidden_size")
-            .range(0, 10'000).byDefault("0").title("Dense layers first"),
+            .range(0, 10'000).byDefault("0").title("Dense layers"),
         Builder("model.moe.router_bias", T::Boolean, "the router has a bias per expert (DeepSeek-V3's load-balancing bias)")
             .byDefault("false").title("Router bias"),
         Builder("model.moe.max_nodes_per_token", T::Integer, "node-limited routing: a token's experts lie on at most this many "
@@ -157,15 +157,15 @@ std::vector<PlanField> makeFields()
         Builder("model.moe.load_imbalance", T::Number, "tokens on the busiest expert-parallel rank over the mean (1 = balanced)")
             .range(1, 1000).note("absent: unknown (the prediction's range covers it)").title("Load imbalance"),
         Builder("model.mla.q_lora_rank", T::Integer, "multi-head latent attention: query latent rank (0: queries projected directly)")
-            .range(0, 1'000'000).required().title("Query latent rank", "d_c'"),
+            .range(0, 1'000'000).required().title("Q latent rank", "d_c'"),
         Builder("model.mla.kv_lora_rank", T::Integer, "key-value latent rank (the KV cache per token)")
             .range(1, 1'000'000).required().title("KV latent rank", "d_c"),
         Builder("model.mla.qk_nope_head_dim", T::Integer, "per head, query and key dimensions without rotary position")
-            .range(1, 65'536).required().title("Head size without RoPE"),
+            .range(1, 65'536).required().title("QK head (no RoPE)"),
         Builder("model.mla.qk_rope_head_dim", T::Integer, "per head, query and key dimensions with rotary position")
-            .range(0, 65'536).required().title("Head size with RoPE"),
+            .range(0, 65'536).required().title("QK head (RoPE)"),
         Builder("model.mla.v_head_dim", T::Integer, "per head, value dimension")
-            .range(1, 65'536).required().title("Value head size"),
+            .range(1, 65'536).required().title("V head size"),
         Builder("model.mtp_layers", T::Integer, "multi-token-prediction depths (DeepSeek-V3: 1)")
             .range(0, 64).byDefault("0").title("MTP depths"),
 

@@ -1,5 +1,7 @@
 #include "core/rankmap/ExpertGrid.h"
 
+#include <algorithm>
+
 namespace trainplan {
 
 std::variant<ExpertGrid, std::string> ExpertGrid::make(const LayoutSpec& l, int etp, int ep, int experts)
@@ -73,6 +75,36 @@ int ExpertGrid::nodesSpannedByEpGroup(int rank, int gpusPerNode) const
     // Members are evenly spaced: when the stride is a whole node or more each sits on its own
     // node; otherwise they fill the nodes between the first and the last.
     return g.stride >= gpusPerNode ? g.size : lastNode - firstNode + 1;
+}
+
+std::vector<int> expertParallelCandidates(const Plan& plan)
+{
+    const auto& l = plan.layout;
+    if (!plan.model.moe)
+        return {1};
+    const long long stageRanks = (long long)l.tp * l.cp * l.dp;
+    std::vector<int> out;
+    for (int ep = 1; ep <= plan.model.moe->experts; ++ep)
+        if (plan.model.moe->experts % ep == 0 && stageRanks % ((long long)ep * l.etp) == 0)
+            out.push_back(ep);
+    if (out.empty())
+        out.push_back(1);
+    return out;
+}
+
+std::vector<int> expertTensorParallelCandidates(const Plan& plan)
+{
+    const auto& l = plan.layout;
+    if (!plan.model.moe)
+        return {1};
+    const long long stageRanks = (long long)l.tp * l.cp * l.dp;
+    std::vector<int> out;
+    for (int etp = 1; etp <= std::max(1, plan.cluster.gpusPerNode); etp *= 2)
+        if (plan.model.moe->expertFfnHiddenSize % etp == 0 && stageRanks % ((long long)l.ep * etp) == 0)
+            out.push_back(etp);
+    if (out.empty())
+        out.push_back(1);
+    return out;
 }
 
 }  // namespace trainplan

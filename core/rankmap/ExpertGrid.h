@@ -17,6 +17,7 @@
 
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "core/plan/Plan.h"
 
@@ -70,5 +71,12 @@ private:
     int etp_ = 1, ep_ = 1, edp_ = 1, pp_ = 1, experts_ = 1;
     int strideEp_ = 1, strideEdp_ = 1, stridePp_ = 1;
 };
+
+// The EP sizes a layout can take with its other sizes as they are: divisors of the routed experts
+// whose EP x ETP divides the stage's TP x CP x DP ranks (1 for a dense model). Ascending.
+std::vector<int> expertParallelCandidates(const Plan& plan);
+// The ETP sizes likewise: powers of two up to a node's GPUs that divide the expert width and
+// whose EP x ETP divides TP x CP x DP.
+std::vector<int> expertTensorParallelCandidates(const Plan& plan);
 
 }  // namespace trainplan

@@ -20,8 +20,8 @@ QString seconds(double s)
 
 QString StepTimeChartPainter::partName(int part)
 {
-    static const char* names[PartCount] = {"Compute", "Memory-bound", "Recompute", "TP/CP/ZeRO comm.", "PP sends", "Bubble", "DP tail",
-                                           "Kernel overhead"};
+    static const char* names[PartCount] = {"Compute", "Memory-bound", "Recompute", "TP/CP/ZeRO comm.", "EP all-to-all",
+                                           "Expert imbalance", "PP sends", "Bubble", "DP tail", "Kernel overhead"};
     return QString::fromLatin1(names[part]);
 }
 
@@ -32,6 +32,8 @@ QColor StepTimeChartPainter::partColor(int part)
     case MemoryBound: return theme::memoryBound();
     case Recompute: return theme::recompute();
     case Collectives: return theme::tpComm();
+    case EpAllToAll: return theme::epComm();
+    case ExpertImbalance: return theme::expertImbalance();
     case PpSend: return theme::ppComm();
     case Bubble: return theme::bubble();
     case DpExposed: return theme::dpExposed();
@@ -43,12 +45,14 @@ void StepTimeChartPainter::setAnalysis(const trainplan::Analysis& a)
 {
     const double step = a.estimate.time.stepSeconds;
     const double bubble = step * a.estimate.pipeline.bubbleFraction;
-    const double assumed[PartCount] = {step - bubble, 0, 0, 0, 0, bubble, 0, 0};
+    const double assumed[PartCount] = {step - bubble, 0, 0, 0, 0, 0, 0, bubble, 0, 0};
     const auto& c = a.predicted.components;
     const double predicted[PartCount] = {c.forwardCompute + c.backwardCompute,
                                          c.memoryBound + c.optimizer,
                                          c.recompute,
                                          c.tpCommunication + c.cpCommunication + c.zeroCommunication,
+                                         c.epCommunication,
+                                         c.expertImbalance,
                                          c.ppSend,
                                          c.pipelineBubble,
                                          c.dpCommunication,
@@ -83,8 +87,12 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
     using namespace chartframe;
     p.save();
     std::vector<LegendEntry> legend;
-    for (int i = 0; i < PartCount; ++i)
-        legend.push_back({partName(i), partColor(i)});
+    for (int i = 0; i < PartCount; ++i) {
+        // The MoE parts only where a row has them: a dense plan's legend stays as it was.
+        const bool moePart = i == EpAllToAll || i == ExpertImbalance;
+        if (!moePart || values_[AssumedRow][i] > 0 || values_[PredictedRow][i] > 0)
+            legend.push_back({partName(i), partColor(i)});
+    }
     QRectF area = rect.adjusted(4 * scale, 4 * scale, -4 * scale, -4 * scale);
     area.setTop(area.top() + paintLegend(p, area, legend, scale) + 6 * scale);
 

@@ -17,7 +17,7 @@ class QPainter;
 
 class StepTimeChartPainter {
 public:
-    enum Part { Compute, MemoryBound, Recompute, Collectives, PpSend, Bubble, DpExposed, KernelOverhead, PartCount };
+    enum Part { Compute, MemoryBound, Recompute, Collectives, EpAllToAll, ExpertImbalance, PpSend, Bubble, DpExposed, KernelOverhead, PartCount };
     enum Row { AssumedRow, PredictedRow, RowCount };
     static QString partName(int part);
     static QColor partColor(int part);

@@ -366,7 +366,8 @@ void TestInputPanel::inputsTakeTitlesRangesAndUnitsFromTheFieldTable()
         } else if (auto* box = qobject_cast<QDoubleSpinBox*>(w)) {
             const double scale = std::pow(10.0, box->decimals());
             QCOMPARE(box->maximum(), std::floor(top * scale + 1e-9) / scale);
-            QCOMPARE(box->minimum(), std::ceil(bottom * scale - 1e-9) / scale);
+            QVERIFY2(box->minimum() == std::ceil(bottom * scale - 1e-9) / scale || (box->minimum() == 0 && !box->specialValueText().isEmpty()),
+                qPrintable(path));
             QCOMPARE(box->suffix(), suffixOf(path));
             ++numbers;
         } else if (auto* slider = qobject_cast<ValueSlider*>(w)) {

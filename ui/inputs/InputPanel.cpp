@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/analysis/PlanUnknowns.h"
@@ -25,6 +26,7 @@
 #include "core/plan/ShownUnits.h"
 #include "core/planfile/PlanName.h"
 #include "core/presets/Presets.h"
+#include "core/rankmap/ExpertGrid.h"
 #include "core/search/LayoutAdjuster.h"
 #include "core/text/LayerKindsText.h"
 #include "render/style/Theme.h"
@@ -63,7 +65,8 @@ QString prettyName(std::string_view name)
         {"full", "Full"}, {"tp-cp-dp-pp", "TP-CP-DP-PP (Megatron)"}, {"nvls", "NVLS (NVLink SHARP)"}, {"bf16", "BF16"},
         {"fp8", "FP8 (per-tensor scales)"}, {"fp8-blockwise", "FP8 (block scales)"}, {"mxfp8", "MXFP8"},
         {"nvls-and-ib-sharp", "NVLS + InfiniBand SHARP"}, {"tp-cp-pp-dp", "TP-CP-PP-DP"}, {"tp-dp-cp-pp", "TP-DP-CP-PP"},
-        {"2", "FlashAttention-2"}, {"3", "FlashAttention-3"}};
+        {"2", "FlashAttention-2"}, {"3", "FlashAttention-3"}, {"alltoall", "All-to-all (NCCL)"}, {"allgather", "All-gather"},
+        {"deepep", "DeepEP"}};
     const QString key = QString::fromUtf8(name.data(), int(name.size()));
     return pretty.value(key, key);
 }
@@ -109,6 +112,7 @@ InputPanel::InputPanel(PlanDocument* document, QWidget* parent)
     layout->addWidget(buildTraining());
     layout->addWidget(buildFramework());
     layout->addWidget(buildModel());
+    layout->addWidget(buildExperts());
     layout->addWidget(buildCluster());
     layout->addWidget(buildReliability());
     layout->addStretch(1);
@@ -402,6 +406,30 @@ QGroupBox* InputPanel::buildLayout()
             showField(split.path, stageLayers_->lineEdit());
         }
     }
+    // Expert parallelism and expert TP (MoE models only): the values that divide the experts and
+    // the stage's ranks as the other sliders stand (ExpertGrid.h).
+    const auto expertSlider = [this, form](std::string_view path, int trainplan::LayoutSpec::*field, int mergeKey,
+                                           std::vector<int> (*candidates)(const Plan&), const QString& tip) {
+        const QString label = title(trainplan::planField(path));
+        ValueSlider* s = nullptr;
+        s = addSlider(
+            form, path,
+            [this, field, mergeKey, label](int v) {
+                doc_->edit(tr("Set %1").arg(label), [field, v](Plan& p) { p.layout.*field = v; }, mergeKey);
+            },
+            [this, form, field, candidates, path] {
+                ValueSlider* slider = qobject_cast<ValueSlider*>(widgetForField(QString::fromUtf8(path.data(), int(path.size()))));
+                const Plan& plan = doc_->plan();
+                slider->setCandidates(candidates(plan), plan.layout.*field);
+                form->setRowVisible(slider, plan.model.moe.has_value());
+            });
+        s->slider()->setToolTip(tip);
+    };
+    expertSlider("layout.ep", &trainplan::LayoutSpec::ep, kLayoutMergeKey + 16, &trainplan::expertParallelCandidates,
+        tr("Expert parallelism: spreads each MoE layer's routed experts over this many ranks, carved out of TP × CP × DP; "
+           "tokens reach them by an all-to-all. Keep it inside a node where memory allows."));
+    expertSlider("layout.etp", &trainplan::LayoutSpec::etp, kLayoutMergeKey + 17, &trainplan::expertTensorParallelCandidates,
+        tr("Expert tensor parallelism: splits each routed expert's matrices over this many ranks."));
     addChoice<trainplan::Schedule, 4>(
         form, "layout.schedule", trainplan::kScheduleNames, [](const Plan& p) { return p.layout.schedule; },
         [](Plan& p, trainplan::Schedule s) {
@@ -743,6 +771,149 @@ QGroupBox* InputPanel::buildModel()
     addNumber(
         form, "model.sequence_length", 0, [](const Plan& p) { return p.model.sequenceLength; },
         [](Plan& p, double v) { p.model.sequenceLength = int(v); });
+    return box;
+}
+
+// Mixture of experts, multi-head latent attention and multi-token prediction (issue 24): each
+// section switched on by its check box, its fields enabled while it is on.
+QGroupBox* InputPanel::buildExperts()
+{
+    auto* box = new QGroupBox(tr("Experts and attention"), this);
+    auto* form = newForm(box);
+    registerField("model.moe", box);
+    const auto moeOnly = [](auto get) { return [get](const Plan& p) { return p.model.moe ? double(get(*p.model.moe)) : 0.0; }; };
+    auto* moeOn = new QCheckBox(tr("Mixture of experts"));
+    moeOn->setObjectName("moeOn");
+    moeOn->setToolTip(tr("Routed experts in the feed-forward (model.moe): each token goes to the top-k of them."));
+    connect(moeOn, &QCheckBox::toggled, this, [this](bool on) {
+        doc_->edit(on ? tr("Give the model experts") : tr("Make the model dense"), [on](Plan& p) {
+            if (on && !p.model.moe) {
+                // Mixtral's routing as a start: 8 experts of the dense width, 2 per token.
+                trainplan::MoeSpec moe;
+                moe.experts = 8;
+                moe.topK = 2;
+                moe.expertFfnHiddenSize = p.model.ffnHiddenSize;
+                p.model.moe = moe;
+            } else if (!on) {
+                p.model.moe.reset();
+                p.layout.ep = p.layout.etp = 1;
+                for (auto& kind : p.model.layerKinds)
+                    kind.moe = false;
+            }
+        });
+    });
+    form->addRow(QString(), moeOn);
+    QStringList moeFields;
+    const auto moeNumber = [&](std::string_view path, int decimals, Getter get, std::function<void(trainplan::MoeSpec&, double)> set,
+                               const QString& below = {}) {
+        addNumber(
+            form, path, decimals, get,
+            [set](Plan& p, double v) {
+                if (p.model.moe)
+                    set(*p.model.moe, v);
+            },
+            below);
+        moeFields << QString::fromUtf8(path.data(), int(path.size()));
+    };
+    moeNumber("model.moe.experts", 0, moeOnly([](const trainplan::MoeSpec& e) { return e.experts; }),
+        [](trainplan::MoeSpec& e, double v) { e.experts = int(v); e.topK = std::min(e.topK, e.experts); });
+    moeNumber("model.moe.top_k", 0, moeOnly([](const trainplan::MoeSpec& e) { return e.topK; }),
+        [](trainplan::MoeSpec& e, double v) { e.topK = std::min(int(v), e.experts); });
+    moeNumber("model.moe.expert_ffn_hidden_size", 0, moeOnly([](const trainplan::MoeSpec& e) { return e.expertFfnHiddenSize; }),
+        [](trainplan::MoeSpec& e, double v) { e.expertFfnHiddenSize = int(v); });
+    moeNumber("model.moe.shared_experts", 0, moeOnly([](const trainplan::MoeSpec& e) { return e.sharedExperts; }),
+        [](trainplan::MoeSpec& e, double v) { e.sharedExperts = int(v); });
+    moeNumber("model.moe.shared_expert_ffn_hidden_size", 0,
+        moeOnly([](const trainplan::MoeSpec& e) { return e.sharedExpertFfnHiddenSize; }),
+        [](trainplan::MoeSpec& e, double v) { e.sharedExpertFfnHiddenSize = int(v); }, tr("= expert width"));
+    addNumber(
+        form, "model.moe.dense_layers", 0, moeOnly([](const trainplan::MoeSpec& e) { return e.denseLayers; }),
+        [](Plan& p, double v) {
+            if (p.model.moe)
+                p.model.moe->denseLayers = std::min(int(v), p.model.layers - 1);
+            p.layout.stageLayers.clear();
+        });
+    moeFields << "model.moe.dense_layers";
+    moeNumber("model.moe.load_imbalance", 2,
+        [](const Plan& p) { return p.model.moe && p.model.moe->loadImbalance ? *p.model.moe->loadImbalance : 0.0; },
+        [](trainplan::MoeSpec& e, double v) {
+            if (v < 1.0)
+                e.loadImbalance.reset();
+            else
+                e.loadImbalance = v;
+        },
+        tr("unknown"));
+    moeNumber("model.moe.capacity_factor", 2,
+        [](const Plan& p) { return p.model.moe && p.model.moe->capacityFactor ? *p.model.moe->capacityFactor : 0.0; },
+        [](trainplan::MoeSpec& e, double v) {
+            if (v < 1.0)
+                e.capacityFactor.reset();
+            else
+                e.capacityFactor = v;
+        },
+        tr("dropless"));
+    moeNumber("model.moe.max_nodes_per_token", 0, moeOnly([](const trainplan::MoeSpec& e) { return e.maxNodesPerToken; }),
+        [](trainplan::MoeSpec& e, double v) { e.maxNodesPerToken = int(v); }, tr("no limit"));
+    addCheck(
+        form, "model.moe.router_bias", [](const Plan& p) { return p.model.moe && p.model.moe->routerBias; },
+        [](Plan& p, bool on) {
+            if (p.model.moe)
+                p.model.moe->routerBias = on;
+        });
+    moeFields << "model.moe.router_bias";
+    addOptionalChoice<trainplan::MoeDispatcher, 3>(
+        form, "framework.moe_dispatcher", trainplan::kMoeDispatcherNames, [](const Plan& p) { return p.framework.moeDispatcher; },
+        [](Plan& p, std::optional<trainplan::MoeDispatcher> v) { p.framework.moeDispatcher = v; },
+        [](const Plan& p) {
+            const trainplan::FrameworkSpec* stack = trainplan::findFrameworkProfile(p.framework.profile);
+            if (stack && stack->moeDispatcher)
+                return tr("From the profile: %1").arg(prettyName(trainplan::nameOf(trainplan::kMoeDispatcherNames, *stack->moeDispatcher)));
+            return tr("Not given (range covers it)");
+        });
+    moeFields << "framework.moe_dispatcher";
+
+    auto* mlaOn = new QCheckBox(tr("Multi-head latent attention"));
+    mlaOn->setObjectName("mlaOn");
+    mlaOn->setToolTip(tr("Queries, keys and values through low-rank latents (model.mla), as DeepSeek-V2 and V3."));
+    connect(mlaOn, &QCheckBox::toggled, this, [this](bool on) {
+        doc_->edit(on ? tr("Use latent attention") : tr("Use grouped-query attention"), [on](Plan& p) {
+            if (on && !p.model.mla)
+                p.model.mla = trainplan::MlaSpec{1536, 512, 128, 64, 128};  // DeepSeek-V3's ranks and head sizes
+            else if (!on)
+                p.model.mla.reset();
+        });
+    });
+    form->addRow(QString(), mlaOn);
+    QStringList mlaFields;
+    const auto mlaNumber = [&](std::string_view path, int trainplan::MlaSpec::*field) {
+        addNumber(
+            form, path, 0, [field](const Plan& p) { return p.model.mla ? double((*p.model.mla).*field) : 0.0; },
+            [field](Plan& p, double v) {
+                if (p.model.mla)
+                    (*p.model.mla).*field = int(v);
+            });
+        mlaFields << QString::fromUtf8(path.data(), int(path.size()));
+    };
+    mlaNumber("model.mla.q_lora_rank", &trainplan::MlaSpec::qLoraRank);
+    mlaNumber("model.mla.kv_lora_rank", &trainplan::MlaSpec::kvLoraRank);
+    mlaNumber("model.mla.qk_nope_head_dim", &trainplan::MlaSpec::qkNopeHeadDim);
+    mlaNumber("model.mla.qk_rope_head_dim", &trainplan::MlaSpec::qkRopeHeadDim);
+    mlaNumber("model.mla.v_head_dim", &trainplan::MlaSpec::vHeadDim);
+    addNumber(
+        form, "model.mtp_layers", 0, [](const Plan& p) { return p.model.mtpLayers; }, [](Plan& p, double v) { p.model.mtpLayers = int(v); });
+
+    refreshers_.push_back([this, moeOn, mlaOn, moeFields, mlaFields] {
+        const Plan& p = doc_->plan();
+        const QSignalBlocker b1(moeOn), b2(mlaOn);
+        moeOn->setChecked(p.model.moe.has_value());
+        mlaOn->setChecked(p.model.mla.has_value());
+        for (const QString& path : moeFields)
+            if (QWidget* w = widgetForField(path))
+                w->setEnabled(p.model.moe.has_value());
+        for (const QString& path : mlaFields)
+            if (QWidget* w = widgetForField(path))
+                w->setEnabled(p.model.mla.has_value());
+    });
     return box;
 }
 

@@ -58,6 +58,7 @@ signals:
 private:
     QGroupBox* buildPlan();
     QGroupBox* buildModel();
+    QGroupBox* buildExperts();
     QGroupBox* buildCluster();
     QGroupBox* buildTraining();
     QGroupBox* buildFramework();
