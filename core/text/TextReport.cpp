@@ -448,4 +448,23 @@ std::string scheduleToText(const Analysis& analysis)
     return out.str();
 }
 
+std::string parametersDetail(const Plan& plan, const Estimate& e)
+{
+    const std::string perGpu = formatSci(e.parametersPerGpuMean) + " per GPU (avg)";
+    return plan.model.moe ? formatCount(e.parameters.active) + " active · " + perGpu : perGpu;
+}
+
+std::string flopsTermsText(const Plan& plan, const Estimate& e, bool withValues)
+{
+    const auto& f = e.flops;
+    if (plan.model.beyondDense())
+        return "Megatron-LM count, " + formatSci(f.perToken, withValues ? 3 : 2) + " per token"
+            + (withValues ? " (6 N_active D " + formatSci(f.model6nd, 2) + ")" : "");
+    if (!withValues)
+        return f.embeddingLookup > 0 ? "6ND − lookups + attention" : "6ND + attention";
+    return f.embeddingLookup > 0 ? "6ND " + formatSci(f.model6nd, 2) + " − embedding lookups " + formatSci(f.embeddingLookup, 2)
+                                       + " + attention " + formatSci(f.attention, 2)
+                                 : "6ND " + formatSci(f.model6nd, 2) + " + attention " + formatSci(f.attention, 2);
+}
+
 }  // namespace trainplan

@@ -125,13 +125,42 @@ std::vector<Section> sections(const Plan& p, const Estimate& e)
     model.add({"model.hidden_size"}, integer(m.hiddenSize));
     model.add(
         {"model.ffn_hidden_size"}, QString("%1 (%2)").arg(integer(m.ffnHiddenSize), m.ffnKind == FfnKind::SwiGlu ? "SwiGLU" : "GeLU"));
-    model.add({"model.attention_heads", "model.kv_heads", "model.head_dim"},
-        QString("%1 / %2 / %3").arg(integer(m.attentionHeads), integer(m.kvHeads), integer(m.headDim)));
+    if (m.mla) {
+        // Latent attention: the heads and the latents' ranks; KV heads and head size do not apply.
+        model.add({"model.attention_heads"}, integer(m.attentionHeads));
+        model.add({"model.mla.q_lora_rank", "model.mla.kv_lora_rank"},
+            QString("%1 / %2").arg(integer(m.mla->qLoraRank), integer(m.mla->kvLoraRank)));
+        model.add({"model.mla.qk_nope_head_dim", "model.mla.qk_rope_head_dim", "model.mla.v_head_dim"},
+            QString("%1 / %2 / %3").arg(integer(m.mla->qkNopeHeadDim), integer(m.mla->qkRopeHeadDim), integer(m.mla->vHeadDim)));
+    } else {
+        model.add({"model.attention_heads", "model.kv_heads", "model.head_dim"},
+            QString("%1 / %2 / %3").arg(integer(m.attentionHeads), integer(m.kvHeads), integer(m.headDim)));
+    }
+    if (m.moe) {
+        const MoeSpec& x = *m.moe;
+        model.add({"model.moe.experts", "model.moe.top_k"}, QString("%1, top-%2").arg(integer(x.experts), integer(x.topK)));
+        model.add({"model.moe.expert_ffn_hidden_size"}, integer(x.expertFfnHiddenSize));
+        if (x.sharedExperts > 0)
+            model.add({"model.moe.shared_experts", "model.moe.shared_expert_ffn_hidden_size"},
+                QString("%1 of %2").arg(integer(x.sharedExperts), integer(x.sharedWidth())));
+        if (x.denseLayers > 0)
+            model.add({"model.moe.dense_layers"}, integer(x.denseLayers));
+        model.add({"model.moe.load_imbalance"},
+            x.loadImbalance ? number("model.moe.load_imbalance", *x.loadImbalance)
+                            : QString("unknown (%1 assumed, the range covers %2 to %3)")
+                                  .arg(kExpectedLoadImbalance).arg(kBestLoadImbalance).arg(kWorstLoadImbalance));
+        if (x.capacityFactor)
+            model.add({"model.moe.capacity_factor"}, number("model.moe.capacity_factor", *x.capacityFactor));
+    }
+    if (m.mtpLayers > 0)
+        model.add({"model.mtp_layers"}, integer(m.mtpLayers));
     model.add({"model.vocab_size"}, QString("%1 (%2)").arg(integer(m.vocabSize), m.tiedEmbeddings ? "tied" : "untied"));
     model.add({"model.sequence_length"}, shown("model.sequence_length", m.sequenceLength));
     if (!m.layerKinds.empty())  // the FFN above is then only what a kind leaves out
         model.add({"model.layer_kinds"}, q(layerKindsText(m)));
     model.derived("Parameters N", q(formatCount(e.parameters.total)));
+    if (m.moe)
+        model.derived("Active per token", q(formatCount(e.parameters.active)));
     out.push_back({QObject::tr("Model"), model.take()});
 
     Rows cluster(p);
@@ -185,6 +214,8 @@ std::vector<Section> sections(const Plan& p, const Estimate& e)
         row.value = sizes.join(" × ") + " = " + integer(e.gpusUsed);
         std::vector<Row> rows{std::move(row)};
         Rows rest(p);
+        if (p.model.moe)
+            rest.add({"layout.ep", "layout.etp"}, QString("%1 × %2, folded into TP × CP × DP").arg(integer(l.ep), integer(l.etp)));
         const PlanField& chunks = planField("layout.virtual_stages");
         rest.add({"layout.schedule"},
             named(kScheduleNames, l.schedule)

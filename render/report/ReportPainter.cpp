@@ -10,6 +10,7 @@
 #include "core/base/Format.h"
 #include "core/plan/EnumNames.h"
 #include "core/text/Derivation.h"
+#include "core/text/TextReport.h"
 #include "render/charts/TornadoPainter.h"
 #include "render/layoutdiagram/LayoutDiagramGeometry.h"
 #include "render/layoutdiagram/LayoutDiagramPainter.h"
@@ -118,14 +119,8 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
     const QString assumed = QString::fromLatin1(timeBasisLabel(TimeBasis::AssumedMfu));
     const QString predicted = QString::fromLatin1(timeBasisLabel(TimeBasis::Predicted));
     const Figure figures[] = {
-        {"Parameters", q(formatCount(e.parameters.total)), QString("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))), normal},
-        {"Training FLOPs", q(formatSci(e.flops.total)),
-            (e.flops.embeddingLookup > 0
-                    ? QString("6ND %1 − embedding lookups %2 + attention %3")
-                          .arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.embeddingLookup, 2)),
-                              q(formatSci(e.flops.attention, 2)))
-                    : QString("6ND %1 + attention %2").arg(q(formatSci(e.flops.model6nd, 2)), q(formatSci(e.flops.attention, 2)))),
-            normal},
+        {"Parameters", q(formatCount(e.parameters.total)), q(trainplan::parametersDetail(a.plan, e)), normal},
+        {"Training FLOPs", q(formatSci(e.flops.total)), q(trainplan::flopsTermsText(a.plan, e, true)), normal},
         {"Compute time, " + predicted, QString("%1 days").arg(fmtNum(pr.days)),
             QString("%1 %2 days at %3 %4")
                 .arg(assumed)

@@ -11,6 +11,7 @@
 #include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
 #include "core/text/Derivation.h"
+#include "core/text/TextReport.h"
 #include "render/style/Markup.h"
 #include "render/style/Theme.h"
 #include "ui/document/PlanDocument.h"
@@ -172,11 +173,10 @@ void SummaryPanel::refresh()
     const auto& predicted = doc_->predicted();
     const bool usePredicted = doc_->timeBasis() == PlanDocument::TimeBasis::Predicted;
     const auto& other = usePredicted ? e : doc_->predictedEstimate();
-    card("parameters")->setValue(q(formatCount(e.parameters.total)), tr("%1 per GPU (avg)").arg(q(formatSci(e.parametersPerGpuMean))));
-    // The same terms as the derivation's "Model FLOPs" step: 6ND less the embedding lookups, plus attention.
-    card("flops")->setValue(q(formatSci(e.flops.total)),
-        // The terms in words, short enough for a 1280-px window; their values are in the tooltip.
-        e.flops.embeddingLookup > 0 ? tr("6ND − lookups + attention") : tr("6ND + attention"));
+    card("parameters")->setValue(q(formatCount(e.parameters.total)), q(trainplan::parametersDetail(plan, e)));
+    // The same terms as the derivation's "Model FLOPs" step, in words short enough for a 1280-px
+    // window; their values are in the tooltip.
+    card("flops")->setValue(q(formatSci(e.flops.total)), q(trainplan::flopsTermsText(plan, e, false)));
     // Time figures come in two bases; the chosen one is the value, named in the card's title, the
     // other is in the detail line, named too.
     const QString chosen = QString::fromLatin1(timeBasisLabel(doc_->timeBasis()));
