@@ -75,6 +75,39 @@ FrameworkSpec frameworkFor(const std::string& family, const std::string& method)
     return f;
 }
 
+// The cluster and the dense shape of one row, as every row (dense or MoE) gives them: the
+// preset's accelerator with the row's GPU count, failures not modelled, and the model's
+// dimensions. GPT-style (GeLU) models take Megatron's GPT defaults, LayerNorm with biases and
+// learned positions; SwiGLU models are Llama-style: RMSNorm, no biases, RoPE.
+Plan planOfRow(const json& c, const AcceleratorPreset& preset)
+{
+    const json& m = c.at("model");
+    const json& cl = c.at("cluster");
+    Plan plan;
+    plan.name = "calibration run";
+    applyAccelerator(preset, plan.cluster);
+    plan.cluster.gpus = cl.at("gpus").get<int>();
+    plan.cluster.gpusPerNode = valueOr<int>(cl, "gpus_per_node", 8);
+    plan.cluster.mtbfSeconds.reset();
+    auto& model = plan.model;
+    model.name = c.at("id").get<std::string>();
+    model.layers = m.at("layers").get<int>();
+    model.hiddenSize = m.at("hidden").get<int>();
+    model.ffnHiddenSize = valueOr<int>(m, "ffn_hidden", 4 * model.hiddenSize);
+    model.ffnKind = valueOr<std::string>(m, "ffn_kind", "gelu") == "swiglu" ? FfnKind::SwiGlu : FfnKind::Gelu;
+    model.attentionHeads = m.at("heads").get<int>();
+    model.kvHeads = valueOr<int>(m, "kv_heads", model.attentionHeads);
+    model.headDim = model.hiddenSize / model.attentionHeads;
+    model.vocabSize = m.at("vocab").get<int>();
+    model.tiedEmbeddings = valueOr<bool>(m, "tied_embeddings", true);
+    model.sequenceLength = m.at("seq_len").get<int>();
+    const bool gpt = model.ffnKind == FfnKind::Gelu;
+    model.norm = gpt ? NormKind::LayerNorm : NormKind::RmsNorm;
+    model.bias = gpt;
+    model.positionEmbedding = gpt ? PositionEmbedding::Learned : PositionEmbedding::Rope;
+    return plan;
+}
+
 // One moe_cases row as a plan: the dense fields as calibrationCases() reads them, then the
 // experts, MLA and MTP, the expert layout and what the source says of its software. Routing the
 // source forces balanced ("force-balanced") is a load imbalance of 1; real routing leaves it
@@ -88,24 +121,8 @@ RealityCase moeCase(const json& c)
     const AcceleratorPreset* preset = presetFor(cl.at("gpu").get<std::string>());
     if (!preset)
         return rc;
-    Plan plan;
-    plan.name = "calibration run";
-    applyAccelerator(*preset, plan.cluster);
-    plan.cluster.gpus = cl.at("gpus").get<int>();
-    plan.cluster.gpusPerNode = valueOr<int>(cl, "gpus_per_node", 8);
-    plan.cluster.mtbfSeconds.reset();
+    Plan plan = planOfRow(c, *preset);
     auto& model = plan.model;
-    model.name = c.at("id").get<std::string>();
-    model.layers = m.at("layers").get<int>();
-    model.hiddenSize = m.at("hidden").get<int>();
-    model.ffnHiddenSize = valueOr<int>(m, "ffn_hidden", 4 * model.hiddenSize);
-    model.ffnKind = FfnKind::SwiGlu;
-    model.attentionHeads = m.at("heads").get<int>();
-    model.kvHeads = valueOr<int>(m, "kv_heads", model.attentionHeads);
-    model.headDim = model.hiddenSize / model.attentionHeads;
-    model.vocabSize = m.at("vocab").get<int>();
-    model.tiedEmbeddings = valueOr<bool>(m, "tied_embeddings", false);
-    model.sequenceLength = m.at("seq_len").get<int>();
     MoeSpec moe;
     moe.experts = m.at("experts").get<int>();
     moe.topK = m.at("top_k").get<int>();
@@ -207,7 +224,6 @@ std::vector<RealityCase> calibrationCases(const json& runs)
 {
     std::vector<RealityCase> out;
     for (const auto& c : runs.at("cases")) {
-        const json& m = c.at("model");
         const json& cl = c.at("cluster");
         const json& l = c.at("layout");
         const json& measured = c.at("measured");
@@ -217,30 +233,7 @@ std::vector<RealityCase> calibrationCases(const json& runs)
         if (!preset)
             continue;
 
-        Plan plan;
-        plan.name = "calibration run";
-        applyAccelerator(*preset, plan.cluster);
-        plan.cluster.gpus = cl.at("gpus").get<int>();
-        plan.cluster.gpusPerNode = valueOr<int>(cl, "gpus_per_node", 8);
-        plan.cluster.mtbfSeconds.reset();
-        auto& model = plan.model;
-        model.name = c.at("id").get<std::string>();
-        model.layers = m.at("layers").get<int>();
-        model.hiddenSize = m.at("hidden").get<int>();
-        model.ffnHiddenSize = valueOr<int>(m, "ffn_hidden", 4 * model.hiddenSize);
-        model.ffnKind = valueOr<std::string>(m, "ffn_kind", "gelu") == "swiglu" ? FfnKind::SwiGlu : FfnKind::Gelu;
-        model.attentionHeads = m.at("heads").get<int>();
-        model.kvHeads = valueOr<int>(m, "kv_heads", model.attentionHeads);
-        model.headDim = model.hiddenSize / model.attentionHeads;
-        model.vocabSize = m.at("vocab").get<int>();
-        model.tiedEmbeddings = valueOr<bool>(m, "tied_embeddings", true);
-        model.sequenceLength = m.at("seq_len").get<int>();
-        // GPT-style (GeLU) models: Megatron's GPT defaults, LayerNorm with biases and learned
-        // positions; SwiGLU models: Llama-style RMSNorm, no biases, RoPE.
-        const bool gpt = model.ffnKind == FfnKind::Gelu;
-        model.norm = gpt ? NormKind::LayerNorm : NormKind::RmsNorm;
-        model.bias = gpt;
-        model.positionEmbedding = gpt ? PositionEmbedding::Learned : PositionEmbedding::Rope;
+        Plan plan = planOfRow(c, *preset);
 
         plan.training.tokens = 300e9;
         plan.training.globalBatchSequences = l.at("global_batch_seqs").get<long long>();

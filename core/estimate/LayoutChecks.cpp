@@ -53,9 +53,8 @@ void checkExpertPlacement(const Plan& plan, Estimate& est)
     const GroupPlacement ep = groupPlacement(l.etp, l.ep, plan.cluster.gpusPerNode, est.gpusUsed);
     if (ep.nodes <= 1)
         return;
-    const long long stageRanks = (long long)l.tp * l.cp * l.dp;
     for (int inside = plan.cluster.gpusPerNode / l.etp; inside > 1; --inside) {
-        if (plan.model.moe->experts % inside != 0 || stageRanks % ((long long)inside * l.etp) != 0)
+        if (!epDividesExperts(inside, plan.model) || !expertRanksDivideStage(l, inside, l.etp))
             continue;
         Plan variant = plan;
         variant.layout.ep = inside;
@@ -105,11 +104,10 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
         if (mb % l.pp != 0)
             add(est, WarningCode::InterleavedNeedsMicrobatches, Severity::Error, "layout.schedule", double(mb), l.pp);
     }
-    if (m.moe && m.moe->experts % l.ep != 0)
+    if (!epDividesExperts(l.ep, m))
         add(est, WarningCode::EpDoesNotDivideExperts, Severity::Error, "layout.ep", l.ep, m.moe->experts);
-    const double stageRanks = double(l.tp) * l.cp * l.dp, expertRanks = double(l.ep) * l.etp;
-    if (std::fmod(stageRanks, expertRanks) != 0)
-        add(est, WarningCode::ExpertRanksDoNotDivideStage, Severity::Error, "layout.ep", expertRanks, stageRanks);
+    if (!expertRanksDivideStage(l, l.ep, l.etp))
+        add(est, WarningCode::ExpertRanksDoNotDivideStage, Severity::Error, "layout.ep", double(l.ep) * l.etp, double(l.tp) * l.cp * l.dp);
     if (tr.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) <= 0)
         add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision");
     else if (tr.matmulPrecision == MatmulPrecision::Mxfp8 && !mxfp8Supported(plan.cluster))

@@ -250,6 +250,19 @@ struct LayoutSpec {
     bool operator==(const LayoutSpec&) const = default;
 };
 
+// The expert grid's two rules (rankmap/ExpertGrid.h, parallel folding), the one place they are:
+// EP divides the routed experts, so every expert-parallel rank holds as many; EP x ETP divides a
+// stage's TP x CP x DP ranks, which the expert grid decomposes a second time.
+inline bool epDividesExperts(int ep, const ModelSpec& model)
+{
+    return !model.moe || (ep > 0 && model.moe->experts % ep == 0);
+}
+inline bool expertRanksDivideStage(const LayoutSpec& layout, int ep, int etp)
+{
+    const long long stage = (long long)layout.tp * layout.cp * layout.dp, experts = (long long)ep * etp;
+    return experts > 0 && stage % experts == 0;
+}
+
 // A layout's sizes as captions show them: "TP 8 × PP 4 × DP 64 × CP 1", then EP and ETP when
 // the layout has experts split ("... × EP 64"); the expert dimensions fold the others' ranks
 // (LayoutSpec::ep), so they follow them.

@@ -565,14 +565,14 @@ void checkExpertLayout(Section& s, const LayoutSpec& l, const ModelSpec& model)
         s.problem(l.ep > 1 ? "layout.ep" : "layout.etp", "is more than 1 but the model has no experts (model.moe)");
         return;
     }
-    if (model.moe->experts > 0 && model.moe->experts % l.ep != 0) {
+    if (model.moe->experts > 0 && !epDividesExperts(l.ep, model)) {
         s.problem("layout.ep", "is " + std::to_string(l.ep) + " but must divide the " + std::to_string(model.moe->experts)
             + " routed experts (model.moe.experts) so every rank holds as many");
         return;
     }
     const auto stageRanks = boundedProduct({l.tp, l.cp, l.dp}, (long long)F("cluster.gpus").max);
     const auto expertRanks = boundedProduct({l.ep, l.etp}, (long long)F("cluster.gpus").max);
-    if (!expertRanks || !stageRanks || *stageRanks % *expertRanks != 0)
+    if (!expertRanks || !stageRanks || !expertRanksDivideStage(l, l.ep, l.etp))
         s.problem("layout.ep", "EP x ETP = " + (expertRanks ? std::to_string(*expertRanks) : std::string("too many"))
             + " must divide the ranks of a pipeline stage, TP x CP x DP = " + (stageRanks ? std::to_string(*stageRanks) : std::string("?")));
 }

@@ -82,10 +82,9 @@ std::vector<int> expertParallelCandidates(const Plan& plan)
     const auto& l = plan.layout;
     if (!plan.model.moe)
         return {1};
-    const long long stageRanks = (long long)l.tp * l.cp * l.dp;
     std::vector<int> out;
     for (int ep = 1; ep <= plan.model.moe->experts; ++ep)
-        if (plan.model.moe->experts % ep == 0 && stageRanks % ((long long)ep * l.etp) == 0)
+        if (epDividesExperts(ep, plan.model) && expertRanksDivideStage(l, ep, l.etp))
             out.push_back(ep);
     if (out.empty())
         out.push_back(1);
@@ -97,10 +96,9 @@ std::vector<int> expertTensorParallelCandidates(const Plan& plan)
     const auto& l = plan.layout;
     if (!plan.model.moe)
         return {1};
-    const long long stageRanks = (long long)l.tp * l.cp * l.dp;
     std::vector<int> out;
     for (int etp = 1; etp <= std::max(1, plan.cluster.gpusPerNode); etp *= 2)
-        if (plan.model.moe->expertFfnHiddenSize % etp == 0 && stageRanks % ((long long)l.ep * etp) == 0)
+        if (plan.model.moe->expertFfnHiddenSize % etp == 0 && expertRanksDivideStage(l, l.ep, etp))
             out.push_back(etp);
     if (out.empty())
         out.push_back(1);

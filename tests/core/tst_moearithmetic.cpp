@@ -194,17 +194,7 @@ private slots:
     {
         const Plan plan = defaultPlan();
         const ModelSpec& m = plan.model;
-        TransformerShape s;
-        s.layers = m.layers;
-        s.hiddenSize = m.hiddenSize;
-        s.ffnHiddenSize = m.ffnHiddenSize;
-        s.ffnKind = m.ffnKind;
-        s.attentionHeads = m.attentionHeads;
-        s.kvHeads = m.kvHeads;
-        s.headDim = m.headDim;
-        s.vocabSize = m.vocabSize;
-        s.tiedEmbeddings = m.tiedEmbeddings;
-        s.sequenceLength = m.sequenceLength;
+        const TransformerShape s = transformerShapeOf(m);
         QCOMPARE(modelParameters(s).total, countParameters(m).total);
         QCOMPARE(modelParameters(s).active, modelParameters(s).total);
         const Estimate e = estimate(plan);
