@@ -174,6 +174,7 @@ FrameworkSpec resolvedFramework(const FrameworkSpec& plan)
         fill(out.gradientAccumulation, profile->gradientAccumulation);
         fill(out.selectiveRecompute, profile->selectiveRecompute);
         fill(out.zero3Gathering, profile->zero3Gathering);
+        fill(out.moeDispatcher, profile->moeDispatcher);
     }
     return out;
 }
