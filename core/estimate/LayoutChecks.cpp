@@ -56,9 +56,11 @@ void checkExpertPlacement(const Plan& plan, Estimate& est)
     for (int inside = plan.cluster.gpusPerNode / l.etp; inside > 1; --inside) {
         if (!epDividesExperts(inside, plan.model) || !expertRanksDivideStage(l, inside, l.etp))
             continue;
-        Plan variant = plan;
+        // Reused per thread: a search asks this for every fitting layout with EP across nodes.
+        thread_local Plan variant;
+        thread_local Estimate scratch;
+        variant = plan;
         variant.layout.ep = inside;
-        Estimate scratch;
         estimateInto(variant, scratch, EstimateScope::LayoutSearch);
         if (scratch.fits)
             add(est, WarningCode::EpSpansNodes, Severity::Warning, "layout.ep", l.ep, ep.nodes, inside);

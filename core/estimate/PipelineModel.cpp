@@ -26,23 +26,24 @@ StageLayerSplit::StageLayerSplit(const Plan& plan)
     firstGetsOne_ = remainder_ > std::max(0, p - 2);
 }
 
-std::vector<int> stageCostSplit(const Plan& plan, int p)
+namespace {
+
+// One kind's run of layers and the forward FLOPs per token of each of its layers.
+struct KindCost {
+    int layers = 0;
+    double cost = 0.0;
+    bool operator==(const KindCost&) const = default;
+};
+
+std::vector<int> splitByCost(const std::vector<KindCost>& kinds, int layers, int p)
 {
-    const ModelSpec& m = plan.model;
-    const int layers = m.layers;
     std::vector<int> out;
-    if (p < 1 || layers < p)
-        return out;
     // Cost of every layer in order.
     std::vector<double> cost;
     cost.reserve(size_t(layers));
-    const double attention = 4.0 * double(m.attentionHeads) * m.headDim * m.sequenceLength;
-    for (int k = 0; k < m.kindCount(); ++k) {
-        const LayerKind kind = m.kind(k);
-        const double each = 2.0 * layerParameters(m, kind).total + attention;
+    for (const KindCost& kind : kinds)
         for (int i = 0; i < kind.layers && int(cost.size()) < layers; ++i)
-            cost.push_back(each);
-    }
+            cost.push_back(kind.cost);
     while (int(cost.size()) < layers)  // runs that fall short of model.layers (refused by the reader)
         cost.push_back(cost.empty() ? 1.0 : cost.back());
     // Greedy fill under a bound: each stage takes layers while it stays within the bound and
@@ -95,6 +96,47 @@ std::vector<int> stageCostSplit(const Plan& plan, int p)
         out.insert(largest + 1, half);
     }
     return out;
+}
+
+// The last splits this thread made, by their inputs: a search asks for the same few (one per
+// PP size) for every layout it visits, and the split is a pure function of the kinds' costs.
+struct CachedSplit {
+    std::vector<KindCost> kinds;
+    int layers = 0, p = 0;
+    std::vector<int> split;
+};
+
+}  // namespace
+
+std::vector<int> stageCostSplit(const Plan& plan, int p)
+{
+    const ModelSpec& m = plan.model;
+    const int layers = m.layers;
+    if (p < 1 || layers < p)
+        return {};
+    // A layer's forward FLOPs per token: 2 x the parameters a token passes through (active; for
+    // an MoE layer its top-k routed and shared experts, not all of them) + 4 a d s.
+    const double attention = 4.0 * double(m.attentionHeads) * m.headDim * m.sequenceLength;
+    thread_local std::vector<KindCost> kinds;
+    kinds.resize(size_t(m.kindCount()));
+    for (int k = 0; k < m.kindCount(); ++k) {
+        const LayerKind kind = m.kind(k);
+        kinds[size_t(k)] = {kind.layers, 2.0 * layerParameters(m, kind).active + attention};
+    }
+    constexpr size_t kCachedSplits = 32;
+    thread_local std::vector<CachedSplit> cache;
+    thread_local size_t nextSlot = 0;
+    for (const CachedSplit& c : cache)
+        if (c.p == p && c.layers == layers && c.kinds == kinds)
+            return c.split;
+    std::vector<int> split = splitByCost(kinds, layers, p);
+    if (cache.size() < kCachedSplits) {
+        cache.push_back({kinds, layers, p, split});
+    } else {
+        cache[nextSlot] = {kinds, layers, p, split};
+        nextSlot = (nextSlot + 1) % kCachedSplits;
+    }
+    return split;
 }
 
 int layersOfStage(const Plan& plan, int stage)

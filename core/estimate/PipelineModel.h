@@ -41,8 +41,9 @@ private:
 // Layers per stage for p stages of a model whose layers differ in cost: contiguous runs, each
 // stage at least one layer, that make the costliest stage as cheap as it can be (the classic
 // linear-partition problem; a binary search on the bound with a greedy fill). A layer's cost is
-// its forward FLOPs per token, 2 x its parameters + 4 a d s for attention (Kaplan et al. 2020,
-// Sec. 2.1; PaLM App. B); the backward is twice that for every kind, so it weighs alike. With
+// its forward FLOPs per token, 2 x the parameters a token passes through (all of a dense layer's;
+// an MoE layer's active ones) + 4 a d s for attention (Kaplan et al. 2020, Sec. 2.1; PaLM App. B);
+// the backward is twice that for every kind, so it weighs alike. Splits are remembered per thread. With
 // layers of one cost the bound is ceil(L / p) layers, the even split's largest stage.
 std::vector<int> stageCostSplit(const Plan& plan, int p);
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "core/estimate/LayoutChecks.h"
 #include "core/estimate/MemoryRange.h"
@@ -84,6 +85,31 @@ std::vector<int> sizeCandidates(ParallelDim dim, const Plan& plan, const SearchO
     return out;
 }
 
+// The expert grids (EP, ETP) a split of the GPUs can take: for an MoE model every EP dividing the
+// routed experts and every ETP of ExpertGrid's rule (powers of two up to a node's GPUs and the
+// TP limit, dividing the expert width), their product dividing TP x CP x DP (Plan.h's two rules);
+// for a dense model only (1, 1).
+std::vector<std::pair<int, int>> expertGridCandidates(const Plan& plan, const SearchOptions& o, const SearchLayout& sized)
+{
+    const auto& moe = plan.model.moe;
+    if (!moe || !plan.model.hasMoeLayers())
+        return {{1, 1}};
+    LayoutSpec stage;
+    stage.tp = sized.tp;
+    stage.cp = sized.cp;
+    stage.dp = sized.dp;
+    std::vector<std::pair<int, int>> out;
+    const int widest = std::min(std::max(1, plan.cluster.gpusPerNode), o.maxTp);
+    for (int etp = 1; etp <= widest; etp *= 2) {
+        if (moe->expertFfnHiddenSize % etp != 0)
+            continue;
+        for (int ep = 1; ep <= moe->experts; ++ep)
+            if (epDividesExperts(ep, plan.model) && expertRanksDivideStage(stage, ep, etp))
+                out.emplace_back(ep, etp);
+    }
+    return out;
+}
+
 std::vector<long long> batchCandidates(const Plan& plan, const SearchOptions& o, int dp)
 {
     std::vector<long long> out;
@@ -108,6 +134,8 @@ SearchLayout searchLayoutOf(const Plan& plan)
     SearchLayout s;
     for (ParallelDim d : kParallelDims)
         s.size(d) = l.size(d);
+    s.ep = l.ep;
+    s.etp = l.etp;
     s.virtualStages = l.virtualStages;
     s.microBatch = plan.training.microBatchSize;
     s.zeroStage = l.zeroStage;
@@ -127,6 +155,8 @@ void assignSearchLayout(Plan& plan, const SearchLayout& s)
     auto& l = plan.layout;
     for (ParallelDim d : kParallelDims)
         l.size(d) = s.size(d);
+    l.ep = s.ep;
+    l.etp = s.etp;
     l.virtualStages = s.virtualStages;
     l.schedule = s.schedule;
     l.zeroStage = s.zeroStage;
@@ -199,6 +229,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     result.objective = options.objective;
     result.redFlagOrder = options.redFlags;
     result.top = options.top;
+    result.expertGrid = plan.model.hasMoeLayers();
     const auto& model = plan.model;
     const long long gpus = plan.cluster.gpus;
     const int perNode = plan.cluster.gpusPerNode;
@@ -233,74 +264,141 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     };
     chooseSizes(chooseSizes, 0, gpus);
 
-    Plan work = plan;
-    work.layout.stageLayers.clear();
-    work.layout.dpAuto = false;
-    Estimate est, memoryScratch;
-    Plan memoryVariant;
-    StepTimeWorkspace workspace;
-    PredictedStep predicted;
-    std::vector<SearchRow> fitting;
-    long long sinceCancelCheck = 0;
+    // Each split once per expert grid it can take (one for a dense model).
+    {
+        std::vector<SearchLayout> withExperts;
+        withExperts.reserve(splits.size());
+        for (const SearchLayout& split : splits)
+            for (const auto& [ep, etp] : expertGridCandidates(plan, options, split)) {
+                SearchLayout s = split;
+                s.ep = ep;
+                s.etp = etp;
+                withExperts.push_back(s);
+            }
+        splits = std::move(withExperts);
+    }
 
-    for (size_t split = 0; split < splits.size(); ++split) {
-        if (progress)
-            progress(double(split) / double(splits.size()));
-        const SearchLayout& sized = splits[split];
-        const int pp = sized.pp, dp = sized.dp;
-        for (long long batch : batchCandidates(plan, options, dp)) {
-            for (int micro : divisors(batch / dp, options.maxMicroBatch)) {
-                const long long m = batch / ((long long)dp * micro);
-                for (int v = 1; v <= (pp > 1 ? options.maxVirtualStages : 1); ++v) {
-                    if (v > 1 && (model.layers % (pp * v) != 0 || m % pp != 0))
-                        continue;
-                    for (int sp = sized.tp > 1 ? 1 : 0; sp >= 0; --sp) {
-                        for (int zero = 0; zero <= 3; ++zero) {
-                            for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-                                if (cancel && ++sinceCancelCheck >= 2048) {
-                                    sinceCancelCheck = 0;
-                                    if (cancel->load(std::memory_order_relaxed)) {
-                                        result.cancelled = true;
-                                        goto done;
+    // The splits are shared out among the workers (this thread and the others) one at a time;
+    // each split's rows are kept by split, so the merged list is in the order one thread would
+    // have made it and the ranking does not depend on the threads.
+    std::vector<std::vector<SearchRow>> rowsBySplit(splits.size());
+    std::atomic<size_t> nextSplit{0};
+    std::atomic<bool> stopped{false};
+    struct Counts {
+        long long evaluated = 0, underMargin = 0, hiddenRedFlags = 0, pruned = 0;
+    };
+    const auto searchSplits = [&](Counts& counts, bool reportsProgress) {
+        Plan work = plan;
+        work.layout.stageLayers.clear();
+        work.layout.dpAuto = false;
+        Estimate est, memoryScratch;
+        Plan memoryVariant;
+        StepTimeWorkspace workspace;
+        PredictedStep predicted;
+        std::vector<bool> tooLarge(size_t(std::max(1, options.maxVirtualStages)) * 2 * 4 * 3);
+        long long sinceCancelCheck = 0;
+        for (;;) {
+            const size_t split = nextSplit.fetch_add(1, std::memory_order_relaxed);
+            if (split >= splits.size() || stopped.load(std::memory_order_relaxed))
+                return;
+            if (reportsProgress && progress)
+                progress(double(split) / double(splits.size()));
+            std::vector<SearchRow>& fitting = rowsBySplit[split];
+            const SearchLayout& sized = splits[split];
+            const int pp = sized.pp, dp = sized.dp;
+            for (long long batch : batchCandidates(plan, options, dp)) {
+                // Exact pruning: with every other field the same, a larger micro-batch never
+                // needs less memory (a stage holds b x min(in flight, m) sequences' activations,
+                // and b x m is the replica's batch), so once a layout does not fit at some b it
+                // does not fit at any larger one; those are counted as evaluated, not estimated.
+                // tst_search's pruning test compares this with the exhaustive search.
+                tooLarge.assign(tooLarge.size(), false);
+                for (int micro : divisors(batch / dp, options.maxMicroBatch)) {
+                    const long long m = batch / ((long long)dp * micro);
+                    for (int v = 1; v <= (pp > 1 ? options.maxVirtualStages : 1); ++v) {
+                        if (v > 1 && (model.layers % (pp * v) != 0 || m % pp != 0))
+                            continue;
+                        for (int sp = sized.tp > 1 ? 1 : 0; sp >= 0; --sp) {
+                            for (int zero = 0; zero <= 3; ++zero) {
+                                for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                                    const size_t combo = ((size_t(v - 1) * 2 + size_t(sp)) * 4 + size_t(zero)) * 3 + size_t(rc);
+                                    if (options.pruneExactly && tooLarge[combo]) {
+                                        ++counts.evaluated;
+                                        ++counts.pruned;
+                                        continue;
                                     }
+                                    if (cancel && ++sinceCancelCheck >= 2048) {
+                                        sinceCancelCheck = 0;
+                                        if (cancel->load(std::memory_order_relaxed)) {
+                                            stopped.store(true, std::memory_order_relaxed);
+                                            return;
+                                        }
+                                    }
+                                    SearchLayout s = sized;
+                                    s.virtualStages = v;
+                                    s.microBatch = micro;
+                                    s.zeroStage = zero;
+                                    s.recompute = rc;
+                                    s.sequenceParallel = sp == 1;
+                                    s.globalBatch = batch;
+                                    s.schedule = v > 1 ? Schedule::Interleaved : (pp > 1 ? flat : Schedule::OneFOneB);
+                                    assignSearchLayout(work, s);
+                                    estimateInto(work, est, EstimateScope::LayoutSearch);
+                                    if (structurallyInvalid(est))
+                                        continue;
+                                    ++counts.evaluated;
+                                    if (!est.fits) {
+                                        tooLarge[combo] = true;
+                                        continue;
+                                    }
+                                    if (options.requireMemoryMargin && !est.hasMargin) {
+                                        ++counts.underMargin;
+                                        continue;
+                                    }
+                                    // The layout's own red flags (the estimate's search scope leaves them out).
+                                    checkLayoutAdvisories(work, est);
+                                    const unsigned redFlags = layoutRedFlags(est);
+                                    if ((redFlags & ~kFlagsTheSearchWeighs) != 0 && options.redFlags == RedFlagOrder::Hide) {
+                                        ++counts.hiddenRedFlags;
+                                        continue;
+                                    }
+                                    workspace.predict(work, est, stepOptions, predicted);
+                                    const MemoryFit fit = memoryFitOfRange(work, est, memoryScratch, memoryVariant);
+                                    fitting.push_back(rowOf(s, est, predicted, options, fit, redFlags));
                                 }
-                                SearchLayout s = sized;
-                                s.virtualStages = v;
-                                s.microBatch = micro;
-                                s.zeroStage = zero;
-                                s.recompute = rc;
-                                s.sequenceParallel = sp == 1;
-                                s.globalBatch = batch;
-                                s.schedule = v > 1 ? Schedule::Interleaved : (pp > 1 ? flat : Schedule::OneFOneB);
-                                assignSearchLayout(work, s);
-                                estimateInto(work, est, EstimateScope::LayoutSearch);
-                                if (structurallyInvalid(est))
-                                    continue;
-                                ++result.evaluated;
-                                if (!est.fits)
-                                    continue;
-                                if (options.requireMemoryMargin && !est.hasMargin) {
-                                    ++result.underMargin;
-                                    continue;
-                                }
-                                // The layout's own red flags (the estimate's search scope leaves them out).
-                                checkLayoutAdvisories(work, est);
-                                const unsigned redFlags = layoutRedFlags(est);
-                                if (redFlags != 0 && options.redFlags == RedFlagOrder::Hide) {
-                                    ++result.hiddenRedFlags;
-                                    continue;
-                                }
-                                workspace.predict(work, est, stepOptions, predicted);
-                                const MemoryFit fit = memoryFitOfRange(work, est, memoryScratch, memoryVariant);
-                                fitting.push_back(rowOf(s, est, predicted, options, fit, redFlags));
                             }
                         }
                     }
                 }
             }
         }
+    };
+    // This thread and, with a second core, one more (the project's machines have two). Each
+    // worker keeps its own plan, estimate and workspace; the models keep per-thread caches.
+    const unsigned helpers = splits.size() > 1 && std::thread::hardware_concurrency() > 1 ? 1 : 0;
+    std::vector<Counts> counts(helpers + 1);
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < helpers; ++t)
+        threads.emplace_back(searchSplits, std::ref(counts[t + 1]), false);
+    searchSplits(counts[0], true);
+    for (std::thread& t : threads)
+        t.join();
+    for (const Counts& c : counts) {
+        result.evaluated += c.evaluated;
+        result.underMargin += c.underMargin;
+        result.hiddenRedFlags += c.hiddenRedFlags;
+        result.pruned += c.pruned;
     }
-done:
+    result.cancelled = stopped.load();
+    size_t kept = 0;
+    for (const auto& rows : rowsBySplit)
+        kept += rows.size();
+    std::vector<SearchRow> fitting;
+    fitting.reserve(kept);
+    for (auto& rows : rowsBySplit) {
+        fitting.insert(fitting.end(), rows.begin(), rows.end());
+        std::vector<SearchRow>().swap(rows);
+    }
     result.fitting = (long long)fitting.size();
     rankSearchRows(fitting, options, perNode, result);
     if (progress && !result.cancelled)

@@ -5,7 +5,8 @@
 // "Simplest" (worked example B, "Choose a first layout": try the lightest sharding that fits before full
 // parameter sharding, and "do not start with every parallelism dimension"), lexicographically:
 //   1. fewest heavy mechanisms: pipeline (PP > 1), full parameter sharding (ZeRO-3), context
-//      parallelism (CP > 1), tensor parallelism over the network (TP > GPUs per node);
+//      parallelism (CP > 1), tensor parallelism over the network (TP > GPUs per node), an expert
+//      group over the network (EP x ETP > GPUs per node);
 //   2. lowest ZeRO stage;
 //   3. least recompute (none < selective < full);
 //   4. smallest model-parallel group (TP x PP x CP);
@@ -13,9 +14,8 @@
 //   then the fastest among equals.
 #pragma once
 
-#include <optional>
-#include <array>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -25,6 +25,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/estimate/MemoryFit.h"
+#include "core/estimate/Warning.h"
 #include "core/steptime/StepTimeModel.h"
 
 namespace trainplan {
@@ -62,10 +63,17 @@ struct SearchOptions {
     // the others are listed as its equivalents (SearchResult::equivalents), so `top` counts
     // distinct options. Off, every fitting layout is its own row.
     bool groupEquivalents = false;
+    // Skip layouts that provably do not fit (a larger micro-batch of a layout that does not fit);
+    // off, every layout is estimated (the exhaustive search the pruning is tested against).
+    bool pruneExactly = true;
 };
 
 struct SearchLayout {
     int tp = 1, pp = 1, dp = 1, cp = 1;
+    // The expert grid (LayoutSpec::ep, etp): for an MoE model the search tries every EP dividing
+    // the experts and every ETP (powers of two within a node dividing the expert width) whose
+    // EP x ETP divides TP x CP x DP; 1 and 1 for a dense model.
+    int ep = 1, etp = 1;
     int virtualStages = 1;
     int microBatch = 1;
     int zeroStage = 0;
@@ -108,7 +116,8 @@ struct SearchEquivalent {
 };
 
 struct SearchResult {
-    long long evaluated = 0;       // layouts estimated (valid for the model and cluster)
+    long long evaluated = 0;       // layouts valid for the model and cluster, estimated or pruned
+    long long pruned = 0;          // of those, skipped as provably not fitting (SearchOptions::pruneExactly)
     long long fitting = 0;         // of those, the ones that fit in memory (with the margin when required)
     long long underMargin = 0;     // fit, but left out for leaving less than the margin free
     long long hiddenRedFlags = 0;  // fit, but left out for raising red flags (RedFlagOrder::Hide)
@@ -117,6 +126,7 @@ struct SearchResult {
     double seconds = 0;      // wall time of the search
     bool cancelled = false;
     SearchObjective objective = SearchObjective::Time;
+    bool expertGrid = false;  // the model has MoE layers: rows differ in EP and ETP too
     // The best `top` by the objective, plus every Pareto layout and the simplest one, best first:
     // rows[0, top) are the ranking (topRows()), the rest only complete the front and the simplest.
     std::vector<SearchRow> rows;
@@ -138,8 +148,14 @@ inline constexpr double kSameFiguresTolerance = 0.0025;
 // GPU-hours, cost) within kSameFiguresTolerance.
 bool sameFigures(const SearchRow& a, const SearchRow& b);
 
+// Red flags whose advice is another layout the search itself tries and ranks by the objective:
+// EP_SPANS_NODES says a smaller EP inside a node also fits, and the search weighs exactly that
+// layout against this one by predicted time (a wider EP can win: fewer experts per GPU, larger
+// expert GEMMs, less recompute). Such flags are listed on the row but neither demote nor hide it.
+inline constexpr unsigned kFlagsTheSearchWeighs = warningBit(WarningCode::EpSpansNodes);
+
 // A row's place before the objective (smaller first): with RedFlagOrder::Last, rows without red
-// flags come first; within that, "fits", then "may not fit", then "does not fit".
+// flags (other than kFlagsTheSearchWeighs) come first; within that, "fits", then "may not fit", then "does not fit".
 int rankTier(const SearchRow& row, RedFlagOrder order);
 
 // "last", "hide", "mixed": the CLI's --red-flags values and the JSON's red_flag_order.
@@ -160,8 +176,9 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options = {}, 
 // predicted (not finite or not positive). Where the plan sits on the search's scatter.
 std::optional<SearchRow> searchRowOf(const Plan& plan, const Estimate& est, const SearchOptions& options = {});
 
-// The plan with a result's layout applied (for "Apply"): TP, PP, DP, CP, schedule, virtual
-// stages, ZeRO, recompute, SP, micro-batch and global batch; explicit stage splits are dropped.
+// The plan with a result's layout applied (for "Apply"): TP, PP, DP, CP, EP, ETP, schedule,
+// virtual stages, ZeRO, recompute, SP, micro-batch and global batch; explicit stage splits are
+// dropped.
 Plan withSearchLayout(const Plan& plan, const SearchLayout& layout);
 SearchLayout searchLayoutOf(const Plan& plan);
 
@@ -169,7 +186,7 @@ SearchLayout searchLayoutOf(const Plan& plan);
 std::array<int, 5> simplicityKey(const SearchLayout& layout, int gpusPerNode);
 
 // search.evaluated, search.fitting, search.seconds, search.results[] (layout{a key per parallel
-// dimension (tp, pp, dp, cp), virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
+// dimension (tp, pp, dp, cp), ep, etp, virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
 // step_seconds, mfu, memory_bytes, headroom_bytes, within_margin, gpu_hours, cost, days, pareto,
 // simplest, tp_across_nodes, memory{verdict}, red_flags[] (codes), group, equivalents[] (layouts with the
 // same figures, when grouped)), plus objective, cancelled, pareto_count, under_margin, margin_bytes,

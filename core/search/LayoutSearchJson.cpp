@@ -29,6 +29,8 @@ nlohmann::json searchToJson(const SearchResult& r)
     using nlohmann::json;
     const auto layoutJson = [](const SearchLayout& s) {
         json out{{"virtual_stages", s.virtualStages},
+                 {"ep", s.ep},
+                 {"etp", s.etp},
                  {"micro_batch", s.microBatch},
                  {"zero", s.zeroStage},
                  {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
@@ -86,7 +88,7 @@ nlohmann::json searchToJson(const SearchResult& r)
     for (size_t i : pareto)
         front.push_back(rowJson(i));
     return json{{"search",
-        {{"evaluated", r.evaluated}, {"fitting", r.fitting}, {"under_margin", r.underMargin}, {"margin_bytes", r.marginBytes},
+        {{"evaluated", r.evaluated}, {"pruned", r.pruned}, {"fitting", r.fitting}, {"under_margin", r.underMargin}, {"margin_bytes", r.marginBytes},
             {"red_flag_order", redFlagOrderName(r.redFlagOrder)}, {"hidden_red_flags", r.hiddenRedFlags}, {"seconds", r.seconds},
             {"cancelled", r.cancelled}, {"objective", objectiveName(r.objective)}, {"pareto_count", r.paretoCount}, {"grouped", r.grouped},
             {"results", std::move(results)}, {"pareto_front", std::move(front)}, {"simplest", std::move(simplest)}}}};

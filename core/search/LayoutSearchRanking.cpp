@@ -38,6 +38,7 @@ std::array<int, 5> simplicityKey(const SearchLayout& s, int gpusPerNode)
     int mechanisms = s.zeroStage >= 3;
     for (ParallelDim d : kParallelDims)
         mechanisms += heavy(d, s.size(d), gpusPerNode);
+    mechanisms += s.ep * s.etp > gpusPerNode;
     return {mechanisms, s.zeroStage, int(s.recompute), int(parallelSizeProduct(s, splitsReplica)), s.virtualStages};
 }
 
@@ -237,7 +238,8 @@ bool sameFigures(const SearchRow& a, const SearchRow& b)
     for (ParallelDim d : kParallelDims)
         if (!sharesWeights(d) && x.size(d) != y.size(d))
             return false;
-    return parallelSizeProduct(x, sharesWeights) == parallelSizeProduct(y, sharesWeights) && x.virtualStages == y.virtualStages
+    return parallelSizeProduct(x, sharesWeights) == parallelSizeProduct(y, sharesWeights) && x.ep == y.ep && x.etp == y.etp
+        && x.virtualStages == y.virtualStages
         && x.zeroStage == y.zeroStage && x.recompute == y.recompute && x.sequenceParallel == y.sequenceParallel
         && x.globalBatch == y.globalBatch && x.schedule == y.schedule && close(a.stepSeconds, b.stepSeconds)
         && close(a.totalSeconds, b.totalSeconds) && close(a.memoryBytes, b.memoryBytes) && close(a.mfu, b.mfu)
@@ -247,7 +249,7 @@ bool sameFigures(const SearchRow& a, const SearchRow& b)
 
 int rankTier(const SearchRow& row, RedFlagOrder order)
 {
-    const int flagged = order == RedFlagOrder::Last && row.redFlags != 0 ? 1 : 0;
+    const int flagged = order == RedFlagOrder::Last && (row.redFlags & ~kFlagsTheSearchWeighs) != 0 ? 1 : 0;
     return flagged * 3 + int(row.memoryFit);
 }
 

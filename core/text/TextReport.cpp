@@ -309,7 +309,9 @@ std::string searchToText(const SearchResult& r)
     // Every parallel dimension gets the same column: four digits (DP 4,096) and a gap.
     constexpr int kDimensionColumn = 6;
     std::ostringstream out;
-    out << "Layout search: " << countOf(double(r.evaluated), "layout") << " evaluated, " << formatInteger(double(r.fitting)) << " fit"
+    out << "Layout search: " << countOf(double(r.evaluated), "layout") << " evaluated"
+        << (r.pruned > 0 ? " (" + formatInteger(double(r.pruned)) + " of them provably too large, not estimated)" : std::string()) << ", "
+        << formatInteger(double(r.fitting)) << " fit"
         << (r.underMargin > 0 || r.marginBytes > 0 ? " keeping " + formatBytes(r.marginBytes) + " free" : std::string()) << ", "
         << r.paretoCount << " on the Pareto front of memory vs time, " << formatSeconds(r.seconds) << (r.cancelled ? " (cancelled)" : "")
         << "\n";
@@ -329,6 +331,8 @@ std::string searchToText(const SearchResult& r)
         out << std::left;
         for (ParallelDim d : parallelDimsForDisplay())
             out << std::setw(kDimensionColumn) << parallelDimLabel(d);
+        if (r.expertGrid)
+            out << std::setw(kDimensionColumn) << "EP" << std::setw(kDimensionColumn) << "ETP";
         out << std::setw(4) << "v" << std::setw(4) << "b" << std::setw(6) << "ZeRO" << std::setw(11) << "recompute" << std::setw(4) << "SP"
             << std::setw(11) << "step" << std::setw(8) << "MFU" << std::setw(11) << "memory" << std::setw(11) << "headroom" << std::setw(13)
             << "GPU-hours" << (cost ? std::string("cost (USD)   ") : std::string()) << "flags\n";
@@ -376,6 +380,8 @@ std::string searchToText(const SearchResult& r)
         out << std::left;
         for (ParallelDim d : parallelDimsForDisplay())
             out << std::setw(kDimensionColumn) << l.size(d);
+        if (r.expertGrid)
+            out << std::setw(kDimensionColumn) << l.ep << std::setw(kDimensionColumn) << l.etp;
         out << std::setw(4) << l.virtualStages << std::setw(4) << l.microBatch << std::setw(6) << l.zeroStage << std::setw(11)
             << std::string(nameOf(kRecomputeNames, l.recompute)) << std::setw(4) << (l.sequenceParallel ? "yes" : "no") << std::setw(11)
             << formatSeconds(row.stepSeconds) << std::setw(8) << formatPercent(row.mfu) << std::setw(11) << formatBytes(row.memoryBytes)

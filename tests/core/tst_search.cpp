@@ -13,6 +13,7 @@
 #include "core/search/LayoutSearchRanking.h"
 
 #include <random>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -36,7 +37,7 @@ bool dominates(const SearchRow& a, const SearchRow& b)
 
 QString describe(const SearchLayout& s)
 {
-    return QString("TP%1 PP%2 DP%3 CP%4 v%5 b%6 ZeRO-%7 rc%8 SP%9")
+    return QString("TP%1 PP%2 DP%3 CP%4 EP%10 ETP%11 v%5 b%6 ZeRO-%7 rc%8 SP%9")
         .arg(s.tp)
         .arg(s.pp)
         .arg(s.dp)
@@ -45,7 +46,9 @@ QString describe(const SearchLayout& s)
         .arg(s.microBatch)
         .arg(s.zeroStage)
         .arg(int(s.recompute))
-        .arg(s.sequenceParallel);
+        .arg(s.sequenceParallel)
+        .arg(s.ep)
+        .arg(s.etp);
 }
 
 }  // namespace
@@ -76,6 +79,10 @@ private slots:
     void redFlagsRankLastByDefault_data();
     void redFlagsRankLastByDefault();
     void mayNotFitNeverLeadsAFittingTier();
+    void prunedSearchEqualsExhaustive_data();
+    void prunedSearchEqualsExhaustive();
+    void moeSearchCoversTheExpertGrid();
+    void epAcrossNodesIsWeighedNotDemoted();
 
 private:
     Plan plan_;
@@ -614,4 +621,115 @@ void TestSearch::groupedRankingFoldsSameFiguresAndKeepsTop()
     }
     QCOMPARE(listed, covered - 20);
     qInfo("grouped top 20: %zu layouts in 20 rows", covered);
+}
+
+void TestSearch::prunedSearchEqualsExhaustive_data()
+{
+    QTest::addColumn<QString>("example");
+    QTest::addColumn<QStringList>("overrides");
+    QTest::newRow("worked example A") << "70b-2048-h100.json" << QStringList{};
+    QTest::newRow("worked example B") << "70b-512-gpu.json" << QStringList{};
+    QTest::newRow("GPipe, batch range") << "70b-512-gpu.json" << QStringList{"layout.schedule=gpipe"};
+    QTest::newRow("zero bubble") << "70b-512-gpu.json" << QStringList{"layout.schedule=zero-bubble"};
+    QTest::newRow("Mixtral 8x22B, EP") << "mixtral-8x22b-256-h100.json" << QStringList{};
+    QTest::newRow("Mixtral, 64 GPUs") << "mixtral-8x22b-256-h100.json" << QStringList{"cluster.gpus=64", "layout.dp=4", "layout.ep=4"};
+}
+
+void TestSearch::prunedSearchEqualsExhaustive()
+{
+    // The pruning skips only layouts that provably do not fit (a larger micro-batch of one that
+    // does not): the same counts, the same rows in the same order with the same figures.
+    QFETCH(QString, example);
+    QFETCH(QStringList, overrides);
+    std::vector<std::string> sets;
+    for (const QString& o : overrides)
+        sets.push_back(o.toStdString());
+    const Plan plan = planWith(example.toStdString(), sets);
+    SearchOptions pruned = everything();
+    if (QString(QTest::currentDataTag()) == "GPipe, batch range") {
+        pruned.minGlobalBatch = 64;
+        pruned.maxGlobalBatch = 1024;
+    }
+    SearchOptions exhaustive = pruned;
+    exhaustive.pruneExactly = false;
+    const SearchResult a = searchLayouts(plan, pruned), b = searchLayouts(plan, exhaustive);
+    QVERIFY(a.pruned > 0);
+    QCOMPARE(b.pruned, 0LL);
+    QCOMPARE(a.evaluated, b.evaluated);
+    QCOMPARE(a.fitting, b.fitting);
+    QCOMPARE(a.underMargin, b.underMargin);
+    QCOMPARE(a.rows.size(), b.rows.size());
+    for (size_t i = 0; i < a.rows.size(); ++i) {
+        QVERIFY2(a.rows[i].layout == b.rows[i].layout, qPrintable(describe(a.rows[i].layout) + " vs " + describe(b.rows[i].layout)));
+        QCOMPARE(a.rows[i].stepSeconds, b.rows[i].stepSeconds);
+        QCOMPARE(a.rows[i].memoryBytes, b.rows[i].memoryBytes);
+        QCOMPARE(a.rows[i].pareto, b.rows[i].pareto);
+        QCOMPARE(a.rows[i].simplest, b.rows[i].simplest);
+    }
+    qInfo("%lld layouts, %lld pruned (%.0f %%): %.3f s pruned, %.3f s exhaustive", a.evaluated, a.pruned, 100.0 * a.pruned / a.evaluated,
+          a.seconds, b.seconds);
+}
+
+void TestSearch::moeSearchCoversTheExpertGrid()
+{
+    // Mixtral 8x22B on 256 H100s: the search varies EP and ETP with the other sizes, keeps only
+    // grids Megatron-Core accepts, and every row's figures are the analysis of it applied.
+    const Plan plan = planWith("mixtral-8x22b-256-h100.json");
+    SearchOptions o;
+    o.top = 300;
+    const SearchResult r = searchLayouts(plan, o);
+    QVERIFY(r.expertGrid);
+    QVERIFY(!r.rows.empty());
+    std::set<int> eps, etps;
+    for (const SearchRow& row : r.rows) {
+        const SearchLayout& s = row.layout;
+        eps.insert(s.ep);
+        etps.insert(s.etp);
+        QCOMPARE(plan.model.moe->experts % s.ep, 0);
+        QCOMPARE(((long long)s.tp * s.cp * s.dp) % ((long long)s.ep * s.etp), 0LL);
+    }
+    QVERIFY2(eps.size() >= 3, "the ranking should hold several EP sizes");
+    QVERIFY2(etps.size() >= 2, "the ranking should hold several ETP sizes");
+    // The leading row applied gives the same step and memory in the analysis (closed form).
+    const SearchRow& best = r.rows.front();
+    const Plan applied = withSearchLayout(plan, best.layout);
+    QCOMPARE(applied.layout.ep, best.layout.ep);
+    QCOMPARE(applied.layout.etp, best.layout.etp);
+    QCOMPARE(searchLayoutOf(applied), best.layout);
+    const Estimate est = estimate(applied);
+    QCOMPARE(est.perGpu.total, best.memoryBytes);
+    const auto row = searchRowOf(applied, est, o);
+    QVERIFY(row);
+    QCOMPARE(row->stepSeconds, best.stepSeconds);
+    // The JSON names the expert grid of every row.
+    const auto doc = searchToJson(r);
+    QCOMPARE(doc.at("search").at("results").at(0).at("layout").at("ep").get<int>(), best.layout.ep);
+    QCOMPARE(doc.at("search").at("results").at(0).at("layout").at("etp").get<int>(), best.layout.etp);
+    // A dense model's search keeps EP and ETP at 1.
+    for (const SearchRow& dense : all_.rows) {
+        QCOMPARE(dense.layout.ep, 1);
+        QCOMPARE(dense.layout.etp, 1);
+    }
+    QVERIFY(!all_.expertGrid);
+}
+
+void TestSearch::epAcrossNodesIsWeighedNotDemoted()
+{
+    // EP_SPANS_NODES says a smaller EP inside a node also fits; the search ranks both by time, so
+    // the flag is listed on the row without moving it behind unflagged rows.
+    const Plan plan = planWith("mixtral-8x22b-256-h100.json");
+    SearchRow row;
+    row.redFlags = warningBit(WarningCode::EpSpansNodes);
+    QCOMPARE(rankTier(row, RedFlagOrder::Last), rankTier(SearchRow{}, RedFlagOrder::Last));
+    row.redFlags |= warningBit(WarningCode::LargeBubble);
+    QVERIFY(rankTier(row, RedFlagOrder::Last) > rankTier(SearchRow{}, RedFlagOrder::Last));
+    SearchOptions hide;
+    hide.redFlags = RedFlagOrder::Hide;
+    hide.top = INT_MAX;
+    bool listed = false;
+    for (const SearchRow& r : searchLayouts(plan, hide).rows) {
+        QCOMPARE(r.redFlags & ~kFlagsTheSearchWeighs, 0u);
+        listed = listed || (r.redFlags & kFlagsTheSearchWeighs) != 0;
+    }
+    QVERIFY2(listed, "a layout with EP across nodes should be kept and list its flag");
 }

@@ -92,6 +92,8 @@ SearchPanel::SearchPanel(PlanDocument* document, QWidget* parent)
     table_->horizontalHeader()->setHighlightSections(false);
     table_->setColumnHidden(SearchResultsModel::Cost, true);
     table_->setColumnHidden(SearchResultsModel::GlobalBatch, true);
+    table_->setColumnHidden(SearchResultsModel::Ep, true);
+    table_->setColumnHidden(SearchResultsModel::Etp, true);
     table_->setMinimumSize(260, 120);
 
     scatter_ = new SearchScatter;
@@ -310,6 +312,8 @@ void SearchPanel::onFinished()
     const bool cost = r.objective == trainplan::SearchObjective::Cost;
     model_->setResult(r);
     table_->setColumnHidden(SearchResultsModel::Cost, !cost);
+    table_->setColumnHidden(SearchResultsModel::Ep, !r.expertGrid);
+    table_->setColumnHidden(SearchResultsModel::Etp, !r.expertGrid);
     scatter_->setResult(r);
     table_->setColumnHidden(SearchResultsModel::GlobalBatch, !scatter_->xIsDays());  // shown when the batch varies
     fitColumns();

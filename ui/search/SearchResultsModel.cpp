@@ -111,7 +111,7 @@ int SearchResultsModel::columnOf(trainplan::ParallelDim dim)
 
 std::optional<trainplan::ParallelDim> SearchResultsModel::dimensionAt(int column)
 {
-    if (column < FirstDimension || column >= Virtual)
+    if (column < FirstDimension || column >= Ep)
         return std::nullopt;
     return trainplan::parallelDimsForDisplay()[size_t(column - FirstDimension)];
 }
@@ -124,6 +124,8 @@ QVariant SearchResultsModel::display(const trainplan::SearchRow& row, int rank, 
         return l.size(*dim);
     switch (column) {
     case Rank: return rank + 1;
+    case Ep: return l.ep;
+    case Etp: return l.etp;
     case Virtual: return l.virtualStages;
     case MicroBatch: return l.microBatch;
     case GlobalBatch: return QString::fromStdString(trainplan::formatInteger(double(l.globalBatch)));
@@ -147,6 +149,8 @@ QVariant SearchResultsModel::sortKey(const trainplan::SearchRow& row, int rank, 
         return l.size(*dim);
     switch (column) {
     case Rank: return rank;
+    case Ep: return l.ep;
+    case Etp: return l.etp;
     case Virtual: return l.virtualStages;
     case MicroBatch: return l.microBatch;
     case GlobalBatch: return l.globalBatch;
@@ -225,9 +229,11 @@ QVariant SearchResultsModel::headerData(int section, Qt::Orientation orientation
         return {};
     }
     // The other columns, the dimensions' left out: the rank, then Virtual onwards.
-    static const char* names[ColumnCount - kParallelDimColumns] = {"#", "v", "Micro", "Batch", "ZeRO", "Recompute", "SP",
+    static const char* names[ColumnCount - kParallelDimColumns] = {"#", "EP", "ETP", "v", "Micro", "Batch", "ZeRO", "Recompute", "SP",
                                                                    "Step s", "MFU", "Memory GB", "GPU-hours", "Cost", "Flags"};
-    static const char* tips[ColumnCount - kParallelDimColumns] = {"Rank by the objective", "Virtual stages per GPU (interleaving)",
+    static const char* tips[ColumnCount - kParallelDimColumns] = {"Rank by the objective",
+        "Expert parallelism: ranks each MoE layer's routed experts are split over (carved out of TP x CP x DP)",
+        "Expert tensor parallelism: ranks one routed expert's matrices are split over", "Virtual stages per GPU (interleaving)",
         "Micro-batch, sequences", "Global batch, sequences", "ZeRO stage", "Activation recomputation", "Sequence parallelism",
         "Predicted step time, seconds", "Predicted model FLOPs utilisation", "Memory of the fullest GPU, GB (10^9 bytes)",
         "Predicted GPU-hours of the run (no failures)", "GPU-hours x $ per GPU-hour",

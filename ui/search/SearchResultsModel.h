@@ -13,11 +13,14 @@ class SearchResultsModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    // After the rank, one column per parallel dimension in display order (columnOf, dimensionAt).
+    // After the rank, one column per parallel dimension in display order (columnOf, dimensionAt),
+    // then the expert grid (shown for MoE models only).
     enum Column {
         Rank,
         FirstDimension,
-        Virtual = FirstDimension + int(trainplan::kParallelDimCount),
+        Ep = FirstDimension + int(trainplan::kParallelDimCount),
+        Etp,
+        Virtual,
         MicroBatch,
         GlobalBatch,
         Zero,
