@@ -253,7 +253,7 @@ LayoutDiagramGeometry::LayoutDiagramGeometry(const LayoutDiagramModel& model, co
     if (tpGroups && aggregated_)
         layoutBottomStrip(model, style, false);
     texts_.insert(texts_.end(), bottomTexts_.begin(), bottomTexts_.end());
-    chooseHint(style);
+    chooseHint(style, model.experts() && model.experts()->ep() > 1);
 }
 
 bool LayoutDiagramGeometry::adoptFlatGrid(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, size_t stripTexts)
@@ -295,7 +295,7 @@ bool LayoutDiagramGeometry::adoptFlatGrid(const LayoutDiagramModel& model, const
     return true;
 }
 
-void LayoutDiagramGeometry::chooseHint(const LayoutDiagramStyle& style)
+void LayoutDiagramGeometry::chooseHint(const LayoutDiagramStyle& style, bool epGroups)
 {
     // What the pointer can do here, in the longest words that fit the panel: GPUs drawn one
     // by one answer a hover with their rank, blocks of nodes with what they stand for.
@@ -303,15 +303,15 @@ void LayoutDiagramGeometry::chooseHint(const LayoutDiagramStyle& style)
     if (!style.interactiveHints || units_.empty())
         return;
     const QFontMetricsF small(style.smallFont);
+    const QString groups = epGroups ? QStringLiteral("Click one: its TP, DP and EP groups and pipeline neighbours light up.")
+                                    : QStringLiteral("Click one: its TP group, pipeline neighbours and DP group light up.");
     std::vector<QStringList> wordings;
     if (drawnGpus_ > 0) {
-        wordings = {{QStringLiteral("Hover a GPU for its rank, node and coordinates."),
-                     QStringLiteral("Click one: its TP group, pipeline neighbours and DP group light up.")},
+        wordings = {{QStringLiteral("Hover a GPU for its rank, node and coordinates."), groups},
                     {QStringLiteral("Hover a GPU for its rank and coordinates."), QStringLiteral("Click one to light up its groups.")},
                     {QStringLiteral("Hover a GPU: its rank."), QStringLiteral("Click: its groups.")}};
     } else {
-        wordings = {{QStringLiteral("Hover a block of nodes for what it stands for."),
-                     QStringLiteral("Click one: its TP group, pipeline neighbours and DP group light up.")},
+        wordings = {{QStringLiteral("Hover a block of nodes for what it stands for."), groups},
                     {QStringLiteral("Hover a block for what it holds."), QStringLiteral("Click one to light up its groups.")}};
     }
     for (const QStringList& lines : wordings) {
@@ -649,7 +649,8 @@ double LayoutDiagramGeometry::layoutTopStrip(const LayoutDiagramModel& model, co
 
     // Top: the caption on the left, the selection panel on the right (below when narrow).
     // A caption too long for its room wraps onto more lines rather than losing words.
-    const QString caption = model.frontCaption(), layout = model.layoutCaption();
+    const QString caption = model.frontCaption(), layout = model.layoutCaption(), experts = model.expertCaption();
+    // The expert grid's line wraps within the width the other two set.
     const double naturalW = std::ceil(std::max(cap.horizontalAdvance(caption), label.horizontalAdvance(layout))) + 2;
     const bool beside = r.width() - naturalW - 24 >= kMinPanelWidth;
     const double captionW = beside ? naturalW : r.width();
@@ -664,6 +665,13 @@ double LayoutDiagramGeometry::layoutTopStrip(const LayoutDiagramModel& model, co
         texts_.push_back({line, QRectF(r.left(), y, captionW, layH), F::Label, style.mutedText, R::Caption});
         y += layH + 1;
     }
+    // An MoE model's expert grid, in the warning colour when its all-to-all leaves the node.
+    if (!experts.isEmpty())
+        for (const QString& line : wrapWords(experts, label, captionW - 2, &elidedTexts_)) {
+            texts_.push_back({line, QRectF(r.left(), y, captionW, layH), F::Label,
+                model.epCrossesNodes() ? style.warning() : style.mutedText, R::Caption});
+            y += layH + 1;
+        }
     const double captionH = y - 1 - r.top();
     // Below the caption, in a narrow target, one line of links (the tags in the drawing
     // name them too) keeps the rows their height.
@@ -733,6 +741,9 @@ double LayoutDiagramGeometry::layoutBottomStrip(
         entries.push_back({item(S::Arrow, style.ppLink), QStringLiteral("activations to the next stage (PP)"), {}});
     if (model.replicasBehind() > 0)
         entries.push_back({item(S::DashedArrow, style.dpLink), QStringLiteral("gradients with the replicas behind (DP)"), {}});
+    // On screen only: the EP group lights up when a GPU is clicked (exports draw no selection).
+    if (style.interactiveHints && model.experts() && model.experts()->ep() > 1)
+        entries.push_back({item(S::Outline, style.epLink), QStringLiteral("EP group: click a GPU (all-to-all)"), {}});
 
     const double rowH = std::ceil(small.height()) + 4, swatch = 12, rampW = 110;
     double x = r.left(), y = 0;

@@ -161,7 +161,7 @@ private:
     double layoutBottomStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines, bool briefFlag = false,
                              bool flatRows = false);
     bool adoptFlatGrid(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, size_t stripTexts);
-    void chooseHint(const LayoutDiagramStyle& style);
+    void chooseHint(const LayoutDiagramStyle& style, bool epGroups);
 
     QRectF target_;
     QRectF diagramRect_;

@@ -1,6 +1,7 @@
 #include "render/layoutdiagram/LayoutDiagramModel.h"
 
 #include <algorithm>
+#include <variant>
 
 #include "core/base/Format.h"
 #include "core/plan/EnumNames.h"
@@ -93,6 +94,29 @@ LayoutDiagramModel::LayoutDiagramModel(const trainplan::Plan& plan, const trainp
     for (const auto& w : est_.warnings)
         if (w.code == trainplan::WarningCode::TpSpansNodes)
             tpWarning_ = w;
+
+    if (plan.model.moe && plan.model.hasMoeLayers()) {
+        routedExperts_ = plan.model.moe->experts;
+        auto grid = trainplan::ExpertGrid::make(plan.layout, plan.layout.etp, plan.layout.ep, routedExperts_);
+        if (auto* made = std::get_if<trainplan::ExpertGrid>(&grid)) {
+            experts_ = *made;
+            epNodes_ = made->nodesSpannedByEpGroup(0, map_.gpusPerNode());
+        }
+    }
+}
+
+QString LayoutDiagramModel::expertCaption() const
+{
+    if (!experts_)
+        return {};
+    const trainplan::ExpertGrid& g = *experts_;
+    const int perStage = g.etp() * g.ep() * g.edp();
+    const QString where = epNodes_ > 1 ? QStringLiteral("an EP group spans %1 nodes, so its all-to-all crosses the network").arg(epNodes_)
+                                       : QStringLiteral("an EP group stays inside one node (NVLink all-to-all)");
+    return QStringLiteral("Experts: EP %1 × ETP %2 × EDP %3 over each stage's %4 GPUs · %5 of %6 routed experts per GPU · %7")
+        .arg(g.ep())
+        .arg(g.etp())
+        .arg(count(g.edp()), count(perStage), count(g.expertsPerRank()), count(routedExperts_), where);
 }
 
 int LayoutDiagramModel::frontIndexOfNode(int node) const
@@ -265,6 +289,22 @@ LayoutDiagramSelection LayoutDiagramModel::selectionFor(int rank) const
         // The gradient group ascends in rank and nodes hold consecutive ranks.
         const bool crosses = map_.node(s.gradientRanks.front()) != map_.node(s.gradientRanks.back());
         s.links.push_back(groupLink(ParallelDim::Dp, rank, int(s.gradientRanks.size()), crosses));
+    }
+    if (experts_ && experts_->ep() > 1) {
+        const trainplan::ExpertGroup group = experts_->epGroup(rank);
+        for (int i = 0; i < group.size; ++i)
+            s.epRanks.push_back(group[i]);
+        LayoutDiagramLink link;
+        link.expert = true;
+        link.from = rank;
+        link.groupSize = group.size;
+        link.crossesNodes = map_.node(s.epRanks.front()) != map_.node(s.epRanks.back());
+        const int first = experts_->firstExpert(rank), last = first + experts_->expertsPerRank() - 1;
+        const QString holds = first == last ? QStringLiteral("expert %1").arg(first) : QStringLiteral("experts %1–%2").arg(first).arg(last);
+        const QString medium = link.crossesNodes ? QStringLiteral("network") : QStringLiteral("NVLink");
+        link.tag = QStringLiteral("EP · %1 · all-to-all").arg(medium);
+        link.text = QStringLiteral("EP %1 · %2 · all-to-all every MoE layer · holds %3").arg(group.size).arg(medium, holds);
+        s.links.push_back(link);
     }
     return s;
 }

@@ -11,6 +11,7 @@
 
 #include "core/estimate/Estimate.h"
 #include "core/plan/Plan.h"
+#include "core/rankmap/ExpertGrid.h"
 #include "core/rankmap/RankMap.h"
 #include "render/layoutdiagram/LayoutDiagramSelection.h"
 
@@ -43,6 +44,14 @@ public:
     int replicasBehind() const { return replicas() - replicasInFront_; }
     int nodesBehind() const { return map_.nodes() - int(front_.size()); }
 
+    // The expert grid of an MoE model (ExpertGrid.h), when its sizes make one.
+    const trainplan::ExpertGrid* experts() const { return experts_ ? &*experts_ : nullptr; }
+    // Whether an EP group leaves its node (its all-to-all then crosses the network).
+    bool epCrossesNodes() const { return epNodes_ > 1; }
+    // "Experts: EP 64 × ETP 1 × EDP 2 over each stage's 128 GPUs · 4 of 256 routed experts per GPU ·
+    // an EP group spans 8 nodes, so its all-to-all crosses the network"; empty for a dense model.
+    QString expertCaption() const;
+
     // Rule check drawn on the diagram: the estimate's TP_SPANS_NODES red flag.
     const trainplan::Warning* tpWarning() const { return tpWarning_ ? &*tpWarning_ : nullptr; }
     QString tpWarningText() const;
@@ -69,4 +78,7 @@ private:
     std::vector<int> frontIndexByNode_;
     int replicasInFront_ = 1;
     std::optional<trainplan::Warning> tpWarning_;
+    std::optional<trainplan::ExpertGrid> experts_;
+    int epNodes_ = 1;        // nodes an EP group spans (rank 0's; every group alike)
+    int routedExperts_ = 0;  // the model's routed experts E
 };

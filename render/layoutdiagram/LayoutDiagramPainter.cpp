@@ -71,6 +71,11 @@ QColor linkColor(const LayoutDiagramStyle& style, ParallelDim dim)
     return style.text;
 }
 
+QColor linkColor(const LayoutDiagramStyle& style, const LayoutDiagramLink& link)
+{
+    return link.expert ? style.epLink : linkColor(style, link.dim);
+}
+
 }  // namespace
 
 LayoutDiagramPainter::LayoutDiagramPainter() = default;
@@ -185,6 +190,9 @@ void LayoutDiagramPainter::updateHighlights()
     for (int r : selection_.gradientRanks)
         if (r != selection_.rank)
             mark(r, DpGroup);
+    for (int r : selection_.epRanks)
+        if (r != selection_.rank)
+            mark(r, EpGroup);
     mark(selection_.rank, Selected);
 
     // Each link's tag goes near the link, clear of every label and of what the selection
@@ -210,6 +218,11 @@ void LayoutDiagramPainter::updateHighlights()
             at = pipelineCurve(
                 geometry_->anchorOf(geometry_->placeOf(*model_, link.from)), geometry_->anchorOf(geometry_->placeOf(*model_, link.to)))
                      .apex;
+        else if (link.expert)
+            for (size_t u = 0; u < units.size(); ++u) {
+                if (stackMarks_[u] & EpGroup)
+                    at = units[u].stackTop;
+            }
         else if (link.dim == ParallelDim::Dp)
             for (size_t u = 0; u < units.size(); ++u)
                 if (stackMarks_[u] & DpGroup)
@@ -221,7 +234,7 @@ void LayoutDiagramPainter::updateHighlights()
             for (double dx : {-0.5, 0.1, -1.1, 0.7, -1.7})
                 candidates.emplace_back(at.x() + dx * w, at.y() + dy * h - h / 2, w, h);
         if (const auto rect = placer.place(candidates))
-            selectionTags_.push_back({label, *rect, LayoutDiagramText::Font::Small, linkColor(style_, link.dim),
+            selectionTags_.push_back({label, *rect, LayoutDiagramText::Font::Small, linkColor(style_, link),
                 LayoutDiagramText::Role::LinkTag, Qt::AlignHCenter});
     }
 }
@@ -275,7 +288,9 @@ QColor LayoutDiagramPainter::markColor(unsigned marks) const
         return style_.tpLink;
     if (marks & PpNeighbour)
         return style_.ppLink;
-    return style_.dpLink;
+    if (marks & DpGroup)
+        return style_.dpLink;
+    return style_.epLink;
 }
 
 void LayoutDiagramPainter::drawBox(QPainter& p, const LayoutDiagramBoxFaces& f, QColor color) const
@@ -395,6 +410,12 @@ void LayoutDiagramPainter::drawSelection(QPainter& p) const
     for (size_t i = 0; i < units.size(); ++i)
         if (stackMarks_[i] & DpGroup)
             drawArrow(p, QLineF(self, units[i].stackTop), dp, 9);
+    // The EP group's members behind the front row (the all-to-all reaches them); dotted, so it
+    // reads apart from the gradients' dashes where both go to the same stack.
+    const QPen ep(style_.epLink, 2.2, Qt::DotLine);
+    for (size_t i = 0; i < units.size(); ++i)
+        if ((stackMarks_[i] & EpGroup) && !(stackMarks_[i] & DpGroup))
+            drawArrow(p, QLineF(self, units[i].stackTop), ep, 9);
 
 }
 
@@ -505,7 +526,7 @@ void LayoutDiagramPainter::drawPanel(QPainter& p) const
             width = kBullet + std::ceil(small.horizontalAdvance(text)) + 2;
         }
         used += (lines.back().empty() ? 0 : kSpacing) + width;
-        lines.back().push_back({text, linkColor(style_, link.dim), width});
+        lines.back().push_back({text, linkColor(style_, link), width});
     }
     const double h = std::ceil(small.height());
     p.setFont(style_.smallFont);

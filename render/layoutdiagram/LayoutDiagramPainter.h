@@ -28,7 +28,7 @@ class QPainter;
 class LayoutDiagramPainter {
 public:
     // What a drawn item lights up for, as bits: a GPU can be in several groups of the selection.
-    enum Mark : unsigned { Selected = 1, TpGroup = 2, PpNeighbour = 4, DpGroup = 8 };
+    enum Mark : unsigned { Selected = 1, TpGroup = 2, PpNeighbour = 4, DpGroup = 8, EpGroup = 16 };
 
     LayoutDiagramPainter();
     ~LayoutDiagramPainter();

@@ -41,6 +41,7 @@ public:
     QColor tpLink{0x06, 0xb6, 0xd4};
     QColor ppLink{0xa8, 0x55, 0xf7};
     QColor dpLink{0xea, 0x58, 0x0c};
+    QColor epLink{0x0d, 0x94, 0x88};  // the EP group (an MoE layer's all-to-all), as theme::epComm
     // A rule broken (TP across nodes): the warnings panel's colour for the red flag.
     QColor warning() const { return severityColor(trainplan::Severity::Warning); }
     QColor warningSlab() const;  // the board of a node whose TP group leaves it

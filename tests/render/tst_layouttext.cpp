@@ -13,6 +13,7 @@
 #include "core/analysis/Analysis.h"
 #include "core/base/Format.h"
 #include "core/plan/ParallelDims.h"
+#include "core/planfile/PlanFile.h"
 #include "core/planfile/WorkedExamples.h"
 #include "render/layoutdiagram/LayoutDiagramModel.h"
 #include "render/report/PdfReport.h"
@@ -62,6 +63,7 @@ class TestLayoutText : public QObject {
 private slots:
     void reportAndSlidesNameEveryDimension();
     void diagramNamesEveryDimension();
+    void diagramShowsTheExpertGrid();
 };
 
 void TestLayoutText::reportAndSlidesNameEveryDimension()
@@ -132,6 +134,44 @@ void TestLayoutText::diagramNamesEveryDimension()
     const auto gradient = std::find_if(links.begin(), links.end(), [](const auto& link) { return sharesWeights(link.dim); });
     QVERIFY(gradient != links.end());
     QVERIFY2(gradient->text.startsWith(sizes(plan.layout, QStringLiteral(" × "), sharesWeights) + " · "), qPrintable(gradient->text));
+}
+
+void TestLayoutText::diagramShowsTheExpertGrid()
+{
+    // DeepSeek-V3's EP 64 on 8-GPU nodes: the caption names the grid and says the all-to-all
+    // leaves the node; a selected GPU's EP group is its 64 ranks with an EP link on the network,
+    // naming the experts the GPU holds.
+    const Plan plan = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/deepseek-v3-2048-h800.json");
+    const Estimate est = analyse(plan).estimate;
+    LayoutDiagramModel model(plan, est);
+    QVERIFY(model.experts());
+    QVERIFY(model.epCrossesNodes());
+    QVERIFY2(model.expertCaption().startsWith("Experts: EP 64 × ETP 1 × EDP 2 over each stage's 128 GPUs · 4 of 256 routed experts per GPU"),
+             qPrintable(model.expertCaption()));
+    QVERIFY2(model.expertCaption().contains("spans 8 nodes"), qPrintable(model.expertCaption()));
+    const int rank = 129;  // stage 2, DP 1: EP group ranks 128-191, experts 4-7
+    const auto selection = model.selectionFor(rank);
+    QCOMPARE(int(selection.epRanks.size()), 64);
+    QCOMPARE(selection.epRanks.front(), 128);
+    QCOMPARE(selection.epRanks.back(), 191);
+    const auto ep = std::find_if(selection.links.begin(), selection.links.end(), [](const auto& link) { return link.expert; });
+    QVERIFY(ep != selection.links.end());
+    QVERIFY(ep->crossesNodes);
+    QVERIFY2(ep->text.contains("EP 64 · network") && ep->text.contains("experts 4–7"), qPrintable(ep->text));
+
+    // Mixtral 8x22B's EP 8 with TP 2 on 8-GPU nodes stays inside a node: NVLink, muted caption.
+    const Plan mixtral = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/mixtral-8x22b-256-h100.json");
+    LayoutDiagramModel inside(mixtral, analyse(mixtral).estimate);
+    QVERIFY(!inside.epCrossesNodes());
+    QVERIFY2(inside.expertCaption().contains("inside one node"), qPrintable(inside.expertCaption()));
+    const auto links = inside.selectionFor(0).links;
+    const auto epInside = std::find_if(links.begin(), links.end(), [](const auto& link) { return link.expert; });
+    QVERIFY(epInside != links.end() && !epInside->crossesNodes);
+
+    // A dense plan has no expert line and no EP group.
+    LayoutDiagramModel dense(trainplan::defaultPlan(), analyse(trainplan::defaultPlan()).estimate);
+    QVERIFY(dense.expertCaption().isEmpty());
+    QVERIFY(dense.selectionFor(0).epRanks.empty());
 }
 
 QTEST_MAIN(TestLayoutText)

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/base/Units.h"
+#include "core/planfile/PlanFile.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
 #include "render/layoutdiagram/LayoutDiagramPainter.h"
@@ -138,6 +139,13 @@ int main(int argc, char** argv)
         LayoutDiagramPainter diagram;
         diagram.setPlan(plan, trainplan::estimate(plan));
         savePngs(diagram, pngDir + "/diagram-tp16", pngSize);
+        // MoE plans: the expert grid's caption and, selected, the EP group.
+        for (const char* example : {"deepseek-v3-2048-h800", "mixtral-8x22b-256-h100"}) {
+            const trainplan::Plan moe = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/" + example + ".json");
+            LayoutDiagramPainter moeDiagram;
+            moeDiagram.setPlan(moe, trainplan::estimate(moe));
+            savePngs(moeDiagram, pngDir + "/diagram-" + example, pngSize);
+        }
     }
     return 0;
 }
