@@ -83,7 +83,7 @@ double megatronAttentionCoreFlopsPerToken(const TransformerShape& s, double caus
     return 6.0 * layers * seq * a * (qk + v) * causalFraction;
 }
 
-double megatronFlopsPerToken(const TransformerShape& s, double causalFraction)
+MegatronFlopsTerms megatronFlopsTerms(const TransformerShape& s, double causalFraction)
 {
     const double h = s.hiddenSize;
     const double a = s.attentionHeads;
@@ -93,8 +93,7 @@ double megatronFlopsPerToken(const TransformerShape& s, double causalFraction)
     const double moeLayers = double(s.moeLayers()) + (lastIsMoe ? s.mtpLayers : 0);
     const double denseLayers = double(s.denseLayers()) + (lastIsMoe ? 0 : s.mtpLayers);
     // Forward and backward (wgrad, dgrad) make 3 GEMMs of each, 2 FLOPs a multiply-add: 6 per
-    // weight a GEMM reads once per token.
-    constexpr double kPerWeight = 6.0;
+    // weight a GEMM reads once per token (MegatronFlopsTerms::kPerWeight).
     const double matrices = ffnMatrixCount(s.ffnKind);
     double ffn = denseLayers * matrices * h * s.ffnHiddenSize;
     if (s.moe) {
@@ -122,7 +121,12 @@ double megatronFlopsPerToken(const TransformerShape& s, double causalFraction)
     const double mtp = double(s.mtpLayers) * (3 * h + 2 * h * h);
     // The logits, once for the model and once per MTP depth.
     const double logits = h * double(s.vocabSize) * (s.mtpLayers + 1);
-    return kPerWeight * (ffn + attention + mtp + logits) + megatronAttentionCoreFlopsPerToken(s, causalFraction);
+    return {ffn, attention, mtp, logits, megatronAttentionCoreFlopsPerToken(s, causalFraction)};
+}
+
+double megatronFlopsPerToken(const TransformerShape& s, double causalFraction)
+{
+    return megatronFlopsTerms(s, causalFraction).perToken();
 }
 
 }  // namespace trainplan

@@ -68,6 +68,16 @@ ModelParameterTotals modelParameters(const TransformerShape& shape);
 // model, the MTP projections and norms; embedding lookups are free. For DeepSeek-V3 at s = 4,096
 // it gives about 2.498e11 without MTP and 2.600e11 with one MTP layer.
 double megatronFlopsPerToken(const TransformerShape& shape, double causalFraction = 0.5);
+// The same count by term, for the derivation: weights a token's GEMMs read (6 FLOPs each, forward
+// and backward) in the feed-forward layers, the attention projections, the MTP frames and the
+// logits, and the attention core; perToken() is megatronFlopsPerToken().
+struct MegatronFlopsTerms {
+    double ffnWeights = 0, attentionWeights = 0, mtpWeights = 0, logitWeights = 0;
+    double attentionCore = 0;
+    static constexpr double kPerWeight = 6.0;
+    double perToken() const { return kPerWeight * (ffnWeights + attentionWeights + mtpWeights + logitWeights) + attentionCore; }
+};
+MegatronFlopsTerms megatronFlopsTerms(const TransformerShape& shape, double causalFraction = 0.5);
 // Of that, the attention core: Q K^T and the weighted values, every layer and MTP depth.
 double megatronAttentionCoreFlopsPerToken(const TransformerShape& shape, double causalFraction = 0.5);
 

@@ -12,6 +12,8 @@
 #include "core/base/Units.h"
 #include "core/estimate/ActivationModel.h"
 #include "core/estimate/ModelStateModel.h"
+#include "core/estimate/MoeArithmetic.h"
+#include "core/estimate/ParameterModel.h"
 #include "core/estimate/PipelineModel.h"
 #include "core/estimate/ReliabilityModel.h"
 #include "core/estimate/ReserveModel.h"
@@ -85,6 +87,78 @@ constexpr WorkedExample B = WorkedExample::B;
 
 std::string check(bool ok) { return ok ? "pass" : "FAIL"; }
 
+// MoE, MLA or MTP: the model FLOPs are Megatron-LM's count (MoeArithmetic.h), each of its terms
+// a step; 6 N_active D is shown for comparison, as the report quotes it.
+void addMegatronFlopsSteps(SectionBuilder& s, const Plan& plan, const Estimate& e)
+{
+    const auto& m = plan.model;
+    const auto& p = e.parameters;
+    const auto& f = e.flops;
+    const double D = plan.training.tokens;
+    const MegatronFlopsTerms t = megatronFlopsTerms(transformerShapeOf(m));
+    s.add("flops.model_6nd", "6 N_active D (a comparison)", "6 · N_active · D", "6 × " + sci(p.active) + " × " + sci(D), f.model6nd, "FLOPs",
+          formatSci(f.model6nd) + " FLOPs", "Kaplan et al. 2020, Sec. 2.1, with the parameters a token touches")
+        .note = "the model FLOPs below use Megatron-LM's count, which MFU reports on";
+    // The layers of each kind as the count takes them: MTP depths count as layers of the last kind.
+    const std::string h = integer(m.hiddenSize), mats = integer(ffnMatrixCount(m.kind(0).ffnKind));
+    const bool lastIsMoe = m.hasMoeLayers();
+    int moeLayers = 0;
+    for (int k = 0; k < m.kindCount(); ++k)
+        moeLayers += m.kind(k).moe ? m.layersOfKind(k) : 0;
+    const int denseLayers = m.layers - moeLayers + (lastIsMoe ? 0 : m.mtpLayers);
+    moeLayers += lastIsMoe ? m.mtpLayers : 0;
+    std::string ffnValues;
+    if (denseLayers > 0)
+        ffnValues = integer(denseLayers) + " × " + mats + " × " + h + " × " + integer(m.ffnHiddenSize);
+    if (moeLayers > 0 && m.moe)
+        ffnValues += (ffnValues.empty() ? "" : " + ") + integer(moeLayers) + " × " + mats + " × " + h + " × (" + integer(m.moe->topK)
+                     + " × " + integer(m.moe->expertFfnHiddenSize) + " + " + integer(m.moe->sharedExperts) + " × "
+                     + integer(m.moe->sharedWidth()) + ")";
+    std::string attentionValues = integer(double(m.layers) + m.mtpLayers) + " × (";
+    if (m.mla) {
+        const MlaSpec& la = *m.mla;
+        const std::string heads = integer(m.attentionHeads);
+        attentionValues += (la.qLoraRank > 0 ? integer(la.qLoraRank) + " × (" + h + " + " + heads + " × "
+                                                   + integer(double(la.qkNopeHeadDim) + la.qkRopeHeadDim) + " + 1)"
+                                             : h + " × " + heads + " × " + integer(double(la.qkNopeHeadDim) + la.qkRopeHeadDim))
+                           + " + " + integer(la.kvLoraRank) + " × (" + h + " + " + heads + " × "
+                           + integer(double(la.qkNopeHeadDim) + la.vHeadDim) + " + 1) + " + h + " × " + integer(la.qkRopeHeadDim) + " + "
+                           + heads + " × " + integer(la.vHeadDim) + " × " + h + ")";
+    } else {
+        attentionValues += "2 × " + h + " × " + integer(double(m.attentionHeads) * m.headDim) + " + 2 × " + h + " × "
+                           + integer(double(m.kvHeads) * m.headDim) + ")";
+    }
+    s.add("flops.ffn_weights", "Feed-forward weights a token's GEMMs read", "L_dense·3·h·f + L_moe·3·h·(k·f_e + S·f_s)",
+          ffnValues, t.ffnWeights, "weights", formatCount(t.ffnWeights),
+          "Megatron-LM num_floating_point_operations (routed experts a token visits and the shared ones; not the router)");
+    s.add("flops.attention_weights", "Attention projection weights per token",
+          m.mla ? "(L + D_mtp) · (q_r·(h + a·d_qk + 1) + kv_r·(h + a·(d_nope + d_v) + 1) + h·d_rope + a·d_v·h)"
+                : "(L + D_mtp) · (2·h·a·d + 2·h·k·d)",
+          attentionValues, t.attentionWeights, "weights", formatCount(t.attentionWeights),
+          "Megatron-LM num_floating_point_operations (one column for each latent's norm)");
+    s.add("flops.attention_per_token", "Attention core FLOPs per token", "6 · (L + D_mtp) · s · a · (d_qk + d_v) · ½",
+          "6 × " + integer(double(m.layers) + m.mtpLayers) + " × " + integer(m.sequenceLength) + " × " + integer(m.attentionHeads)
+              + " × (" + integer(m.mla ? double(m.mla->qkNopeHeadDim) + m.mla->qkRopeHeadDim : double(m.headDim)) + " + "
+              + integer(m.mla ? double(m.mla->vHeadDim) : double(m.headDim)) + ") × 0.5",
+          f.attentionPerToken, "FLOPs", formatSci(f.attentionPerToken) + " FLOPs/token",
+          "Megatron-LM num_floating_point_operations (causal half of Q K^T and the values)");
+    s.add("flops.per_token", "Model FLOPs per token (Megatron-LM's count)", "6 · (FFN + attention + MTP + logits weights) + attention core",
+          "6 × (" + formatCount(t.ffnWeights) + " + " + formatCount(t.attentionWeights) + " + " + formatCount(t.mtpWeights) + " + "
+              + formatCount(t.logitWeights) + ") + " + formatSci(t.attentionCore),
+          f.perToken, "FLOPs", formatSci(f.perToken) + " FLOPs/token",
+          "Megatron-LM num_floating_point_operations; logits once for the model and once per MTP depth");
+    s.add("flops.attention", "Attention core FLOPs over the run", "attention core per token · D",
+          formatSci(f.attentionPerToken) + " × " + sci(D), f.attention, "FLOPs", formatSci(f.attention) + " FLOPs", "per token × D");
+    s.add("flops.total", "Model FLOPs", "per token · D", formatSci(f.perToken) + " × " + sci(D), f.total, "FLOPs",
+          formatSci(f.total) + " FLOPs", "Megatron-LM num_floating_point_operations × tokens");
+    const char* recomputeFormula = plan.layout.recompute == Recompute::Full       ? "model + recomputed layers' forward (⅓ of their share)"
+                                   : plan.layout.recompute == Recompute::Selective ? "model + attention core forward (⅓ of it)"
+                                                                                   : "model (no recompute)";
+    s.add("flops.hardware", "Hardware FLOPs (with recompute)", recomputeFormula,
+          plan.layout.recompute == Recompute::None ? formatSci(f.total) : formatSci(f.total) + " + " + formatSci(f.recompute), f.hardware,
+          "FLOPs", formatSci(f.hardware) + " FLOPs", "Korthikanti et al. 2022, Sec. 5 (recompute repeats the forward, a third of the count)");
+}
+
 DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExample example)
 {
     const auto& m = plan.model;
@@ -96,13 +170,31 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
     const double kvDim = double(m.kvHeads) * m.headDim;
     SectionBuilder s("Compute and time", example);
 
-    s.add("parameters.attention_per_layer", "Attention parameters per layer (GQA)",
-        "h·(a·d) + 2·h·(k·d) + (a·d)·h" + std::string(m.bias ? " + biases" : ""),
-        integer(m.hiddenSize) + " × " + integer(qDim) + " + 2 × " + integer(m.hiddenSize) + " × " + integer(kvDim) + " + " + integer(qDim)
-            + " × " + integer(m.hiddenSize),
-        p.kinds.front().attention, "parameters", formatCount(p.kinds.front().attention),
-        "Vaswani et al. 2017 (Q, K, V, O projections); Ainslie et al. 2023 (GQA: k KV heads)");
-    s.compare(s.last(), B, "2D² + 2DKH ≈ 151.0 million");
+    if (m.mla) {
+        // Multi-head latent attention (MoeArithmetic.cpp, attentionParameters).
+        const MlaSpec& la = *m.mla;
+        const std::string h = integer(m.hiddenSize), heads = integer(m.attentionHeads);
+        const std::string qk = integer(double(la.qkNopeHeadDim) + la.qkRopeHeadDim);
+        const std::string q = la.qLoraRank > 0 ? "h·q_r + q_r + q_r·a·(d_nope + d_rope)" : "h·a·(d_nope + d_rope)";
+        const std::string qValues = la.qLoraRank > 0 ? h + " × " + integer(la.qLoraRank) + " + " + integer(la.qLoraRank) + " + "
+                                                           + integer(la.qLoraRank) + " × " + heads + " × " + qk
+                                                     : h + " × " + heads + " × " + qk;
+        s.add("parameters.attention_per_layer", "Attention parameters per layer (multi-head latent attention)",
+            q + " + h·(kv_r + d_rope) + kv_r + kv_r·a·(d_nope + d_v) + a·d_v·h",
+            qValues + " + " + h + " × " + integer(double(la.kvLoraRank) + la.qkRopeHeadDim) + " + " + integer(la.kvLoraRank) + " + "
+                + integer(la.kvLoraRank) + " × " + heads + " × " + integer(double(la.qkNopeHeadDim) + la.vHeadDim) + " + " + heads
+                + " × " + integer(la.vHeadDim) + " × " + h,
+            p.kinds.front().attention, "parameters", formatCount(p.kinds.front().attention),
+            "DeepSeek-V2 (Liu et al. 2024), Eq. 9-14: latent down- and up-projections with their RMSNorms, the decoupled RoPE key");
+    } else {
+        s.add("parameters.attention_per_layer", "Attention parameters per layer (GQA)",
+            "h·(a·d) + 2·h·(k·d) + (a·d)·h" + std::string(m.bias ? " + biases" : ""),
+            integer(m.hiddenSize) + " × " + integer(qDim) + " + 2 × " + integer(m.hiddenSize) + " × " + integer(kvDim) + " + "
+                + integer(qDim) + " × " + integer(m.hiddenSize),
+            p.kinds.front().attention, "parameters", formatCount(p.kinds.front().attention),
+            "Vaswani et al. 2017 (Q, K, V, O projections); Ainslie et al. 2023 (GQA: k KV heads)");
+        s.compare(s.last(), B, "2D² + 2DKH ≈ 151.0 million");
+    }
     // Each layer kind's feed-forward and whole layer (LayerKind.h); a model of one kind keeps
     // the step names it always had, several kinds number theirs (parameters.per_layer.2).
     const int kinds = int(p.kinds.size());
@@ -114,12 +206,40 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
         const std::string id = oneKind ? "" : "." + std::to_string(k + 1);
         const std::string of = oneKind ? "" : " (" + m.kindLabel(k) + ")";
         const bool gated = kind.ffnKind == FfnKind::SwiGlu;
-        s.add("parameters.ffn_per_layer" + id,
-            (gated ? "Gated feed-forward parameters per layer" : "Feed-forward parameters per layer") + of,
-            std::string(gated ? "3·h·f" : "2·h·f") + (m.bias ? " + biases" : ""),
-            std::string(gated ? "3" : "2") + " × " + integer(m.hiddenSize) + " × " + integer(kind.ffnHiddenSize), lp.ffn, "parameters",
-            formatCount(lp.ffn), gated ? "Shazeer 2020 (SwiGLU: gate, up and down matrices)" : "Vaswani et al. 2017 (two h × f matrices)");
-        s.compare(s.last(), B, "3DF ≈ 704.6 million");
+        const std::string matrices = integer(ffnMatrixCount(kind.ffnKind));
+        if (kind.moe && m.moe) {
+            // Routed experts, shared experts and the router (MoeArithmetic.cpp, moeFfnParameters).
+            const MoeSpec& moe = *m.moe;
+            const std::string h = integer(m.hiddenSize);
+            const std::string router = moe.routerBias ? "E·h + E" : "E·h";
+            const std::string routerValues =
+                integer(moe.experts) + " × " + h + (moe.routerBias ? " + " + integer(moe.experts) : std::string());
+            const std::string shared = moe.sharedExperts > 0 ? " + S·" + matrices + "·h·f_s" : std::string();
+            const std::string sharedValues = moe.sharedExperts > 0 ? " + " + integer(moe.sharedExperts) + " × " + matrices + " × " + h + " × "
+                                                                       + integer(moe.sharedWidth())
+                                                                 : std::string();
+            s.add("parameters.ffn_per_layer" + id, "Mixture-of-experts feed-forward parameters per layer" + of,
+                "E·" + matrices + "·h·f_e" + shared + " + " + router,
+                integer(moe.experts) + " × " + matrices + " × " + h + " × " + integer(moe.expertFfnHiddenSize) + sharedValues + " + "
+                    + routerValues,
+                lp.ffn, "parameters", formatCount(lp.ffn),
+                "Shazeer et al. 2017 and Fedus et al. 2022 (E routed experts and a gate of E × h); DeepSeekMoE (Dai et al. 2024, "
+                "shared experts); DeepSeek-V3 report Sec. 2.1.2 (the router's bias)");
+            const double activeFfn = lp.active - lp.attention - lp.norms;
+            s.add("parameters.active_ffn_per_layer" + id, "Feed-forward parameters a token passes through" + of,
+                "k·" + matrices + "·h·f_e" + shared + " + " + router,
+                integer(moe.topK) + " × " + matrices + " × " + h + " × " + integer(moe.expertFfnHiddenSize) + sharedValues + " + "
+                    + routerValues,
+                activeFfn, "parameters", formatCount(activeFfn), "top-k routing (Shazeer et al. 2017): k of the E routed experts");
+        } else {
+            s.add("parameters.ffn_per_layer" + id,
+                (gated ? "Gated feed-forward parameters per layer" : "Feed-forward parameters per layer") + of,
+                matrices + "·h·f" + (m.bias ? " + biases" : ""),
+                matrices + " × " + integer(m.hiddenSize) + " × " + integer(kind.ffnHiddenSize), lp.ffn, "parameters",
+                formatCount(lp.ffn),
+                gated ? "Shazeer 2020 (SwiGLU: gate, up and down matrices)" : "Vaswani et al. 2017 (two h × f matrices)");
+            s.compare(s.last(), B, "3DF ≈ 704.6 million");
+        }
         s.add("parameters.per_layer" + id, "Parameters per layer" + of, "attention + feed-forward + 2 norms",
             formatCount(lp.attention) + " + " + formatCount(lp.ffn) + " + " + integer(lp.norms), lp.total, "parameters",
             formatCount(lp.total), "sum of the rows above; Zhang and Sennrich 2019 (RMSNorm: h weights each)");
@@ -139,40 +259,64 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
     s.add("parameters.lm_head", "Output layer (LM head)", m.tiedEmbeddings ? "0 (tied to the embedding)" : "V·h",
           m.tiedEmbeddings ? "0" : integer(m.vocabSize) + " × " + integer(m.hiddenSize), p.lmHead, "parameters", formatCount(p.lmHead),
           "Megatron-LM untie_embeddings_and_output_weights");
-    s.add("parameters.total", "Total parameters N", "L·layer + embedding + head + final norm",
-          formatCount(p.layers) + " + " + formatCount(p.embedding) + " + " + formatCount(p.lmHead) + " + " + integer(p.finalNorm),
+    if (p.mtp > 0)
+        s.add("parameters.mtp", "Multi-token prediction modules",
+              "D_mtp · (3 norms + h·2h projection + one layer like the last)",
+              integer(m.mtpLayers) + " × (3 × " + integer(m.hiddenSize) + " + 2 × " + integer(m.hiddenSize) + "² + "
+                  + formatCount(p.kinds.back().total) + ")",
+              p.mtp, "parameters", formatCount(p.mtp), "DeepSeek-V3 report (Liu et al. 2024), Sec. 2.2: shares the embedding and head");
+    s.add("parameters.total", "Total parameters N",
+          std::string("L·layer + embedding + head + final norm") + (p.mtp > 0 ? " + MTP" : ""),
+          formatCount(p.layers) + " + " + formatCount(p.embedding) + " + " + formatCount(p.lmHead) + " + " + integer(p.finalNorm)
+              + (p.mtp > 0 ? " + " + formatCount(p.mtp) : std::string()),
           p.total, "parameters", formatCount(p.total), "sum of the rows above");
     s.compare(s.last(), A, "rounds N to 70e9");
     s.compare(s.last(), B, "≈ 70 billion");
+    if (p.active != p.total) {
+        std::string activeFormula, activeValues;
+        for (int k = 0; k < kinds; ++k) {
+            activeFormula += std::string(k ? " + " : "") + "L" + std::to_string(k + 1) + " × active " + std::to_string(k + 1);
+            activeValues += std::string(k ? " + " : "") + integer(m.layersOfKind(k)) + " × " + formatCount(p.kinds[size_t(k)].active);
+        }
+        s.add("parameters.active", "Active parameters N_active (touched per token)",
+              activeFormula + " + embedding + head + final norm" + (p.mtp > 0 ? " + MTP active" : ""),
+              activeValues + " + " + formatCount(p.embedding) + " + " + formatCount(p.lmHead) + " + " + integer(p.finalNorm)
+                  + (p.mtp > 0 ? " + " + formatCount(p.mtpActive) : std::string()),
+              p.active, "parameters", formatCount(p.active), "each layer's attention, norms and the k routed plus shared experts");
+    }
 
-    s.add("flops.model_6nd", "Training FLOPs, parameter matrices", "6 · N · D", "6 × " + sci(p.total) + " × " + sci(D), f.model6nd,
-          "FLOPs", formatSci(f.model6nd) + " FLOPs", "Kaplan et al. 2020, Sec. 2.1");
-    s.compare(s.last(), A, "≈ 5.9e23");
-    s.compare(s.last(), B, "≈ 1.26e23");
-    s.add("flops.attention_per_token", "Attention FLOPs per token", "12 · L · h · s",
-          "12 × " + integer(m.layers) + " × " + integer(qDim) + " × " + integer(m.sequenceLength), f.attentionPerToken, "FLOPs",
-          formatSci(f.attentionPerToken) + " FLOPs/token", "PaLM (Chowdhery et al. 2022), App. B")
-        .note = formatPercent(f.attentionPerToken / (6.0 * p.total), 1) + " on top of 6N = " + formatSci(6.0 * p.total) + " FLOPs/token";
-    s.compare(s.last(), A, "≈ 3.2e10, about 8 % on top of 6N");
-    s.add("flops.attention", "Attention FLOPs over the run", "12 · L · h · s · D", formatSci(f.attentionPerToken) + " × " + sci(D),
-          f.attention, "FLOPs", formatSci(f.attention) + " FLOPs", "PaLM (Chowdhery et al. 2022), App. B (per token × D)");
-    s.compare(s.last(), B, "12STDL ≈ 1.93e22");
-    const double lookupParameters = f.embeddingLookup / (6.0 * D);
-    s.add("flops.embedding_lookup", "Embedding lookups (in 6ND, no multiply-adds)",
-          m.tiedEmbeddings ? "6 · (positions) · D" : "6 · (V·h + positions) · D",
-          "6 × " + sci(lookupParameters) + " × " + sci(D), f.embeddingLookup, "FLOPs", formatSci(f.embeddingLookup) + " FLOPs",
-          "a gather, not a matmul; Narayanan et al. 2021, Eq. 3 counts only the output layer")
-        .note = m.tiedEmbeddings ? "tied: the shared matrix is counted once, as the output layer" : "untied: the input table is only read";
-    s.add("flops.total", "Model FLOPs", "6ND − lookups + 12·L·h·s·D",
-          formatSci(f.model6nd) + " − " + formatSci(f.embeddingLookup) + " + " + formatSci(f.attention), f.total, "FLOPs",
-          formatSci(f.total) + " FLOPs", "Narayanan et al. 2021, Eq. 3; PaLM App. B");
-    s.compare(s.last(), B, "≈ 1.45e23");
-    const char* recomputeFormula = plan.layout.recompute == Recompute::Full ? "model + (2·N_layers + 4·L·h·s)·D"
-                                   : plan.layout.recompute == Recompute::Selective ? "model + 4·L·h·s·D (attention forward again)"
-                                                                                   : "model (no recompute)";
-    s.add("flops.hardware", "Hardware FLOPs (with recompute)", recomputeFormula,
-          plan.layout.recompute == Recompute::None ? formatSci(f.total) : formatSci(f.total) + " + " + formatSci(f.recompute),
-          f.hardware, "FLOPs", formatSci(f.hardware) + " FLOPs", "Korthikanti et al. 2022, Sec. 5; Narayanan et al. 2021, Eq. 3");
+    if (m.beyondDense())
+        addMegatronFlopsSteps(s, plan, e);
+    else {
+        s.add("flops.model_6nd", "Training FLOPs, parameter matrices", "6 · N · D", "6 × " + sci(p.total) + " × " + sci(D), f.model6nd,
+              "FLOPs", formatSci(f.model6nd) + " FLOPs", "Kaplan et al. 2020, Sec. 2.1");
+        s.compare(s.last(), A, "≈ 5.9e23");
+        s.compare(s.last(), B, "≈ 1.26e23");
+        s.add("flops.attention_per_token", "Attention FLOPs per token", "12 · L · h · s",
+              "12 × " + integer(m.layers) + " × " + integer(qDim) + " × " + integer(m.sequenceLength), f.attentionPerToken, "FLOPs",
+              formatSci(f.attentionPerToken) + " FLOPs/token", "PaLM (Chowdhery et al. 2022), App. B")
+            .note = formatPercent(f.attentionPerToken / (6.0 * p.total), 1) + " on top of 6N = " + formatSci(6.0 * p.total) + " FLOPs/token";
+        s.compare(s.last(), A, "≈ 3.2e10, about 8 % on top of 6N");
+        s.add("flops.attention", "Attention FLOPs over the run", "12 · L · h · s · D", formatSci(f.attentionPerToken) + " × " + sci(D),
+              f.attention, "FLOPs", formatSci(f.attention) + " FLOPs", "PaLM (Chowdhery et al. 2022), App. B (per token × D)");
+        s.compare(s.last(), B, "12STDL ≈ 1.93e22");
+        const double lookupParameters = f.embeddingLookup / (6.0 * D);
+        s.add("flops.embedding_lookup", "Embedding lookups (in 6ND, no multiply-adds)",
+              m.tiedEmbeddings ? "6 · (positions) · D" : "6 · (V·h + positions) · D",
+              "6 × " + sci(lookupParameters) + " × " + sci(D), f.embeddingLookup, "FLOPs", formatSci(f.embeddingLookup) + " FLOPs",
+              "a gather, not a matmul; Narayanan et al. 2021, Eq. 3 counts only the output layer")
+            .note = m.tiedEmbeddings ? "tied: the shared matrix is counted once, as the output layer" : "untied: the input table is only read";
+        s.add("flops.total", "Model FLOPs", "6ND − lookups + 12·L·h·s·D",
+              formatSci(f.model6nd) + " − " + formatSci(f.embeddingLookup) + " + " + formatSci(f.attention), f.total, "FLOPs",
+              formatSci(f.total) + " FLOPs", "Narayanan et al. 2021, Eq. 3; PaLM App. B");
+        s.compare(s.last(), B, "≈ 1.45e23");
+        const char* recomputeFormula = plan.layout.recompute == Recompute::Full ? "model + (2·N_layers + 4·L·h·s)·D"
+                                       : plan.layout.recompute == Recompute::Selective ? "model + 4·L·h·s·D (attention forward again)"
+                                                                                       : "model (no recompute)";
+        s.add("flops.hardware", "Hardware FLOPs (with recompute)", recomputeFormula,
+              plan.layout.recompute == Recompute::None ? formatSci(f.total) : formatSci(f.total) + " + " + formatSci(f.recompute),
+              f.hardware, "FLOPs", formatSci(f.hardware) + " FLOPs", "Korthikanti et al. 2022, Sec. 5; Narayanan et al. 2021, Eq. 3");
+    }
 
     s.add("time.peak_cluster", "Cluster peak", "GPUs × peak per GPU",
           integer(e.gpusUsed) + " × " + sci(plan.cluster.peakFlopsPerGpu), t.peakClusterFlopsPerSecond, "FLOP/s",

@@ -35,6 +35,7 @@ private slots:
     void sumsWriteTheTermsTheyName();
     void predictedStepQuotesTheAnalysis_data();
     void predictedStepQuotesTheAnalysis();
+    void moeStepsShowMegatronsCount();
 };
 
 void TestDerivation::sourcesNeverCiteAWorkedExample_data()
@@ -193,6 +194,41 @@ void TestDerivation::sumsWriteTheTermsTheyName()
     }
     const auto* activations = findStep(sections, "memory.activations");
     QVERIFY2(!contains(activations->substituted, "+ 0 B"), activations->substituted.c_str());
+}
+
+// DeepSeek-V3 (MoE, MLA, MTP): the derivation writes MLA's attention, the experts' FFN (total and
+// what a token passes through), MTP, the active parameters and Megatron-LM's FLOP count term by
+// term, each step the estimate's own number and the terms adding up to the per-token count.
+void TestDerivation::moeStepsShowMegatronsCount()
+{
+    const Plan plan = planWith("deepseek-v3-2048-h800.json");
+    const Estimate e = estimate(plan);
+    const auto sections = derive(plan, e);
+    const auto value = [&](const char* id) {
+        const auto* step = findStep(sections, id);
+        if (!step)
+            qFatal("missing step %s", id);
+        return step->value;
+    };
+    QCOMPARE(value("parameters.attention_per_layer"), 187107328.0);
+    QVERIFY(contains(findStep(sections, "parameters.attention_per_layer")->title, "latent"));
+    QCOMPARE(value("parameters.ffn_per_layer.2"), e.parameters.kinds[1].ffn);
+    QVERIFY(contains(findStep(sections, "parameters.ffn_per_layer.2")->formula, "E·3·h·f_e"));
+    QCOMPARE(value("parameters.active"), e.parameters.active);
+    QCOMPARE(value("parameters.mtp"), e.parameters.mtp);
+    QCOMPARE(value("parameters.total"), e.parameters.total);
+    QCOMPARE(value("flops.per_token"), e.flops.perToken);
+    QCOMPARE(value("flops.total"), e.flops.total);
+    QCOMPARE(value("flops.model_6nd"), 6.0 * e.parameters.active * plan.training.tokens);
+    const double h = plan.model.hiddenSize, mtp = plan.model.mtpLayers;
+    const double logits = h * plan.model.vocabSize * (mtp + 1), mtpFrames = mtp * (3 * h + 2 * h * h);
+    const double weights = value("flops.ffn_weights") + value("flops.attention_weights") + mtpFrames + logits;
+    QVERIFY(std::abs(6.0 * weights + value("flops.attention_per_token") - e.flops.perToken) < 1e-9 * e.flops.perToken);
+    // No dense-only step claims a formula that is not the one computed.
+    QVERIFY(!findStep(sections, "flops.embedding_lookup"));
+    for (const auto& section : sections)
+        for (const auto& step : section.steps)
+            QVERIFY2(!contains(step.formula, "12 · L · h · s"), step.id.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestDerivation)
