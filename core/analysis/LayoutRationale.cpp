@@ -3,7 +3,10 @@
 #include <algorithm>
 
 #include "core/base/Format.h"
+#include "core/estimate/ActivationModel.h"
+#include "core/estimate/CommunicationModel.h"
 #include "core/plan/EnumNames.h"
+#include "core/plan/FrameworkNames.h"
 
 namespace trainplan {
 
@@ -12,6 +15,9 @@ std::string describeLayout(const SearchLayout& s)
     std::string out;
     for (ParallelDim d : parallelDimsForDisplay())
         out += (out.empty() ? "" : " × ") + std::string(parallelDimLabel(d)) + " " + std::to_string(s.size(d));
+    // The expert grid folds the others' ranks (LayoutSpec::ep): named after them, when split.
+    if (s.ep > 1 || s.etp > 1)
+        out += " × EP " + std::to_string(s.ep) + (s.etp > 1 ? " × ETP " + std::to_string(s.etp) : std::string());
     if (s.schedule == Schedule::Interleaved)
         out += ", v " + std::to_string(s.virtualStages);
     out += ", ZeRO-" + std::to_string(s.zeroStage) + ", " +
@@ -98,6 +104,61 @@ std::string firstError(const Estimate& e)
     return {};
 }
 
+// An MoE plan's story in review order: why this EP (what the neighbouring EP sizes would cost
+// in memory and time, each analysed like the plan), where the all-to-all goes, and what the
+// expert load imbalance costs.
+void addExpertConstraints(const Analysis& a, std::vector<std::string>& lines)
+{
+    const Plan& plan = a.plan;
+    const auto& l = plan.layout;
+    const MoeSpec& moe = *plan.model.moe;
+    std::string why = "EP " + std::to_string(l.ep) + " × ETP " + std::to_string(l.etp) + ": " + std::to_string(moe.experts / std::max(1, l.ep))
+        + " of " + std::to_string(moe.experts) + " routed experts on each GPU, their weights and optimizer state split over EP × ETP and "
+        + "sharded over the " + std::to_string(std::max<long long>(1, (long long)l.tp * l.cp * l.dp / std::max(1, l.ep * l.etp)))
+        + " expert-data-parallel ranks";
+    std::string others;
+    std::vector<int> neighbours;
+    if (l.ep % 2 == 0)
+        neighbours.push_back(l.ep / 2);
+    neighbours.push_back(l.ep * 2);
+    for (const int ep : neighbours) {
+        if (!epDividesExperts(ep, plan.model) || !expertRanksDivideStage(l, ep, l.etp))
+            continue;
+        Plan variant = plan;
+        variant.layout.ep = ep;
+        const Analysis other = analyse(variant);
+        others += std::string(others.empty() ? "" : "; ") + "EP " + std::to_string(ep) + ": " + formatBytes(other.estimate.perGpu.total)
+            + " per GPU" + (other.estimate.fits ? ", " + formatSeconds(other.predicted.stepSeconds) + " per step" : std::string(", does not fit"));
+    }
+    if (!others.empty())
+        why += " (" + others + ", " + timeBasisLabel(TimeBasis::Predicted) + ")";
+    lines.push_back(why);
+
+    const FrameworkSpec fw = resolvedFramework(plan.framework);
+    const GroupPlacement group = groupPlacement(l.etp, l.ep, plan.cluster.gpusPerNode, a.estimate.gpusUsed);
+    std::string where = "All-to-all: each MoE layer's dispatch and combine, forward and backward, "
+        + (group.nodes > 1 ? "span " + std::to_string(group.nodes) + " nodes over the network" : std::string("stay inside a node on NVLink"));
+    where += fw.moeDispatcher ? " (" + std::string(nameOf(kMoeDispatcherNames, *fw.moeDispatcher)) + " dispatcher" : std::string(" (dispatcher not given");
+    if (moe.maxNodesPerToken > 0 && group.nodes > moe.maxNodesPerToken)
+        where += ", each token to at most " + std::to_string(moe.maxNodesPerToken) + " nodes";
+    where += "); " + formatSeconds(a.predicted.components.epCommunication) + " of the step exposed ("
+        + timeBasisLabel(TimeBasis::Predicted) + ")";
+    lines.push_back(where);
+
+    const bool unknown = loadImbalanceUnknown(plan.model);
+    std::string imbalance = "Expert load imbalance: ";
+    if (moe.capacityFactor)
+        imbalance += "tokens padded to capacity factor " + formatNumber(*moe.capacityFactor, 3);
+    else if (unknown)
+        imbalance += "not given, " + formatNumber(kExpectedLoadImbalance, 3) + " expected (the range takes " + formatNumber(kBestLoadImbalance, 3)
+            + " to " + formatNumber(kWorstLoadImbalance, 3) + ")";
+    else
+        imbalance += formatNumber(expertLoad(plan.model), 3) + " as given";
+    imbalance += "; the busiest expert rank adds " + formatSeconds(a.predicted.components.expertImbalance) + " per step ("
+        + timeBasisLabel(TimeBasis::Predicted) + ")";
+    lines.push_back(imbalance);
+}
+
 }  // namespace
 
 LayoutRationale layoutRationale(const Analysis& a)
@@ -146,6 +207,8 @@ LayoutRationale layoutRationale(const Analysis& a)
                               " per GPU; gradient reduction " +
                               (e.communication.dpHidden ? std::string("hides under the backward pass")
                                                         : "exposed for " + formatSeconds(a.predicted.components.dpCommunication)));
+    if (plan.model.hasMoeLayers())
+        addExpertConstraints(a, out.constraints);
 
     // The neighbours, analysed like the plan.
     std::vector<LayoutAlternative> all;

@@ -390,35 +390,86 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
         .note = "before activations and the runtime reserve";
     s.compare(s.last(), A, "≈ 1.1 TB");
     s.compare(s.last(), B, "≈ 840 GB");
-    s.add("memory.parameters_per_gpu_mean", "Parameters per GPU (average)", "N / (TP × PP)",
-          formatCount(n) + " / (" + integer(l.tp) + " × " + integer(l.pp) + ")", mean, "parameters", formatSci(mean),
-          "Shoeybi et al. 2019 (TP splits every layer); Narayanan et al. 2021 (PP splits the layers)");
-    s.compare(s.last(), A, "70e9 / 32 ≈ 2.19e9");
-    const ShardedState sharded = shardModelState(mean, state, l.zeroStage, shards);
-    const double w = sharded.weights, g = sharded.gradients, o = sharded.optimizer;
+    const bool experts = plan.model.hasMoeLayers() && plan.model.moe;
+    double w = 0, g = 0, o = 0;
     const auto divisor = [](double n) { return n > 1 ? " / " + integer(n) : std::string(); };
-    const std::string wDiv = divisor(sharded.weightShards);
-    const std::string gDiv = divisor(sharded.gradientShards);
-    const std::string oDiv = divisor(sharded.optimizerShards);
-    s.add("memory.weights_per_gpu_mean", "Weights per GPU (average)",
-        "N/(TP·PP) × weight bytes" + std::string(l.zeroStage >= 3 ? " / (DP·CP)" : ""),
-        formatSci(mean) + " × " + num(state.weights) + " B" + wDiv, w, "bytes", formatBytes(w),
-        "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 3 shards weights)");
-    s.compare(s.last(), B, "140/8 = 17.5 GB");
-    s.add("memory.gradients_per_gpu_mean", "Gradients per GPU (average)",
-        "N/(TP·PP) × gradient bytes" + std::string(l.zeroStage >= 2 ? " / (DP·CP)" : ""),
-        formatSci(mean) + " × " + num(state.gradients) + " B" + gDiv, g, "bytes", formatBytes(g),
-        "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 2 shards gradients)");
-    s.compare(s.last(), B, "another 17.5 GB");
+    if (!experts) {
+        s.add("memory.parameters_per_gpu_mean", "Parameters per GPU (average)", "N / (TP × PP)",
+              formatCount(n) + " / (" + integer(l.tp) + " × " + integer(l.pp) + ")", mean, "parameters", formatSci(mean),
+              "Shoeybi et al. 2019 (TP splits every layer); Narayanan et al. 2021 (PP splits the layers)");
+        s.compare(s.last(), A, "70e9 / 32 ≈ 2.19e9");
+        const ShardedState sharded = shardModelState(mean, state, l.zeroStage, shards);
+        w = sharded.weights, g = sharded.gradients, o = sharded.optimizer;
+        const std::string wDiv = divisor(sharded.weightShards);
+        const std::string gDiv = divisor(sharded.gradientShards);
+        const std::string oDiv = divisor(sharded.optimizerShards);
+        s.add("memory.weights_per_gpu_mean", "Weights per GPU (average)",
+            "N/(TP·PP) × weight bytes" + std::string(l.zeroStage >= 3 ? " / (DP·CP)" : ""),
+            formatSci(mean) + " × " + num(state.weights) + " B" + wDiv, w, "bytes", formatBytes(w),
+            "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 3 shards weights)");
+        s.compare(s.last(), B, "140/8 = 17.5 GB");
+        s.add("memory.gradients_per_gpu_mean", "Gradients per GPU (average)",
+            "N/(TP·PP) × gradient bytes" + std::string(l.zeroStage >= 2 ? " / (DP·CP)" : ""),
+            formatSci(mean) + " × " + num(state.gradients) + " B" + gDiv, g, "bytes", formatBytes(g),
+            "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 2 shards gradients)");
+        s.compare(s.last(), B, "another 17.5 GB");
+    } else {
+        // Two buckets (ExpertGrid.h, parallel folding): the routed experts split over EP x ETP and
+        // shard their state over the expert-data-parallel ranks EDP = TP x CP x DP / (EP x ETP);
+        // the rest splits over TP and shards over DP x CP.
+        const auto& p = e.parameters;
+        double routed = p.mtpRoutedExperts;
+        std::string routedValues;
+        for (int k = 0; k < int(p.kinds.size()); ++k)
+            if (p.kinds[size_t(k)].routedExperts > 0) {
+                routed += plan.model.layersOfKind(k) * p.kinds[size_t(k)].routedExperts;
+                routedValues += (routedValues.empty() ? "" : " + ") + integer(plan.model.layersOfKind(k)) + " × "
+                                + formatCount(p.kinds[size_t(k)].routedExperts);
+            }
+        if (p.mtpRoutedExperts > 0)
+            routedValues += " + " + formatCount(p.mtpRoutedExperts);
+        const double expertRanks = double(l.ep) * l.etp;
+        const double edp = std::max(1.0, double(l.tp) * l.cp * l.dp / expertRanks);
+        const double restMean = (n - routed) / (double(l.tp) * l.pp), expertMean = routed / (expertRanks * l.pp);
+        s.add("memory.routed_expert_parameters", "Routed-expert parameters N_e",
+              std::string("MoE layers × routed experts per layer") + (p.mtpRoutedExperts > 0 ? " + MTP's" : ""), routedValues, routed, "parameters", formatCount(routed), "the MoE layers' routed experts (rows above)");
+        s.add("memory.parameters_per_gpu_mean", "Parameters per GPU (average)", "(N − N_e) / (TP × PP) + N_e / (EP × ETP × PP)",
+              "(" + formatCount(n) + " − " + formatCount(routed) + ") / (" + integer(l.tp) + " × " + integer(l.pp) + ") + "
+                  + formatCount(routed) + " / (" + integer(l.ep) + " × " + integer(l.etp) + " × " + integer(l.pp) + ")",
+              mean, "parameters", formatSci(mean),
+              "Megatron-Core parallel folding (Liu et al. 2025, arXiv:2504.14960): experts over EP × ETP, the rest over TP");
+        const ShardedState rest = shardModelState(restMean, state, l.zeroStage, shards);
+        const ShardedState expert = shardModelState(expertMean, state, l.zeroStage, edp);
+        w = rest.weights + expert.weights, g = rest.gradients + expert.gradients, o = rest.optimizer + expert.optimizer;
+        const auto bucketed = [&](const char* id, const char* title, const char* bytesName, double bytes, double restShards,
+                                  double expertShards, double value, const char* source) {
+            const std::string restDiv = divisor(restShards), expertDiv = divisor(expertShards);
+            s.add(id, title,
+                  std::string("rest per GPU × ") + bytesName + (restShards > 1 ? " / (DP·CP)" : "") + " + experts per GPU × " + bytesName
+                      + (expertShards > 1 ? " / EDP" : ""),
+                  formatSci(restMean) + " × " + num(bytes) + " B" + restDiv + " + " + formatSci(expertMean) + " × " + num(bytes) + " B"
+                      + expertDiv,
+                  value, "bytes", formatBytes(value), source);
+        };
+        bucketed("memory.weights_per_gpu_mean", "Weights per GPU (average)", "weight bytes", state.weights, rest.weightShards,
+                 expert.weightShards, w, "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 3 shards weights)");
+        bucketed("memory.gradients_per_gpu_mean", "Gradients per GPU (average)", "gradient bytes", state.gradients, rest.gradientShards,
+                 expert.gradientShards, g, "Rajbhandari et al. 2020 (ZeRO), Sec. 5 (stage 2 shards gradients)");
+        bucketed("memory.optimizer_per_gpu_mean", "Optimizer state per GPU (average)", "optimizer bytes", state.optimizer(),
+                 rest.optimizerShards, expert.optimizerShards, o, "Rajbhandari et al. 2020 (ZeRO), Sec. 5.1");
+    }
     s.add("memory.weights_and_gradients_per_gpu_mean", "Weights + gradients per GPU (average)", "weights + gradients",
           formatBytes(w) + " + " + formatBytes(g), w + g, "bytes", formatBytes(w + g), "sum of the rows above");
     s.compare(s.last(), A, "2.19e9 × 4 B ≈ 8.8 GB");
-    s.add("memory.optimizer_per_gpu_mean", "Optimizer state per GPU (average)",
-          "N/(TP·PP) × optimizer bytes" + std::string(l.zeroStage >= 1 ? " / (DP·CP)  (ZeRO-" + std::to_string(l.zeroStage) + ")" : ""),
-          formatSci(mean) + " × " + num(state.optimizer()) + " B" + oDiv, o, "bytes", formatBytes(o),
-          "Rajbhandari et al. 2020 (ZeRO), Sec. 5.1");
-    s.compare(s.last(), A, "≈ 0.4 GB");
-    s.compare(s.last(), B, "560/(8×64) ≈ 1.1 GB");
+    if (!experts) {
+        const std::string oDiv = divisor(shardModelState(mean, state, l.zeroStage, shards).optimizerShards);
+        s.add("memory.optimizer_per_gpu_mean", "Optimizer state per GPU (average)",
+              "N/(TP·PP) × optimizer bytes" + std::string(l.zeroStage >= 1 ? " / (DP·CP)  (ZeRO-" + std::to_string(l.zeroStage) + ")" : ""),
+              formatSci(mean) + " × " + num(state.optimizer()) + " B" + oDiv, o, "bytes", formatBytes(o),
+              "Rajbhandari et al. 2020 (ZeRO), Sec. 5.1");
+        s.compare(s.last(), A, "≈ 0.4 GB");
+        s.compare(s.last(), B, "560/(8×64) ≈ 1.1 GB");
+    }
     s.add("memory.model_state_per_gpu_mean", "Model state per GPU (average)", "weights + gradients + optimizer",
           formatBytes(w) + " + " + formatBytes(g) + " + " + formatBytes(o), w + g + o, "bytes", formatBytes(w + g + o),
           "sum of the rows above");
@@ -655,7 +706,8 @@ DerivationSection communicationSection(const Plan& plan, const Estimate& e, Work
     if (l.pp > 1)
         s.compare(s.last(), A, "8 MB with SP");
     const auto state = stateBytesPerParameter(plan.training.precision);
-    s.add("communication.dp_bytes_per_gpu_mean", "Gradient bytes per GPU (average)", "N/(TP·PP) × gradient bytes",
+    s.add("communication.dp_bytes_per_gpu_mean", "Gradient bytes per GPU (average)",
+        plan.model.hasMoeLayers() ? "parameters per GPU (average) × gradient bytes" : "N/(TP·PP) × gradient bytes",
         formatSci(e.parametersPerGpuMean) + " × " + num(state.gradients) + " B", c.dpBytesPerGpuMean, "bytes",
         formatBytes(c.dpBytesPerGpuMean), "Rajbhandari et al. 2020 (ZeRO), Sec. 3 (gradients in 16-bit)");
     s.compare(s.last(), A, "~4.4 GB");

@@ -224,6 +224,10 @@ void TestDerivation::moeStepsShowMegatronsCount()
     const double logits = h * plan.model.vocabSize * (mtp + 1), mtpFrames = mtp * (3 * h + 2 * h * h);
     const double weights = value("flops.ffn_weights") + value("flops.attention_weights") + mtpFrames + logits;
     QVERIFY(std::abs(6.0 * weights + value("flops.attention_per_token") - e.flops.perToken) < 1e-9 * e.flops.perToken);
+    // Memory by bucket: the experts over EP x ETP with their state sharded over EDP, the rest over TP.
+    QVERIFY(std::abs(value("parameters.total") - value("memory.routed_expert_parameters")) > 0);
+    QVERIFY(std::abs(value("memory.parameters_per_gpu_mean") - e.parametersPerGpuMean) < 1e-6 * e.parametersPerGpuMean);
+    QVERIFY(contains(findStep(sections, "memory.optimizer_per_gpu_mean")->formula, "EDP"));
     // No dense-only step claims a formula that is not the one computed.
     QVERIFY(!findStep(sections, "flops.embedding_lookup"));
     for (const auto& section : sections)
