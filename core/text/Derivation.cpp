@@ -785,7 +785,8 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
         const std::string id = oneKind ? "" : "." + std::to_string(k + 1);
         const std::string of = oneKind ? "" : " (" + plan.model.kindLabel(int(k)) + ")";
         terms = secondsSum({{"matmuls", L.forwardMatmul}, {"attention", L.forwardAttention}, {"memory-bound", L.forwardMemory},
-                            {"TP", L.forwardTp}, {"CP", L.forwardCp}, {"ZeRO", L.forwardZero}, {"kernel overhead", L.forwardFixed}},
+                            {"TP", L.forwardTp}, {"CP", L.forwardCp}, {"ZeRO", L.forwardZero}, {"EP all-to-all", L.forwardAllToAll},
+                            {"expert imbalance", L.forwardImbalance}, {"kernel overhead", L.forwardFixed}},
                            &names);
         s.add("predicted.layer_forward" + id, "One layer forward, one micro-batch" + of, names, terms, L.forward(), "s",
              formatSeconds(L.forward()),
@@ -794,7 +795,8 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
             .note = "exposed collectives only: what overlap hides is not counted";
         terms = secondsSum(
             {{"matmuls", L.backwardMatmul}, {"attention", L.backwardAttention}, {"memory-bound", L.backwardMemory}, {"TP", L.backwardTp},
-                {"CP", L.backwardCp}, {"ZeRO", L.backwardZero}, {"kernel overhead", L.backwardFixed}, {"recompute", L.recompute}},
+                {"CP", L.backwardCp}, {"ZeRO", L.backwardZero}, {"EP all-to-all", L.backwardAllToAll},
+                {"expert imbalance", L.backwardImbalance}, {"kernel overhead", L.backwardFixed}, {"recompute", L.recompute}},
             &names);
         s.add("predicted.layer_backward" + id, "One layer backward, one micro-batch" + of, names, terms, L.backward(), "s",
             formatSeconds(L.backward()),
@@ -803,7 +805,7 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
     }
     const StageEstimate& stage = e.stages[size_t(p.referenceStage)];
     const double busy = c.forwardCompute + c.backwardCompute + c.memoryBound + c.recompute + c.tpCommunication + c.cpCommunication +
-                        c.zeroCommunication + c.kernelOverhead;
+                        c.zeroCommunication + c.epCommunication + c.expertImbalance + c.kernelOverhead;
     // The stage's layers by kind: "80 × (f + b)", or one such term per kind it holds.
     std::string stageLayers;
     forEachKindIn(plan.model, stage.firstLayer, stage.layers, [&](int k, int count) {

@@ -7,6 +7,7 @@
 #include "core/analysis/PlanUnknowns.h"
 #include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
+#include "core/estimate/CommunicationModel.h"
 #include "core/plan/EnumNames.h"
 #include "core/text/TextReport.h"
 #include "render/charts/MemoryChartPainter.h"
@@ -240,6 +241,8 @@ QString stepTable(const ReportContext& ctx)
         {"TP collectives (exposed)", c.tpCommunication},
         {"CP ring (exposed)", c.cpCommunication},
         {"ZeRO collectives (exposed)", c.zeroCommunication},
+        {"EP all-to-all (exposed)", c.epCommunication},
+        {"Expert imbalance", c.expertImbalance},
         {"PP sends", c.ppSend},
         {"Pipeline bubble", c.pipelineBubble},
         {"DP tail (exposed)", c.dpCommunication},
@@ -277,6 +280,12 @@ QString communication(const ReportContext& ctx)
             link(c.ppCrossesNodes), seconds(c.ppSecondsPerStep), seconds(pc.ppSend)});
     rows += dataRow({QObject::tr("DP %1").arg(c.dpGroupSize), QObject::tr("%1 gradients per GPU").arg(bytes(c.dpBytesPerGpu)),
         link(c.dpCrossesNodes), seconds(c.dpSeconds), seconds(pc.dpCommunication)});
+    // An MoE layer's dispatch and combine: priced per layer inside the step-time model, so only
+    // where it runs and what of it stays exposed are quoted here.
+    if (ctx.plan().model.hasMoeLayers() && l.ep > 1)
+        rows += dataRow({QObject::tr("EP %1").arg(l.ep), QObject::tr("all-to-all dispatch and combine, every MoE layer"),
+            link(trainplan::groupPlacement(l.etp, l.ep, ctx.plan().cluster.gpusPerNode, e.gpusUsed).nodes > 1), QStringLiteral("–"),
+            seconds(pc.epCommunication)});
     if (l.zeroStage >= 3)
         rows += dataRow({QObject::tr("ZeRO-3"), QObject::tr("%1 all-gathers").arg(bytes(c.zero3AllGatherBytesPerStep)),
             link(c.dpCrossesNodes), seconds(c.zero3SecondsPerStep), seconds(pc.zeroCommunication)});

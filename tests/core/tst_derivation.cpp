@@ -233,6 +233,12 @@ void TestDerivation::moeStepsShowMegatronsCount()
     for (const auto& section : sections)
         for (const auto& step : section.steps)
             QVERIFY2(!contains(step.formula, "12 · L · h · s"), step.id.c_str());
+    // The MoE layer's time names its all-to-all and imbalance, so its terms add to the layer.
+    const auto analysed = derive(analyse(plan));
+    const auto* layer = findStep(analysed, "predicted.layer_forward.2");
+    QVERIFY(layer);
+    QVERIFY2(contains(layer->formula, "EP all-to-all") && contains(layer->formula, "expert imbalance"), layer->formula.c_str());
+    QCOMPARE(layer->value, analyse(plan).predicted.layers[1].forward());
 }
 
 QTEST_GUILESS_MAIN(TestDerivation)
