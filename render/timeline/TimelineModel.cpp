@@ -104,6 +104,8 @@ void TimelineModel::setResults(std::vector<trainplan::ScheduleResult> results)
         if (!lanes_[i])
             lanes_[i] = std::make_unique<TimelineLane>();
         TimelineLane& lane = *lanes_[i];
+        lane.forwardAllToAllShare.clear();
+        lane.backwardAllToAllShare.clear();
         lane.kind = results[i].kind;
         lane.v = results[i].v;
         lane.problem.clear();
@@ -126,6 +128,7 @@ void TimelineModel::planLane(TimelineLane& lane, const trainplan::Analysis& anal
         lane.problem = tooLargeText(chunkMicrobatches);
     else if (analysis.scheduleProblem)
         lane.problem = reasonOf(analysis.scheduleProblem->message);
+    allToAllShares(lane, analysis);
     const trainplan::PredictedComponents& c = analysis.predicted.components;
     lane.afterStepSeconds = c.optimizer + std::max(0.0, c.dpCommunication - analysis.schedule.dpSyncExposedSeconds);
     if (lane.simulated())
@@ -135,8 +138,34 @@ void TimelineModel::planLane(TimelineLane& lane, const trainplan::Analysis& anal
     finishLane(lane);
 }
 
+void TimelineModel::allToAllShares(TimelineLane& lane, const trainplan::Analysis& analysis)
+{
+    lane.forwardAllToAllShare.clear();
+    lane.backwardAllToAllShare.clear();
+    const trainplan::Plan& plan = analysis.plan;
+    const auto& layers = analysis.predicted.layers;
+    if (!plan.model.hasMoeLayers() || layers.empty())
+        return;
+    for (const trainplan::StageEstimate& stage : analysis.estimate.stages) {
+        double forward = 0, backward = 0, forwardA2a = 0, backwardA2a = 0;
+        trainplan::forEachKindIn(plan.model, stage.firstLayer, stage.layers, [&](int k, int count) {
+            if (size_t(k) >= layers.size())
+                return;
+            const trainplan::LayerTimes& L = layers[size_t(k)];
+            forward += count * L.forward();
+            backward += count * L.backward();
+            forwardA2a += count * L.forwardAllToAll;
+            backwardA2a += count * L.backwardAllToAll;
+        });
+        lane.forwardAllToAllShare.push_back(forward > 0 ? std::clamp(forwardA2a / forward, 0.0, 1.0) : 0.0);
+        lane.backwardAllToAllShare.push_back(backward > 0 ? std::clamp(backwardA2a / backward, 0.0, 1.0) : 0.0);
+    }
+}
+
 void TimelineModel::comparedLane(TimelineLane& lane, const trainplan::ComparedSchedule& compared)
 {
+    lane.forwardAllToAllShare.clear();
+    lane.backwardAllToAllShare.clear();
     lane.kind = compared.kind;
     lane.v = compared.v;
     lane.afterStepSeconds = 0.0;

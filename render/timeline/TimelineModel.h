@@ -25,6 +25,11 @@ struct TimelineLane {
     // What the predicted step adds after the simulated one: the optimizer and the exposed
     // parameter gather (the plan's own lane; 0 for compared schedules).
     double afterStepSeconds = 0;
+    // An MoE plan's lane: per stage, the share of its forward and of its backward blocks spent
+    // in the expert all-to-all (dispatch and combine, exposed, with the imbalance's share of it
+    // left out), from the step-time model's layer times; empty for other lanes. The all-to-all
+    // runs once per MoE layer inside each block, so the painter shows a share, not a position.
+    std::vector<double> forwardAllToAllShare, backwardAllToAllShare;
     TimelineTrack track;
     InFlightSeries inFlight;
 
@@ -68,6 +73,7 @@ public:
 private:
     void planLane(TimelineLane& lane, const trainplan::Analysis& analysis);
     void comparedLane(TimelineLane& lane, const trainplan::ComparedSchedule& compared);
+    static void allToAllShares(TimelineLane& lane, const trainplan::Analysis& analysis);
     void finishLane(TimelineLane& lane);
 
     Mode mode_ = Mode::PlanSchedule;

@@ -19,6 +19,8 @@ using trainplan::ScheduleKind;
 
 namespace {
 
+const std::vector<double> kNoShares;  // blocks of a kind without an all-to-all share
+
 constexpr double kPadding = 8;        // around the whole drawing
 constexpr double kLineGap = 4;        // between text lines and what follows them
 constexpr double kLaneGap = 10;       // between stacked lanes
@@ -284,11 +286,12 @@ QString TimelinePainter::headerFor(const QFontMetricsF& metrics, double width) c
 
 std::vector<TimelinePainter::LegendItem> TimelinePainter::legendItems() const
 {
-    bool zeroBubble = false, interleaved = false;
+    bool zeroBubble = false, interleaved = false, allToAll = false;
     if (model_)
         for (int i = 0; i < model_->laneCount(); ++i) {
             zeroBubble |= model_->lane(i).simulated() && model_->lane(i).kind == ScheduleKind::ZeroBubbleH1;
             interleaved |= model_->lane(i).simulated() && model_->lane(i).result().v > 1;
+            allToAll |= !model_->lane(i).forwardAllToAllShare.empty();
         }
     std::vector<LegendItem> items;
     items.push_back({style_.forward, QStringLiteral("Forward")});
@@ -297,6 +300,8 @@ std::vector<TimelinePainter::LegendItem> TimelinePainter::legendItems() const
         items.push_back({style_.weightGrad, QStringLiteral("W: weight gradient")});
     if (interleaved)
         items.push_back({style_.blockColor(ScheduleEventKind::Forward, 1, 2), QStringLiteral("Later chunks lighter")});
+    if (allToAll)
+        items.push_back({style_.allToAll, QStringLiteral("EP all-to-all (share of each block)")});
     items.push_back({style_.bubble, QStringLiteral("Bubble (idle)")});
     items.push_back({style_.dpHidden, QStringLiteral("DP sync, hidden")});
     items.push_back({style_.dpExposed, QStringLiteral("DP sync, exposed")});
@@ -485,6 +490,14 @@ void TimelinePainter::drawRows(QPainter& p, int index, const TimelineLane& lane,
             p.fillRect(rect, fill);
         }
         ++stats_.rectangles;
+        // An MoE block: a strip along its foot as long as the all-to-all's share of it.
+        const auto& shares = op.kind == ScheduleEventKind::Forward ? lane.forwardAllToAllShare
+                             : op.kind == ScheduleEventKind::Backward ? lane.backwardAllToAllShare
+                                                                       : kNoShares;
+        if (size_t(stage) < shares.size() && shares[size_t(stage)] > 0 && g.blockHeight >= 6) {
+            const double strip = std::max(2.0, std::floor(g.blockHeight / 5));
+            p.fillRect(QRectF(rect.left() + 1, rect.bottom() - strip - 1, (rect.width() - 2) * shares[size_t(stage)], strip), style_.allToAll);
+        }
         if (!labelRows)
             continue;
         // Micro-batches and chunks count from 1 on screen, like the stages.

@@ -28,6 +28,7 @@ public:
     QColor bubble;                        // idle time; the step-time chart's bubble colour
     QColor dpHidden;                      // DP sync under other stages' compute
     QColor dpExposed;                     // DP sync after the last backward: lengthens the step
+    QColor allToAll;                      // an MoE block's all-to-all share; the step chart's EP colour
     QColor background{Qt::white};
     QColor text{0x1f, 0x29, 0x37};
     QColor mutedText{0x6b, 0x72, 0x80};

@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include "core/base/Format.h"
+#include "core/planfile/PlanFile.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/search/LayoutAdjuster.h"
 #include "ui/document/PlanDocument.h"
@@ -69,6 +70,7 @@ private slots:
     void inFlightCountsGetWholeTicks();
     void exportsToVectorPainters();
     void lowPanesScrollLegibleRows();
+    void moeBlocksShowTheirAllToAllShare();
 };
 
 void TestTimeline::rendersTheDefaultPlan()
@@ -486,4 +488,22 @@ void TestTimeline::inFlightCountsGetWholeTicks()
 }
 
 QTEST_MAIN(TestTimeline)
+// An MoE plan's blocks carry the share of their time in the expert all-to-all (the step-time
+// model's layer times over the stage's layers); a dense plan's carry none.
+void TestTimeline::moeBlocksShowTheirAllToAllShare()
+{
+    PlanDocument doc;
+    TimelineView view(&doc);
+    view.renderImage(kShot);
+    QVERIFY(view.scene().model().lane(0).forwardAllToAllShare.empty());
+    doc.resetTo(trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/mixtral-8x22b-256-h100.json"));
+    view.renderImage(kShot);
+    const TimelineLane& lane = view.scene().model().lane(0);
+    QCOMPARE(int(lane.forwardAllToAllShare.size()), doc.plan().layout.pp);
+    const auto& layer = doc.analysis().predicted.layers.front();
+    QCOMPARE(lane.forwardAllToAllShare.front(), layer.forwardAllToAll / layer.forward());
+    QVERIFY(lane.forwardAllToAllShare.front() > 0 && lane.forwardAllToAllShare.front() < 1);
+    QVERIFY(lane.backwardAllToAllShare.front() > 0 && lane.backwardAllToAllShare.front() < 1);
+}
+
 #include "tst_timeline.moc"
