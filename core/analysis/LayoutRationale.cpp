@@ -6,7 +6,6 @@
 #include "core/estimate/ActivationModel.h"
 #include "core/estimate/CommunicationModel.h"
 #include "core/plan/EnumNames.h"
-#include "core/plan/FrameworkNames.h"
 
 namespace trainplan {
 
@@ -138,7 +137,15 @@ void addExpertConstraints(const Analysis& a, std::vector<std::string>& lines)
     const GroupPlacement group = groupPlacement(l.etp, l.ep, plan.cluster.gpusPerNode, a.estimate.gpusUsed);
     std::string where = "All-to-all: each MoE layer's dispatch and combine, forward and backward, "
         + (group.nodes > 1 ? "span " + std::to_string(group.nodes) + " nodes over the network" : std::string("stay inside a node on NVLink"));
-    where += fw.moeDispatcher ? " (" + std::string(nameOf(kMoeDispatcherNames, *fw.moeDispatcher)) + " dispatcher" : std::string(" (dispatcher not given");
+    const auto dispatcherText = [](MoeDispatcher d) -> std::string {
+        switch (d) {
+        case MoeDispatcher::AllToAll: return "NCCL all-to-all dispatcher";
+        case MoeDispatcher::AllGather: return "all-gather dispatcher";
+        case MoeDispatcher::DeepEp: return "DeepEP dispatcher";
+        }
+        return "dispatcher";
+    };
+    where += fw.moeDispatcher ? " (" + dispatcherText(*fw.moeDispatcher) : std::string(" (dispatcher not given");
     if (moe.maxNodesPerToken > 0 && group.nodes > moe.maxNodesPerToken)
         where += ", each token to at most " + std::to_string(moe.maxNodesPerToken) + " nodes";
     where += "); " + formatSeconds(a.predicted.components.epCommunication) + " of the step exposed ("

@@ -265,7 +265,8 @@ void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
     est.warnings.clear();
     est.gpusUsed = int(l.gpus());
     est.nodes = (est.gpusUsed + plan.cluster.gpusPerNode - 1) / plan.cluster.gpusPerNode;
-    countParametersInto(plan.model, est.parameters);
+    if (scope != EstimateScope::LayoutSearchSameModel)
+        countParametersInto(plan.model, est.parameters);
     est.parametersPerGpuMean = est.parameters.total / (double(l.tp) * l.pp);
 
     estimateFlops(plan, est);

@@ -193,7 +193,10 @@ Estimate estimate(const Plan& plan);
 // What an estimate computes: everything, or what the layout search ranks by (parameters,
 // FLOPs, time, memory, volumes, and the warnings that make a layout invalid), leaving out the
 // reliability section and the advisory red flags (warnings and notes) a person reads later.
-enum class EstimateScope { Full, LayoutSearch };
+// LayoutSearchSameModel is LayoutSearch for an `out` whose parameter counts already belong to
+// this plan's model (a search worker re-estimating one model under many layouts): they depend
+// on the model alone, so they are not counted again.
+enum class EstimateScope { Full, LayoutSearch, LayoutSearchSameModel };
 
 // Same as estimate(plan) but reuses out's storage (for the layout search's hot loop).
 void estimateInto(const Plan& plan, Estimate& out, EstimateScope scope = EstimateScope::Full);

@@ -9,6 +9,7 @@
 
 #include "core/estimate/LayoutChecks.h"
 #include "core/estimate/MemoryRange.h"
+#include "core/estimate/ParameterModel.h"
 #include "core/search/LayoutSearchRanking.h"
 #include "core/topology/Topology.h"
 
@@ -292,6 +293,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
         work.layout.stageLayers.clear();
         work.layout.dpAuto = false;
         Estimate est, memoryScratch;
+        countParametersInto(work.model, est.parameters);  // once: only the layout changes below
         Plan memoryVariant;
         StepTimeWorkspace workspace;
         PredictedStep predicted;
@@ -343,7 +345,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                     s.globalBatch = batch;
                                     s.schedule = v > 1 ? Schedule::Interleaved : (pp > 1 ? flat : Schedule::OneFOneB);
                                     assignSearchLayout(work, s);
-                                    estimateInto(work, est, EstimateScope::LayoutSearch);
+                                    estimateInto(work, est, EstimateScope::LayoutSearchSameModel);
                                     if (structurallyInvalid(est))
                                         continue;
                                     ++counts.evaluated;
