@@ -129,6 +129,7 @@ RealityCase moeCase(const json& c)
     moe.expertFfnHiddenSize = m.at("expert_ffn_hidden").get<int>();
     moe.sharedExperts = valueOr<int>(m, "shared_experts", 0);
     moe.denseLayers = valueOr<int>(m, "dense_layers", 0);
+    moe.layerStep = valueOr<int>(m, "layer_step", 1);
     if (valueOr<std::string>(c, "routing", "real") == "force-balanced")
         moe.loadImbalance = 1.0;
     model.moe = moe;

@@ -12,8 +12,8 @@
 namespace trainplan {
 
 // What the counts read: a decoder-only transformer whose layers share their attention, the
-// first moe->denseLayers of them (all, without moe) with a dense FFN of ffnHiddenSize, the rest
-// with moe's experts; RMSNorm, no biases (the MoE models of the roadmap).
+// first moe->denseLayers of them (all, without moe) and those between every moe->layerStep-th
+// after them with a dense FFN of ffnHiddenSize, the rest with moe's experts; RMSNorm, no biases (the MoE models of the roadmap).
 struct TransformerShape {
     int layers = 0;
     int hiddenSize = 0;
@@ -29,7 +29,7 @@ struct TransformerShape {
     bool tiedEmbeddings = false;
     int sequenceLength = 0;
 
-    int moeLayers() const { return moe ? layers - moe->denseLayers : 0; }
+    int moeLayers() const { return moe ? moe->moeLayersBefore(layers) : 0; }
     int denseLayers() const { return layers - moeLayers(); }
 };
 

@@ -35,15 +35,20 @@ struct KindCost {
     bool operator==(const KindCost&) const = default;
 };
 
-std::vector<int> splitByCost(const std::vector<KindCost>& kinds, int layers, int p)
+std::vector<int> splitByCost(const ModelSpec& m, const std::vector<KindCost>& kinds, int layers, int p)
 {
     std::vector<int> out;
-    // Cost of every layer in order.
+    // Cost of every layer in order (kinds may interleave: ModelSpec::kindOfLayer).
     std::vector<double> cost;
     cost.reserve(size_t(layers));
-    for (const KindCost& kind : kinds)
-        for (int i = 0; i < kind.layers && int(cost.size()) < layers; ++i)
-            cost.push_back(kind.cost);
+    if (m.kindsInterleave()) {
+        for (int i = 0; i < layers; ++i)
+            cost.push_back(kinds[size_t(m.kindOfLayer(i))].cost);
+    } else {
+        for (const KindCost& kind : kinds)
+            for (int i = 0; i < kind.layers && int(cost.size()) < layers; ++i)
+                cost.push_back(kind.cost);
+    }
     while (int(cost.size()) < layers)  // runs that fall short of model.layers (refused by the reader)
         cost.push_back(cost.empty() ? 1.0 : cost.back());
     // Greedy fill under a bound: each stage takes layers while it stays within the bound and
@@ -103,6 +108,7 @@ std::vector<int> splitByCost(const std::vector<KindCost>& kinds, int layers, int
 struct CachedSplit {
     std::vector<KindCost> kinds;
     int layers = 0, p = 0;
+    int step = 1, dense = 0;  // interleaved kinds (MoeSpec::layerStep, denseLayers); 1, 0 for runs
     std::vector<int> split;
 };
 
@@ -126,14 +132,15 @@ std::vector<int> stageCostSplit(const Plan& plan, int p)
     constexpr size_t kCachedSplits = 32;
     thread_local std::vector<CachedSplit> cache;
     thread_local size_t nextSlot = 0;
+    const int step = m.kindsInterleave() ? m.moe->step() : 1, dense = m.kindsInterleave() ? m.moe->denseLayers : 0;
     for (const CachedSplit& c : cache)
-        if (c.p == p && c.layers == layers && c.kinds == kinds)
+        if (c.p == p && c.layers == layers && c.step == step && c.dense == dense && c.kinds == kinds)
             return c.split;
-    std::vector<int> split = splitByCost(kinds, layers, p);
+    std::vector<int> split = splitByCost(m, kinds, layers, p);
     if (cache.size() < kCachedSplits) {
-        cache.push_back({kinds, layers, p, split});
+        cache.push_back({kinds, layers, p, step, dense, split});
     } else {
-        cache[nextSlot] = {kinds, layers, p, split};
+        cache[nextSlot] = {kinds, layers, p, step, dense, split};
         nextSlot = (nextSlot + 1) % kCachedSplits;
     }
     return split;

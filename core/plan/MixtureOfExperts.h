@@ -17,12 +17,21 @@ struct MoeSpec {
     int sharedExperts = 0;              // always-active experts
     int sharedExpertFfnHiddenSize = 0;  // one shared expert's FFN width (0: the routed width)
     int denseLayers = 0;                // the first k layers keep a dense FFN of the model's width
+    // After those, every layerStep-th layer is MoE and the others dense (1: all of them). Llama 4
+    // Maverick alternates (Hugging Face config interleave_moe_layer_step = 2: layers 1, 3, 5, ...
+    // counted from 0; Megatron-LM's pattern form --moe-layer-freq ([0,1]*24) says the same).
+    int layerStep = 1;
     bool routerBias = false;            // a per-expert bias in the gate (DeepSeek-V3's e_score_correction_bias)
     int maxNodesPerToken = 0;           // node-limited routing: a token's experts on at most this many nodes (0: no limit)
     std::optional<double> capacityFactor;  // absent: dropless
     std::optional<double> loadImbalance;   // max/mean tokens per expert-parallel rank; absent: unknown
 
     int sharedWidth() const { return sharedExpertFfnHiddenSize > 0 ? sharedExpertFfnHiddenSize : expertFfnHiddenSize; }
+    int step() const { return layerStep > 1 ? layerStep : 1; }
+    // MoE layers among layers [0, end) of the model (end at most its layer count): the
+    // layerStep-th, 2 layerStep-th, ... after the dense prefix.
+    int moeLayersBefore(int end) const { return end > denseLayers ? (end - denseLayers) / step() : 0; }
+    bool isMoeLayer(int layer) const { return layer >= denseLayers && (layer - denseLayers + 1) % step() == 0; }
     bool operator==(const MoeSpec&) const = default;
 };
 

@@ -18,6 +18,8 @@ bool sameModelShape(const ModelSpec& a, const ModelSpec& b)
 
 int ModelSpec::kindOfLayer(int layer) const
 {
+    if (kindsInterleave())
+        return moe->isMoeLayer(layer) ? 1 : 0;
     int end = 0;
     const int kinds = kindCount();
     for (int k = 0; k < kinds; ++k) {
@@ -44,6 +46,13 @@ std::string ModelSpec::kindLabel(int k) const
         return "every layer";
     if (layerKinds.empty() && kindCount() == 1)
         return "every layer (MoE)";
+    if (kindsInterleave()) {
+        const int step = moe->step(), dense = moe->denseLayers;
+        const std::string nth = step == 2 ? "every 2nd layer" : step == 3 ? "every 3rd layer" : "every " + std::to_string(step) + "th layer";
+        if (k == 1)
+            return "MoE, " + nth;
+        return dense > 0 ? "dense, layers 1-" + std::to_string(dense) + " and between" : "dense, between MoE";
+    }
     int first = 0;
     for (int i = 0; i < k; ++i)
         first += layersOfKind(i);
@@ -54,7 +63,6 @@ std::string ModelSpec::kindLabel(int k) const
     const std::string range =
         last == first + 1 ? "layer " + std::to_string(last) : "layers " + std::to_string(first + 1) + "-" + std::to_string(last);
     return name.empty() ? range : name + " " + range;
-    return last == first + 1 ? "layer " + std::to_string(last) : "layers " + std::to_string(first + 1) + "-" + std::to_string(last);
 }
 
 std::vector<const char*> layoutUnknownPaths(unsigned bits)
@@ -63,6 +71,28 @@ std::vector<const char*> layoutUnknownPaths(unsigned bits)
     for (const LayoutUnknownField& u : layoutUnknownFields())
         if (bits & u.bit)
             out.push_back(u.path.data());
+    return out;
+}
+
+std::vector<int> expertParallelSizes(const ModelSpec& model, const LayoutSpec& stage, int etp)
+{
+    std::vector<int> out;
+    if (!model.moe)
+        return out;
+    for (int ep = 1; ep <= model.moe->experts; ++ep)
+        if (epDividesExperts(ep, model) && expertRanksDivideStage(stage, ep, etp))
+            out.push_back(ep);
+    return out;
+}
+
+std::vector<int> expertTensorParallelSizes(const ModelSpec& model, const LayoutSpec& stage, int ep, int widestEtp)
+{
+    std::vector<int> out;
+    if (!model.moe)
+        return out;
+    for (int etp = 1; etp <= std::max(1, widestEtp); etp *= 2)
+        if (model.moe->expertFfnHiddenSize % etp == 0 && expertRanksDivideStage(stage, ep, etp))
+            out.push_back(etp);
     return out;
 }
 

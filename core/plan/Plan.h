@@ -45,14 +45,15 @@ struct ModelSpec {
     std::optional<MlaSpec> mla;
     int mtpLayers = 0;
 
-    // How many kinds the model has (1 for the shorthand; 2 for an MoE model with dense layers
-    // first) and the k-th, resolved against the fields above: the one way code asks a layer's shape.
-    int kindCount() const { return layerKinds.empty() ? (hasDensePrefix() ? 2 : 1) : int(layerKinds.size()); }
+    // How many kinds the model has (1 for the shorthand; 2, dense and MoE, for an MoE model with
+    // dense layers first or between) and the k-th, resolved against the fields above: the one way
+    // code asks a layer's shape. A kind's layers need not be consecutive (forEachKindIn()).
+    int kindCount() const { return layerKinds.empty() ? (hasDenseKind() ? 2 : 1) : int(layerKinds.size()); }
     LayerKind kind(int k) const
     {
         if (!layerKinds.empty())
             return layerKinds[size_t(k)];
-        const bool moeKind = moe && !(hasDensePrefix() && k == 0);
+        const bool moeKind = moe && !(hasDenseKind() && k == 0);
         return LayerKind{moeKind ? "MoE" : (moe ? "dense" : ""), layersOfKind(k), ffnHiddenSize, ffnKind, moeKind};
     }
     // Layers of kind k, without resolving the kind (hot loops).
@@ -60,12 +61,21 @@ struct ModelSpec {
     {
         if (!layerKinds.empty())
             return layerKinds[size_t(k)].layers;
-        if (!hasDensePrefix())
+        if (!hasDenseKind())
             return layers;
-        return k == 0 ? moe->denseLayers : layers - moe->denseLayers;
+        const int moeLayers = moe->moeLayersBefore(layers);
+        return k == 0 ? layers - moeLayers : moeLayers;
     }
-    // Implied kinds: an MoE model whose first model.moe.dense_layers layers are dense.
-    bool hasDensePrefix() const { return layerKinds.empty() && moe && moe->denseLayers > 0 && moe->denseLayers < layers; }
+    // Implied kinds: an MoE model some of whose layers are dense (model.moe.dense_layers first,
+    // model.moe.layer_step between), with at least one MoE layer.
+    bool hasDenseKind() const
+    {
+        return layerKinds.empty() && moe && (moe->denseLayers > 0 || moe->step() > 1) && moe->moeLayersBefore(layers) > 0
+            && moe->moeLayersBefore(layers) < layers;
+    }
+    // Whether the implied kinds interleave (dense layers between MoE ones), so a kind's layers are
+    // not one run.
+    bool kindsInterleave() const { return hasDenseKind() && moe->step() > 1; }
     // Whether any layer's feed-forward is the mixture of experts.
     bool hasMoeLayers() const;
     // Whether the model needs the MoE-aware counts (MoE, MLA or MTP): FLOPs then follow
@@ -80,7 +90,8 @@ struct ModelSpec {
 };
 
 // Layers of each kind in the contiguous range [first, first + count) of the model's layers:
-// calls visit(kind index, layers of that kind in the range) for each kind present, in order.
+// calls visit(kind index, layers of that kind in the range) for each kind present, by kind index
+// (callers add per-kind figures up, which does not depend on the layers' order).
 template <typename Visit>
 void forEachKindIn(const ModelSpec& model, int first, int count, Visit&& visit)
 {
@@ -88,6 +99,15 @@ void forEachKindIn(const ModelSpec& model, int first, int count, Visit&& visit)
     if (kinds == 1) {
         if (count > 0)
             visit(0, count);
+        return;
+    }
+    if (model.kindsInterleave()) {
+        // Dense (kind 0) and MoE (kind 1) layers alternate: count the MoE ones in the range.
+        const int moeLayers = model.moe->moeLayersBefore(first + count) - model.moe->moeLayersBefore(first);
+        if (count - moeLayers > 0)
+            visit(0, count - moeLayers);
+        if (moeLayers > 0)
+            visit(1, moeLayers);
         return;
     }
     int start = 0;
@@ -262,6 +282,12 @@ inline bool expertRanksDivideStage(const LayoutSpec& layout, int ep, int etp)
     const long long stage = (long long)layout.tp * layout.cp * layout.dp, experts = (long long)ep * etp;
     return experts > 0 && stage % experts == 0;
 }
+// The sizes those rules leave, ascending, for a stage of the layout's TP x CP x DP ranks (none
+// for a dense model): every EP dividing the routed experts whose EP x `etp` divides the stage,
+// and every ETP, a power of two up to `widestEtp` (a node's GPUs) dividing the expert FFN width,
+// whose `ep` x ETP divides the stage. The sliders and the layout search both offer these.
+std::vector<int> expertParallelSizes(const ModelSpec& model, const LayoutSpec& stage, int etp);
+std::vector<int> expertTensorParallelSizes(const ModelSpec& model, const LayoutSpec& stage, int ep, int widestEtp);
 
 // A layout's sizes as captions show them: "TP 8 × PP 4 × DP 64 × CP 1", then EP and ETP when
 // the layout has experts split ("... × EP 64"); the expert dimensions fold the others' ranks

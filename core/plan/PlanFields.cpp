@@ -146,6 +146,9 @@ std::vector<PlanField> makeFields()
             .range(1, 4'000'000).note("= model.moe.expert_ffn_hidden_size").title("Shared FFN size"),
         Builder("model.moe.dense_layers", T::Integer, "the first k layers have a dense FFN of model.ffn_hidden_size")
             .range(0, 10'000).byDefault("0").title("Dense layers"),
+        Builder("model.moe.layer_step", T::Integer, "after the dense layers every n-th layer is MoE, the others dense (Llama 4 "
+                "Maverick: 2; Hugging Face interleave_moe_layer_step)")
+            .range(1, 10'000).byDefault("1").title("MoE layer step"),
         Builder("model.moe.router_bias", T::Boolean, "the router has a bias per expert (DeepSeek-V3's load-balancing bias)")
             .byDefault("false").title("Router bias"),
         Builder("model.moe.max_nodes_per_token", T::Integer, "node-limited routing: a token's experts lie on at most this many "

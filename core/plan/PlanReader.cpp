@@ -357,6 +357,7 @@ void readMoe(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
     const PlanField& sharedWidthField = F("model.moe.shared_expert_ffn_hidden_size");
     const PlanField& denseField = F("model.moe.dense_layers");
     const PlanField& biasField = F("model.moe.router_bias");
+    const PlanField& stepField = F("model.moe.layer_step");
     const PlanField& nodesField = F("model.moe.max_nodes_per_token");
     const PlanField& capacityField = F("model.moe.capacity_factor");
     const PlanField& imbalanceField = F("model.moe.load_imbalance");
@@ -371,6 +372,7 @@ void readMoe(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
     e.sharedExperts = int(s.integerOrDefault(sharedField));
     e.sharedExpertFfnHiddenSize = int(s.integerOr(sharedWidthField, 0));
     e.denseLayers = int(s.integerOrDefault(denseField));
+    e.layerStep = int(s.integerOrDefault(stepField));
     e.routerBias = s.boolean(biasField);
     e.maxNodesPerToken = int(s.integerOr(nodesField, 0));
     if (const auto cf = s.number(capacityField))
@@ -384,6 +386,9 @@ void readMoe(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems)
     if (e.denseLayers >= m.layers)
         s.problem("model.moe.dense_layers", "is " + std::to_string(e.denseLayers) + " but the model has " + std::to_string(m.layers)
             + " layers: at least one must be an MoE layer (leave model.moe out for a dense model)");
+    else if (e.layerStep > 1 && e.moeLayersBefore(m.layers) < 1)
+        s.problem("model.moe.layer_step", "is " + std::to_string(e.layerStep) + " but only " + std::to_string(m.layers - e.denseLayers)
+            + " layers follow the dense ones: at least one must be an MoE layer");
     m.moe = e;
 }
 
@@ -435,8 +440,8 @@ void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems
     readMla(doc, m, problems);
     // The dense width is needed unless every layer's feed-forward is the experts.
     if (s.present() && !s.find(F("model.ffn_hidden_size"))) {
-        if (!m.moe || m.moe->denseLayers > 0 || s.member("layer_kinds"))
-            s.problem("model.ffn_hidden_size", "is missing (required for a dense model and for model.moe.dense_layers)");
+        if (!m.moe || m.moe->denseLayers > 0 || m.moe->layerStep > 1 || s.member("layer_kinds"))
+            s.problem("model.ffn_hidden_size", "is missing (required for a dense model and for model.moe.dense_layers or layer_step)");
         else
             m.ffnHiddenSize = m.moe->expertFfnHiddenSize;  // unused: no layer is dense
     }

@@ -107,6 +107,8 @@ void writeBeyondDense(DocumentWriter& w, const ModelSpec& m)
         if (e.sharedExpertFfnHiddenSize > 0)
             w.set("model.moe.shared_expert_ffn_hidden_size", e.sharedExpertFfnHiddenSize);
         w.set("model.moe.dense_layers", e.denseLayers);
+        if (e.layerStep > 1)
+            w.set("model.moe.layer_step", e.layerStep);
         w.set("model.moe.router_bias", e.routerBias);
         if (e.maxNodesPerToken > 0)
             w.set("model.moe.max_nodes_per_token", e.maxNodesPerToken);

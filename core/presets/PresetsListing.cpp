@@ -32,7 +32,8 @@ json presetsToJson()
             models.back().update({{"nominal_active_parameters", p.nominalActiveParameters},
                                   {"moe", {{"experts", m.moe->experts}, {"top_k", m.moe->topK},
                                            {"expert_ffn_hidden_size", m.moe->expertFfnHiddenSize},
-                                           {"shared_experts", m.moe->sharedExperts}, {"dense_layers", m.moe->denseLayers}}}});
+                                           {"shared_experts", m.moe->sharedExperts}, {"dense_layers", m.moe->denseLayers},
+                                           {"layer_step", m.moe->step()}}}});
         if (m.mla)
             models.back()["mla"] = {{"q_lora_rank", m.mla->qLoraRank}, {"kv_lora_rank", m.mla->kvLoraRank}};
         if (m.mtpLayers > 0)

@@ -79,13 +79,7 @@ int ExpertGrid::nodesSpannedByEpGroup(int rank, int gpusPerNode) const
 
 std::vector<int> expertParallelCandidates(const Plan& plan)
 {
-    const auto& l = plan.layout;
-    if (!plan.model.moe)
-        return {1};
-    std::vector<int> out;
-    for (int ep = 1; ep <= plan.model.moe->experts; ++ep)
-        if (epDividesExperts(ep, plan.model) && expertRanksDivideStage(l, ep, l.etp))
-            out.push_back(ep);
+    std::vector<int> out = expertParallelSizes(plan.model, plan.layout, plan.layout.etp);
     if (out.empty())
         out.push_back(1);
     return out;
@@ -93,13 +87,7 @@ std::vector<int> expertParallelCandidates(const Plan& plan)
 
 std::vector<int> expertTensorParallelCandidates(const Plan& plan)
 {
-    const auto& l = plan.layout;
-    if (!plan.model.moe)
-        return {1};
-    std::vector<int> out;
-    for (int etp = 1; etp <= std::max(1, plan.cluster.gpusPerNode); etp *= 2)
-        if (plan.model.moe->expertFfnHiddenSize % etp == 0 && expertRanksDivideStage(l, l.ep, etp))
-            out.push_back(etp);
+    std::vector<int> out = expertTensorParallelSizes(plan.model, plan.layout, plan.layout.ep, plan.cluster.gpusPerNode);
     if (out.empty())
         out.push_back(1);
     return out;

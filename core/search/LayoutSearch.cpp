@@ -86,28 +86,21 @@ std::vector<int> sizeCandidates(ParallelDim dim, const Plan& plan, const SearchO
     return out;
 }
 
-// The expert grids (EP, ETP) a split of the GPUs can take: for an MoE model every EP dividing the
-// routed experts and every ETP of ExpertGrid's rule (powers of two up to a node's GPUs and the
-// TP limit, dividing the expert width), their product dividing TP x CP x DP (Plan.h's two rules);
-// for a dense model only (1, 1).
+// The expert grids (EP, ETP) a split of the GPUs can take: for an MoE model the sizes Plan.h's
+// rules leave (the sliders offer the same), ETP also within the TP limit; for a dense model
+// only (1, 1).
 std::vector<std::pair<int, int>> expertGridCandidates(const Plan& plan, const SearchOptions& o, const SearchLayout& sized)
 {
-    const auto& moe = plan.model.moe;
-    if (!moe || !plan.model.hasMoeLayers())
+    if (!plan.model.moe || !plan.model.hasMoeLayers())
         return {{1, 1}};
     LayoutSpec stage;
     stage.tp = sized.tp;
     stage.cp = sized.cp;
     stage.dp = sized.dp;
     std::vector<std::pair<int, int>> out;
-    const int widest = std::min(std::max(1, plan.cluster.gpusPerNode), o.maxTp);
-    for (int etp = 1; etp <= widest; etp *= 2) {
-        if (moe->expertFfnHiddenSize % etp != 0)
-            continue;
-        for (int ep = 1; ep <= moe->experts; ++ep)
-            if (epDividesExperts(ep, plan.model) && expertRanksDivideStage(stage, ep, etp))
-                out.emplace_back(ep, etp);
-    }
+    for (int etp : expertTensorParallelSizes(plan.model, stage, 1, std::min(plan.cluster.gpusPerNode, o.maxTp)))
+        for (int ep : expertParallelSizes(plan.model, stage, etp))
+            out.emplace_back(ep, etp);
     return out;
 }
 

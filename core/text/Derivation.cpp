@@ -128,7 +128,7 @@ void addMegatronFlopsSteps(SectionBuilder& s, const Plan& plan, const Estimate& 
         attentionValues += "2 × " + h + " × " + integer(double(m.attentionHeads) * m.headDim) + " + 2 × " + h + " × "
                            + integer(double(m.kvHeads) * m.headDim) + ")";
     }
-    s.add("flops.ffn_weights", "Feed-forward weights a token's GEMMs read", "L_dense·3·h·f + L_moe·3·h·(k·f_e + S·f_s)",
+    s.add("flops.ffn_weights", "Feed-forward weights a token's GEMMs read", "L_dense·M·h·f + L_moe·M·h·(k·f_e + S·f_s), M = " + mats + " FFN matrices",
           ffnValues, t.ffnWeights, "weights", formatCount(t.ffnWeights),
           "Megatron-LM num_floating_point_operations (routed experts a token visits and the shared ones; not the router)");
     s.add("flops.attention_weights", "Attention projection weights per token",

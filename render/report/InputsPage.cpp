@@ -145,6 +145,8 @@ std::vector<Section> sections(const Plan& p, const Estimate& e)
                 QString("%1 of %2").arg(integer(x.sharedExperts), integer(x.sharedWidth())));
         if (x.denseLayers > 0)
             model.add({"model.moe.dense_layers"}, integer(x.denseLayers));
+        if (x.step() > 1)
+            model.add({"model.moe.layer_step"}, integer(x.step()));
         model.add({"model.moe.load_imbalance"},
             x.loadImbalance ? number("model.moe.load_imbalance", *x.loadImbalance)
                             : QString("unknown (%1 assumed, the range covers %2 to %3)")

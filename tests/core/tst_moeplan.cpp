@@ -9,6 +9,8 @@
 #include "core/estimate/Estimate.h"
 #include "core/estimate/ModelStateModel.h"
 #include "core/estimate/ParameterModel.h"
+#include "core/estimate/PipelineModel.h"
+#include "core/presets/Presets.h"
 #include "core/steptime/StepTimeModel.h"
 #include "TestSupport.h"
 
@@ -26,6 +28,7 @@ private slots:
     void allToAllAndImbalanceAreStepComponents();
     void dispatcherAndOverlapAct();
     void unknownImbalanceWidensBothRanges();
+    void maverickAlternatesDenseAndMoeLayers();
 };
 
 void TestMoePlan::deepSeekV3CountsAsPublished()
@@ -134,6 +137,54 @@ void TestMoePlan::dispatcherAndOverlapAct()
     // One GEMM per expert fills the GPU worse than one grouped GEMM.
     const PredictedStep ungrouped = step({"framework.moe_grouped_gemm=false"});
     QVERIFY(ungrouped.stepSeconds > overlapped.stepSeconds);
+}
+
+void TestMoePlan::maverickAlternatesDenseAndMoeLayers()
+{
+    // Llama 4 Maverick: 48 layers, every 2nd one MoE (model.moe.layer_step = 2; layers 1, 3, 5, ...
+    // counted from 0, as Hugging Face's interleave_moe_layer_step places them).
+    const ModelPreset* maverick = findModelPreset("Llama 4 Maverick");
+    QVERIFY(maverick);
+    Plan plan = planWith("mixtral-8x22b-256-h100.json", {"layout.pp=4", "layout.dp=32", "layout.recompute=full"});
+    plan.model = maverick->model;
+    plan.layout.ep = 64;
+    const ModelSpec& m = plan.model;
+    QCOMPARE(m.kindCount(), 2);
+    QVERIFY(m.kindsInterleave());
+    QCOMPARE(m.layersOfKind(0), 24);
+    QCOMPARE(m.layersOfKind(1), 24);
+    QVERIFY(!m.kind(0).moe && m.kind(1).moe);
+    QCOMPARE(m.kind(0).ffnHiddenSize, 16384);
+    for (int layer = 0; layer < m.layers; ++layer)
+        QCOMPARE(m.kindOfLayer(layer), layer % 2);
+    // Any range counts its layers of each kind: layers 3-6 (0-based) hold 3 and 5 as MoE.
+    int dense = 0, moe = 0;
+    forEachKindIn(m, 3, 4, [&](int k, int count) { (k == 0 ? dense : moe) += count; });
+    QCOMPARE(dense, 2);
+    QCOMPARE(moe, 2);
+    QCOMPARE(m.kindLabel(1), std::string("MoE, every 2nd layer"));
+
+    // Four stages of 12 layers, 6 of each kind: the cost split follows the interleaving, so every
+    // stage holds the same experts (not the dense layers first and the MoE ones last).
+    const Estimate est = estimate(plan);
+    QVERIFY2(!est.hasErrors(), qPrintable(QString::fromStdString(est.warnings.empty() ? "" : describe(est.warnings.front()))));
+    QCOMPARE(int(est.stages.size()), 4);
+    for (const StageEstimate& st : est.stages) {
+        QCOMPARE(st.layers, 12);
+        QCOMPARE(st.routedExpertParameters, 6 * est.parameters.kinds[1].routedExperts);
+    }
+    QCOMPARE(est.parameters.kinds[1].routedExperts, 128.0 * 3 * 5120 * 8192);
+    QCOMPARE(est.parameters.kinds[0].routedExperts, 0.0);
+    // Published: 400 B total, 17 B active (the preset test holds them to the rounding).
+    const double stages = est.stages[0].parameters + est.stages[1].parameters + est.stages[2].parameters + est.stages[3].parameters;
+    QVERIFY(std::abs(stages - est.parameters.total) < 1.0);
+    QVERIFY(est.parameters.total > 390e9 && est.parameters.total < 410e9);
+    QVERIFY(est.parameters.active > 16.5e9 && est.parameters.active < 17.5e9);
+    // Without the step the same fields would make every layer MoE: twice the routed experts.
+    ModelSpec allMoe = m;
+    allMoe.moe->layerStep = 1;
+    QCOMPARE(allMoe.kindCount(), 1);
+    QVERIFY(countParameters(allMoe).total > 1.8 * est.parameters.total);
 }
 
 void TestMoePlan::unknownImbalanceWidensBothRanges()

@@ -118,6 +118,9 @@ void TestPlanIO::badInput_data()
     QTest::newRow("EP x ETP not dividing a stage") << moe + " layout.ep=8 layout.etp=3" << "layout.ep" << "must divide the ranks";
     QTest::newRow("EP without experts") << "layout.ep=8" << "layout.ep" << "no experts";
     QTest::newRow("dense layers above the layers") << moe + " model.moe.dense_layers=80" << "model.moe.dense_layers" << "at least one";
+    QTest::newRow("MoE layer step leaves no MoE layer") << moe + " model.moe.dense_layers=78 model.moe.layer_step=3"
+                                                         << "model.moe.layer_step" << "at least one must be an MoE layer";
+    QTest::newRow("MoE layer step zero") << moe + " model.moe.layer_step=0" << "model.moe.layer_step" << "at least 1";
     QTest::newRow("capacity factor below 1") << moe + " model.moe.capacity_factor=0.8" << "model.moe.capacity_factor" << "at least 1";
     QTest::newRow("imbalance below 1") << moe + " model.moe.load_imbalance=0.5" << "model.moe.load_imbalance" << "at least 1";
     QTest::newRow("imbalance not finite") << moe + " model.moe.load_imbalance=\"inf\"" << "model.moe.load_imbalance" << "must be a number";
@@ -454,7 +457,7 @@ void TestPlanIO::deletingAnyRowBreaksTheReaderAndTheWriter()
                  "framework.zero3_gathering=submodule", "framework.moe_dispatcher=deepep", "framework.moe_grouped_gemm=true",
                  "framework.moe_comm_overlap=false",
                  R"(model.moe={"experts":8,"top_k":2,"expert_ffn_hidden_size":7168,"shared_experts":1,"shared_expert_ffn_hidden_size":4096,)"
-                 R"("dense_layers":0,"router_bias":true,"max_nodes_per_token":4,"capacity_factor":1.25,"load_imbalance":1.2})",
+                 R"("dense_layers":0,"layer_step":2,"router_bias":true,"max_nodes_per_token":4,"capacity_factor":1.25,"load_imbalance":1.2})",
                  R"(model.mla={"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128})",
                  "model.mtp_layers=1", "layout.ep=8", "layout.etp=2",
                  R"(model.layer_kinds=[{"name":"first","layers":40},{"layers":40,"ffn_hidden_size":14336,"moe":true}])"})

@@ -641,10 +641,7 @@ void TestSearch::prunedSearchEqualsExhaustive()
     // does not): the same counts, the same rows in the same order with the same figures.
     QFETCH(QString, example);
     QFETCH(QStringList, overrides);
-    std::vector<std::string> sets;
-    for (const QString& o : overrides)
-        sets.push_back(o.toStdString());
-    const Plan plan = planWith(example.toStdString(), sets);
+    const Plan plan = planWith(example.toStdString(), toStd(overrides));
     SearchOptions pruned = everything();
     if (QString(QTest::currentDataTag()) == "GPipe, batch range") {
         pruned.minGlobalBatch = 64;

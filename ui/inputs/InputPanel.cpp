@@ -830,10 +830,19 @@ QGroupBox* InputPanel::buildExperts()
         form, "model.moe.dense_layers", 0, moeOnly([](const trainplan::MoeSpec& e) { return e.denseLayers; }),
         [](Plan& p, double v) {
             if (p.model.moe)
-                p.model.moe->denseLayers = std::min(int(v), p.model.layers - 1);
+                p.model.moe->denseLayers = std::max(0, std::min(int(v), p.model.layers - p.model.moe->step()));
             p.layout.stageLayers.clear();
         });
     moeFields << "model.moe.dense_layers";
+    addNumber(
+        form, "model.moe.layer_step", 0, moeOnly([](const trainplan::MoeSpec& e) { return e.step(); }),
+        [](Plan& p, double v) {
+            // At least one MoE layer must follow the dense ones (the reader's rule).
+            if (p.model.moe)
+                p.model.moe->layerStep = std::clamp(int(v), 1, std::max(1, p.model.layers - p.model.moe->denseLayers));
+            p.layout.stageLayers.clear();
+        });
+    moeFields << "model.moe.layer_step";
     moeNumber("model.moe.load_imbalance", 2,
         [](const Plan& p) { return p.model.moe && p.model.moe->loadImbalance ? *p.model.moe->loadImbalance : 0.0; },
         [](trainplan::MoeSpec& e, double v) {
