@@ -40,7 +40,7 @@ void estimateFlopsBeyondDense(const Plan& plan, Estimate& est)
     case Recompute::Selective: f.recompute = f.attention / 3.0; break;
     case Recompute::Full: {
         double recomputed = 0;
-        const StageLayerSplit split(plan);
+        const StageLayerSplit split(plan, &est.parameters);
         for (int i = 0; i < plan.layout.pp; ++i)
             recomputed += recomputedLayers(plan.layout, split.layersOf(i));
         const double layerShare = (f.perToken - 6.0 * m.hiddenSize * double(m.vocabSize) * (m.mtpLayers + 1)) / (m.layers + m.mtpLayers);
@@ -104,7 +104,7 @@ void estimateFlops(const Plan& plan, Estimate& est)
         double recomputed[kMaxLayerKinds] = {};
         const int kinds = std::min(m.kindCount(), kMaxLayerKinds);
         if (plan.layout.recomputeLayers > 0) {
-            const StageLayerSplit split(plan);
+            const StageLayerSplit split(plan, &est.parameters);
             int first = 0;
             for (int i = 0; i < plan.layout.pp; ++i) {
                 const int layers = split.layersOf(i);
@@ -181,7 +181,7 @@ void estimateStages(const Plan& plan, Estimate& est)
     }
     const int lastKind = std::min(plan.model.kindCount(), kMaxLayerKinds) - 1;
 
-    const StageLayerSplit split(plan);
+    const StageLayerSplit split(plan, &est.parameters);
     est.stages.resize(p);
     int first = 0;
     double worst = -1.0;
@@ -265,12 +265,15 @@ void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
     est.warnings.clear();
     est.gpusUsed = int(l.gpus());
     est.nodes = (est.gpusUsed + plan.cluster.gpusPerNode - 1) / plan.cluster.gpusPerNode;
-    if (scope != EstimateScope::LayoutSearchSameModel)
+    const bool memoryOnly = scope == EstimateScope::MemoryOfSameModel;
+    if (scope == EstimateScope::Full || scope == EstimateScope::LayoutSearch)
         countParametersInto(plan.model, est.parameters);
     est.parametersPerGpuMean = est.parameters.total / (double(l.tp) * l.pp);
 
-    estimateFlops(plan, est);
-    estimateTime(plan, est);
+    if (!memoryOnly) {
+        estimateFlops(plan, est);
+        estimateTime(plan, est);
+    }
 
     // Micro-batches per replica: B / (DP b); CP and TP ranks share sequences (worked example B,
     // "Build the global batch").
@@ -294,6 +297,8 @@ void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
     est.headroomBytes = est.capacityBytes - est.perGpu.total;
     est.marginBytes = plan.training.memoryMarginFraction * est.capacityBytes;
     est.hasMargin = std::none_of(est.stages.begin(), est.stages.end(), [](const StageEstimate& st) { return st.withinMargin || !st.fits; });
+    if (memoryOnly)
+        return;
 
     estimateCommunication(plan, est);
     if (scope == EstimateScope::Full) {

@@ -195,8 +195,11 @@ Estimate estimate(const Plan& plan);
 // reliability section and the advisory red flags (warnings and notes) a person reads later.
 // LayoutSearchSameModel is LayoutSearch for an `out` whose parameter counts already belong to
 // this plan's model (a search worker re-estimating one model under many layouts): they depend
-// on the model alone, so they are not counted again.
-enum class EstimateScope { Full, LayoutSearch, LayoutSearchSameModel };
+// on the model alone, so they are not counted again. MemoryOfSameModel computes only memory (the
+// stages' memory, est.perGpu, fits, headroom and margin) for such an `out`, leaving its FLOPs,
+// time, communication and warnings as they were: the memory range's variants and the expert
+// placement check read nothing else, and the layout search asks for them per layout.
+enum class EstimateScope { Full, LayoutSearch, LayoutSearchSameModel, MemoryOfSameModel };
 
 // Same as estimate(plan) but reuses out's storage (for the layout search's hot loop).
 void estimateInto(const Plan& plan, Estimate& out, EstimateScope scope = EstimateScope::Full);

@@ -44,8 +44,8 @@ PresetCheck presetCheck(const ClusterSpec& cluster)
 }
 
 // EP across nodes (the all-to-all on the network) when the largest EP that stays inside a node
-// (EP x ETP within gpus_per_node, dividing the experts and the stage's ranks) also fits memory.
-void checkExpertPlacement(const Plan& plan, Estimate& est)
+// (largestEpInsideNode) also fits memory.
+void checkExpertPlacement(const Plan& plan, Estimate& est, std::optional<bool> insideFits)
 {
     const auto& l = plan.layout;
     if (!plan.model.hasMoeLayers() || l.ep <= 1)
@@ -53,19 +53,22 @@ void checkExpertPlacement(const Plan& plan, Estimate& est)
     const GroupPlacement ep = groupPlacement(l.etp, l.ep, plan.cluster.gpusPerNode, est.gpusUsed);
     if (ep.nodes <= 1)
         return;
-    for (int inside = plan.cluster.gpusPerNode / l.etp; inside > 1; --inside) {
-        if (!epDividesExperts(inside, plan.model) || !expertRanksDivideStage(l, inside, l.etp))
-            continue;
-        // Reused per thread: a search asks this for every fitting layout with EP across nodes.
+    const int inside = largestEpInsideNode(plan);
+    if (inside <= 1 || inside == l.ep)
+        return;
+    if (!insideFits) {
+        // Reused per thread: a search without the answer would ask this for every fitting
+        // layout with EP across nodes.
         thread_local Plan variant;
         thread_local Estimate scratch;
         variant = plan;
         variant.layout.ep = inside;
-        estimateInto(variant, scratch, EstimateScope::LayoutSearch);
-        if (scratch.fits)
-            add(est, WarningCode::EpSpansNodes, Severity::Warning, "layout.ep", l.ep, ep.nodes, inside);
-        return;
+        scratch.parameters = est.parameters;  // the same model's
+        estimateInto(variant, scratch, EstimateScope::MemoryOfSameModel);
+        insideFits = scratch.fits;
     }
+    if (*insideFits)
+        add(est, WarningCode::EpSpansNodes, Severity::Warning, "layout.ep", l.ep, ep.nodes, inside);
 }
 
 }  // namespace
@@ -116,7 +119,16 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
         add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision", 1.0);
 }
 
-void checkLayoutAdvisories(const Plan& plan, Estimate& est)
+int largestEpInsideNode(const Plan& plan)
+{
+    const auto& l = plan.layout;
+    for (int inside = plan.cluster.gpusPerNode / std::max(1, l.etp); inside > 1; --inside)
+        if (epDividesExperts(inside, plan.model) && expertRanksDivideStage(l, inside, l.etp))
+            return inside;
+    return 1;
+}
+
+void checkLayoutAdvisories(const Plan& plan, Estimate& est, std::optional<bool> insideEpFits)
 {
     const auto& l = plan.layout;
     const auto& m = plan.model;
@@ -154,7 +166,7 @@ void checkLayoutAdvisories(const Plan& plan, Estimate& est)
 
     if (m.moe && m.moe->capacityFactor)
         add(est, WarningCode::TokensDropped, Severity::Info, "model.moe.capacity_factor", *m.moe->capacityFactor);
-    checkExpertPlacement(plan, est);
+    checkExpertPlacement(plan, est, insideEpFits);
 }
 
 unsigned layoutRedFlags(const Estimate& est)

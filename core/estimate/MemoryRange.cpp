@@ -43,9 +43,12 @@ MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, Pl
                 if (r.unknownLayoutFields & u.bit)
                     u.setEnd(variant.layout, heavy != u.lighterWhenFaster, ends);
         };
+        // The variants' model counts the same parameters (switches, imbalance and layout fields
+        // change none): only their memory is estimated, all the range reads.
+        scratch.parameters = est.parameters;
         if (lightEnd) {
             setUnknown(false);
-            estimateInto(variant, scratch, EstimateScope::LayoutSearch);  // its memory is all the range reads
+            estimateInto(variant, scratch, EstimateScope::MemoryOfSameModel);
             if (scratch.perGpu.total < lightest) {
                 lightest = scratch.perGpu.total;
                 lightestFragmentation = scratch.perGpu.fragmentation;
@@ -53,7 +56,7 @@ MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, Pl
         }
         if (heavyEnd) {
             setUnknown(true);
-            estimateInto(variant, scratch, EstimateScope::LayoutSearch);
+            estimateInto(variant, scratch, EstimateScope::MemoryOfSameModel);
             heaviest = std::max(heaviest, scratch.perGpu.total);
         }
     }

@@ -6,7 +6,7 @@
 
 namespace trainplan {
 
-StageLayerSplit::StageLayerSplit(const Plan& plan)
+StageLayerSplit::StageLayerSplit(const Plan& plan, const ParameterCounts* counts)
 {
     const int p = plan.layout.pp;
     if (!plan.layout.stageLayers.empty() && int(plan.layout.stageLayers.size()) == p) {
@@ -14,7 +14,7 @@ StageLayerSplit::StageLayerSplit(const Plan& plan)
         return;
     }
     if (plan.model.kindCount() > 1 && p >= 1 && p <= plan.model.layers) {
-        byCost_ = stageCostSplit(plan, p);
+        byCost_ = stageCostSplit(plan, p, counts);
         return;
     }
     // An even split; the remainder goes to the middle stages first (1, 2, ...), which carry no
@@ -109,25 +109,26 @@ struct CachedSplit {
     std::vector<KindCost> kinds;
     int layers = 0, p = 0;
     int step = 1, dense = 0;  // interleaved kinds (MoeSpec::layerStep, denseLayers); 1, 0 for runs
-    std::vector<int> split;
+    std::shared_ptr<const std::vector<int>> split;
 };
 
 }  // namespace
 
-std::vector<int> stageCostSplit(const Plan& plan, int p)
+std::shared_ptr<const std::vector<int>> stageCostSplit(const Plan& plan, int p, const ParameterCounts* counts)
 {
     const ModelSpec& m = plan.model;
     const int layers = m.layers;
     if (p < 1 || layers < p)
-        return {};
+        return std::make_shared<const std::vector<int>>();
     // A layer's forward FLOPs per token: 2 x the parameters a token passes through (active; for
     // an MoE layer its top-k routed and shared experts, not all of them) + 4 a d s.
     const double attention = 4.0 * double(m.attentionHeads) * m.headDim * m.sequenceLength;
     thread_local std::vector<KindCost> kinds;
     kinds.resize(size_t(m.kindCount()));
     for (int k = 0; k < m.kindCount(); ++k) {
-        const LayerKind kind = m.kind(k);
-        kinds[size_t(k)] = {kind.layers, 2.0 * layerParameters(m, kind).active + attention};
+        const double active =
+            counts && counts->kinds.size() == kinds.size() ? counts->kinds[size_t(k)].active : layerParameters(m, m.kind(k)).active;
+        kinds[size_t(k)] = {m.layersOfKind(k), 2.0 * active + attention};
     }
     constexpr size_t kCachedSplits = 32;
     thread_local std::vector<CachedSplit> cache;
@@ -136,7 +137,7 @@ std::vector<int> stageCostSplit(const Plan& plan, int p)
     for (const CachedSplit& c : cache)
         if (c.p == p && c.layers == layers && c.step == step && c.dense == dense && c.kinds == kinds)
             return c.split;
-    std::vector<int> split = splitByCost(m, kinds, layers, p);
+    auto split = std::make_shared<const std::vector<int>>(splitByCost(m, kinds, layers, p));
     if (cache.size() < kCachedSplits) {
         cache.push_back({kinds, layers, p, step, dense, split});
     } else {

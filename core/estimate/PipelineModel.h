@@ -1,11 +1,14 @@
 // Pipeline stages, micro-batches in flight and the closed-form bubble.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "core/plan/Plan.h"
 
 namespace trainplan {
+
+struct ParameterCounts;  // Estimate.h
 
 // Transformer layers on one pipeline stage: layout.stage_layers when given; else, for layers of
 // one kind, an even split with any remainder given to the middle stages (the ends also hold the
@@ -16,13 +19,15 @@ int layersOfStage(const Plan& plan, int stage);
 // each of up to a stage per layer, for every layout a search visits.
 class StageLayerSplit {
 public:
-    explicit StageLayerSplit(const Plan& plan);
+    // counts: the plan's model's parameter counts when the caller has them (estimateInto), so
+    // the cost split does not count each kind's layer again.
+    explicit StageLayerSplit(const Plan& plan, const ParameterCounts* counts = nullptr);
     int layersOf(int stage) const
     {
         if (explicit_)
             return (*explicit_)[size_t(stage)];
-        if (!byCost_.empty())
-            return byCost_[size_t(stage)];
+        if (byCost_)
+            return (*byCost_)[size_t(stage)];
         int layers = base_;
         if (stage >= 1 && stage <= p_ - 2 && stage <= remainder_)
             ++layers;
@@ -33,7 +38,7 @@ public:
 
 private:
     const std::vector<int>* explicit_ = nullptr;
-    std::vector<int> byCost_;  // layers of several kinds: the cost split
+    std::shared_ptr<const std::vector<int>> byCost_;  // layers of several kinds: the cost split (shared with the cache)
     int p_ = 1, base_ = 0, remainder_ = 0;
     bool firstGetsOne_ = false;
 };
@@ -45,7 +50,7 @@ private:
 // an MoE layer's active ones) + 4 a d s for attention (Kaplan et al. 2020, Sec. 2.1; PaLM App. B);
 // the backward is twice that for every kind, so it weighs alike. Splits are remembered per thread. With
 // layers of one cost the bound is ceil(L / p) layers, the even split's largest stage.
-std::vector<int> stageCostSplit(const Plan& plan, int p);
+std::shared_ptr<const std::vector<int>> stageCostSplit(const Plan& plan, int p, const ParameterCounts* counts = nullptr);
 
 void splitLayers(const Plan& plan, std::vector<int>& layersPerStage);
 

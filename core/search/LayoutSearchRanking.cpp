@@ -47,7 +47,7 @@ namespace {
 // Pareto front of (memory, time): a row is on it when no row uses no more memory and no more
 // time with one of the two strictly less. Sorted by memory, a row is on the front exactly when
 // its time is the least among rows of its memory and below every row with less memory.
-void markPareto(std::vector<SearchRow>& rows)
+void markPareto(const SearchRowRefs& rows)
 {
     // Most rows are far from the front. Binning memory first (a bin of lower index holds only
     // rows of strictly less memory) rules out every row whose time some lower bin already
@@ -56,7 +56,8 @@ void markPareto(std::vector<SearchRow>& rows)
     // also dominated by a row on the front, so the front of the rest is the front of all.
     constexpr size_t kBins = 1024;
     double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
-    for (SearchRow& r : rows) {
+    for (SearchRow* rp : rows) {
+        SearchRow& r = *rp;
         r.pareto = false;
         lowest = std::min(lowest, r.memoryBytes);
         highest = std::max(highest, r.memoryBytes);
@@ -64,9 +65,9 @@ void markPareto(std::vector<SearchRow>& rows)
     const double perBin = highest > lowest ? double(kBins) / (highest - lowest) : 0.0;
     const auto binOf = [&](double memory) { return std::min(kBins - 1, size_t((memory - lowest) * perBin)); };
     std::vector<double> fastest(kBins, std::numeric_limits<double>::infinity());
-    for (const SearchRow& r : rows) {
-        double& f = fastest[binOf(r.memoryBytes)];
-        f = std::min(f, r.totalSeconds);
+    for (const SearchRow* r : rows) {
+        double& f = fastest[binOf(r->memoryBytes)];
+        f = std::min(f, r->totalSeconds);
     }
     // fastest[k] becomes the least time over bins below k.
     double below = std::numeric_limits<double>::infinity();
@@ -84,8 +85,8 @@ void markPareto(std::vector<SearchRow>& rows)
     };
     std::vector<Key> keys;
     for (size_t i = 0; i < rows.size(); ++i)
-        if (rows[i].totalSeconds < fastest[binOf(rows[i].memoryBytes)])
-            keys.push_back(Key{rows[i].memoryBytes, rows[i].totalSeconds, i});
+        if (rows[i]->totalSeconds < fastest[binOf(rows[i]->memoryBytes)])
+            keys.push_back(Key{rows[i]->memoryBytes, rows[i]->totalSeconds, i});
     std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
         return a.memory != b.memory ? a.memory < b.memory : a.seconds < b.seconds;
     });
@@ -95,7 +96,7 @@ void markPareto(std::vector<SearchRow>& rows)
         const double memory = keys[i].memory;
         const double least = keys[i].seconds;  // sorted: first of the group is the fastest
         while (j < keys.size() && keys[j].memory == memory) {
-            SearchRow& r = rows[keys[j].index];
+            SearchRow& r = *rows[keys[j].index];
             r.pareto = r.totalSeconds == least && least < bestBelow;
             ++j;
         }
@@ -129,7 +130,7 @@ struct Group {
     double value = 0;             // the first member's objective value
 };
 
-bool foldGroups(const std::vector<SearchRow>& fitting, const std::vector<Ranked>& sorted, size_t maxGroups, std::vector<Group>& groups)
+bool foldGroups(const SearchRowRefs& fitting, const std::vector<Ranked>& sorted, size_t maxGroups, std::vector<Group>& groups)
 {
     size_t window = 0;  // first group that can still take rows
     bool full = false;
@@ -141,10 +142,10 @@ bool foldGroups(const std::vector<SearchRow>& fitting, const std::vector<Ranked>
             ++window;
         if (full && window == groups.size())
             return true;
-        const SearchRow& row = fitting[sorted[i].index];
+        const SearchRow& row = *fitting[sorted[i].index];
         bool folded = false;
         for (size_t g = window; g < groups.size() && !folded; ++g) {
-            if (sameFigures(fitting[groups[g].members.front()], row)) {
+            if (sameFigures(*fitting[groups[g].members.front()], row)) {
                 groups[g].members.push_back(sorted[i].index);
                 folded = true;
             }
@@ -162,7 +163,7 @@ bool foldGroups(const std::vector<SearchRow>& fitting, const std::vector<Ranked>
 // The grouped ranking: the `top` best distinct options, then the Pareto and simplest rows not
 // among them, each group shown by its simplest member (LayoutSearch.h's simplicity key; the best
 // ranked among equals), the others as its equivalents.
-void keepGrouped(const std::vector<SearchRow>& fitting, std::vector<Ranked>& ranked, const SearchOptions& options, int gpusPerNode,
+void keepGrouped(const SearchRowRefs& fitting, std::vector<Ranked>& ranked, const SearchOptions& options, int gpusPerNode,
                  SearchResult& result)
 {
     const size_t top = size_t(std::clamp<long long>(options.top, 0, (long long)ranked.size()));
@@ -189,7 +190,7 @@ void keepGrouped(const std::vector<SearchRow>& fitting, std::vector<Ranked>& ran
     const size_t ranking = groups.size();
     std::vector<Ranked> flagged;
     for (const Ranked& r : ranked)
-        if (!taken[r.index] && (fitting[r.index].pareto || fitting[r.index].simplest))
+        if (!taken[r.index] && (fitting[r.index]->pareto || fitting[r.index]->simplest))
             flagged.push_back(r);
     std::sort(flagged.begin(), flagged.end(), better);
     // A Pareto row's equivalents share its memory and time, so they are Pareto too and fold here.
@@ -209,9 +210,9 @@ void keepGrouped(const std::vector<SearchRow>& fitting, std::vector<Ranked>& ran
         const Group& g = groups[gi];
         size_t best = 0;
         for (size_t k = 1; k < g.members.size(); ++k)
-            if (simplicityKey(fitting[g.members[k]].layout, gpusPerNode) < simplicityKey(fitting[g.members[best]].layout, gpusPerNode))
+            if (simplicityKey(fitting[g.members[k]]->layout, gpusPerNode) < simplicityKey(fitting[g.members[best]]->layout, gpusPerNode))
                 best = k;
-        const SearchRow& row = fitting[g.members[best]];
+        const SearchRow& row = *fitting[g.members[best]];
         shown.push_back(Shown{gi, best, Ranked{rankTier(row, options.redFlags), objectiveValue(row, options.objective), g.members[best]}});
     }
     const auto byShown = [](const Shown& a, const Shown& b) { return better(a.key, b.key); };
@@ -219,10 +220,10 @@ void keepGrouped(const std::vector<SearchRow>& fitting, std::vector<Ranked>& ran
     std::sort(shown.begin() + std::ptrdiff_t(ranking), shown.end(), byShown);
     for (const Shown& sh : shown) {
         const Group& g = groups[sh.group];
-        result.rows.push_back(fitting[g.members[sh.member]]);
+        result.rows.push_back(*fitting[g.members[sh.member]]);
         for (size_t k = 0; k < g.members.size(); ++k)
             if (k != sh.member)
-                result.equivalents.push_back(SearchEquivalent{result.rows.size() - 1, fitting[g.members[k]].layout});
+                result.equivalents.push_back(SearchEquivalent{result.rows.size() - 1, fitting[g.members[k]]->layout});
     }
 }
 
@@ -280,7 +281,7 @@ std::vector<SearchLayout> SearchResult::equivalentsOf(size_t row) const
     return out;
 }
 
-void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& options, int gpusPerNode, SearchResult& result)
+void rankSearchRows(const SearchRowRefs& fitting, const SearchOptions& options, int gpusPerNode, SearchResult& result)
 {
     result.rows.clear();
     result.paretoCount = 0;
@@ -291,28 +292,28 @@ void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& option
     // The simplest row: least simplicity key, then best objective (the first of equals), among the
     // rows of the best tier there is: a recommendation, so never a "may not fit" or red-flagged
     // layout while one without exists.
-    int bestTier = rankTier(fitting[0], options.redFlags);
-    for (const SearchRow& row : fitting)
-        bestTier = std::min(bestTier, rankTier(row, options.redFlags));
+    int bestTier = rankTier(*fitting[0], options.redFlags);
+    for (const SearchRow* row : fitting)
+        bestTier = std::min(bestTier, rankTier(*row, options.redFlags));
     size_t simplest = 0;
-    while (rankTier(fitting[simplest], options.redFlags) != bestTier)
+    while (rankTier(*fitting[simplest], options.redFlags) != bestTier)
         ++simplest;
-    auto simplestKey = simplicityKey(fitting[simplest].layout, gpusPerNode);
-    double simplestValue = objectiveValue(fitting[simplest], options.objective);
+    auto simplestKey = simplicityKey(fitting[simplest]->layout, gpusPerNode);
+    double simplestValue = objectiveValue(*fitting[simplest], options.objective);
     for (size_t i = simplest + 1; i < fitting.size(); ++i) {
-        if (rankTier(fitting[i], options.redFlags) != bestTier)
+        if (rankTier(*fitting[i], options.redFlags) != bestTier)
             continue;
-        const auto key = simplicityKey(fitting[i].layout, gpusPerNode);
+        const auto key = simplicityKey(fitting[i]->layout, gpusPerNode);
         if (key > simplestKey)
             continue;
-        const double value = objectiveValue(fitting[i], options.objective);
+        const double value = objectiveValue(*fitting[i], options.objective);
         if (key < simplestKey || value < simplestValue) {
             simplest = i;
             simplestKey = key;
             simplestValue = value;
         }
     }
-    fitting[simplest].simplest = true;
+    fitting[simplest]->simplest = true;
 
     // Kept rows by objective, ties in their enumeration order (what a stable sort gives): the
     // `top` best, found with nth_element, plus the Pareto and simplest rows, then only those
@@ -320,9 +321,9 @@ void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& option
     // thousands of rows and returns about a hundred, so this skips sorting all of them.
     std::vector<Ranked> ranked(fitting.size());
     for (size_t i = 0; i < fitting.size(); ++i)
-        ranked[i] = Ranked{rankTier(fitting[i], options.redFlags), objectiveValue(fitting[i], options.objective), i};
-    for (const SearchRow& row : fitting)
-        result.paretoCount += row.pareto;
+        ranked[i] = Ranked{rankTier(*fitting[i], options.redFlags), objectiveValue(*fitting[i], options.objective), i};
+    for (const SearchRow* row : fitting)
+        result.paretoCount += row->pareto;
     if (options.groupEquivalents) {
         keepGrouped(fitting, ranked, options, gpusPerNode, result);
         return;
@@ -332,14 +333,14 @@ void rankSearchRows(std::vector<SearchRow>& fitting, const SearchOptions& option
         std::nth_element(ranked.begin(), ranked.begin() + std::ptrdiff_t(top), ranked.end(), better);
     std::vector<Ranked> kept(ranked.begin(), ranked.begin() + std::ptrdiff_t(top));
     for (size_t i = top; i < ranked.size(); ++i) {
-        const SearchRow& row = fitting[ranked[i].index];
+        const SearchRow& row = *fitting[ranked[i].index];
         if (row.pareto || row.simplest)
             kept.push_back(ranked[i]);
     }
     std::sort(kept.begin(), kept.end(), better);
     result.rows.reserve(kept.size());
     for (const Ranked& k : kept)
-        result.rows.push_back(fitting[k.index]);
+        result.rows.push_back(*fitting[k.index]);
 }
 
 }  // namespace trainplan

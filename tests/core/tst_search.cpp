@@ -164,7 +164,10 @@ void TestSearch::paretoFlagsMatchTheDefinitionWithTies()
         SearchOptions options;
         options.top = int(rows.size());
         SearchResult result;
-        rankSearchRows(rows, options, 8, result);
+        SearchRowRefs refs;
+        for (SearchRow& r : rows)
+            refs.push_back(&r);
+        rankSearchRows(refs, options, 8, result);
         int front = 0;
         for (const auto& a : rows) {
             bool dominated = false;
@@ -475,6 +478,22 @@ void TestSearch::rowsCarryTheVerdictTheAnalysisGives()
             QCOMPARE(bool(row.redFlags & warningBit(WarningCode::TpSpansNodes)), row.tpAcrossNodes);
         }
     }
+    // An MoE plan's EP_SPANS_NODES: the search answers "does the same layout with the largest EP
+    // inside a node fit" from its own estimate of that layout; the analysis estimates it afresh.
+    SearchOptions o;
+    o.top = 60;
+    o.redFlags = RedFlagOrder::Mixed;
+    const Plan mixtral = planWith("mixtral-8x22b-256-h100.json");
+    const SearchResult r = searchLayouts(mixtral, o);
+    int acrossNodes = 0;
+    for (const SearchRow& row : r.rows) {
+        const Analysis a = analyse(withSearchLayout(mixtral, row.layout));
+        const bool flagged = std::any_of(a.estimate.warnings.begin(), a.estimate.warnings.end(),
+            [](const Warning& w) { return w.code == WarningCode::EpSpansNodes; });
+        QCOMPARE(bool(row.redFlags & warningBit(WarningCode::EpSpansNodes)), flagged);
+        acrossNodes += flagged;
+    }
+    QVERIFY2(acrossNodes > 0, "no ranked layout had its EP groups across nodes: the check above tested nothing");
 }
 
 void TestSearch::redFlagsRankLastByDefault_data()
