@@ -28,6 +28,8 @@ constexpr int kPanelLinkLines = 2;    // the selected GPU's links, packed side b
 constexpr double kMinPanelWidth = 300;
 constexpr double kLabelGap = 8;
 constexpr double kStripGap = 8;
+// Below this share of the panel's height for the drawing, the selection panel gives its band up.
+constexpr double kMinDrawingShare = 0.4;
 constexpr double kMargin = 8;
 
 // The GPUs of a node sit in a grid about twice as wide as deep (4 x 2 for eight): rows is
@@ -169,9 +171,19 @@ LayoutDiagramGeometry::LayoutDiagramGeometry(const LayoutDiagramModel& model, co
     : target_(target)
 {
     const QRectF r = target_.adjusted(kMargin, kMargin, -kMargin, -kMargin);
-    const double top = r.top() + layoutTopStrip(model, style) + kStripGap;
+    double top = r.top() + layoutTopStrip(model, style) + kStripGap;
     const bool tpGroups = model.rankMap().size(ParallelDim::Tp) > 1;
     const double bottom = r.bottom() - layoutBottomStrip(model, style, tpGroups) - kStripGap;
+    // A short, narrow panel (an MoE plan's longer caption at 1280x720) would leave the drawing a
+    // sliver: the selection panel then gives its band back and shows over the drawing's top
+    // right when a GPU is clicked, without the hover hint. A thumbnail-sized target (under two
+    // panels wide) keeps the band: its drawing is a sketch either way and the hint says what to do.
+    if (panelBand_ > 0 && r.width() >= 2 * kMinPanelWidth && bottom - top < kMinDrawingShare * r.height()) {
+        top -= panelBand_;
+        const double w = std::min(r.width() * 0.6, 640.0);
+        panelRect_ = QRectF(r.right() - w, top, w, panelRect_.height());
+        panelOverlays_ = true;
+    }
     diagramRect_ = QRectF(r.left(), top, r.width(), std::max(0.0, bottom - top));
     const size_t stripTexts = texts_.size();
     const Dimensions d(model);
@@ -300,7 +312,7 @@ void LayoutDiagramGeometry::chooseHint(const LayoutDiagramStyle& style, bool epG
     // What the pointer can do here, in the longest words that fit the panel: GPUs drawn one
     // by one answer a hover with their rank, blocks of nodes with what they stand for.
     hint_.clear();
-    if (!style.interactiveHints || units_.empty())
+    if (!style.interactiveHints || units_.empty() || panelOverlays_)
         return;
     const QFontMetricsF small(style.smallFont);
     const QString groups = epGroups ? QStringLiteral("Click one: its TP, DP and EP groups and pipeline neighbours light up.")
@@ -685,6 +697,7 @@ double LayoutDiagramGeometry::layoutTopStrip(const LayoutDiagramModel& model, co
     } else {
         panelRect_ = QRectF(r.left(), r.top() + captionH + 4, r.width(), panelH);
         topH = captionH + 4 + panelH;
+        panelBand_ = 4 + panelH;
     }
     return topH;
 }

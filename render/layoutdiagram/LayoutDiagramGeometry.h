@@ -117,6 +117,7 @@ public:
     // Activations from one stage's box to the next.
     const std::vector<QLineF>& flowArrows() const { return flowArrows_; }
     QRectF panelRect() const { return panelRect_; }  // the selection details, top right
+    bool panelOverlaysDrawing() const { return panelOverlays_; }  // a short, narrow target: over the drawing
     QRectF diagramRect() const { return diagramRect_; }
     LayoutDiagramProjection projection() const { return projection_; }
 
@@ -182,4 +183,6 @@ private:
     int elidedTexts_ = 0;
     int bottomElided_ = 0;  // of elidedTexts_, in the bottom strip as last laid out
     QStringList hint_;
+    double panelBand_ = 0;   // the band the selection panel takes below the caption (narrow targets)
+    bool panelOverlays_ = false;  // too little height for that band: the panel overlays the drawing's top
 };

@@ -504,6 +504,12 @@ void LayoutDiagramPainter::drawPanel(QPainter& p) const
             y = drawLine(line, style_.smallFont, small, style_.mutedText, y);
         return;
     }
+    if (geometry_->panelOverlaysDrawing()) {
+        // Over the drawing (LayoutDiagramGeometry gave the panel's band back): on a veil.
+        QColor veil = style_.background;
+        veil.setAlphaF(0.92);
+        p.fillRect(panel, veil);
+    }
     y = drawLine(selection_.title, style_.titleFont, title, style_.text, y);
 
     struct Item {
