@@ -176,9 +176,10 @@ LayoutDiagramGeometry::LayoutDiagramGeometry(const LayoutDiagramModel& model, co
     const double bottom = r.bottom() - layoutBottomStrip(model, style, tpGroups) - kStripGap;
     // A short, narrow panel (an MoE plan's longer caption at 1280x720) would leave the drawing a
     // sliver: the selection panel then gives its band back and shows over the drawing's top
-    // right when a GPU is clicked, without the hover hint. A thumbnail-sized target (under two
-    // panels wide) keeps the band: its drawing is a sketch either way and the hint says what to do.
-    if (panelBand_ > 0 && r.width() >= 2 * kMinPanelWidth && bottom - top < kMinDrawingShare * r.height()) {
+    // right when a GPU is clicked, without the hover hint. A thumbnail-sized target (under one and
+    // a half panels wide) keeps the band: its drawing is a sketch either way and the hint says
+    // what to do.
+    if (panelBand_ > 0 && r.width() >= 1.5 * kMinPanelWidth && bottom - top < kMinDrawingShare * r.height()) {
         top -= panelBand_;
         const double w = std::min(r.width() * 0.6, 640.0);
         panelRect_ = QRectF(r.right() - w, top, w, panelRect_.height());

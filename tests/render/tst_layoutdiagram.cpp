@@ -71,6 +71,7 @@ private slots:
     void linksCarryTheRankMapTraffic();
     void tpAcrossNodesIsFlagged();
     void largePlansDrawBlocksNotThousandsOfGpus();
+    void aShortPanelGivesTheSelectionBandToTheDrawing();
     void textNeverOverlapsNorLeavesThePicture_data();
     void textNeverOverlapsNorLeavesThePicture();
     void tinyTargetsAndBadLayoutsDoNotBreakIt();
@@ -304,6 +305,29 @@ void TestLayoutDiagram::largePlansDrawBlocksNotThousandsOfGpus()
         QVERIFY(!diagram.geometry()->hintLines().isEmpty());
         QVERIFY(diagram.geometry()->hintLines().first().startsWith("Hover a GPU"));
     }
+}
+
+void TestLayoutDiagram::aShortPanelGivesTheSelectionBandToTheDrawing()
+{
+    // The window's diagram at 1280x720 is about 590 x 230: an MoE plan's caption (the expert grid
+    // on two more lines) left the drawing a sliver there. The selection panel then gives its band
+    // back: no hover hint, the stages' GPUs drawn, and a click's details over the drawing.
+    trainplan::Plan plan = trainplan::loadPlanFile(TRAINPLAN_SOURCE_DIR "/examples/mixtral-8x22b-256-h100.json");
+    plan.layout.tp = 2;
+    plan.layout.pp = 4;
+    plan.layout.dp = 32;
+    LayoutDiagramPainter diagram;
+    diagram.setPlan(plan, trainplan::estimate(plan));
+    const QRectF target(0, 0, 590, 230);
+    render(diagram, target);
+    QVERIFY(diagram.geometry()->panelOverlaysDrawing());
+    QVERIFY(diagram.geometry()->hintLines().isEmpty());
+    QVERIFY2(diagram.individuallyDrawnGpus() >= 16, qPrintable(QString::number(diagram.individuallyDrawnGpus())));
+    QVERIFY(target.contains(diagram.geometry()->panelRect()));
+    // Taller, the same plan keeps the band and its hint.
+    render(diagram, QRectF(0, 0, 590, 460));
+    QVERIFY(!diagram.geometry()->panelOverlaysDrawing());
+    QVERIFY(!diagram.geometry()->hintLines().isEmpty());
 }
 
 void TestLayoutDiagram::textNeverOverlapsNorLeavesThePicture_data()
