@@ -195,8 +195,9 @@ void estimateStages(const Plan& plan, Estimate& est)
         first += st.layers;
         st.hasEmbedding = i == 0;
         st.hasLmHead = i == p - 1;
-        st.parameters = stageParameters(plan.model, est.parameters, st.firstLayer, st.layers, st.hasEmbedding, st.hasLmHead);
-        st.routedExpertParameters = stageRoutedExpertParameters(plan.model, est.parameters, st.firstLayer, st.layers, st.hasLmHead);
+        const KindCounts kinds = split.kindsOf(i, st.firstLayer);
+        st.parameters = stageParameters(est.parameters, kinds, st.hasEmbedding, st.hasLmHead);
+        st.routedExpertParameters = stageRoutedExpertParameters(plan.model, est.parameters, kinds, st.hasLmHead);
         const double densePerGpu = (st.parameters - st.routedExpertParameters) / l.tp;
         const double expertsPerGpu = st.routedExpertParameters / expertRanks;
         st.parametersPerGpu = densePerGpu + expertsPerGpu;
@@ -208,10 +209,8 @@ void estimateStages(const Plan& plan, Estimate& est)
             st.activationsPerMicrobatch = perLayer * st.layers;
         }
         if (beyondDense) {
-            forEachKindIn(plan.model, st.firstLayer, st.layers, [&](int k, int count) {
-                if (k < kMaxLayerKinds)
-                    st.activationsPerMicrobatch += count * kindDelta[k];
-            });
+            for (int k = 0; k < kinds.kinds; ++k)
+                st.activationsPerMicrobatch += kinds.count[k] * kindDelta[k];
             // The MTP depths run on the last stage: a block like the last layer each, and their
             // own logits (DeepSeek-V3 technical report, Sec. 2.2).
             if (st.hasLmHead)

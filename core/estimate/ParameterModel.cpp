@@ -126,13 +126,11 @@ double ParameterCounts::largestLayerPerGpu(const LayoutSpec& layout) const
 // layer on the last (Narayanan et al. 2021, Sec. 2.2). With tied embeddings and p > 1 the
 // last stage keeps its own copy of the word embedding for the output layer, which is
 // synchronised with the first stage's copy; it is counted on both stages here.
-double stageParameters(const ModelSpec& model, const ParameterCounts& c, int firstLayer, int layers, bool hasEmbedding, bool hasLmHead)
+double stageParameters(const ParameterCounts& c, const KindCounts& kinds, bool hasEmbedding, bool hasLmHead)
 {
     double p = 0.0;
-    if (model.kindCount() == 1)
-        p = layers * c.kinds[0].total;  // one kind: the layout search's common case, without the walk
-    else
-        forEachKindIn(model, firstLayer, layers, [&](int k, int count) { p += count * c.kinds[size_t(k)].total; });
+    for (int k = 0; k < kinds.kinds && size_t(k) < c.kinds.size(); ++k)
+        p += kinds.count[k] * c.kinds[size_t(k)].total;
     if (hasEmbedding)
         p += c.embedding;
     if (hasLmHead) {
@@ -143,13 +141,24 @@ double stageParameters(const ModelSpec& model, const ParameterCounts& c, int fir
     return p;
 }
 
-double stageRoutedExpertParameters(const ModelSpec& model, const ParameterCounts& c, int firstLayer, int layers, bool hasLmHead)
+double stageParameters(const ModelSpec& model, const ParameterCounts& c, int firstLayer, int layers, bool hasEmbedding, bool hasLmHead)
+{
+    return stageParameters(c, kindCountsIn(model, firstLayer, layers), hasEmbedding, hasLmHead);
+}
+
+double stageRoutedExpertParameters(const ModelSpec& model, const ParameterCounts& c, const KindCounts& kinds, bool hasLmHead)
 {
     if (!model.moe)
         return 0.0;
     double p = hasLmHead ? c.mtpRoutedExperts : 0.0;
-    forEachKindIn(model, firstLayer, layers, [&](int k, int count) { p += count * c.kinds[size_t(k)].routedExperts; });
+    for (int k = 0; k < kinds.kinds && size_t(k) < c.kinds.size(); ++k)
+        p += kinds.count[k] * c.kinds[size_t(k)].routedExperts;
     return p;
+}
+
+double stageRoutedExpertParameters(const ModelSpec& model, const ParameterCounts& c, int firstLayer, int layers, bool hasLmHead)
+{
+    return stageRoutedExpertParameters(model, c, kindCountsIn(model, firstLayer, layers), hasLmHead);
 }
 
 }  // namespace trainplan

@@ -7,6 +7,7 @@
 namespace trainplan {
 
 StageLayerSplit::StageLayerSplit(const Plan& plan, const ParameterCounts* counts)
+    : model_(&plan.model)
 {
     const int p = plan.layout.pp;
     if (!plan.layout.stageLayers.empty() && int(plan.layout.stageLayers.size()) == p) {
@@ -109,17 +110,17 @@ struct CachedSplit {
     std::vector<KindCost> kinds;
     int layers = 0, p = 0;
     int step = 1, dense = 0;  // interleaved kinds (MoeSpec::layerStep, denseLayers); 1, 0 for runs
-    std::shared_ptr<const std::vector<int>> split;
+    std::shared_ptr<const CostSplit> split;
 };
 
 }  // namespace
 
-std::shared_ptr<const std::vector<int>> stageCostSplit(const Plan& plan, int p, const ParameterCounts* counts)
+std::shared_ptr<const CostSplit> stageCostSplit(const Plan& plan, int p, const ParameterCounts* counts)
 {
     const ModelSpec& m = plan.model;
     const int layers = m.layers;
     if (p < 1 || layers < p)
-        return std::make_shared<const std::vector<int>>();
+        return std::make_shared<const CostSplit>();
     // A layer's forward FLOPs per token: 2 x the parameters a token passes through (active; for
     // an MoE layer its top-k routed and shared experts, not all of them) + 4 a d s.
     const double attention = 4.0 * double(m.attentionHeads) * m.headDim * m.sequenceLength;
@@ -137,7 +138,15 @@ std::shared_ptr<const std::vector<int>> stageCostSplit(const Plan& plan, int p, 
     for (const CachedSplit& c : cache)
         if (c.p == p && c.layers == layers && c.step == step && c.dense == dense && c.kinds == kinds)
             return c.split;
-    auto split = std::make_shared<const std::vector<int>>(splitByCost(m, kinds, layers, p));
+    CostSplit made;
+    made.layers = splitByCost(m, kinds, layers, p);
+    made.kinds.reserve(made.layers.size());
+    int first = 0;
+    for (int stageLayers : made.layers) {
+        made.kinds.push_back(kindCountsIn(m, first, stageLayers));
+        first += stageLayers;
+    }
+    auto split = std::make_shared<const CostSplit>(std::move(made));
     if (cache.size() < kCachedSplits) {
         cache.push_back({kinds, layers, p, step, dense, split});
     } else {

@@ -15,6 +15,12 @@ struct ParameterCounts;  // Estimate.h
 // embedding and the LM head); for layers of several kinds, a split by cost (stageCostSplit).
 int layersOfStage(const Plan& plan, int stage);
 
+// A split by cost (stageCostSplit): each stage's layers and the layers of each kind among them.
+struct CostSplit {
+    std::vector<int> layers;
+    std::vector<KindCounts> kinds;
+};
+
 // layersOfStage() for every stage of one plan, its divisions done once: the estimate asks for
 // each of up to a stage per layer, for every layout a search visits.
 class StageLayerSplit {
@@ -27,7 +33,7 @@ public:
         if (explicit_)
             return (*explicit_)[size_t(stage)];
         if (byCost_)
-            return (*byCost_)[size_t(stage)];
+            return byCost_->layers[size_t(stage)];
         int layers = base_;
         if (stage >= 1 && stage <= p_ - 2 && stage <= remainder_)
             ++layers;
@@ -35,10 +41,19 @@ public:
             ++layers;
         return layers;
     }
+    // The layers of each kind on a stage whose first layer is firstLayer (the sum of the layers
+    // of the stages before it).
+    KindCounts kindsOf(int stage, int firstLayer) const
+    {
+        if (byCost_)
+            return byCost_->kinds[size_t(stage)];
+        return kindCountsIn(*model_, firstLayer, layersOf(stage));
+    }
 
 private:
+    const ModelSpec* model_ = nullptr;
     const std::vector<int>* explicit_ = nullptr;
-    std::shared_ptr<const std::vector<int>> byCost_;  // layers of several kinds: the cost split (shared with the cache)
+    std::shared_ptr<const CostSplit> byCost_;  // layers of several kinds: the cost split (shared with the cache)
     int p_ = 1, base_ = 0, remainder_ = 0;
     bool firstGetsOne_ = false;
 };
@@ -50,7 +65,7 @@ private:
 // an MoE layer's active ones) + 4 a d s for attention (Kaplan et al. 2020, Sec. 2.1; PaLM App. B);
 // the backward is twice that for every kind, so it weighs alike. Splits are remembered per thread. With
 // layers of one cost the bound is ceil(L / p) layers, the even split's largest stage.
-std::shared_ptr<const std::vector<int>> stageCostSplit(const Plan& plan, int p, const ParameterCounts* counts = nullptr);
+std::shared_ptr<const CostSplit> stageCostSplit(const Plan& plan, int p, const ParameterCounts* counts = nullptr);
 
 void splitLayers(const Plan& plan, std::vector<int>& layersPerStage);
 

@@ -70,8 +70,10 @@ struct ModelSpec {
     // model.moe.layer_step between), with at least one MoE layer.
     bool hasDenseKind() const
     {
-        return layerKinds.empty() && moe && (moe->denseLayers > 0 || moe->step() > 1) && moe->moeLayersBefore(layers) > 0
-            && moe->moeLayersBefore(layers) < layers;
+        if (!layerKinds.empty() || !moe || (moe->denseLayers <= 0 && moe->step() <= 1))
+            return false;
+        const int moeLayers = moe->moeLayersBefore(layers);
+        return moeLayers > 0 && moeLayers < layers;
     }
     // Whether the implied kinds interleave (dense layers between MoE ones), so a kind's layers are
     // not one run.
@@ -119,6 +121,25 @@ void forEachKindIn(const ModelSpec& model, int first, int count, Visit&& visit)
             visit(k, overlap);
         start = stop;
     }
+}
+
+// The layers of each kind in [first, first + count), as forEachKindIn visits them, kept for
+// figures that read them several times (a stage's parameters, routed experts, activations).
+// Kinds past kMaxLayerKinds (the plan reader's limit) are not counted.
+struct KindCounts {
+    int kinds = 0;  // the model's kind count, at most kMaxLayerKinds
+    int count[kMaxLayerKinds] = {};
+};
+
+inline KindCounts kindCountsIn(const ModelSpec& model, int first, int count)
+{
+    KindCounts out;
+    out.kinds = std::min(model.kindCount(), kMaxLayerKinds);
+    forEachKindIn(model, first, count, [&](int k, int layers) {
+        if (k < kMaxLayerKinds)
+            out.count[k] += layers;
+    });
+    return out;
 }
 
 // The numbers that make a model's shape: everything but its name and its sequence length.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/base/RecentResults.h"
 #include "core/estimate/ActivationModel.h"
 #include "core/topology/Topology.h"
 
@@ -76,10 +77,21 @@ struct GemmTotals {
 
 // The layer's and LM head's GEMM times depend only on these; the layout search revisits the same
 // shapes for every PP, DP, ZeRO and schedule choice, so the last result is kept per thread.
-struct GemmKey {
-    double tokens = -1, qkv = 0, heads = 0, h = 0, ffnIn = 0, ffn = 0, vocab = 0, peak = 0, layerPeak = 0;
+// What matmulEfficiency reads of the accelerator.
+struct GemmEfficiencyKey {
     double matmulEfficiency = 0, gemmKHalf = 0;
     int smCount = 0, tileM = 0, tileN = 0;
+    GemmEfficiencyKey() = default;
+    explicit GemmEfficiencyKey(const AcceleratorEfficiency& e)
+        : matmulEfficiency(e.matmulEfficiency), gemmKHalf(e.gemmKHalf), smCount(e.smCount), tileM(e.gemmTileM), tileN(e.gemmTileN)
+    {
+    }
+    bool operator==(const GemmEfficiencyKey&) const = default;
+};
+
+struct GemmKey {
+    double tokens = 0, qkv = 0, heads = 0, h = 0, ffnIn = 0, ffn = 0, vocab = 0, peak = 0, layerPeak = 0;
+    GemmEfficiencyKey efficiency;
     bool operator==(const GemmKey&) const = default;
 };
 
@@ -264,30 +276,12 @@ struct CostInputs {
     }
 };
 
-// The GEMM times of one layer shape and of the LM head, kept per thread for the last few
-// shapes: the layout search revisits the same shapes for every PP, DP, ZeRO and schedule choice,
-// and a model of several kinds asks for each of its kinds in turn.
-const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
+// The GEMM times of one layer shape and of the LM head.
+GemmTotals layerGemmTotals(const GemmKey& key, const AcceleratorEfficiency& e)
 {
-    const auto& e = in.e;
-    const GemmKey key{in.tokens, in.qkvWidth, in.outWidth, in.h, (swiglu ? 2.0 : 1.0) * ffn, ffn, in.vocab,
-                      in.peak, in.layerPeak, e.matmulEfficiency, e.gemmKHalf, e.smCount, e.gemmTileM, e.gemmTileN};
-    constexpr int kCached = 4;
-    static thread_local GemmKey cachedKeys[kCached];
-    static thread_local GemmTotals cached[kCached];
-    static thread_local int next = 0;
-    // The last shape asked for first: a model of one kind hits it every time.
-    static thread_local int last = 0;
-    if (key == cachedKeys[last])
-        return cached[last];
-    for (int i = 0; i < kCached; ++i)
-        if (i != last && key == cachedKeys[i]) {
-            last = i;
-            return cached[i];
-        }
     GemmTotals fresh;
     int index = 0;
-    const double tokens = in.tokens, h = in.h, layerPeak = in.layerPeak, peak = in.peak, vocab = in.vocab;
+    const double tokens = key.tokens, h = key.h, layerPeak = key.layerPeak, peak = key.peak, vocab = key.vocab, ffn = key.ffn;
     const auto gemm = [&](double m, double n, double k) {
         const double flops = 2.0 * m * n * k;
         if (flops <= 0) {  // no such GEMM (an MoE layer without shared experts has no dense FFN)
@@ -314,12 +308,18 @@ const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
     fresh.headForward = headFlops / (peak * matmulEfficiency(tokens, vocab, h, e));
     fresh.headInputGrad = headFlops / (peak * matmulEfficiency(tokens, h, vocab, e));
     fresh.headWeightGrad = headFlops / (peak * matmulEfficiency(h, vocab, tokens, e));
-    const int slot = next;
-    next = (next + 1) % kCached;
-    cachedKeys[slot] = key;
-    cached[slot] = fresh;
-    last = slot;
-    return cached[slot];
+    return fresh;
+}
+
+// Kept per thread for the last few shapes: the layout search revisits the same shapes for every
+// PP, DP, ZeRO and schedule choice, and a model of several kinds asks for each of its kinds in turn.
+const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
+{
+    const auto& e = in.e;
+    const GemmKey key{in.tokens, in.qkvWidth, in.outWidth, in.h, (swiglu ? 2.0 : 1.0) * ffn, ffn, in.vocab, in.peak, in.layerPeak,
+                      GemmEfficiencyKey(e)};
+    static thread_local RecentResults<GemmKey, GemmTotals, 4> recent;
+    return recent.get(key, [&] { return layerGemmTotals(key, e); });
 }
 
 // The dense feed-forward of a layer of `kind`: its own width, or an MoE layer's shared experts
@@ -371,6 +371,59 @@ double expertExchangeSeconds(const CostInputs& in, MoeDispatcher dispatcher, dou
     return collectiveSeconds(Collective::AllToAll, tokens * e.topK * perToken * load, g.ep, g.fabric);
 }
 
+// What the routed experts' GEMMs of one MoE layer depend on (ExpertGemms).
+struct ExpertGemmKey {
+    double tokens = 0, topK = 0, load = 0, experts = 0, ep = 0, etp = 0, fcIn = 0, fe = 0, h = 0, peak = 0, layerPeak = 0;
+    bool grouped = false;
+    GemmEfficiencyKey efficiency;
+    bool operator==(const ExpertGemmKey&) const = default;
+};
+
+struct ExpertPass {
+    double forward = 0, inputGrad = 0, weightGrad = 0;
+};
+
+// The router and the routed experts' GEMMs of one MoE layer on one rank, one micro-batch, at a
+// balanced load and at the busiest rank's (seconds).
+struct ExpertGemms {
+    double router = 0;
+    ExpertPass balanced, busiest;
+};
+
+ExpertGemms expertGemms(const ExpertGemmKey& key, const AcceleratorEfficiency& eff)
+{
+    const double tokens = key.tokens, h = key.h, localExperts = key.experts / key.ep;
+    ExpertGemms out;
+    // Router: tokens x E scores (Megatron-Core TopKRouter, a small GEMM at the BF16 peak).
+    const double routerFlops = 2.0 * tokens * key.experts * h;
+    out.router = routerFlops / (key.peak * std::max(1e-3, matmulEfficiency(tokens, key.experts, h, eff)));
+
+    // Grouped GEMMs (TransformerEngine GroupedLinear, Megatron --moe-grouped-gemm): each local
+    // expert an m x n x k product, m its tokens (the rank's copies over its experts, gathered over
+    // ETP), in one launch whose tiles fill the SMs together (matmulEfficiency's batch); without
+    // grouping, one GEMM after another, each filling the SMs alone, and a launch each.
+    const auto experts = [&](double atLoad) {
+        const double m = tokens * key.topK * atLoad * key.etp / localExperts;
+        ExpertPass p;
+        const double batch = key.grouped ? localExperts : 1.0;
+        const auto gemm = [&](double mm, double n, double k) {
+            const double flops = 2.0 * mm * n * k * localExperts;
+            const auto time = [&](double a, double b, double c) {
+                return flops / (key.layerPeak * std::max(1e-3, matmulEfficiency(a, b, c, eff, batch)));
+            };
+            p.forward += time(mm, n, k);
+            p.inputGrad += time(mm, k, n);
+            p.weightGrad += time(k, n, mm);
+        };
+        gemm(m, key.fcIn, h);  // FC1 (gate and up)
+        gemm(m, h, key.fe);    // FC2
+        return p;
+    };
+    out.balanced = experts(std::min(key.load, 1.0));
+    out.busiest = experts(key.load);
+    return out;
+}
+
 // The routed experts of an MoE layer on the busiest rank, one micro-batch: the router, the
 // grouped GEMMs of its E / EP experts over the tokens they receive, the permutation around them,
 // the dispatch and combine exchanges (forward, and their gradients backward) and the expert-TP
@@ -393,39 +446,15 @@ void addExpertCosts(const CostInputs& in, const LayerKind& kind, LayerTimes& L)
     const double fe = double(e.expertFfnHiddenSize) / l.etp;
     const double fcIn = (swiglu ? 2.0 : 1.0) * fe;
 
-    // Router: tokens x E scores (Megatron-Core TopKRouter, a small GEMM at the BF16 peak).
-    const double routerFlops = 2.0 * tokens * e.experts * h;
-    const double router = routerFlops / (in.peak * std::max(1e-3, matmulEfficiency(tokens, e.experts, h, eff)));
-    L.forwardMatmul += router;
-    L.backwardMatmul += 2.0 * router;
-    L.weightGradMatmul += router;
-
-    // Grouped GEMMs (TransformerEngine GroupedLinear, Megatron --moe-grouped-gemm): each local
-    // expert an m x n x k product, m its tokens (the rank's copies over its experts, gathered over
-    // ETP), in one launch whose tiles fill the SMs together (matmulEfficiency's batch); without
-    // grouping, one GEMM after another, each filling the SMs alone, and a launch each.
-    struct Pass {
-        double forward = 0, inputGrad = 0, weightGrad = 0;
-    };
-    const auto experts = [&](double atLoad) {
-        const double m = tokens * e.topK * atLoad * l.etp / localExperts;
-        Pass p;
-        const double batch = fw.moeGroupedGemm ? localExperts : 1.0;
-        const auto gemm = [&](double mm, double n, double k) {
-            const double flops = 2.0 * mm * n * k * localExperts;
-            const auto time = [&](double a, double b, double c) {
-                return flops / (in.layerPeak * std::max(1e-3, matmulEfficiency(a, b, c, eff, batch)));
-            };
-            p.forward += time(mm, n, k);
-            p.inputGrad += time(mm, k, n);
-            p.weightGrad += time(k, n, mm);
-        };
-        gemm(m, fcIn, h);  // FC1 (gate and up)
-        gemm(m, h, fe);    // FC2
-        return p;
-    };
-    const Pass balanced = experts(std::min(load, 1.0));
-    const Pass busiest = experts(load);
+    const ExpertGemmKey key{tokens, double(e.topK), load, double(e.experts), double(l.ep), double(l.etp), fcIn, fe, h,
+                            in.peak, in.layerPeak, fw.moeGroupedGemm, GemmEfficiencyKey(eff)};
+    static thread_local RecentResults<ExpertGemmKey, ExpertGemms, 4> recent;
+    const ExpertGemms& gemms = recent.get(key, [&] { return expertGemms(key, eff); });
+    const ExpertPass& balanced = gemms.balanced;
+    const ExpertPass& busiest = gemms.busiest;
+    L.forwardMatmul += gemms.router;
+    L.backwardMatmul += 2.0 * gemms.router;
+    L.weightGradMatmul += gemms.router;
     L.forwardMatmul += balanced.forward;
     L.backwardMatmul += balanced.inputGrad + balanced.weightGrad;
     L.weightGradMatmul += balanced.weightGrad;
