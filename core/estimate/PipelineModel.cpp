@@ -39,19 +39,12 @@ struct KindCost {
 std::vector<int> splitByCost(const ModelSpec& m, const std::vector<KindCost>& kinds, int layers, int p)
 {
     std::vector<int> out;
-    // Cost of every layer in order (kinds may interleave: ModelSpec::kindOfLayer).
+    // Cost of every layer in order (kinds may interleave: ModelSpec::kindOfLayer; runs that fall
+    // short of model.layers, which the reader refuses, take the last kind's).
     std::vector<double> cost;
     cost.reserve(size_t(layers));
-    if (m.kindsInterleave()) {
-        for (int i = 0; i < layers; ++i)
-            cost.push_back(kinds[size_t(m.kindOfLayer(i))].cost);
-    } else {
-        for (const KindCost& kind : kinds)
-            for (int i = 0; i < kind.layers && int(cost.size()) < layers; ++i)
-                cost.push_back(kind.cost);
-    }
-    while (int(cost.size()) < layers)  // runs that fall short of model.layers (refused by the reader)
-        cost.push_back(cost.empty() ? 1.0 : cost.back());
+    for (int i = 0; i < layers; ++i)
+        cost.push_back(kinds[size_t(m.kindOfLayer(i))].cost);
     // Greedy fill under a bound: each stage takes layers while it stays within the bound and
     // leaves at least one layer for every stage after it.
     const auto fill = [&](double bound, std::vector<int>* split) {

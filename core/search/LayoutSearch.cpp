@@ -310,35 +310,28 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     };
     chooseSizes(chooseSizes, 0, gpus);
 
-    // Each split once per expert grid it can take (one for a dense model).
+    // Each split once per expert grid it can take (one for a dense model), EP ascending within
+    // an ETP. Work is handed out by unit: the splits that differ only in EP (consecutive), so one
+    // worker sees a layout with EP across nodes after the same layout with the largest EP inside
+    // a node, whose fit EP_SPANS_NODES asks about (checkLayoutAdvisories).
+    std::vector<size_t> unitStarts;
     {
         std::vector<SearchLayout> withExperts;
         withExperts.reserve(splits.size());
-        for (const SearchLayout& split : splits)
+        for (const SearchLayout& split : splits) {
+            int unitEtp = 0;  // none yet for this split
             for (const auto& [ep, etp] : expertGridCandidates(plan, options, split)) {
+                if (etp != unitEtp) {
+                    unitStarts.push_back(withExperts.size());
+                    unitEtp = etp;
+                }
                 SearchLayout s = split;
                 s.ep = ep;
                 s.etp = etp;
                 withExperts.push_back(s);
             }
-        splits = std::move(withExperts);
-    }
-    // Work is handed out by unit: the splits that differ only in EP (consecutive, EP ascending),
-    // so one worker sees a layout with EP across nodes after the same layout with the largest EP
-    // inside a node, whose fit EP_SPANS_NODES asks about (checkLayoutAdvisories).
-    std::vector<size_t> unitStarts;
-    for (size_t i = 0; i < splits.size(); ++i) {
-        SearchLayout a = splits[i];
-        if (i > 0) {
-            SearchLayout b = splits[i - 1];
-            a.ep = b.ep = 1;
-            bool same = a.etp == b.etp;
-            for (ParallelDim d : kParallelDims)
-                same = same && a.size(d) == b.size(d);
-            if (same)
-                continue;
         }
-        unitStarts.push_back(i);
+        splits = std::move(withExperts);
     }
     unitStarts.push_back(splits.size());
 

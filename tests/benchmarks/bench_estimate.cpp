@@ -1,5 +1,7 @@
-// Benchmark: time per estimate() for the default plan and a sweep of layouts.
-// Target: median under 5 µs per plan on the project's 2-core machine.
+// Benchmark: time per estimate() for the default plan and a sweep of layouts (target: median under
+// 5 µs per plan on the project's 2-core machine), and per estimate plus step-time prediction of one
+// layout as the layout search runs them (targets: 1 µs for a dense plan, 2 µs for an MoE plan;
+// issues 24 and 28).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include "core/estimate/Estimate.h"
 #include "core/plan/PlanIO.h"
 #include "core/planfile/PlanFile.h"
+#include "core/steptime/StepTimeModel.h"
 
 namespace {
 
@@ -77,5 +80,38 @@ int main()
                 percentile(perPlanReused, 0.99), trainplan::units::microsecondsPerSecond / medianOf(perPlanReused));
     std::printf("  default plan (worked example A)  : median %.3f us per plan\n", medianOf(defaultOnly));
     std::printf("  target: median < 5 us per plan -> %s\n", medianOf(perPlanFresh) < 5.0 ? "met" : "NOT met");
+
+    // Estimate plus prediction of one layout, as the search's inner loop calls them (the search
+    // scope, the closed-form pipeline, storage reused).
+    std::printf("estimate + step-time prediction of one layout, as the layout search runs them (median of 15 rounds of 20,000)\n");
+    struct Case {
+        const char* name;
+        const char* file;
+        double targetMicroseconds;
+    };
+    for (const Case& c : {Case{"default plan (dense, 70B)", "70b-2048-h100.json", 1.0},
+                          Case{"Mixtral 8x22B (MoE)", "mixtral-8x22b-256-h100.json", 2.0},
+                          Case{"DeepSeek-V3 (MoE, MLA, MTP)", "deepseek-v3-2048-h800.json", 2.0}}) {
+        const auto plan = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/" + c.file);
+        auto options = trainplan::stepTimeOptionsFor(plan);
+        options.pipeline = trainplan::PipelineMethod::ClosedForm;
+        trainplan::Estimate est;
+        trainplan::StepTimeWorkspace workspace;
+        trainplan::PredictedStep predicted;
+        std::vector<double> rounds;
+        for (int round = 0; round < 15; ++round) {
+            constexpr int kCalls = 20000;
+            const auto t0 = clock::now();
+            for (int i = 0; i < kCalls; ++i) {
+                trainplan::estimateInto(plan, est, trainplan::EstimateScope::LayoutSearch);
+                workspace.predict(plan, est, options, predicted);
+                sink += predicted.stepSeconds;
+            }
+            rounds.push_back(std::chrono::duration<double, std::micro>(clock::now() - t0).count() / kCalls);
+        }
+        std::sort(rounds.begin(), rounds.end());
+        std::printf("  %-28s: median %.3f us (min %.3f, max %.3f); target %.0f us -> %s\n", c.name, medianOf(rounds), rounds.front(),
+                    rounds.back(), c.targetMicroseconds, medianOf(rounds) <= c.targetMicroseconds ? "met" : "NOT met");
+    }
     return sink == 42.0 ? 1 : 0;
 }
