@@ -141,11 +141,6 @@ double stageParameters(const ParameterCounts& c, const KindCounts& kinds, bool h
     return p;
 }
 
-double stageParameters(const ModelSpec& model, const ParameterCounts& c, int firstLayer, int layers, bool hasEmbedding, bool hasLmHead)
-{
-    return stageParameters(c, kindCountsIn(model, firstLayer, layers), hasEmbedding, hasLmHead);
-}
-
 double stageRoutedExpertParameters(const ModelSpec& model, const ParameterCounts& c, const KindCounts& kinds, bool hasLmHead)
 {
     if (!model.moe)
@@ -154,11 +149,6 @@ double stageRoutedExpertParameters(const ModelSpec& model, const ParameterCounts
     for (int k = 0; k < kinds.kinds && size_t(k) < c.kinds.size(); ++k)
         p += kinds.count[k] * c.kinds[size_t(k)].routedExperts;
     return p;
-}
-
-double stageRoutedExpertParameters(const ModelSpec& model, const ParameterCounts& c, int firstLayer, int layers, bool hasLmHead)
-{
-    return stageRoutedExpertParameters(model, c, kindCountsIn(model, firstLayer, layers), hasLmHead);
 }
 
 }  // namespace trainplan

@@ -18,12 +18,9 @@ LayerParameters layerParameters(const ModelSpec& model, const LayerKind& kind);
 TransformerShape transformerShapeOf(const ModelSpec& model);
 
 // Parameters held by one pipeline stage (all of its TP ranks together): its layers by their
-// kinds, and the ends it holds.
+// kinds (StageLayerSplit::kindsOf), and the ends it holds.
 double stageParameters(const ParameterCounts& counts, const KindCounts& kinds, bool hasEmbedding, bool hasLmHead);
-double stageParameters(const ModelSpec& model, const ParameterCounts& counts, int firstLayer, int layers, bool hasEmbedding,
-                       bool hasLmHead);
 // Of those, the routed experts' (sharded by EP x ETP rather than TP); 0 for a dense model.
 double stageRoutedExpertParameters(const ModelSpec& model, const ParameterCounts& counts, const KindCounts& kinds, bool hasLmHead);
-double stageRoutedExpertParameters(const ModelSpec& model, const ParameterCounts& counts, int firstLayer, int layers, bool hasLmHead);
 
 }  // namespace trainplan

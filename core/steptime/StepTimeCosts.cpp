@@ -75,8 +75,6 @@ struct GemmTotals {
     double headForward = 0, headInputGrad = 0, headWeightGrad = 0;
 };
 
-// The layer's and LM head's GEMM times depend only on these; the layout search revisits the same
-// shapes for every PP, DP, ZeRO and schedule choice, so the last result is kept per thread.
 // What matmulEfficiency reads of the accelerator.
 struct GemmEfficiencyKey {
     double matmulEfficiency = 0, gemmKHalf = 0;
@@ -89,6 +87,7 @@ struct GemmEfficiencyKey {
     bool operator==(const GemmEfficiencyKey&) const = default;
 };
 
+// The layer's and LM head's GEMM times depend only on these (gemmTotals).
 struct GemmKey {
     double tokens = 0, qkv = 0, heads = 0, h = 0, ffnIn = 0, ffn = 0, vocab = 0, peak = 0, layerPeak = 0;
     GemmEfficiencyKey efficiency;

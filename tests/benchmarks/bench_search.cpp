@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <vector>
 
-#include "core/estimate/Estimate.h"
 #include "core/planfile/PlanFile.h"
 #include "core/search/LayoutSearch.h"
 
@@ -59,21 +58,6 @@ int main()
     std::printf("  evaluated %lld layouts (%lld pruned), %lld fit; median %.3f s (min %.3f, max %.3f)\n", moeResult.evaluated,
                 moeResult.pruned, moeResult.fitting, moeWall[1], moeWall.front(), moeWall.back());
     std::printf("  target: under 0.5 s -> %s\n", moeWall[1] < 0.5 ? "met" : "NOT met");
-    trainplan::Estimate est;
-    trainplan::StepTimeWorkspace workspace;
-    trainplan::PredictedStep predicted;
-    auto options = trainplan::stepTimeOptionsFor(moe);
-    options.pipeline = trainplan::PipelineMethod::ClosedForm;  // as the search predicts
-    constexpr int kRepeat = 20000;
-    double sink = 0;
-    const auto t3 = std::chrono::steady_clock::now();
-    for (int i = 0; i < kRepeat; ++i) {
-        trainplan::estimateInto(moe, est, trainplan::EstimateScope::LayoutSearch);
-        workspace.predict(moe, est, options, predicted);
-        sink += predicted.stepSeconds;
-    }
-    const double perLayout = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t3).count() / kRepeat;
-    std::printf("  estimate + prediction (closed-form pipeline) of the plan's layout: %.2f us (target 2 us -> %s)%s\n", perLayout, perLayout < 2.0 ? "met" : "NOT met",
-                sink == 42.0 ? " " : "");
+    // One layout's estimate plus prediction, as this search runs them: bench_estimate.
     return last.rows.empty() ? 1 : 0;
 }
