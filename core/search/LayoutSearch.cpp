@@ -18,6 +18,7 @@
 #include "core/estimate/MemoryRange.h"
 #include "core/estimate/ParameterModel.h"
 #include "core/search/LayoutSearchRanking.h"
+#include "core/search/SearchShortlist.h"
 #include "core/topology/Topology.h"
 
 namespace trainplan {
@@ -112,9 +113,10 @@ std::vector<std::pair<int, int>> expertGridCandidates(const Plan& plan, const Se
 }
 
 // The rows one search worker keeps, where it made them, with their addresses in the order made.
-// A search of an MoE model keeps hundreds of thousands (about 100 MB), and touching fresh memory
-// page by page cost a third of its time (measured: with the allocator keeping its pages between
-// runs the DeepSeek-V3 search took 1.1 s instead of 1.6 s). So rows go into 2 MiB chunks that
+// With the shortlist (SearchShortlist.h) that is a few thousand; without it, a search of an MoE
+// model keeps hundreds of thousands (about 100 MB), and touching fresh memory page by page cost
+// a third of its time (measured: with the allocator keeping its pages between runs the
+// DeepSeek-V3 search took 1.1 s instead of 1.6 s). So rows go into 2 MiB chunks that
 // never move (a growing vector would copy them all each time it grew, and merging them would
 // copy them again) and that Linux may back with one huge page each (MADV_HUGEPAGE; with
 // transparent huge pages off it is a hint without effect).
@@ -347,7 +349,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     std::atomic<size_t> nextUnit{0};
     std::atomic<bool> stopped{false};
     struct Counts {
-        long long evaluated = 0, underMargin = 0, hiddenRedFlags = 0, pruned = 0;
+        long long evaluated = 0, fitting = 0, underMargin = 0, hiddenRedFlags = 0, pruned = 0;
     };
     const auto searchSplits = [&](Counts& counts, WorkerRows& rows, unsigned worker) {
         const bool reportsProgress = worker == 0;
@@ -359,6 +361,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
         Plan memoryVariant;
         StepTimeWorkspace workspace;
         PredictedStep predicted;
+        SearchShortlist shortlist(options, perNode);
         std::vector<bool> tooLarge(size_t(std::max(1, options.maxVirtualStages)) * 2 * 4 * 3);
         // Whether the unit's layout with the largest EP inside a node fits, by the serial number
         // of its other fields (-1: not known).
@@ -441,7 +444,10 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                     }
                                     workspace.predict(work, est, stepOptions, predicted);
                                     const MemoryFit fit = memoryFitOfRange(work, est, memoryScratch, memoryVariant);
-                                    rows.add(rowOf(s, est, predicted, options, fit, redFlags));
+                                    const SearchRow row = rowOf(s, est, predicted, options, fit, redFlags);
+                                    ++counts.fitting;
+                                    if (!options.shortlistRows || shortlist.keeps(row))
+                                        rows.add(row);
                                 }
                             }
                         }
@@ -478,6 +484,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
         t.join();
     for (const Counts& c : counts) {
         result.evaluated += c.evaluated;
+        result.fitting += c.fitting;
         result.underMargin += c.underMargin;
         result.hiddenRedFlags += c.hiddenRedFlags;
         result.pruned += c.pruned;
@@ -486,17 +493,17 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     size_t kept = 0;
     for (const WorkerRows& r : rows)
         kept += r.made().size();
-    SearchRowRefs fitting;
-    fitting.reserve(kept);
+    SearchRowRefs shortlisted;
+    shortlisted.reserve(kept);
     std::vector<size_t> next(rows.size(), 0);  // each worker's first row not yet merged
     for (const SplitRows& split : rowsBySplit) {
         const auto& made = rows[split.worker].made();
         const auto first = made.begin() + std::ptrdiff_t(next[split.worker]);
-        fitting.insert(fitting.end(), first, first + std::ptrdiff_t(split.rows));
+        shortlisted.insert(shortlisted.end(), first, first + std::ptrdiff_t(split.rows));
         next[split.worker] += split.rows;
     }
-    result.fitting = (long long)fitting.size();
-    rankSearchRows(fitting, options, perNode, result);
+    result.shortlisted = (long long)shortlisted.size();
+    rankSearchRows(shortlisted, options, perNode, result);
     if (progress && !result.cancelled)
         progress(1.0);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

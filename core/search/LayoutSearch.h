@@ -66,6 +66,10 @@ struct SearchOptions {
     // Skip layouts that provably do not fit (a larger micro-batch of a layout that does not fit);
     // off, every layout is estimated (the exhaustive search the pruning is tested against).
     bool pruneExactly = true;
+    // Keep only the fitting rows the ranking can still show (SearchShortlist.h: rows made before
+    // prove the others off the front, not the simplest and outside the best `top`); off, every
+    // fitting row goes to the ranking (what the shortlist is tested against).
+    bool shortlistRows = true;
 };
 
 struct SearchLayout {
@@ -119,6 +123,7 @@ struct SearchResult {
     long long evaluated = 0;       // layouts valid for the model and cluster, estimated or pruned
     long long pruned = 0;          // of those, skipped as provably not fitting (SearchOptions::pruneExactly)
     long long fitting = 0;         // of those, the ones that fit in memory (with the margin when required)
+    long long shortlisted = 0;     // of the fitting, the rows the ranking read (all without SearchOptions::shortlistRows)
     long long underMargin = 0;     // fit, but left out for leaving less than the margin free
     long long hiddenRedFlags = 0;  // fit, but left out for raising red flags (RedFlagOrder::Hide)
     RedFlagOrder redFlagOrder = RedFlagOrder::Last;

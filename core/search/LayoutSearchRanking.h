@@ -10,7 +10,8 @@ namespace trainplan {
 // The row's value under the objective (smaller is better).
 double objectiveValue(const SearchRow& row, SearchObjective objective);
 
-// The fitting rows the ranking reads, in enumeration order (the index breaks ties): pointers, as
+// The fitting rows the ranking reads (every one, or the shortlist of SearchShortlist.h), in
+// enumeration order (the index breaks ties): pointers, as
 // the search's workers keep their rows where they made them rather than copying them together.
 using SearchRowRefs = std::vector<SearchRow*>;
 

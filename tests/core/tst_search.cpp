@@ -81,6 +81,8 @@ private slots:
     void mayNotFitNeverLeadsAFittingTier();
     void prunedSearchEqualsExhaustive_data();
     void prunedSearchEqualsExhaustive();
+    void shortlistRanksAsEveryRow_data();
+    void shortlistRanksAsEveryRow();
     void moeSearchCoversTheExpertGrid();
     void epAcrossNodesIsWeighedNotDemoted();
 
@@ -684,6 +686,77 @@ void TestSearch::prunedSearchEqualsExhaustive()
     }
     qInfo("%lld layouts, %lld pruned (%.0f %%): %.3f s pruned, %.3f s exhaustive", a.evaluated, a.pruned, 100.0 * a.pruned / a.evaluated,
           a.seconds, b.seconds);
+}
+
+void TestSearch::shortlistRanksAsEveryRow_data()
+{
+    QTest::addColumn<QString>("example");
+    QTest::addColumn<QStringList>("overrides");
+    QTest::newRow("worked example A") << "70b-2048-h100.json" << QStringList{};
+    QTest::newRow("worked example B") << "70b-512-gpu.json" << QStringList{};
+    QTest::newRow("zero bubble") << "70b-512-gpu.json" << QStringList{"layout.schedule=zero-bubble"};
+    QTest::newRow("Mixtral 8x22B, EP") << "mixtral-8x22b-256-h100.json" << QStringList{};
+    QTest::newRow("Mixtral, 64 GPUs") << "mixtral-8x22b-256-h100.json" << QStringList{"cluster.gpus=64", "layout.dp=4", "layout.ep=4"};
+}
+
+void TestSearch::shortlistRanksAsEveryRow()
+{
+    // The shortlist drops only rows that rows made before prove cannot be shown: the ranking of
+    // what it keeps is the ranking of every fitting row, grouped or not, for any `top`, objective
+    // and red-flag order, with the same Pareto count and equivalents.
+    QFETCH(QString, example);
+    QFETCH(QStringList, overrides);
+    const Plan plan = planWith(example.toStdString(), toStd(overrides));
+    long long dropped = 0, compared = 0;
+    const RedFlagOrder orders[] = {RedFlagOrder::Last, RedFlagOrder::Mixed, RedFlagOrder::Hide};
+    const SearchObjective objectives[] = {SearchObjective::Time, SearchObjective::Cost};
+    int round = 0;
+    for (bool grouped : {false, true})
+        for (int top : {0, 1, 7, 50}) {
+            // Each round another red-flag order and objective, so every pair occurs.
+            const RedFlagOrder order = orders[round % 3];
+            const SearchObjective objective = objectives[(round / 3) % 2];
+            ++round;
+            SearchOptions shortlist;
+            shortlist.groupEquivalents = grouped;
+            shortlist.top = top;
+            shortlist.redFlags = order;
+            shortlist.objective = objective;
+            shortlist.costPerGpuHour = 2.5;
+            shortlist.maxMicroBatch = 4;  // a smaller space keeps the pairs of searches quick
+            if (!plan.model.moe) {
+                shortlist.minGlobalBatch = plan.training.globalBatchSequences / 4;
+                shortlist.maxGlobalBatch = plan.training.globalBatchSequences;
+            }
+            SearchOptions every = shortlist;
+            every.shortlistRows = false;
+            const SearchResult a = searchLayouts(plan, shortlist), b = searchLayouts(plan, every);
+            const QString what = QString("grouped %1, top %2, red flags %3, objective %4")
+                                     .arg(grouped).arg(top).arg(redFlagOrderName(order)).arg(int(objective));
+            QCOMPARE(b.shortlisted, b.fitting);
+            QCOMPARE(a.fitting, b.fitting);
+            QVERIFY2(a.shortlisted <= a.fitting, qPrintable(what));
+            dropped += a.fitting - a.shortlisted;
+            QCOMPARE(a.paretoCount, b.paretoCount);
+            QCOMPARE(a.top, b.top);
+            QVERIFY2(a.rows.size() == b.rows.size(), qPrintable(what));
+            for (size_t i = 0; i < a.rows.size(); ++i) {
+                QVERIFY2(a.rows[i].layout == b.rows[i].layout,
+                         qPrintable(what + ": " + describe(a.rows[i].layout) + " vs " + describe(b.rows[i].layout)));
+                QCOMPARE(a.rows[i].totalSeconds, b.rows[i].totalSeconds);
+                QCOMPARE(a.rows[i].pareto, b.rows[i].pareto);
+                QCOMPARE(a.rows[i].simplest, b.rows[i].simplest);
+            }
+            QVERIFY2(a.equivalents.size() == b.equivalents.size(), qPrintable(what));
+            for (size_t i = 0; i < a.equivalents.size(); ++i) {
+                QCOMPARE(a.equivalents[i].row, b.equivalents[i].row);
+                QVERIFY(a.equivalents[i].layout == b.equivalents[i].layout);
+            }
+            compared += a.fitting;
+        }
+    // The shortlist does drop rows: most fitting layouts are far from anything shown.
+    QVERIFY2(dropped * 2 > compared, qPrintable(QString("dropped %1 of %2").arg(dropped).arg(compared)));
+    qInfo("shortlist dropped %lld of %lld fitting rows over %d searches", dropped, compared, round);
 }
 
 void TestSearch::moeSearchCoversTheExpertGrid()

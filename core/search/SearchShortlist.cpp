@@ -1,0 +1,115 @@
+#include "core/search/SearchShortlist.h"
+
+#include <algorithm>
+
+#include "core/search/LayoutSearchRanking.h"
+
+namespace trainplan {
+
+SearchShortlist::SearchShortlist(const SearchOptions& options, int gpusPerNode)
+    : options_(options)
+    , gpusPerNode_(gpusPerNode)
+{
+}
+
+bool SearchShortlist::keeps(const SearchRow& row)
+{
+    const Rank rank{rankTier(row, options_.redFlags), objectiveValue(row, options_.objective)};
+    // All three see every row, so each keeps its record of what came before complete.
+    const bool front = mayBeOnFront(row.memoryBytes, row.totalSeconds);
+    const bool simplest = mayBeSimplest(row, rank.tier, rank.value);
+    const bool ranked = mayBeRanked(row, rank);
+    return front || simplest || ranked;
+}
+
+bool SearchShortlist::mayBeOnFront(double memory, double seconds)
+{
+    // The entry below holds the least time of all rows with less memory (times fall along the
+    // front); one at the same memory, the least time at it.
+    auto at = front_.lower_bound(memory);
+    if (at != front_.begin() && std::prev(at)->second <= seconds)
+        return false;
+    if (at != front_.end() && at->first == memory) {
+        if (at->second < seconds)
+            return false;
+        at->second = seconds;  // equal rows are both on the front, so an equal time is kept too
+    } else {
+        at = front_.emplace_hint(at, memory, seconds);
+    }
+    // Rows with more memory and no less time are off the front now.
+    auto next = std::next(at);
+    while (next != front_.end() && next->second >= seconds)
+        next = front_.erase(next);
+    return true;
+}
+
+bool SearchShortlist::mayBeSimplest(const SearchRow& row, int tier, double value)
+{
+    if (size_t(tier) >= simplestByTier_.size())
+        simplestByTier_.resize(size_t(tier) + 1);
+    Simplest& best = simplestByTier_[size_t(tier)];
+    const auto key = simplicityKey(row.layout, gpusPerNode_);
+    if (best.any && (key > best.key || (key == best.key && value >= best.value)))
+        return false;
+    best = Simplest{true, key, value};
+    return true;
+}
+
+std::uint64_t SearchShortlist::groupKey(const SearchLayout& s)
+{
+    // Any function of the compared fields will do: rows with equal fields get equal keys, and a
+    // collision only merges two keys' proof rows into one, which keeps more rows, never fewer.
+    std::uint64_t h = 1469598103934665603ull;
+    const auto mix = [&h](long long v) {
+        h ^= std::uint64_t(v);
+        h *= 1099511628211ull;
+        h ^= h >> 29;
+    };
+    for (ParallelDim d : kParallelDims)
+        if (!sharesWeights(d))
+            mix(s.size(d));
+    mix(parallelSizeProduct(s, sharesWeights));
+    mix(s.ep);
+    mix(s.etp);
+    mix(s.virtualStages);
+    mix(s.zeroStage);
+    mix(int(s.recompute));
+    mix(s.sequenceParallel);
+    mix(s.globalBatch);
+    mix(int(s.schedule));
+    return h;
+}
+
+bool SearchShortlist::mayBeRanked(const SearchRow& row, const Rank& rank)
+{
+    if (options_.top <= 0)
+        return false;
+    const bool before = hasBound_
+        && (bound_.tier < rank.tier || (bound_.tier == rank.tier && bound_.value < rank.value * (1.0 - kSameFiguresTolerance)));
+    const auto [at, added] = bestByKey_.try_emplace(groupKey(row.layout), rank);
+    const Rank& best = at->second;
+    if (added || rank.tier < best.tier || (rank.tier == best.tier && rank.value < best.value)) {
+        at->second = rank;
+        if (++changesSinceBound_ >= std::max<size_t>(1024, bestByKey_.size()))
+            updateBound();
+    }
+    return !before;
+}
+
+void SearchShortlist::updateBound()
+{
+    changesSinceBound_ = 0;
+    const size_t top = size_t(options_.top);
+    if (bestByKey_.size() < top)
+        return;
+    scratch_.clear();
+    scratch_.reserve(bestByKey_.size());
+    for (const auto& [key, rank] : bestByKey_)
+        scratch_.push_back(rank);
+    const auto order = [](const Rank& a, const Rank& b) { return a.tier != b.tier ? a.tier < b.tier : a.value < b.value; };
+    std::nth_element(scratch_.begin(), scratch_.begin() + std::ptrdiff_t(top - 1), scratch_.end(), order);
+    bound_ = scratch_[top - 1];
+    hasBound_ = true;
+}
+
+}  // namespace trainplan
