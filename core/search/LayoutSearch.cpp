@@ -362,6 +362,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
         StepTimeWorkspace workspace;
         PredictedStep predicted;
         SearchShortlist shortlist(options, perNode);
+        std::uint64_t family = 0;  // StepTimeWorkspace::predict's: layouts that share their layer times
         std::vector<bool> tooLarge(size_t(std::max(1, options.maxVirtualStages)) * 2 * 4 * 3);
         // Whether the unit's layout with the largest EP inside a node fits, by the serial number
         // of its other fields (-1: not known).
@@ -388,6 +389,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                         if (v > 1 && (model.layers % (pp * v) != 0 || m % pp != 0))
                             continue;
                         for (int sp = sized.tp > 1 ? 1 : 0; sp >= 0; --sp) {
+                            ++family;  // the 12 layouts below differ only in ZeRO and recompute
                             for (int zero = 0; zero <= 3; ++zero) {
                                 for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
                                     const size_t combo = ((size_t(v - 1) * 2 + size_t(sp)) * 4 + size_t(zero)) * 3 + size_t(rc);
@@ -442,10 +444,14 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                         ++counts.hiddenRedFlags;
                                         continue;
                                     }
-                                    workspace.predict(work, est, stepOptions, predicted);
-                                    const MemoryFit fit = memoryFitOfRange(work, est, memoryScratch, memoryVariant);
-                                    const SearchRow row = rowOf(s, est, predicted, options, fit, redFlags);
+                                    workspace.predict(work, est, stepOptions, predicted, family);
                                     ++counts.fitting;
+                                    // The memory verdict estimates the range's heavy end: only for
+                                    // rows the shortlist could keep even at the best verdict.
+                                    SearchRow row = rowOf(s, est, predicted, options, MemoryFit::Fits, redFlags);
+                                    if (options.shortlistRows && !shortlist.mayKeep(row))
+                                        continue;
+                                    row.memoryFit = memoryFitOfRange(work, est, memoryScratch, memoryVariant);
                                     if (!options.shortlistRows || shortlist.keeps(row))
                                         rows.add(row);
                                 }

@@ -12,14 +12,30 @@ SearchShortlist::SearchShortlist(const SearchOptions& options, int gpusPerNode)
 {
 }
 
+SearchShortlist::Rank SearchShortlist::rankOf(const SearchRow& row) const
+{
+    return Rank{rankTier(row, options_.redFlags), objectiveValue(row, options_.objective)};
+}
+
+bool SearchShortlist::mayKeep(const SearchRow& row)
+{
+    onFront_ = mayBeOnFront(row.memoryBytes, row.totalSeconds);
+    if (onFront_)
+        return true;
+    // The best verdict gives the best tier: a row out of reach even there is out of reach.
+    SearchRow best = row;
+    best.memoryFit = MemoryFit::Fits;
+    const Rank rank = rankOf(best);
+    return mayBeSimplest(best, rank, false) || mayBeRanked(best, rank, false);
+}
+
 bool SearchShortlist::keeps(const SearchRow& row)
 {
-    const Rank rank{rankTier(row, options_.redFlags), objectiveValue(row, options_.objective)};
-    // All three see every row, so each keeps its record of what came before complete.
-    const bool front = mayBeOnFront(row.memoryBytes, row.totalSeconds);
-    const bool simplest = mayBeSimplest(row, rank.tier, rank.value);
-    const bool ranked = mayBeRanked(row, rank);
-    return front || simplest || ranked;
+    // Both see every row mayKeep() passed, so their records hold what can prove the others out.
+    const Rank rank = rankOf(row);
+    const bool simplest = mayBeSimplest(row, rank, true);
+    const bool ranked = mayBeRanked(row, rank, true);
+    return onFront_ || simplest || ranked;
 }
 
 bool SearchShortlist::mayBeOnFront(double memory, double seconds)
@@ -43,15 +59,16 @@ bool SearchShortlist::mayBeOnFront(double memory, double seconds)
     return true;
 }
 
-bool SearchShortlist::mayBeSimplest(const SearchRow& row, int tier, double value)
+bool SearchShortlist::mayBeSimplest(const SearchRow& row, const Rank& rank, bool record)
 {
-    if (size_t(tier) >= simplestByTier_.size())
-        simplestByTier_.resize(size_t(tier) + 1);
-    Simplest& best = simplestByTier_[size_t(tier)];
+    if (size_t(rank.tier) >= simplestByTier_.size())
+        simplestByTier_.resize(size_t(rank.tier) + 1);
+    Simplest& best = simplestByTier_[size_t(rank.tier)];
     const auto key = simplicityKey(row.layout, gpusPerNode_);
-    if (best.any && (key > best.key || (key == best.key && value >= best.value)))
+    if (best.any && (key > best.key || (key == best.key && rank.value >= best.value)))
         return false;
-    best = Simplest{true, key, value};
+    if (record)
+        best = Simplest{true, key, rank.value};
     return true;
 }
 
@@ -80,12 +97,14 @@ std::uint64_t SearchShortlist::groupKey(const SearchLayout& s)
     return h;
 }
 
-bool SearchShortlist::mayBeRanked(const SearchRow& row, const Rank& rank)
+bool SearchShortlist::mayBeRanked(const SearchRow& row, const Rank& rank, bool record)
 {
     if (options_.top <= 0)
         return false;
     const bool before = hasBound_
         && (bound_.tier < rank.tier || (bound_.tier == rank.tier && bound_.value < rank.value * (1.0 - kSameFiguresTolerance)));
+    if (!record)
+        return !before;
     const auto [at, added] = bestByKey_.try_emplace(groupKey(row.layout), rank);
     const Rank& best = at->second;
     if (added || rank.tier < best.tier || (rank.tier == best.tier && rank.value < best.value)) {

@@ -30,7 +30,12 @@ class SearchShortlist {
 public:
     SearchShortlist(const SearchOptions& options, int gpusPerNode);
 
-    // Whether the ranking may show this row; call once per fitting row, in the order made.
+    // Call once per fitting row, in the order made, before its memory verdict is known (the
+    // verdict costs an estimate of the range's heavy end): records the row on the front, and says
+    // whether it could be shown with the best verdict there is (MemoryFit::Fits). False: the row
+    // is dropped whatever its verdict, so it needs none.
+    bool mayKeep(const SearchRow& row);
+    // Then, with its verdict, for a row mayKeep() kept: whether the ranking may show it.
     bool keeps(const SearchRow& row);
 
 private:
@@ -39,15 +44,19 @@ private:
         int tier = 0;
         double value = 0;
     };
+    Rank rankOf(const SearchRow& row) const;
     bool mayBeOnFront(double memory, double seconds);
-    bool mayBeSimplest(const SearchRow& row, int tier, double value);
-    bool mayBeRanked(const SearchRow& row, const Rank& rank);
+    // These two record the row only when `record` is set: leaving a row out of the record only
+    // keeps more rows later, never fewer.
+    bool mayBeSimplest(const SearchRow& row, const Rank& rank, bool record);
+    bool mayBeRanked(const SearchRow& row, const Rank& rank, bool record);
     // The fields sameFigures() compares exactly, packed: rows that differ in it never group.
     static std::uint64_t groupKey(const SearchLayout& layout);
     void updateBound();
 
     SearchOptions options_;
     int gpusPerNode_ = 1;
+    bool onFront_ = false;  // what mayBeOnFront() said of the row mayKeep() last saw
     // The front so far: least time by memory, times strictly falling as memory grows.
     std::map<double, double> front_;
     struct Simplest {

@@ -512,8 +512,18 @@ void addExpertCosts(const CostInputs& in, const LayerKind& kind, LayerTimes& L)
     L.backwardFixed += 2.0 * kernels * eff.kernelOverheadSeconds;
 }
 
-// One layer of one kind, one micro-batch on one GPU.
-LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTotals& g, double layerParametersPerGpu)
+// HBM bytes the attention scores take without FlashAttention (written, read by the softmax,
+// and its dropout mask), one micro-batch; none with it.
+double attentionScoreBytes(const CostInputs& in)
+{
+    if (in.flash)
+        return 0.0;
+    return in.b * in.heads * in.sq * in.sk * ((in.fused ? 2.0 : 6.0) * in.bytes + (in.fw.dropout ? 2.0 * in.bytes + 1.0 : 0.0));
+}
+
+// One layer of one kind, one micro-batch on one GPU, before what the ZeRO stage and recompute
+// change (finishLayerTimes): the layout search predicts the 12 choices of those two from one of these.
+LayerTimes layerTimesBeforeSharding(const CostInputs& in, const LayerKind& kind, const GemmTotals& g, double layerParametersPerGpu)
 {
     const auto& plan = in.plan;
     const auto& model = plan.model;
@@ -571,7 +581,7 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
     const double ropeBytes = rope ? (fused ? 2.0 : 10.0) * bytes * tokens * (heads + kvHeads) * d : 0.0;
     // Eager-only copies: K and V repeated to every query head, the attention output made contiguous.
     const double copyBytes = fused ? 0.0 : bytes * tokens * d * ((gqa ? 2.0 * (kvHeads + heads) : 0.0) + 2.0 * heads);
-    const double scoreBytes = flash ? 0.0 : b * heads * sq * sk * ((fused ? 2.0 : 6.0) * bytes + (fw.dropout ? 2.0 * bytes + 1.0 : 0.0));
+    const double scoreBytes = attentionScoreBytes(in);
     L.forwardMemory = (hiddenBytes + activationBytes + ropeBytes + copyBytes + scoreBytes) / hbm;
     L.backwardMemory = kBackwardMemoryFactor * L.forwardMemory;
     if (fp8) {
@@ -616,6 +626,24 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
 
     if (kind.moe && model.moe)
         addExpertCosts(in, kind, L);
+    return L;
+}
+
+// The rest of layerTimesBeforeSharding()'s layer: the ZeRO stage's collectives, the fixed costs
+// (their floor is the layer's busy time), recompute and gradient accumulation.
+void finishLayerTimes(const CostInputs& in, const LayerKind& kind, double layerParametersPerGpu, LayerTimes& L)
+{
+    const auto& plan = in.plan;
+    const auto& model = plan.model;
+    const auto& l = plan.layout;
+    const auto& e = in.e;
+    const auto& fw = in.fw;
+    const auto& groups = in.groups;
+    const double hbm = in.hbm;
+    const bool flash = in.flash, sp = in.sp, fp8 = in.fp8, fused = in.fused;
+    const bool swiglu = kind.ffnKind == FfnKind::SwiGlu;
+    const bool rms = model.norm == NormKind::RmsNorm, rope = model.positionEmbedding == PositionEmbedding::Rope;
+    const bool gqa = in.kvHeads < in.heads;
 
     // ZeRO over the DP x CP group (Rajbhandari et al. 2020, Sec. 5 and 7): stage 3 (FSDP) gathers
     // each layer's weights before its forward and again before its backward, and stages 2 and 3
@@ -673,7 +701,7 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
             const EveryOtherMatmul ops = everyOtherMatmul(plan, kind);
             L.recompute = L.forwardMatmul * ops.recomputedFlopsPerToken / ops.matmulFlopsPerToken + L.forwardMemory;
         } else {
-            L.recompute = L.forwardAttention + scoreBytes / hbm;
+            L.recompute = L.forwardAttention + attentionScoreBytes(in) / hbm;
         }
         break;
     case Recompute::Full: L.recompute = L.forward() - L.forwardZero; break;  // ZeRO-3 gathers once for recompute and backward
@@ -684,13 +712,12 @@ LayerTimes layerTimes(const CostInputs& in, const LayerKind& kind, const GemmTot
     const GradientAccumulationBytes layerAccumulation = gradientAccumulationBytes(plan, fw, in.microbatches, true);
     L.forwardMemory += layerParameters * layerAccumulation.forward / hbm;
     L.backwardMemory += layerParameters * layerAccumulation.backward / hbm;
-    return L;
 }
 
 }  // namespace
 
 void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups,
-                         MicrobatchCosts& out)
+                         MicrobatchCosts& out, bool sameBeforeSharding)
 {
     const CostInputs in(plan, est, options, groups);
     const auto& e = in.e;
@@ -700,28 +727,35 @@ void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOp
     // Every layer kind (LayerKind.h) on its own: its feed-forward shapes its GEMMs, activation
     // traffic and the weights ZeRO and gradient accumulation move.
     const int kinds = plan.model.kindCount();
+    sameBeforeSharding = sameBeforeSharding && out.beforeSharding.size() == size_t(kinds);
     out.layers.resize(size_t(kinds));
+    out.beforeSharding.resize(size_t(kinds));
     double flopsWeighted = 0.0, secondsWeighted = 0.0;
-    double headForward = 0, headInputGrad = 0, headWeightGrad = 0;  // the LM head's GEMMs, from the first kind's shapes
     for (int k = 0; k < kinds; ++k) {
         const LayerKind kind = plan.model.kind(k);
-        const GemmTotals& g = gemmTotals(in, denseFfnWidth(plan.model, kind) / in.t, kind.ffnKind == FfnKind::SwiGlu);
         // The layer's weights on this GPU: routed experts split over EP x ETP, the rest over TP.
         const LayerParameters& p = est.parameters.kinds[size_t(k)];
         const double perGpu = (p.total - p.routedExperts) / in.t + p.routedExperts / (double(plan.layout.ep) * plan.layout.etp);
-        out.layers[size_t(k)] = layerTimes(in, kind, g, perGpu);
-        if (k == 0) {
-            headForward = g.headForward;
-            headInputGrad = g.headInputGrad;
-            headWeightGrad = g.headWeightGrad;
-            // Of the peak the GEMMs run at; with several kinds, FLOP-weighted over their layers.
-            out.matmulEfficiency = g.forward > 0 ? g.flops / (g.forward * in.layerPeak) : 0.0;
+        if (!sameBeforeSharding) {
+            const GemmTotals& g = gemmTotals(in, denseFfnWidth(plan.model, kind) / in.t, kind.ffnKind == FfnKind::SwiGlu);
+            out.beforeSharding[size_t(k)] = layerTimesBeforeSharding(in, kind, g, perGpu);
+            if (k == 0) {
+                // The LM head's GEMMs take the first kind's shapes.
+                out.headForward = g.headForward;
+                out.headInputGrad = g.headInputGrad;
+                out.headWeightGrad = g.headWeightGrad;
+                // Of the peak the GEMMs run at; with several kinds, FLOP-weighted over their layers.
+                out.matmulEfficiency = g.forward > 0 ? g.flops / (g.forward * in.layerPeak) : 0.0;
+            }
+            flopsWeighted += kind.layers * g.flops;
+            secondsWeighted += kind.layers * g.forward;
         }
-        flopsWeighted += kind.layers * g.flops;
-        secondsWeighted += kind.layers * g.forward;
+        out.layers[size_t(k)] = out.beforeSharding[size_t(k)];
+        finishLayerTimes(in, kind, perGpu, out.layers[size_t(k)]);
     }
-    if (kinds > 1)
+    if (kinds > 1 && !sameBeforeSharding)
         out.matmulEfficiency = secondsWeighted > 0 ? flopsWeighted / (secondsWeighted * in.layerPeak) : 0.0;
+    const double headForward = out.headForward, headInputGrad = out.headInputGrad, headWeightGrad = out.headWeightGrad;
 
     // First stage: the embedding lookup reads and writes b s h values; with TP the
     // vocabulary-parallel embedding reduces its output once (Megatron VocabParallelEmbedding).

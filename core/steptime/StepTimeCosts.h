@@ -26,6 +26,10 @@ struct MicrobatchCosts {
     EndCosts embedding;  // first stage: lookup and its TP reduction
     EndCosts lmHead;     // last stage: output projection, cross-entropy, SP gather
     double matmulEfficiency = 0;  // FLOP-weighted over the projections of every layer
+    // Each kind's layer before the ZeRO stage and recompute are applied, and the LM head's GEMMs:
+    // what a call told sameBeforeSharding reuses.
+    std::vector<LayerTimes> beforeSharding;
+    double headForward = 0, headInputGrad = 0, headWeightGrad = 0;
 };
 
 // How the plan's communicators sit on nodes (rank map strides), and the links they use.
@@ -73,9 +77,11 @@ GradientAccumulationBytes gradientAccumulationBytes(const Plan& plan, const Fram
 double collectiveSmShare(const AcceleratorEfficiency& efficiency);
 
 // Needs est = estimate(plan) (stages, parameters) and its communicationGroups(). The Into form
-// reuses out's storage (the layout search predicts once per layout).
+// reuses out's storage (the layout search predicts once per layout); with sameBeforeSharding the
+// caller promises that out was last filled for the same plan, options and groups but for the ZeRO
+// stage and recompute, and the layer times those two leave alone are taken from it.
 MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups);
 void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups,
-                         MicrobatchCosts& out);
+                         MicrobatchCosts& out, bool sameBeforeSharding = false);
 
 }  // namespace trainplan

@@ -17,6 +17,8 @@ namespace trainplan {
 
 struct StepTimeWorkspace::Scratch {
     MicrobatchCosts microbatch;
+    std::uint64_t family = 0;  // what the last predict() was told (StepTimeWorkspace::predict)
+    CommunicationGroups groups;  // the last family's: the groups' placement reads neither ZeRO nor recompute
     ScheduleCosts costs;
     ScheduleSimulator simulator;
     ScheduleResult result;
@@ -272,13 +274,18 @@ void StepTimeWorkspace::swapLastSchedule(ScheduleResult& other)
     std::swap(scratch_->result, other);
 }
 
-void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out)
+void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out,
+                                std::uint64_t family)
 {
     Scratch& s = *scratch_;
     const auto& l = plan.layout;
-    const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
+    const bool sameFamily = family != 0 && family == s.family;
+    s.family = family;
+    if (!sameFamily)
+        s.groups = communicationGroups(plan, est, options.efficiency);
+    const CommunicationGroups& groups = s.groups;
     MicrobatchCosts& mc = s.microbatch;
-    microbatchCostsInto(plan, est, options, groups, mc);
+    microbatchCostsInto(plan, est, options, groups, mc, sameFamily);
     const ScheduleKind kind = scheduleKindOf(l.schedule);
     ScheduleCosts& costs = s.costs;
     fillStageCosts(plan, est, mc, kind, costs);

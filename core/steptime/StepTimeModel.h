@@ -11,6 +11,7 @@
 // sustained efficiencies (AcceleratorEfficiency.h, from the presets).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -282,7 +283,11 @@ public:
     ~StepTimeWorkspace();
     StepTimeWorkspace(StepTimeWorkspace&&) noexcept;
     StepTimeWorkspace& operator=(StepTimeWorkspace&&) noexcept;
-    void predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out);
+    // family: a caller predicting many layouts that differ only in the ZeRO stage and recompute
+    // (the layout search) passes one nonzero number for all of them and a new number whenever
+    // anything else changes (plan, estimate's model, options); the layer times those two leave
+    // alone are then computed once per family (microbatchCostsInto's sameBeforeSharding). 0: none.
+    void predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out, std::uint64_t family = 0);
     // After a predict() whose pipeline was simulated (PredictedStep::simulated): hands over that
     // simulation (with sends and the DP tail, events included) by swapping storage with other.
     void swapLastSchedule(ScheduleResult& other);

@@ -81,6 +81,7 @@ private slots:
     void mayNotFitNeverLeadsAFittingTier();
     void prunedSearchEqualsExhaustive_data();
     void prunedSearchEqualsExhaustive();
+    void everyRowIsItsLayoutPredictedAlone();
     void shortlistRanksAsEveryRow_data();
     void shortlistRanksAsEveryRow();
     void moeSearchCoversTheExpertGrid();
@@ -686,6 +687,35 @@ void TestSearch::prunedSearchEqualsExhaustive()
     }
     qInfo("%lld layouts, %lld pruned (%.0f %%): %.3f s pruned, %.3f s exhaustive", a.evaluated, a.pruned, 100.0 * a.pruned / a.evaluated,
           a.seconds, b.seconds);
+}
+
+void TestSearch::everyRowIsItsLayoutPredictedAlone()
+{
+    // The search predicts the 12 ZeRO x recompute choices of a layout from one set of layer
+    // times (StepTimeWorkspace::predict's family); each row must still be exactly what its
+    // layout predicts on its own, the way searchRowOf() does for the plan's own layout.
+    for (const char* example : {"70b-512-gpu.json", "mixtral-8x22b-256-h100.json"}) {
+        const Plan plan = planWith(example);
+        SearchOptions o;
+        o.top = INT_MAX;
+        o.maxMicroBatch = 2;
+        o.maxVirtualStages = 2;
+        const SearchResult r = searchLayouts(plan, o);
+        QVERIFY(r.rows.size() > 1000);
+        std::set<int> zeros, recomputes;
+        for (size_t i = 0; i < r.rows.size(); i += 3) {
+            const SearchRow& row = r.rows[i];
+            const Plan applied = withSearchLayout(plan, row.layout);
+            const std::optional<SearchRow> alone = searchRowOf(applied, estimate(applied), o);
+            QVERIFY(alone.has_value());
+            QVERIFY2(alone->stepSeconds == row.stepSeconds, qPrintable(describe(row.layout)));
+            QCOMPARE(alone->memoryFit, row.memoryFit);
+            zeros.insert(row.layout.zeroStage);
+            recomputes.insert(int(row.layout.recompute));
+        }
+        QCOMPARE(zeros.size(), size_t(4));
+        QCOMPARE(recomputes.size(), size_t(3));
+    }
 }
 
 void TestSearch::shortlistRanksAsEveryRow_data()
