@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/base/Units.h"
 #include "core/estimate/ActivationModel.h"
@@ -148,7 +149,9 @@ void estimateTime(const Plan& plan, Estimate& est)
     t.sixNdDays = t.sixNdSeconds / units::secondsPerDay;
 }
 
-void estimateStages(const Plan& plan, Estimate& est)
+// sameStages: est.stages already hold this plan's layers, kinds, parameters and micro-batches in
+// flight (EstimateScope::LayoutSearchSameFamily); only what ZeRO and recompute change is redone.
+void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
 {
     const auto& l = plan.layout;
     const int p = l.pp;
@@ -181,27 +184,36 @@ void estimateStages(const Plan& plan, Estimate& est)
     }
     const int lastKind = std::min(plan.model.kindCount(), kMaxLayerKinds) - 1;
 
-    const StageLayerSplit split(plan, &est.parameters);
-    est.stages.resize(p);
+    sameStages = sameStages && est.stages.size() == size_t(p) && (!beyondDense || est.stageKinds.size() == size_t(p));
+    std::optional<StageLayerSplit> split;
+    if (!sameStages) {
+        split.emplace(plan, &est.parameters);
+        est.stages.resize(p);
+        est.stageKinds.resize(beyondDense ? size_t(p) : 0);
+    }
     int first = 0;
     double worst = -1.0;
     double shardedParameters = -1.0;
     ShardedState modelState;
     for (int i = 0; i < p; ++i) {
         StageEstimate& st = est.stages[i];
-        st.index = i;
-        st.firstLayer = first;
-        st.layers = split.layersOf(i);
-        first += st.layers;
-        st.hasEmbedding = i == 0;
-        st.hasLmHead = i == p - 1;
-        const KindCounts kinds = split.kindsOf(i, st.firstLayer);
-        st.parameters = stageParameters(est.parameters, kinds, st.hasEmbedding, st.hasLmHead);
-        st.routedExpertParameters = stageRoutedExpertParameters(plan.model, est.parameters, kinds, st.hasLmHead);
+        if (!sameStages) {
+            st.index = i;
+            st.firstLayer = first;
+            st.layers = split->layersOf(i);
+            first += st.layers;
+            st.hasEmbedding = i == 0;
+            st.hasLmHead = i == p - 1;
+            const KindCounts kinds = split->kindsOf(i, st.firstLayer);
+            if (beyondDense)
+                est.stageKinds[size_t(i)] = kinds;
+            st.parameters = stageParameters(est.parameters, kinds, st.hasEmbedding, st.hasLmHead);
+            st.routedExpertParameters = stageRoutedExpertParameters(plan.model, est.parameters, kinds, st.hasLmHead);
+            st.parametersPerGpu = (st.parameters - st.routedExpertParameters) / l.tp + st.routedExpertParameters / expertRanks;
+            st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
+        }
         const double densePerGpu = (st.parameters - st.routedExpertParameters) / l.tp;
         const double expertsPerGpu = st.routedExpertParameters / expertRanks;
-        st.parametersPerGpu = densePerGpu + expertsPerGpu;
-        st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
         if (partialRecompute) {
             const int recomputed = recomputedLayers(l, st.layers);
             st.activationsPerMicrobatch = perLayer * recomputed + workingSet * (st.layers - recomputed);
@@ -209,6 +221,7 @@ void estimateStages(const Plan& plan, Estimate& est)
             st.activationsPerMicrobatch = perLayer * st.layers;
         }
         if (beyondDense) {
+            const KindCounts& kinds = est.stageKinds[size_t(i)];
             for (int k = 0; k < kinds.kinds; ++k)
                 st.activationsPerMicrobatch += kinds.count[k] * kindDelta[k];
             // The MTP depths run on the last stage: a block like the last layer each, and their
@@ -282,7 +295,7 @@ void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
     pipe.bubbleFraction = l.pp > 1 ? bubbleFraction(l.schedule, l.pp, pipe.microbatches, l.virtualStages) : 0.0;
 
     est.activation = activationPerLayer(plan);
-    estimateStages(plan, est);
+    estimateStages(plan, est, scope == EstimateScope::LayoutSearchSameFamily);
     if (plan.model.moe) {
         // Routed experts split over EP x ETP, not TP: the mean over the stages as they hold them.
         double sum = 0;

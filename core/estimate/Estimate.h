@@ -169,6 +169,9 @@ struct Estimate {
     TimeEstimate time;
     ActivationEstimate activation;
     std::vector<StageEstimate> stages;
+    // Each stage's layers by kind (StageLayerSplit::kindsOf), for models beyond dense (MoE, MLA,
+    // MTP) whose kinds store different activations; empty otherwise.
+    std::vector<KindCounts> stageKinds;
     int fullestStage = 0;
     MemoryBreakdown perGpu;        // the fullest GPU
     double capacityBytes = 0;
@@ -199,7 +202,10 @@ Estimate estimate(const Plan& plan);
 // stages' memory, est.perGpu, fits, headroom and margin) for such an `out`, leaving its FLOPs,
 // time, communication and warnings as they were: the memory range's variants and the expert
 // placement check read nothing else, and the layout search asks for them per layout.
-enum class EstimateScope { Full, LayoutSearch, LayoutSearchSameModel, MemoryOfSameModel };
+// LayoutSearchSameFamily is LayoutSearchSameModel for an `out` last estimated (in either scope)
+// for the same plan but for the ZeRO stage and recompute: the stages' layers, kinds, parameters
+// and micro-batches in flight depend on neither, so they are kept.
+enum class EstimateScope { Full, LayoutSearch, LayoutSearchSameModel, LayoutSearchSameFamily, MemoryOfSameModel };
 
 // Same as estimate(plan) but reuses out's storage (for the layout search's hot loop).
 void estimateInto(const Plan& plan, Estimate& out, EstimateScope scope = EstimateScope::Full);

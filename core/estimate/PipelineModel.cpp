@@ -127,10 +127,18 @@ std::shared_ptr<const CostSplit> stageCostSplit(const Plan& plan, int p, const P
     constexpr size_t kCachedSplits = 32;
     thread_local std::vector<CachedSplit> cache;
     thread_local size_t nextSlot = 0;
+    thread_local size_t lastHit = 0;  // the search asks for one split many times in a row: try it first
     const int step = m.kindsInterleave() ? m.moe->step() : 1, dense = m.kindsInterleave() ? m.moe->denseLayers : 0;
-    for (const CachedSplit& c : cache)
-        if (c.p == p && c.layers == layers && c.step == step && c.dense == dense && c.kinds == kinds)
-            return c.split;
+    const auto matches = [&](const CachedSplit& c) {
+        return c.p == p && c.layers == layers && c.step == step && c.dense == dense && c.kinds == kinds;
+    };
+    if (lastHit < cache.size() && matches(cache[lastHit]))
+        return cache[lastHit].split;
+    for (size_t i = 0; i < cache.size(); ++i)
+        if (matches(cache[i])) {
+            lastHit = i;
+            return cache[i].split;
+        }
     CostSplit made;
     made.layers = splitByCost(m, kinds, layers, p);
     made.kinds.reserve(made.layers.size());

@@ -362,7 +362,9 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
         StepTimeWorkspace workspace;
         PredictedStep predicted;
         SearchShortlist shortlist(options, perNode);
-        std::uint64_t family = 0;  // StepTimeWorkspace::predict's: layouts that share their layer times
+        // Layouts differing only in ZeRO and recompute: they share their layer times
+        // (StepTimeWorkspace::predict) and their stages' layout (EstimateScope::LayoutSearchSameFamily).
+        std::uint64_t family = 0, estimatedFamily = 0;
         std::vector<bool> tooLarge(size_t(std::max(1, options.maxVirtualStages)) * 2 * 4 * 3);
         // Whether the unit's layout with the largest EP inside a node fits, by the serial number
         // of its other fields (-1: not known).
@@ -419,7 +421,10 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                     s.globalBatch = batch;
                                     s.schedule = v > 1 ? Schedule::Interleaved : (pp > 1 ? flat : Schedule::OneFOneB);
                                     assignSearchLayout(work, s);
-                                    estimateInto(work, est, EstimateScope::LayoutSearchSameModel);
+                                    // The first estimate of a family lays out its stages; the rest keep them.
+                                    estimateInto(work, est, estimatedFamily == family ? EstimateScope::LayoutSearchSameFamily
+                                                                                      : EstimateScope::LayoutSearchSameModel);
+                                    estimatedFamily = family;
                                     if (recordsInside)
                                         insideFits[at] = est.fits ? 1 : 0;
                                     if (structurallyInvalid(est))
