@@ -209,11 +209,11 @@ void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
                 est.stageKinds[size_t(i)] = kinds;
             st.parameters = stageParameters(est.parameters, kinds, st.hasEmbedding, st.hasLmHead);
             st.routedExpertParameters = stageRoutedExpertParameters(plan.model, est.parameters, kinds, st.hasLmHead);
-            st.parametersPerGpu = (st.parameters - st.routedExpertParameters) / l.tp + st.routedExpertParameters / expertRanks;
             st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
         }
         const double densePerGpu = (st.parameters - st.routedExpertParameters) / l.tp;
         const double expertsPerGpu = st.routedExpertParameters / expertRanks;
+        st.parametersPerGpu = densePerGpu + expertsPerGpu;
         if (partialRecompute) {
             const int recomputed = recomputedLayers(l, st.layers);
             st.activationsPerMicrobatch = perLayer * recomputed + workingSet * (st.layers - recomputed);

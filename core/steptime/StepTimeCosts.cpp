@@ -206,6 +206,7 @@ struct CostInputs {
     // weights (DeepSeek-V2, Eq. 9-14): the same FLOPs, one shape.
     double qkvWidth = 0, outWidth = 0, coreQk = 0, coreV = 0;
     bool flash, sp, fp8, fused;
+    bool rms, rope, gqa;  // RMSNorm, rotary positions, fewer KV heads than query heads on the rank
     double tpCollective = 0;
     bool tpOverlap = false;
     double contention = 0;
@@ -251,6 +252,9 @@ struct CostInputs {
         fp8 = plan.training.matmulPrecision != MatmulPrecision::Bf16 && options.fp8PeakFlopsPerGpu > 0;
         layerPeak = fp8 ? options.fp8PeakFlopsPerGpu : peak;
         fused = fw.fusedKernels;
+        rms = model.norm == NormKind::RmsNorm;
+        rope = model.positionEmbedding == PositionEmbedding::Rope;
+        gqa = kvHeads < heads;
         microbatches = double(est.pipeline.microbatches);
         // TP (Shoeybi et al. 2019; Korthikanti et al. 2022, Sec. 4.2.2): two all-reduces of the
         // b s h activations forward and two backward, or with sequence parallelism an all-gather
@@ -569,8 +573,7 @@ LayerTimes layerTimesBeforeSharding(const CostInputs& in, const LayerKind& kind,
     // Memory-bound work (see the table above). Sequence parallelism runs norms and residual
     // adds on 1/t of the sequence (Korthikanti et al. 2022, Sec. 4.2.2).
     const double mask = fw.dropout ? 1.0 : 0.0;
-    const bool rms = model.norm == NormKind::RmsNorm, rope = model.positionEmbedding == PositionEmbedding::Rope;
-    const bool gqa = kvHeads < heads;
+    const bool rms = in.rms, rope = in.rope, gqa = in.gqa;
     const double hiddenElements = tokens * h / (sp ? t : 1.0);
     const double normBytes = (fused || !rms ? 2.0 : 18.0) * bytes;
     const double residualBytes =
@@ -642,8 +645,7 @@ void finishLayerTimes(const CostInputs& in, const LayerKind& kind, double layerP
     const double hbm = in.hbm;
     const bool flash = in.flash, sp = in.sp, fp8 = in.fp8, fused = in.fused;
     const bool swiglu = kind.ffnKind == FfnKind::SwiGlu;
-    const bool rms = model.norm == NormKind::RmsNorm, rope = model.positionEmbedding == PositionEmbedding::Rope;
-    const bool gqa = in.kvHeads < in.heads;
+    const bool rms = in.rms, rope = in.rope, gqa = in.gqa;
 
     // ZeRO over the DP x CP group (Rajbhandari et al. 2020, Sec. 5 and 7): stage 3 (FSDP) gathers
     // each layer's weights before its forward and again before its backward, and stages 2 and 3

@@ -720,13 +720,7 @@ void TestSearch::everyRowIsItsLayoutPredictedAlone()
 
 void TestSearch::shortlistRanksAsEveryRow_data()
 {
-    QTest::addColumn<QString>("example");
-    QTest::addColumn<QStringList>("overrides");
-    QTest::newRow("worked example A") << "70b-2048-h100.json" << QStringList{};
-    QTest::newRow("worked example B") << "70b-512-gpu.json" << QStringList{};
-    QTest::newRow("zero bubble") << "70b-512-gpu.json" << QStringList{"layout.schedule=zero-bubble"};
-    QTest::newRow("Mixtral 8x22B, EP") << "mixtral-8x22b-256-h100.json" << QStringList{};
-    QTest::newRow("Mixtral, 64 GPUs") << "mixtral-8x22b-256-h100.json" << QStringList{"cluster.gpus=64", "layout.dp=4", "layout.ep=4"};
+    prunedSearchEqualsExhaustive_data();  // the same plans
 }
 
 void TestSearch::shortlistRanksAsEveryRow()
