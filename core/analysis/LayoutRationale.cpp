@@ -6,6 +6,7 @@
 #include "core/estimate/ActivationModel.h"
 #include "core/estimate/CommunicationModel.h"
 #include "core/plan/EnumNames.h"
+#include "core/presets/Presets.h"
 
 namespace trainplan {
 
@@ -36,7 +37,7 @@ struct Neighbour {
 std::vector<Neighbour> neighbours(const Plan& plan)
 {
     const SearchLayout here = searchLayoutOf(plan);
-    const int perNode = plan.cluster.gpusPerNode;
+    const int perNode = plan.cluster.scaleUpDomain();
     std::vector<Neighbour> out;
     const auto add = [&](std::string name, SearchLayout s) {
         if (s == here)
@@ -68,7 +69,7 @@ std::vector<Neighbour> neighbours(const Plan& plan)
         SearchLayout s = here;
         s.tp = here.tp * 2;
         s.dp = here.dp / 2;
-        add(std::string("TP ") + std::to_string(s.tp) + (s.tp > perNode ? " across nodes" : "") + " (DP " + std::to_string(s.dp) + ")", s);
+        add(std::string("TP ") + std::to_string(s.tp) + (s.tp > perNode ? " across " + scaleUpDomainNoun(plan.cluster) + "s" : std::string()) + " (DP " + std::to_string(s.dp) + ")", s);
     }
     if (here.tp > 1 && here.tp % 2 == 0) {
         SearchLayout s = here;
@@ -134,9 +135,10 @@ void addExpertConstraints(const Analysis& a, std::vector<std::string>& lines)
     lines.push_back(why);
 
     const FrameworkSpec fw = resolvedFramework(plan.framework);
-    const GroupPlacement group = groupPlacement(l.etp, l.ep, plan.cluster.gpusPerNode, a.estimate.gpusUsed);
+    const GroupPlacement group = groupPlacement(l.etp, l.ep, plan.cluster.scaleUpDomain(), a.estimate.gpusUsed);
     std::string where = "All-to-all: each MoE layer's dispatch and combine, forward and backward, "
-        + (group.nodes > 1 ? "span " + std::to_string(group.nodes) + " nodes over the network" : std::string("stay inside a node on NVLink"));
+        + (group.nodes > 1 ? "span " + std::to_string(group.nodes) + " " + scaleUpDomainNoun(plan.cluster) + "s over the network"
+                           : "stay inside a " + scaleUpDomainNoun(plan.cluster) + " on " + scaleUpLinkName(plan.cluster));
     const auto dispatcherText = [](MoeDispatcher d) -> std::string {
         switch (d) {
         case MoeDispatcher::AllToAll: return "NCCL all-to-all dispatcher";
@@ -201,8 +203,8 @@ LayoutRationale layoutRationale(const Analysis& a)
         "TP " + std::to_string(l.tp) +
         (e.communication.tpCrossesNodes ? ": spans nodes, so its " + std::to_string(e.communication.tpCollectivesPerLayer) +
                                               " all-reduces per layer run on the network"
-                                        : " fits in a node of " + std::to_string(plan.cluster.gpusPerNode) + " GPUs: its all-reduces (" +
-                                              formatBytes(e.communication.tpMessageBytes) + " each) stay on NVLink"));
+                                        : " fits in a " + scaleUpDomainNoun(plan.cluster) + " of " + std::to_string(plan.cluster.scaleUpDomain()) + " GPUs: its all-reduces (" +
+                                              formatBytes(e.communication.tpMessageBytes) + " each) stay on " + scaleUpLinkName(plan.cluster)));
     out.constraints.push_back("PP " + std::to_string(l.pp) + ": " + countOf(fullest.layers, "layer") + " on the fullest stage; " +
                               formatBytes(e.perGpu.total) + " of " + formatBytes(e.capacityBytes) + " per GPU (stage " +
                               std::to_string(e.fullestStage + 1) + "), " + formatPercent(e.headroomBytes / e.capacityBytes) + " free");

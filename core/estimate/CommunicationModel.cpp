@@ -24,7 +24,7 @@ void estimateCommunication(const Plan& plan, Estimate& est)
     const auto& m = plan.model;
     const auto& cl = plan.cluster;
     auto& c = est.communication;
-    const auto crosses = groupsCrossNodes(l, cl.gpusPerNode, est.gpusUsed);
+    const auto crosses = groupsCrossNodes(l, cl.scaleUpDomain(), est.gpusUsed);
     const auto crossesIn = [&](ParallelDim d) { return crosses[parallelDimIndex(d)]; };
     const double actBytes = activationBytesPerElement(plan.training.precision);
     const double s = double(m.sequenceLength) / l.cp;

@@ -30,15 +30,7 @@ PresetCheck presetCheck(const ClusterSpec& cluster)
     const int index = presetLabelIndex(cluster.accelerator);
     if (index < 0)
         return out;
-    const AcceleratorPreset& a = acceleratorPresets()[size_t(index)];
-    // Plan files give these in GB and TFLOP/s with a few digits: compare to 0.1 %.
-    const auto differs = [](double x, double y) { return std::abs(x - y) > 1e-3 * std::max(std::abs(x), std::abs(y)); };
-    const bool differing[] = {differs(cluster.memoryBytesPerGpu, a.memoryBytes), differs(cluster.peakFlopsPerGpu, a.peakBf16FlopsPerSecond),
-                              differs(cluster.intraNodeBytesPerSecond, a.intraNodeBytesPerSecond),
-                              differs(cluster.interNodeBytesPerSecond, a.interNodeBytesPerSecond), cluster.gpusPerNode != a.gpusPerNode};
-    for (int i = 0; i < int(std::size(differing)); ++i)
-        if (differing[i])
-            out.mask |= 1 << i;
+    out.mask = int(differingAcceleratorFields(cluster, acceleratorPresets()[size_t(index)]));
     out.presetIndex = index;
     return out;
 }
@@ -50,7 +42,7 @@ void checkExpertPlacement(const Plan& plan, Estimate& est, std::optional<bool> i
     const auto& l = plan.layout;
     if (!plan.model.hasMoeLayers() || l.ep <= 1)
         return;
-    const GroupPlacement ep = groupPlacement(l.etp, l.ep, plan.cluster.gpusPerNode, est.gpusUsed);
+    const GroupPlacement ep = groupPlacement(l.etp, l.ep, plan.cluster.scaleUpDomain(), est.gpusUsed);
     if (ep.nodes <= 1)
         return;
     const int inside = largestEpInsideNode(plan);
@@ -68,7 +60,10 @@ void checkExpertPlacement(const Plan& plan, Estimate& est, std::optional<bool> i
         insideFits = scratch.fits;
     }
     if (*insideFits)
+    {
         add(est, WarningCode::EpSpansNodes, Severity::Warning, "layout.ep", l.ep, ep.nodes, inside);
+        est.warnings.back().nvlinkDomain = plan.cluster.scaleUpDomain() != plan.cluster.gpusPerNode;
+    }
 }
 
 }  // namespace
@@ -113,7 +108,10 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
         add(est, WarningCode::EpDoesNotDivideExperts, Severity::Error, "layout.ep", l.ep, m.moe->experts);
     if (!expertRanksDivideStage(l, l.ep, l.etp))
         add(est, WarningCode::ExpertRanksDoNotDivideStage, Severity::Error, "layout.ep", double(l.ep) * l.etp, double(l.tp) * l.cp * l.dp);
-    if (tr.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) <= 0)
+    if (tr.matmulPrecision == MatmulPrecision::Nvfp4 && fp4PeakFlopsPerGpu(plan.cluster) <= 0)
+        add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision", 2.0);
+    else if (tr.matmulPrecision != MatmulPrecision::Bf16 && tr.matmulPrecision != MatmulPrecision::Nvfp4
+             && fp8PeakFlopsPerGpu(plan.cluster) <= 0)
         add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision");
     else if (tr.matmulPrecision == MatmulPrecision::Mxfp8 && !mxfp8Supported(plan.cluster))
         add(est, WarningCode::Fp8Unsupported, Severity::Error, "training.matmul_precision", 1.0);
@@ -122,7 +120,7 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
 int largestEpInsideNode(const Plan& plan)
 {
     const auto& l = plan.layout;
-    for (int inside = plan.cluster.gpusPerNode / std::max(1, l.etp); inside > 1; --inside)
+    for (int inside = plan.cluster.scaleUpDomain() / std::max(1, l.etp); inside > 1; --inside)
         if (epDividesExperts(inside, plan.model) && expertRanksDivideStage(l, inside, l.etp))
             return inside;
     return 1;
@@ -135,8 +133,10 @@ void checkLayoutAdvisories(const Plan& plan, Estimate& est, std::optional<bool> 
     const auto& tr = plan.training;
     const auto& comm = est.communication;
 
-    if (comm.tpCrossesNodes)
-        add(est, WarningCode::TpSpansNodes, Severity::Warning, "layout.tp", l.tp, plan.cluster.gpusPerNode);
+    if (comm.tpCrossesNodes) {
+        add(est, WarningCode::TpSpansNodes, Severity::Warning, "layout.tp", l.tp, plan.cluster.scaleUpDomain());
+        est.warnings.back().nvlinkDomain = plan.cluster.scaleUpDomain() != plan.cluster.gpusPerNode;
+    }
     if (m.kvHeads % l.tp != 0 && l.tp % m.kvHeads == 0)
         add(est, WarningCode::TpReplicatesKvHeads, Severity::Info, "layout.tp", l.tp, m.kvHeads);
     // Layers of several kinds are split by cost (PipelineModel.h), unevenly by design.

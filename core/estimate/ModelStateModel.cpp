@@ -45,8 +45,13 @@ StateBytesPerParameter modelStateBytesPerParameter(const Plan& plan)
         state.weights = state.master;
         state.master = 0.0;
     }
-    if (plan.training.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) > 0)
-        state.weights += 1.0;
+    // The low-precision copy of the weights the GEMMs read: FP8, 1 byte a parameter; NVFP4, half a
+    // byte plus one E4M3 scale per 16 values, kept in both orientations because its 1 x 16 blocks
+    // run along the GEMM's reduction dimension, which the transpose changes (NVIDIA, "Pretraining
+    // Large Language Models with NVFP4", arXiv 2509.25149, Sec. 2; TransformerEngine's NVFP4 tensors
+    // hold rowwise and columnwise data): 2 x (0.5 + 1/16) = 1.125 bytes.
+    if (formatPeakFlopsPerGpu(plan.cluster, plan.training.matmulPrecision) > 0)
+        state.weights += plan.training.matmulPrecision == MatmulPrecision::Nvfp4 ? 2.0 * (0.5 + 1.0 / 16.0) : 1.0;
     return state;
 }
 

@@ -58,6 +58,13 @@ std::string describe(const Warning& w)
     const auto n = [](double v) { return formatNumber(v); };
     switch (w.code) {
     case WarningCode::TpSpansNodes:
+        if (w.nvlinkDomain) {
+            if (w.a < w.b)
+                return "TP " + n(w.a) + " does not divide the NVLink domain of " + n(w.b) + " GPUs, so some TP groups straddle two "
+                       "domains and their all-reduces cross the network. Choose a TP that divides " + n(w.b) + ".";
+            return "TP " + n(w.a) + " leaves the NVLink domain of " + n(w.b) + " GPUs, so every layer's all-reduces cross the network. "
+                   "Keep TP within the domain (TP <= cluster.nvlink_domain, dividing it).";
+        }
         if (w.a < w.b)  // small enough for a node, but not a divisor of it: some groups straddle two nodes
             return "TP " + n(w.a) + " does not divide the " + n(w.b) + " GPUs per node, so some TP groups straddle two nodes and their "
                    "all-reduces cross the network instead of NVLink. Choose a TP that divides " + n(w.b) + ".";
@@ -146,6 +153,9 @@ std::string describe(const Warning& w)
             + "; correct them (or use --gpu / the preset menu), or rename the accelerator if the hardware really differs.";
     }
     case WarningCode::Fp8Unsupported:
+        if (w.a == 2.0)
+            return "training.matmul_precision asks for NVFP4 matrix multiplies, but the accelerator has no known FP4 peak (NVFP4 needs "
+                   "Blackwell-class tensor cores; give cluster.peak_fp4_tflops for a part that has them).";
         if (w.a > 0)
             return "training.matmul_precision asks for MXFP8, whose block scales need Blackwell-class tensor cores; this accelerator has "
                    "none (use \"fp8\" or \"fp8-blockwise\").";
@@ -163,6 +173,9 @@ std::string describe(const Warning& w)
         return "EP x ETP = " + n(w.a) + " must divide the ranks of a pipeline stage, TP x CP x DP = " + n(w.b)
             + ": the expert grid folds those ranks (Megatron-Core's parallel folding).";
     case WarningCode::EpSpansNodes:
+        if (w.nvlinkDomain)
+            return "EP " + n(w.a) + " spans " + n(w.b) + " NVLink domains, so every MoE layer's all-to-all crosses the network; EP "
+                + n(w.c) + " keeps it inside one domain and still fits.";
         return "EP " + n(w.a) + " spans " + n(w.b) + " nodes, so every MoE layer's all-to-all crosses the network; EP " + n(w.c)
             + " keeps it inside a node's NVLink and still fits.";
     case WarningCode::TokensDropped:

@@ -56,6 +56,9 @@ struct Warning {
     const char* field;   // JSON path of the input most responsible, e.g. "layout.tp"
     double a = 0, b = 0, c = 0;  // the numbers the message quotes (meaning depends on code)
     int stage = -1;
+    // The fast domain the message speaks of is cluster.nvlink_domain rather than a node (an NVL72
+    // rack, an NVLink-bridged pair): TP_SPANS_NODES and EP_SPANS_NODES say "NVLink domain".
+    bool nvlinkDomain = false;
 };
 
 // Stable identifier for scripts, e.g. "TP_SPANS_NODES".

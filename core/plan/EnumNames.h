@@ -20,10 +20,11 @@ inline constexpr NameTable<Schedule, 4> kScheduleNames{{{Schedule::GPipe, "gpipe
     {Schedule::Interleaved, "interleaved"}, {Schedule::ZeroBubble, "zero-bubble"}}};
 inline constexpr NameTable<Recompute, 3> kRecomputeNames{
     {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
-inline constexpr NameTable<MatmulPrecision, 4> kMatmulPrecisionNames{{{MatmulPrecision::Bf16, "bf16"},
+inline constexpr NameTable<MatmulPrecision, 5> kMatmulPrecisionNames{{{MatmulPrecision::Bf16, "bf16"},
                                                                       {MatmulPrecision::Fp8, "fp8"},
                                                                       {MatmulPrecision::Fp8Blockwise, "fp8-blockwise"},
-                                                                      {MatmulPrecision::Mxfp8, "mxfp8"}}};
+                                                                      {MatmulPrecision::Mxfp8, "mxfp8"},
+                                                                      {MatmulPrecision::Nvfp4, "nvfp4"}}};
 inline constexpr NameTable<InNetworkReduction, 3> kInNetworkReductionNames{
     {{InNetworkReduction::None, "none"}, {InNetworkReduction::Nvls, "nvls"}, {InNetworkReduction::NvlsAndIbSharp, "nvls-and-ib-sharp"}}};
 inline constexpr NameTable<RankOrder, 3> kRankOrderNames{{

@@ -161,9 +161,15 @@ struct ClusterSpec {
     std::string accelerator;           // label only, e.g. "H100 SXM 80GB"
     int gpus = 2048;
     int gpusPerNode = 8;
+    // GPUs that share the scale-up link (NVLink, Infinity Fabric): 0 means one node's worth. A
+    // GB200/GB300 NVL72 rack is one domain of 72 GPUs on trays of 4; an H100 NVL pair is a domain
+    // of 2 inside an 8-GPU server. Collectives, the rank map's group crossings, the red flags and
+    // the search use the domain; failures and the diagram's boxes use the node.
+    int nvlinkDomain = 0;
     double memoryBytesPerGpu = 85.03e9;  // H100 SXM 80GB as CUDA sees it (accelerators.json)
     double peakFlopsPerGpu = 989e12;   // dense BF16, FLOP/s
     double peakFp8FlopsPerGpu = 0;     // dense FP8, FLOP/s; 0: none given (fp8PeakFlopsPerGpu() asks the preset)
+    double peakFp4FlopsPerGpu = 0;     // dense FP4 (NVFP4), FLOP/s; 0: none given (fp4PeakFlopsPerGpu() asks the preset)
     double intraNodeBytesPerSecond = 450e9;  // per GPU, per direction (NVLink)
     double interNodeBytesPerSecond = 50e9;   // per GPU (NIC)
     // Mean time between failures in seconds; absent means failures are not modelled,
@@ -172,14 +178,18 @@ struct ClusterSpec {
     MtbfBasis mtbfBasis = MtbfBasis::PerNode;
     InNetworkReduction inNetworkReduction = InNetworkReduction::None;
 
+    // The scale-up domain in GPUs: cluster.nvlink_domain, or gpus_per_node when absent.
+    int scaleUpDomain() const { return nvlinkDomain > 0 ? nvlinkDomain : gpusPerNode; }
+
     bool operator==(const ClusterSpec&) const = default;
 };
 
 // The precision the layers' matrix multiplies run in (steptime/StepTimeCosts.cpp): BF16, or FP8
 // with per-tensor scaling (TransformerEngine's delayed or current scaling), with DeepSeek-V3's
-// 1 x 128 / 128 x 128 block scales, or with MX block scales (Blackwell). Attention and the output
-// layer stay in BF16, as TransformerEngine and Megatron-Core run them by default.
-enum class MatmulPrecision { Bf16, Fp8, Fp8Blockwise, Mxfp8 };
+// 1 x 128 / 128 x 128 block scales, with MX block scales (Blackwell, CDNA 4), or NVFP4 (4-bit
+// values with an FP8 scale per 16, Blackwell). Attention and the output layer stay in BF16, as
+// TransformerEngine and Megatron-Core run them by default.
+enum class MatmulPrecision { Bf16, Fp8, Fp8Blockwise, Mxfp8, Nvfp4 };
 
 // Bytes per parameter of each piece of model state (ZeRO paper, Sec. 3.1 "K"; worked examples A/B).
 enum class PrecisionScheme {

@@ -176,14 +176,19 @@ std::vector<PlanField> makeFields()
         Builder("cluster.gpus", T::Integer, "GPUs in the job").range(1, kMaxGpus).required().title("GPUs"),
         Builder("cluster.gpus_per_node", T::Integer, "GPUs per node (sharing the fast link)")
             .range(1, 4096).required().title("GPUs per node"),
+        Builder("cluster.nvlink_domain", T::Integer, "GPUs sharing the scale-up link (NVLink, Infinity Fabric); 72 for an NVL72 rack")
+            .range(1, kMaxGpus).note("absent: cluster.gpus_per_node").title("NVLink domain"),
         Builder("cluster.memory_gb", T::Number, "memory per GPU").unit("GB", GB).range(0.1, 100'000).required().title("Memory per GPU"),
         Builder("cluster.peak_bf16_tflops", T::Number, "dense BF16 peak per GPU")
             .unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).required().title("Peak BF16"),
         Builder("cluster.peak_fp8_tflops", T::Number, "dense FP8 peak per GPU")
             .unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).note("absent: the accelerator preset's (none for a part without FP8)")
             .title("Peak FP8"),
-        Builder("cluster.intra_node_bandwidth_gb_per_s", T::Number, "intra-node bandwidth per GPU, per direction")
-            .unit("GB/s", GB).range(0.01, 100'000).required().title("NVLink"),
+        Builder("cluster.peak_fp4_tflops", T::Number, "dense FP4 (NVFP4) peak per GPU")
+            .unit("TFLOP/s", TFLOPS).range(0.001, 1'000'000).note("absent: the accelerator preset's (none for a part without FP4)")
+            .title("Peak FP4"),
+        Builder("cluster.intra_node_bandwidth_gb_per_s", T::Number, "scale-up bandwidth per GPU, per direction, inside the NVLink domain")
+            .unit("GB/s", GB).range(0.01, 100'000).required().title("Scale-up link"),
         Builder("cluster.inter_node_bandwidth_gb_per_s", T::Number, "inter-node bandwidth per GPU")
             .unit("GB/s", GB).range(0.01, 100'000).required().title("Network"),
         Builder("cluster.in_network_reduction", T::Choice, "all-reduces reduced in the switches: NVLink SHARP (NVLS) inside a "
@@ -206,7 +211,7 @@ std::vector<PlanField> makeFields()
         Builder("training.micro_batch_size", T::Integer, "micro-batch size b")
             .unit("sequences").range(1, 1'000'000).required().title("Micro-batch", "b"),
         Builder("training.mfu", T::Number, "assumed model FLOPs utilisation").range(0.001, 1).required().title("Assumed MFU"),
-        Builder("training.matmul_precision", T::Choice, "precision of the layers' matrix multiplies (FP8: per-tensor, block or MX scales)")
+        Builder("training.matmul_precision", T::Choice, "precision of the layers' matrix multiplies (FP8: per-tensor, block or MX scales; NVFP4: 4-bit with a scale per 16)")
             .choices(kMatmulPrecisions).byDefault("\"bf16\"").title("Matmuls"),
         Builder("training.precision", T::Choice, "precision and optimizer state (16, 12 or 16 bytes per parameter)")
             .choices(kPrecisions).byDefault("\"bf16-fp32-master-adam\"").title("Precision"),

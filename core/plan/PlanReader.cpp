@@ -460,6 +460,7 @@ void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& prob
     c.accelerator = s.text(F("cluster.accelerator"));
     c.gpus = int(s.integerOr(F("cluster.gpus"), c.gpus));
     c.gpusPerNode = int(s.integerOr(F("cluster.gpus_per_node"), c.gpusPerNode));
+    c.nvlinkDomain = int(s.integerOr(F("cluster.nvlink_domain"), 0));
     const auto si = [&](const char* path, double fallback) {
         const PlanField& f = F(path);
         return s.number(f).value_or(fallback / f.toSi) * f.toSi;
@@ -467,6 +468,7 @@ void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& prob
     c.memoryBytesPerGpu = si("cluster.memory_gb", c.memoryBytesPerGpu);
     c.peakFlopsPerGpu = si("cluster.peak_bf16_tflops", c.peakFlopsPerGpu);
     c.peakFp8FlopsPerGpu = si("cluster.peak_fp8_tflops", 0.0);
+    c.peakFp4FlopsPerGpu = si("cluster.peak_fp4_tflops", 0.0);
     c.intraNodeBytesPerSecond = si("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
     c.interNodeBytesPerSecond = si("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
     c.inNetworkReduction = s.choice(F("cluster.in_network_reduction"), kInNetworkReductionNames);

@@ -181,10 +181,14 @@ json planToJson(const Plan& plan)
     w.set("cluster.accelerator", c.accelerator);
     w.set("cluster.gpus", c.gpus);
     w.set("cluster.gpus_per_node", c.gpusPerNode);
+    if (c.nvlinkDomain > 0)
+        w.set("cluster.nvlink_domain", c.nvlinkDomain);
     w.set("cluster.memory_gb", c.memoryBytesPerGpu);
     w.set("cluster.peak_bf16_tflops", c.peakFlopsPerGpu);
     if (c.peakFp8FlopsPerGpu > 0)
         w.set("cluster.peak_fp8_tflops", c.peakFp8FlopsPerGpu);
+    if (c.peakFp4FlopsPerGpu > 0)
+        w.set("cluster.peak_fp4_tflops", c.peakFp4FlopsPerGpu);
     w.set("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
     w.set("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
     w.choice("cluster.in_network_reduction", kInNetworkReductionNames, c.inNetworkReduction);

@@ -71,10 +71,14 @@ std::vector<AcceleratorPreset> loadAccelerators()
         a.memoryBytes = e.at("memory_gb").get<double>() * units::GB;
         a.peakBf16FlopsPerSecond = e.at("peak_bf16_tflops").get<double>() * units::TFLOPS;
         a.peakFp8FlopsPerSecond = e.at("peak_fp8_tflops").is_number() ? e.at("peak_fp8_tflops").get<double>() * units::TFLOPS : 0.0;
+        a.peakFp4FlopsPerSecond = e.value("peak_fp4_tflops", 0.0) * units::TFLOPS;
         a.mxfp8 = e.value("mxfp8", false);
         a.intraNodeBytesPerSecond = e.at("intra_node_bandwidth_gb_per_s").get<double>() * units::GB;
         a.interNodeBytesPerSecond = e.at("inter_node_bandwidth_gb_per_s").get<double>() * units::GB;
         a.gpusPerNode = e.at("gpus_per_node").get<int>();
+        a.nvlinkDomain = e.value("nvlink_domain", 0);
+        a.scaleUpLink = e.at("scale_up_link").get<std::string>();
+        a.powerWatts = e.at("power_watts").get<double>();
         a.source = e.value("source", "");
         a.notes = e.value("notes", "");
         if (e.contains("step_time"))
@@ -171,7 +175,7 @@ PresetMatch<AcceleratorPreset> matchAcceleratorPreset(const std::string& name)
 const std::vector<const char*>& acceleratorPresetFields()
 {
     static const std::vector<const char*> fields = {"cluster.memory_gb", "cluster.peak_bf16_tflops",
-        "cluster.intra_node_bandwidth_gb_per_s", "cluster.inter_node_bandwidth_gb_per_s", "cluster.gpus_per_node"};
+        "cluster.intra_node_bandwidth_gb_per_s", "cluster.inter_node_bandwidth_gb_per_s", "cluster.gpus_per_node", "cluster.nvlink_domain"};
     return fields;
 }
 
@@ -232,24 +236,20 @@ int presetLabelIndex(const std::string& label)
     return index;
 }
 
-namespace {
-
-// Bit i set: field i of acceleratorPresetFields() differs between the cluster and the preset.
 unsigned differingAcceleratorFields(const ClusterSpec& c, const AcceleratorPreset& a)
 {
     // Plan files give these in GB and TFLOP/s with a few digits: compare to 0.1 %.
     const auto differs = [](double x, double y) { return std::abs(x - y) > 1e-3 * std::max(std::abs(x), std::abs(y)); };
     const bool differing[] = {differs(c.memoryBytesPerGpu, a.memoryBytes), differs(c.peakFlopsPerGpu, a.peakBf16FlopsPerSecond),
                               differs(c.intraNodeBytesPerSecond, a.intraNodeBytesPerSecond),
-                              differs(c.interNodeBytesPerSecond, a.interNodeBytesPerSecond), c.gpusPerNode != a.gpusPerNode};
+                              differs(c.interNodeBytesPerSecond, a.interNodeBytesPerSecond), c.gpusPerNode != a.gpusPerNode,
+                              c.scaleUpDomain() != (a.nvlinkDomain > 0 ? a.nvlinkDomain : a.gpusPerNode)};
     unsigned mask = 0;
     for (size_t i = 0; i < std::size(differing); ++i)
         if (differing[i])
             mask |= 1u << i;
     return mask;
 }
-
-}  // namespace
 
 AcceleratorMismatch acceleratorMismatch(const ClusterSpec& c)
 {
@@ -304,6 +304,48 @@ double fp8PeakFlopsPerGpu(const ClusterSpec& c)
     return preset ? preset->peakFp8FlopsPerSecond : 0.0;
 }
 
+namespace {
+
+// The preset the cluster's label names, else the one whose figures it carries.
+const AcceleratorPreset* presetOfPart(const ClusterSpec& c)
+{
+    const AcceleratorPreset* preset = findAcceleratorPreset(c.accelerator);
+    return preset ? preset : acceleratorPresetOf(c);
+}
+
+}  // namespace
+
+double fp4PeakFlopsPerGpu(const ClusterSpec& c)
+{
+    if (c.peakFp4FlopsPerGpu > 0)
+        return c.peakFp4FlopsPerGpu;
+    const AcceleratorPreset* preset = presetOfPart(c);
+    return preset ? preset->peakFp4FlopsPerSecond : 0.0;
+}
+
+double formatPeakFlopsPerGpu(const ClusterSpec& c, MatmulPrecision precision)
+{
+    switch (precision) {
+    case MatmulPrecision::Bf16: return 0.0;
+    case MatmulPrecision::Nvfp4: return fp4PeakFlopsPerGpu(c);
+    case MatmulPrecision::Fp8:
+    case MatmulPrecision::Fp8Blockwise:
+    case MatmulPrecision::Mxfp8: return fp8PeakFlopsPerGpu(c);
+    }
+    return 0.0;
+}
+
+std::string scaleUpLinkName(const ClusterSpec& c)
+{
+    const AcceleratorPreset* preset = presetOfPart(c);
+    return preset ? preset->scaleUpLink : "scale-up link";
+}
+
+std::string scaleUpDomainNoun(const ClusterSpec& c)
+{
+    return c.scaleUpDomain() == c.gpusPerNode ? std::string("node") : scaleUpLinkName(c) + " domain";
+}
+
 bool mxfp8Supported(const ClusterSpec& c)
 {
     const AcceleratorPreset* preset = findAcceleratorPreset(c.accelerator);
@@ -318,6 +360,8 @@ void applyAccelerator(const AcceleratorPreset& a, ClusterSpec& c)
     c.memoryBytesPerGpu = a.memoryBytes;
     c.peakFlopsPerGpu = a.peakBf16FlopsPerSecond;
     c.peakFp8FlopsPerGpu = a.peakFp8FlopsPerSecond;
+    c.peakFp4FlopsPerGpu = a.peakFp4FlopsPerSecond;
+    c.nvlinkDomain = a.nvlinkDomain;
     c.intraNodeBytesPerSecond = a.intraNodeBytesPerSecond;
     c.interNodeBytesPerSecond = a.interNodeBytesPerSecond;
     c.gpusPerNode = a.gpusPerNode;

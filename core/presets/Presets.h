@@ -22,10 +22,14 @@ struct AcceleratorPreset {
     double memoryBytes = 0;
     double peakBf16FlopsPerSecond = 0;
     double peakFp8FlopsPerSecond = 0;  // 0 when the part has no FP8
-    bool mxfp8 = false;                // tensor cores that apply MX block scales (Blackwell)
+    double peakFp4FlopsPerSecond = 0;  // dense FP4 (NVFP4 or MXFP4); 0 when the part has none
+    bool mxfp8 = false;                // tensor cores that apply MX block scales (Blackwell, CDNA 4)
     double intraNodeBytesPerSecond = 0;
     double interNodeBytesPerSecond = 0;
     int gpusPerNode = 8;
+    int nvlinkDomain = 0;              // GPUs sharing the scale-up link when not one node (NVL72: 72)
+    std::string scaleUpLink;           // the scale-up link's own name: "NVLink 5", "Infinity Fabric"
+    double powerWatts = 0;             // board power per GPU (TDP), W
     std::string source;
     std::string notes;
     // Sustained efficiencies for the step-time model ("step_time" in accelerators.json);
@@ -65,6 +69,16 @@ const AcceleratorPreset* acceleratorPresetOf(const ClusterSpec& cluster);
 // The cluster's dense FP8 peak, FLOP/s: cluster.peak_fp8_tflops when given, else that of the preset
 // its label names or its figures match, else 0 (no FP8 tensor cores known).
 double fp8PeakFlopsPerGpu(const ClusterSpec& cluster);
+// The cluster's dense FP4 peak, FLOP/s, as fp8PeakFlopsPerGpu() finds the FP8 one.
+double fp4PeakFlopsPerGpu(const ClusterSpec& cluster);
+// The dense peak the layers' GEMMs run at in a low-precision format: FP8's for the FP8 formats,
+// FP4's for NVFP4; 0 for BF16, or when the part has no peak for the format (a red flag then).
+double formatPeakFlopsPerGpu(const ClusterSpec& cluster, MatmulPrecision precision);
+// The scale-up link's name for the cluster's part ("NVLink 4", "Infinity Fabric"), from the preset
+// its label names or its figures match; "scale-up link" for a part that is no preset.
+std::string scaleUpLinkName(const ClusterSpec& cluster);
+// What the texts call the scale-up domain: "node" when it is one node, else "NVLink 5 domain".
+std::string scaleUpDomainNoun(const ClusterSpec& cluster);
 // Whether the cluster's tensor cores apply MX block scales (its preset says so; a part that is no
 // preset is taken at its word when it gives an FP8 peak).
 bool mxfp8Supported(const ClusterSpec& cluster);
@@ -79,6 +93,10 @@ struct AcceleratorMismatch {
     std::vector<std::string> fields;  // e.g. "cluster.memory_gb"
 };
 AcceleratorMismatch acceleratorMismatch(const ClusterSpec& cluster);
+// Bit i set: field i of acceleratorPresetFields() differs between the cluster and the preset
+// (figures to 0.1 %, as plan files give them with a few digits). Allocation-free: the layout
+// search's checks ask it for every candidate.
+unsigned differingAcceleratorFields(const ClusterSpec& cluster, const AcceleratorPreset& preset);
 // The accelerator preset a label names (index into acceleratorPresets()), or -1: the same rule
 // as matchAcceleratorPreset, without allocating (for the estimate's hot path).
 int presetLabelIndex(const std::string& label);

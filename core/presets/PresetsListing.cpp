@@ -48,10 +48,18 @@ json presetsToJson()
                       {"intra_node_bandwidth_gb_per_s", a.intraNodeBytesPerSecond / units::GB},
                       {"inter_node_bandwidth_gb_per_s", a.interNodeBytesPerSecond / units::GB},
                       {"gpus_per_node", a.gpusPerNode},
+                      {"nvlink_domain", a.nvlinkDomain > 0 ? a.nvlinkDomain : a.gpusPerNode},
+                      {"scale_up_link", a.scaleUpLink},
+                      {"power_watts", a.powerWatts},
+                      {"memory_gib", a.memoryBytes / units::GiB},
                       {"source", a.source},
                       {"notes", a.notes}};
-        if (a.efficiency.valid())
+        if (a.peakFp4FlopsPerSecond > 0)
+            entry["peak_fp4_tflops"] = a.peakFp4FlopsPerSecond / units::TFLOPS;
+        if (a.efficiency.valid()) {
             entry["hbm_bandwidth_gb_per_s"] = a.efficiency.hbmBytesPerSecond / units::GB;
+            entry["step_time_source"] = a.efficiencySource;
+        }
         accelerators.push_back(std::move(entry));
     }
     return json{{"presets", {{"models", std::move(models)}, {"accelerators", std::move(accelerators)}}}};
@@ -74,10 +82,18 @@ std::string presetsToText()
     }
     out << "\nAccelerators (--gpu NAME)\n";
     for (const auto& a : acceleratorPresets()) {
-        out << "  " << std::left << std::setw(26) << a.name << formatBytes(a.memoryBytes) << ", "
-            << formatNumber(a.peakBf16FlopsPerSecond / units::TFLOPS) << " TFLOP/s BF16, NVLink " << formatBytes(a.intraNodeBytesPerSecond)
-            << "/s, network " << formatBytes(a.interNodeBytesPerSecond) << "/s per GPU, " << formatInteger(a.gpusPerNode) << " per node\n"
+        const int domain = a.nvlinkDomain > 0 ? a.nvlinkDomain : a.gpusPerNode;
+        out << "  " << std::left << std::setw(26) << a.name << formatBytes(a.memoryBytes) << " (" << formatNumber(a.memoryBytes / units::GiB, 4)
+            << " GiB), " << formatNumber(a.peakBf16FlopsPerSecond / units::TFLOPS) << " TFLOP/s BF16"
+            << (a.peakFp8FlopsPerSecond > 0 ? ", " + formatNumber(a.peakFp8FlopsPerSecond / units::TFLOPS) + " FP8" : std::string())
+            << (a.peakFp4FlopsPerSecond > 0 ? ", " + formatNumber(a.peakFp4FlopsPerSecond / units::TFLOPS) + " FP4" : std::string()) << ", "
+            << a.scaleUpLink << " " << formatBytes(a.intraNodeBytesPerSecond) << "/s, network " << formatBytes(a.interNodeBytesPerSecond)
+            << "/s per GPU, " << formatInteger(a.gpusPerNode) << " per node"
+            << (domain != a.gpusPerNode ? ", " + formatInteger(domain) + " per " + a.scaleUpLink + " domain" : std::string()) << ", "
+            << formatNumber(a.powerWatts) << " W\n"
             << "      source: " << a.source << "\n";
+        if (a.efficiency.valid())
+            out << "      step-time figures: " << a.efficiencySource << "\n";
     }
     out << "\nNames match case-insensitively, ignoring spaces and punctuation, by a unique prefix (\"h800\", \"llama 3.1 405\").\n";
     return out.str();

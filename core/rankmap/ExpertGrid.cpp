@@ -87,7 +87,7 @@ std::vector<int> expertParallelCandidates(const Plan& plan)
 
 std::vector<int> expertTensorParallelCandidates(const Plan& plan)
 {
-    std::vector<int> out = expertTensorParallelSizes(plan.model, plan.layout, plan.layout.ep, plan.cluster.gpusPerNode);
+    std::vector<int> out = expertTensorParallelSizes(plan.model, plan.layout, plan.layout.ep, plan.cluster.scaleUpDomain());
     if (out.empty())
         out.push_back(1);
     return out;

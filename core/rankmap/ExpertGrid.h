@@ -62,9 +62,9 @@ public:
     ExpertGroup epGroup(int rank) const;
     ExpertGroup etpGroup(int rank) const;
     ExpertGroup edpGroup(int rank) const;
-    // How many nodes (of gpusPerNode consecutive ranks) an EP group spans: 1 keeps the
-    // all-to-all on NVLink.
-    int nodesSpannedByEpGroup(int rank, int gpusPerNode) const;
+    // How many scale-up domains (of `domain` consecutive ranks: a node, or cluster.nvlink_domain)
+    // an EP group spans: 1 keeps the all-to-all on NVLink.
+    int nodesSpannedByEpGroup(int rank, int domain) const;
 
 private:
     ExpertGrid() = default;

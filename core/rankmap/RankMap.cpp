@@ -18,11 +18,12 @@ std::vector<int> RankGroup::ranks() const
     return out;
 }
 
-RankMap::RankMap(const Plan& plan) : RankMap(plan.layout, plan.cluster.gpusPerNode) {}
+RankMap::RankMap(const Plan& plan) : RankMap(plan.layout, plan.cluster.gpusPerNode, plan.cluster.nvlinkDomain) {}
 
-RankMap::RankMap(const LayoutSpec& layout, int gpusPerNode)
+RankMap::RankMap(const LayoutSpec& layout, int gpusPerNode, int nvlinkDomain)
     : order_(layout.rankOrder)
     , gpusPerNode_(gpusPerNode)
+    , domain_(nvlinkDomain > 0 ? nvlinkDomain : gpusPerNode)
 {
     for (ParallelDim d : kParallelDims)
         size_[at(d)] = layout.size(d);
@@ -31,6 +32,8 @@ RankMap::RankMap(const LayoutSpec& layout, int gpusPerNode)
             throw std::invalid_argument("rank map: layout." + std::string(parallelDimKey(d)) + " must be at least 1");
     if (gpusPerNode < 1)
         throw std::invalid_argument("rank map: cluster.gpus_per_node must be at least 1");
+    if (nvlinkDomain < 0)
+        throw std::invalid_argument("rank map: cluster.nvlink_domain must be at least 1");
     const long long world = layout.gpus();
     if (world > INT_MAX)
         throw std::invalid_argument("rank map: TP x CP x DP x PP exceeds " + std::to_string(INT_MAX) + " ranks");
@@ -160,7 +163,7 @@ int RankMap::nodesSpannedBy(const std::vector<int>& ascendingRanks) const
 
 bool RankMap::anyGroupCrossesNodes(ParallelDim dim) const
 {
-    return stridedGroupsCrossNodes(stride_[at(dim)], size_[at(dim)], gpusPerNode_, world_);
+    return stridedGroupsCrossNodes(stride_[at(dim)], size_[at(dim)], domain_, world_);
 }
 
 int RankMap::groupsCrossingNodes(ParallelDim dim) const
@@ -170,7 +173,7 @@ int RankMap::groupsCrossingNodes(ParallelDim dim) const
     const long long s = stride_[at(dim)];
     const long long span = s * size_[at(dim)];
     const long long reach = span - s;  // last rank of a group minus its first
-    const long long g = gpusPerNode_;
+    const long long g = domain_;
     if (reach >= g)
         return groupCount(dim);
     // A group starting at rank x crosses iff x mod g >= g - reach. Its first ranks are

@@ -105,6 +105,7 @@ struct DimensionSummary {
 struct RankMapSummary {
     int worldSize = 0;              // TP x CP x DP x PP
     int gpusPerNode = 0;
+    int nvlinkDomain = 0;           // GPUs sharing the scale-up link (cluster.nvlink_domain, else a node)
     int nodes = 0;                  // ceil(world / GPUs per node)
     int ranksPerReplica = 0;        // TP x CP x PP: one model replica
     int replicas = 0;               // DP
@@ -122,11 +123,13 @@ public:
     // which may differ from cluster.gpus (the estimate flags that).
     // Throws std::invalid_argument if a size is below 1 or the world exceeds INT_MAX.
     explicit RankMap(const Plan& plan);
-    RankMap(const LayoutSpec& layout, int gpusPerNode);
+    // nvlinkDomain: GPUs sharing the scale-up link, consecutive ranks as nodes are (0: one node).
+    RankMap(const LayoutSpec& layout, int gpusPerNode, int nvlinkDomain = 0);
 
     RankOrder order() const { return order_; }
     int worldSize() const { return world_; }
     int gpusPerNode() const { return gpusPerNode_; }
+    int nvlinkDomain() const { return domain_; }
     int nodes() const { return (world_ + gpusPerNode_ - 1) / gpusPerNode_; }
     int size(ParallelDim dim) const { return size_[at(dim)]; }
     int stride(ParallelDim dim) const { return stride_[at(dim)]; }
@@ -141,6 +144,8 @@ public:
     int localGpu(int rank) const { return rank % gpusPerNode_; }
     GpuLocation location(int rank) const { return {node(rank), localGpu(rank)}; }
     int rankOn(GpuLocation where) const { return where.node * gpusPerNode_ + where.localGpu; }
+    // The scale-up (NVLink) domain a rank sits in: a node, a rack of NVL72 trays, an NVLink pair.
+    int domain(int rank) const { return rank / domain_; }
 
     // A rank's group in one dimension, and which of that dimension's groups it is
     // (0 .. groupCount - 1, numbered as Megatron enumerates them).
@@ -166,10 +171,13 @@ public:
     std::vector<int> replicaRanks(int rank) const;
     std::vector<int> gradientGroupRanks(int rank) const;
 
-    // Node crossing. A group crosses nodes when its first and last rank sit on different
-    // nodes (its ranks ascend, and nodes hold consecutive ranks).
-    bool crossesNodes(const RankGroup& group) const { return node(group.first) != node(group.last()); }
-    bool linkCrossesNodes(int rankA, int rankB) const { return node(rankA) != node(rankB); }
+    // Network crossing. A group "crosses nodes" when it leaves the scale-up domain, that is when
+    // its first and last rank sit in different domains (its ranks ascend, and domains hold
+    // consecutive ranks); with no cluster.nvlink_domain the domain is the node. What decides a
+    // collective's link is NVLink or the network, not the server box (an NVL72 tray of 4 GPUs
+    // talks to the other 68 on NVLink).
+    bool crossesNodes(const RankGroup& group) const { return domain(group.first) != domain(group.last()); }
+    bool linkCrossesNodes(int rankA, int rankB) const { return domain(rankA) != domain(rankB); }
     bool anyGroupCrossesNodes(ParallelDim dim) const;
     int groupsCrossingNodes(ParallelDim dim) const;  // O(blocks of the dimension), not O(1)
     bool anyGradientGroupCrossesNodes() const;
@@ -195,6 +203,7 @@ private:
     std::array<int, kParallelDimCount> stride_{1, 1, 1, 1};
     int world_ = 1;
     int gpusPerNode_ = 1;
+    int domain_ = 1;           // GPUs per scale-up domain
     bool pipelineRing_ = false;
     int ppChunks_ = 1;         // model chunks per stage: virtual stages when interleaved
     bool zero3_ = false;       // ZeRO-3 also all-gathers weights over DP x CP

@@ -25,6 +25,7 @@ json rankMapSummaryToJson(const RankMapSummary& s)
     return json{
         {"world_size", s.worldSize},
         {"gpus_per_node", s.gpusPerNode},
+        {"nvlink_domain", s.nvlinkDomain},
         {"nodes", s.nodes},
         {"ranks_per_replica", s.ranksPerReplica},
         {"replicas", s.replicas},

@@ -69,6 +69,7 @@ RankMapSummary RankMap::summarize(const Estimate& est) const
     RankMapSummary s;
     s.worldSize = world_;
     s.gpusPerNode = gpusPerNode_;
+    s.nvlinkDomain = domain_;
     s.nodes = nodes();
     s.replicas = size(ParallelDim::Dp);
     s.ranksPerReplica = world_ / s.replicas;

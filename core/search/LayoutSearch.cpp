@@ -72,7 +72,7 @@ std::vector<int> sizeCandidates(ParallelDim dim, const Plan& plan, const SearchO
             // The estimate's own test (heads fill ranks first, stride 1): a group crosses nodes
             // when it does not tile one node's GPUs (4 on 6-GPU nodes straddles two), not only
             // when it is wider than a node.
-            if (!o.allowTpAcrossNodes && stridedGroupsCrossNodes(1, size, plan.cluster.gpusPerNode, plan.cluster.gpus))
+            if (!o.allowTpAcrossNodes && stridedGroupsCrossNodes(1, size, plan.cluster.scaleUpDomain(), plan.cluster.gpus))
                 continue;
             out.push_back(size);
         }
@@ -106,7 +106,7 @@ std::vector<std::pair<int, int>> expertGridCandidates(const Plan& plan, const Se
     stage.cp = sized.cp;
     stage.dp = sized.dp;
     std::vector<std::pair<int, int>> out;
-    for (int etp : expertTensorParallelSizes(plan.model, stage, 1, std::min(plan.cluster.gpusPerNode, o.maxTp)))
+    for (int etp : expertTensorParallelSizes(plan.model, stage, 1, std::min(plan.cluster.scaleUpDomain(), o.maxTp)))
         for (int ep : expertParallelSizes(plan.model, stage, etp))
             out.emplace_back(ep, etp);
     return out;
@@ -280,7 +280,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     result.expertGrid = plan.model.hasMoeLayers();
     const auto& model = plan.model;
     const long long gpus = plan.cluster.gpus;
-    const int perNode = plan.cluster.gpusPerNode;
+    const int perNode = plan.cluster.scaleUpDomain();  // what "a heavy dimension" is measured against
     result.marginBytes = plan.training.memoryMarginFraction * plan.cluster.memoryBytesPerGpu;
 
     const StepTimeOptions stepOptions = searchStepOptions(plan, options);

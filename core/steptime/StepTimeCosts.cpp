@@ -162,24 +162,27 @@ CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, c
     const auto strides = rankStrides(l);
     const auto stride = [&](ParallelDim d) { return strides[parallelDimIndex(d)]; };
     const long long world = est.gpusUsed;
+    // "Node" in a GroupPlacement is the scale-up domain (cluster.nvlink_domain): what decides a
+    // collective's links is whether it leaves NVLink, not the server box.
+    const int domain = cl.scaleUpDomain();
     CommunicationGroups g;
-    g.tp = groupPlacement(stride(ParallelDim::Tp), l.tp, cl.gpusPerNode, world);
-    g.cp = groupPlacement(stride(ParallelDim::Cp), l.cp, cl.gpusPerNode, world);
-    g.pp = groupPlacement(stride(ParallelDim::Pp), l.pp, cl.gpusPerNode, world);
+    g.tp = groupPlacement(stride(ParallelDim::Tp), l.tp, domain, world);
+    g.cp = groupPlacement(stride(ParallelDim::Cp), l.cp, domain, world);
+    g.pp = groupPlacement(stride(ParallelDim::Pp), l.pp, domain, world);
     // The expert grid folds each stage's ranks ETP fastest, then EP, then EDP (ExpertGrid.h).
-    g.etp = groupPlacement(1, l.etp, cl.gpusPerNode, world);
-    g.ep = groupPlacement(l.etp, l.ep, cl.gpusPerNode, world);
-    g.edp = groupPlacement(double(l.etp) * l.ep, std::max(1, int(double(l.tp) * l.cp * l.dp / (double(l.ep) * l.etp))), cl.gpusPerNode, world);
+    g.etp = groupPlacement(1, l.etp, domain, world);
+    g.ep = groupPlacement(l.etp, l.ep, domain, world);
+    g.edp = groupPlacement(double(l.etp) * l.ep, std::max(1, int(double(l.tp) * l.cp * l.dp / (double(l.ep) * l.etp))), domain, world);
     // The DP x CP group: one strided group when CP ranks lie just inside DP ones (tp-cp-dp-pp),
     // otherwise the two dimensions' members per node multiply.
     if (l.cp == 1) {
-        g.dp = groupPlacement(stride(ParallelDim::Dp), l.dp, cl.gpusPerNode, world);
+        g.dp = groupPlacement(stride(ParallelDim::Dp), l.dp, domain, world);
     } else if (stride(ParallelDim::Dp) == stride(ParallelDim::Cp) * l.cp) {
-        g.dp = groupPlacement(stride(ParallelDim::Cp), l.dp * l.cp, cl.gpusPerNode, world);
+        g.dp = groupPlacement(stride(ParallelDim::Cp), l.dp * l.cp, domain, world);
     } else {
-        const GroupPlacement dp = groupPlacement(stride(ParallelDim::Dp), l.dp, cl.gpusPerNode, world);
+        const GroupPlacement dp = groupPlacement(stride(ParallelDim::Dp), l.dp, domain, world);
         g.dp.ranks = l.dp * l.cp;
-        g.dp.perNode = std::min(cl.gpusPerNode, dp.perNode * g.cp.perNode);
+        g.dp.perNode = std::min(domain, dp.perNode * g.cp.perNode);
         g.dp.nodes = (g.dp.ranks + g.dp.perNode - 1) / g.dp.perNode;
     }
     g.fabric =
@@ -189,6 +192,24 @@ CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, c
 }
 
 namespace {
+
+// HBM bytes per element to cast a 16-bit GEMM operand to the format with its transpose, scales
+// included: read 2 bytes, write the value and its transpose. FP8 (per-tensor or DeepSeek-V3's
+// blocks, whose scales are 1 per 128 or 128 x 128 values): 1 + 1 byte. MXFP8: 1 + 1/32 byte each
+// (one E8M0 scale per 32 values: OCP Microscaling Formats (MX) v1.0, Sec. 5). NVFP4: 0.5 + 1/16
+// byte each (one E4M3 scale per 16 values; NVIDIA, arXiv 2509.25149, Sec. 2), the random Hadamard
+// transform of the weight-gradient operands fused into the same pass (ibid., Sec. 4.2).
+double castTransposeBytesPerElement(MatmulPrecision precision)
+{
+    switch (precision) {
+    case MatmulPrecision::Bf16: return 0.0;
+    case MatmulPrecision::Fp8:
+    case MatmulPrecision::Fp8Blockwise: return 2.0 + 2.0 * 1.0;
+    case MatmulPrecision::Mxfp8: return 2.0 + 2.0 * (1.0 + 1.0 / 32.0);
+    case MatmulPrecision::Nvfp4: return 2.0 + 2.0 * (0.5 + 1.0 / 16.0);
+    }
+    return 0.0;
+}
 
 // What every layer kind's cost and the ends' costs share: the plan's shapes on one GPU, the
 // precision, and the TP collective of one b s h activation.
@@ -205,7 +226,9 @@ struct CostInputs {
     // attention the input GEMM stands for the down- and up-projections together, with their
     // weights (DeepSeek-V2, Eq. 9-14): the same FLOPs, one shape.
     double qkvWidth = 0, outWidth = 0, coreQk = 0, coreV = 0;
-    bool flash, sp, fp8, fused;
+    bool flash, sp, fused;
+    bool lowPrecision;  // the projections run in FP8 or NVFP4 (training.matmul_precision, on a part with its peak)
+    double castBytes = 0;  // HBM bytes per element to cast one GEMM operand and its transpose
     bool rms, rope, gqa;  // RMSNorm, rotary positions, fewer KV heads than query heads on the rank
     double tpCollective = 0;
     bool tpOverlap = false;
@@ -249,8 +272,9 @@ struct CostInputs {
         // accelerators.json); DeepSeek-V3's block scales cost little more (Liu et al. 2024, arXiv
         // 2412.19437, Sec. 3.3.2). Attention and the output layer stay BF16 (TransformerEngine and
         // Megatron-Core defaults).
-        fp8 = plan.training.matmulPrecision != MatmulPrecision::Bf16 && options.fp8PeakFlopsPerGpu > 0;
-        layerPeak = fp8 ? options.fp8PeakFlopsPerGpu : peak;
+        lowPrecision = plan.training.matmulPrecision != MatmulPrecision::Bf16 && options.formatPeakFlopsPerGpu > 0;
+        layerPeak = lowPrecision ? options.formatPeakFlopsPerGpu : peak;
+        castBytes = lowPrecision ? castTransposeBytesPerElement(plan.training.matmulPrecision) : 0.0;
         fused = fw.fusedKernels;
         rms = model.norm == NormKind::RmsNorm;
         rope = model.positionEmbedding == PositionEmbedding::Rope;
@@ -473,7 +497,7 @@ void addExpertCosts(const CostInputs& in, const LayerKind& kind, LayerTimes& L)
     // Dispatch and combine, forward, and their gradients backward. DeepEP dispatches FP8 when the
     // layers run FP8 and combines in BF16 (DeepSeek-V3 technical report, Sec. 3.3.3); the rest
     // move 16-bit activations.
-    const double dispatchBytes = fw.moeDispatcher == MoeDispatcher::DeepEp && in.fp8 ? 1.0 : bytes;
+    const double dispatchBytes = fw.moeDispatcher == MoeDispatcher::DeepEp && in.lowPrecision ? 1.0 : bytes;
     const auto exchange = [&](double atLoad) {
         return expertExchangeSeconds(in, fw.moeDispatcher, tokens, dispatchBytes, atLoad)
             + expertExchangeSeconds(in, fw.moeDispatcher, tokens, bytes, atLoad);
@@ -537,7 +561,7 @@ LayerTimes layerTimesBeforeSharding(const CostInputs& in, const LayerKind& kind,
     const auto& groups = in.groups;
     const double t = in.t, b = in.b, sq = in.sq, sk = in.sk, tokens = in.tokens, h = in.h, d = in.d, heads = in.heads,
                  kvHeads = in.kvHeads, bytes = in.bytes, hbm = in.hbm, peak = in.peak;
-    const bool flash = in.flash, sp = in.sp, fp8 = in.fp8, fused = in.fused;
+    const bool flash = in.flash, sp = in.sp, lowPrecision = in.lowPrecision, fused = in.fused;
     const double ffn = denseFfnWidth(model, kind) / t;
     const bool swiglu = kind.ffnKind == FfnKind::SwiGlu;
 
@@ -587,18 +611,18 @@ LayerTimes layerTimesBeforeSharding(const CostInputs& in, const LayerKind& kind,
     const double scoreBytes = attentionScoreBytes(in);
     L.forwardMemory = (hiddenBytes + activationBytes + ropeBytes + copyBytes + scoreBytes) / hbm;
     L.backwardMemory = kBackwardMemoryFactor * L.forwardMemory;
-    if (fp8) {
-        // Each FP8 GEMM operand is cast from 16 bits with its transpose for the weight gradient
-        // (FP8 GEMMs on Hopper take only the TN layout: cuBLASLt documentation; TransformerEngine's
-        // fused cast_transpose): read 2 bytes, write 1 + 1, per element. Forward: the inputs of
-        // QKV, the output projection, FFN in and FFN out; backward: the gradients of their
-        // outputs. The weights are cast once a step (first micro-batch), 4 bytes a parameter.
+    if (lowPrecision) {
+        // Each low-precision GEMM operand is cast from 16 bits with its transpose for the weight
+        // gradient (FP8 GEMMs on Hopper take only the TN layout: cuBLASLt documentation;
+        // TransformerEngine's fused cast_transpose), in.castBytes per element
+        // (castTransposeBytesPerElement). Forward: the inputs of QKV, the output projection, FFN
+        // in and FFN out; backward: the gradients of their outputs. The weights are cast once a
+        // step (first micro-batch), the same bytes a parameter.
         const double forwardInputs = tokens * (h + in.outWidth + (ffn > 0 ? h + ffn : 0.0));
         const double backwardGradients = tokens * (qkv + h + (ffn > 0 ? ffnIn + h : 0.0));
-        constexpr double kCastTransposeBytes = 4.0;
-        const double weightCast = kCastTransposeBytes * layerParametersPerGpu / std::max<double>(1.0, in.microbatches);
-        L.forwardMemory += (kCastTransposeBytes * forwardInputs + weightCast) / hbm;
-        L.backwardMemory += kCastTransposeBytes * backwardGradients / hbm;
+        const double weightCast = in.castBytes * layerParametersPerGpu / std::max<double>(1.0, in.microbatches);
+        L.forwardMemory += (in.castBytes * forwardInputs + weightCast) / hbm;
+        L.backwardMemory += in.castBytes * backwardGradients / hbm;
     }
 
     // TP: the collectives of CostInputs, four per pass with SP, two all-reduces without.
@@ -643,7 +667,7 @@ void finishLayerTimes(const CostInputs& in, const LayerKind& kind, double layerP
     const auto& fw = in.fw;
     const auto& groups = in.groups;
     const double hbm = in.hbm;
-    const bool flash = in.flash, sp = in.sp, fp8 = in.fp8, fused = in.fused;
+    const bool flash = in.flash, sp = in.sp, lowPrecision = in.lowPrecision, fused = in.fused;
     const bool swiglu = kind.ffnKind == FfnKind::SwiGlu;
     const bool rms = in.rms, rope = in.rope, gqa = in.gqa;
 
@@ -681,7 +705,7 @@ void finishLayerTimes(const CostInputs& in, const LayerKind& kind, double layerP
         + (gqa ? 2.0 : 0.0) + (model.bias ? 4.0 : 0.0) + (fw.dropout ? 2.0 : 0.0);
     const double computeKernels = (fused ? 11.0 + (rope ? 1.0 : 0.0) : unfusedKernels) + (flash ? 0.0 : 2.0);
     const double tpKernels = l.tp > 1 ? (sp ? 4.0 : 2.0) : 0.0;
-    const double castKernels = fp8 ? 4.0 : 0.0;  // one cast_transpose per FP8 GEMM operand above
+    const double castKernels = lowPrecision ? 4.0 : 0.0;  // one cast_transpose per FP8 GEMM operand above
     const double forwardKernels = computeKernels + tpKernels + castKernels;
     const double backwardKernels = 2.0 * computeKernels + tpKernels + castKernels;
     const auto fixedCost = [&](double kernels, double busy) {

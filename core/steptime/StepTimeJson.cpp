@@ -36,6 +36,7 @@ nlohmann::json predictedToJson(const PredictedStep& p, const ModelSpec& model)
     out["step_seconds"] = p.stepSeconds;
     out["mfu"] = p.mfu;
     out["hfu"] = p.hfu;
+    out["hfu_at_format_peak"] = p.hfuAtFormatPeak;
     out["tflops_per_gpu"] = p.tflopsPerGpu;
     out["hardware_tflops_per_gpu"] = p.hardwareTflopsPerGpu;
     out["tokens_per_second_per_gpu"] = p.tokensPerSecondPerGpu;

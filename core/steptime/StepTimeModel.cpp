@@ -363,6 +363,7 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     const double denominator = out.stepSeconds * gpus * peak;
     out.mfu = denominator > 0 ? out.modelFlopsPerStep / denominator : 0.0;
     out.hfu = denominator > 0 ? out.hardwareFlopsPerStep / denominator : 0.0;
+    out.hfuAtFormatPeak = options.formatPeakFlopsPerGpu > 0 ? out.hfu * peak / options.formatPeakFlopsPerGpu : out.hfu;
     out.tflopsPerGpu = out.mfu * peak / units::TFLOPS;
     out.hardwareTflopsPerGpu = out.hfu * peak / units::TFLOPS;
     out.tokensPerSecondPerGpu = out.stepSeconds > 0 ? est.time.tokensPerStep / (out.stepSeconds * gpus) : 0.0;

@@ -102,8 +102,9 @@ struct StepTimeOptions {
     AcceleratorEfficiency efficiency;  // stepTimeOptionsFor() fills it from the presets
     FrameworkOptions framework;
     PipelineMethod pipeline = PipelineMethod::Simulate;
-    // Dense FP8 peak the layers' GEMMs run at under training.matmul_precision fp8 (0: none).
-    double fp8PeakFlopsPerGpu = 0;
+    // Dense peak the layers' GEMMs run at in training.matmul_precision's low-precision format
+    // (FP8 or FP4; 0: BF16, or the part has no peak for it): formatPeakFlopsPerGpu().
+    double formatPeakFlopsPerGpu = 0;
     // Where the efficiency came from: the preset's name (static storage), or nullptr if set by hand.
     const char* efficiencySource = nullptr;
 };
@@ -227,6 +228,9 @@ struct PredictedStep {
     double hardwareFlopsPerStep = 0;   // flops.hardware per step: with recompute
     double mfu = 0;                    // model FLOPs / (step x GPUs x peak)
     double hfu = 0;                    // hardware FLOPs / (step x GPUs x peak)
+    // HFU against the peak of the format the GEMMs run in (FP8 or FP4); equals hfu in BF16. MFU
+    // and hfu keep the BF16 peak, the convention published MFUs use, so FP8 runs compare.
+    double hfuAtFormatPeak = 0;
     double tflopsPerGpu = 0;           // achieved model FLOP/s per GPU / 1e12
     double hardwareTflopsPerGpu = 0;   // achieved hardware FLOP/s per GPU / 1e12
     double tokensPerSecondPerGpu = 0;

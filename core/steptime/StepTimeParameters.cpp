@@ -124,7 +124,7 @@ StepTimeOptions stepTimeOptionsFor(const Plan& plan)
     StepTimeOptions options;
     options.efficiency = efficiencyFor(plan.cluster, &options.efficiencySource);
     options.framework = frameworkOptionsFor(plan);
-    options.fp8PeakFlopsPerGpu = fp8PeakFlopsPerGpu(plan.cluster);
+    options.formatPeakFlopsPerGpu = formatPeakFlopsPerGpu(plan.cluster, plan.training.matmulPrecision);
     return options;
 }
 

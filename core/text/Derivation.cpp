@@ -691,7 +691,7 @@ DerivationSection communicationSection(const Plan& plan, const Estimate& e, Work
           integer(c.tpCollectivesPerLayer), "Korthikanti et al. 2022, Sec. 4.2.2");
     s.compare(s.last(), A, "four per layer per micro-batch");
     const double tpBw = c.tpCrossesNodes ? cl.interNodeBytesPerSecond : cl.intraNodeBytesPerSecond;
-    s.add("communication.tp_seconds_per_collective", std::string("One TP all-reduce on ") + (c.tpCrossesNodes ? "the network" : "NVLink"),
+    s.add("communication.tp_seconds_per_collective", "One TP all-reduce on " + (c.tpCrossesNodes ? std::string("the network") : scaleUpLinkName(cl)),
           "2(t − 1)/t × message / bandwidth",
           "2 × " + integer(l.tp - 1) + "/" + integer(l.tp) + " × " + formatBytes(c.tpMessageBytes) + " / " + formatBytes(tpBw) + "/s",
           c.tpSecondsPerCollective, "s", formatSeconds(c.tpSecondsPerCollective), "Patarasuk and Yuan 2009 (ring all-reduce)");
@@ -771,8 +771,9 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
         "matmul efficiency × tile fill × wave fill × K / (K + K½), FLOP-weighted over QKV, output, FFN in and out",
         "tokens per micro-batch " + integer(double(plan.training.microBatchSize) * plan.model.sequenceLength / l.cp) + ", widths / TP "
             + integer(l.tp) + (p.efficiencySource ? std::string(", ") + p.efficiencySource + " figures" : std::string())
-            + (plan.training.matmulPrecision != MatmulPrecision::Bf16 && fp8PeakFlopsPerGpu(plan.cluster) > 0
-                    ? ", FP8 at " + formatSci(fp8PeakFlopsPerGpu(plan.cluster)) + " FLOP/s peak"
+            + (formatPeakFlopsPerGpu(plan.cluster, plan.training.matmulPrecision) > 0
+                    ? std::string(", ") + (plan.training.matmulPrecision == MatmulPrecision::Nvfp4 ? "NVFP4" : "FP8") + " at "
+                        + formatSci(formatPeakFlopsPerGpu(plan.cluster, plan.training.matmulPrecision)) + " FLOP/s peak"
                     : std::string()),
         p.matmulEfficiency, "", formatPercent(p.matmulEfficiency),
         "NVIDIA, Matrix Multiplication Background User's Guide (tile and wave quantization); accelerator preset");
@@ -941,8 +942,10 @@ DerivationSection checksSection(const Plan& plan, const Estimate& e, WorkedExamp
     const auto& cl = plan.cluster;
     SectionBuilder s("Red flags and checks", example);
     const bool tpInNode = !e.communication.tpCrossesNodes;
-    s.add("checks.tp_within_node", "TP stays inside a node", "TP ≤ GPUs per node, dividing it",
-          integer(l.tp) + " vs " + integer(cl.gpusPerNode), tpInNode, "check", check(tpInNode),
+    const bool byNode = cl.scaleUpDomain() == cl.gpusPerNode;
+    s.add("checks.tp_within_node", byNode ? "TP stays inside a node" : "TP stays inside the NVLink domain",
+          byNode ? "TP ≤ GPUs per node, dividing it" : "TP ≤ GPUs per NVLink domain (cluster.nvlink_domain), dividing it",
+          integer(l.tp) + " vs " + integer(cl.scaleUpDomain()), tpInNode, "check", check(tpInNode),
           "Shoeybi et al. 2019, Sec. 3 (TP's per-layer all-reduces need NVLink bandwidth)");
     const bool covers = e.gpusUsed == cl.gpus;
     s.add("checks.layout_product", "Layout uses every GPU", parallelLabelsText() + " = GPUs",

@@ -10,6 +10,7 @@
 #include "core/base/Format.h"
 #include "core/plan/EnumNames.h"
 #include "core/plan/LayoutUnknownFields.h"
+#include "core/presets/Presets.h"
 #include "core/text/Derivation.h"
 
 namespace trainplan {
@@ -193,7 +194,10 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
     // The predicted step is the headline, as in the window and the PDF; the assumed MFU follows
     // as the comparison it is.
     t.heading("Predicted step (step-time model of this layout; the headline)");
-    t.row("step time" + predicted, formatSeconds(pr.stepSeconds), "MFU " + formatPercent(pr.mfu) + ", HFU " + formatPercent(pr.hfu));
+    t.row("step time" + predicted, formatSeconds(pr.stepSeconds), "MFU " + formatPercent(pr.mfu) + ", HFU " + formatPercent(pr.hfu)
+            + (pr.hfuAtFormatPeak != pr.hfu ? " (BF16 peak; " + formatPercent(pr.hfuAtFormatPeak) + " of the "
+                        + std::string(nameOf(kMatmulPrecisionNames, plan.training.matmulPrecision)) + " peak)"
+                                             : std::string()));
     t.row("compute time" + predicted, formatNumber(pr.days) + " days", formatInteger(pr.gpuHours) + " GPU-hours");
     t.row("pipeline bubble" + predicted, formatPercent(pr.bubbleFraction), pr.simulated ? "simulated schedule" : "closed form");
     t.row("exposed DP" + predicted, formatSeconds(pr.components.dpCommunication), "gradient tail and parameter all-gather");
@@ -251,7 +255,7 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
     const auto& c = e.communication;
     t.heading("Communication");
     t.row("TP message", bytes(c.tpMessageBytes),
-        std::to_string(c.tpCollectivesPerLayer) + " per layer per micro-batch" + (c.tpCrossesNodes ? ", CROSSES NODES" : ", NVLink"));
+        std::to_string(c.tpCollectivesPerLayer) + " per layer per micro-batch" + (c.tpCrossesNodes ? ", CROSSES NODES" : ", " + scaleUpLinkName(plan.cluster)));
     t.row("TP time per step", formatSeconds(c.tpSecondsPerStep));
     t.row("PP send per micro-batch", bytes(c.ppBytesPerMicrobatch));
     t.row("DP gradient bytes per GPU", bytes(c.dpBytesPerGpu), "average " + bytes(c.dpBytesPerGpuMean));

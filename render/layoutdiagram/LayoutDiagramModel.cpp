@@ -100,7 +100,7 @@ LayoutDiagramModel::LayoutDiagramModel(const trainplan::Plan& plan, const trainp
         auto grid = trainplan::ExpertGrid::make(plan.layout, plan.layout.etp, plan.layout.ep, routedExperts_);
         if (auto* made = std::get_if<trainplan::ExpertGrid>(&grid)) {
             experts_ = *made;
-            epNodes_ = made->nodesSpannedByEpGroup(0, map_.gpusPerNode());
+            epNodes_ = made->nodesSpannedByEpGroup(0, map_.nvlinkDomain());
         }
     }
 }
@@ -111,8 +111,13 @@ QString LayoutDiagramModel::expertCaption() const
         return {};
     const trainplan::ExpertGrid& g = *experts_;
     const int perStage = g.etp() * g.ep() * g.edp();
-    const QString where = epNodes_ > 1 ? QStringLiteral("an EP group spans %1 nodes, so its all-to-all crosses the network").arg(epNodes_)
-                                       : QStringLiteral("an EP group stays inside one node (NVLink all-to-all)");
+    const bool byNode = map_.nvlinkDomain() == map_.gpusPerNode();
+    const QString where = epNodes_ > 1
+        ? (byNode ? QStringLiteral("an EP group spans %1 nodes, so its all-to-all crosses the network")
+                  : QStringLiteral("an EP group spans %1 NVLink domains, so its all-to-all crosses the network"))
+              .arg(epNodes_)
+        : (byNode ? QStringLiteral("an EP group stays inside one node (NVLink all-to-all)")
+                  : QStringLiteral("an EP group stays inside one NVLink domain"));
     return QStringLiteral("Experts: EP %1 × ETP %2 × EDP %3 over each stage's %4 GPUs · %5 of %6 routed experts per GPU · %7")
         .arg(g.ep())
         .arg(g.etp())

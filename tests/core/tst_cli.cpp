@@ -33,6 +33,8 @@ private:
 
 private slots:
     void helpAndVersion();
+    void hardwareExamplesRunEveryVerb_data();
+    void hardwareExamplesRunEveryVerb();
     void textReport();
     void jsonReport();
     void setOverrides();
@@ -68,6 +70,33 @@ void TestCli::helpAndVersion()
     r = run({"--version"});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.startsWith("trainplan-cli "));
+}
+
+void TestCli::hardwareExamplesRunEveryVerb_data()
+{
+    QTest::addColumn<QString>("plan");
+    QTest::addColumn<QString>("accelerator");
+    QTest::newRow("GB200 NVL72, 512 GPUs") << "deepseek-v3-512-gb200-nvl72.json" << "GB200 NVL72 186GB";
+    QTest::newRow("B200, 256 GPUs, MXFP8") << "70b-256-b200-mxfp8.json" << "B200 180GB";
+    QTest::newRow("MI300X, 256 GPUs") << "70b-256-mi300x.json" << "MI300X 192GB";
+}
+
+// Issue 25: the new parts run through estimate, schedule and search without an error-level red
+// flag, on the hardware their files name.
+void TestCli::hardwareExamplesRunEveryVerb()
+{
+    QFETCH(QString, plan);
+    QFETCH(QString, accelerator);
+    auto r = run({"estimate", example(plan.toUtf8().constData()), "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const auto doc = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(doc["plan"].toObject()["cluster"].toObject()["accelerator"].toString(), accelerator);
+    QVERIFY(doc["predicted"].toObject()["step_seconds"].toDouble() > 0);
+    r = run({"schedule", example(plan.toUtf8().constData())});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    r = run({"search", example(plan.toUtf8().constData()), "--top", "3", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY(!QJsonDocument::fromJson(r.out).object()["search"].toObject()["results"].toArray().isEmpty());
 }
 
 void TestCli::textReport()
@@ -546,6 +575,13 @@ void TestCli::presetOptions_data()
                                                 << 2250.0;
     QTest::newRow("--set accelerator then memory")
         << QStringList{"--set", "cluster.accelerator=B200 180GB", "--set", "cluster.memory_gb=180"} << "cluster/memory_gb" << 180.0;
+    // Issue 25: an NVL72 preset brings its 72-GPU NVLink domain; another part's preset removes it.
+    QTest::newRow("--gpu gb200") << QStringList{"--gpu", "gb200"} << "cluster/nvlink_domain" << 72.0;
+    QTest::newRow("--gpu gb200 gpus per node") << QStringList{"--gpu", "gb200"} << "cluster/gpus_per_node" << 4.0;
+    QTest::newRow("rack then H100: no domain")
+        << QStringList{"--set", "cluster.accelerator=GB200 NVL72 186GB", "--set", "cluster.accelerator=H100 SXM 80GB"}
+        << "cluster/nvlink_domain" << 0.0;
+    QTest::newRow("--gpu mi355x fp4") << QStringList{"--gpu", "mi355x"} << "cluster/peak_fp4_tflops" << 10066.3;
     // A label that names no preset stays a label.
     QTest::newRow("--set accelerator=custom") << QStringList{"--set", "cluster.accelerator=Our H100 pod"} << "cluster/memory_gb" << 85.03;
 }

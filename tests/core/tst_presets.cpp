@@ -3,6 +3,7 @@
 // accelerator carries a source and sane figures.
 #include <QtTest>
 
+#include "core/base/Units.h"
 #include "core/estimate/Estimate.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
@@ -14,6 +15,8 @@ private slots:
     void modelsMatchPublishedCounts_data();
     void modelsMatchPublishedCounts();
     void acceleratorsAreSourced();
+    void presetNamesAgreeWithTheirMemory();
+    void rackScalePartsShareOneNvlinkDomain();
     void defaultPlanIsSeed000();
     void labelIndexAnswersEachLabelWhenLabelsAlternate();
 };
@@ -59,15 +62,66 @@ void TestPresets::acceleratorsAreSourced()
 {
     const auto& all = trainplan::acceleratorPresets();
     QVERIFY(all.size() >= 6);
-    for (const char* name : {"A100 SXM 40GB", "A100 SXM 80GB", "H100 SXM 80GB", "H200 SXM 141GB", "B200 180GB", "MI300X 192GB"})
+    for (const char* name : {"A100 SXM 40GB", "A100 SXM 80GB", "H100 SXM 80GB", "H100 NVL 94GB", "H200 SXM 141GB", "B200 180GB",
+             "B300 288GB", "GB200 NVL72 186GB", "GB300 NVL72 288GB", "MI300X 192GB", "MI355X 288GB"})
         QVERIFY2(trainplan::findAcceleratorPreset(name), name);
     for (const auto& a : all) {
         QVERIFY2(!a.source.empty(), a.name.c_str());
-        QVERIFY(a.memoryBytes >= 40e9 && a.memoryBytes <= 300e9);
+        QVERIFY2(!a.scaleUpLink.empty() && a.powerWatts >= 100 && a.powerWatts <= 2000, a.name.c_str());
+        QVERIFY2(a.efficiency.valid() && !a.efficiencySource.empty(), a.name.c_str());
+        // FP8 is twice BF16 and FP4 twice FP8 or more, where the part has them (dense figures).
+        if (a.peakFp8FlopsPerSecond > 0)
+            QVERIFY2(std::abs(a.peakFp8FlopsPerSecond / a.peakBf16FlopsPerSecond - 2.0) < 0.01, a.name.c_str());
+        if (a.peakFp4FlopsPerSecond > 0)
+            QVERIFY2(a.peakFp4FlopsPerSecond >= 1.99 * a.peakFp8FlopsPerSecond, a.name.c_str());
+        QVERIFY(a.memoryBytes >= 40e9 && a.memoryBytes <= 320e9);
         QVERIFY(a.peakBf16FlopsPerSecond >= 300e12 && a.peakBf16FlopsPerSecond <= 5e15);
         QVERIFY(a.intraNodeBytesPerSecond > a.interNodeBytesPerSecond);
     }
     QCOMPARE(trainplan::findAcceleratorPreset("H100 SXM 80GB")->peakBf16FlopsPerSecond, 989e12);
+}
+
+// A preset's name gives the vendor's nominal memory, in binary units (an "80GB" H100 holds
+// 81,090 MiB); its memory_gb is what the runtime reports, in 1e9-byte GB. The two agree in GiB.
+void TestPresets::presetNamesAgreeWithTheirMemory()
+{
+    const QRegularExpression nominal(QStringLiteral("(\\d+)GB$"));
+    for (const auto& a : trainplan::acceleratorPresets()) {
+        const auto match = nominal.match(QString::fromStdString(a.name));
+        QVERIFY2(match.hasMatch(), a.name.c_str());
+        const double named = match.captured(1).toDouble();
+        const double gib = a.memoryBytes / trainplan::units::GiB;
+        QVERIFY2(std::abs(gib - named) / named < 0.05, qPrintable(QString("%1: %2 GiB").arg(a.name.c_str()).arg(gib)));
+    }
+}
+
+// GB200 and GB300 NVL72: trays of 4 GPUs, 72 GPUs on one NVLink domain; choosing the preset sets
+// the cluster's domain, and choosing another part clears it. AMD's scale-up link has its own name.
+void TestPresets::rackScalePartsShareOneNvlinkDomain()
+{
+    for (const char* name : {"GB200 NVL72 186GB", "GB300 NVL72 288GB"}) {
+        const auto* rack = trainplan::findAcceleratorPreset(name);
+        QVERIFY(rack);
+        QCOMPARE(rack->gpusPerNode, 4);
+        QCOMPARE(rack->nvlinkDomain, 72);
+        trainplan::ClusterSpec c;
+        trainplan::applyAccelerator(*rack, c);
+        QCOMPARE(c.scaleUpDomain(), 72);
+        QCOMPARE(trainplan::acceleratorPresetOf(c), rack);
+        c.nvlinkDomain = 0;  // trays alone: no longer the preset's hardware
+        QVERIFY(trainplan::acceleratorPresetOf(c) != rack);
+        QCOMPARE(trainplan::acceleratorMismatch(c).fields, std::vector<std::string>{"cluster.nvlink_domain"});
+        trainplan::applyAccelerator(*trainplan::findAcceleratorPreset("H100 SXM 80GB"), c);
+        QCOMPARE(c.scaleUpDomain(), 8);
+    }
+    trainplan::ClusterSpec amd;
+    trainplan::applyAccelerator(*trainplan::findAcceleratorPreset("MI355X 288GB"), amd);
+    QCOMPARE(trainplan::scaleUpLinkName(amd), std::string("Infinity Fabric"));
+    QCOMPARE(trainplan::scaleUpDomainNoun(amd), std::string("node"));
+    trainplan::ClusterSpec nvl;
+    trainplan::applyAccelerator(*trainplan::findAcceleratorPreset("H100 NVL 94GB"), nvl);
+    QCOMPARE(nvl.scaleUpDomain(), 2);  // an NVLink-bridged pair inside an 8-GPU server
+    QCOMPARE(trainplan::scaleUpDomainNoun(nvl), std::string("NVLink bridge domain"));
 }
 
 void TestPresets::defaultPlanIsSeed000()

@@ -164,6 +164,7 @@ private slots:
     void tpInsideNodeWhenItDividesNode_data();
     void tpInsideNodeWhenItDividesNode();
     void tp16On8GpuNodesCrosses();
+    void nvl72RackKeepsGroupsOnNvlink();
     void singleNodeJobNeverCrosses();
     void seedLayout();
     void alternativeOrders_data();
@@ -345,6 +346,28 @@ void TestRankMap::tpInsideNodeWhenItDividesNode()
         QVERIFY(!map.crossesNodes(g));
         for (int i = 0; i < g.size; ++i)
             QCOMPARE(map.node(g[i]), map.node(r));
+    }
+}
+
+// GB200 NVL72: trays (nodes) of 4 GPUs, 72 GPUs on one NVLink domain. A TP 8 group spans two trays
+// but one domain; TP 16 does not divide 72, so the groups at each rack's edge leave it. Placement
+// (node, local GPU) stays the tray's; crossing counts by domain, checked against brute force.
+void TestRankMap::nvl72RackKeepsGroupsOnNvlink()
+{
+    for (int tp : {8, 16}) {
+        const RankMap map(layoutOf(tp, 1, 144 / tp, 4, RankOrder::TpCpDpPp), 4, 72);
+        QCOMPARE(map.nodes(), 144);
+        QCOMPARE(map.node(9), 2);
+        QCOMPARE(map.domain(71), 0);
+        QCOMPARE(map.domain(72), 1);
+        int crossing = 0;
+        for (int g = 0; g < map.groupCount(ParallelDim::Tp); ++g) {
+            const RankGroup group = map.tpGroup(g * tp);
+            crossing += map.domain(group.first) != map.domain(group.last()) ? 1 : 0;
+        }
+        QCOMPARE(map.groupsCrossingNodes(ParallelDim::Tp), crossing);
+        QCOMPARE(map.anyGroupCrossesNodes(ParallelDim::Tp), tp == 16);
+        QVERIFY(tp == 8 || crossing > 0);
     }
 }
 

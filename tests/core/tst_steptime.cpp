@@ -116,6 +116,8 @@ private slots:
     void embeddingDominatedModelStaysBelowPeak();
     void seedPlansPredictPlausibleMfu();
     void fp8RunsTheLayersGemmsAtTheFp8Peak();
+    void nvfp4RunsTheLayersGemmsAtTheFp4Peak();
+    void nvlinkDomainDecidesTheLinks();
     void otherHardwareIsPlausible();
     void customAcceleratorTakesTheNearestPreset();
     void predictedMfuFeedsTheEstimate();
@@ -370,6 +372,89 @@ void TestStepTime::fp8RunsTheLayersGemmsAtTheFp8Peak()
     Plan given = fp8;
     given.cluster.peakFp8FlopsPerGpu = 2.0 * fp8PeakFlopsPerGpu(fp8.cluster);
     QVERIFY(std::abs(predict(given).layers[0].forwardMatmul / b.layers[0].forwardMatmul - 0.5) < 1e-9);
+}
+
+// NVFP4 (training.matmul_precision nvfp4): the layers' GEMMs at the FP4 peak, the casts to 4 bits
+// cheaper than FP8's; MFU and HFU keep the BF16 peak, HFU at the format's peak is beside them.
+void TestStepTime::nvfp4RunsTheLayersGemmsAtTheFp4Peak()
+{
+    Plan fp8 = planWith("70b-2048-h100.json");
+    applyAccelerator(*findAcceleratorPreset("B200 180GB"), fp8.cluster);
+    fp8.training.matmulPrecision = MatmulPrecision::Fp8;
+    Plan fp4 = fp8;
+    fp4.training.matmulPrecision = MatmulPrecision::Nvfp4;
+    const PredictedStep a = predict(fp8), b = predict(fp4);
+    const double ratio = fp8PeakFlopsPerGpu(fp8.cluster) / fp4PeakFlopsPerGpu(fp4.cluster);
+    QCOMPARE(ratio, 0.5);  // B200: 4.5 and 9 PFLOP/s dense
+    QVERIFY(std::abs(b.layers[0].forwardMatmul / a.layers[0].forwardMatmul - ratio) < 1e-9);
+    QCOMPARE(b.layers[0].forwardAttention, a.layers[0].forwardAttention);
+    QVERIFY(b.layers[0].forwardMemory < a.layers[0].forwardMemory);  // 3.125 bytes an element cast, not 4
+    QVERIFY(b.stepSeconds < a.stepSeconds && b.stepSeconds > 0.5 * a.stepSeconds);
+    // Model FLOPs against the BF16 peak; HFU at the FP4 peak is HFU x BF16 peak / FP4 peak.
+    QVERIFY(std::abs(b.mfu / a.mfu - a.stepSeconds / b.stepSeconds) < 1e-9);
+    QVERIFY(std::abs(b.hfuAtFormatPeak - b.hfu * fp4.cluster.peakFlopsPerGpu / fp4PeakFlopsPerGpu(fp4.cluster)) < 1e-12);
+    QVERIFY(std::abs(a.hfuAtFormatPeak - a.hfu * fp8.cluster.peakFlopsPerGpu / fp8PeakFlopsPerGpu(fp8.cluster)) < 1e-12);
+    // The 4-bit weight copy (both orientations, a scale per 16) is 1.125 bytes a parameter, FP8's 1.
+    Plan bf16 = fp8;
+    bf16.training.matmulPrecision = MatmulPrecision::Bf16;
+    const double fp8Copy = estimate(fp8).perGpu.weights - estimate(bf16).perGpu.weights;
+    const double fp4Copy = estimate(fp4).perGpu.weights - estimate(bf16).perGpu.weights;
+    QVERIFY(fp8Copy > 0);
+    QVERIFY2(std::abs(fp4Copy / fp8Copy - 1.125) < 1e-9, qPrintable(QString::number(fp4Copy / fp8Copy)));
+    // An H100 has no FP4: an error names the field and says NVFP4.
+    Plan h100 = fp4;
+    applyAccelerator(*findAcceleratorPreset("H100 SXM 80GB"), h100.cluster);
+    const Estimate e = estimate(h100);
+    const auto flag = std::find_if(e.warnings.begin(), e.warnings.end(), [](const Warning& w) {
+        return w.code == WarningCode::Fp8Unsupported && w.severity == Severity::Error;
+    });
+    QVERIFY(flag != e.warnings.end());
+    QVERIFY(describe(*flag).find("NVFP4") != std::string::npos);
+    QCOMPARE(predict(h100).hfuAtFormatPeak, predict(h100).hfu);
+    // A peak given in the plan wins over the preset's.
+    Plan given = fp4;
+    given.cluster.peakFp4FlopsPerGpu = 2.0 * fp4PeakFlopsPerGpu(fp4.cluster);
+    QVERIFY(std::abs(predict(given).layers[0].forwardMatmul / b.layers[0].forwardMatmul - 0.5) < 1e-9);
+}
+
+// cluster.nvlink_domain: on a GB200 NVL72 rack (trays of 4 GPUs, 72 on NVLink) a TP of 8 spans two
+// trays but stays on NVLink; the same trays without the rack's domain would put it on the network.
+void TestStepTime::nvlinkDomainDecidesTheLinks()
+{
+    Plan rack = planWith("70b-2048-h100.json", {"cluster.gpus=576", "layout.tp=8", "layout.pp=4", "layout.dp=18",
+                                                "training.global_batch_sequences=1152"});
+    applyAccelerator(*findAcceleratorPreset("GB200 NVL72 186GB"), rack.cluster);
+    QCOMPARE(rack.cluster.gpusPerNode, 4);
+    QCOMPARE(rack.cluster.scaleUpDomain(), 72);
+    Plan trays = rack;
+    trays.cluster.nvlinkDomain = 0;  // only the tray shares NVLink
+    QCOMPARE(trays.cluster.scaleUpDomain(), 4);
+    const Estimate inRack = estimate(rack), acrossTrays = estimate(trays);
+    QVERIFY(!inRack.communication.tpCrossesNodes);
+    QVERIFY(acrossTrays.communication.tpCrossesNodes);
+    QVERIFY(predict(rack).stepSeconds < predict(trays).stepSeconds);
+    const auto spans = [](const Estimate& e) {
+        return std::find_if(e.warnings.begin(), e.warnings.end(), [](const Warning& w) { return w.code == WarningCode::TpSpansNodes; });
+    };
+    QVERIFY(spans(inRack) == inRack.warnings.end());
+    QVERIFY(spans(acrossTrays) != acrossTrays.warnings.end());
+    QVERIFY(!spans(acrossTrays)->nvlinkDomain);
+    // TP 16 does not divide the rack's 72: some groups straddle two racks, and the flag says so.
+    Plan straddling = rack;
+    straddling.layout.tp = 16;
+    straddling.layout.dp = 9;
+    const Estimate s = estimate(straddling);
+    QVERIFY(s.communication.tpCrossesNodes);
+    QVERIFY(spans(s) != s.warnings.end());
+    QVERIFY(spans(s)->nvlinkDomain);
+    QVERIFY(describe(*spans(s)).find("NVLink domain of 72") != std::string::npos);
+    // Inside one rack nothing reaches the network: 72 GPUs, TP 8 x DP 9.
+    Plan oneRack = planWith("70b-2048-h100.json", {"cluster.gpus=72", "layout.tp=8", "layout.pp=1", "layout.dp=9",
+                                                   "training.global_batch_sequences=1152"});
+    applyAccelerator(*findAcceleratorPreset("GB200 NVL72 186GB"), oneRack.cluster);
+    const CommunicationGroups g = communicationGroups(oneRack, estimate(oneRack), efficiencyFor(oneRack.cluster));
+    QCOMPARE(g.dp.nodes, 1);
+    QCOMPARE(g.tp.nodes, 1);
 }
 
 void TestStepTime::seedPlansPredictPlausibleMfu()

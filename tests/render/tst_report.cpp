@@ -70,6 +70,11 @@ void TestReport::pdfHasPagesFiguresAndSections_data()
                                              "The math: Compute and time", "The math: Reliability", "6 · N · D", "Young 1974"};
     QTest::newRow("worked example B") << "70b-512-gpu.json"
                                       << QStringList{"69.50 billion", "6.53 days", "1.44e23", "760 ms", "Stage 3: reliability"};
+    // Issue 25's hardware: an NVL72 rack, Blackwell with MXFP8, AMD with its own link's name.
+    QTest::newRow("DeepSeek-V3 on GB200 NVL72") << "deepseek-v3-512-gb200-nvl72.json"
+                                                << QStringList{"GB200 NVL72 186GB", "Layout on the hardware", "Pipeline schedule"};
+    QTest::newRow("70B on B200, MXFP8") << "70b-256-b200-mxfp8.json" << QStringList{"B200 180GB", "mxfp8", "Layout on the hardware"};
+    QTest::newRow("70B on MI300X") << "70b-256-mi300x.json" << QStringList{"MI300X 192GB", "Infinity Fabric", "Layout on the hardware"};
 }
 
 void TestReport::pdfHasPagesFiguresAndSections()

@@ -564,7 +564,7 @@ QGroupBox* InputPanel::buildTraining()
     });
     form->addRow(tr("Time from"), basis);
     registerField("time_basis", basis);
-    addChoice<trainplan::MatmulPrecision, 4>(
+    addChoice<trainplan::MatmulPrecision, 5>(
         form, "training.matmul_precision", trainplan::kMatmulPrecisionNames, [](const Plan& p) { return p.training.matmulPrecision; },
         [](Plan& p, trainplan::MatmulPrecision m) { p.training.matmulPrecision = m; });
     if (QWidget* matmuls = fields_.value("training.matmul_precision"))
@@ -934,8 +934,15 @@ QGroupBox* InputPanel::buildCluster()
     registerField("cluster", box);
     acceleratorPreset_ = new ElidingComboBox;
     acceleratorPreset_->addItem(tr("Custom"));
-    for (const auto& a : trainplan::acceleratorPresets())
+    for (const auto& a : trainplan::acceleratorPresets()) {
         acceleratorPreset_->addItem(QString::fromStdString(a.name));
+        // Where the preset's figures come from, on hover (as `trainplan-cli presets` lists them).
+        acceleratorPreset_->setItemData(acceleratorPreset_->count() - 1,
+            QStringLiteral("<p><b>%1</b></p><p>%2</p><p>%3</p><p><i>Step-time figures:</i> %4</p>")
+                .arg(QString::fromStdString(a.name).toHtmlEscaped(), QString::fromStdString(a.source).toHtmlEscaped(),
+                    QString::fromStdString(a.notes).toHtmlEscaped(), QString::fromStdString(a.efficiencySource).toHtmlEscaped()),
+            Qt::ToolTipRole);
+    }
     connect(acceleratorPreset_, &QComboBox::activated, this, [this](int index) {
         const auto* a = trainplan::findAcceleratorPreset(acceleratorPreset_->itemText(index).toStdString());
         if (a)
@@ -964,9 +971,24 @@ QGroupBox* InputPanel::buildCluster()
     addNumber(
         form, "cluster.gpus_per_node", 0, [](const Plan& p) { return p.cluster.gpusPerNode; },
         [](Plan& p, double v) { p.cluster.gpusPerNode = int(v); });
+    // 0 shows "one node": the domain is the node's GPUs (cluster.nvlink_domain absent).
+    addNumber(
+        form, "cluster.nvlink_domain", 0, [](const Plan& p) { return p.cluster.nvlinkDomain; },
+        [](Plan& p, double v) { p.cluster.nvlinkDomain = int(v); }, tr("one node"));
+    fields_.value("cluster.nvlink_domain")
+        ->setToolTip(tr("GPUs that share the scale-up link: 72 for a GB200 or GB300 NVL72 rack (trays of 4 GPUs), 2 for an "
+                        "NVLink-bridged H100 NVL pair. Collectives inside it run on NVLink; those that leave it, on the network."));
     addNumber(
         form, "cluster.memory_gb", 1, [](const Plan& p) { return p.cluster.memoryBytesPerGpu; },
         [](Plan& p, double v) { p.cluster.memoryBytesPerGpu = v; });
+    // Preset names give memory in binary units ("80GB" is 79.2 GiB as CUDA reports it): say both.
+    refreshers_.push_back([this] {
+        if (QWidget* memory = fields_.value("cluster.memory_gb"))
+            memory->setToolTip(tr("Memory per GPU as the runtime reports it: %1 GB = %2 GiB. Preset names give the vendor's "
+                                  "nominal size, in GiB.")
+                                   .arg(doc_->plan().cluster.memoryBytesPerGpu / trainplan::units::GB, 0, 'f', 2)
+                                   .arg(doc_->plan().cluster.memoryBytesPerGpu / trainplan::units::GiB, 0, 'f', 1));
+    });
     addNumber(
         form, "cluster.peak_bf16_tflops", 0, [](const Plan& p) { return p.cluster.peakFlopsPerGpu; },
         [](Plan& p, double v) { p.cluster.peakFlopsPerGpu = v; });
@@ -978,8 +1000,23 @@ QGroupBox* InputPanel::buildCluster()
         ->setToolTip(
             tr("Dense FP8 peak per GPU, for FP8 matmuls; “from the preset” uses the accelerator preset's (none on a part without FP8)."));
     addNumber(
+        form, "cluster.peak_fp4_tflops", 0, [](const Plan& p) { return p.cluster.peakFp4FlopsPerGpu; },
+        [](Plan& p, double v) { p.cluster.peakFp4FlopsPerGpu = v; }, tr("from the preset"));
+    fields_.value("cluster.peak_fp4_tflops")
+        ->setToolTip(tr("Dense FP4 peak per GPU, for NVFP4 matmuls; “from the preset” uses the accelerator preset's (none on a part "
+                        "without FP4)."));
+    addNumber(
         form, "cluster.intra_node_bandwidth_gb_per_s", 1, [](const Plan& p) { return p.cluster.intraNodeBytesPerSecond; },
         [](Plan& p, double v) { p.cluster.intraNodeBytesPerSecond = v; });
+    // The scale-up link under its own name: NVLink on NVIDIA parts, Infinity Fabric on AMD's.
+    refreshers_.push_back([this, form] {
+        if (QWidget* link = fields_.value("cluster.intra_node_bandwidth_gb_per_s"))
+            if (auto* label = qobject_cast<QLabel*>(form->labelForField(link))) {
+                const auto* preset = trainplan::acceleratorPresetOf(doc_->plan().cluster);
+                const QString title = ::title(trainplan::planField("cluster.intra_node_bandwidth_gb_per_s"));
+                label->setText(preset ? QStringLiteral("%1 (%2)").arg(title, QString::fromStdString(preset->scaleUpLink)) : title);
+            }
+    });
     addNumber(
         form, "cluster.inter_node_bandwidth_gb_per_s", 1, [](const Plan& p) { return p.cluster.interNodeBytesPerSecond; },
         [](Plan& p, double v) { p.cluster.interNodeBytesPerSecond = v; });

@@ -77,7 +77,7 @@ void WarningsPanel::refresh()
     }
     if (count() == 0) {
         auto* item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DialogApplyButton),
-                                         tr("No red flags: the layout fits, TP stays in a node, and failures are budgeted."), this);
+                                         tr("No red flags: the layout fits, TP stays off the network, and failures are budgeted."), this);
         item->setForeground(theme::ok());
     }
     fitItemHeights();
