@@ -271,8 +271,9 @@ void applyAcceleratorPreset(nlohmann::json& doc, const trainplan::AcceleratorPre
     for (const char* key : {"accelerator", "memory_gb", "peak_bf16_tflops", "intra_node_bandwidth_gb_per_s",
              "inter_node_bandwidth_gb_per_s", "gpus_per_node"})
         doc["cluster"][key] = cluster[key];
-    // Optional keys: set by the preset, else removed (an NVL72 rack's domain must not outlive it).
-    for (const char* key : {"nvlink_domain", "peak_fp8_tflops", "peak_fp4_tflops"}) {
+    // Optional keys: set by the preset, else removed (an NVL72 rack's domain must not outlive it,
+    // nor another part's efficiencies: --set after --gpu gives new ones).
+    for (const char* key : {"nvlink_domain", "peak_fp8_tflops", "peak_fp4_tflops", "efficiency"}) {
         if (cluster.contains(key))
             doc["cluster"][key] = cluster[key];
         else

@@ -124,8 +124,9 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
     const FrameworkChoices choices = frameworkChoicesFor(settled);
     const unsigned layoutUnknowns = actingLayoutUnknowns(settled);
     const bool imbalanceUnknown = loadImbalanceUnknown(settled.model);
+    const bool efficienciesUnknown = efficienciesBorrowed(settled.cluster);
     effects_.clear();
-    if (choices.unknownSwitches > 0 || layoutUnknowns != 0 || imbalanceUnknown) {
+    if (choices.unknownSwitches > 0 || layoutUnknowns != 0 || imbalanceUnknown || efficienciesUnknown) {
         for (const UnknownInput& unknown : unknownInputs(settled)) {
             UnknownEffect& effect = effects_.emplace_back();
             effect.field = unknown.field;
@@ -141,6 +142,8 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
                 variantPlan_.layout.unknownFields = 0;  // as set here, not settled again
                 unknown.apply(fast == 1, variantPlan_, variant.framework);
                 variantPlan_.layout.unknownFields = settled.layout.unknownFields;
+                if (!(variantPlan_.cluster.efficiency == settled.cluster.efficiency))
+                    variant.efficiency = efficiencyFor(variantPlan_.cluster);
                 if (!(variantPlan_.layout == settled.layout) || !(variantPlan_.model == settled.model)) {
                     estimateInto(variantPlan_, variantEstimate_);
                     stepTime_.predict(variantPlan_, variantEstimate_, variant, variantStep_);
@@ -160,6 +163,7 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
         }
     }
     setPredictedRange(settled, out.estimate, effects_, choices.unknownSwitches, layoutUnknowns, imbalanceUnknown, out.predicted);
+    out.predicted.range.unknownEfficiencies = efficienciesUnknown;
     out.memoryRange = memoryRange(settled, out.estimate, memoryVariant_);
     estimateInto(withPredictedMfu(settled, out.predicted), out.atPredictedMfu);
     // The expert all-to-all and imbalance over a quarter of the step: the MoE layout's own red flag

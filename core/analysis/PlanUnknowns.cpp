@@ -12,6 +12,10 @@ namespace trainplan {
 
 namespace {
 
+// The ends of a borrowed efficiency (unknownInputs): 20 % lower, 10 % higher than the preset's.
+constexpr double kBorrowedEfficiencySlower = 0.8;
+constexpr double kBorrowedEfficiencyFaster = 1.1;
+
 bool fitsWith(const Plan& plan, Recompute recompute, int recomputeLayers = 0)
 {
     Plan variant = plan;
@@ -22,13 +26,15 @@ bool fitsWith(const Plan& plan, Recompute recompute, int recomputeLayers = 0)
 
 }  // namespace
 
-std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields, bool loadImbalance)
+std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields, bool loadImbalance, bool efficiencies)
 {
     std::vector<std::string> parts;
     if (frameworkSwitches > 0)
         parts.push_back(countOf(frameworkSwitches, "framework switch", "framework switches"));
     if (loadImbalance)
         parts.emplace_back("the expert load imbalance");
+    if (efficiencies)
+        parts.emplace_back("the accelerator's efficiencies");
     for (const LayoutUnknownField& u : layoutUnknownFields())
         if (layoutFields & u.bit)
             parts.emplace_back(u.phrase);
@@ -116,6 +122,30 @@ std::vector<UnknownInput> unknownInputs(const Plan& plan)
         out.push_back({"Expert load imbalance", "model.moe.load_imbalance", formatNumber(kWorstLoadImbalance),
                        formatNumber(kExpectedLoadImbalance), formatNumber(kBestLoadImbalance),
                        [](bool toFast, Plan& p, FrameworkOptions&) { p.model.moe->loadImbalance = toFast ? kBestLoadImbalance : kWorstLoadImbalance; }});
+    // A part that is no preset runs at the nearest preset's efficiencies where the plan gives none
+    // (efficiencyFor). Measured large-GEMM shares of peak differ by a third between parts of one
+    // class (H100 80 %, MI300X 51 %: maximum achievable matmul FLOPs, docs/physics-notes), and a
+    // new part's software is usually the less mature: the range takes the borrowed fractions 20 %
+    // lower and 10 % higher (at most 1), each figure the plan gives itself kept.
+    if (efficienciesBorrowed(plan.cluster)) {
+        const char* source = nullptr;
+        const AcceleratorEfficiency borrowed = efficiencyFor(plan.cluster, &source);
+        out.push_back({std::string("Accelerator efficiencies (") + (source ? source : "a preset") + "'s assumed)", "cluster.efficiency",
+                       "-20 %", "as the preset", "+10 %", [borrowed](bool toFast, Plan& p, FrameworkOptions&) {
+                           const double factor = toFast ? kBorrowedEfficiencyFaster : kBorrowedEfficiencySlower;
+                           EfficiencySpec& e = p.cluster.efficiency;
+                           const auto scale = [factor](std::optional<double>& given, double figure) {
+                               if (!given)
+                                   given = std::min(1.0, figure * factor);
+                           };
+                           scale(e.matmul, borrowed.matmulEfficiency);
+                           scale(e.flashAttention, borrowed.flashAttentionEfficiency);
+                           scale(e.flashAttention3, borrowed.flash3AttentionEfficiency);
+                           scale(e.hbm, borrowed.hbmEfficiency);
+                           scale(e.scaleUpCollective, borrowed.intraNodeCollectiveEfficiency);
+                           scale(e.networkCollective, borrowed.interNodeCollectiveEfficiency);
+                       }});
+    }
 
     const unsigned bits = actingLayoutUnknowns(plan);
     if (bits == 0)

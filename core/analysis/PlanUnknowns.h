@@ -26,14 +26,14 @@ struct UnknownInput {
 };
 
 // Every unknown of the plan that can move its step, in a fixed order (framework switches, the
-// expert load imbalance, then the layout unknowns in table order). Layout fields that cannot act are left out: sequence
+// expert load imbalance, the accelerator's borrowed efficiencies, then the layout unknowns in table order). Layout fields that cannot act are left out: sequence
 // parallelism with TP 1, the schedule with one pipeline stage.
 std::vector<UnknownInput> unknownInputs(const Plan& plan);
 
 
 // "2 framework switches, recompute and the pipeline schedule": what a range or a tooltip names as
 // unknown ("no unknown inputs" when there is none).
-std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields, bool loadImbalance = false);
+std::string unknownInputsPhrase(int frameworkSwitches, unsigned layoutFields, bool loadImbalance = false, bool efficiencies = false);
 
 
 // The plan with an unknown recompute settled: its own setting when it fits, else the lightest that

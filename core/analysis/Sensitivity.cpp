@@ -231,6 +231,8 @@ SensitivityResult sensitivity(const Plan& plan, const SensitivityOptions& option
                 varied.layout.unknownFields = 0;  // as set here, not settled again
                 StepTimeOptions o = base;
                 unknown.apply(side == 1, varied, o.framework);
+                if (!(varied.cluster.efficiency == settledPlan.cluster.efficiency))
+                    o.efficiency = efficiencyFor(varied.cluster);
                 ends[side] = evaluate(varied, o, options.basis, analyser, scratch);
             }
             // A value that is usually the faster can be the slower for this plan (fused gradient

@@ -161,7 +161,7 @@ double collectiveSeconds(Collective kind, double bytes, const GroupPlacement& g,
 
     if (kind == Collective::SendRecv) {
         const double link = crosses ? f.nicBytesPerSecond * f.networkBusEfficiency : nvlink;
-        const double step = crosses ? kNetworkStepUs[kSimple] : kNvlinkRingStepUs[kSimple];
+        const double step = crosses ? kNetworkStepUs[kSimple] * f.networkStepScale : kNvlinkRingStepUs[kSimple] * f.nvlinkStepScale;
         return (kRingBaseUs[kSimple] + step) * us + bytes / link;
     }
     if (kind == Collective::AllToAll) {
@@ -171,7 +171,7 @@ double collectiveSeconds(Collective kind, double bytes, const GroupPlacement& g,
         const double local = bytes * double(g.perNode - 1) / n;
         const double remote = bytes * double(n - g.perNode) / n;
         const double seconds = std::max(local / nvlink, remote / (f.nicBytesPerSecond * f.networkBusEfficiency));
-        const double step = crosses ? kNetworkStepUs[kSimple] : kNvlinkRingStepUs[kSimple];
+        const double step = crosses ? kNetworkStepUs[kSimple] * f.networkStepScale : kNvlinkRingStepUs[kSimple] * f.nvlinkStepScale;
         return (kRingBaseUs[kSimple] + (n - 1) * step) * us + seconds;
     }
 
@@ -186,17 +186,17 @@ double collectiveSeconds(Collective kind, double bytes, const GroupPlacement& g,
     const double treeHops = tree ? log2Ceil(g.nodes) : 0.0, patHops = pat ? log2Ceil(n) : 0.0;
     double best = -1.0;
     for (int p = 0; p < 3; ++p) {
-        const double ringLatency = kRingBaseUs[p] + (steps - interSteps) * kNvlinkRingStepUs[p] + interSteps * kNetworkStepUs[p];
+        const double ringLatency = kRingBaseUs[p] + (steps - interSteps) * kNvlinkRingStepUs[p] * f.nvlinkStepScale + interSteps * kNetworkStepUs[p] * f.networkStepScale;
         const double ring = ringLatency * us + transfer * kProtocolSlowdown[p];
         best = best < 0 ? ring : std::min(best, ring);
         if (tree) {
             // Tree: up and down the node's chain, then log2(nodes) network hops each way.
-            const double treeLatency = kTreeBaseUs[p] + 2.0 * ((g.perNode - 1) * kNvlinkTreeStepUs[p] + treeHops * kNetworkStepUs[p]);
+            const double treeLatency = kTreeBaseUs[p] + 2.0 * ((g.perNode - 1) * kNvlinkTreeStepUs[p] * f.nvlinkStepScale + treeHops * kNetworkStepUs[p] * f.networkStepScale);
             best = std::min(best, treeLatency * us + transfer * kProtocolSlowdown[p] / kTreeBandwidth);
         }
         if (pat) {
             // PAT (NCCL 2.23+): log2(n) steps, only with one GPU per node (ncclPatEnable).
-            const double patLatency = kRingBaseUs[p] + patHops * kNetworkStepUs[p];
+            const double patLatency = kRingBaseUs[p] + patHops * kNetworkStepUs[p] * f.networkStepScale;
             best = std::min(best, patLatency * us + transfer * kProtocolSlowdown[p] / kPatBandwidth);
         }
     }

@@ -38,6 +38,10 @@ struct Fabric {
     double networkBusEfficiency = 1;
     bool nvls = false;     // NVLink SHARP: all-reduce inside the NVSwitch (cluster.in_network_reduction)
     bool ibSharp = false;  // InfiniBand SHARP: all-reduce across nodes in the network switches
+    // The accelerator's ring-step latencies over NCCL's (AcceleratorEfficiency): every protocol's
+    // per-step latency on that link scales by it.
+    double nvlinkStepScale = 1;
+    double networkStepScale = 1;
 };
 
 // Seconds for one collective over a group placed as given. bytes is the whole buffer S

@@ -157,6 +157,37 @@ enum class InNetworkReduction { None, Nvls, NvlsAndIbSharp };
 // How often hardware fails: either per node or per GPU (the file names which).
 enum class MtbfBasis { PerNode, PerGpu };
 
+// The accelerator's sustained figures the step-time model uses (presets/AcceleratorEfficiency.h),
+// set in the plan (cluster.efficiency.*): each one given replaces the accelerator preset's, so a
+// part without a preset can be described whole. One absent comes from the preset the label names
+// or the figures match, else from the preset with the nearest BF16 peak, which the plan then lists
+// as assumed and the predicted range covers (analysis/PlanUnknowns.h).
+struct EfficiencySpec {
+    std::optional<double> matmul;             // a large GEMM's achieved fraction of the dense peak
+    std::optional<int> smCount;               // SMs (compute units) a GEMM's waves fill
+    std::optional<int> gemmTileM, gemmTileN;  // output tile one SM computes
+    std::optional<double> gemmKHalf;          // K at which the main loop reaches half its rate
+    std::optional<double> flashAttention;     // FlashAttention-2's achieved fraction of peak
+    std::optional<double> flashAttention3;    // FlashAttention-3 / cuDNN fused attention's
+    std::optional<double> hbmBytesPerSecond;  // datasheet HBM bandwidth, bytes/s
+    std::optional<double> hbm;                // achieved fraction of it
+    std::optional<double> scaleUpCollective;  // NCCL bus bandwidth / scale-up link bandwidth
+    std::optional<double> networkCollective;  // NCCL bus bandwidth / network bandwidth
+    std::optional<double> kernelOverheadSeconds, kernelLaunchSeconds;
+    std::optional<double> scaleUpStepSeconds, networkStepSeconds;  // one ring step's latency (NCCL Simple)
+
+    bool operator==(const EfficiencySpec&) const = default;
+    // How many figures the plan gives, of the kFields there are.
+    static constexpr int kFields = 15;
+    int given() const
+    {
+        return int(matmul.has_value()) + smCount.has_value() + gemmTileM.has_value() + gemmTileN.has_value() + gemmKHalf.has_value()
+            + flashAttention.has_value() + flashAttention3.has_value() + hbmBytesPerSecond.has_value() + hbm.has_value()
+            + scaleUpCollective.has_value() + networkCollective.has_value() + kernelOverheadSeconds.has_value()
+            + kernelLaunchSeconds.has_value() + scaleUpStepSeconds.has_value() + networkStepSeconds.has_value();
+    }
+};
+
 struct ClusterSpec {
     std::string accelerator;           // label only, e.g. "H100 SXM 80GB"
     int gpus = 2048;
@@ -177,6 +208,7 @@ struct ClusterSpec {
     std::optional<double> mtbfSeconds;
     MtbfBasis mtbfBasis = MtbfBasis::PerNode;
     InNetworkReduction inNetworkReduction = InNetworkReduction::None;
+    EfficiencySpec efficiency;
 
     // The scale-up domain in GPUs: cluster.nvlink_domain, or gpus_per_node when absent.
     int scaleUpDomain() const { return nvlinkDomain > 0 ? nvlinkDomain : gpusPerNode; }

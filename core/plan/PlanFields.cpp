@@ -46,6 +46,8 @@ using T = PlanFieldType;
 using units::GB;      // bytes (docs: GB = 1e9 bytes, never GiB)
 using units::MiB;     // bytes (MiB = 2^20 bytes, as NCCL and cuBLAS size their buffers)
 using units::TFLOPS;  // FLOP/s
+// An accelerator figure the plan leaves to the preset (EfficiencySpec, Plan.h).
+constexpr const char* kFromPreset = "absent: the accelerator preset's (for a part that is no preset, the nearest preset's, assumed)";
 constexpr double HOUR = units::secondsPerHour;
 
 // Upper bounds are generous physical limits (the largest machines and models by orders of
@@ -194,6 +196,36 @@ std::vector<PlanField> makeFields()
         Builder("cluster.in_network_reduction", T::Choice, "all-reduces reduced in the switches: NVLink SHARP (NVLS) inside a "
                 "node, and InfiniBand SHARP across nodes")
             .choices(kInNetworkReductions).byDefault("\"none\"").title("Switch reduction"),
+        Builder("cluster.efficiency.matmul_fraction", T::Number, "a large GEMM's achieved fraction of the dense peak (full tiles and waves)")
+            .range(0.01, 1).note(kFromPreset).title("GEMM efficiency"),
+        Builder("cluster.efficiency.sm_count", T::Integer, "SMs (compute units) a GEMM's tiles fill in waves").range(1, 100'000)
+            .note(kFromPreset).title("SMs"),
+        Builder("cluster.efficiency.gemm_tile_m", T::Integer, "rows of the output tile one SM computes").range(1, 4096).note(kFromPreset)
+            .title("GEMM tile rows"),
+        Builder("cluster.efficiency.gemm_tile_n", T::Integer, "columns of the output tile one SM computes").range(1, 4096)
+            .note(kFromPreset).title("GEMM tile columns"),
+        Builder("cluster.efficiency.gemm_k_half", T::Number, "inner dimension K at which a GEMM's main loop reaches half its rate")
+            .range(0, 1'000'000).note(kFromPreset).title("GEMM K at half rate"),
+        Builder("cluster.efficiency.flash_attention_fraction", T::Number, "FlashAttention-2's achieved fraction of peak (causal, forward and backward)")
+            .range(0.01, 1).note(kFromPreset).title("FlashAttention-2"),
+        Builder("cluster.efficiency.flash_attention_3_fraction", T::Number, "FlashAttention-3's (or cuDNN fused attention's) achieved fraction of peak")
+            .range(0.01, 1).note(kFromPreset).title("FlashAttention-3"),
+        Builder("cluster.efficiency.hbm_bandwidth_gb_per_s", T::Number, "HBM bandwidth per GPU (datasheet)").unit("GB/s", GB)
+            .range(1, 1'000'000).note(kFromPreset).title("HBM bandwidth"),
+        Builder("cluster.efficiency.hbm_fraction", T::Number, "achieved fraction of the HBM bandwidth in memory-bound kernels")
+            .range(0.01, 1).note(kFromPreset).title("HBM efficiency"),
+        Builder("cluster.efficiency.scale_up_collective_fraction", T::Number, "NCCL bus bandwidth over the scale-up link's bandwidth")
+            .range(0.01, 1).note(kFromPreset).title("Scale-up collectives"),
+        Builder("cluster.efficiency.network_collective_fraction", T::Number, "NCCL bus bandwidth over the network bandwidth per GPU")
+            .range(0.01, 1).note(kFromPreset).title("Network collectives"),
+        Builder("cluster.efficiency.kernel_overhead_us", T::Number, "GPU-side fixed cost of one kernel").unit("us", units::micro)
+            .range(0, 10'000).note(kFromPreset).title("Kernel overhead"),
+        Builder("cluster.efficiency.kernel_launch_us", T::Number, "CPU cost to launch one kernel (a floor without CUDA graphs)")
+            .unit("us", units::micro).range(0, 10'000).note(kFromPreset).title("Kernel launch"),
+        Builder("cluster.efficiency.scale_up_step_latency_us", T::Number, "one ring step's latency on the scale-up link (NCCL Simple)")
+            .unit("us", units::micro).range(0, 10'000).note(kFromPreset).title("Scale-up ring step"),
+        Builder("cluster.efficiency.network_step_latency_us", T::Number, "one ring step's latency on the network (NCCL Simple)")
+            .unit("us", units::micro).range(0, 10'000).note(kFromPreset).title("Network ring step"),
         Builder("cluster.mtbf_hours_per_node", T::Number, "mean time between failures of one node")
             .unit("hours", HOUR).range(0.1, units::giga).note("absent: failures not modelled (a red flag)")
             .instead("cluster.mtbf_hours_per_gpu").title("Node MTBF"),

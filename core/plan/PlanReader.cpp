@@ -454,6 +454,37 @@ void readModel(const json& doc, ModelSpec& m, std::vector<PlanProblem>& problems
             "model.kv_heads", "must divide model.attention_heads (" + std::to_string(m.attentionHeads) + ") so query heads group evenly");
 }
 
+// cluster.efficiency: the accelerator figures the plan gives itself (EfficiencySpec, Plan.h).
+void readEfficiency(const json& doc, EfficiencySpec& e, std::vector<PlanProblem>& problems)
+{
+    Section s(doc, "cluster.efficiency", problems, false);
+    const auto si = [&](const char* path) -> std::optional<double> {
+        const PlanField& f = F(path);
+        const auto v = s.number(f);
+        return v ? std::optional<double>(*v * f.toSi) : std::nullopt;
+    };
+    const auto whole = [&](const char* path) -> std::optional<int> {
+        const auto v = s.integer(F(path));
+        return v ? std::optional<int>(int(*v)) : std::nullopt;
+    };
+    e.matmul = si("cluster.efficiency.matmul_fraction");
+    e.smCount = whole("cluster.efficiency.sm_count");
+    e.gemmTileM = whole("cluster.efficiency.gemm_tile_m");
+    e.gemmTileN = whole("cluster.efficiency.gemm_tile_n");
+    e.gemmKHalf = si("cluster.efficiency.gemm_k_half");
+    e.flashAttention = si("cluster.efficiency.flash_attention_fraction");
+    e.flashAttention3 = si("cluster.efficiency.flash_attention_3_fraction");
+    e.hbmBytesPerSecond = si("cluster.efficiency.hbm_bandwidth_gb_per_s");
+    e.hbm = si("cluster.efficiency.hbm_fraction");
+    e.scaleUpCollective = si("cluster.efficiency.scale_up_collective_fraction");
+    e.networkCollective = si("cluster.efficiency.network_collective_fraction");
+    e.kernelOverheadSeconds = si("cluster.efficiency.kernel_overhead_us");
+    e.kernelLaunchSeconds = si("cluster.efficiency.kernel_launch_us");
+    e.scaleUpStepSeconds = si("cluster.efficiency.scale_up_step_latency_us");
+    e.networkStepSeconds = si("cluster.efficiency.network_step_latency_us");
+    s.rejectUnknownKeys();
+}
+
 void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "cluster", problems);
@@ -472,6 +503,8 @@ void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& prob
     c.intraNodeBytesPerSecond = si("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
     c.interNodeBytesPerSecond = si("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
     c.inNetworkReduction = s.choice(F("cluster.in_network_reduction"), kInNetworkReductionNames);
+    s.allow("efficiency");
+    readEfficiency(doc, c.efficiency, problems);
     const PlanField& nodeField = F("cluster.mtbf_hours_per_node");
     const PlanField& gpuField = F("cluster.mtbf_hours_per_gpu");
     const auto perNode = s.number(nodeField);

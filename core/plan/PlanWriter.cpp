@@ -192,6 +192,26 @@ json planToJson(const Plan& plan)
     w.set("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond);
     w.set("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond);
     w.choice("cluster.in_network_reduction", kInNetworkReductionNames, c.inNetworkReduction);
+    const EfficiencySpec& e = c.efficiency;
+    const auto given = [&](const char* path, const auto& value) {
+        if (value)
+            w.set(path, *value);
+    };
+    given("cluster.efficiency.matmul_fraction", e.matmul);
+    given("cluster.efficiency.sm_count", e.smCount);
+    given("cluster.efficiency.gemm_tile_m", e.gemmTileM);
+    given("cluster.efficiency.gemm_tile_n", e.gemmTileN);
+    given("cluster.efficiency.gemm_k_half", e.gemmKHalf);
+    given("cluster.efficiency.flash_attention_fraction", e.flashAttention);
+    given("cluster.efficiency.flash_attention_3_fraction", e.flashAttention3);
+    given("cluster.efficiency.hbm_bandwidth_gb_per_s", e.hbmBytesPerSecond);
+    given("cluster.efficiency.hbm_fraction", e.hbm);
+    given("cluster.efficiency.scale_up_collective_fraction", e.scaleUpCollective);
+    given("cluster.efficiency.network_collective_fraction", e.networkCollective);
+    given("cluster.efficiency.kernel_overhead_us", e.kernelOverheadSeconds);
+    given("cluster.efficiency.kernel_launch_us", e.kernelLaunchSeconds);
+    given("cluster.efficiency.scale_up_step_latency_us", e.scaleUpStepSeconds);
+    given("cluster.efficiency.network_step_latency_us", e.networkStepSeconds);
     if (c.mtbfSeconds)
         w.set(c.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", *c.mtbfSeconds);
 

@@ -5,6 +5,11 @@
 
 namespace trainplan {
 
+// One ring step's latency with NCCL's Simple protocol (NCCL 2.2x tuning.cc, ncclTopoTuneModel):
+// 3.4 us on NVLink, 14 us on the network. CommunicationModel.cpp holds the per-protocol table.
+inline constexpr double kNcclSimpleNvlinkStepSeconds = 3.4e-6;
+inline constexpr double kNcclSimpleNetworkStepSeconds = 14e-6;
+
 struct AcceleratorEfficiency {
     // Matrix multiplies (StepTimeCosts.cpp, matmulEfficiency()): achieved FLOP/s = peak x
     // matmulEfficiency x tile fill x wave fill x K ramp. matmulEfficiency is the fraction of peak
@@ -32,12 +37,17 @@ struct AcceleratorEfficiency {
     // layer runs as a CUDA graph.
     double kernelOverheadSeconds = 0;
     double kernelLaunchSeconds = 0;
+    // One ring step's latency with NCCL's Simple protocol on the scale-up link and on the network
+    // (NCCL tuning.cc: 3.4 us NVLink, 14 us network); the other protocols' steps scale with them.
+    double scaleUpStepSeconds = kNcclSimpleNvlinkStepSeconds;
+    double networkStepSeconds = kNcclSimpleNetworkStepSeconds;
 
     bool valid() const
     {
         return matmulEfficiency > 0 && smCount > 0 && gemmTileM > 0 && gemmTileN > 0 && gemmKHalf >= 0 && flashAttentionEfficiency > 0
             && flash3AttentionEfficiency > 0 && hbmBytesPerSecond > 0 && hbmEfficiency > 0 && intraNodeCollectiveEfficiency > 0
-            && interNodeCollectiveEfficiency > 0 && kernelOverheadSeconds >= 0 && kernelLaunchSeconds >= 0;
+            && interNodeCollectiveEfficiency > 0 && kernelOverheadSeconds >= 0 && kernelLaunchSeconds >= 0 && scaleUpStepSeconds >= 0
+            && networkStepSeconds >= 0;
     }
     bool operator==(const AcceleratorEfficiency&) const = default;
 };

@@ -365,6 +365,7 @@ void applyAccelerator(const AcceleratorPreset& a, ClusterSpec& c)
     c.intraNodeBytesPerSecond = a.intraNodeBytesPerSecond;
     c.interNodeBytesPerSecond = a.interNodeBytesPerSecond;
     c.gpusPerNode = a.gpusPerNode;
+    c.efficiency = {};  // a preset brings its own measured efficiencies
 }
 
 }  // namespace trainplan

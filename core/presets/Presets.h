@@ -83,7 +83,8 @@ std::string scaleUpDomainNoun(const ClusterSpec& cluster);
 // preset is taken at its word when it gives an FP8 peak).
 bool mxfp8Supported(const ClusterSpec& cluster);
 
-// Copies an accelerator's hardware figures into a cluster (GPU count untouched).
+// Copies an accelerator's hardware figures into a cluster (GPU count untouched) and forgets the
+// plan's own efficiencies (cluster.efficiency): the preset's are measured on that part.
 void applyAccelerator(const AcceleratorPreset& preset, ClusterSpec& cluster);
 
 // When cluster.accelerator names a preset (as matchAcceleratorPreset finds it) but the

@@ -187,7 +187,8 @@ CommunicationGroups communicationGroups(const Plan& plan, const Estimate& est, c
     }
     g.fabric =
         Fabric{cl.intraNodeBytesPerSecond, cl.interNodeBytesPerSecond, e.intraNodeCollectiveEfficiency, e.interNodeCollectiveEfficiency,
-            cl.inNetworkReduction != InNetworkReduction::None, cl.inNetworkReduction == InNetworkReduction::NvlsAndIbSharp};
+            cl.inNetworkReduction != InNetworkReduction::None, cl.inNetworkReduction == InNetworkReduction::NvlsAndIbSharp,
+            e.scaleUpStepSeconds / kNcclSimpleNvlinkStepSeconds, e.networkStepSeconds / kNcclSimpleNetworkStepSeconds};
     return g;
 }
 

@@ -66,7 +66,8 @@ nlohmann::json predictedToJson(const PredictedStep& p, const ModelSpec& model)
         {"unknowns_fast_step_seconds", p.stepSeconds * std::exp(-p.range.unknownsLogFaster)},
         {"unknowns_slow_step_seconds", p.stepSeconds * std::exp(p.range.unknownsLogSlower)}, {"unknowns", unknownEffects},
         {"unknown_framework_switches", p.range.unknownSwitches}, {"unknown_layout_fields", layoutUnknownPaths(p.range.unknownLayoutFields)},
-        {"unknown_load_imbalance", p.range.unknownLoadImbalance}, {"unknown_inputs", p.range.unknownInputs()}};
+        {"unknown_load_imbalance", p.range.unknownLoadImbalance}, {"unknown_efficiencies", p.range.unknownEfficiencies},
+        {"unknown_inputs", p.range.unknownInputs()}};
     out["model_flops_per_step"] = p.modelFlopsPerStep;
     out["hardware_flops_per_step"] = p.hardwareFlopsPerStep;
     out["total_seconds"] = p.totalSeconds;

@@ -25,6 +25,8 @@
 
 namespace trainplan {
 
+struct AcceleratorPreset;
+
 // What the training framework overlaps and runs: software, not hardware. Each switch acts
 // through one mechanism in StepTimeCosts.cpp / StepTimeModel.cpp (its comment cites the source).
 // The defaults are what a plan gets for a switch it leaves unknown (frameworkOptionsFor()).
@@ -109,9 +111,16 @@ struct StepTimeOptions {
     const char* efficiencySource = nullptr;
 };
 
-// The efficiencies of the cluster's accelerator preset, found by name (cluster.accelerator);
-// a label that is no preset (e.g. worked example B's "80 GB, 1 PFLOP/s BF16") takes the preset with
-// the nearest dense BF16 peak. sourceName receives that preset's name.
+// The preset the step-time figures start from: the one the label names (cluster.accelerator), else
+// the one whose hardware figures the cluster carries, else the one with the nearest dense BF16 peak
+// (borrowed: the plan describes a part that is no preset, e.g. worked example B's "80 GB, 1 PFLOP/s
+// BF16", so the figures it does not give itself are assumed: analysis/PlanUnknowns.h).
+const AcceleratorPreset* efficiencyPresetFor(const ClusterSpec& cluster, bool* borrowed = nullptr);
+// Whether some of the step-time figures are borrowed: the part is no preset and the plan does not
+// give every figure itself (cluster.efficiency).
+bool efficienciesBorrowed(const ClusterSpec& cluster);
+// That preset's efficiencies with the plan's own figures (cluster.efficiency) in their place.
+// sourceName receives the preset's name.
 AcceleratorEfficiency efficiencyFor(const ClusterSpec& cluster, const char** sourceName = nullptr);
 StepTimeOptions stepTimeOptionsFor(const Plan& plan);
 
@@ -218,6 +227,7 @@ struct PredictedRange {
     int unknownSwitches = 0;       // framework switches neither the plan nor its profile sets
     unsigned unknownLayoutFields = 0;  // LayoutUnknown bits that act on the plan
     bool unknownLoadImbalance = false;  // MoE: model.moe.load_imbalance left out
+    bool unknownEfficiencies = false;   // a part that is no preset: figures cluster.efficiency leaves out are assumed
     int unknownInputs() const;     // all of them together
 };
 

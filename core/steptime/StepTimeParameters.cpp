@@ -8,12 +8,44 @@
 
 namespace trainplan {
 
-AcceleratorEfficiency efficiencyFor(const ClusterSpec& cluster, const char** sourceName)
+namespace {
+
+// The figures the plan gives itself (cluster.efficiency) in place of the preset's.
+void applyEfficiencySpec(const EfficiencySpec& s, AcceleratorEfficiency& e)
+{
+    const auto take = [](const auto& given, auto& figure) {
+        if (given)
+            figure = *given;
+    };
+    take(s.matmul, e.matmulEfficiency);
+    take(s.smCount, e.smCount);
+    take(s.gemmTileM, e.gemmTileM);
+    take(s.gemmTileN, e.gemmTileN);
+    take(s.gemmKHalf, e.gemmKHalf);
+    take(s.flashAttention, e.flashAttentionEfficiency);
+    take(s.flashAttention3, e.flash3AttentionEfficiency);
+    take(s.hbmBytesPerSecond, e.hbmBytesPerSecond);
+    take(s.hbm, e.hbmEfficiency);
+    take(s.scaleUpCollective, e.intraNodeCollectiveEfficiency);
+    take(s.networkCollective, e.interNodeCollectiveEfficiency);
+    take(s.kernelOverheadSeconds, e.kernelOverheadSeconds);
+    take(s.kernelLaunchSeconds, e.kernelLaunchSeconds);
+    take(s.scaleUpStepSeconds, e.scaleUpStepSeconds);
+    take(s.networkStepSeconds, e.networkStepSeconds);
+}
+
+}  // namespace
+
+const AcceleratorPreset* efficiencyPresetFor(const ClusterSpec& cluster, bool* borrowed)
 {
     const AcceleratorPreset* chosen = nullptr;
+    bool nearest = false;
     if (const auto* named = findAcceleratorPreset(cluster.accelerator); named && named->efficiency.valid()) {
         chosen = named;
+    } else if (const auto* same = acceleratorPresetOf(cluster); same && same->efficiency.valid()) {
+        chosen = same;  // a label of the user's own on a preset's hardware figures
     } else {
+        nearest = true;
         // A custom label: the preset whose dense BF16 peak is nearest (relative distance), so
         // a "1 PFLOP/s" part gets H100-class efficiencies and HBM bandwidth.
         double best = std::numeric_limits<double>::infinity();
@@ -27,9 +59,26 @@ AcceleratorEfficiency efficiencyFor(const ClusterSpec& cluster, const char** sou
             }
         }
     }
+    if (borrowed)
+        *borrowed = nearest && chosen;
+    return chosen;
+}
+
+bool efficienciesBorrowed(const ClusterSpec& cluster)
+{
+    bool borrowed = false;
+    efficiencyPresetFor(cluster, &borrowed);
+    return borrowed && cluster.efficiency.given() < EfficiencySpec::kFields;
+}
+
+AcceleratorEfficiency efficiencyFor(const ClusterSpec& cluster, const char** sourceName)
+{
+    const AcceleratorPreset* chosen = efficiencyPresetFor(cluster);
     if (sourceName)
         *sourceName = chosen ? chosen->name.c_str() : nullptr;
-    return chosen ? chosen->efficiency : AcceleratorEfficiency{};
+    AcceleratorEfficiency e = chosen ? chosen->efficiency : AcceleratorEfficiency{};
+    applyEfficiencySpec(cluster.efficiency, e);
+    return e;
 }
 
 namespace {

@@ -58,7 +58,7 @@ const StepErrorBand& stepErrorBand()
 
 int PredictedRange::unknownInputs() const
 {
-    return unknownSwitches + std::popcount(unknownLayoutFields) + int(unknownLoadImbalance);
+    return unknownSwitches + std::popcount(unknownLayoutFields) + int(unknownLoadImbalance) + int(unknownEfficiencies);
 }
 
 double combinedLogExtent(double unknowns, double modelError)

@@ -777,6 +777,28 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
                     : std::string()),
         p.matmulEfficiency, "", formatPercent(p.matmulEfficiency),
         "NVIDIA, Matrix Multiplication Background User's Guide (tile and wave quantization); accelerator preset");
+    {
+        // The accelerator's sustained figures, and which the plan gives itself (cluster.efficiency).
+        const AcceleratorEfficiency fig = efficiencyFor(plan.cluster);
+        const EfficiencySpec& own = plan.cluster.efficiency;
+        const auto mark = [](bool given) { return given ? std::string(" (plan)") : std::string(); };
+        bool borrowed = false;
+        efficiencyPresetFor(plan.cluster, &borrowed);
+        s.add("predicted.accelerator_figures", "Accelerator figures the step time uses",
+            "the preset's step-time figures; each one given in cluster.efficiency replaces it",
+            "GEMM " + formatPercent(fig.matmulEfficiency) + mark(own.matmul.has_value()) + " on " + integer(fig.smCount) + " SMs"
+                + mark(own.smCount.has_value()) + ", attention " + formatPercent(fig.flashAttentionEfficiency) + " / "
+                + formatPercent(fig.flash3AttentionEfficiency) + mark(own.flashAttention || own.flashAttention3) + ", HBM "
+                + formatBytes(fig.hbmBytesPerSecond) + "/s × " + formatPercent(fig.hbmEfficiency) + mark(own.hbm || own.hbmBytesPerSecond)
+                + ", collectives " + formatPercent(fig.intraNodeCollectiveEfficiency) + " " + scaleUpLinkName(plan.cluster) + " / "
+                + formatPercent(fig.interNodeCollectiveEfficiency) + " network" + mark(own.scaleUpCollective || own.networkCollective)
+                + ", kernel " + formatSeconds(fig.kernelOverheadSeconds) + " + launch " + formatSeconds(fig.kernelLaunchSeconds)
+                + mark(own.kernelOverheadSeconds || own.kernelLaunchSeconds) + "; from "
+                + (p.efficiencySource ? std::string(p.efficiencySource) : std::string("no preset"))
+                + (borrowed ? " (nearest BF16 peak: assumed, the range covers it)" : std::string("")) + ", "
+                + integer(own.given()) + " of " + integer(EfficiencySpec::kFields) + " set in the plan",
+            fig.matmulEfficiency, "", formatPercent(fig.matmulEfficiency), "resources/presets/accelerators.json (each figure's source)");
+    }
     // One layer of each kind (LayerKind.h): a model of one kind keeps its step names, several
     // kinds number theirs (predicted.layer_forward.2).
     std::string names, terms;
@@ -873,7 +895,7 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
             + " conformal band of its leave-one-family-out residuals)",
         "slow side √(" + num(r.unknownsLogSlower) + "² + " + num(bandHigh) + "²), fast side √(" + num(r.unknownsLogFaster) + "² + "
             + num(bandLow) + "²); step " + formatSeconds(r.high.stepSeconds) + " to " + formatSeconds(r.low.stepSeconds) + "; "
-            + (r.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance)
+            + (r.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance, r.unknownEfficiencies)
                                      : std::string("nothing unknown")),
         r.low.mfu, "", formatPercent(r.low.mfu) + " to " + formatPercent(r.high.mfu),
         "split conformal (Lei et al. 2018) over leave-one-family-out residuals, resources/reference (tst_realitycheck); "

@@ -204,7 +204,7 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
     t.row("tokens/s per GPU" + predicted, formatNumber(pr.tokensPerSecondPerGpu));
     const PredictedRange& range = pr.range;
     const std::string rangeSources =
-        range.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(range.unknownSwitches, range.unknownLayoutFields, range.unknownLoadImbalance) : "nothing unknown";
+        range.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(range.unknownSwitches, range.unknownLayoutFields, range.unknownLoadImbalance, range.unknownEfficiencies) : "nothing unknown";
     t.row("range" + predicted, "MFU " + formatPercent(range.low.mfu) + " to " + formatPercent(range.high.mfu),
         "step " + formatSeconds(range.high.stepSeconds) + " to " + formatSeconds(range.low.stepSeconds) + ": " + rangeSources
             + ", model error +" + formatPercent(range.modelErrorSlower, 0) + " / −" + formatPercent(range.modelErrorFaster, 0) + " ("

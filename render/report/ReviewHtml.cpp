@@ -157,7 +157,7 @@ QString ask(const ReportContext& ctx)
                     percent(r.modelErrorSlower, 0), percent(r.modelErrorFaster, 0),
                     r.unknownInputs() > 0
                         ? QObject::tr(" and %1 the plan leaves unknown (each measured alone; independent spreads add in quadrature)")
-                              .arg(q(trainplan::unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance)))
+                              .arg(q(trainplan::unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance, r.unknownEfficiencies)))
                         : QString(),
                     basis(TimeBasis::AssumedMfu))
                 .arg(integer(e.gpusUsed), count(e.nodes, "node"))

@@ -120,6 +120,7 @@ private slots:
     void nvlinkDomainDecidesTheLinks();
     void otherHardwareIsPlausible();
     void customAcceleratorTakesTheNearestPreset();
+    void planEfficienciesReplaceThePresets();
     void predictedMfuFeedsTheEstimate();
     void jsonHasTheInterfaceKeys();
     void groupsSitOnNodesAsTheRankMapSays();
@@ -502,6 +503,36 @@ void TestStepTime::customAcceleratorTakesTheNearestPreset()
         QVERIFY(a.efficiency.matmulEfficiency <= 0.9 && a.efficiency.hbmEfficiency <= 1.0);
         QVERIFY(a.efficiency.hbmBytesPerSecond >= units::TB && a.efficiency.hbmBytesPerSecond <= 10 * units::TB);
     }
+}
+
+// cluster.efficiency: each figure the plan gives replaces the preset's, and acts through its own
+// mechanism: a lower matmul fraction slows the compute, a longer network step slows the
+// collectives that cross nodes, and nothing else moves.
+void TestStepTime::planEfficienciesReplaceThePresets()
+{
+    const Plan base = planWith("70b-2048-h100.json");
+    const AcceleratorEfficiency preset = efficiencyFor(base.cluster);
+    const Plan slowGemm = planWith("70b-2048-h100.json", {"cluster.efficiency.matmul_fraction=0.5"});
+    const AcceleratorEfficiency e = efficiencyFor(slowGemm.cluster);
+    QCOMPARE(e.matmulEfficiency, 0.5);
+    QCOMPARE(e.hbmEfficiency, preset.hbmEfficiency);
+    QCOMPARE(e.networkStepSeconds, kNcclSimpleNetworkStepSeconds);
+    const PredictedStep p0 = predict(base);
+    const PredictedStep p1 = predict(slowGemm);
+    const auto compute = [](const PredictedStep& p) { return p.components.forwardCompute + p.components.backwardCompute; };
+    QVERIFY2(compute(p1) > compute(p0) * 1.3, qPrintable(QString("%1 vs %2").arg(compute(p1)).arg(compute(p0))));
+    QCOMPARE(p1.components.memoryBound, p0.components.memoryBound);
+
+    // TP 16 spans two nodes, so every layer's TP collectives pay the network's ring steps: 100 us each.
+    const std::vector<std::string> tp16 = {"layout.tp=16", "layout.dp=32"};
+    std::vector<std::string> slowSteps = tp16;
+    slowSteps.push_back("cluster.efficiency.network_step_latency_us=100");
+    const Plan latent = planWith("70b-2048-h100.json", slowSteps);
+    QCOMPARE(efficiencyFor(latent.cluster).networkStepSeconds, 100e-6);
+    const PredictedStep q0 = predict(planWith("70b-2048-h100.json", tp16));
+    const PredictedStep q1 = predict(latent);
+    QVERIFY(q1.components.tpCommunication > q0.components.tpCommunication);
+    QCOMPARE(compute(q1), compute(q0));
 }
 
 void TestStepTime::predictedMfuFeedsTheEstimate()

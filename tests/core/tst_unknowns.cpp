@@ -17,6 +17,7 @@
 #include "core/plan/PlanIO.h"
 #include "core/planfile/PlanFile.h"
 #include "core/presets/Presets.h"
+#include "core/steptime/StepTimeModel.h"
 #include "core/text/EstimateJson.h"
 
 using namespace testsupport;
@@ -53,6 +54,7 @@ private slots:
     void unknownFieldsWidenTheMemoryRange();
     void sensitivityNamesEachUnknown();
     void jsonSaysWhatWasAssumed();
+    void borrowedEfficienciesAreAnUnknown();
     void reviewedEdges();
     void eachRowOfTheTableDrivesEveryEdge_data();
     void eachRowOfTheTableDrivesEveryEdge();
@@ -285,6 +287,43 @@ void TestUnknowns::jsonSaysWhatWasAssumed()
 // Edges a review found: the memory range of a settled partial recompute reaches full recompute of
 // every layer; interleaved stages recompute recompute_layers per chunk; an unknown schedule that no
 // interleaving can run is not counted; MXFP8 needs MX tensor cores.
+// Worked example B's accelerator is no preset: its efficiencies are the nearest preset's, assumed,
+// so the range widens by them and names them; a plan that gives every figure itself
+// (cluster.efficiency) has nothing borrowed, and a named preset never does.
+void TestUnknowns::borrowedEfficienciesAreAnUnknown()
+{
+    const Plan custom = planWith("70b-512-gpu.json");
+    const Analysis borrowed = analyse(custom);
+    const PredictedRange& r = borrowed.predicted.range;
+    QVERIFY(r.unknownEfficiencies);
+    const auto effect = std::find_if(
+        r.unknownEffects.begin(), r.unknownEffects.end(), [](const UnknownEffect& u) { return u.field == "cluster.efficiency"; });
+    QVERIFY(effect != r.unknownEffects.end());
+    // 20 % slower matmuls, attention, HBM and collectives: several per cent on the step at least.
+    QVERIFY2(effect->slowerFactor > 1.05 && effect->fasterFactor < 0.99,
+        qPrintable(QString("%1 / %2").arg(effect->slowerFactor).arg(effect->fasterFactor)));
+    QVERIFY(unknownInputsPhrase(0, 0, false, true).find("efficiencies") != std::string::npos);
+    QCOMPARE(estimateToJson(borrowed).at("predicted").at("range").at("unknown_efficiencies").get<bool>(), true);
+
+    // The same figures given in the plan: the same step, nothing unknown, a narrower range.
+    const AcceleratorEfficiency e = efficiencyFor(custom.cluster);
+    Plan given = custom;
+    given.cluster.efficiency = EfficiencySpec{e.matmulEfficiency, e.smCount, e.gemmTileM, e.gemmTileN, e.gemmKHalf,
+        e.flashAttentionEfficiency, e.flash3AttentionEfficiency, e.hbmBytesPerSecond, e.hbmEfficiency, e.intraNodeCollectiveEfficiency,
+        e.interNodeCollectiveEfficiency, e.kernelOverheadSeconds, e.kernelLaunchSeconds, e.scaleUpStepSeconds, e.networkStepSeconds};
+    QCOMPARE(given.cluster.efficiency.given(), EfficiencySpec::kFields);
+    const Analysis known = analyse(given);
+    QVERIFY(!known.predicted.range.unknownEfficiencies);
+    QCOMPARE(known.predicted.stepSeconds, borrowed.predicted.stepSeconds);
+    QVERIFY(known.predicted.range.low.stepSeconds < r.low.stepSeconds);
+    QVERIFY(known.predicted.range.high.stepSeconds > r.high.stepSeconds);
+    // All but one given: still borrowed.
+    given.cluster.efficiency.matmul.reset();
+    QVERIFY(analyse(given).predicted.range.unknownEfficiencies);
+    // A named preset's figures are its own, measured.
+    QVERIFY(!analyse(planWith("70b-2048-h100.json")).predicted.range.unknownEfficiencies);
+}
+
 void TestUnknowns::reviewedEdges()
 {
     const Plan tight = exampleWithout(

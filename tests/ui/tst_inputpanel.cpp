@@ -9,6 +9,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -24,6 +25,7 @@
 #include "core/plan/ShownUnits.h"
 #include "core/planfile/PlanFile.h"
 #include "core/planfile/PlanName.h"
+#include "core/steptime/StepTimeModel.h"
 #include "render/report/InputsPage.h"
 #include "render/report/PdfReport.h"
 #include "render/report/ReportContext.h"
@@ -67,6 +69,7 @@ private slots:
     void pdfInputRowsTakeTitlesAndUnitsFromTheFieldTable();
     void deletingAFieldRowBreaksTheWindowAndThePdf();
     void layerKindsAreListedAndKeptWhole();
+    void efficienciesShowThePresetsAndKeepTheUsers();
 
 private:
     MainWindow* window_ = nullptr;
@@ -475,6 +478,38 @@ void TestInputPanel::deletingAFieldRowBreaksTheWindowAndThePdf()
 // A plan whose layers come in kinds: the panel lists them (as the PDF's inputs page does), the
 // model-wide FFN fields, which no kind would read, are disabled, and a new layer count keeps the
 // runs adding up to it (the last run takes the change) and undoes in one step.
+// The efficiency boxes show the figure the prediction uses (the preset's); typing one makes it the
+// plan's own, which moves the prediction and undoes in one step; "Use the preset's figures" and
+// picking a preset forget the plan's own.
+void TestInputPanel::efficienciesShowThePresetsAndKeepTheUsers()
+{
+    const trainplan::AcceleratorEfficiency preset = trainplan::efficiencyFor(doc()->plan().cluster);
+    auto* gemm = qobject_cast<QDoubleSpinBox*>(inputs()->widgetForField("cluster.efficiency.matmul_fraction"));
+    QVERIFY(gemm);
+    QCOMPARE(gemm->value(), std::round(preset.matmulEfficiency * 1000) / 10);  // shown in per cent, one decimal
+    QCOMPARE(doc()->plan().cluster.efficiency.given(), 0);
+    auto* button = inputs()->findChild<QPushButton*>("usePresetEfficiencies");
+    QVERIFY(button);
+    QVERIFY(!button->isEnabled());
+    const double step = doc()->analysis().predicted.stepSeconds;
+    gemm->setValue(50.0);
+    QCOMPARE(doc()->plan().cluster.efficiency.matmul, std::optional<double>(0.5));
+    QVERIFY(doc()->analysis().predicted.stepSeconds > step);
+    QVERIFY(button->isEnabled());
+    doc()->undoStack()->undo();
+    QVERIFY(!doc()->plan().cluster.efficiency.matmul);
+    QCOMPARE(doc()->analysis().predicted.stepSeconds, step);
+    doc()->undoStack()->redo();
+    QCOMPARE(gemm->value(), 50.0);
+    button->click();
+    QCOMPARE(doc()->plan().cluster.efficiency.given(), 0);
+    QCOMPARE(gemm->value(), std::round(preset.matmulEfficiency * 1000) / 10);
+    gemm->setValue(60.0);
+    pickAccelerator("B200 180GB");
+    QCOMPARE(doc()->plan().cluster.efficiency.given(), 0);
+    QCOMPARE(gemm->value(), std::round(trainplan::efficiencyFor(doc()->plan().cluster).matmulEfficiency * 1000) / 10);
+}
+
 void TestInputPanel::layerKindsAreListedAndKeptWhole()
 {
     auto* kinds = qobject_cast<QLabel*>(inputs()->widgetForField("model.layer_kinds"));

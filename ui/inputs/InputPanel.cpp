@@ -7,6 +7,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTimer>
@@ -27,6 +28,7 @@
 #include "core/planfile/PlanName.h"
 #include "core/presets/Presets.h"
 #include "core/rankmap/ExpertGrid.h"
+#include "core/steptime/StepTimeModel.h"
 #include "core/search/LayoutAdjuster.h"
 #include "core/text/LayerKindsText.h"
 #include "render/style/Theme.h"
@@ -114,6 +116,7 @@ InputPanel::InputPanel(PlanDocument* document, QWidget* parent)
     layout->addWidget(buildModel());
     layout->addWidget(buildExperts());
     layout->addWidget(buildCluster());
+    layout->addWidget(buildEfficiencies());
     layout->addWidget(buildReliability());
     layout->addStretch(1);
     (new FieldInputGuard(this))->guardChildrenOf(this);
@@ -1008,13 +1011,17 @@ QGroupBox* InputPanel::buildCluster()
     addNumber(
         form, "cluster.intra_node_bandwidth_gb_per_s", 1, [](const Plan& p) { return p.cluster.intraNodeBytesPerSecond; },
         [](Plan& p, double v) { p.cluster.intraNodeBytesPerSecond = v; });
-    // The scale-up link under its own name: NVLink on NVIDIA parts, Infinity Fabric on AMD's.
+    // The scale-up link's own name (NVLink on NVIDIA parts, Infinity Fabric on AMD's) in the
+    // tooltip: in the label, "Scale-up link (NVLink 4)" widened the inputs panel and elided the
+    // headline cards at 1280 px.
     refreshers_.push_back([this, form] {
         if (QWidget* link = fields_.value("cluster.intra_node_bandwidth_gb_per_s"))
             if (auto* label = qobject_cast<QLabel*>(form->labelForField(link))) {
                 const auto* preset = trainplan::acceleratorPresetOf(doc_->plan().cluster);
                 const QString title = ::title(trainplan::planField("cluster.intra_node_bandwidth_gb_per_s"));
-                label->setText(preset ? QStringLiteral("%1 (%2)").arg(title, QString::fromStdString(preset->scaleUpLink)) : title);
+                label->setText(title);
+                label->setToolTip(preset ? tr("%1: the %2 between GPUs of one scale-up domain").arg(title, QString::fromStdString(preset->scaleUpLink))
+                                         : title);
             }
     });
     addNumber(
@@ -1044,6 +1051,95 @@ QGroupBox* InputPanel::buildCluster()
                 p.cluster.mtbfSeconds.reset();
         },
         tr("not modelled"));
+    return box;
+}
+
+// The step time's hardware figures (cluster.efficiency): each box shows the figure the prediction
+// uses, the preset's until the user types one of their own, which the plan then keeps; "Use the
+// preset's" forgets them all. A part that is no preset borrows the nearest preset's figures, and
+// the predicted range covers them until every one is given (analysis/PlanUnknowns.h).
+QGroupBox* InputPanel::buildEfficiencies()
+{
+    using trainplan::AcceleratorEfficiency;
+    using trainplan::EfficiencySpec;
+    auto* box = new QGroupBox(tr("Accelerator efficiencies"), this);
+    auto* form = newForm(box);
+    registerField("cluster.efficiency", box);
+    auto* note = new QLabel;
+    note->setWordWrap(true);
+    {
+        QFont small = note->font();
+        small.setPointSizeF(small.pointSizeF() * 0.9);
+        note->setFont(small);
+        QPalette palette = note->palette();
+        palette.setColor(QPalette::WindowText, theme::faint());
+        note->setPalette(palette);
+    }
+    auto* usePreset = new QPushButton(tr("Use the preset's figures"));
+    usePreset->setObjectName("usePresetEfficiencies");
+    connect(usePreset, &QPushButton::clicked, this,
+        [this] { doc_->edit(tr("Use the preset's efficiencies"), [](Plan& p) { p.cluster.efficiency = EfficiencySpec{}; }); });
+    refreshers_.push_back([this, note, usePreset] {
+        const auto& cluster = doc_->plan().cluster;
+        bool borrowed = false;
+        const auto* preset = trainplan::efficiencyPresetFor(cluster, &borrowed);
+        const QString name = preset ? QString::fromStdString(preset->name) : tr("no preset");
+        const int given = cluster.efficiency.given();
+        QString text = given == 0 ? tr("The %1's measured figures (hover for the sources).").arg(name)
+            : given == EfficiencySpec::kFields ? tr("All %1 figures are yours.").arg(given)
+                                               : tr("%1 of %2 figures are yours, the rest the %3's.").arg(given).arg(EfficiencySpec::kFields).arg(name);
+        if (borrowed && given < EfficiencySpec::kFields)
+            text += tr(" This part is no preset: the predicted range covers the borrowed ones.");
+        note->setText(text);
+        usePreset->setEnabled(given > 0);
+        if (preset)
+            note->setToolTip(QString::fromStdString(preset->efficiencySource));
+    });
+    form->addRow(note);
+
+    // One box per figure: shows what the prediction uses, sets the plan's own.
+    const auto addFigure = [this, form](std::string_view path, int decimals, auto figure, auto given) {
+        addNumber(
+            form, path, decimals,
+            [figure](const Plan& p) { return double(trainplan::efficiencyFor(p.cluster).*figure); },
+            [given](Plan& p, double v) {
+                auto& slot = p.cluster.efficiency.*given;
+                slot = static_cast<typename std::remove_reference_t<decltype(slot)>::value_type>(v);
+            });
+        QWidget* field = fields_.value(QString::fromUtf8(path.data(), int(path.size())));
+        auto* label = field ? qobject_cast<QLabel*>(form->labelForField(field)) : nullptr;
+        // A figure of the user's own reads in the normal colour, the preset's faint.
+        refreshers_.push_back([this, label, given] {
+            if (!label)
+                return;
+            QPalette palette = label->palette();
+            palette.setColor(QPalette::WindowText, (doc_->plan().cluster.efficiency.*given) ? palette.color(QPalette::Text) : theme::faint());
+            label->setPalette(palette);
+        });
+    };
+    addFigure("cluster.efficiency.matmul_fraction", 1, &AcceleratorEfficiency::matmulEfficiency, &EfficiencySpec::matmul);
+    addFigure("cluster.efficiency.sm_count", 0, &AcceleratorEfficiency::smCount, &EfficiencySpec::smCount);
+    addFigure("cluster.efficiency.gemm_tile_m", 0, &AcceleratorEfficiency::gemmTileM, &EfficiencySpec::gemmTileM);
+    addFigure("cluster.efficiency.gemm_tile_n", 0, &AcceleratorEfficiency::gemmTileN, &EfficiencySpec::gemmTileN);
+    addFigure("cluster.efficiency.gemm_k_half", 0, &AcceleratorEfficiency::gemmKHalf, &EfficiencySpec::gemmKHalf);
+    addFigure("cluster.efficiency.flash_attention_fraction", 1, &AcceleratorEfficiency::flashAttentionEfficiency,
+        &EfficiencySpec::flashAttention);
+    addFigure("cluster.efficiency.flash_attention_3_fraction", 1, &AcceleratorEfficiency::flash3AttentionEfficiency,
+        &EfficiencySpec::flashAttention3);
+    addFigure("cluster.efficiency.hbm_bandwidth_gb_per_s", 0, &AcceleratorEfficiency::hbmBytesPerSecond, &EfficiencySpec::hbmBytesPerSecond);
+    addFigure("cluster.efficiency.hbm_fraction", 1, &AcceleratorEfficiency::hbmEfficiency, &EfficiencySpec::hbm);
+    addFigure("cluster.efficiency.scale_up_collective_fraction", 1, &AcceleratorEfficiency::intraNodeCollectiveEfficiency,
+        &EfficiencySpec::scaleUpCollective);
+    addFigure("cluster.efficiency.network_collective_fraction", 1, &AcceleratorEfficiency::interNodeCollectiveEfficiency,
+        &EfficiencySpec::networkCollective);
+    addFigure("cluster.efficiency.kernel_overhead_us", 1, &AcceleratorEfficiency::kernelOverheadSeconds,
+        &EfficiencySpec::kernelOverheadSeconds);
+    addFigure("cluster.efficiency.kernel_launch_us", 1, &AcceleratorEfficiency::kernelLaunchSeconds, &EfficiencySpec::kernelLaunchSeconds);
+    addFigure("cluster.efficiency.scale_up_step_latency_us", 1, &AcceleratorEfficiency::scaleUpStepSeconds,
+        &EfficiencySpec::scaleUpStepSeconds);
+    addFigure("cluster.efficiency.network_step_latency_us", 1, &AcceleratorEfficiency::networkStepSeconds,
+        &EfficiencySpec::networkStepSeconds);
+    form->addRow(usePreset);
     return box;
 }
 

@@ -60,6 +60,7 @@ private:
     QGroupBox* buildModel();
     QGroupBox* buildExperts();
     QGroupBox* buildCluster();
+    QGroupBox* buildEfficiencies();
     QGroupBox* buildTraining();
     QGroupBox* buildFramework();
     QGroupBox* buildLayout();
