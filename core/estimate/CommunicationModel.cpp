@@ -1,6 +1,7 @@
 #include "core/estimate/CommunicationModel.h"
 
 #include <algorithm>
+#include <numeric>
 #include <bit>
 
 #include "core/base/Units.h"
@@ -132,9 +133,16 @@ GroupPlacement groupPlacement(long long stride, int size, int gpusPerNode, long 
     GroupPlacement g;
     g.ranks = std::max(1, size);
     const long long span = stride * (g.ranks - 1) + 1;
-    if (g.ranks == 1 || (worldSize > 0 && worldSize <= gpusPerNode) || (span <= gpusPerNode && stride * g.ranks <= gpusPerNode)) {
+    const long long block = stride * g.ranks;
+    if (g.ranks == 1 || (worldSize > 0 && worldSize <= gpusPerNode) || (span <= gpusPerNode && gpusPerNode % block == 0)) {
         g.perNode = g.ranks;
         g.nodes = 1;
+    } else if (span <= gpusPerNode && block <= gpusPerNode) {
+        // Node boundaries fall at multiples of gcd(block, node) inside a block, so the worst
+        // split leaves that many ranks (of which every stride-th is a member) on one side.
+        g.straddles = true;
+        g.nodes = 2;
+        g.perNode = int(std::clamp<long long>(std::gcd(block, (long long)gpusPerNode) / stride, 1, g.ranks - 1));
     } else if (stride >= gpusPerNode) {
         g.perNode = 1;
         g.nodes = g.ranks;

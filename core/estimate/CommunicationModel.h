@@ -21,12 +21,18 @@ enum class Collective { AllReduce, ReduceScatter, AllGather, SendRecv, AllToAll 
 // How one communicator's members sit on nodes: ranks = perNode x nodes.
 struct GroupPlacement {
     int ranks = 1;
-    int perNode = 1;
+    int perNode = 1;  // of the slowest group: its members in its emptiest node
     int nodes = 1;
+    // Groups small enough for a node that still straddle a boundary because the node size is no
+    // multiple of their block (64-GPU EP groups on 72-GPU NVL72 domains): perNode is then the
+    // smaller side of the worst split, which sets the collective's time.
+    bool straddles = false;
 };
 
 // The placement of the groups of `size` ranks spaced `stride` apart (rank map strides) on
-// nodes of gpusPerNode, in a job of worldSize ranks.
+// nodes of gpusPerNode, in a job of worldSize ranks. Ranks fill nodes in order, so a block of
+// stride x size ranks that does not divide the node size leaves some groups split across two
+// nodes (RankMap::anyGroupCrossesNodes says the same): the slowest group sets the time.
 GroupPlacement groupPlacement(long long stride, int size, int gpusPerNode, long long worldSize);
 
 // The links a collective runs on, per GPU and direction, with the fraction of line rate NCCL's

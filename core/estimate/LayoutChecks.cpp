@@ -61,8 +61,9 @@ void checkExpertPlacement(const Plan& plan, Estimate& est, std::optional<bool> i
     }
     if (*insideFits)
     {
-        add(est, WarningCode::EpSpansNodes, Severity::Warning, "layout.ep", l.ep, ep.nodes, inside);
+        add(est, WarningCode::EpSpansNodes, Severity::Warning, "layout.ep", l.ep, ep.straddles ? plan.cluster.scaleUpDomain() : ep.nodes, inside);
         est.warnings.back().nvlinkDomain = plan.cluster.scaleUpDomain() != plan.cluster.gpusPerNode;
+        est.warnings.back().straddles = ep.straddles;
     }
 }
 
@@ -120,8 +121,11 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
 int largestEpInsideNode(const Plan& plan)
 {
     const auto& l = plan.layout;
-    for (int inside = plan.cluster.scaleUpDomain() / std::max(1, l.etp); inside > 1; --inside)
-        if (epDividesExperts(inside, plan.model) && expertRanksDivideStage(l, inside, l.etp))
+    const int domain = plan.cluster.scaleUpDomain();
+    // Inside means every group, so the block of ETP x EP ranks must divide the domain (64 does
+    // not divide an NVL72 rack's 72: some groups would straddle two racks).
+    for (int inside = domain / std::max(1, l.etp); inside > 1; --inside)
+        if (domain % (std::max(1, l.etp) * inside) == 0 && epDividesExperts(inside, plan.model) && expertRanksDivideStage(l, inside, l.etp))
             return inside;
     return 1;
 }

@@ -173,6 +173,11 @@ std::string describe(const Warning& w)
         return "EP x ETP = " + n(w.a) + " must divide the ranks of a pipeline stage, TP x CP x DP = " + n(w.b)
             + ": the expert grid folds those ranks (Megatron-Core's parallel folding).";
     case WarningCode::EpSpansNodes:
+        if (w.straddles)
+            return "EP " + n(w.a) + " groups fit " + (w.nvlinkDomain ? "an NVLink domain" : "a node") + " of " + n(w.b)
+                + " GPUs but " + n(w.a) + " does not divide " + n(w.b) + ", so some groups straddle two and their all-to-all crosses "
+                "the network; EP " + n(w.c) + " keeps every group inside and still fits"
+                + (w.nvlinkDomain ? " (or set cluster.nvlink_domain to the GPUs the job uses per rack)." : ".");
         if (w.nvlinkDomain)
             return "EP " + n(w.a) + " spans " + n(w.b) + " NVLink domains, so every MoE layer's all-to-all crosses the network; EP "
                 + n(w.c) + " keeps it inside one domain and still fits.";

@@ -59,6 +59,9 @@ struct Warning {
     // The fast domain the message speaks of is cluster.nvlink_domain rather than a node (an NVL72
     // rack, an NVLink-bridged pair): TP_SPANS_NODES and EP_SPANS_NODES say "NVLink domain".
     bool nvlinkDomain = false;
+    // EP_SPANS_NODES: the groups would fit a domain but straddle its boundaries (b is then the
+    // domain's GPU count, not the domains spanned).
+    bool straddles = false;
 };
 
 // Stable identifier for scripts, e.g. "TP_SPANS_NODES".

@@ -236,6 +236,20 @@ int presetLabelIndex(const std::string& label)
     return index;
 }
 
+namespace {
+
+// A job may use part of a rack's NVLink domain: 64 of an NVL72 rack's 72 GPUs (16 of its 18
+// trays, the other two kept as spares) is a deployment choice on the same part, not another part.
+bool domainDiffers(const ClusterSpec& c, const AcceleratorPreset& a)
+{
+    const int preset = a.nvlinkDomain > 0 ? a.nvlinkDomain : a.gpusPerNode;
+    const int domain = c.scaleUpDomain();
+    const bool partOfARack = a.nvlinkDomain > a.gpusPerNode && domain < preset && domain > c.gpusPerNode && domain % c.gpusPerNode == 0;
+    return domain != preset && !partOfARack;
+}
+
+}  // namespace
+
 unsigned differingAcceleratorFields(const ClusterSpec& c, const AcceleratorPreset& a)
 {
     // Plan files give these in GB and TFLOP/s with a few digits: compare to 0.1 %.
@@ -243,7 +257,7 @@ unsigned differingAcceleratorFields(const ClusterSpec& c, const AcceleratorPrese
     const bool differing[] = {differs(c.memoryBytesPerGpu, a.memoryBytes), differs(c.peakFlopsPerGpu, a.peakBf16FlopsPerSecond),
                               differs(c.intraNodeBytesPerSecond, a.intraNodeBytesPerSecond),
                               differs(c.interNodeBytesPerSecond, a.interNodeBytesPerSecond), c.gpusPerNode != a.gpusPerNode,
-                              c.scaleUpDomain() != (a.nvlinkDomain > 0 ? a.nvlinkDomain : a.gpusPerNode)};
+                              domainDiffers(c, a)};
     unsigned mask = 0;
     for (size_t i = 0; i < std::size(differing); ++i)
         if (differing[i])

@@ -79,7 +79,7 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
         QString parallel = n.tpCrossesNodes ? QStringLiteral("TP %1 spans nodes ⚠").arg(tp) : QStringLiteral("TP %1").arg(tp);
         if (cp > 1)
             parallel += QStringLiteral(" · CP %1").arg(cp);
-        const QString stage = model.stageText(n.firstStage, n.lastStage), node = QStringLiteral("node %1").arg(n.node);
+        const QString stage = model.stageText(n.firstStage, n.lastStage), node = model.nodeName(n.node);
         labels[size_t(f)] = {stage + QStringLiteral(" · ") + node,
             parallel + QStringLiteral(" · ") + model.layersText(n.firstStage, n.lastStage),
             n.tpCrossesNodes ? style.warning() : style.mutedText, stage, node};

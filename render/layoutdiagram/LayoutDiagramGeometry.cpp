@@ -549,8 +549,8 @@ std::vector<LayoutDiagramGeometry::LabelBlock> LayoutDiagramGeometry::fixedLabel
         LabelBlock b;
         b.kind = LabelBlock::Kind::Node;
         b.unit = int(i);
-        const QString where = u.nodes() == 1 ? QStringLiteral("node %1").arg(front[size_t(u.firstFront)].node)
-                                             : QStringLiteral("%1 nodes").arg(u.nodes());
+        const QString where = u.nodes() == 1 ? model.nodeName(front[size_t(u.firstFront)].node)
+                                             : QString(model.racks() ? QStringLiteral("%1 trays") : QStringLiteral("%1 nodes")).arg(u.nodes());
         b.addLine(model.stageText(u.firstStage, u.lastStage) + QStringLiteral(" · ") + where, style.titleFont, F::Title, style.text,
             R::NodeLabel);
         QString parallel = u.tpCrossesNodes ? QStringLiteral("TP %1 spans nodes ⚠").arg(tp) : QStringLiteral("TP %1").arg(tp);

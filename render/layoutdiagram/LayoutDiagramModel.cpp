@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "core/base/Format.h"
+#include "core/estimate/CommunicationModel.h"
 #include "core/plan/EnumNames.h"
 
 using trainplan::ParallelDim;
@@ -100,7 +101,11 @@ LayoutDiagramModel::LayoutDiagramModel(const trainplan::Plan& plan, const trainp
         auto grid = trainplan::ExpertGrid::make(plan.layout, plan.layout.etp, plan.layout.ep, routedExperts_);
         if (auto* made = std::get_if<trainplan::ExpertGrid>(&grid)) {
             experts_ = *made;
-            epNodes_ = made->nodesSpannedByEpGroup(0, map_.nvlinkDomain());
+            // The slowest group's placement, as the step time prices it (some groups may
+            // straddle a domain that rank 0's group fills alone).
+            const auto placement = trainplan::groupPlacement(plan.layout.etp, plan.layout.ep, map_.nvlinkDomain(), map_.worldSize());
+            epNodes_ = placement.nodes;
+            epStraddles_ = placement.straddles;
         }
     }
 }
@@ -112,7 +117,12 @@ QString LayoutDiagramModel::expertCaption() const
     const trainplan::ExpertGrid& g = *experts_;
     const int perStage = g.etp() * g.ep() * g.edp();
     const bool byNode = map_.nvlinkDomain() == map_.gpusPerNode();
-    const QString where = epNodes_ > 1
+    const QString where = epStraddles_
+        ? QStringLiteral("EP groups of %1 GPUs straddle the %2-GPU %3 (%1 does not divide %2), so some all-to-alls cross the network")
+              .arg(g.ep() * g.etp())
+              .arg(map_.nvlinkDomain())
+              .arg(byNode ? QStringLiteral("nodes") : QStringLiteral("NVLink domains"))
+        : epNodes_ > 1
         ? (byNode ? QStringLiteral("an EP group spans %1 nodes, so its all-to-all crosses the network")
                   : QStringLiteral("an EP group spans %1 NVLink domains, so its all-to-all crosses the network"))
               .arg(epNodes_)
@@ -177,19 +187,42 @@ QString LayoutDiagramModel::frontCaption() const
     QString caption = QStringLiteral("REPLICA 1 OF %1 · %2 %3 · %4 %5")
                           .arg(count(replicas()))
                           .arg(count(double(front_.size())))
-                          .arg(front_.size() == 1 ? QStringLiteral("NODE") : QStringLiteral("NODES"))
+                          .arg(racks() ? (front_.size() == 1 ? QStringLiteral("TRAY") : QStringLiteral("TRAYS"))
+                                       : (front_.size() == 1 ? QStringLiteral("NODE") : QStringLiteral("NODES")))
                           .arg(count(gpusPerReplica))
                           .arg(gpusPerReplica == 1 ? QStringLiteral("GPU") : QStringLiteral("GPUS"));
     if (replicasInFront_ > 1)
-        caption += QStringLiteral(" · NODES SHARED WITH %1 MORE %2")
+        caption += QStringLiteral(" · %1 SHARED WITH %2 MORE %3")
+                       .arg(racks() ? QStringLiteral("TRAYS") : QStringLiteral("NODES"))
                        .arg(count(replicasInFront_ - 1))
                        .arg(replicasInFront_ == 2 ? "REPLICA" : "REPLICAS");
     return caption;
 }
 
+QString LayoutDiagramModel::nodeName(int node) const
+{
+    if (!racks())
+        return QStringLiteral("node %1").arg(count(node));
+    const long long firstRank = (long long)node * map_.gpusPerNode();
+    const int domain = map_.nvlinkDomain();
+    return QStringLiteral("rack %1, tray %2").arg(count(int(firstRank / domain))).arg((firstRank % domain) / map_.gpusPerNode());
+}
+
 QString LayoutDiagramModel::layoutCaption() const
 {
     const QString dims = sizesCaption(map_, [](ParallelDim) { return true; });
+    if (racks()) {
+        // "on 8 racks of 64 (128 trays of 4)": the rack is the NVLink domain, the tray the node.
+        const int domain = map_.nvlinkDomain();
+        const int racks = (map_.worldSize() + domain - 1) / domain;
+        return QStringLiteral("%1 = %2 GPUs on %3 %4 of %5 (%6 trays of %7) · rank order %8")
+            .arg(dims, count(map_.worldSize()), count(racks))
+            .arg(racks == 1 ? QStringLiteral("rack") : QStringLiteral("racks"))
+            .arg(domain)
+            .arg(count(map_.nodes()))
+            .arg(map_.gpusPerNode())
+            .arg(QString::fromStdString(rankOrderName_));
+    }
     return QStringLiteral("%1 = %2 GPUs on %3 %4 of %5 · rank order %6")
         .arg(dims, count(map_.worldSize()), count(map_.nodes()))
         .arg(map_.nodes() == 1 ? QStringLiteral("node") : QStringLiteral("nodes"))
@@ -218,14 +251,14 @@ QString LayoutDiagramModel::backCountText() const
         .arg(count(behind))
         .arg(behind == 1 ? "replica" : "replicas")
         .arg(count(nodesBehind()))
-        .arg(nodesBehind() == 1 ? "node" : "nodes");
+        .arg(racks() ? (nodesBehind() == 1 ? "tray" : "trays") : (nodesBehind() == 1 ? "node" : "nodes"));
 }
 
 QString LayoutDiagramModel::describeRank(int rank) const
 {
     const auto c = map_.coordinates(rank);
     const auto where = map_.location(rank);
-    QString text = QStringLiteral("Rank %1 · node %2 · local GPU %3\n").arg(count(rank), count(where.node)).arg(where.localGpu);
+    QString text = QStringLiteral("Rank %1 · %2 · local GPU %3\n").arg(count(rank), nodeName(where.node)).arg(where.localGpu);
     text += coordinatesText(c) + QStringLiteral("\n");
     text += QStringLiteral("Replica %1 of %2 · %3 of %4 · %5")
                 .arg(count(c.dp + 1), count(replicas()), stageText(c.pp, c.pp))
@@ -282,7 +315,7 @@ LayoutDiagramSelection LayoutDiagramModel::selectionFor(int rank) const
     const auto c = map_.coordinates(rank);
     const auto where = map_.location(rank);
     s.title =
-        QStringLiteral("Rank %1 · node %2 · GPU %3 · %4").arg(count(rank), count(where.node)).arg(where.localGpu).arg(coordinatesText(c));
+        QStringLiteral("Rank %1 · %2 · GPU %3 · %4").arg(count(rank), nodeName(where.node)).arg(where.localGpu).arg(coordinatesText(c));
 
     if (s.tpRanks.size() > 1)
         s.links.push_back(groupLink(ParallelDim::Tp, rank, int(s.tpRanks.size()), map_.crossesNodes(tp)));

@@ -64,6 +64,10 @@ public:
     QString backCaption() const;     // "REPLICAS 2 … 64 (SAME LAYOUT, DIFFERENT DATA)"
     QString backCountText() const;   // "× 63 replicas, same layout · 252 nodes"
     QString describeRank(int rank) const;  // the hover text: rank, node, local GPU, coordinates
+    // Rack-scale parts (an NVLink domain of several nodes, as an NVL72 rack of 18 trays of 4):
+    // a node is a tray of a rack, "rack 1, tray 16"; else "node 64". Both 0-based, as ranks are.
+    bool racks() const { return map_.nvlinkDomain() > map_.gpusPerNode(); }
+    QString nodeName(int node) const;
 
     LayoutDiagramSelection selectionFor(int rank) const;
 
@@ -79,6 +83,7 @@ private:
     int replicasInFront_ = 1;
     std::optional<trainplan::Warning> tpWarning_;
     std::optional<trainplan::ExpertGrid> experts_;
-    int epNodes_ = 1;        // nodes an EP group spans (rank 0's; every group alike)
+    int epNodes_ = 1;        // nodes the slowest EP group spans (groupPlacement)
+    bool epStraddles_ = false;  // some EP groups straddle a domain boundary (no multiple of the domain)
     int routedExperts_ = 0;  // the model's routed experts E
 };

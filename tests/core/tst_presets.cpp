@@ -108,6 +108,8 @@ void TestPresets::rackScalePartsShareOneNvlinkDomain()
         trainplan::applyAccelerator(*rack, c);
         QCOMPARE(c.scaleUpDomain(), 72);
         QCOMPARE(trainplan::acceleratorPresetOf(c), rack);
+        c.nvlinkDomain = 64;  // 16 of the rack's 18 trays in the job: the same part
+        QCOMPARE(trainplan::acceleratorPresetOf(c), rack);
         c.nvlinkDomain = 0;  // trays alone: no longer the preset's hardware
         QVERIFY(trainplan::acceleratorPresetOf(c) != rack);
         QCOMPARE(trainplan::acceleratorMismatch(c).fields, std::vector<std::string>{"cluster.nvlink_domain"});

@@ -118,6 +118,7 @@ private slots:
     void fp8RunsTheLayersGemmsAtTheFp8Peak();
     void nvfp4RunsTheLayersGemmsAtTheFp4Peak();
     void nvlinkDomainDecidesTheLinks();
+    void epGroupsStraddlingRacksCrossTheNetwork();
     void otherHardwareIsPlausible();
     void customAcceleratorTakesTheNearestPreset();
     void planEfficienciesReplaceThePresets();
@@ -456,6 +457,43 @@ void TestStepTime::nvlinkDomainDecidesTheLinks()
     const CommunicationGroups g = communicationGroups(oneRack, estimate(oneRack), efficiencyFor(oneRack.cluster));
     QCOMPARE(g.dp.nodes, 1);
     QCOMPARE(g.tp.nodes, 1);
+}
+
+// 64-GPU EP groups on 72-GPU NVL72 domains: ranks fill racks in order, so seven of eight groups
+// straddle two racks; the worst keeps 8 members on one side, whose all-to-all goes over their own
+// NICs. The step time, the red flag and the rank map agree; 64 GPUs used per rack keeps them in.
+void TestStepTime::epGroupsStraddlingRacksCrossTheNetwork()
+{
+    const GroupPlacement straddling = groupPlacement(1, 64, 72, 512);
+    QVERIFY(straddling.straddles);
+    QCOMPARE(straddling.nodes, 2);
+    QCOMPARE(straddling.perNode, 8);  // gcd(64, 72)
+    QVERIFY(!groupPlacement(1, 64, 64, 512).straddles);
+    QCOMPARE(groupPlacement(1, 64, 64, 512).nodes, 1);
+    QVERIFY(!groupPlacement(1, 8, 72, 512).straddles);  // 8 divides 72
+    QCOMPARE(groupPlacement(1, 8, 72, 512).nodes, 1);
+
+    const Plan used64 = planWith("deepseek-v3-512-gb200-nvl72.json");
+    QCOMPARE(used64.cluster.scaleUpDomain(), 64);
+    Plan whole72 = used64;
+    whole72.cluster.nvlinkDomain = 72;
+    const Estimate e64 = estimate(used64), e72 = estimate(whole72);
+    const auto epFlag = [](const Estimate& e) {
+        return std::find_if(e.warnings.begin(), e.warnings.end(), [](const Warning& w) { return w.code == WarningCode::EpSpansNodes; });
+    };
+    QVERIFY(epFlag(e64) == e64.warnings.end());
+    QVERIFY(epFlag(e72) != e72.warnings.end());
+    QVERIFY(epFlag(e72)->straddles);
+    const std::string message = describe(*epFlag(e72));
+    QVERIFY2(message.find("64 does not divide 72") != std::string::npos && message.find("EP 8 keeps") != std::string::npos,
+        message.c_str());
+    const CommunicationGroups g72 = communicationGroups(whole72, e72, efficiencyFor(whole72.cluster));
+    QVERIFY(g72.ep.straddles);
+    QCOMPARE(g72.ep.perNode, 8);
+    QVERIFY(!communicationGroups(used64, e64, efficiencyFor(used64.cluster)).ep.straddles);
+    QVERIFY(predict(whole72).components.epCommunication > predict(used64).components.epCommunication);
+    // The example names the rack it is, not another part.
+    QVERIFY(acceleratorMismatch(used64.cluster).fields.empty());
 }
 
 void TestStepTime::seedPlansPredictPlausibleMfu()

@@ -64,7 +64,40 @@ private slots:
     void reportAndSlidesNameEveryDimension();
     void diagramNamesEveryDimension();
     void diagramShowsTheExpertGrid();
+    void diagramNamesRacksAndTrays();
 };
+
+// An NVL72 plan: trays are the nodes, racks the NVLink domains. The captions, labels and hover
+// text say rack and tray; with 64 GPUs used per rack each EP group fills one rack, with all 72
+// some straddle two, and the expert caption, the selected group's link and the step time agree.
+void TestLayoutText::diagramNamesRacksAndTrays()
+{
+    const Plan plan = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/deepseek-v3-512-gb200-nvl72.json");
+    LayoutDiagramModel model(plan, analyse(plan).estimate);
+    QVERIFY(model.racks());
+    QCOMPARE(model.nodeName(0), QStringLiteral("rack 0, tray 0"));
+    QCOMPARE(model.nodeName(17), QStringLiteral("rack 1, tray 1"));  // GPUs 68-71 of 64-GPU racks
+    QVERIFY2(model.layoutCaption().contains("512 GPUs on 8 racks of 64 (128 trays of 4)"), qPrintable(model.layoutCaption()));
+    QVERIFY2(model.frontCaption().contains("8 TRAYS"), qPrintable(model.frontCaption()));
+    QVERIFY2(model.describeRank(70).startsWith("Rank 70 · rack 1, tray 1 · local GPU 2"), qPrintable(model.describeRank(70)));
+    QVERIFY(!model.epCrossesNodes());
+    QVERIFY2(model.expertCaption().contains("inside one NVLink domain"), qPrintable(model.expertCaption()));
+
+    Plan whole = plan;
+    whole.cluster.nvlinkDomain = 72;
+    LayoutDiagramModel straddling(whole, analyse(whole).estimate);
+    QVERIFY(straddling.epCrossesNodes());
+    QVERIFY2(straddling.expertCaption().contains("EP groups of 64 GPUs straddle the 72-GPU NVLink domains"),
+        qPrintable(straddling.expertCaption()));
+    QCOMPARE(straddling.nodeName(17), QStringLiteral("rack 0, tray 17"));
+    const auto links = straddling.selectionFor(64).links;  // stage 2's EP group: ranks 64-127, racks 0 and 1
+    const auto ep = std::find_if(links.begin(), links.end(), [](const auto& link) { return link.expert; });
+    QVERIFY(ep != links.end() && ep->crossesNodes);
+    // A plain 8-GPU node says node.
+    LayoutDiagramModel nodes(trainplan::defaultPlan(), analyse(trainplan::defaultPlan()).estimate);
+    QVERIFY(!nodes.racks());
+    QCOMPARE(nodes.nodeName(3), QStringLiteral("node 3"));
+}
 
 void TestLayoutText::reportAndSlidesNameEveryDimension()
 {
