@@ -90,6 +90,20 @@ void markKnown(Plan& p, std::string_view path)
         p.layout.unknownFields &= ~unsigned(u->bit);
 }
 
+// A form's explanatory line: wrapped, smaller and faint, under the field it explains.
+QLabel* newNoteLabel()
+{
+    auto* note = new QLabel;
+    note->setWordWrap(true);
+    QFont small = note->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    note->setFont(small);
+    QPalette palette = note->palette();
+    palette.setColor(QPalette::WindowText, theme::faint());
+    note->setPalette(palette);
+    return note;
+}
+
 QFormLayout* newForm(QGroupBox* box)
 {
     auto* form = new QFormLayout(box);
@@ -1065,16 +1079,7 @@ QGroupBox* InputPanel::buildEfficiencies()
     auto* box = new QGroupBox(tr("Accelerator efficiencies"), this);
     auto* form = newForm(box);
     registerField("cluster.efficiency", box);
-    auto* note = new QLabel;
-    note->setWordWrap(true);
-    {
-        QFont small = note->font();
-        small.setPointSizeF(small.pointSizeF() * 0.9);
-        note->setFont(small);
-        QPalette palette = note->palette();
-        palette.setColor(QPalette::WindowText, theme::faint());
-        note->setPalette(palette);
-    }
+    QLabel* note = newNoteLabel();
     auto* usePreset = new QPushButton(tr("Use the preset's figures"));
     usePreset->setObjectName("usePresetEfficiencies");
     connect(usePreset, &QPushButton::clicked, this,
@@ -1184,16 +1189,7 @@ QGroupBox* InputPanel::buildPlan()
         name_->setModified(false);
         doc_->setName(name_->text());
     });
-    nameNote_ = new QLabel;
-    nameNote_->setWordWrap(true);
-    {
-        QFont small = nameNote_->font();
-        small.setPointSizeF(small.pointSizeF() * 0.9);
-        nameNote_->setFont(small);
-        QPalette palette = nameNote_->palette();
-        palette.setColor(QPalette::WindowText, theme::faint());
-        nameNote_->setPalette(palette);
-    }
+    nameNote_ = newNoteLabel();
     refreshers_.push_back([this] {
         const auto& plan = doc_->plan();
         // A name being typed stays until it is committed (Enter or leaving the field).
