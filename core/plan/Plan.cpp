@@ -34,8 +34,11 @@ bool ModelSpec::hasMoeLayers() const
 {
     if (!moe)
         return false;
-    for (int k = 0; k < kindCount(); ++k)
-        if (kind(k).moe && layersOfKind(k) > 0)
+    // Without building the kinds (kind() makes a name): the search asks this per layout.
+    if (layerKinds.empty())
+        return hasDenseKind() || layers > 0;  // kind 1 is MoE with layers, or the one kind is
+    for (const LayerKind& k : layerKinds)
+        if (k.moe && k.layers > 0)
             return true;
     return false;
 }

@@ -308,16 +308,6 @@ const ModelPreset* modelPresetOf(const ModelSpec& model)
     return first;
 }
 
-double fp8PeakFlopsPerGpu(const ClusterSpec& c)
-{
-    if (c.peakFp8FlopsPerGpu > 0)
-        return c.peakFp8FlopsPerGpu;
-    const AcceleratorPreset* preset = findAcceleratorPreset(c.accelerator);
-    if (!preset)
-        preset = acceleratorPresetOf(c);
-    return preset ? preset->peakFp8FlopsPerSecond : 0.0;
-}
-
 namespace {
 
 // The preset the cluster's label names, else the one whose figures it carries.
@@ -328,6 +318,14 @@ const AcceleratorPreset* presetOfPart(const ClusterSpec& c)
 }
 
 }  // namespace
+
+double fp8PeakFlopsPerGpu(const ClusterSpec& c)
+{
+    if (c.peakFp8FlopsPerGpu > 0)
+        return c.peakFp8FlopsPerGpu;
+    const AcceleratorPreset* preset = presetOfPart(c);
+    return preset ? preset->peakFp8FlopsPerSecond : 0.0;
+}
 
 double fp4PeakFlopsPerGpu(const ClusterSpec& c)
 {

@@ -348,7 +348,9 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     std::vector<SplitRows> rowsBySplit(splits.size());
     std::atomic<size_t> nextUnit{0};
     std::atomic<bool> stopped{false};
-    struct Counts {
+    // One cache line each: the workers bump their own counts per layout, and two counts sharing
+    // a line would bounce it between the cores (false sharing cost ~15 % of the search).
+    struct alignas(64) Counts {
         long long evaluated = 0, fitting = 0, underMargin = 0, hiddenRedFlags = 0, pruned = 0;
     };
     const auto searchSplits = [&](Counts& counts, WorkerRows& rows, unsigned worker) {

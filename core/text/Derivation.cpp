@@ -793,7 +793,8 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
                 + ", collectives " + formatPercent(fig.intraNodeCollectiveEfficiency) + " " + scaleUpLinkName(plan.cluster) + " / "
                 + formatPercent(fig.interNodeCollectiveEfficiency) + " network" + mark(own.scaleUpCollective || own.networkCollective)
                 + ", kernel " + formatSeconds(fig.kernelOverheadSeconds) + " + launch " + formatSeconds(fig.kernelLaunchSeconds)
-                + mark(own.kernelOverheadSeconds || own.kernelLaunchSeconds) + "; from "
+                + mark(own.kernelOverheadSeconds || own.kernelLaunchSeconds) + ", ring step " + formatSeconds(fig.scaleUpStepSeconds)
+                + " / " + formatSeconds(fig.networkStepSeconds) + mark(own.scaleUpStepSeconds || own.networkStepSeconds) + "; from "
                 + (p.efficiencySource ? std::string(p.efficiencySource) : std::string("no preset"))
                 + (borrowed ? " (nearest BF16 peak: assumed, the range covers it)" : std::string("")) + ", "
                 + integer(own.given()) + " of " + integer(EfficiencySpec::kFields) + " set in the plan",
