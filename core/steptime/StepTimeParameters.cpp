@@ -5,6 +5,7 @@
 #include "core/plan/FrameworkNames.h"
 #include "core/presets/Presets.h"
 #include "core/steptime/StepTimeModel.h"
+#include "core/steptime/EfficiencyFields.h"
 
 namespace trainplan {
 
@@ -13,25 +14,8 @@ namespace {
 // The figures the plan gives itself (cluster.efficiency) in place of the preset's.
 void applyEfficiencySpec(const EfficiencySpec& s, AcceleratorEfficiency& e)
 {
-    const auto take = [](const auto& given, auto& figure) {
-        if (given)
-            figure = *given;
-    };
-    take(s.matmul, e.matmulEfficiency);
-    take(s.smCount, e.smCount);
-    take(s.gemmTileM, e.gemmTileM);
-    take(s.gemmTileN, e.gemmTileN);
-    take(s.gemmKHalf, e.gemmKHalf);
-    take(s.flashAttention, e.flashAttentionEfficiency);
-    take(s.flashAttention3, e.flash3AttentionEfficiency);
-    take(s.hbmBytesPerSecond, e.hbmBytesPerSecond);
-    take(s.hbm, e.hbmEfficiency);
-    take(s.scaleUpCollective, e.intraNodeCollectiveEfficiency);
-    take(s.networkCollective, e.interNodeCollectiveEfficiency);
-    take(s.kernelOverheadSeconds, e.kernelOverheadSeconds);
-    take(s.kernelLaunchSeconds, e.kernelLaunchSeconds);
-    take(s.scaleUpStepSeconds, e.scaleUpStepSeconds);
-    take(s.networkStepSeconds, e.networkStepSeconds);
+    for (const EfficiencyField& f : kEfficiencyFields)
+        f.apply(s, e);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "core/plan/LayoutUnknownFields.h"
 #include "core/plan/PlanFields.h"
 #include "core/plan/ShownUnits.h"
+#include "core/steptime/EfficiencyFields.h"
 #include "core/text/LayerKindsText.h"
 #include "render/style/Markup.h"
 
@@ -175,6 +176,15 @@ std::vector<Section> sections(const Plan& p, const Estimate& e)
         QString("%1 / %2 per GPU")
             .arg(number("cluster.intra_node_bandwidth_gb_per_s", c.intraNodeBytesPerSecond),
                 shown("cluster.inter_node_bandwidth_gb_per_s", c.interNodeBytesPerSecond)));
+    if (c.nvlinkDomain > 0)
+        cluster.add({"cluster.nvlink_domain"}, QString("%1 GPUs (%2 nodes of %3)")
+                                                 .arg(integer(c.nvlinkDomain))
+                                                 .arg(double(c.nvlinkDomain) / c.gpusPerNode)
+                                                 .arg(integer(c.gpusPerNode)));
+    // The step-time figures the plan gives itself; the rest are the preset's (the derivation lists all).
+    for (const EfficiencyField& f : kEfficiencyFields)
+        if (const auto v = f.given(c.efficiency))
+            cluster.add({f.path}, shown(f.path, *v));
     const bool perGpu = c.mtbfSeconds && c.mtbfBasis == MtbfBasis::PerGpu;
     const std::string_view mtbf = perGpu ? "cluster.mtbf_hours_per_gpu" : "cluster.mtbf_hours_per_node";
     cluster.add({mtbf}, c.mtbfSeconds ? shown(mtbf, *c.mtbfSeconds) : QString("<span style='color:@error'>not modelled</span>"));

@@ -4,11 +4,14 @@
 #include <QtTest>
 
 #include <cmath>
+#include <set>
 
 #include "TestSupport.h"
 #include "core/base/Units.h"
 #include "core/estimate/CommunicationModel.h"
 #include "core/presets/Presets.h"
+#include "core/plan/PlanFields.h"
+#include "core/steptime/EfficiencyFields.h"
 #include "core/steptime/StepTimeCosts.h"
 #include "core/steptime/StepTimeModel.h"
 
@@ -122,6 +125,7 @@ private slots:
     void otherHardwareIsPlausible();
     void customAcceleratorTakesTheNearestPreset();
     void planEfficienciesReplaceThePresets();
+    void efficiencyTableCoversEveryField();
     void predictedMfuFeedsTheEstimate();
     void jsonHasTheInterfaceKeys();
     void groupsSitOnNodesAsTheRankMapSays();
@@ -571,6 +575,37 @@ void TestStepTime::planEfficienciesReplaceThePresets()
     const PredictedStep q1 = predict(latent);
     QVERIFY(q1.components.tpCommunication > q0.components.tpCommunication);
     QCOMPARE(compute(q1), compute(q0));
+}
+
+// kEfficiencyFields is the one list of the plan's own figures: every cluster.efficiency row of the
+// field table is in it once, and each entry's setter and apply() move exactly its own figure.
+void TestStepTime::efficiencyTableCoversEveryField()
+{
+    std::set<std::string> table, listed;
+    for (const PlanField& f : planFields())
+        if (std::string_view(f.path).rfind("cluster.efficiency.", 0) == 0)
+            table.insert(std::string(f.path));
+    for (const EfficiencyField& f : kEfficiencyFields)
+        QVERIFY2(listed.insert(std::string(f.path)).second, std::string(f.path).c_str());
+    QCOMPARE(listed, table);
+    const AcceleratorEfficiency preset = efficiencyFor(planWith("70b-2048-h100.json").cluster);
+    for (const EfficiencyField& f : kEfficiencyFields) {
+        EfficiencySpec spec;
+        const double value = f.figure(preset) * 2 + 1;  // a whole number stays whole
+        f.set(spec, value);
+        QCOMPARE(spec.given(), 1);
+        QCOMPARE(*f.given(spec), value);
+        AcceleratorEfficiency e = preset;
+        f.apply(spec, e);
+        for (const EfficiencyField& g : kEfficiencyFields) {
+            if (&g == &f)
+                QCOMPARE(g.figure(e), *f.given(spec));
+            else
+                QCOMPARE(g.figure(e), g.figure(preset));
+        }
+        f.set(spec, std::nullopt);
+        QCOMPARE(spec.given(), 0);
+    }
 }
 
 void TestStepTime::predictedMfuFeedsTheEstimate()

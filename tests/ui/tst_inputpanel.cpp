@@ -496,6 +496,13 @@ void TestInputPanel::efficienciesShowThePresetsAndKeepTheUsers()
     QCOMPARE(doc()->plan().cluster.efficiency.matmul, std::optional<double>(0.5));
     QVERIFY(doc()->analysis().predicted.stepSeconds > step);
     QVERIFY(button->isEnabled());
+    // The PDF's inputs list the figure the plan gives, in the window's unit.
+    bool listed = false;
+    for (const auto& section : inputspage::sections(doc()->plan(), doc()->estimate()))
+        for (const auto& row : section.rows)
+            if (row.fields.contains("cluster.efficiency.matmul_fraction"))
+                listed = row.value.contains("50") && row.value.contains("%");
+    QVERIFY(listed);
     doc()->undoStack()->undo();
     QVERIFY(!doc()->plan().cluster.efficiency.matmul);
     QCOMPARE(doc()->analysis().predicted.stepSeconds, step);

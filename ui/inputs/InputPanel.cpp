@@ -28,6 +28,7 @@
 #include "core/planfile/PlanName.h"
 #include "core/presets/Presets.h"
 #include "core/rankmap/ExpertGrid.h"
+#include "core/steptime/EfficiencyFields.h"
 #include "core/steptime/StepTimeModel.h"
 #include "core/search/LayoutAdjuster.h"
 #include "core/text/LayerKindsText.h"
@@ -1074,7 +1075,6 @@ QGroupBox* InputPanel::buildCluster()
 // the predicted range covers them until every one is given (analysis/PlanUnknowns.h).
 QGroupBox* InputPanel::buildEfficiencies()
 {
-    using trainplan::AcceleratorEfficiency;
     using trainplan::EfficiencySpec;
     auto* box = new QGroupBox(tr("Accelerator efficiencies"), this);
     auto* form = newForm(box);
@@ -1102,48 +1102,25 @@ QGroupBox* InputPanel::buildEfficiencies()
     });
     form->addRow(note);
 
-    // One box per figure: shows what the prediction uses, sets the plan's own.
-    const auto addFigure = [this, form](std::string_view path, int decimals, auto figure, auto given) {
+    // One box per figure (EfficiencyFields.h): shows what the prediction uses, sets the plan's own.
+    for (const trainplan::EfficiencyField& f : trainplan::kEfficiencyFields) {
+        const trainplan::PlanField& field = trainplan::planField(f.path);
+        // Fractions show in per cent with one decimal, microseconds with one, counts and GB/s whole.
+        const int decimals = field.type == trainplan::PlanFieldType::Integer || field.unit == "GB/s" ? 0 : 1;
         addNumber(
-            form, path, decimals,
-            [figure](const Plan& p) { return double(trainplan::efficiencyFor(p.cluster).*figure); },
-            [given](Plan& p, double v) {
-                auto& slot = p.cluster.efficiency.*given;
-                slot = static_cast<typename std::remove_reference_t<decltype(slot)>::value_type>(v);
-            });
-        QWidget* field = fields_.value(QString::fromUtf8(path.data(), int(path.size())));
-        auto* label = field ? qobject_cast<QLabel*>(form->labelForField(field)) : nullptr;
+            form, f.path, decimals, [&f](const Plan& p) { return f.figure(trainplan::efficiencyFor(p.cluster)); },
+            [&f](Plan& p, double v) { f.set(p.cluster.efficiency, v); });
+        QWidget* box = fields_.value(QString::fromUtf8(f.path.data(), int(f.path.size())));
+        auto* label = box ? qobject_cast<QLabel*>(form->labelForField(box)) : nullptr;
         // A figure of the user's own reads in the normal colour, the preset's faint.
-        refreshers_.push_back([this, label, given] {
+        refreshers_.push_back([this, label, &f] {
             if (!label)
                 return;
             QPalette palette = label->palette();
-            palette.setColor(QPalette::WindowText, (doc_->plan().cluster.efficiency.*given) ? palette.color(QPalette::Text) : theme::faint());
+            palette.setColor(QPalette::WindowText, f.given(doc_->plan().cluster.efficiency) ? palette.color(QPalette::Text) : theme::faint());
             label->setPalette(palette);
         });
-    };
-    addFigure("cluster.efficiency.matmul_fraction", 1, &AcceleratorEfficiency::matmulEfficiency, &EfficiencySpec::matmul);
-    addFigure("cluster.efficiency.sm_count", 0, &AcceleratorEfficiency::smCount, &EfficiencySpec::smCount);
-    addFigure("cluster.efficiency.gemm_tile_m", 0, &AcceleratorEfficiency::gemmTileM, &EfficiencySpec::gemmTileM);
-    addFigure("cluster.efficiency.gemm_tile_n", 0, &AcceleratorEfficiency::gemmTileN, &EfficiencySpec::gemmTileN);
-    addFigure("cluster.efficiency.gemm_k_half", 0, &AcceleratorEfficiency::gemmKHalf, &EfficiencySpec::gemmKHalf);
-    addFigure("cluster.efficiency.flash_attention_fraction", 1, &AcceleratorEfficiency::flashAttentionEfficiency,
-        &EfficiencySpec::flashAttention);
-    addFigure("cluster.efficiency.flash_attention_3_fraction", 1, &AcceleratorEfficiency::flash3AttentionEfficiency,
-        &EfficiencySpec::flashAttention3);
-    addFigure("cluster.efficiency.hbm_bandwidth_gb_per_s", 0, &AcceleratorEfficiency::hbmBytesPerSecond, &EfficiencySpec::hbmBytesPerSecond);
-    addFigure("cluster.efficiency.hbm_fraction", 1, &AcceleratorEfficiency::hbmEfficiency, &EfficiencySpec::hbm);
-    addFigure("cluster.efficiency.scale_up_collective_fraction", 1, &AcceleratorEfficiency::intraNodeCollectiveEfficiency,
-        &EfficiencySpec::scaleUpCollective);
-    addFigure("cluster.efficiency.network_collective_fraction", 1, &AcceleratorEfficiency::interNodeCollectiveEfficiency,
-        &EfficiencySpec::networkCollective);
-    addFigure("cluster.efficiency.kernel_overhead_us", 1, &AcceleratorEfficiency::kernelOverheadSeconds,
-        &EfficiencySpec::kernelOverheadSeconds);
-    addFigure("cluster.efficiency.kernel_launch_us", 1, &AcceleratorEfficiency::kernelLaunchSeconds, &EfficiencySpec::kernelLaunchSeconds);
-    addFigure("cluster.efficiency.scale_up_step_latency_us", 1, &AcceleratorEfficiency::scaleUpStepSeconds,
-        &EfficiencySpec::scaleUpStepSeconds);
-    addFigure("cluster.efficiency.network_step_latency_us", 1, &AcceleratorEfficiency::networkStepSeconds,
-        &EfficiencySpec::networkStepSeconds);
+    }
     form->addRow(usePreset);
     return box;
 }
