@@ -98,7 +98,8 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
     };
     const auto ellipsisText = [&](const std::vector<int>& nodes, bool withStages) {
         const int hidden = count - int(nodes.size());
-        QString text = QStringLiteral("⋯ %1 more %2").arg(hidden).arg(hidden == 1 ? QStringLiteral("node") : QStringLiteral("nodes"));
+        const QString unit = model.racks() ? QStringLiteral("tray") : QStringLiteral("node");
+        QString text = QStringLiteral("⋯ %1 more %2%3").arg(hidden).arg(unit, hidden == 1 ? QString() : QStringLiteral("s"));
         if (withStages) {
             const int first = front[size_t(nodes[nodes.size() - 2] + 1)].firstStage, last = front[size_t(count - 2)].lastStage;
             text += QStringLiteral(" · ") + model.stageText(first, last);
