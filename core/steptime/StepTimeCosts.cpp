@@ -470,7 +470,6 @@ void addExpertCosts(const CostInputs& in, const LayerKind& kind, LayerTimes& L)
     // The rank's own tokens: the micro-batch's local sequence, split over TP by sequence
     // parallelism (Megatron-Core requires it for MoE with TP > 1).
     const double tokens = in.tokens / in.t;
-    const double localExperts = double(e.experts) / l.ep;
     const double fe = double(e.expertFfnHiddenSize) / l.etp;
     const double fcIn = (swiglu ? 2.0 : 1.0) * fe;
 
@@ -534,11 +533,18 @@ void addExpertCosts(const CostInputs& in, const LayerKind& kind, LayerTimes& L)
     L.backwardImbalance = (busiest.inputGrad + busiest.weightGrad - balanced.inputGrad - balanced.weightGrad)
         + std::max(0.0, busiestBackward - L.backwardAllToAll);
 
-    // Kernels: router GEMM, top-k and its softmax, permute, dispatch, FC1, activation, FC2,
-    // combine, un-permute (about 9; each expert its own FC1 and FC2 without grouping).
-    const double kernels = 9.0 + (fw.moeGroupedGemm ? 0.0 : 2.0 * (localExperts - 1.0));
-    L.forwardFixed += kernels * eff.kernelOverheadSeconds;
-    L.backwardFixed += 2.0 * kernels * eff.kernelOverheadSeconds;
+    // The expert kernels' fixed costs join the layer's in finishLayerTimes() (expertKernels()).
+}
+
+// Kernels of one MoE feed-forward, forward: router GEMM, top-k and its softmax, permute, dispatch,
+// FC1, activation, FC2, combine, un-permute (about 9; each expert its own FC1 and FC2 without
+// grouping). The backward launches about twice as many, as the layer's other kernels do.
+double expertKernels(const CostInputs& in, const LayerKind& kind)
+{
+    if (!kind.moe || !in.plan.model.moe)
+        return 0.0;
+    const double localExperts = double(in.plan.model.moe->experts) / in.plan.layout.ep;
+    return 9.0 + (in.fw.moeGroupedGemm ? 0.0 : 2.0 * (localExperts - 1.0));
 }
 
 // HBM bytes the attention scores take without FlashAttention (written, read by the softmax,
@@ -707,8 +713,11 @@ void finishLayerTimes(const CostInputs& in, const LayerKind& kind, double layerP
     const double computeKernels = (fused ? 11.0 + (rope ? 1.0 : 0.0) : unfusedKernels) + (flash ? 0.0 : 2.0);
     const double tpKernels = l.tp > 1 ? (sp ? 4.0 : 2.0) : 0.0;
     const double castKernels = lowPrecision ? 4.0 : 0.0;  // one cast_transpose per FP8 GEMM operand above
-    const double forwardKernels = computeKernels + tpKernels + castKernels;
-    const double backwardKernels = 2.0 * computeKernels + tpKernels + castKernels;
+    // The MoE kernels count in the launch floor too (they were once added before this line and
+    // then overwritten by it, which left them out).
+    const double moeKernels = expertKernels(in, kind);
+    const double forwardKernels = computeKernels + tpKernels + castKernels + moeKernels;
+    const double backwardKernels = 2.0 * (computeKernels + moeKernels) + tpKernels + castKernels;
     const auto fixedCost = [&](double kernels, double busy) {
         const double gpu = kernels * e.kernelOverheadSeconds;
         const double floor = fw.cudaGraphs ? 0.0 : kernels * e.kernelLaunchSeconds;

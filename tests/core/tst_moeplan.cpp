@@ -137,6 +137,14 @@ void TestMoePlan::dispatcherAndOverlapAct()
     // One GEMM per expert fills the GPU worse than one grouped GEMM.
     const PredictedStep ungrouped = step({"framework.moe_grouped_gemm=false"});
     QVERIFY(ungrouped.stepSeconds > overlapped.stepSeconds);
+    // And launches a kernel pair per local expert: 4 experts per GPU at EP 64, so 6 more forward
+    // kernels per MoE layer than grouped, each paying its fixed cost (kernel overhead grows).
+    QVERIFY2(ungrouped.components.kernelOverhead > overlapped.components.kernelOverhead,
+        qPrintable(QString("%1 vs %2").arg(ungrouped.components.kernelOverhead).arg(overlapped.components.kernelOverhead)));
+    // The dense model's layers have no expert kernels: a dense plan's overhead is unchanged by the switch.
+    const PredictedStep dense = analyse(planWith("70b-2048-h100.json")).predicted;
+    const PredictedStep denseSwitch = analyse(planWith("70b-2048-h100.json", {"framework.moe_grouped_gemm=false"})).predicted;
+    QCOMPARE(denseSwitch.components.kernelOverhead, dense.components.kernelOverhead);
 }
 
 void TestMoePlan::maverickAlternatesDenseAndMoeLayers()
