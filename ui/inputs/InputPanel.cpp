@@ -92,9 +92,9 @@ void markKnown(Plan& p, std::string_view path)
 }
 
 // A form's explanatory line: wrapped, smaller and faint, under the field it explains.
-QLabel* newNoteLabel()
+QLabel* newNoteLabel(QWidget* parent)
 {
-    auto* note = new QLabel;
+    auto* note = new QLabel(parent);
     note->setWordWrap(true);
     QFont small = note->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
@@ -1079,8 +1079,10 @@ QGroupBox* InputPanel::buildEfficiencies()
     auto* box = new QGroupBox(tr("Accelerator efficiencies"), this);
     auto* form = newForm(box);
     registerField("cluster.efficiency", box);
-    QLabel* note = newNoteLabel();
-    auto* usePreset = new QPushButton(tr("Use the preset's figures"));
+    // Parented at once: a field row missing from the table throws below, and the box's children
+    // go with the panel (tst_inputpanel deletes rows under LeakSanitizer).
+    QLabel* note = newNoteLabel(box);
+    auto* usePreset = new QPushButton(tr("Use the preset's figures"), box);
     usePreset->setObjectName("usePresetEfficiencies");
     connect(usePreset, &QPushButton::clicked, this,
         [this] { doc_->edit(tr("Use the preset's efficiencies"), [](Plan& p) { p.cluster.efficiency = EfficiencySpec{}; }); });
@@ -1166,7 +1168,7 @@ QGroupBox* InputPanel::buildPlan()
         name_->setModified(false);
         doc_->setName(name_->text());
     });
-    nameNote_ = newNoteLabel();
+    nameNote_ = newNoteLabel(box);
     refreshers_.push_back([this] {
         const auto& plan = doc_->plan();
         // A name being typed stays until it is committed (Enter or leaving the field).
