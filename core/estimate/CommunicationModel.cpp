@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "core/base/Units.h"
+#include "core/presets/AcceleratorEfficiency.h"
 #include "core/topology/Topology.h"
 
 namespace trainplan {
@@ -104,9 +105,11 @@ enum Protocol { kLL = 0, kLL128 = 1, kSimple = 2 };
 constexpr double kProtocolSlowdown[3] = {1.0 / 0.5, 1.0 / 0.92, 1.0};
 constexpr double kRingBaseUs[3] = {6.6, 14.0, 8.4};
 constexpr double kTreeBaseUs[3] = {6.8, 14.0, 8.4};
-constexpr double kNvlinkRingStepUs[3] = {0.6, 1.9, 3.4};
+// The Simple steps are the presets' default ring-step latencies (AcceleratorEfficiency.h), which a
+// plan's cluster.efficiency scales every protocol's steps by.
+constexpr double kNvlinkRingStepUs[3] = {0.6, 1.9, kNcclSimpleNvlinkStepSeconds / units::micro};
 constexpr double kNvlinkTreeStepUs[3] = {0.6, 1.25, 4.0};
-constexpr double kNetworkStepUs[3] = {2.7, 4.0, 14.0};
+constexpr double kNetworkStepUs[3] = {2.7, 4.0, kNcclSimpleNetworkStepSeconds / units::micro};
 // Tree all-reduce reaches 0.92 of the ring's bandwidth, PAT 0.75 (tuning.cc factors).
 constexpr double kTreeBandwidth = 0.92;
 constexpr double kPatBandwidth = 0.75;

@@ -6,7 +6,7 @@
 namespace trainplan {
 
 // One ring step's latency with NCCL's Simple protocol (NCCL 2.2x tuning.cc, ncclTopoTuneModel):
-// 3.4 us on NVLink, 14 us on the network. CommunicationModel.cpp holds the per-protocol table.
+// 3.4 us on NVLink, 14 us on the network; CommunicationModel.cpp's per-protocol table takes them.
 inline constexpr double kNcclSimpleNvlinkStepSeconds = 3.4e-6;
 inline constexpr double kNcclSimpleNetworkStepSeconds = 14e-6;
 
