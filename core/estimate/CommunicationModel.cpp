@@ -63,8 +63,12 @@ void estimateCommunication(const Plan& plan, Estimate& est)
     // Sec. 7). ZeRO-3 adds parameter all-gathers in every forward and backward.
     const auto state = stateBytesPerParameter(plan.training.precision);
     c.dpGroupSize = l.dp * l.cp;
-    c.dpBytesPerGpu = fullest.parametersPerGpu * state.gradients;
-    c.dpBytesPerGpuMean = est.parametersPerGpuMean * state.gradients;
+    // DualPipe: a GPU holds two stages, and reduces both (DualPipe.h).
+    const bool dualPipe = l.schedule == Schedule::DualPipe && l.pp >= 2 && est.stages.size() == size_t(l.pp);
+    const double heldParameters =
+        fullest.parametersPerGpu + (dualPipe ? est.stages[size_t(l.pp - 1 - fullest.index)].parametersPerGpu : 0.0);
+    c.dpBytesPerGpu = heldParameters * state.gradients;
+    c.dpBytesPerGpuMean = est.parametersPerGpuMean * (dualPipe ? 2.0 : 1.0) * state.gradients;
     c.dpCrossesNodes = crossesIn(ParallelDim::Dp) || crossesIn(ParallelDim::Cp);
     const double dpBandwidth = linkFor(c.dpCrossesNodes);
     c.dpSeconds = l.zeroStage >= 3 ? ringGatherSeconds(c.dpBytesPerGpu, c.dpGroupSize, dpBandwidth)

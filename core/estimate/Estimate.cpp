@@ -230,12 +230,31 @@ void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
                 st.activationsPerMicrobatch += plan.model.mtpLayers * (perLayer + kindDelta[lastKind]);
         }
         st.activationExtras = workingSet + (st.hasLmHead ? logits * (1 + plan.model.mtpLayers) : 0.0);
+    }
+    // DualPipe: GPU row i holds stage i and stage p - 1 - i, their parameters and each one's
+    // micro-batches in flight (DualPipe.h); otherwise a row is its stage.
+    const bool dualPipe = l.schedule == Schedule::DualPipe && p >= 2;
+    for (int i = 0; i < p; ++i) {
+        StageEstimate& st = est.stages[i];
+        const StageEstimate* mirror = dualPipe ? &est.stages[size_t(p - 1 - i)] : nullptr;
+        double densePerGpu = (st.parameters - st.routedExpertParameters) / l.tp;
+        double expertsPerGpu = st.routedExpertParameters / expertRanks;
+        double activations = st.microbatchesInFlight * st.activationsPerMicrobatch + st.activationExtras;
+        if (mirror) {
+            densePerGpu += (mirror->parameters - mirror->routedExpertParameters) / l.tp;
+            expertsPerGpu += mirror->routedExpertParameters / expertRanks;
+            const DualPipeInFlight held = dualPipeInFlight(i, p);
+            activations = held.directionZero * st.activationsPerMicrobatch + held.directionOne * mirror->activationsPerMicrobatch
+                + held.eitherStage * std::max(st.activationsPerMicrobatch, mirror->activationsPerMicrobatch)
+                + std::max(st.activationExtras, mirror->activationExtras);
+        }
+        const double heldParameters = densePerGpu + expertsPerGpu;
 
         MemoryBreakdown& mem = st.memory;
         // Middle stages hold the same parameters: shard their state once (pp reaches the layer
         // count in the layout search, so this loop runs up to a stage per layer).
-        if (st.parametersPerGpu != shardedParameters) {
-            shardedParameters = st.parametersPerGpu;
+        if (heldParameters != shardedParameters) {
+            shardedParameters = heldParameters;
             modelState = shardModelState(densePerGpu, state, l.zeroStage, shards);
             if (expertsPerGpu > 0) {
                 const ShardedState experts = shardModelState(expertsPerGpu, state, l.zeroStage, expertShards);
@@ -247,7 +266,7 @@ void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
         mem.weights = modelState.weights;
         mem.gradients = modelState.gradients;
         mem.optimizer = modelState.optimizer;
-        mem.activations = st.microbatchesInFlight * st.activationsPerMicrobatch + st.activationExtras;
+        mem.activations = activations;
         mem.shardingBuffers = gathered;
         // Gradients made block by block as the backward frees activations: at the peak only what
         // exceeds the freed activations is counted (ModelStateModel.h, gradientsOnlyInBackward).

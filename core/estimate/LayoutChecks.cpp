@@ -105,6 +105,13 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
         if (mb % l.pp != 0)
             add(est, WarningCode::InterleavedNeedsMicrobatches, Severity::Error, "layout.schedule", double(mb), l.pp);
     }
+    if (l.schedule == Schedule::DualPipe) {
+        const long long mb = est.pipeline.microbatches;
+        if (l.pp < 2 || l.pp % 2 != 0)
+            add(est, WarningCode::DualPipeNeedsLayout, Severity::Error, "layout.pp", l.pp, double(mb));
+        else if (mb % 2 != 0 || mb < 2LL * l.pp)
+            add(est, WarningCode::DualPipeNeedsLayout, Severity::Error, "training.global_batch_sequences", l.pp, double(mb));
+    }
     if (!epDividesExperts(l.ep, m))
         add(est, WarningCode::EpDoesNotDivideExperts, Severity::Error, "layout.ep", l.ep, m.moe->experts);
     if (!expertRanksDivideStage(l, l.ep, l.etp))

@@ -184,6 +184,8 @@ double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, in
         const long long chunks = 2LL * (p - stage - 1) + (long long)(v - 1) * p + 1;
         return double(std::min<long long>(chunks, m * v)) / v;
     }
+    case Schedule::DualPipe:
+        return dualPipeInFlight(stage, p).total();
     }
     return double(m);
 }
@@ -203,8 +205,18 @@ int fewestInterleavingChunks(const Plan& plan)
     return 0;
 }
 
+DualPipeInFlight dualPipeInFlight(int rank, int p)
+{
+    const int h = std::min(rank, p - 1 - rank);
+    const double nearStage = double(p - 1 - h), farStage = double(h + 1);
+    // Direction 0 is the near one on the first half of the ranks.
+    return rank < p / 2 ? DualPipeInFlight{nearStage, farStage} : DualPipeInFlight{farStage, nearStage};
+}
+
 double bubbleFraction(Schedule schedule, int p, long long m, int v)
 {
+    if (schedule == Schedule::DualPipe)
+        return p > 2 ? (p - 2.0) / (3.0 * m + p - 2.0) : 0.0;
     // ZB-H1 with equal F, B and W: the bubble shrinks to a third, (p - 1)/(3m + p - 1)
     // (Qi et al. 2023, Sec. 3.1); the schedule simulator uses the plan's real F, B, W.
     const double work = schedule == Schedule::Interleaved ? double(v) * m : schedule == Schedule::ZeroBubble ? 3.0 * m : double(m);

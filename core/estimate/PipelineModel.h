@@ -76,11 +76,28 @@ void splitLayers(const Plan& plan, std::vector<int>& layersPerStage);
 //   one in steady state, each chunk 1/v of the stage; for stage 0 this is
 //   p (1 + (p - 1)/(p v)) (Korthikanti et al. 2022, Sec. 4.2.3, their m = v here).
 //   ZB-H1: min(p, m) on every stage (W is deferred; Qi et al. 2023, Sec. 3.1).
+//   DualPipe: the rank's two stages together, dualPipeInFlight(stage, p).total().
 double microbatchesInFlight(Schedule schedule, int stage, int p, long long m, int v);
+
+// Peak micro-batches a DualPipe rank holds at once, in whole-stage units: with
+// h = min(r, p - 1 - r), p - 1 - h of the stage on the rank's nearer half of its path and h + 1
+// of the other between pairs, and one more of either while a pair's forward runs before its
+// backward frees: p + 1 on every rank (DeepSeek-AI's DualPipe README, "activation PP + 1"; the
+// schedule simulator's peaks, tst_dualpipe).
+struct DualPipeInFlight {
+    double directionZero = 0;  // of model stage r
+    double directionOne = 0;   // of model stage p - 1 - r
+    double eitherStage = 1;    // the pair's forward: counted at the larger of the two stages
+    double total() const { return directionZero + directionOne + eitherStage; }
+};
+DualPipeInFlight dualPipeInFlight(int rank, int p);
+
 
 // Bubble as a fraction of the step: (p - 1)/(m + p - 1) for GPipe and 1F1B,
 // (p - 1)/(v m + p - 1) interleaved (Narayanan et al. 2021, Sec. 2.2; worked example A),
-// (p - 1)/(3m + p - 1) for ZB-H1 with equal F, B and W (Qi et al. 2023).
+// (p - 1)/(3m + p - 1) for ZB-H1 with equal F, B and W (Qi et al. 2023), and for DualPipe with
+// the same F, B and W and no overlap in its pairs (F&B = F + B), a bubble of
+// (p/2 - 1)(F&B + B - 3W) = p - 2 against 3m of work: (p - 2)/(3m + p - 2) (DualPipe.h).
 // The fewest model chunks per stage (2 to 8) with which the interleaved schedule runs this plan:
 // the layers split evenly over p x v chunks and whole groups of p micro-batches
 // (LayoutChecks.cpp); 0 when none does or there is one stage.

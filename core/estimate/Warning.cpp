@@ -26,6 +26,7 @@ const char* codeName(WarningCode code)
     case WarningCode::CpDoesNotDivideSequence: return "CP_DOES_NOT_DIVIDE_SEQUENCE";
     case WarningCode::InterleavedNeedsDivisibleLayers: return "INTERLEAVED_NEEDS_DIVISIBLE_LAYERS";
     case WarningCode::InterleavedNeedsMicrobatches: return "INTERLEAVED_NEEDS_MICROBATCHES";
+    case WarningCode::DualPipeNeedsLayout: return "DUALPIPE_NEEDS_LAYOUT";
     case WarningCode::VirtualStagesWithoutInterleaving: return "VIRTUAL_STAGES_WITHOUT_INTERLEAVING";
     case WarningCode::Zero3WithPipeline: return "ZERO3_WITH_PIPELINE";
     case WarningCode::SequenceParallelWithoutTp: return "SEQUENCE_PARALLEL_WITHOUT_TP";
@@ -121,6 +122,12 @@ std::string describe(const Warning& w)
                ") dividing the " + n(w.c) + " layers.";
     case WarningCode::InterleavedNeedsMicrobatches:
         return "Interleaved 1F1B needs the micro-batches per replica (" + n(w.a) + ") to be a multiple of PP " + n(w.b) + ".";
+    case WarningCode::DualPipeNeedsLayout:
+        // a: PP, b: micro-batches per replica.
+        if (w.a < 2 || int(w.a) % 2 != 0)
+            return "DualPipe pairs stage i with stage PP - 1 - i on one GPU, so it needs an even PP of at least 2; PP is " + n(w.a) + ".";
+        return "DualPipe sends half the micro-batches from each end and needs an even count of at least 2 x PP (" + n(2 * w.a)
+            + "); this plan has " + n(w.b) + " per replica.";
     case WarningCode::VirtualStagesWithoutInterleaving:
         return "Virtual stages (" + n(w.a) + ") only take effect with the interleaved schedule.";
     case WarningCode::Zero3WithPipeline:

@@ -27,6 +27,7 @@ enum class WarningCode {
     CpDoesNotDivideSequence,
     InterleavedNeedsDivisibleLayers,
     InterleavedNeedsMicrobatches,
+    DualPipeNeedsLayout,
     VirtualStagesWithoutInterleaving,
     Zero3WithPipeline,
     SequenceParallelWithoutTp,

@@ -16,8 +16,8 @@ inline constexpr NameTable<PrecisionScheme, 3> kPrecisionNames{{
     {PrecisionScheme::Bf16AdamNoMaster, "bf16-adam-no-master"},
     {PrecisionScheme::Fp32Adam, "fp32-adam"},
 }};
-inline constexpr NameTable<Schedule, 4> kScheduleNames{{{Schedule::GPipe, "gpipe"}, {Schedule::OneFOneB, "1f1b"},
-    {Schedule::Interleaved, "interleaved"}, {Schedule::ZeroBubble, "zero-bubble"}}};
+inline constexpr NameTable<Schedule, 5> kScheduleNames{{{Schedule::GPipe, "gpipe"}, {Schedule::OneFOneB, "1f1b"},
+    {Schedule::Interleaved, "interleaved"}, {Schedule::ZeroBubble, "zero-bubble"}, {Schedule::DualPipe, "dualpipe"}}};
 inline constexpr NameTable<Recompute, 3> kRecomputeNames{
     {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
 inline constexpr NameTable<MatmulPrecision, 5> kMatmulPrecisionNames{{{MatmulPrecision::Bf16, "bf16"},

@@ -37,6 +37,8 @@ std::string scheduleName(const LayoutSpec& l)
         return "interleaved, " + std::to_string(l.virtualStages) + " chunks";
     case Schedule::ZeroBubble:
         return "zero bubble";
+    case Schedule::DualPipe:
+        return "DualPipe";
     }
     return {};
 }

@@ -262,7 +262,7 @@ struct TrainingSpec {
     bool operator==(const TrainingSpec&) const = default;
 };
 
-enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubble };  // ZeroBubble = ZB-H1
+enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubble, DualPipe };  // ZeroBubble = ZB-H1
 enum class Recompute { None, Selective, Full };
 // Order in which ranks fill the parallel dimensions, fastest-varying first.
 enum class RankOrder { TpCpDpPp, TpCpPpDp, TpDpCpPp };

@@ -10,6 +10,7 @@
 #include "core/base/PlanError.h"
 
 #include "core/estimate/PipelineModel.h"
+#include "core/schedule/DualPipe.h"
 #include "core/schedule/ScheduleEventWriter.h"
 #include "core/schedule/ScheduleOrder.h"
 #include "core/schedule/SchedulePreconditions.h"
@@ -24,7 +25,8 @@ Schedule closedFormScheduleOf(ScheduleKind kind)
     case ScheduleKind::GPipe: return Schedule::GPipe;
     case ScheduleKind::Interleaved: return Schedule::Interleaved;
     case ScheduleKind::OneFOneB:
-    case ScheduleKind::ZeroBubbleH1: break;
+    case ScheduleKind::ZeroBubbleH1:
+    case ScheduleKind::DualPipe: break;
     }
     return Schedule::OneFOneB;
 }
@@ -42,9 +44,13 @@ void checkCosts(const ScheduleCosts& c, ScheduleKind kind)
             || s.weightGradSeconds > s.backwardSeconds)
             throw std::invalid_argument("simulateSchedule: stage times must be finite, non-negative, and "
                                         "weightGradSeconds must not exceed backwardSeconds");
+        if (!valid(s.forwardCommSeconds) || !valid(s.backwardCommSeconds) || s.forwardCommSeconds > s.forwardSeconds
+            || s.backwardCommSeconds > s.backwardSeconds)
+            throw std::invalid_argument("simulateSchedule: a stage's communication must be finite, non-negative and "
+                                        "part of its forward or backward");
     }
-    if (!valid(c.sendSeconds) || !valid(c.dpSyncSeconds))
-        throw std::invalid_argument("simulateSchedule: send and DP times must be finite and non-negative");
+    if (!valid(c.sendSeconds) || !valid(c.dpSyncSeconds) || !valid(c.pairedCommSlowdown))
+        throw std::invalid_argument("simulateSchedule: send and DP times and the paired slowdown must be finite and non-negative");
 }
 
 // ZB-H1's bubble per stage is (p - 1)(T_F + T_B - T_W) against 1F1B's (p - 1)(T_F + T_B + T_W)
@@ -72,6 +78,7 @@ ScheduleKind scheduleKindOf(Schedule schedule)
     case Schedule::OneFOneB: return ScheduleKind::OneFOneB;
     case Schedule::Interleaved: return ScheduleKind::Interleaved;
     case Schedule::ZeroBubble: return ScheduleKind::ZeroBubbleH1;
+    case Schedule::DualPipe: return ScheduleKind::DualPipe;
     }
     return ScheduleKind::OneFOneB;
 }
@@ -87,6 +94,7 @@ struct ScheduleSimulator::Scratch {
     std::vector<int> inFlight, peakInFlight;  // in chunks
     std::vector<int> pending;                 // stages whose next op may have become ready
     std::vector<char> isPending;
+    DualPipeScratch dualPipe;
 };
 
 namespace {
@@ -135,6 +143,11 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
 {
     checkCosts(costs, kind);
     Scratch& s = *scratch_;
+    if (kind == ScheduleKind::DualPipe) {
+        out.kind = kind;
+        simulateDualPipe(costs, s.dualPipe, out);
+        return;
+    }
     const int p = costs.p;
     const int v = costs.v;
     const int m = int(costs.m);  // bounded by pipelineProblem()
@@ -253,31 +266,7 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
     }
 
 
-    // Statistics. The last op of every stage is a backward or a W, so freeAt is where the
-    // stage's gradients are complete and its DP reduction can start.
-    double computeEnd = 0.0;
-    for (int i = 0; i < p; ++i)
-        computeEnd = std::max(computeEnd, s.freeAt[i]);
-    double stepEnd = computeEnd;
-    double idle = 0.0;
-    for (int i = 0; i < p; ++i) {
-        StageScheduleStats& stats = out.stages[i];
-        stats.idleSeconds = computeEnd - stats.busySeconds;
-        stats.peakInFlightMicrobatches = double(s.peakInFlight[i]) / v;
-        stats.dpSyncHiddenSeconds = std::clamp(computeEnd - s.freeAt[i], 0.0, costs.dpSyncSeconds);
-        idle += stats.idleSeconds;
-        const double syncEnd = s.freeAt[i] + costs.dpSyncSeconds;
-        events.add(i, -1, -1, ScheduleEventKind::DpSync, -1, s.freeAt[i], syncEnd);
-        stepEnd = std::max(stepEnd, syncEnd);
-    }
-    if (!events.full())
-        throw std::logic_error("simulateSchedule: fewer events than counted (a bug in simulate)");
-    out.computeSeconds = computeEnd;
-    out.stepSeconds = stepEnd;
-    out.dpSyncExposedSeconds = stepEnd - computeEnd;
-    // Rounding of stepEnd - computeEnd can leave -1e-17 here; hidden time is never negative.
-    out.dpSyncHiddenSeconds = std::clamp(costs.dpSyncSeconds - out.dpSyncExposedSeconds, 0.0, costs.dpSyncSeconds);
-    out.bubbleFraction = computeEnd > 0 ? idle / (p * computeEnd) : 0.0;
+    finishSchedule(costs, s.freeAt, s.peakInFlight, double(v), events, out);
     out.closedFormBubbleFraction = kind == ScheduleKind::ZeroBubbleH1
         ? zeroBubbleH1ClosedForm(costs)
         : bubbleFraction(closedFormScheduleOf(kind), p, m, v);

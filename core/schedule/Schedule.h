@@ -24,14 +24,16 @@ enum class ScheduleKind {
     OneFOneB,      // PipeDream-Flush 1F1B (Narayanan et al. 2021, Sec. 2.2.1)
     Interleaved,   // interleaved 1F1B over v model chunks (Narayanan et al. 2021, Sec. 2.2.2)
     ZeroBubbleH1,  // ZB-H1: backward split into B and W (Qi et al. 2023, Sec. 3.1)
+    DualPipe,      // bidirectional, paired F&B chunks (DeepSeek-V3 report, Sec. 3.2.1; DualPipe.h)
 };
 
 // File and JSON spellings (docs/plan-format.md, "schedule --json": schedule.kind).
-inline constexpr NameTable<ScheduleKind, 4> kScheduleKindNames{{
+inline constexpr NameTable<ScheduleKind, 5> kScheduleKindNames{{
     {ScheduleKind::GPipe, "gpipe"},
     {ScheduleKind::OneFOneB, "1f1b"},
     {ScheduleKind::Interleaved, "interleaved"},
     {ScheduleKind::ZeroBubbleH1, "zero-bubble"},
+    {ScheduleKind::DualPipe, "dualpipe"},
 }};
 
 inline const char* scheduleKindName(ScheduleKind kind)
@@ -57,7 +59,7 @@ enum class ScheduleEventKind : std::uint8_t {
 
 struct ScheduleEvent {
     int stage = 0;       // pipeline stage (GPU row), 0-based
-    int chunk = 0;       // model chunk on that stage (0 unless interleaved); -1 for DpSync
+    int chunk = 0;       // model chunk on that stage (0 unless interleaved; DualPipe: the direction); -1 for DpSync
     int microbatch = 0;  // -1 for DpSync
     ScheduleEventKind kind = ScheduleEventKind::Forward;
     // Send only: the receiving stage (-1 otherwise). 16 bits so the event stays 32 bytes:
@@ -72,17 +74,24 @@ struct StageCosts {
     double forwardSeconds = 0;
     double backwardSeconds = 0;    // the whole backward: input and weight gradients + recompute
     double weightGradSeconds = 0;  // the part of backwardSeconds that ZB-H1 defers as W
+    // Of forwardSeconds and backwardSeconds, the exposed collectives (TP, CP, ZeRO-3 gathers, EP
+    // dispatch and combine) that DualPipe's paired chunks run under the other chunk's compute.
+    double forwardCommSeconds = 0;
+    double backwardCommSeconds = 0;
 };
 
 struct ScheduleCosts {
     // One entry per virtual stage: p entries, or p * v for interleaving, where virtual stage
-    // c * p + i is model chunk c of pipeline stage i (Megatron-LM's chunk placement).
+    // c * p + i is model chunk c of pipeline stage i (Megatron-LM's chunk placement). DualPipe:
+    // p entries, the model's stages; rank r runs stage r and stage p - 1 - r (DualPipe.h).
     std::vector<StageCosts> stages;
     double sendSeconds = 0;    // one stage-to-stage send (activation or gradient)
     double dpSyncSeconds = 0;  // one stage's gradient reduction over its DP group
     int p = 1;                 // pipeline stages
     long long m = 1;           // micro-batches per step per replica
     int v = 1;                 // model chunks per stage (1 unless interleaved)
+    // DualPipe: the compute slowdown while a pair's collectives run beside it (collectiveSmShare).
+    double pairedCommSlowdown = 0;
 };
 
 struct StageScheduleStats {

@@ -15,6 +15,7 @@ void StageOpOrder::reset(ScheduleKind kind, int stage, int p, long long m, int v
         break;
     case ScheduleKind::OneFOneB:
     case ScheduleKind::ZeroBubbleH1:
+    case ScheduleKind::DualPipe:  // not walked here: its own order is dualPipeOrder() (DualPipe.h)
         warmup_ = std::min<long long>(p - stage - 1, total_);
         break;
     case ScheduleKind::Interleaved:

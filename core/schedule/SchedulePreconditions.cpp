@@ -21,6 +21,17 @@ std::optional<ScheduleProblem> pipelineProblem(ScheduleKind kind, int p, long lo
             return ScheduleProblem{"training.global_batch_sequences",
                                    "interleaved 1F1B needs the micro-batches per step (" + num(m)
                                        + ") to be a multiple of the pipeline stages (" + num(p) + ")"};
+    } else if (kind == ScheduleKind::DualPipe) {
+        // Two directions of m/2 micro-batches each over p/2 rank pairs; the reference
+        // implementation asserts p even and m even with m >= 2p (dualpipe.py, DualPipe.step).
+        if (p < 2 || p % 2 != 0)
+            return ScheduleProblem{"layout.pp", "DualPipe needs an even number of pipeline stages, at least 2, got " + num(p)};
+        if (m % 2 != 0 || m < 2LL * p)
+            return ScheduleProblem{"training.global_batch_sequences",
+                                   "DualPipe needs an even number of micro-batches per step, at least twice the pipeline stages ("
+                                       + num(2LL * p) + "), got " + num(m)};
+        if (v != 1)
+            return ScheduleProblem{"layout.virtual_stages", "DualPipe runs one model chunk per stage and direction, got v = " + num(v)};
     } else if (v != 1) {
         return ScheduleProblem{"layout.virtual_stages", "only interleaved 1F1B runs several model chunks per stage, got v = " + num(v)};
     }

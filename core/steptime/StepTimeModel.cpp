@@ -10,6 +10,7 @@
 #include "core/base/PlanError.h"
 #include "core/base/Units.h"
 #include "core/estimate/CommunicationModel.h"
+#include "core/schedule/DualPipe.h"
 #include "core/schedule/SchedulePreconditions.h"
 #include "core/steptime/StepTimeCosts.h"
 
@@ -90,9 +91,12 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
     DataParallelTimes out;
     // Stages of equal size reduce the same bytes: price each size once.
     double pricedParameters = -1.0, reduce = 0.0, gather = 0.0, buckets = 1.0;
+    // DualPipe: each rank reduces and updates the two stages it holds (DualPipe.h).
+    const bool dualPipe = plan.layout.schedule == Schedule::DualPipe && size_t(costs.p) == est.stages.size();
     for (int i = 0; i < costs.p; ++i) {
-        const double parameters = est.stages[i].parametersPerGpu;
-        const double experts = est.stages[i].routedExpertParameters / expertRanks;
+        const StageEstimate& mirror = est.stages[size_t(costs.p - 1 - i)];
+        const double parameters = est.stages[i].parametersPerGpu + (dualPipe ? mirror.parametersPerGpu : 0.0);
+        const double experts = (est.stages[i].routedExpertParameters + (dualPipe ? mirror.routedExpertParameters : 0.0)) / expertRanks;
         const double dense = parameters - experts;
         if (parameters != pricedParameters) {
             pricedParameters = parameters;
@@ -128,7 +132,8 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
         out.paramGather = std::max(out.paramGather, fw.overlapParamGather ? gather / buckets : gather);
         double optimizer = optimizerSecondsPerParameter * dense + expertOptimizerSecondsPerParameter * experts;
         if (fw.optimizer == OptimizerImplementation::PerTensor)
-            optimizer += est.stages[i].layers * tensorsPerLayer * kPerTensorOptimizerKernelsPerTensor * e.kernelLaunchSeconds;
+            optimizer += (est.stages[i].layers + (dualPipe ? mirror.layers : 0)) * tensorsPerLayer * kPerTensorOptimizerKernelsPerTensor
+                * e.kernelLaunchSeconds;
         out.optimizer = std::max(out.optimizer, optimizer);
     }
     return out;
@@ -148,21 +153,34 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
     // Each kind's layer sums once: the loop below visits up to a stage per layer.
     const int kinds = std::min<int>(int(mc.layers.size()), kMaxLayerKinds);
     double forward[kMaxLayerKinds], backward[kMaxLayerKinds], deferred[kMaxLayerKinds], recompute[kMaxLayerKinds];
+    // DualPipe only: each kind's collectives, which its paired chunks overlap (DualPipe.h).
+    const bool pairs = kind == ScheduleKind::DualPipe;
+    double forwardComm[kMaxLayerKinds] = {}, backwardComm[kMaxLayerKinds] = {};
+    costs.pairedCommSlowdown = 0.0;
     for (int k = 0; k < kinds; ++k) {
-        forward[k] = mc.layers[size_t(k)].forward();
-        backward[k] = mc.layers[size_t(k)].backward();
-        deferred[k] = mc.layers[size_t(k)].weightGradMatmul;
-        recompute[k] = mc.layers[size_t(k)].recompute;
+        const LayerTimes& L = mc.layers[size_t(k)];
+        forward[k] = L.forward();
+        backward[k] = L.backward();
+        deferred[k] = L.weightGradMatmul;
+        recompute[k] = L.recompute;
+        if (pairs) {
+            forwardComm[k] = L.forwardTp + L.forwardCp + L.forwardZero + L.forwardAllToAll;
+            backwardComm[k] = L.backwardTp + L.backwardCp + L.backwardZero + L.backwardAllToAll;
+        }
     }
     const auto addEnds = [&](StageCosts& sc, const StageEstimate& stage, int chunk) {
         if (stage.hasEmbedding && chunk == 0) {
             sc.forwardSeconds += mc.embedding.forward();
             sc.backwardSeconds += mc.embedding.backward();
+            sc.forwardCommSeconds += pairs ? mc.embedding.forwardTp : 0.0;
+            sc.backwardCommSeconds += pairs ? mc.embedding.backwardTp : 0.0;
         }
         if (stage.hasLmHead && chunk == v - 1) {
             sc.forwardSeconds += mc.lmHead.forward();
             sc.backwardSeconds += mc.lmHead.backward();
             sc.weightGradSeconds += mc.lmHead.weightGradMatmul;
+            sc.forwardCommSeconds += pairs ? mc.lmHead.forwardTp : 0.0;
+            sc.backwardCommSeconds += pairs ? mc.lmHead.backwardTp : 0.0;
         }
     };
     // Each stage's layers spread over its v chunks, any remainder on the first chunks; a chunk's
@@ -181,6 +199,8 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
                 sc.forwardSeconds = layers * forward[0];
                 sc.backwardSeconds = layers * stageBackward;
                 sc.weightGradSeconds = layers * deferred[0];
+                sc.forwardCommSeconds = layers * forwardComm[0];
+                sc.backwardCommSeconds = layers * backwardComm[0];
                 addEnds(sc, stage, c);
             }
         }
@@ -197,12 +217,15 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
             const int layers = stage.layers / v + (c < stage.layers % v ? 1 : 0);
             StageCosts& sc = costs.stages[size_t(c) * p + i];
             sc.forwardSeconds = sc.backwardSeconds = sc.weightGradSeconds = 0.0;
+            sc.forwardCommSeconds = sc.backwardCommSeconds = 0.0;
             forEachKindIn(plan.model, chunkFirst, layers, [&](int k, int count) {
                 if (k >= kinds)
                     return;
                 sc.forwardSeconds += double(count) * forward[k];
                 sc.backwardSeconds += double(count) * stageBackward[k];
                 sc.weightGradSeconds += double(count) * deferred[k];
+                sc.forwardCommSeconds += double(count) * forwardComm[k];
+                sc.backwardCommSeconds += double(count) * backwardComm[k];
             });
             chunkFirst += layers;
             addEnds(sc, stage, c);
@@ -262,6 +285,34 @@ PredictedComponents busyComponents(const Plan& plan, const StageEstimate& stage,
     return c;
 }
 
+// DualPipe: rank r runs stage r for half the micro-batches and stage p - 1 - r for the other half.
+PredictedComponents dualPipeComponents(const Plan& plan, const Estimate& est, const MicrobatchCosts& mc, int rank, const ScheduleCosts& costs)
+{
+    const double half = 0.5 * double(costs.m);
+    PredictedComponents c = busyComponents(plan, est.stages[size_t(rank)], mc, half);
+    const PredictedComponents mirror = busyComponents(plan, est.stages[size_t(costs.p - 1 - rank)], mc, half);
+    for (auto part : {&PredictedComponents::forwardCompute, &PredictedComponents::backwardCompute, &PredictedComponents::memoryBound,
+                      &PredictedComponents::recompute, &PredictedComponents::tpCommunication, &PredictedComponents::cpCommunication,
+                      &PredictedComponents::zeroCommunication, &PredictedComponents::epCommunication,
+                      &PredictedComponents::expertImbalance, &PredictedComponents::kernelOverhead})
+        c.*part += mirror.*part;
+    return c;
+}
+
+// What DualPipe's pairs hide comes off the collectives they overlap, in proportion; returns the
+// seconds taken off (never more than those collectives hold).
+double hideUnderPairs(PredictedComponents& c, double hidden)
+{
+    const double communication = c.tpCommunication + c.cpCommunication + c.zeroCommunication + c.epCommunication;
+    hidden = std::clamp(hidden, 0.0, communication);
+    if (hidden <= 0.0)
+        return 0.0;
+    const double keep = 1.0 - hidden / communication;
+    for (double* part : {&c.tpCommunication, &c.cpCommunication, &c.zeroCommunication, &c.epCommunication})
+        *part *= keep;
+    return hidden;
+}
+
 }  // namespace
 
 StepTimeWorkspace::StepTimeWorkspace() : scratch_(std::make_unique<Scratch>()) {}
@@ -289,23 +340,28 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     const ScheduleKind kind = scheduleKindOf(l.schedule);
     ScheduleCosts& costs = s.costs;
     fillStageCosts(plan, est, mc, kind, costs);
+    const bool dualPipe = kind == ScheduleKind::DualPipe;
+    costs.pairedCommSlowdown = dualPipe ? collectiveSmShare(options.efficiency) : 0.0;
     const double send = sendSeconds(plan, est, groups);
     const DataParallelTimes dp = dataParallelTimes(plan, est, options, groups, costs);
 
-    // The reference stage: the one with the most work per micro-batch.
+    // The reference stage: the one with the most work per micro-batch (DualPipe: the rank's two
+    // stages, each for half the micro-batches).
     int reference = 0;
     double worst = -1.0;
     for (int i = 0; i < costs.p; ++i) {
         double work = 0.0;
         for (int c = 0; c < costs.v; ++c)
             work += costs.stages[size_t(c) * costs.p + i].forwardSeconds + costs.stages[size_t(c) * costs.p + i].backwardSeconds;
+        if (dualPipe)
+            work += costs.stages[size_t(costs.p - 1 - i)].forwardSeconds + costs.stages[size_t(costs.p - 1 - i)].backwardSeconds;
         if (work > worst) {
             worst = work;
             reference = i;
         }
     }
-    PredictedComponents parts = busyComponents(plan, est.stages[reference], mc, double(costs.m));
-    const double busy = parts.total();
+    PredictedComponents parts = dualPipe ? dualPipeComponents(plan, est, mc, reference, costs) : busyComponents(plan, est.stages[reference], mc, double(costs.m));
+    double busy = parts.total();
 
     // Pipeline: once without sends (bubble = idle of the reference stage), once with them (their
     // cost on the critical path), the second with the DP tail of each stage after its last
@@ -325,12 +381,16 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
             s.simulator.simulate(costs, kind, s.result);
             withSends = s.result.computeSeconds;
             tail = s.result.dpSyncExposedSeconds;
+            if (dualPipe)
+                busy -= hideUnderPairs(parts, busy - s.result.stages[size_t(reference)].busySeconds);
         } else {
             // Closed form; the first stage finishes last, so its whole DP tail is exposed.
             costs.sendSeconds = 0.0;
             withoutSends = pipelineComputeSecondsClosedForm(costs, kind);
             costs.sendSeconds = send;
             withSends = pipelineComputeSecondsClosedForm(costs, kind);
+            if (dualPipe)
+                busy -= hideUnderPairs(parts, dualPipePairSavingSeconds(costs, reference));
         }
     }
     parts.pipelineBubble = std::max(0.0, withoutSends - busy);
@@ -384,6 +444,7 @@ ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, cons
     ScheduleCosts costs;
     const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
     fillStageCosts(plan, est, microbatchCosts(plan, est, options, groups), kind, costs);
+    costs.pairedCommSlowdown = kind == ScheduleKind::DualPipe ? collectiveSmShare(options.efficiency) : 0.0;
     costs.sendSeconds = sendSeconds(plan, est, groups);
     costs.dpSyncSeconds = dataParallelTimes(plan, est, options, groups, costs).gradientTail;
     return costs;

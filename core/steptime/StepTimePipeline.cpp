@@ -2,6 +2,7 @@
 // layout (the layout search). tst_steptime compares it with simulateSchedule().
 #include <algorithm>
 
+#include "core/schedule/DualPipe.h"
 #include "core/steptime/StepTimeModel.h"
 
 namespace trainplan {
@@ -33,6 +34,8 @@ double pipelineComputeSecondsClosedForm(const ScheduleCosts& costs, ScheduleKind
     case ScheduleKind::Interleaved:
         // Fill and drain shrink to one chunk per stage: (p - 1)/v of a stage's work.
         return m * worst + (p - 1) * mean / v + sends;
+    case ScheduleKind::DualPipe:
+        return dualPipeComputeSecondsClosedForm(costs);
     case ScheduleKind::ZeroBubbleH1:
         // Bubble (p - 1)(F + B_input - W) per stage (Qi et al. 2023, Sec. 3.1).
         return m * worst + (p - 1) * (mean - 2.0 * deferred / std::max(1, p)) + sends;

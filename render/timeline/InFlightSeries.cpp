@@ -12,8 +12,11 @@ void InFlightSeries::build(const TimelineTrack& track)
     const auto& r = track.result();
     const int p = track.stageCount();
     const float perChunk = 1.0f / float(std::max(1, r.v));  // one chunk is 1/v of the stage's layers
-    // Under ZB-H1 the W frees a micro-batch's activations, otherwise the (whole) backward.
+    // Under ZB-H1 the W frees a micro-batch's activations, otherwise the (whole) backward;
+    // DualPipe mixes both: a backward frees unless a W of its micro-batch follows it.
+    const bool dualPipe = r.kind == ScheduleKind::DualPipe;
     const ScheduleEventKind freeing = r.kind == ScheduleKind::ZeroBubbleH1 ? ScheduleEventKind::WeightGrad : ScheduleEventKind::Backward;
+    std::vector<char> hasWeightGrad;
     offsets_.assign(size_t(p) + 1, 0);
     peaks_.assign(size_t(p), 0.0);
     steps_.clear();
@@ -31,11 +34,21 @@ void InFlightSeries::build(const TimelineTrack& track)
         // starts no earlier than the previous op ends. An op that frees and the next F at
         // the same instant free first, as the core counts.
         int chunksHeld = 0, peakChunks = 0;
+        if (dualPipe) {
+            hasWeightGrad.assign(size_t(std::max<long long>(0, r.m)), 0);
+            for (const TimelineTrack::Op& op : track.ops(stage))
+                if (op.kind == ScheduleEventKind::WeightGrad)
+                    hasWeightGrad[size_t(track.event(op.event).microbatch)] = 1;
+        }
         for (const TimelineTrack::Op& op : track.ops(stage)) {
+            const bool frees = dualPipe ? (op.kind == ScheduleEventKind::WeightGrad
+                                           || (op.kind == ScheduleEventKind::Backward
+                                               && !hasWeightGrad[size_t(track.event(op.event).microbatch)]))
+                                        : op.kind == freeing;
             if (op.kind == ScheduleEventKind::Forward) {
                 peakChunks = std::max(peakChunks, ++chunksHeld);
                 push(op.startSeconds, float(chunksHeld) * perChunk);
-            } else if (op.kind == freeing) {
+            } else if (frees) {
                 --chunksHeld;
                 push(op.endSeconds, float(chunksHeld) * perChunk);
             }

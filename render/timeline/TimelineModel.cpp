@@ -57,6 +57,8 @@ QString TimelineModel::kindTitle(ScheduleKind kind, int v)
         return QStringLiteral("Interleaved 1F1B, v = %1").arg(v);
     case ScheduleKind::ZeroBubbleH1:
         return QStringLiteral("Zero bubble (ZB-H1)");
+    case ScheduleKind::DualPipe:
+        return QStringLiteral("DualPipe (two directions)");
     }
     return {};
 }
@@ -68,6 +70,8 @@ QString TimelineModel::kindShortTitle(ScheduleKind kind, int v)
         return QStringLiteral("Interleaved v=%1").arg(v);
     case ScheduleKind::ZeroBubbleH1:
         return QStringLiteral("ZB-H1");
+    case ScheduleKind::DualPipe:
+        return QStringLiteral("DualPipe");
     default:
         return kindTitle(kind, v);
     }

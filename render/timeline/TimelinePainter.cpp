@@ -66,6 +66,7 @@ QString closedFormName(ScheduleKind kind)
     case ScheduleKind::OneFOneB: return QStringLiteral("(p−1)/(m+p−1)");
     case ScheduleKind::Interleaved: return QStringLiteral("(p−1)/(vm+p−1)");
     case ScheduleKind::ZeroBubbleH1: return QStringLiteral("(Qi et al. 2023, Sec. 3.1)");
+    case ScheduleKind::DualPipe: return QStringLiteral("(p/2−1)(F&B+B−3W)");
     }
     return {};
 }
@@ -75,7 +76,9 @@ QString kindName(ScheduleEventKind kind, ScheduleKind schedule)
     switch (kind) {
     case ScheduleEventKind::Forward: return QStringLiteral("Forward");
     case ScheduleEventKind::Backward:
-        return schedule == ScheduleKind::ZeroBubbleH1 ? QStringLiteral("Backward, input gradient (B)") : QStringLiteral("Backward");
+        return schedule == ScheduleKind::ZeroBubbleH1 ? QStringLiteral("Backward, input gradient (B)")
+               : schedule == ScheduleKind::DualPipe   ? QStringLiteral("Backward (or its input gradient, when a W follows)")
+                                                      : QStringLiteral("Backward");
     case ScheduleEventKind::WeightGrad: return QStringLiteral("Weight gradient (W)");
     case ScheduleEventKind::Send: return QStringLiteral("Send");
     case ScheduleEventKind::DpSync: return QStringLiteral("DP gradient sync");
@@ -286,18 +289,21 @@ QString TimelinePainter::headerFor(const QFontMetricsF& metrics, double width) c
 
 std::vector<TimelinePainter::LegendItem> TimelinePainter::legendItems() const
 {
-    bool zeroBubble = false, interleaved = false, allToAll = false;
+    bool zeroBubble = false, interleaved = false, allToAll = false, dualPipe = false;
     if (model_)
         for (int i = 0; i < model_->laneCount(); ++i) {
             zeroBubble |= model_->lane(i).simulated() && model_->lane(i).kind == ScheduleKind::ZeroBubbleH1;
+            dualPipe |= model_->lane(i).simulated() && model_->lane(i).kind == ScheduleKind::DualPipe;
             interleaved |= model_->lane(i).simulated() && model_->lane(i).result().v > 1;
             allToAll |= !model_->lane(i).forwardAllToAllShare.empty();
         }
     std::vector<LegendItem> items;
     items.push_back({style_.forward, QStringLiteral("Forward")});
     items.push_back({style_.backward, zeroBubble ? QStringLiteral("Backward (B: input gradient)") : QStringLiteral("Backward")});
-    if (zeroBubble)
+    if (zeroBubble || dualPipe)
         items.push_back({style_.weightGrad, QStringLiteral("W: weight gradient")});
+    if (dualPipe)
+        items.push_back({style_.blockColor(ScheduleEventKind::Forward, 1, 2), QStringLiteral("Reverse direction lighter")});
     if (interleaved)
         items.push_back({style_.blockColor(ScheduleEventKind::Forward, 1, 2), QStringLiteral("Later chunks lighter")});
     if (allToAll)
@@ -449,8 +455,8 @@ void TimelinePainter::drawRows(QPainter& p, int index, const TimelineLane& lane,
     for (double t : axis_.ticks())
         p.drawLine(QLineF(axis_.x(t), g.body.top(), axis_.x(t), g.body.bottom()));
 
-    // Colours per (kind, chunk), once per lane.
-    const int v = std::max(1, r.v);
+    // Colours per (kind, chunk), once per lane; DualPipe shades its two directions like chunks.
+    const int v = r.kind == ScheduleKind::DualPipe ? 2 : std::max(1, r.v);
     blockColors_.resize(size_t(kEventKinds * v));
     for (int k = 0; k < kEventKinds; ++k)
         for (int c = 0; c < v; ++c)
@@ -468,7 +474,7 @@ void TimelinePainter::drawRows(QPainter& p, int index, const TimelineLane& lane,
     const bool labelRows = g.blockHeight >= metrics.height() - 2;
     // The chunk joins the labels only when every block in view has room for it: a mix of
     // "5" and "5 c2" reads as two kinds of label.
-    bool chunkLabels = v > 1 && labelRows && !detail.wide.empty();
+    bool chunkLabels = r.v > 1 && labelRows && !detail.wide.empty();
     if (chunkLabels) {
         double narrowest = std::numeric_limits<double>::max();
         for (const auto& [stage, op] : detail.wide)
@@ -750,6 +756,8 @@ QString TimelinePainter::describe(TimelineEventRef ref) const
     QString what = QStringLiteral("%1 · micro-batch %2").arg(kindName(e.kind, lane.kind)).arg(e.microbatch + 1);
     if (r.v > 1)
         what += QStringLiteral(" · chunk %1 of %2").arg(e.chunk + 1).arg(r.v);
+    if (lane.kind == ScheduleKind::DualPipe)
+        what += e.chunk == 0 ? QStringLiteral(" · enters at stage 1") : QStringLiteral(" · reverse direction, enters at stage %1").arg(r.p);
     return QStringLiteral("%1\n%2\n%3").arg(what, where, span);
 }
 

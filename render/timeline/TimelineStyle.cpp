@@ -61,6 +61,7 @@ QColor TimelineStyle::kindColor(ScheduleKind kind) const
     case ScheduleKind::OneFOneB: return theme::compute();      // blue
     case ScheduleKind::Interleaved: return theme::accent();   // violet
     case ScheduleKind::ZeroBubbleH1: return theme::severity(trainplan::Severity::Warning);  // amber, like its W blocks
+    case ScheduleKind::DualPipe: return theme::compute().darker(140);                           // deep blue, two ways
     }
     return text;
 }

@@ -448,7 +448,7 @@ QGroupBox* InputPanel::buildLayout()
            "tokens reach them by an all-to-all. Keep it inside a node where memory allows."));
     expertSlider("layout.etp", &trainplan::LayoutSpec::etp, kLayoutMergeKey + 17, &trainplan::expertTensorParallelCandidates,
         tr("Expert tensor parallelism: splits each routed expert's matrices over this many ranks."));
-    addChoice<trainplan::Schedule, 4>(
+    addChoice<trainplan::Schedule, trainplan::kScheduleNames.size()>(
         form, "layout.schedule", trainplan::kScheduleNames, [](const Plan& p) { return p.layout.schedule; },
         [](Plan& p, trainplan::Schedule s) {
             p.layout.schedule = s;
