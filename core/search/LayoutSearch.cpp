@@ -392,6 +392,10 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                     for (int v = 1; v <= (pp > 1 ? options.maxVirtualStages : 1); ++v) {
                         if (v > 1 && (model.layers % (pp * v) != 0 || m % pp != 0))
                             continue;
+                        // DualPipe's own preconditions (DualPipe.h), skipped before any is counted
+                        // or pruned, as the estimate would reject each of them.
+                        if (v == 1 && pp > 1 && flat == Schedule::DualPipe && (pp % 2 != 0 || m % 2 != 0 || m < 2LL * pp))
+                            continue;
                         for (int sp = sized.tp > 1 ? 1 : 0; sp >= 0; --sp) {
                             ++family;  // the 12 layouts below differ only in ZeRO and recompute
                             for (int zero = 0; zero <= 3; ++zero) {

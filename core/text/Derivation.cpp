@@ -524,12 +524,14 @@ DerivationSection memorySection(const Plan& plan, const Estimate& e, WorkedExamp
     const char* inFlightFormula = l.schedule == Schedule::GPipe ? "m (GPipe)"
                                   : l.schedule == Schedule::OneFOneB ? "min(p − i, m) (1F1B)"
                                   : l.schedule == Schedule::ZeroBubble ? "min(p, m) (ZB-H1)"
+                                  : l.schedule == Schedule::DualPipe   ? "p + 1 over the GPU's two stages (DualPipe)"
                                                                      : "(2(p − i − 1) + (v − 1)·p + 1) / v (interleaved)";
     s.add("memory.microbatches_in_flight", "Micro-batches in flight on " + stageName, inFlightFormula,
         "p = " + integer(l.pp) + ", i = " + integer(st.index) + ", m = " + integer(double(e.pipeline.microbatches))
             + (l.schedule == Schedule::Interleaved ? ", v = " + integer(l.virtualStages) : ""),
         st.microbatchesInFlight, "micro-batches", num(st.microbatchesInFlight),
-        "Narayanan et al. 2021, Sec. 2.2; Korthikanti et al. 2022, Sec. 4.2.3");
+        l.schedule == Schedule::DualPipe ? "DeepSeek-V3 report, Sec. 3.2.1; DualPipe README (activation PP + 1)"
+                                         : "Narayanan et al. 2021, Sec. 2.2; Korthikanti et al. 2022, Sec. 4.2.3");
     s.compare(s.last(), A, "p = 4 on stage 1");
     // The extras, term by term as the estimate adds them (Estimate.cpp estimateStages): only
     // the terms this stage holds are written, each named in the formula beside its value.
@@ -651,7 +653,15 @@ DerivationSection batchSection(const Plan& plan, const Estimate& e, WorkedExampl
     if (l.pp > 1) {
         const bool inter = l.schedule == Schedule::Interleaved;
         const bool zeroBubble = l.schedule == Schedule::ZeroBubble;
+        const bool dualPipe = l.schedule == Schedule::DualPipe;
         const std::string work = inter ? integer(l.virtualStages) + " × " + integer(m) : zeroBubble ? "3 × " + integer(m) : integer(m);
+        if (dualPipe) {
+            s.add("pipeline.bubble_fraction", "Pipeline bubble",
+                  "(p/2 − 1)(F&B + B − 3W) over 3m + that, with F = W = 1, B = 2 and no overlap (F&B = 3): (p − 2) / (3·m + p − 2)",
+                  "(" + integer(l.pp) + " − 2) / (3 × " + integer(m) + " + " + integer(l.pp) + " − 2)", pipe.bubbleFraction, "fraction",
+                  formatPercent(pipe.bubbleFraction), "DeepSeek-V3 report, Sec. 3.2.1, Table 2; DualPipe README");
+            return s.take();
+        }
         s.add("pipeline.bubble_fraction", "Pipeline bubble",
               inter ? "(p − 1) / (v·m + p − 1)" : zeroBubble ? "(p − 1) / (3·m + p − 1) (ZB-H1, F = B = W)" : "(p − 1) / (m + p − 1)",
               "(" + integer(l.pp) + " − 1) / (" + work + " + " + integer(l.pp) + " − 1)", pipe.bubbleFraction, "fraction",

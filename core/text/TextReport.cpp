@@ -240,8 +240,11 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
     t.row("headroom", bytes(e.headroomBytes),
         formatPercent(e.headroomBytes / e.capacityBytes) + " of capacity; margin " + formatPercent(plan.training.memoryMarginFraction, 0)
             + (e.hasMargin ? " kept" : " NOT kept"));
+    // DualPipe: GPU row i holds stages i and p - 1 - i (DualPipe.h).
+    const bool dualPipe = plan.layout.schedule == Schedule::DualPipe && plan.layout.pp >= 2;
     for (const auto& st : e.stages) {
-        t.row("  stage " + std::to_string(st.index + 1) + " (" + countOf(st.layers, "layer") + (st.hasEmbedding ? ", emb" : "") +
+        const std::string mirror = dualPipe ? " + " + std::to_string(plan.layout.pp - st.index) : "";
+        t.row("  stage " + std::to_string(st.index + 1) + mirror + " (" + countOf(st.layers, "layer") + (st.hasEmbedding ? ", emb" : "") +
                   (st.hasLmHead ? ", head" : "") + ")",
               bytes(st.memory.total),
               countOf(st.microbatchesInFlight, "micro-batch", "micro-batches") + " in flight, " + bytes(st.headroomBytes) + " free" +

@@ -653,6 +653,7 @@ void TestSearch::prunedSearchEqualsExhaustive_data()
     QTest::newRow("worked example B") << "70b-512-gpu.json" << QStringList{};
     QTest::newRow("GPipe, batch range") << "70b-512-gpu.json" << QStringList{"layout.schedule=gpipe"};
     QTest::newRow("zero bubble") << "70b-512-gpu.json" << QStringList{"layout.schedule=zero-bubble"};
+    QTest::newRow("DualPipe, Mixtral") << "mixtral-8x22b-256-h100.json" << QStringList{"layout.schedule=dualpipe"};
     QTest::newRow("Mixtral 8x22B, EP") << "mixtral-8x22b-256-h100.json" << QStringList{};
     QTest::newRow("Mixtral, 64 GPUs") << "mixtral-8x22b-256-h100.json" << QStringList{"cluster.gpus=64", "layout.dp=4", "layout.ep=4"};
 }
