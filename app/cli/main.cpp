@@ -57,7 +57,7 @@ const char* kUsage =
     "estimate: parameters, FLOPs, time, memory per GPU and stage, pipeline bubble,\n"
     "          communication, checkpoints and failures, and red flags.\n"
     "schedule: simulates one optimizer step of one pipeline replica (GPipe, 1F1B,\n"
-    "          interleaved 1F1B or zero-bubble per layout.schedule): step time, bubble,\n"
+    "          interleaved 1F1B, zero-bubble or DualPipe per layout.schedule): step time, bubble,\n"
     "          idle time and peak micro-batches in flight per stage, and every event.\n"
     "search:   every valid layout for the plan's model and cluster that fits, ranked by\n"
     "          predicted step time (or GPU-hours, or cost), with the Pareto front of memory\n"

@@ -11,7 +11,7 @@ namespace trainplan {
 namespace {
 
 constexpr ScheduleKind kComparedKinds[] = {
-    ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved, ScheduleKind::ZeroBubbleH1};
+    ScheduleKind::GPipe, ScheduleKind::OneFOneB, ScheduleKind::Interleaved, ScheduleKind::ZeroBubbleH1, ScheduleKind::DualPipe};
 
 }  // namespace
 
@@ -30,9 +30,14 @@ ScheduleComparison compareSchedules(const Analysis& analysis)
         interleaved.layout.schedule = Schedule::Interleaved;
         estimateInto(interleaved, interleavedEstimate);
     }
+    // DualPipe changes what a GPU holds and reduces (two stages), so its lane would need its own
+    // estimate; and a fifth lane leaves a 720-pixel window no room for the in-flight strip. It is
+    // compared only on a plan that runs it, beside the four others.
     ScheduleSimulator simulator;
     ScheduleComparison out;
     for (const ScheduleKind kind : kComparedKinds) {
+        if (kind == ScheduleKind::DualPipe && own != ScheduleKind::DualPipe)
+            continue;
         const bool variant = kind == ScheduleKind::Interleaved && interleavedVariant;
         const Plan& p = variant ? interleaved : plan;
         const Estimate& est = variant ? interleavedEstimate : analysis.estimate;

@@ -1,4 +1,4 @@
-// The plan's pipeline step under each schedule kind (GPipe, 1F1B, interleaved 1F1B, ZB-H1), with
+// The plan's pipeline step under each schedule kind (GPipe, 1F1B, interleaved 1F1B, ZB-H1, DualPipe), with
 // the step-time model's op costs: what the timeline's comparison draws. Computed from an
 // Analysis (its settled plan and estimate), once per analysis (Analysis::scheduleComparison()),
 // so a view never simulates a schedule itself.
@@ -37,7 +37,7 @@ struct ComparedSchedule {
 };
 
 struct ScheduleComparison {
-    std::vector<ComparedSchedule> schedules;  // GPipe, 1F1B, interleaved 1F1B, ZB-H1
+    std::vector<ComparedSchedule> schedules;  // GPipe, 1F1B, interleaved 1F1B, ZB-H1, and DualPipe if the plan runs it
 };
 
 // Every kind with the analysis's plan and the same op costs (predictedScheduleCosts). A plan

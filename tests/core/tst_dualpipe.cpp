@@ -9,6 +9,8 @@
 #include <tuple>
 
 #include "TestSupport.h"
+#include "core/analysis/Analysis.h"
+#include "core/analysis/ScheduleComparison.h"
 #include "core/estimate/PipelineModel.h"
 #include "core/schedule/DualPipe.h"
 #include "core/schedule/SchedulePreconditions.h"
@@ -216,6 +218,14 @@ private slots:
         const auto schedule = trainplan::simulatePredictedSchedule(plan, dual);
         QCOMPARE(schedule.kind, ScheduleKind::DualPipe);
         QVERIFY(near(schedule.computeSeconds + schedule.dpSyncExposedSeconds, schedule.stepSeconds));
+        // The comparison adds DualPipe as the plan's own lane after the four others.
+        const auto analysis = trainplan::analyse(plan);
+        const auto& lanes = analysis.scheduleComparison().schedules;
+        QCOMPARE(lanes.size(), size_t(5));
+        QCOMPARE(lanes.back().kind, ScheduleKind::DualPipe);
+        QVERIFY(lanes.back().isPlanSchedule);
+        for (size_t i = 0; i + 1 < lanes.size(); ++i)
+            QVERIFY2(lanes[i].problem.empty() || lanes[i].kind == ScheduleKind::Interleaved, lanes[i].problem.c_str());
     }
 };
 
