@@ -60,6 +60,7 @@ LayoutDiagramModel::LayoutDiagramModel(const trainplan::Plan& plan, const trainp
     : map_(plan)
     , est_(estimate)
     , rankOrderName_(trainplan::nameOf(trainplan::kRankOrderNames, plan.layout.rankOrder))
+    , dualPipe_(plan.layout.schedule == trainplan::Schedule::DualPipe && plan.layout.pp >= 2)
 {
     // The front row: the nodes replica 1's ranks sit on (replicaRanks ascend, and nodes hold
     // consecutive ranks, so nodes come out in order).
@@ -178,6 +179,12 @@ QString LayoutDiagramModel::layersText(int firstStage, int lastStage) const
         text += QStringLiteral(" + embedding");
     if (lmHead)
         text += QStringLiteral(" + LM head");
+    // DualPipe: one stage's GPUs also hold the mirrored stage, run in the reverse direction.
+    if (dualPipe_ && firstStage == lastStage) {
+        const auto& mirror = stages[size_t(int(stages.size()) - 1 - firstStage)];
+        text += mirror.layers == 1 ? QStringLiteral("; reverse: layer %1").arg(mirror.firstLayer + 1)
+                                   : QStringLiteral("; reverse: layers %1–%2").arg(mirror.firstLayer + 1).arg(mirror.firstLayer + mirror.layers);
+    }
     return text;
 }
 

@@ -78,6 +78,7 @@ private:
     trainplan::RankMap map_;
     trainplan::Estimate est_;
     std::string rankOrderName_;
+    bool dualPipe_ = false;  // DualPipe: stage i's GPUs also run stage p - 1 - i (reverse direction)
     std::vector<LayoutDiagramNode> front_;
     std::vector<int> frontIndexByNode_;
     int replicasInFront_ = 1;

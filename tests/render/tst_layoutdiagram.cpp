@@ -97,6 +97,19 @@ void TestLayoutDiagram::labelsSayWhatEachNodeHolds()
     QVERIFY(text.contains("TP 8 · layers 61–80 + LM head"));
     QVERIFY(text.contains("Stage 2 × 63"));
     QCOMPARE(textsWithRole(diagram, LayoutDiagramText::Role::Warning).size(), size_t(0));
+    QVERIFY(!text.contains("reverse"));
+
+    // DualPipe: each stage's GPUs also run the mirrored stage in the reverse direction.
+    auto dualPipe = plan;
+    dualPipe.layout.schedule = trainplan::Schedule::DualPipe;
+    diagram.setPlan(dualPipe, trainplan::estimate(dualPipe));
+    diagram.layout(kTarget);
+    all.clear();
+    for (const auto& t : diagram.texts())
+        all << t.text;
+    const QString dual = all.join('\n');
+    QVERIFY2(dual.contains("TP 8 · layers 1–20 + embedding; reverse: layers 61–80"), qPrintable(dual));
+    QVERIFY(dual.contains("TP 8 · layers 61–80 + LM head; reverse: layers 1–20"));
 }
 
 void TestLayoutDiagram::hitTestingFindsTheDrawnRank()
