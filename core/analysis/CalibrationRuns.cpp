@@ -156,6 +156,10 @@ RealityCase moeCase(const json& c)
     layout.etp = valueOr<int>(l, "etp", 1);
     layout.virtualStages = valueOr<int>(l, "virtual_stages", 1);
     layout.schedule = layout.virtualStages > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
+    // A schedule the run states by name (DeepSeek-V3: "dualpipe") is the one it ran.
+    if (l.contains("schedule") && l.at("schedule").is_string())
+        if (const auto named = valueOf(kScheduleNames, l.at("schedule").get<std::string>()))
+            layout.schedule = *named;
     layout.unknownFields = 0;
     if (!l.contains("recompute") || l.at("recompute").is_null())
         layout.unknownFields |= kUnknownRecompute;
