@@ -1,5 +1,6 @@
 // Benchmark: one simulated pipeline step for p = 64, m = 1,024, v = 4 (target:
-// under 10 ms on the project's 2-core machine), for each schedule kind.
+// under 10 ms on the project's 2-core machine), for each schedule kind (DualPipe: v = 1, its two
+// directions over the same p stages).
 //   fresh:  simulateSchedule(), allocating its result and scratch every call
 //   reused: ScheduleSimulator::simulate() into a result kept across calls (the live view)
 // Costs come from the worked-example plan's cost model with the layout changed to p = 64.
@@ -44,7 +45,7 @@ int main(int argc, char** argv)
 
     double sink = 0;
     for (auto kind : {trainplan::ScheduleKind::Interleaved, trainplan::ScheduleKind::OneFOneB,
-                      trainplan::ScheduleKind::GPipe, trainplan::ScheduleKind::ZeroBubbleH1}) {
+                      trainplan::ScheduleKind::GPipe, trainplan::ScheduleKind::ZeroBubbleH1, trainplan::ScheduleKind::DualPipe}) {
         const auto costs = trainplan::predictedScheduleCosts(plan, est, trainplan::stepTimeOptionsFor(plan), kind);
         std::vector<double> fresh, reused;
         trainplan::ScheduleSimulator simulator;
