@@ -85,6 +85,8 @@ private slots:
     void everyPaneIsLegible_data();
     void everyPaneIsLegible();
     void tpAcrossNodesShowsAtTheDefaultSize();
+    void moeCardsShowWholeAtTheSmallestSize_data();
+    void moeCardsShowWholeAtTheSmallestSize();
     void dockedPanelsLeaveEveryCardVisible_data();
     void dockedPanelsLeaveEveryCardVisible();
 
@@ -187,6 +189,27 @@ void TestWindowSizes::everyPaneIsLegible()
     // A headline card that shortens a line gives it whole in its tooltip.
     for (const QString& id : window_->summary()->elidedCards())
         QVERIFY(window_->summary()->tooltipHtml(id).contains(window_->summary()->card(id)->detailText().toHtmlEscaped()));
+}
+
+void TestWindowSizes::moeCardsShowWholeAtTheSmallestSize_data()
+{
+    QTest::addColumn<QString>("example");
+    for (const char* name : {"deepseek-v3-2048-h800.json", "mixtral-8x22b-256-h100.json", "deepseek-v3-512-gb200-nvl72.json"})
+        QTest::newRow(name) << QString::fromLatin1(name);
+}
+
+// A MoE plan's cards carry longer details (active parameters, FLOPs per token, tokens/s): at
+// 1280 x 720 each shows whole, in its shorter wording where the full one does not fit.
+void TestWindowSizes::moeCardsShowWholeAtTheSmallestSize()
+{
+    QFETCH(QString, example);
+    QVERIFY(window_->openFile(QStringLiteral(TRAINPLAN_SOURCE_DIR "/examples/") + example));
+    window_->resize(1280, 720);
+    window_->show();
+    settle(window_);
+    QVERIFY2(window_->summary()->elidedCards().isEmpty(), qPrintable(window_->summary()->elidedCards().join(", ")));
+    QVERIFY2(window_->summary()->card("parameters")->detailText().contains("active"),
+             qPrintable(window_->summary()->card("parameters")->detailText()));
 }
 
 void TestWindowSizes::tpAcrossNodesShowsAtTheDefaultSize()

@@ -64,10 +64,11 @@ QString SummaryCard::titleText() const
     return titleFull_;
 }
 
-void SummaryCard::setValue(const QString& value, const QString& detail, const QColor& accent)
+void SummaryCard::setValue(const QString& value, const QString& detail, const QColor& accent, const QString& shortDetail)
 {
     valueFull_ = value;
     detailFull_ = detail;
+    detailShort_ = shortDetail;
     elide();
     accent_ = accent;
     value_->setStyleSheet(accent.isValid() ? QString("color: %1").arg(accent.name()) : QString());
@@ -77,7 +78,10 @@ void SummaryCard::elide()
 {
     for (auto [label, full] : {std::pair{title_, &titleFull_}, std::pair{value_, &valueFull_}, std::pair{detail_, &detailFull_}}) {
         const int width = label->contentsRect().width() > 0 ? label->contentsRect().width() : label->width();
-        const QString shown = label->fontMetrics().elidedText(*full, Qt::ElideRight, std::max(20, width));
+        // The detail's shorter wording, whole, before the full one cut short.
+        const bool shorter = label == detail_ && !detailShort_.isEmpty()
+            && label->fontMetrics().horizontalAdvance(*full) > width && label->fontMetrics().horizontalAdvance(detailShort_) <= width;
+        const QString shown = shorter ? detailShort_ : label->fontMetrics().elidedText(*full, Qt::ElideRight, std::max(20, width));
         if (label->text() != shown)
             label->setText(shown);
     }
@@ -93,7 +97,8 @@ int SummaryCard::fullWidth() const
 
 bool SummaryCard::isElided() const
 {
-    return title_->text() != titleFull_ || value_->text() != valueFull_ || detail_->text() != detailFull_;
+    return title_->text() != titleFull_ || value_->text() != valueFull_
+        || (detail_->text() != detailFull_ && (detailShort_.isEmpty() || detail_->text() != detailShort_));
 }
 
 void SummaryCard::resizeEvent(QResizeEvent* event)

@@ -13,7 +13,8 @@ class SummaryCard : public QFrame {
 
 public:
     SummaryCard(const QString& title, QWidget* parent = nullptr);
-    void setValue(const QString& value, const QString& detail, const QColor& accent = QColor());
+    // shortDetail: the detail in fewer words, shown whole where the full one would be cut.
+    void setValue(const QString& value, const QString& detail, const QColor& accent = QColor(), const QString& shortDetail = QString());
     void setTitle(const QString& title);
     QString titleText() const;
     QString valueText() const;
@@ -44,7 +45,7 @@ private:
     QLabel* value_;
     QLabel* detail_;
     // What each label says in full; the labels show it elided to the card's width.
-    QString titleFull_, valueFull_, detailFull_;
+    QString titleFull_, valueFull_, detailFull_, detailShort_;
     void elide();
     double fill_ = -1;
     QColor fillColor_;

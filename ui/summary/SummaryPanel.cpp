@@ -173,10 +173,12 @@ void SummaryPanel::refresh()
     const auto& predicted = doc_->predicted();
     const bool usePredicted = doc_->timeBasis() == PlanDocument::TimeBasis::Predicted;
     const auto& other = usePredicted ? e : doc_->predictedEstimate();
-    card("parameters")->setValue(q(formatCount(e.parameters.total)), q(trainplan::parametersDetail(plan, e)));
+    card("parameters")->setValue(q(formatCount(e.parameters.total)), q(trainplan::parametersDetail(plan, e)), QColor(),
+        plan.model.moe ? tr("%1 active").arg(q(formatCount(e.parameters.active))) : QString());
     // The same terms as the derivation's "Model FLOPs" step, in words short enough for a 1280-px
     // window; their values are in the tooltip.
-    card("flops")->setValue(q(formatSci(e.flops.total)), q(trainplan::flopsTermsText(plan, e, false)));
+    card("flops")->setValue(q(formatSci(e.flops.total)), q(trainplan::flopsTermsText(plan, e, false)), QColor(),
+        tr("%1 per token").arg(q(formatSci(e.flops.perToken, 2))));
     // Time figures come in two bases; the chosen one is the value, named in the card's title, the
     // other is in the detail line, named too.
     const QString chosen = QString::fromLatin1(timeBasisLabel(doc_->timeBasis()));
@@ -230,7 +232,8 @@ void SummaryPanel::refresh()
         tr("m = %1").arg(q(countOf(double(e.pipeline.microbatches), "micro-batch", "micro-batches"))),
         theme::verdict(bubbleVerdict(e.pipeline.bubbleFraction), QColor()));
     card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
-        tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))));
+        tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))),
+        QColor(), tr("%1 tok/s/GPU · HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))));
     if (firstError) {
         // An invalid plan's figures are not ones to read as ordinary: every card is greyed, its
         // figure kept for reference (issue 23), but those that say what is wrong (the wall-time
