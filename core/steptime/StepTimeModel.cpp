@@ -139,7 +139,8 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
     return out;
 }
 
-void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts& mc, ScheduleKind kind, ScheduleCosts& costs)
+void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts& mc, const AcceleratorEfficiency& efficiency,
+                    ScheduleKind kind, ScheduleCosts& costs)
 {
     const auto& l = plan.layout;
     costs.p = l.pp;
@@ -156,7 +157,7 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
     // DualPipe only: each kind's collectives, which its paired chunks overlap (DualPipe.h).
     const bool pairs = kind == ScheduleKind::DualPipe;
     double forwardComm[kMaxLayerKinds] = {}, backwardComm[kMaxLayerKinds] = {};
-    costs.pairedCommSlowdown = 0.0;
+    costs.pairedCommSlowdown = pairs ? collectiveSmShare(efficiency) : 0.0;
     for (int k = 0; k < kinds; ++k) {
         const LayerTimes& L = mc.layers[size_t(k)];
         forward[k] = L.forward();
@@ -339,9 +340,8 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     microbatchCostsInto(plan, est, options, groups, mc, sameFamily);
     const ScheduleKind kind = scheduleKindOf(l.schedule);
     ScheduleCosts& costs = s.costs;
-    fillStageCosts(plan, est, mc, kind, costs);
+    fillStageCosts(plan, est, mc, options.efficiency, kind, costs);
     const bool dualPipe = kind == ScheduleKind::DualPipe;
-    costs.pairedCommSlowdown = dualPipe ? collectiveSmShare(options.efficiency) : 0.0;
     const double send = sendSeconds(plan, est, groups);
     const DataParallelTimes dp = dataParallelTimes(plan, est, options, groups, costs);
 
@@ -443,8 +443,7 @@ ScheduleCosts predictedScheduleCosts(const Plan& plan, const Estimate& est, cons
 {
     ScheduleCosts costs;
     const CommunicationGroups groups = communicationGroups(plan, est, options.efficiency);
-    fillStageCosts(plan, est, microbatchCosts(plan, est, options, groups), kind, costs);
-    costs.pairedCommSlowdown = kind == ScheduleKind::DualPipe ? collectiveSmShare(options.efficiency) : 0.0;
+    fillStageCosts(plan, est, microbatchCosts(plan, est, options, groups), options.efficiency, kind, costs);
     costs.sendSeconds = sendSeconds(plan, est, groups);
     costs.dpSyncSeconds = dataParallelTimes(plan, est, options, groups, costs).gradientTail;
     return costs;
