@@ -31,6 +31,7 @@ constexpr double kStripGap = 8;
 // Below this share of the panel's height for the drawing, the selection panel gives its band up.
 constexpr double kMinDrawingShare = 0.4;
 constexpr double kMargin = 8;
+constexpr double kRackFloorPixels = 5;  // a rack's floor reaches this far past its boxes
 
 // The GPUs of a node sit in a grid about twice as wide as deep (4 x 2 for eight): rows is
 // the largest divisor of the count not above sqrt(count / 2), so rows fill evenly.
@@ -173,7 +174,7 @@ LayoutDiagramGeometry::LayoutDiagramGeometry(const LayoutDiagramModel& model, co
     const QRectF r = target_.adjusted(kMargin, kMargin, -kMargin, -kMargin);
     double top = r.top() + layoutTopStrip(model, style) + kStripGap;
     const bool tpGroups = model.rankMap().size(ParallelDim::Tp) > 1;
-    const double bottom = r.bottom() - layoutBottomStrip(model, style, tpGroups) - kStripGap;
+    const double bottom = r.bottom() - layoutBottomStrip(model, style, tpGroups, model.racks()) - kStripGap;
     // A short, narrow panel (an MoE plan's longer caption at 1280x720) would leave the drawing a
     // sliver: the selection panel then gives its band back and shows over the drawing's top
     // right when a GPU is clicked, without the hover hint. A thumbnail-sized target (under one and
@@ -262,9 +263,11 @@ LayoutDiagramGeometry::LayoutDiagramGeometry(const LayoutDiagramModel& model, co
             break;
         }
     }
-    // Blocks of nodes show no TP outlines, so the legend does not offer one (it only shrinks).
-    if (tpGroups && aggregated_)
-        layoutBottomStrip(model, style, false);
+    // Blocks of nodes show no TP outlines, and blocks across racks no rack outlines, so the
+    // legend does not offer them (it only shrinks).
+    const bool racksDropped = model.racks() && rackOutlines_.empty();
+    if (!flat_ && ((tpGroups && aggregated_) || racksDropped))
+        layoutBottomStrip(model, style, tpGroups && !aggregated_, !racksDropped);
     texts_.insert(texts_.end(), bottomTexts_.begin(), bottomTexts_.end());
     chooseHint(style, model.experts() && model.experts()->ep() > 1);
 }
@@ -282,7 +285,7 @@ bool LayoutDiagramGeometry::adoptFlatGrid(const LayoutDiagramModel& model, const
     for (const bool brief : {false, true}) {
         if (brief && !model.tpWarning())
             break;
-        const double bottom = r.bottom() - layoutBottomStrip(model, style, tpGroups, brief, true) - kStripGap;
+        const double bottom = r.bottom() - layoutBottomStrip(model, style, tpGroups, model.racks(), brief, true) - kStripGap;
         diagramRect_.setBottom(std::max(diagramRect_.top(), bottom));
         grid = LayoutDiagramFlatGrid::build(model, style, diagramRect_);
         if (grid)
@@ -300,6 +303,7 @@ bool LayoutDiagramGeometry::adoptFlatGrid(const LayoutDiagramModel& model, const
     tpBridges_ = std::move(grid->tpBridges);
     flowArrows_ = std::move(grid->flowArrows);
     unitOfFront_ = std::move(grid->unitOfFront);
+    outlineFlatRacks(model);
     drawnGpus_ = grid->drawnGpus;
     hiddenNodes_ = grid->hiddenNodes;
     droppedLabels_ = 0;
@@ -533,6 +537,66 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
             tpBridges_.emplace_back(proj.map(xa - d.margin, d.depth * 0.3, tops[i]), proj.map(xb + d.margin, d.depth * 0.3, tops[i + 1]));
         }
     }
+    outlineRacks(model, d, proj);
+}
+
+void LayoutDiagramGeometry::outlineRacks(const LayoutDiagramModel& model, const Dimensions& d, const LayoutDiagramProjection& proj)
+{
+    rackOutlines_.clear();
+    if (!model.racks())
+        return;
+    const auto& front = model.frontNodes();
+    std::vector<int> rackOfUnit;
+    for (const auto& u : units_) {
+        const int rack = model.rackOf(front[size_t(u.firstFront)].node);
+        if (model.rackOf(front[size_t(u.lastFront)].node) != rack)
+            return;  // a block across racks: no outline would be true
+        rackOfUnit.push_back(rack);
+    }
+    // The floor of a rack's boxes: each box's footprint and a few pixels more, joined across
+    // the gaps by the back part only, so the floor never runs under the node labels left of
+    // each box; the labels move out by the floor's front corner.
+    const double pad = kRackFloorPixels / proj.scale(), bridge = d.depth * 0.45, step = 1 + d.gap;
+    const double labelShift = 2 * pad * proj.scale() * LayoutDiagramProjection::kCos30;
+    for (auto& u : units_)
+        u.labelAnchor.rx() -= labelShift;
+    for (size_t first = 0; first < units_.size();) {
+        size_t last = first;
+        while (last + 1 < units_.size() && rackOfUnit[last + 1] == rackOfUnit[first])
+            ++last;
+        QPolygonF floor;
+        for (size_t i = first; i <= last; ++i) {
+            const double x0 = double(i) * step - pad, x1 = double(i) * step + 1 + pad;
+            if (i > first)
+                floor << proj.map(x0, bridge, 0);
+            floor << proj.map(x0, -pad, 0) << proj.map(x1, -pad, 0);
+            if (i < last)
+                floor << proj.map(x1, bridge, 0);
+        }
+        floor << proj.map(double(last) * step + 1 + pad, d.depth + pad, 0) << proj.map(double(first) * step - pad, d.depth + pad, 0);
+        rackOutlines_.push_back({floor, rackOfUnit[first], int(first), int(last)});
+        first = last + 1;
+    }
+}
+
+void LayoutDiagramGeometry::outlineFlatRacks(const LayoutDiagramModel& model)
+{
+    // Flat rows: a frame around the boards of one rack, in the gaps between rows.
+    rackOutlines_.clear();
+    if (!model.racks())
+        return;
+    const auto& front = model.frontNodes();
+    for (size_t first = 0; first < units_.size();) {
+        const int rack = model.rackOf(front[size_t(units_[first].firstFront)].node);
+        size_t last = first;
+        QRectF frame = units_[first].hull.boundingRect();
+        while (last + 1 < units_.size() && model.rackOf(front[size_t(units_[last + 1].firstFront)].node) == rack)
+            frame = frame.united(units_[++last].hull.boundingRect());
+        frame.adjust(-3, -2, 3, 2);
+        const QPolygonF corners({frame.topLeft(), frame.topRight(), frame.bottomRight(), frame.bottomLeft()});
+        rackOutlines_.push_back({corners, rack, int(first), int(last)});
+        first = last + 1;
+    }
 }
 
 std::vector<LayoutDiagramGeometry::LabelBlock> LayoutDiagramGeometry::fixedLabels(const LayoutDiagramModel& model,
@@ -703,8 +767,8 @@ double LayoutDiagramGeometry::layoutTopStrip(const LayoutDiagramModel& model, co
     return topH;
 }
 
-double LayoutDiagramGeometry::layoutBottomStrip(
-    const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines, bool briefFlag, bool flatRows)
+double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines,
+                                                bool rackOutlines, bool briefFlag, bool flatRows)
 {
     using F = LayoutDiagramText::Font;
     using R = LayoutDiagramText::Role;
@@ -744,6 +808,9 @@ double LayoutDiagramGeometry::layoutBottomStrip(
         entries.push_back({item(S::Faded, LayoutDiagramStyle::otherReplicaColor(LayoutDiagramStyle::stageColor(0, stages))),
                            QStringLiteral("GPUs of other replicas"), {}});
     const bool tpCrosses = std::any_of(front.begin(), front.end(), [](const LayoutDiagramNode& n) { return n.tpCrossesNodes; });
+    if (rackOutlines)
+        entries.push_back({item(S::Rack, style.rackOutline),
+                           QStringLiteral("rack: one NVLink domain of %1 GPUs").arg(model.rankMap().nvlinkDomain()), {}});
     if (tpOutlines)
         entries.push_back({item(S::Outline, style.tpOutline), QStringLiteral("TP group"), {}});
     if (tpCrosses)

@@ -86,9 +86,18 @@ struct LayoutDiagramUnit {
     int nodes() const { return lastFront - firstFront + 1; }
 };
 
+// The floor of one rack (NVLink domain) under the front-row boxes it holds: boxes of one rack
+// stand on one outline, so a run's rack boundaries show where NVLink ends.
+struct LayoutDiagramRackOutline {
+    QPolygonF polygon;
+    int rack = 0;
+    int firstUnit = 0;  // range of units()
+    int lastUnit = 0;
+};
+
 // A legend entry: a swatch then its text.
 struct LayoutDiagramLegendItem {
-    enum class Swatch { Block, Faded, Outline, WarningOutline, Arrow, DashedArrow, Ramp };
+    enum class Swatch { Block, Faded, Outline, WarningOutline, Arrow, DashedArrow, Ramp, Rack };
     Swatch swatch = Swatch::Block;
     QColor color;
     QRectF swatchRect;
@@ -116,6 +125,9 @@ public:
     const std::vector<QLineF>& tpBridges() const { return tpBridges_; }
     // Activations from one stage's box to the next.
     const std::vector<QLineF>& flowArrows() const { return flowArrows_; }
+    // Rack-scale parts: one outline per rack under its boxes; none for plain nodes, or when a
+    // block of nodes spans two racks (its label counts trays; the caption counts racks).
+    const std::vector<LayoutDiagramRackOutline>& rackOutlines() const { return rackOutlines_; }
     QRectF panelRect() const { return panelRect_; }  // the selection details, top right
     bool panelOverlaysDrawing() const { return panelOverlays_; }  // a short, narrow target: over the drawing
     QRectF diagramRect() const { return diagramRect_; }
@@ -159,8 +171,10 @@ private:
     bool placeFixedLabels(const std::vector<LabelBlock>& blocks, bool dropWhatDoesNotFit);
     double layoutTopStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style);  // returns its height
     // briefFlag: the red flag in a line; flatRows: the flat grid, whose row labels name the stages.
-    double layoutBottomStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines, bool briefFlag = false,
-                             bool flatRows = false);
+    double layoutBottomStrip(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool tpOutlines, bool rackOutlines,
+                             bool briefFlag = false, bool flatRows = false);
+    void outlineRacks(const LayoutDiagramModel& model, const Dimensions& d, const LayoutDiagramProjection& projection);
+    void outlineFlatRacks(const LayoutDiagramModel& model);
     bool adoptFlatGrid(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, size_t stripTexts);
     void chooseHint(const LayoutDiagramStyle& style, bool epGroups);
 
@@ -174,6 +188,7 @@ private:
     std::vector<LayoutDiagramText> bottomTexts_;  // legend and red flag, added to texts_ last
     std::vector<QLineF> tpBridges_;
     std::vector<QLineF> flowArrows_;
+    std::vector<LayoutDiagramRackOutline> rackOutlines_;
     std::vector<int> unitOfFront_;
     bool aggregated_ = false;
     bool flat_ = false;

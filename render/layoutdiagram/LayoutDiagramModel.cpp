@@ -206,13 +206,19 @@ QString LayoutDiagramModel::frontCaption() const
     return caption;
 }
 
+int LayoutDiagramModel::rackOf(int node) const
+{
+    if (!racks())
+        return -1;
+    return int((long long)node * map_.gpusPerNode() / map_.nvlinkDomain());
+}
+
 QString LayoutDiagramModel::nodeName(int node) const
 {
     if (!racks())
         return QStringLiteral("node %1").arg(count(node));
-    const long long firstRank = (long long)node * map_.gpusPerNode();
-    const int domain = map_.nvlinkDomain();
-    return QStringLiteral("rack %1, tray %2").arg(count(int(firstRank / domain))).arg((firstRank % domain) / map_.gpusPerNode());
+    const long long firstGpu = (long long)node * map_.gpusPerNode();
+    return QStringLiteral("rack %1, tray %2").arg(count(rackOf(node))).arg((firstGpu % map_.nvlinkDomain()) / map_.gpusPerNode());
 }
 
 QString LayoutDiagramModel::layoutCaption() const

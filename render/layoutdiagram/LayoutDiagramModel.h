@@ -67,6 +67,7 @@ public:
     // Rack-scale parts (an NVLink domain of several nodes, as an NVL72 rack of 18 trays of 4):
     // a node is a tray of a rack, "rack 1, tray 16"; else "node 64". Both 0-based, as ranks are.
     bool racks() const { return map_.nvlinkDomain() > map_.gpusPerNode(); }
+    int rackOf(int node) const;  // the NVLink domain (rack) a node's first GPU is in; -1 without racks
     QString nodeName(int node) const;
 
     LayoutDiagramSelection selectionFor(int rank) const;

@@ -307,7 +307,13 @@ void LayoutDiagramPainter::drawBox(QPainter& p, const LayoutDiagramBoxFaces& f, 
 void LayoutDiagramPainter::drawScene(QPainter& p, bool onlyHighlighted) const
 {
     const auto& units = geometry_->units();
-    // Back to front: the replicas behind, their gradient links, then the front row.
+    // Back to front: the racks' floors, the replicas behind, their gradient links, then the front row.
+    if (!onlyHighlighted) {
+        p.setPen(QPen(style_.rackOutline, 1.2, Qt::DashLine));
+        p.setBrush(style_.rackFloor);
+        for (const auto& rack : geometry_->rackOutlines())
+            p.drawPolygon(rack.polygon);
+    }
     for (size_t i = 0; i < units.size(); ++i) {
         if (onlyHighlighted && !stackMarks_[i])
             continue;
@@ -456,6 +462,11 @@ void LayoutDiagramPainter::drawLegend(QPainter& p) const
             p.setPen(QPen(item.color, item.swatch == S::WarningOutline ? 2.2 : 1.3));
             p.setBrush(Qt::NoBrush);
             p.drawRect(r.adjusted(1, 1, -1, -1));
+            break;
+        case S::Rack:
+            p.setPen(QPen(item.color, 1.2, Qt::DashLine));
+            p.setBrush(style_.rackFloor);
+            p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
             break;
         case S::Arrow:
         case S::DashedArrow:

@@ -36,6 +36,8 @@ public:
     QColor ghostEdge{0x94, 0xa3, 0xb8};
     QColor tpOutline{0x11, 0x18, 0x27};
     QColor emptySocket{0xf1, 0xf5, 0xf9};
+    QColor rackOutline{0x64, 0x74, 0x8b};   // a rack's (NVLink domain's) floor: its dashed edge
+    QColor rackFloor{0xe8, 0xed, 0xf4};
     // Selection: the picked GPU, and the groups that light up with it.
     QColor selected{0x11, 0x18, 0x27};
     QColor tpLink{0x06, 0xb6, 0xd4};

@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
 
 #include "../PixelCount.h"
@@ -70,6 +71,7 @@ private slots:
     void gradientGroupIncludesContextParallelPeers();
     void linksCarryTheRankMapTraffic();
     void tpAcrossNodesIsFlagged();
+    void racksAreOutlinedUnderTheirTrays();
     void largePlansDrawBlocksNotThousandsOfGpus();
     void aShortPanelGivesTheSelectionBandToTheDrawing();
     void textNeverOverlapsNorLeavesThePicture_data();
@@ -239,6 +241,91 @@ void TestLayoutDiagram::tpAcrossNodesIsFlagged()
     diagram.setSelectedRank(5);
     QCOMPARE(diagram.highlightedRanks(LayoutDiagramPainter::TpGroup).size(), size_t(16));
     QVERIFY(diagram.selection().links.front().crossesNodes);
+}
+
+// NVL72-style racks (trays of 4, 72 GPUs in an NVLink domain): the trays of one rack stand on
+// one outline, isometric or flat; the legend names it only when one is drawn; plain nodes
+// get none; no label runs over an outline's edge.
+void TestLayoutDiagram::racksAreOutlinedUnderTheirTrays()
+{
+    auto racked = [](trainplan::RankOrder order) {
+        trainplan::Plan plan = layoutPlan(4, 8, 16, 1, 4);
+        plan.cluster.nvlinkDomain = 72;
+        plan.layout.rankOrder = order;
+        return plan;
+    };
+    const auto legendHasRack = [](const LayoutDiagramPainter& diagram) {
+        const auto& legend = diagram.geometry()->legend();
+        return std::any_of(legend.begin(), legend.end(), [](const auto& i) { return i.swatch == LayoutDiagramLegendItem::Swatch::Rack; });
+    };
+    const auto textCrossesAnOutline = [](const LayoutDiagramPainter& diagram) {
+        for (const auto& rack : diagram.geometry()->rackOutlines())
+            for (qsizetype i = 0; i < rack.polygon.size(); ++i) {
+                const QLineF edge(rack.polygon[i], rack.polygon[(i + 1) % rack.polygon.size()]);
+                for (const auto& t : diagram.texts()) {
+                    const QRectF r = t.rect.adjusted(1, 1, -1, -1);
+                    for (const QLineF side : {QLineF(r.topLeft(), r.topRight()), QLineF(r.topRight(), r.bottomRight()),
+                             QLineF(r.bottomRight(), r.bottomLeft()), QLineF(r.bottomLeft(), r.topLeft())})
+                        if (edge.intersects(side) == QLineF::BoundedIntersection)
+                            return t.text;
+                }
+            }
+        return QString();
+    };
+    for (const QRectF target : {kTarget, QRectF(0, 0, 720, 330)}) {
+        // Pipeline stages inside the data-parallel group: replica 1's 8 trays are rack 0's first 8.
+        LayoutDiagramPainter inOneRack;
+        const auto together = racked(trainplan::RankOrder::TpCpPpDp);
+        inOneRack.setPlan(together, trainplan::estimate(together));
+        render(inOneRack, target);
+        const auto& units = inOneRack.geometry()->units();
+        const auto& racks = inOneRack.geometry()->rackOutlines();
+        QCOMPARE(racks.size(), size_t(1));
+        QCOMPARE(racks[0].rack, 0);
+        QCOMPARE(racks[0].firstUnit, 0);
+        QCOMPARE(racks[0].lastUnit, int(units.size()) - 1);
+        QCOMPARE(units.size(), size_t(8));
+        QCOMPARE(inOneRack.geometry()->flat(), target != kTarget);  // both drawings are covered
+        // The outline reaches around every tray's board.
+        const QRectF floor = racks[0].polygon.boundingRect();
+        for (const auto& u : units)
+            QVERIFY(floor.contains(u.plates.front().front.boundingRect()));
+        QVERIFY(legendHasRack(inOneRack));
+        QVERIFY2(textCrossesAnOutline(inOneRack).isEmpty(), qPrintable(textCrossesAnOutline(inOneRack)));
+
+        // Megatron's order puts each stage 64 GPUs on: stage s starts at GPU 64 s, in rack
+        // 64 s / 72 (0, 0, 1, 2, ..., 6), so stages 1 and 2 share rack 0 and the rest have one each.
+        LayoutDiagramPainter apart;
+        const auto spread = racked(trainplan::RankOrder::TpCpDpPp);
+        apart.setPlan(spread, trainplan::estimate(spread));
+        render(apart, target);
+        const auto& spreadRacks = apart.geometry()->rackOutlines();
+        QCOMPARE(spreadRacks.size(), size_t(7));
+        QCOMPARE(spreadRacks[0].lastUnit, 1);
+        for (size_t i = 1; i < spreadRacks.size(); ++i) {
+            QCOMPARE(spreadRacks[i].rack, int(i));
+            QCOMPARE(spreadRacks[i].firstUnit, int(i) + 1);
+            QCOMPARE(spreadRacks[i].lastUnit, int(i) + 1);
+        }
+        QVERIFY(legendHasRack(apart));
+        QVERIFY2(textCrossesAnOutline(apart).isEmpty(), qPrintable(textCrossesAnOutline(apart)));
+    }
+
+    // The outlines are drawn: the floor's colour shows around the boards.
+    LayoutDiagramPainter drawn;
+    const auto together = racked(trainplan::RankOrder::TpCpPpDp);
+    drawn.setPlan(together, trainplan::estimate(together));
+    const QImage image = render(drawn);
+    const QRect floor = drawn.geometry()->rackOutlines().front().polygon.boundingRect().toAlignedRect();
+    QVERIFY(countPixels(image.copy(floor), drawn.style().rackFloor) > 50);
+
+    // Plain 8-GPU nodes: no rack, no legend entry.
+    LayoutDiagramPainter plain;
+    const auto seed = seedPlan();
+    plain.setPlan(seed, trainplan::estimate(seed));
+    plain.layout(kTarget);
+    QVERIFY(plain.geometry()->rackOutlines().empty());
+    QVERIFY(!legendHasRack(plain));
 }
 
 void TestLayoutDiagram::largePlansDrawBlocksNotThousandsOfGpus()
