@@ -16,9 +16,11 @@
 #include "core/base/AtomicFile.h"
 #include "core/base/BoundedFile.h"
 #include "core/base/BoundedJson.h"
+#include "core/interop/ImportFile.h"
 #include "core/plan/PlanFieldsListing.h"
 #include "core/plan/PlanIO.h"
 #include "core/planfile/PlanFile.h"
+#include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
 #include "core/presets/PresetsListing.h"
 #include "core/schedule/Schedule.h"
@@ -51,6 +53,7 @@ const char* kUsage =
     "                            [--red-flags last|hide|mixed] [--json]\n"
     "       trainplan-cli export PLAN.json [PLAN OPTIONS] [--pdf OUT.pdf] [--letter]\n"
     "                            [--slides DIR] [--markdown OUT.md]\n"
+    "       trainplan-cli import FILE|FOLDER [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli presets [--json]\n"
     "       trainplan-cli fields [--json]\n"
     "\n"
@@ -69,6 +72,11 @@ const char* kUsage =
     "          \"may not fit\" rows rank after every fitting row of their tier.\n"
     "export:   writes the PDF report (A4, or US Letter with --letter), slides (PNG at\n"
     "          1920x1080 and 2x, SVG, deck.pdf) and/or the whole report as Markdown; headless.\n"
+    "import:   reads a Hugging Face config.json (or a model folder holding one), a Megatron-LM\n"
+    "          launch script or an argument list, and prints the plan it describes (the\n"
+    "          default plan's cluster, budget and layout where the source says nothing), ready\n"
+    "          for 'trainplan-cli estimate -'. What was not mapped, and why, goes to standard\n"
+    "          error; --json prints {format, plan, mapped, unmapped, assumptions} instead.\n"
     "presets:  the model and accelerator presets with their figures and sources.\n"
     "fields:   every plan field a file or --set can give: its JSON path, meaning, unit,\n"
     "          allowed values and default (the path first on each line).\n"
@@ -212,7 +220,7 @@ Options parseArguments(int argc, char** argv)
             throw UsageError("unexpected argument " + arg);
         }
     }
-    constexpr std::array<std::string_view, 6> kVerbs = {"estimate", "schedule", "search", "export", "presets", "fields"};
+    constexpr std::array<std::string_view, 7> kVerbs = {"estimate", "schedule", "search", "export", "import", "presets", "fields"};
     std::string verbList;
     for (std::string_view v : kVerbs)
         verbList += (verbList.empty() ? "" : ", ") + std::string(v);
@@ -230,7 +238,7 @@ Options parseArguments(int argc, char** argv)
     if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty())
         throw UsageError("export needs at least one of --pdf, --slides, --markdown");
     if (o.planPath.empty())
-        throw UsageError("missing PLAN.json");
+        throw UsageError(o.verb == "import" ? "missing FILE (a config.json, a model folder or a launch script)" : "missing PLAN.json");
     return o;
 }
 
@@ -396,6 +404,30 @@ int runSearch(const Options& o)
     return kExitOk;
 }
 
+// The imported plan, then --model, --gpu and --set on it as on any plan file.
+int runImport(const Options& o)
+{
+    const trainplan::Plan base = trainplan::defaultPlan();
+    trainplan::ImportReport report = o.planPath == "-" ? trainplan::importText(readStandardInput(), "standard input", base)
+                                                       : trainplan::importPath(o.planPath, base);
+    if (!o.modelPreset.empty() || !o.gpuPreset.empty() || !o.overrides.empty()) {
+        nlohmann::json doc = trainplan::planToJson(report.plan);
+        applyPresets(doc, o);
+        for (const auto& assignment : o.overrides) {
+            trainplan::applyOverride(doc, assignment);
+            applyAcceleratorLabel(doc, assignment);
+        }
+        report.plan = trainplan::planFromJson(doc);
+    }
+    if (o.json) {
+        std::cout << trainplan::importReportToJson(report).dump(2) << "\n";
+    } else {
+        std::cout << trainplan::planToText(report.plan);
+        std::cerr << trainplan::importReportToText(report);
+    }
+    return kExitOk;
+}
+
 int runFields(const Options& o)
 {
     if (o.json)
@@ -481,6 +513,8 @@ int main(int argc, char** argv)
             return runPresets(options);
         if (options.verb == "fields")
             return runFields(options);
+        if (options.verb == "import")
+            return runImport(options);
         return options.verb == "schedule" ? runSchedule(options) : runEstimate(options);
     } catch (const PresetNameError& e) {
         std::cerr << "trainplan-cli: " << e.what() << "\n";

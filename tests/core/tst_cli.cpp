@@ -10,6 +10,8 @@
 
 #include <sys/stat.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/planfile/PlanFile.h"
 
 class TestCli : public QObject {
@@ -60,6 +62,7 @@ private slots:
     void unknownOrAmbiguousPreset_data();
     void unknownOrAmbiguousPreset();
     void acceleratorLabelMismatchIsFlagged();
+    void importVerb();
 };
 
 void TestCli::helpAndVersion()
@@ -632,6 +635,47 @@ void TestCli::acceleratorLabelMismatchIsFlagged()
     // The shipped example matches its preset exactly.
     const auto clean = run({"estimate", example("70b-2048-h100.json"), "--json"});
     QVERIFY(!clean.out.contains("ACCELERATOR_DIFFERS_FROM_PRESET"));
+}
+
+
+// `import FILE | estimate -`: the plan on standard output, what was not mapped on standard error,
+// --json for the whole report, PLAN OPTIONS on the imported plan, exit 2 for what is not a source.
+void TestCli::importVerb()
+{
+    const QString fixtures = QString(TRAINPLAN_SOURCE_DIR) + "/tests/core/fixtures/import/";
+    auto r = run({"import", fixtures + "deepseek-v3.json"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.contains("not mapped: rope_scaling"), r.err.constData());
+    const auto estimate = run({"estimate", "-", "--json"}, r.out);
+    QVERIFY2(estimate.exitCode == 0 || estimate.exitCode == 3, estimate.err.constData());
+    const auto parameters = nlohmann::json::parse(estimate.out.toStdString())["parameters"];
+    QVERIFY(parameters["active"].get<double>() < parameters["total"].get<double>() / 10);  // an MoE model came through
+
+    r = run({"import", fixtures + "llama-3.1-8b", "--json", "--gpu", "h200", "--set", "cluster.gpus=64"});
+    QCOMPARE(r.exitCode, 0);
+    const auto report = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(QString::fromStdString(report["format"].get<std::string>()), QStringLiteral("huggingface"));
+    QCOMPARE(report["plan"]["cluster"]["gpus"].get<int>(), 64);
+    QVERIFY(QString::fromStdString(report["plan"]["cluster"]["accelerator"].get<std::string>()).startsWith("H200"));
+    QVERIFY(report["unmapped"].is_array() && !report["unmapped"].empty());
+
+    r = run({"import", fixtures + "megatron-llama3-70b.sh"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("\"tp\": 8"));
+    r = run({"import", "-"}, "--num-layers 32 --hidden-size 4096 --num-attention-heads 32 --tensor-model-parallel-size 2");
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("\"tp\": 2"));
+
+    r = run({"import", example("70b-512-gpu.json")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("already a TrainPlan plan"));
+    r = run({"import", fixtures + "missing.json"});
+    QCOMPARE(r.exitCode, 2);
+    r = run({"import", "-"}, R"({"model_type": "llama", "num_hidden_layers": -1, "hidden_size": 64, "num_attention_heads": 1, "vocab_size": 8})");
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("num_hidden_layers (model.layers)"), r.err.constData());
+    r = run({"import"});
+    QCOMPARE(r.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -7,6 +7,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QStatusBar>
+#include <QMessageBox>
+#include <QStatusBar>
 #include <QtTest>
 
 #include "core/base/AtomicFile.h"
@@ -55,6 +57,7 @@ private slots:
     void closingWithUnsavedChangesAsks();
     void aDocumentDiesQuietly();
     void dropOpensAPlan();
+    void dropOrImportReadsAModelOrScript();
     void enlargeShowsOnePane();
     void panelsComeBackWhereTheyWere();
     void cardTooltipsShowTheirFormula();
@@ -380,6 +383,39 @@ void TestMainWindow::dropOpensAPlan()
     QCoreApplication::sendEvent(window_, &drop);
     QCOMPARE(doc()->plan().cluster.gpus, 512);
     QVERIFY(window_->windowTitle().startsWith("70b-512-gpu.json"));
+}
+
+// A dropped Hugging Face model folder is imported onto the current plan's cluster, as a new
+// unsaved plan, with the import report (what was not mapped, and why) in a non-modal box; File →
+// Import reads a Megatron-LM script the same way.
+void TestMainWindow::dropOrImportReadsAModelOrScript()
+{
+    const QString fixtures = QString(TRAINPLAN_SOURCE_DIR) + "/tests/core/fixtures/import/";
+    const auto clusterBefore = doc()->plan().cluster;
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(fixtures + "llama-3.1-8b")});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(window_, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(window_, &drop);
+    QCOMPARE(doc()->plan().model.layers, 32);
+    QCOMPARE(doc()->plan().model.hiddenSize, 4096);
+    QCOMPARE(doc()->plan().cluster, clusterBefore);
+    QVERIFY(window_->windowTitle().contains("Untitled plan"));
+    QVERIFY(window_->statusBar()->currentMessage().contains("keys mapped"));
+    const auto boxes = window_->findChildren<QMessageBox*>();
+    QVERIFY(!boxes.isEmpty());
+    QVERIFY(!boxes.last()->isModal());
+    QVERIFY2(boxes.last()->detailedText().contains("not mapped: rope_scaling"), qPrintable(boxes.last()->detailedText()));
+    boxes.last()->close();
+
+    QVERIFY(window_->importFile(fixtures + "megatron-llama3-70b.sh"));
+    QCOMPARE(doc()->plan().layout.tp, 8);
+    QCOMPARE(doc()->plan().layout.virtualStages, 4);
+    QCOMPARE(doc()->plan().model.layers, 80);
+    for (auto* box : window_->findChildren<QMessageBox*>())
+        box->close();
 }
 
 void TestMainWindow::enlargeShowsOnePane()

@@ -15,13 +15,18 @@
 #include <QScrollArea>
 #include <QScreen>
 #include <QScrollBar>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "core/base/BoundedFile.h"
+#include "core/base/BoundedJson.h"
 #include "core/base/Format.h"
+#include "core/base/PlanError.h"
+#include "core/interop/ImportFile.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
 #include "core/search/LayoutAdjuster.h"
@@ -419,6 +424,9 @@ void MainWindow::buildMenus()
         newMenu->addAction(tr("%1 on the default cluster").arg(name), this, [this, name] { newFromModel(name); });
     }
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
+    QAction* importAction = file->addAction(tr("&Import Model or Launch Script…"), this, &MainWindow::importDialog);
+    importAction->setShortcut(QKeySequence(tr("Ctrl+I")));
+    importAction->setStatusTip(tr("A Hugging Face config.json or Megatron-LM arguments, onto this plan's cluster and layout"));
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] {
         recent->clear();
@@ -627,6 +635,52 @@ bool MainWindow::openFile(const QString& path)
     return true;
 }
 
+void MainWindow::importDialog()
+{
+    if (!maybeSave())
+        return;
+    const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import a model or launch script"), dir,
+        tr("Hugging Face configs and Megatron-LM scripts (*.json *.sh *.bash *.txt *.args);;All files (*)"));
+    if (!path.isEmpty())
+        importFile(path);
+}
+
+bool MainWindow::importFile(const QString& path)
+{
+    trainplan::ImportReport report;
+    try {
+        report = trainplan::importPath(path.toStdString(), doc_->plan());
+    } catch (const trainplan::PlanError& e) {
+        QStringList lines;
+        for (const auto& p : e.problems())
+            lines << QString::fromStdString(p.path.empty() ? p.message : p.path + ": " + p.message);
+        showError(tr("Could not import"), lines.join("\n"));
+        return false;
+    }
+    doc_->resetTo(report.plan);
+    QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
+    const QString what = report.format == "huggingface" ? tr("Hugging Face config") : tr("Megatron-LM arguments");
+    statusBar()->showMessage(tr("Imported %1 from %2: %3 keys mapped, %4 not (see the import report)")
+                                 .arg(what, QFileInfo(path).fileName())
+                                 .arg(report.mapped.size())
+                                 .arg(report.unmapped.size()),
+        15000);
+    // What was not mapped, and what was assumed, where a person can read it; not modal, so the
+    // plan is there to look at while it is open.
+    auto* box = new QMessageBox(QMessageBox::Information, tr("Imported %1").arg(what),
+        tr("%1 keys mapped onto the plan; %2 not mapped, each with the reason, and %3 assumptions are under Show Details.")
+            .arg(report.mapped.size())
+            .arg(report.unmapped.size())
+            .arg(report.assumptions.size()),
+        QMessageBox::Ok, this);
+    box->setDetailedText(QString::fromStdString(trainplan::importReportToText(report)));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->show();
+    return true;
+}
+
 void MainWindow::newFromModel(const QString& modelName)
 {
     if (!maybeSave())
@@ -745,10 +799,30 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
         event->acceptProposedAction();
 }
 
+namespace {
+
+// A TrainPlan plan opens; anything else dropped (a config.json, a model folder, a launch script)
+// is imported.
+bool isPlanFile(const QString& path)
+{
+    if (QFileInfo(path).isDir())
+        return false;
+    try {
+        const auto parsed = trainplan::tryParseJsonBounded(trainplan::readRegularFile(path.toStdString()), path.toStdString());
+        return parsed.status != trainplan::BoundedJsonResult::Status::Ok || (parsed.value.is_object() && parsed.value.contains("format"));
+    } catch (const trainplan::PlanError&) {
+        return true;  // unreadable: opening it says why
+    }
+}
+
+}  // namespace
+
 void MainWindow::dropEvent(QDropEvent* event)
 {
     const QString path = event->mimeData()->urls().first().toLocalFile();
-    if (maybeSave() && openFile(path))
+    if (!maybeSave())
+        return;
+    if (isPlanFile(path) ? openFile(path) : importFile(path))
         event->acceptProposedAction();
 }
 

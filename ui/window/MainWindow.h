@@ -73,6 +73,9 @@ public:
     QDockWidget* inputsDock() const { return inputsDock_; }
 
     bool openFile(const QString& path);
+    // A Hugging Face config.json (or its folder) or Megatron-LM arguments, read onto the current
+    // plan's cluster, budget and layout as a new, unsaved plan (core/interop/ImportFile.h).
+    bool importFile(const QString& path);
     bool saveTo(const QString& path);
     bool exportPdf(const QString& path, bool letter);
     bool exportSlides(const QString& directory);
@@ -109,6 +112,7 @@ private:
     bool saveAs();
     void newFromModel(const QString& modelName);
     void open();
+    void importDialog();
     void showError(const QString& title, const QString& text);
     void restoreSettings();
     void saveSettings();

@@ -1,0 +1,57 @@
+#include "core/interop/ImportReport.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/plan/PlanIO.h"
+#include "core/planfile/PlanFile.h"
+
+namespace trainplan {
+
+namespace {
+
+nlohmann::json keysToJson(const std::vector<ImportedKey>& keys)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& k : keys)
+        out.push_back({{"key", k.key}, {"field", k.field.empty() ? nlohmann::json(nullptr) : nlohmann::json(k.field)}, {"note", k.note}});
+    return out;
+}
+
+}  // namespace
+
+Plan readImportedPlan(const nlohmann::json& document, const std::vector<ImportedKey>& mapped)
+{
+    try {
+        return planFromJson(document);
+    } catch (const PlanError& e) {
+        std::vector<PlanProblem> problems;
+        for (PlanProblem p : e.problems()) {
+            for (const auto& k : mapped)
+                if (!k.field.empty() && (p.path == k.field || p.path.rfind(k.field + ".", 0) == 0)) {
+                    p.path = k.key + " (" + p.path + ")";
+                    break;
+                }
+            problems.push_back(std::move(p));
+        }
+        throw PlanError(std::move(problems));
+    }
+}
+
+nlohmann::json importReportToJson(const ImportReport& report)
+{
+    return {{"format", report.format}, {"plan", planToJson(report.plan)}, {"mapped", keysToJson(report.mapped)},
+        {"unmapped", keysToJson(report.unmapped)}, {"assumptions", report.assumptions}};
+}
+
+std::string importReportToText(const ImportReport& report)
+{
+    std::string out = "Imported " + std::string(report.format == "huggingface" ? "a Hugging Face config" : "Megatron-LM arguments") + ": "
+        + std::to_string(report.mapped.size()) + " keys mapped, " + std::to_string(report.unmapped.size()) + " not.\n";
+    for (const auto& k : report.unmapped)
+        out += "  not mapped: " + k.key + ": " + k.note + "\n";
+    for (const auto& a : report.assumptions)
+        out += "  assumed: " + a + "\n";
+    return out;
+}
+
+}  // namespace trainplan

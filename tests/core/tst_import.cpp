@@ -1,0 +1,339 @@
+// Importing other tools' descriptions of a run (core/interop): each Hugging Face family's config
+// (fixtures written in the real files' format) gives the parameter count its authors publish and,
+// where TrainPlan has the model as a preset, exactly the preset's shape; every key of a source is
+// mapped or listed with a reason; Megatron-LM launch scripts and argument lists give the model,
+// layout, batch, budget, precision and framework switches they set; bad values name their key.
+#include <QtTest>
+
+#include <set>
+
+#include "TestSupport.h"
+#include "core/base/BoundedFile.h"
+#include "core/base/PlanError.h"
+#include "core/estimate/ParameterModel.h"
+#include "core/interop/HuggingFaceImport.h"
+#include "core/interop/ImportFile.h"
+#include "core/interop/MegatronImport.h"
+#include "core/interop/ShellWords.h"
+#include "core/plan/PlanIO.h"
+#include "core/planfile/WorkedExamples.h"
+#include "core/presets/Presets.h"
+
+using trainplan::ImportReport;
+using trainplan::Plan;
+
+Q_DECLARE_METATYPE(std::string)
+
+namespace {
+
+std::string fixture(const std::string& name)
+{
+    return std::string(TRAINPLAN_SOURCE_DIR) + "/tests/core/fixtures/import/" + name;
+}
+
+ImportReport importFixture(const std::string& name)
+{
+    return trainplan::importPath(fixture(name), trainplan::defaultPlan());
+}
+
+bool listed(const ImportReport& r, const std::string& key, bool mapped)
+{
+    const auto& keys = mapped ? r.mapped : r.unmapped;
+    return std::any_of(keys.begin(), keys.end(), [&](const trainplan::ImportedKey& k) { return k.key == key; });
+}
+
+std::string noteOf(const ImportReport& r, const std::string& key)
+{
+    for (const auto* keys : {&r.mapped, &r.unmapped})
+        for (const auto& k : *keys)
+            if (k.key == key)
+                return k.note;
+    return {};
+}
+
+// The problem PlanError reports for an import, as "path: message".
+QString importProblem(const std::function<void()>& run)
+{
+    try {
+        run();
+    } catch (const trainplan::PlanError& e) {
+        return QString::fromStdString(e.problems().front().path + ": " + e.problems().front().message);
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestImport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void familiesGiveTheirPublishedSizes_data();
+    void familiesGiveTheirPublishedSizes();
+    void everyKeyIsMappedOrListed_data();
+    void everyKeyIsMappedOrListed();
+    void familyDetailsMapKeyByKey();
+    void megatronLaunchScript();
+    void megatronArgumentListForAnMoeModel();
+    void importedPlansRoundTrip();
+    void badValuesNameTheirKey();
+    void shellWordsAreReadAsTheShellWould();
+};
+
+// Published totals (and active counts for MoE): the model cards and papers each preset cites, or
+// the count of the released weights. Where TrainPlan has the model as a preset, the imported
+// shape must be the preset's exactly (so the plan is named and priced as that model).
+void TestImport::familiesGiveTheirPublishedSizes_data()
+{
+    QTest::addColumn<std::string>("file");
+    QTest::addColumn<double>("total");
+    QTest::addColumn<double>("active");
+    QTest::addColumn<double>("tolerance");
+    QTest::addColumn<QString>("preset");
+    // Llama 3.1 8B: 8.03e9 (model card); Mistral 7B: 7,241,732,096 weights; Mixtral 8x7B: 46.7B
+    // total, 12.9B active (paper Table 1); Qwen2-7B: 7.62e9 weights, whose query/key/value biases
+    // (under 0.01 %) TrainPlan does not count; Qwen3-30B-A3B: 30.5B / 3.3B (report Table 2);
+    // DeepSeek-V3: 671B / 37B without its MTP module (report Sec. 4.2); GPT-OSS-120B: 116.8B
+    // (card Table 1); Gemma 7B: 8,537,680,896 weights; Gemma 2 9B: 9,241,705,984; GPT-NeoX-20B:
+    // 20,554,567,680 (Black et al. 2022, Table 1); Llama 4 Scout: 109B / 17B (Meta, text model).
+    QTest::newRow("Llama 3.1 8B (folder)") << std::string("llama-3.1-8b") << 8.03e9 << 8.03e9 << 0.002 << "Llama 3.1 8B";
+    QTest::newRow("Mistral 7B") << std::string("mistral-7b.json") << 7.2417e9 << 7.2417e9 << 0.001 << "";
+    QTest::newRow("Mixtral 8x7B") << std::string("mixtral-8x7b.json") << 46.7e9 << 12.9e9 << 0.005 << "Mixtral 8x7B";
+    QTest::newRow("Qwen2 7B") << std::string("qwen2-7b.json") << 7.6156e9 << 7.6156e9 << 0.001 << "";
+    QTest::newRow("Qwen3-30B-A3B") << std::string("qwen3-30b-a3b.json") << 30.5e9 << 3.3e9 << 0.02 << "Qwen3-30B-A3B";
+    QTest::newRow("DeepSeek-V3") << std::string("deepseek-v3.json") << 671e9 << 37e9 << 0.01 << "DeepSeek-V3";
+    QTest::newRow("GPT-OSS-120B") << std::string("gpt-oss-120b.json") << 116.8e9 << 0.0 << 0.005 << "GPT-OSS-120B";
+    QTest::newRow("Gemma 7B") << std::string("gemma-7b.json") << 8.5377e9 << 8.5377e9 << 0.001 << "";
+    QTest::newRow("Gemma 2 9B") << std::string("gemma-2-9b.json") << 9.2417e9 << 9.2417e9 << 0.001 << "";
+    QTest::newRow("GPT-NeoX-20B") << std::string("gpt-neox-20b.json") << 20.5546e9 << 20.5546e9 << 0.001 << "";
+    QTest::newRow("Llama 4 Scout (text_config)") << std::string("llama-4-scout.json") << 109e9 << 17e9 << 0.015 << "Llama 4 Scout";
+}
+
+void TestImport::familiesGiveTheirPublishedSizes()
+{
+    QFETCH(std::string, file);
+    QFETCH(double, total);
+    QFETCH(double, active);
+    QFETCH(double, tolerance);
+    QFETCH(QString, preset);
+    const ImportReport r = importFixture(file);
+    QCOMPARE(QString::fromStdString(r.format), QStringLiteral("huggingface"));
+    const auto counts = trainplan::countParameters(r.plan.model);
+    const double withoutMtp = counts.total - counts.mtp, activeWithoutMtp = counts.active - counts.mtpActive;
+    QVERIFY2(std::abs(withoutMtp / total - 1) <= tolerance,
+        qPrintable(QString("total %1, published %2").arg(withoutMtp, 0, 'g', 6).arg(total, 0, 'g', 6)));
+    if (active > 0)
+        QVERIFY2(std::abs(activeWithoutMtp / active - 1) <= std::max(tolerance, 0.02),
+            qPrintable(QString("active %1, published %2").arg(activeWithoutMtp, 0, 'g', 6).arg(active, 0, 'g', 6)));
+    if (!preset.isEmpty()) {
+        const auto* p = trainplan::findModelPreset(preset.toStdString());
+        QVERIFY(p);
+        QVERIFY2(trainplan::sameModelShape(r.plan.model, p->model),
+            qPrintable(QString::fromStdString(trainplan::planToText(r.plan))));
+    }
+}
+
+void TestImport::everyKeyIsMappedOrListed_data()
+{
+    QTest::addColumn<std::string>("file");
+    for (const char* f : {"llama-3.1-8b/config.json", "mistral-7b.json", "mixtral-8x7b.json", "qwen2-7b.json", "qwen3-30b-a3b.json",
+             "deepseek-v3.json", "gpt-oss-120b.json", "gemma-7b.json", "gemma-2-9b.json", "gpt-neox-20b.json", "llama-4-scout.json"})
+        QTest::newRow(f) << std::string(f);
+}
+
+// Every key of the config, nested ones under text_config with their prefix, is in the mapped or
+// the unmapped list, each with a reason when unmapped; nothing is listed that the file lacks.
+void TestImport::everyKeyIsMappedOrListed()
+{
+    QFETCH(std::string, file);
+    const auto config = nlohmann::json::parse(trainplan::readRegularFile(fixture(file)));
+    const ImportReport r = importFixture(file);
+    std::set<std::string> expected;
+    for (auto it = config.begin(); it != config.end(); ++it) {
+        if (it.key() == "text_config") {
+            for (auto inner = it->begin(); inner != it->end(); ++inner)
+                expected.insert("text_config." + inner.key());
+        } else {
+            expected.insert(it.key());
+        }
+    }
+    std::set<std::string> seen;
+    for (const auto* keys : {&r.mapped, &r.unmapped})
+        for (const auto& k : *keys) {
+            QVERIFY2(expected.count(k.key), qPrintable(QString::fromStdString("listed but not in the file: " + k.key)));
+            seen.insert(k.key);
+        }
+    for (const auto& k : r.unmapped)
+        QVERIFY2(!k.note.empty(), qPrintable(QString::fromStdString(k.key)));
+    for (const auto& key : expected)
+        QVERIFY2(seen.count(key), qPrintable(QString::fromStdString("dropped silently: " + key)));
+}
+
+void TestImport::familyDetailsMapKeyByKey()
+{
+    const ImportReport ds = importFixture("deepseek-v3.json");
+    const auto& moe = *ds.plan.model.moe;
+    QCOMPARE(moe.denseLayers, 3);
+    QVERIFY(moe.routerBias);
+    QCOMPARE(moe.maxNodesPerToken, 4);
+    QCOMPARE(ds.plan.model.mtpLayers, 1);
+    QCOMPARE(ds.plan.model.mla->qLoraRank, 1536);
+    QVERIFY(listed(ds, "first_k_dense_replace", true));
+    QVERIFY(noteOf(ds, "quantization_config").find("training.matmul_precision") != std::string::npos);
+
+    const ImportReport qwen = importFixture("qwen3-30b-a3b.json");
+    QVERIFY(listed(qwen, "intermediate_size", false));  // the dense width, which no layer has
+    QVERIFY(!qwen.plan.model.hasDenseKind());
+
+    const ImportReport oss = importFixture("gpt-oss-120b.json");
+    QVERIFY(listed(oss, "experts_per_token", true));  // the second spelling of top-k, agreeing
+    QVERIFY(oss.plan.model.bias);
+    QVERIFY(noteOf(oss, "sliding_window").find("full causal attention") != std::string::npos);
+
+    const ImportReport gemma = importFixture("gemma-7b.json");
+    QVERIFY(gemma.plan.model.tiedEmbeddings);  // absent key: Gemma ties by default
+    QCOMPARE(gemma.plan.model.headDim, 256);
+    QCOMPARE(gemma.plan.model.ffnKind, trainplan::FfnKind::SwiGlu);  // GeGLU: gated, three matrices
+
+    const ImportReport neox = importFixture("gpt-neox-20b.json");
+    QCOMPARE(neox.plan.model.norm, trainplan::NormKind::LayerNorm);
+    QCOMPARE(neox.plan.model.ffnKind, trainplan::FfnKind::Gelu);
+    QVERIFY(neox.plan.model.bias);
+    QCOMPARE(neox.plan.model.kvHeads, 64);  // no num_key_value_heads: multi-head
+
+    const ImportReport llama = importFixture("llama-3.1-8b");
+    QCOMPARE(QString::fromStdString(llama.plan.model.name), QStringLiteral("llama-3.1-8b"));  // the folder's name
+    QCOMPARE(llama.plan.model.sequenceLength, trainplan::defaultPlan().model.sequenceLength);
+    QVERIFY(noteOf(llama, "max_position_embeddings").find("not a training length") != std::string::npos);
+    // The base plan's cluster and layout stay.
+    QCOMPARE(llama.plan.cluster, trainplan::defaultPlan().cluster);
+    QCOMPARE(llama.plan.layout.tp, trainplan::defaultPlan().layout.tp);
+
+    const ImportReport scout = importFixture("llama-4-scout.json");
+    QCOMPARE(scout.plan.model.moe->sharedExperts, 1);
+    QVERIFY(noteOf(scout, "vision_config").find("encoder") != std::string::npos);
+}
+
+// A launch script in the style of Megatron-LM's examples: variables, bash arrays, torchrun.
+void TestImport::megatronLaunchScript()
+{
+    const ImportReport r = importFixture("megatron-llama3-70b.sh");
+    QCOMPARE(QString::fromStdString(r.format), QStringLiteral("megatron"));
+    const Plan& p = r.plan;
+    QCOMPARE(p.model.layers, 80);
+    QCOMPARE(p.model.hiddenSize, 8192);
+    QCOMPARE(p.model.ffnHiddenSize, 28672);
+    QCOMPARE(p.model.kvHeads, 8);
+    QCOMPARE(p.model.sequenceLength, 8192);
+    QCOMPARE(p.model.norm, trainplan::NormKind::RmsNorm);
+    QCOMPARE(p.model.ffnKind, trainplan::FfnKind::SwiGlu);
+    QVERIFY(!p.model.bias && !p.model.tiedEmbeddings);
+    QCOMPARE(p.model.positionEmbedding, trainplan::PositionEmbedding::Rope);
+    QCOMPARE(QString::fromStdString(p.model.name), QStringLiteral("megatron-llama3-70b"));
+    // torchrun's 64 nodes of 8 (NUM_NODES from its ${...:-64} default), and the layout.
+    QCOMPARE(p.cluster.gpus, 512);
+    QCOMPARE(p.cluster.gpusPerNode, 8);
+    QCOMPARE(p.layout.tp, 8);
+    QCOMPARE(p.layout.pp, 4);
+    QCOMPARE(p.layout.dp, 16);
+    QCOMPARE(p.layout.virtualStages, 4);  // 80 layers / (4 stages x 5 per chunk)
+    QCOMPARE(p.layout.schedule, trainplan::Schedule::Interleaved);
+    QVERIFY(p.layout.sequenceParallel);
+    QCOMPARE(p.layout.zeroStage, 1);
+    QCOMPARE(p.layout.recompute, trainplan::Recompute::Selective);
+    QCOMPARE(p.training.microBatchSize, 1);
+    QCOMPARE(p.training.globalBatchSequences, int64_t(1024));
+    QCOMPARE(p.training.tokens, 183105469.0 * 8192);
+    QCOMPARE(p.training.precision, trainplan::PrecisionScheme::Bf16WithFp32MasterAdam);
+    QCOMPARE(p.framework.profile, std::string("megatron-core-2024"));
+    QCOMPARE(p.framework.overlapGradReduce, std::optional<bool>(true));
+    QCOMPARE(p.framework.overlapParamGather, std::optional<bool>(true));
+    QCOMPARE(p.framework.flashAttention, std::optional(trainplan::FlashAttentionVersion::V2));
+    QCOMPARE(p.framework.dropout, std::optional<bool>(false));
+    // Optimizer and data settings are listed as not changing the plan's figures.
+    QVERIFY(noteOf(r, "--lr").find("does not change") != std::string::npos);
+    QVERIFY(noteOf(r, "--data-path").find("does not change") != std::string::npos);
+    QVERIFY(!listed(r, "--num-layers", false));
+}
+
+// A JSON argument list for a DeepSeek-V3-shaped model: MLA, the MoE pattern, MTP, uneven stages,
+// FP8 with block scales, DeepEP, and one flag TrainPlan does not know.
+void TestImport::megatronArgumentListForAnMoeModel()
+{
+    const ImportReport r = importFixture("megatron-deepseek-v3-args.json");
+    const Plan& p = r.plan;
+    const auto* preset = trainplan::findModelPreset("DeepSeek-V3");
+    QVERIFY(preset);
+    QVERIFY2(trainplan::sameModelShape(p.model, preset->model), qPrintable(QString::fromStdString(trainplan::planToText(p))));
+    QCOMPARE(p.layout.pp, 16);
+    QCOMPARE(p.layout.ep, 64);
+    const std::vector<int> stages = {4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1};
+    QCOMPARE(p.layout.stageLayers, stages);
+    QCOMPARE(p.layout.recompute, trainplan::Recompute::Full);
+    QCOMPARE(p.layout.recomputeLayers, 2);
+    QCOMPARE(p.training.matmulPrecision, trainplan::MatmulPrecision::Fp8Blockwise);
+    QCOMPARE(p.training.tokens, 240000.0 * 15360 * 4096);
+    QCOMPARE(p.framework.moeDispatcher, std::optional(trainplan::MoeDispatcher::DeepEp));
+    QCOMPARE(p.framework.moeGroupedGemm, std::optional<bool>(true));
+    QVERIFY(noteOf(r, "--some-new-flag").find("not a flag TrainPlan reads") != std::string::npos);
+    QVERIFY(!r.assumptions.empty());
+}
+
+// The plan an import prints reads back as the same plan (`import FILE | estimate -`).
+void TestImport::importedPlansRoundTrip()
+{
+    for (const char* f : {"deepseek-v3.json", "gpt-neox-20b.json", "megatron-llama3-70b.sh", "megatron-deepseek-v3-args.json"}) {
+        const ImportReport r = importFixture(f);
+        QCOMPARE(trainplan::planFromText(trainplan::planToText(r.plan)), r.plan);
+    }
+}
+
+void TestImport::badValuesNameTheirKey()
+{
+    const Plan base = trainplan::defaultPlan();
+    const auto hf = [&](const std::string& text) { return importProblem([&] { trainplan::importText(text, "config.json", base); }); };
+    QVERIFY(hf(R"({"model_type": "llama", "num_hidden_layers": "eighty", "hidden_size": 8, "num_attention_heads": 1, "vocab_size": 8})")
+                .startsWith("num_hidden_layers: must be a whole number"));
+    QVERIFY(hf(R"({"model_type": "llama", "num_hidden_layers": 2.5, "hidden_size": 8, "num_attention_heads": 1, "vocab_size": 8})")
+                .startsWith("num_hidden_layers:"));
+    QVERIFY(hf(R"({"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 1, "vocab_size": 8})").startsWith("hidden_size: is missing"));
+    const QString negative = hf(R"({"model_type": "llama", "num_hidden_layers": 2, "hidden_size": -64, "num_attention_heads": 1, "vocab_size": 8, "head_dim": 8, "intermediate_size": 8})");
+    QVERIFY2(negative.startsWith("hidden_size (model.hidden_size):"), qPrintable(negative));
+    QVERIFY(hf(R"({"model_type": "gpt_oss", "num_hidden_layers": 2, "hidden_size": 8, "num_attention_heads": 1, "vocab_size": 8, "num_local_experts": 4, "num_experts_per_tok": 2, "experts_per_token": 3, "intermediate_size": 8})")
+                .startsWith("experts_per_token: disagrees"));
+    QVERIFY(hf(R"({"format": "trainplan.plan"})").contains("already a TrainPlan plan"));
+    QVERIFY(hf(R"({"model_type": "llama", "num_hidden_layers": 2,)").contains("line"));  // a syntax error, with where
+    QVERIFY(hf("just some words").contains("neither a Hugging Face config.json nor a Megatron-LM"));
+    QVERIFY(hf("[1, 2]").contains("argument list must hold strings"));
+
+    const auto mg = [&](const std::string& text) { return importProblem([&] { trainplan::importText(text, "run.sh", base); }); };
+    QVERIFY(mg("--num-layers abc --hidden-size 4096 --num-attention-heads 32").startsWith("--num-layers: must be a number"));
+    QVERIFY(mg("--num-layers 32 --hidden-size 4096").startsWith("--num-attention-heads: is missing"));
+    QVERIFY(mg("--num-layers $((L*2)) --hidden-size 4096 --num-attention-heads 32").contains("shell expression"));
+    QVERIFY(mg("--num-layers 32 --hidden-size 4096 --num-attention-heads 32 --num-experts 8 --moe-layer-freq ([1,0]*3)")
+                .startsWith("--moe-layer-freq: must be a number or a pattern of 32"));
+    QVERIFY(mg("--num-layers 4 --hidden-size 4096 --num-attention-heads 32 --num-experts 8 --moe-layer-freq [1,0,0,1]")
+                .startsWith("--moe-layer-freq: this pattern"));
+    const QString tp = mg("--num-layers 32 --hidden-size 4096 --num-attention-heads 32 --tensor-model-parallel-size 0");
+    QVERIFY2(tp.startsWith("--tensor-model-parallel-size (layout.tp):"), qPrintable(tp));
+    // An unset variable is listed, not guessed.
+    const ImportReport unset = trainplan::importText("--num-layers 32 --hidden-size 4096 --num-attention-heads 32 --save $OUT", "run.sh", base);
+    QVERIFY(listed(unset, "$OUT", false));
+}
+
+void TestImport::shellWordsAreReadAsTheShellWould()
+{
+    const auto w = trainplan::splitShellWords(
+        "#!/bin/bash\n"
+        "A=1   # a comment\n"
+        "export B=\"two words\"\n"
+        "ARGS=( --x $A\n  --y ${C:-3} )  # array\n"
+        "cmd --q 'it''s' \"$B\" \\\n   --z=${A}0 '$A' ${ARGS[@]} $UNSET; next\n");
+    // One simplification: an expanded variable always splits into words, quoted or not ("$B").
+    const std::vector<std::string> expected = {"--x", "1", "--y", "3", "cmd", "--q", "its", "two", "words", "--z=10", "$A", "$UNSET", "next"};
+    QCOMPARE(w.words, expected);
+    QCOMPARE(w.unresolved, std::vector<std::string>{"$UNSET"});
+}
+
+QTEST_APPLESS_MAIN(TestImport)
+#include "tst_import.moc"
