@@ -17,6 +17,7 @@
 #include "core/base/BoundedFile.h"
 #include "core/base/BoundedJson.h"
 #include "core/interop/ImportFile.h"
+#include "core/interop/MegatronExport.h"
 #include "core/plan/PlanFieldsListing.h"
 #include "core/plan/PlanIO.h"
 #include "core/planfile/PlanFile.h"
@@ -52,7 +53,7 @@ const char* kUsage =
     "                            [--cost-per-gpu-hour USD] [--batch-range MIN:MAX] [--allow-tight-memory]\n"
     "                            [--red-flags last|hide|mixed] [--json]\n"
     "       trainplan-cli export PLAN.json [PLAN OPTIONS] [--pdf OUT.pdf] [--letter]\n"
-    "                            [--slides DIR] [--markdown OUT.md]\n"
+    "                            [--slides DIR] [--markdown OUT.md] [--megatron-args OUT.sh]\n"
     "       trainplan-cli import FILE|FOLDER [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli presets [--json]\n"
     "       trainplan-cli fields [--json]\n"
@@ -72,6 +73,8 @@ const char* kUsage =
     "          \"may not fit\" rows rank after every fitting row of their tier.\n"
     "export:   writes the PDF report (A4, or US Letter with --letter), slides (PNG at\n"
     "          1920x1080 and 2x, SVG, deck.pdf) and/or the whole report as Markdown; headless.\n"
+    "          --megatron-args writes the plan's Megatron-LM launch settings (model, layout,\n"
+    "          batch, precision, switches), which 'import' reads back to the same plan.\n"
     "import:   reads a Hugging Face config.json (or a model folder holding one), a Megatron-LM\n"
     "          launch script or an argument list, and prints the plan it describes (the\n"
     "          default plan's cluster, budget and layout where the source says nothing), ready\n"
@@ -119,7 +122,7 @@ struct Options {
     bool json = false;
     bool derivation = false;
     bool events = true;
-    std::string pdf, slides, markdown;
+    std::string pdf, slides, markdown, megatronArgs;
     bool letter = false;
     int top = 20;
     std::string objective = "time";
@@ -175,10 +178,10 @@ Options parseArguments(int argc, char** argv)
             o.derivation = true;
         } else if (arg == "--no-events") {
             o.events = false;
-        } else if (arg == "--pdf" || arg == "--slides" || arg == "--markdown") {
+        } else if (arg == "--pdf" || arg == "--slides" || arg == "--markdown" || arg == "--megatron-args") {
             if (i + 1 >= argc)
                 throw UsageError(arg + " needs a path");
-            (arg == "--pdf" ? o.pdf : arg == "--slides" ? o.slides : o.markdown) = argv[++i];
+            (arg == "--pdf" ? o.pdf : arg == "--slides" ? o.slides : arg == "--markdown" ? o.markdown : o.megatronArgs) = argv[++i];
         } else if (arg == "--letter") {
             o.letter = true;
         } else if (arg == "--top" || arg == "--objective" || arg == "--cost-per-gpu-hour" || arg == "--batch-range") {
@@ -235,8 +238,8 @@ Options parseArguments(int argc, char** argv)
     }
     if (o.objective == "cost" && !(o.costPerGpuHour > 0))
         throw UsageError("--objective cost needs --cost-per-gpu-hour USD (the price of one GPU-hour)");
-    if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty())
-        throw UsageError("export needs at least one of --pdf, --slides, --markdown");
+    if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty() && o.megatronArgs.empty())
+        throw UsageError("export needs at least one of --pdf, --slides, --markdown, --megatron-args");
     if (o.planPath.empty())
         throw UsageError(o.verb == "import" ? "missing FILE (a config.json, a model folder or a launch script)" : "missing PLAN.json");
     return o;
@@ -454,8 +457,12 @@ int runExport(const Options& o, int argc, char** argv)
     if (!o.markdown.empty())
         trainplan::writeFileAtomically(
             o.markdown, trainplan::estimateToMarkdown(analysis, trainplan::reportTitle(analysis.plan, planFileBaseName(o.planPath))));
+    if (!o.megatronArgs.empty())
+        trainplan::writeFileAtomically(o.megatronArgs, trainplan::megatronArguments(analysis.plan));
     if (o.pdf.empty() && o.slides.empty()) {
-        std::cout << o.markdown << "\n";
+        for (const std::string* path : {&o.markdown, &o.megatronArgs})
+            if (!path->empty())
+                std::cout << *path << "\n";
         return exitStatusFor(analysis.estimate);
     }
 #ifdef TRAINPLAN_WITH_EXPORT
@@ -478,8 +485,9 @@ int runExport(const Options& o, int argc, char** argv)
         std::cout << f.toStdString() << "\n";
     for (const auto& f : kept)
         std::cerr << "trainplan-cli: kept " << f.toStdString() << " (TrainPlan did not write it)\n";
-    if (!o.markdown.empty())
-        std::cout << o.markdown << "\n";
+    for (const std::string* path : {&o.markdown, &o.megatronArgs})
+        if (!path->empty())
+            std::cout << *path << "\n";
     return exitStatusFor(analysis.estimate);
 #else
     (void)argc;

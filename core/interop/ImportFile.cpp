@@ -41,6 +41,9 @@ std::string modelNameOf(const std::string& name)
 
 ImportReport importText(const std::string& text, const std::string& name, const Plan& base)
 {
+    // Configs and launch scripts are UTF-8 text; other bytes would reach names and messages.
+    if (!isValidUtf8(text))
+        throw PlanError({PlanProblem{"", name + " is not UTF-8 text: neither a config.json nor a launch script"}});
     // JSON when it starts like JSON: a config with a syntax error is reported as one, not read as a script.
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {

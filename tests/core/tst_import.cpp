@@ -11,8 +11,10 @@
 #include "core/base/BoundedFile.h"
 #include "core/base/PlanError.h"
 #include "core/estimate/ParameterModel.h"
+#include "core/estimate/PipelineModel.h"
 #include "core/interop/HuggingFaceImport.h"
 #include "core/interop/ImportFile.h"
+#include "core/interop/MegatronExport.h"
 #include "core/interop/MegatronImport.h"
 #include "core/interop/ShellWords.h"
 #include "core/plan/PlanIO.h"
@@ -78,6 +80,8 @@ private slots:
     void importedPlansRoundTrip();
     void badValuesNameTheirKey();
     void shellWordsAreReadAsTheShellWould();
+    void megatronExportRoundTrips_data();
+    void megatronExportRoundTrips();
 };
 
 // Published totals (and active counts for MoE): the model cards and papers each preset cites, or
@@ -305,6 +309,7 @@ void TestImport::badValuesNameTheirKey()
     QVERIFY(hf(R"({"model_type": "llama", "num_hidden_layers": 2,)").contains("line"));  // a syntax error, with where
     QVERIFY(hf("just some words").contains("neither a Hugging Face config.json nor a Megatron-LM"));
     QVERIFY(hf("[1, 2]").contains("argument list must hold strings"));
+    QVERIFY(hf("--num-layers 2 --\xff\xfe 3").contains("not UTF-8"));  // found by fuzz_import
 
     const auto mg = [&](const std::string& text) { return importProblem([&] { trainplan::importText(text, "run.sh", base); }); };
     QVERIFY(mg("--num-layers abc --hidden-size 4096 --num-attention-heads 32").startsWith("--num-layers: must be a number"));
@@ -333,6 +338,77 @@ void TestImport::shellWordsAreReadAsTheShellWould()
     const std::vector<std::string> expected = {"--x", "1", "--y", "3", "cmd", "--q", "its", "two", "words", "--z=10", "$A", "$UNSET", "next"};
     QCOMPARE(w.words, expected);
     QCOMPARE(w.unresolved, std::vector<std::string>{"$UNSET"});
+}
+
+void TestImport::megatronExportRoundTrips_data()
+{
+    QTest::addColumn<std::string>("example");
+    QTest::addColumn<QStringList>("overrides");
+    QTest::newRow("worked example A") << std::string("70b-2048-h100.json") << QStringList{};
+    QTest::newRow("A interleaved, selective") << std::string("70b-2048-h100.json")
+                                              << QStringList{"layout.schedule=interleaved", "layout.virtual_stages=5", "layout.recompute=selective"};
+    QTest::newRow("A FSDP, full recompute of 4") << std::string("70b-2048-h100.json")
+                                                 << QStringList{"layout.zero_stage=3", "layout.recompute=full", "layout.recompute_layers=4"};
+    QTest::newRow("A uneven first and last stages") << std::string("70b-2048-h100.json") << QStringList{"layout.stage_layers=[19,21,21,19]"};
+    QTest::newRow("DeepSeek-V3 on H800") << std::string("deepseek-v3-2048-h800.json") << QStringList{};
+    QTest::newRow("Mixtral 8x22B") << std::string("mixtral-8x22b-256-h100.json") << QStringList{};
+    QTest::newRow("B200 MXFP8") << std::string("70b-256-b200-mxfp8.json") << QStringList{};
+    QTest::newRow("GB200 NVL72 DeepSeek-V3") << std::string("deepseek-v3-512-gb200-nvl72.json") << QStringList{};
+}
+
+// export --megatron-args, then import: the same model shape, layout, batch, budget (to within one
+// sequence: the export counts samples), precision, cluster size and every switch the plan turns on.
+void TestImport::megatronExportRoundTrips()
+{
+    QFETCH(std::string, example);
+    QFETCH(QStringList, overrides);
+    nlohmann::json doc = testsupport::readJsonFile(testsupport::examplePath(example));
+    for (const QString& o : overrides)
+        trainplan::applyOverride(doc, o.toStdString());
+    const Plan plan = trainplan::planFromJson(doc);
+    const std::string script = trainplan::megatronArguments(plan);
+    const ImportReport r = trainplan::importText(script, "launch.sh", trainplan::defaultPlan());
+    const Plan& back = r.plan;
+    QVERIFY2(trainplan::sameModelShape(back.model, plan.model), script.c_str());
+    QCOMPARE(back.model.sequenceLength, plan.model.sequenceLength);
+    const auto split = [](const Plan& p) {
+        std::vector<int> out;
+        const trainplan::StageLayerSplit stages(p);
+        for (int i = 0; i < p.layout.pp; ++i)
+            out.push_back(stages.layersOf(i));
+        return out;
+    };
+    if (script.find("--pipeline-model-parallel-layout") == std::string::npos)
+        QCOMPARE(split(back), split(plan));
+    const auto& a = plan.layout;
+    const auto& b = back.layout;
+    QCOMPARE(std::tie(b.tp, b.pp, b.dp, b.cp, b.ep, b.etp, b.virtualStages, b.schedule, b.sequenceParallel, b.recompute),
+             std::tie(a.tp, a.pp, a.dp, a.cp, a.ep, a.etp, a.virtualStages, a.schedule, a.sequenceParallel, a.recompute));
+    // ZeRO-2 has no Megatron-LM argument: the export says so and the distributed optimizer comes back.
+    if (a.zeroStage == 2)
+        QVERIFY(b.zeroStage == 1 && script.find("zero_stage 2") != std::string::npos);
+    else
+        QCOMPARE(b.zeroStage, a.zeroStage);
+    QCOMPARE(b.recomputeLayers, a.recomputeLayers);
+    QCOMPARE(back.training.microBatchSize, plan.training.microBatchSize);
+    QCOMPARE(back.training.globalBatchSequences, plan.training.globalBatchSequences);
+    QVERIFY(back.training.tokens >= plan.training.tokens && back.training.tokens < plan.training.tokens + plan.model.sequenceLength);
+    QCOMPARE(back.training.matmulPrecision, plan.training.matmulPrecision);
+    if (plan.training.precision == trainplan::PrecisionScheme::Bf16WithFp32MasterAdam)
+        QCOMPARE(back.training.precision, plan.training.precision);
+    else
+        QVERIFY(script.find("training.precision") != std::string::npos);  // said, not silently changed
+    QCOMPARE(back.cluster.gpus, plan.cluster.gpus);
+    QCOMPARE(back.cluster.gpusPerNode, plan.cluster.gpusPerNode);
+    const auto before = trainplan::resolvedFramework(plan.framework), after = trainplan::resolvedFramework(back.framework);
+    for (const auto& flag : trainplan::kFrameworkFlags)
+        if ((before.*flag.field).value_or(false) && flag.path != "framework.fused_kernels" && flag.path != "framework.fp32_gradients")
+            QVERIFY2((after.*flag.field).value_or(false), std::string(flag.path).c_str());
+    if (plan.model.moe)
+        QCOMPARE(after.moeDispatcher, before.moeDispatcher);
+    // Every argument written is one the importer reads or lists.
+    for (const auto& k : r.unmapped)
+        QVERIFY2(k.key == "--max-position-embeddings", k.key.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestImport)
