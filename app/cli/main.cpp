@@ -28,6 +28,7 @@
 #include "core/search/LayoutSearch.h"
 #include "core/text/Derivation.h"
 #include "core/text/EstimateJson.h"
+#include "core/text/PlanComparison.h"
 #include "core/text/PredictedScheduleJson.h"
 #include "core/text/TextReport.h"
 #include "trainplan/Version.h"
@@ -54,6 +55,7 @@ const char* kUsage =
     "                            [--red-flags last|hide|mixed] [--json]\n"
     "       trainplan-cli export PLAN.json [PLAN OPTIONS] [--pdf OUT.pdf] [--letter]\n"
     "                            [--slides DIR] [--markdown OUT.md] [--megatron-args OUT.sh]\n"
+    "       trainplan-cli compare A.json B.json [MORE.json...] [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli import FILE|FOLDER [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli presets [--json]\n"
     "       trainplan-cli fields [--json]\n"
@@ -75,6 +77,9 @@ const char* kUsage =
     "          1920x1080 and 2x, SVG, deck.pdf) and/or the whole report as Markdown; headless.\n"
     "          --megatron-args writes the plan's Megatron-LM launch settings (model, layout,\n"
     "          batch, precision, switches), which 'import' reads back to the same plan.\n"
+    "compare:  two or more plans side by side: each headline figure (predicted and at the\n"
+    "          assumed MFU), its difference from the first plan, and the input fields that\n"
+    "          differ. PLAN OPTIONS apply to every plan.\n"
     "import:   reads a Hugging Face config.json (or a model folder holding one), a Megatron-LM\n"
     "          launch script or an argument list, and prints the plan it describes (the\n"
     "          default plan's cluster, budget and layout where the source says nothing), ready\n"
@@ -117,6 +122,7 @@ const char* kUsage =
 struct Options {
     std::string verb;
     std::string planPath;
+    std::vector<std::string> morePlans;  // compare: the plans after the first
     std::string modelPreset, gpuPreset;
     std::vector<std::string> overrides;
     bool json = false;
@@ -219,11 +225,13 @@ Options parseArguments(int argc, char** argv)
             o.verb = arg;
         } else if (o.planPath.empty()) {
             o.planPath = arg;
+        } else if (o.verb == "compare") {
+            o.morePlans.push_back(arg);
         } else {
             throw UsageError("unexpected argument " + arg);
         }
     }
-    constexpr std::array<std::string_view, 7> kVerbs = {"estimate", "schedule", "search", "export", "import", "presets", "fields"};
+    constexpr std::array<std::string_view, 8> kVerbs = {"estimate", "schedule", "search", "export", "compare", "import", "presets", "fields"};
     std::string verbList;
     for (std::string_view v : kVerbs)
         verbList += (verbList.empty() ? "" : ", ") + std::string(v);
@@ -240,6 +248,8 @@ Options parseArguments(int argc, char** argv)
         throw UsageError("--objective cost needs --cost-per-gpu-hour USD (the price of one GPU-hour)");
     if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty() && o.megatronArgs.empty())
         throw UsageError("export needs at least one of --pdf, --slides, --markdown, --megatron-args");
+    if (o.verb == "compare" && o.morePlans.empty())
+        throw UsageError("compare needs at least two plans");
     if (o.planPath.empty())
         throw UsageError(o.verb == "import" ? "missing FILE (a config.json, a model folder or a launch script)" : "missing PLAN.json");
     return o;
@@ -407,6 +417,33 @@ int runSearch(const Options& o)
     return kExitOk;
 }
 
+int runCompare(const Options& o)
+{
+    std::vector<std::string> paths{o.planPath};
+    paths.insert(paths.end(), o.morePlans.begin(), o.morePlans.end());
+    if (std::count(paths.begin(), paths.end(), std::string("-")) > 1)
+        throw UsageError("compare reads standard input ('-') for one plan at most");
+    std::vector<trainplan::Analysis> analyses;
+    analyses.reserve(paths.size());
+    for (const auto& path : paths) {
+        Options one = o;
+        one.planPath = path;
+        analyses.push_back(trainplan::analyse(loadPlan(one)));
+    }
+    std::vector<const trainplan::Analysis*> pointers;
+    for (const auto& a : analyses)
+        pointers.push_back(&a);
+    const trainplan::PlanComparison comparison = trainplan::comparePlans(pointers, paths);
+    if (o.json)
+        std::cout << trainplan::comparisonToJson(comparison).dump(2) << "\n";
+    else
+        std::cout << trainplan::comparisonToText(comparison);
+    int status = kExitOk;
+    for (const auto& a : analyses)
+        status = std::max(status, exitStatusFor(a.estimate));
+    return status;
+}
+
 // The imported plan, then --model, --gpu and --set on it as on any plan file.
 int runImport(const Options& o)
 {
@@ -523,6 +560,8 @@ int main(int argc, char** argv)
             return runFields(options);
         if (options.verb == "import")
             return runImport(options);
+        if (options.verb == "compare")
+            return runCompare(options);
         return options.verb == "schedule" ? runSchedule(options) : runEstimate(options);
     } catch (const PresetNameError& e) {
         std::cerr << "trainplan-cli: " << e.what() << "\n";

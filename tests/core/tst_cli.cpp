@@ -63,6 +63,7 @@ private slots:
     void unknownOrAmbiguousPreset();
     void acceleratorLabelMismatchIsFlagged();
     void importVerb();
+    void compareVerb();
 };
 
 void TestCli::helpAndVersion()
@@ -675,6 +676,25 @@ void TestCli::importVerb()
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("num_hidden_layers (model.layers)"), r.err.constData());
     r = run({"import"});
+    QCOMPARE(r.exitCode, 2);
+}
+
+// compare A B [--json]: the figures of each and the differing fields; one plan is not a comparison.
+void TestCli::compareVerb()
+{
+    auto r = run({"compare", example("70b-2048-h100.json"), example("70b-512-gpu.json")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("Step time, predicted"));
+    QVERIFY(r.out.contains("cluster.gpus"));
+    r = run({"compare", example("70b-2048-h100.json"), example("70b-512-gpu.json"), "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const auto json = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(json["plans"].size(), size_t(2));
+    QVERIFY(!json["changed_fields"].empty());
+    r = run({"compare", example("70b-2048-h100.json")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("at least two plans"));
+    r = run({"compare", example("70b-2048-h100.json"), "/nonexistent/plan.json"});
     QCOMPARE(r.exitCode, 2);
 }
 
