@@ -40,6 +40,16 @@ inline void requireFinite(const nlohmann::json& j, const std::string& path)
             requireFinite(j[i], path + "[" + std::to_string(i) + "]");
 }
 
+// A rejection must say what and why: at least one problem, each with a message.
+inline void requireReasonedRejection(const trainplan::PlanError& e)
+{
+    if (e.problems().empty())
+        fail("a rejection without a problem");
+    for (const auto& p : e.problems())
+        if (p.message.empty())
+            fail("a rejection of " + p.path + " without a reason");
+}
+
 inline void checkAcceptedPlan(const trainplan::Plan& plan)
 {
     const trainplan::Analysis analysis = trainplan::analyse(plan);

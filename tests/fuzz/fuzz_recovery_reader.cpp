@@ -17,11 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     try {
         doc = trainplan::parseRecoveryDocument(bytes);
     } catch (const trainplan::PlanError& e) {
-        if (e.problems().empty())
-            fail("a rejection without a problem");
-        for (const auto& p : e.problems())
-            if (p.message.empty())
-                fail("a rejection of " + p.path + " without a reason");
+        fuzzchecks::requireReasonedRejection(e);
         return 0;
     }
     fuzzchecks::checkAcceptedPlan(doc.plan);
