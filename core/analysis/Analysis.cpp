@@ -166,6 +166,8 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
     out.predicted.range.unknownEfficiencies = efficienciesUnknown;
     out.memoryRange = memoryRange(settled, out.estimate, memoryVariant_);
     estimateInto(withPredictedMfu(settled, out.predicted), out.atPredictedMfu);
+    out.cost = estimateCostAndEnergy(settled, out.estimate);
+    out.costAtPredicted = estimateCostAndEnergy(settled, out.atPredictedMfu);
     // The expert all-to-all and imbalance over a quarter of the step: the MoE layout's own red flag
     // (it needs the prediction, so it is raised here rather than in the estimate's checks).
     const PredictedComponents& parts = out.predicted.components;

@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 
+#include "core/estimate/CostEnergyModel.h"
 #include "core/estimate/Estimate.h"
 #include "core/estimate/MemoryRange.h"
 #include "core/schedule/Schedule.h"
@@ -59,6 +60,10 @@ struct Analysis {
     std::optional<ScheduleProblem> scheduleProblem;
     Estimate atPredictedMfu;
     MemoryRange memoryRange;  // around estimate.perGpu.total
+    // Money, energy and carbon on each time basis (estimate/CostEnergyModel.h).
+    CostEnergyEstimate cost;             // from estimate: the assumed MFU
+    CostEnergyEstimate costAtPredicted;  // from atPredictedMfu
+    const CostEnergyEstimate& costFor(TimeBasis basis) const { return basis == TimeBasis::Predicted ? costAtPredicted : cost; }
 
     // The estimate whose time figures follow the basis (memory and volumes are the same in both).
     const Estimate& timeEstimate(TimeBasis basis) const { return basis == TimeBasis::Predicted ? atPredictedMfu : estimate; }

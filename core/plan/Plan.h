@@ -377,6 +377,25 @@ struct ReliabilitySpec {
     bool operator==(const ReliabilitySpec&) const = default;
 };
 
+// What a run costs and uses (estimate/CostEnergyModel.h): a price per GPU-hour, the power each
+// GPU and its share of the server draw, the data centre's overhead, the grid's carbon intensity.
+// Absent figures leave their results out (no price, no cost) or take the accelerator preset's
+// board power.
+struct CostSpec {
+    std::optional<double> pricePerGpuHourUsd;  // US dollars per GPU-hour
+    std::optional<double> gpuPowerWatts;       // W per GPU; absent: the preset's board power
+    // The rest of the server (CPUs, memory, NICs, switches, fans, power supplies) per watt of
+    // GPU: NVIDIA's DGX H100 draws 10.2 kW at most with 8 x 700 W GPUs, (10.2 - 5.6) / 5.6 = 0.82.
+    double serverOverheadFraction = 0.82;
+    // Power usage effectiveness: facility power over IT power. Assumed 1.2: between hyperscale
+    // fleets (Google's 1.10, 2023 environmental report) and the industry mean (1.58, Uptime
+    // Institute global survey 2023).
+    double pue = 1.2;
+    std::optional<double> gridKgCo2ePerKwh;    // absent: no carbon figure
+
+    bool operator==(const CostSpec&) const = default;
+};
+
 struct Plan {
     // The plan's name. Unless nameUserSet, it is generatedPlanName() (PlanName.h): it follows
     // the model, cluster and token budget, and refreshPlanName() keeps it current.
@@ -389,6 +408,7 @@ struct Plan {
     LayoutSpec layout;
     ReliabilitySpec reliability;
     FrameworkSpec framework;  // the training software (absent: every switch unknown)
+    CostSpec cost;
 
     bool operator==(const Plan&) const = default;
 };

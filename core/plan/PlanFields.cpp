@@ -301,6 +301,17 @@ std::vector<PlanField> makeFields()
         Builder("reliability.other_overhead_fraction", T::Number, "evaluations and stalls, a fraction of compute time")
             .range(0, 10).byDefault("0").title("Other overhead"),
 
+        Builder("cost.price_per_gpu_hour_usd", T::Number, "price of one GPU-hour, US dollars")
+            .unit("USD").range(0.000001, 1e6).note("absent: no cost figures").title("Price per GPU-hour"),
+        Builder("cost.gpu_power_watts", T::Number, "power one GPU draws, watts")
+            .unit("W").range(1, 1e6).note("absent: the accelerator preset's board power").title("GPU power"),
+        Builder("cost.server_overhead_fraction", T::Number, "the rest of the server's power per watt of GPU (CPUs, NICs, switches, fans)")
+            .range(0, 10).byDefault("0.82").title("Server overhead"),
+        Builder("cost.pue", T::Number, "power usage effectiveness: facility power over IT power")
+            .range(1, 10).byDefault("1.2").title("PUE"),
+        Builder("cost.grid_kg_co2e_per_kwh", T::Number, "grid carbon intensity, kg CO2e per kWh")
+            .unit("kg/kWh").range(0, 10).note("absent: no carbon figure").title("Grid carbon intensity"),
+
         Builder("framework.profile", T::Text, "training stack: megatron-core-2024, megatron-lm-2021, megatron-deepspeed-2022 or "
                 "pytorch-fsdp2")
             .note("absent: unknown (the prediction's range covers it)").maxChars(kMaxNameChars).title("Training stack"),

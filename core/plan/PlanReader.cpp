@@ -721,6 +721,17 @@ void readReliability(const json& doc, ReliabilitySpec& r, std::vector<PlanProble
 }
 
 
+void readCost(const json& doc, CostSpec& c, std::vector<PlanProblem>& problems)
+{
+    Section s(doc, "cost", problems, false);
+    c.pricePerGpuHourUsd = s.number(F("cost.price_per_gpu_hour_usd"));
+    c.gpuPowerWatts = s.number(F("cost.gpu_power_watts"));
+    c.serverOverheadFraction = s.numberOrDefault(F("cost.server_overhead_fraction"));
+    c.pue = s.numberOrDefault(F("cost.pue"));
+    c.gridKgCo2ePerKwh = s.number(F("cost.grid_kg_co2e_per_kwh"));
+    s.rejectUnknownKeys();
+}
+
 // The "framework" object: a profile by name and individual switches, each optional.
 void readFramework(const json& doc, FrameworkSpec& f, std::vector<PlanProblem>& problems)
 {
@@ -790,10 +801,11 @@ ReadPlan readPlanJson(const json& doc)
     bool flashAttentionOff = false;
     readLayout(doc, plan.layout, plan.cluster, plan.model, version.value_or(kPlanVersion), flashAttentionOff, problems);
     readReliability(doc, plan.reliability, problems);
+    readCost(doc, plan.cost, problems);
     readFramework(doc, plan.framework, problems);
     if (flashAttentionOff)
         plan.framework.flashAttention = FlashAttentionVersion::None;
-    for (const char* section : {"model", "cluster", "training", "layout", "reliability", "framework"})
+    for (const char* section : {"model", "cluster", "training", "layout", "reliability", "cost", "framework"})
         top.allow(section);
     top.rejectUnknownKeys();
     if (!problems.empty())

@@ -256,6 +256,15 @@ json planToJson(const Plan& plan)
         w.set("reliability.checkpoint_write_gb_per_s_per_gpu", *r.checkpointWriteBytesPerSecondPerGpu);
     else
         w.set("reliability.checkpoint_write_seconds", r.checkpointWriteSeconds.value_or(60.0));
+    const CostSpec& money = plan.cost;
+    if (money.pricePerGpuHourUsd)
+        w.set("cost.price_per_gpu_hour_usd", *money.pricePerGpuHourUsd);
+    if (money.gpuPowerWatts)
+        w.set("cost.gpu_power_watts", *money.gpuPowerWatts);
+    w.set("cost.server_overhead_fraction", money.serverOverheadFraction);
+    w.set("cost.pue", money.pue);
+    if (money.gridKgCo2ePerKwh)
+        w.set("cost.grid_kg_co2e_per_kwh", *money.gridKgCo2ePerKwh);
     writeFramework(w, plan.framework);
     // An unknown layout field is left out again, so it reads back unknown; a companion that can
     // be given alone stays when it holds more than its default (LayoutUnknownFields.h).

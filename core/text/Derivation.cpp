@@ -1065,6 +1065,55 @@ std::string derivationToText(const std::vector<DerivationSection>& sections)
     return out.str();
 }
 
+// Money, energy and carbon (estimate/CostEnergyModel.h), on the assumed-MFU basis the other
+// sections use, the predicted basis's figure in each step's note.
+DerivationSection costSection(const Analysis& analysis)
+{
+    SectionBuilder s("Cost and energy", WorkedExample::None);
+    const Plan& plan = analysis.plan;
+    const Estimate& e = analysis.estimate;
+    const CostEnergyEstimate& c = analysis.cost;
+    const CostEnergyEstimate& p = analysis.costAtPredicted;
+    const std::string gpus = formatInteger(e.gpusUsed);
+    if (c.usd) {
+        s.add("cost.usd", "Cost of the run", "GPU-hours · price per GPU-hour",
+            formatCount(e.time.gpuHours) + " × $" + formatNumber(*c.pricePerGpuHourUsd), *c.usd, "USD", "$" + formatCount(*c.usd),
+            "cost.price_per_gpu_hour_usd (the plan's)")
+            .note = p.usd ? "predicted: $" + formatCount(*p.usd) : std::string();
+        if (c.usdWithFailures)
+            s.add("cost.usd_with_failures", "Cost with the failure allowance", "GPUs · padded wall time · price",
+                gpus + " × " + formatSeconds(e.reliability.failuresModelled ? e.reliability.paddedSeconds : e.time.totalSeconds) + " × $"
+                    + formatNumber(*c.pricePerGpuHourUsd) + "/h",
+                *c.usdWithFailures, "USD", "$" + formatCount(*c.usdWithFailures), "padded wall time: Reliability section")
+                .note = p.usdWithFailures ? "predicted: $" + formatCount(*p.usdWithFailures) : std::string();
+    } else {
+        s.add("cost.usd", "Cost of the run", "GPU-hours · price per GPU-hour", "no price given", 0, "USD", "not computed",
+            "set cost.price_per_gpu_hour_usd");
+    }
+    if (c.gpuPowerWatts > 0) {
+        s.add("energy.power_per_gpu", "Facility power per GPU", "GPU power · (1 + server overhead) · PUE",
+            formatNumber(c.gpuPowerWatts) + " W × (1 + " + formatNumber(plan.cost.serverOverheadFraction) + ") × "
+                + formatNumber(plan.cost.pue),
+            c.facilityWattsPerGpu, "W", formatNumber(c.facilityWattsPerGpu) + " W",
+            std::string(c.gpuPowerFromPreset ? "GPU: the accelerator preset's board power (datasheet TDP)" : "GPU: cost.gpu_power_watts")
+                + "; server overhead: NVIDIA DGX H100 datasheet, 10.2 kW max for 8 × 700 W GPUs; PUE: assumed 1.2 "
+                  "(Google fleet 1.10, 2023; Uptime Institute mean 1.58, 2023) unless the plan sets it");
+        s.add("energy.mwh", "Energy of the run", "GPUs · facility power per GPU · wall time",
+            gpus + " × " + formatNumber(c.facilityWattsPerGpu) + " W × " + formatSeconds(e.time.totalSeconds), *c.energyJoules, "J",
+            formatNumber(*c.energyJoules / 3.6e9) + " MWh", "at rated power: an upper bound for GPUs drawing less")
+            .note = p.energyJoules ? "predicted: " + formatNumber(*p.energyJoules / 3.6e9) + " MWh" : std::string();
+        if (c.carbonKg)
+            s.add("carbon.tonnes_co2e", "Carbon of the run", "energy in kWh · grid intensity",
+                formatNumber(*c.energyJoules / 3.6e6) + " kWh × " + formatNumber(*plan.cost.gridKgCo2ePerKwh) + " kg/kWh", *c.carbonKg,
+                "kg", formatNumber(*c.carbonKg / 1000) + " t CO2e", "cost.grid_kg_co2e_per_kwh (the plan's)")
+                .note = p.carbonKg ? "predicted: " + formatNumber(*p.carbonKg / 1000) + " t" : std::string();
+    } else {
+        s.add("energy.mwh", "Energy of the run", "GPUs · facility power per GPU · wall time", "no GPU power known", 0, "J",
+            "not computed", "set cost.gpu_power_watts: the accelerator is no preset");
+    }
+    return s.take();
+}
+
 std::vector<DerivationSection> derive(const Analysis& analysis)
 {
     std::vector<DerivationSection> sections = derive(analysis.plan, analysis.estimate);
@@ -1092,6 +1141,7 @@ std::vector<DerivationSection> derive(const Analysis& analysis)
                 memoryFitSentence(r)});
         break;
     }
+    sections.push_back(costSection(analysis));
     return sections;
 }
 

@@ -161,6 +161,47 @@ json estimateToJson(const Analysis& analysis)
         {"verdict", memoryFitName(analysis.memoryRange.fit)},
         {"verdict_reason", memoryFitSentence(analysis.memoryRange)},
     };
+    // Money, energy and carbon on both time bases (estimate/CostEnergyModel.h). A figure the plan
+    // does not give what it needs for (a price, a power, a grid intensity) is left out, not null.
+    constexpr double kJoulesPerMwh = 3.6e9, kKgPerTonne = 1000;
+    const auto put = [](json& object, const char* key, const std::optional<double>& v, double scale = 1) {
+        if (v)
+            object[key] = *v * scale;
+    };
+    const auto costOf = [&](const CostEnergyEstimate& ce, TimeBasis basis) {
+        json o = {{"basis", timeBasisKey(basis)}, {"gpu_hours_with_failures", ce.gpuHoursWithFailures}};
+        put(o, "usd", ce.usd);
+        put(o, "usd_with_failures", ce.usdWithFailures);
+        return o;
+    };
+    const auto energyOf = [&](const CostEnergyEstimate& ce, TimeBasis basis) {
+        json o = {{"basis", timeBasisKey(basis)}};
+        put(o, "mwh", ce.energyJoules, 1 / kJoulesPerMwh);
+        put(o, "mwh_with_failures", ce.energyJoulesWithFailures, 1 / kJoulesPerMwh);
+        return o;
+    };
+    const auto carbonOf = [&](const CostEnergyEstimate& ce, TimeBasis basis) {
+        json o = {{"basis", timeBasisKey(basis)}};
+        put(o, "tonnes_co2e", ce.carbonKg, 1 / kKgPerTonne);
+        put(o, "tonnes_co2e_with_failures", ce.carbonKgWithFailures, 1 / kKgPerTonne);
+        return o;
+    };
+    const CostEnergyEstimate& money = analysis.cost;
+    out["cost"] = costOf(money, TimeBasis::AssumedMfu);
+    put(out["cost"], "price_per_gpu_hour_usd", money.pricePerGpuHourUsd);
+    out["cost"]["predicted"] = costOf(analysis.costAtPredicted, TimeBasis::Predicted);
+    out["energy"] = energyOf(money, TimeBasis::AssumedMfu);
+    out["energy"]["gpu_power_source"] = money.gpuPowerWatts <= 0 ? "none" : money.gpuPowerFromPreset ? "preset" : "plan";
+    if (money.gpuPowerWatts > 0) {
+        out["energy"]["gpu_power_watts"] = money.gpuPowerWatts;
+        out["energy"]["facility_watts_per_gpu"] = money.facilityWattsPerGpu;
+    }
+    out["energy"]["server_overhead_fraction"] = plan.cost.serverOverheadFraction;
+    out["energy"]["pue"] = plan.cost.pue;
+    out["energy"]["predicted"] = energyOf(analysis.costAtPredicted, TimeBasis::Predicted);
+    out["carbon"] = carbonOf(money, TimeBasis::AssumedMfu);
+    put(out["carbon"], "grid_kg_co2e_per_kwh", plan.cost.gridKgCo2ePerKwh);
+    out["carbon"]["predicted"] = carbonOf(analysis.costAtPredicted, TimeBasis::Predicted);
     out["pipeline"] = {
         {"micro_batches", e.pipeline.microbatches}, {"gradient_accumulation", e.pipeline.gradientAccumulation},
         {"bubble_fraction", e.pipeline.bubbleFraction}, {"stages", plan.layout.pp}, {"virtual_stages", plan.layout.virtualStages},

@@ -293,6 +293,33 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
         t.row("failures", "not modelled");
     }
 
+    // Money, energy and carbon (estimate/CostEnergyModel.h), on both bases.
+    t.heading("Cost and energy");
+    const auto money = [](double usd) { return "$" + formatCount(usd); };
+    for (const TimeBasis basis : {TimeBasis::Predicted, TimeBasis::AssumedMfu}) {
+        const CostEnergyEstimate& ce = analysis.costFor(basis);
+        const std::string suffix = basis == TimeBasis::Predicted ? predicted : assumed;
+        if (ce.usd)
+            t.row("cost" + suffix, money(*ce.usd),
+                (ce.usdWithFailures ? money(*ce.usdWithFailures) + " with failures, " : std::string()) + "at $"
+                    + formatNumber(*ce.pricePerGpuHourUsd) + " per GPU-hour");
+        if (ce.energyJoules)
+            t.row("energy" + suffix, formatNumber(*ce.energyJoules / 3.6e9) + " MWh",
+                (ce.energyJoulesWithFailures ? formatNumber(*ce.energyJoulesWithFailures / 3.6e9) + " MWh with failures" : std::string()));
+        if (ce.carbonKg)
+            t.row("carbon" + suffix, formatNumber(*ce.carbonKg / 1000) + " t CO2e",
+                (ce.carbonKgWithFailures ? formatNumber(*ce.carbonKgWithFailures / 1000) + " t with failures" : std::string()));
+    }
+    const CostEnergyEstimate& ce = analysis.cost;
+    if (!ce.usd)
+        t.row("cost", "no price", "set cost.price_per_gpu_hour_usd");
+    if (ce.gpuPowerWatts > 0)
+        t.row("power per GPU", formatNumber(ce.facilityWattsPerGpu) + " W",
+            formatNumber(ce.gpuPowerWatts) + " W GPU (" + (ce.gpuPowerFromPreset ? "preset" : "plan") + ") x (1 + "
+                + formatNumber(plan.cost.serverOverheadFraction) + " server) x PUE " + formatNumber(plan.cost.pue));
+    else
+        t.row("energy", "no power", "set cost.gpu_power_watts (the part is no preset)");
+
     if (markdown) {
         out << "\n## Warnings\n\n" << (e.warnings.empty() ? std::string("none") : warningCounts(e.warnings)) << "\n";
         if (!e.warnings.empty())

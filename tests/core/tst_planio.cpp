@@ -449,7 +449,7 @@ void TestPlanIO::deletingAnyRowBreaksTheReaderAndTheWriter()
     // node and per GPU, a checkpoint time and a bandwidth, layers per stage, DP as "auto" and as a
     // number, and every framework switch.
     const auto full = [](std::vector<std::string> overrides) {
-        for (const char* o : {"notes=kept", "cluster.peak_fp8_tflops=1979", "cluster.peak_fp4_tflops=3958", "cluster.nvlink_domain=16", "layout.stage_layers=[19,21,21,19]", "layout.recompute=full",
+        for (const char* o : {"notes=kept", "cost.price_per_gpu_hour_usd=2.5", "cost.gpu_power_watts=650", "cost.grid_kg_co2e_per_kwh=0.4", "cluster.peak_fp8_tflops=1979", "cluster.peak_fp4_tflops=3958", "cluster.nvlink_domain=16", "layout.stage_layers=[19,21,21,19]", "layout.recompute=full",
                  "layout.recompute_layers=2", "framework.profile=megatron-core-2024", "framework.tp_comm_overlap=true",
                  "framework.overlap_grad_reduce=true", "framework.overlap_param_gather=true", "framework.fused_kernels=true",
                  "framework.cuda_graphs=false", "framework.dropout=false", "framework.fp32_gradients=true", "framework.flash_attention=3",

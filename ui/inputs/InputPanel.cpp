@@ -133,6 +133,7 @@ InputPanel::InputPanel(PlanDocument* document, QWidget* parent)
     layout->addWidget(buildCluster());
     layout->addWidget(buildEfficiencies());
     layout->addWidget(buildReliability());
+    layout->addWidget(buildCost());
     layout->addStretch(1);
     (new FieldInputGuard(this))->guardChildrenOf(this);
     connect(doc_, &PlanDocument::planChanged, this, &InputPanel::refresh);
@@ -1151,6 +1152,40 @@ QGroupBox* InputPanel::buildReliability()
     addNumber(
         form, "reliability.other_overhead_fraction", 0, [](const Plan& p) { return p.reliability.otherOverheadFraction; },
         [](Plan& p, double v) { p.reliability.otherOverheadFraction = v; });
+    return box;
+}
+
+// Money, energy and carbon (estimate/CostEnergyModel.h). An absent price or grid intensity shows
+// as such (0 clears it); the GPU power box shows the power the estimate uses, the preset's board
+// power until one is typed (0 goes back to the preset's).
+QGroupBox* InputPanel::buildCost()
+{
+    auto* box = new QGroupBox(tr("Cost and energy"), this);
+    auto* form = newForm(box);
+    registerField("cost", box);
+    const auto optionalSetter = [](std::optional<double> trainplan::CostSpec::*field) {
+        return [field](Plan& p, double v) {
+            if (v > 0)
+                p.cost.*field = v;
+            else
+                (p.cost.*field).reset();
+        };
+    };
+    addNumber(
+        form, "cost.price_per_gpu_hour_usd", 2, [](const Plan& p) { return p.cost.pricePerGpuHourUsd.value_or(0); },
+        optionalSetter(&trainplan::CostSpec::pricePerGpuHourUsd), tr("no price"));
+    addNumber(
+        form, "cost.gpu_power_watts", 0,
+        [this](const Plan& p) { return p.cost.gpuPowerWatts.value_or(doc_->analysis().cost.gpuPowerWatts); },
+        optionalSetter(&trainplan::CostSpec::gpuPowerWatts), tr("unknown"));
+    addNumber(
+        form, "cost.server_overhead_fraction", 2, [](const Plan& p) { return p.cost.serverOverheadFraction; },
+        [](Plan& p, double v) { p.cost.serverOverheadFraction = v; });
+    addNumber(
+        form, "cost.pue", 2, [](const Plan& p) { return p.cost.pue; }, [](Plan& p, double v) { p.cost.pue = v; });
+    addNumber(
+        form, "cost.grid_kg_co2e_per_kwh", 3, [](const Plan& p) { return p.cost.gridKgCo2ePerKwh.value_or(0); },
+        optionalSetter(&trainplan::CostSpec::gridKgCo2ePerKwh), tr("not given"));
     return box;
 }
 

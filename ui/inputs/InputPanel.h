@@ -65,6 +65,7 @@ private:
     QGroupBox* buildFramework();
     QGroupBox* buildLayout();
     QGroupBox* buildReliability();
+    QGroupBox* buildCost();
     void refresh();
     void registerField(const QString& path, QWidget* widget);
 

@@ -217,7 +217,14 @@ void SummaryPanel::refresh()
     }
     // The other basis's figure, named; the GPU and step counts are in the tooltips (the derivation's
     // steps), so the line fits a 1280-px window whole.
-    card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("%1 %2").arg(otherName, q(formatCount(other.time.gpuHours))));
+    // With a price, the run's cost on the same basis leads the detail (cost.price_per_gpu_hour_usd).
+    const auto& cost = doc_->analysis().costFor(doc_->timeBasis());
+    const QString otherHours = tr("%1 %2").arg(otherName, q(formatCount(other.time.gpuHours)));
+    if (cost.usd)
+        card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("$%1 · %2").arg(q(formatCount(*cost.usd)), otherHours), QColor(),
+            tr("$%1").arg(q(formatCount(*cost.usd))));
+    else
+        card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), otherHours);
     card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 %2").arg(otherName, q(formatSeconds(other.time.stepSeconds))));
     // Colours are the core's verdicts (analysis/Thresholds.h): the memory range's verdict
     // (MemoryFit.h), amber when it may not fit, red when it does not; the words are the JSON's.
