@@ -250,6 +250,18 @@ std::vector<Section> sections(const Plan& p, const Estimate& e)
     reliability.add({"reliability.restart_seconds"}, shown("reliability.restart_seconds", r.restartSeconds));
     reliability.add({"reliability.other_overhead_fraction"}, shown("reliability.other_overhead_fraction", r.otherOverheadFraction));
     out.push_back({QObject::tr("Reliability"), reliability.take()});
+
+    // Cost and energy: what the plan gives; the preset's power where it gives none.
+    const CostSpec& money = p.cost;
+    Rows cost(p);
+    cost.add({"cost.price_per_gpu_hour_usd"}, money.pricePerGpuHourUsd ? shown("cost.price_per_gpu_hour_usd", *money.pricePerGpuHourUsd)
+                                                                   : QObject::tr("not given (no cost figures)"));
+    cost.add({"cost.gpu_power_watts"}, money.gpuPowerWatts ? shown("cost.gpu_power_watts", *money.gpuPowerWatts) : QObject::tr("the preset's"));
+    cost.add({"cost.server_overhead_fraction"}, shown("cost.server_overhead_fraction", money.serverOverheadFraction));
+    cost.add({"cost.pue"}, shown("cost.pue", money.pue));
+    cost.add({"cost.grid_kg_co2e_per_kwh"},
+        money.gridKgCo2ePerKwh ? shown("cost.grid_kg_co2e_per_kwh", *money.gridKgCo2ePerKwh) : QObject::tr("not given (no carbon figure)"));
+    out.push_back({QObject::tr("Cost and energy"), cost.take()});
     return out;
 }
 
