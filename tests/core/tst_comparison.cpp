@@ -15,10 +15,7 @@ namespace {
 
 trainplan::Plan exampleWith(const std::vector<std::string>& overrides)
 {
-    nlohmann::json doc = readJsonFile(examplePath("70b-2048-h100.json"));
-    for (const auto& o : overrides)
-        trainplan::applyOverride(doc, o);
-    return trainplan::planFromJson(doc);
+    return planWith("70b-2048-h100.json", overrides);
 }
 
 const trainplan::ComparedFigure& figure(const trainplan::PlanComparison& c, const std::string& key)

@@ -362,10 +362,7 @@ void TestImport::megatronExportRoundTrips()
 {
     QFETCH(std::string, example);
     QFETCH(QStringList, overrides);
-    nlohmann::json doc = testsupport::readJsonFile(testsupport::examplePath(example));
-    for (const QString& o : overrides)
-        trainplan::applyOverride(doc, o.toStdString());
-    const Plan plan = trainplan::planFromJson(doc);
+    const Plan plan = testsupport::planWith(example, testsupport::toStd(overrides));
     const std::string script = trainplan::megatronArguments(plan);
     const ImportReport r = trainplan::importText(script, "launch.sh", trainplan::defaultPlan());
     const Plan& back = r.plan;
