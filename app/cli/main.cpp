@@ -51,7 +51,8 @@ const char* kUsage =
     "Usage: trainplan-cli estimate PLAN.json [PLAN OPTIONS] [--json] [--derivation]\n"
     "       trainplan-cli schedule PLAN.json [PLAN OPTIONS] [--json] [--no-events]\n"
     "       trainplan-cli search PLAN.json [PLAN OPTIONS] [--top N] [--objective time|gpu-hours|cost]\n"
-    "                            [--cost-per-gpu-hour USD] [--batch-range MIN:MAX] [--allow-tight-memory]\n"
+    "                            [--cost-per-gpu-hour USD (default: the plan's cost.price_per_gpu_hour_usd)]\n"
+    "                            [--batch-range MIN:MAX] [--allow-tight-memory]\n"
     "                            [--red-flags last|hide|mixed] [--json]\n"
     "       trainplan-cli export PLAN.json [PLAN OPTIONS] [--pdf OUT.pdf] [--letter]\n"
     "                            [--slides DIR] [--markdown OUT.md] [--megatron-args OUT.sh]\n"
@@ -244,8 +245,6 @@ Options parseArguments(int argc, char** argv)
             throw UsageError(o.verb + " takes no plan file");
         return o;
     }
-    if (o.objective == "cost" && !(o.costPerGpuHour > 0))
-        throw UsageError("--objective cost needs --cost-per-gpu-hour USD (the price of one GPU-hour)");
     if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty() && o.megatronArgs.empty())
         throw UsageError("export needs at least one of --pdf, --slides, --markdown, --megatron-args");
     if (o.verb == "compare" && o.morePlans.empty())
@@ -398,7 +397,10 @@ int runSearch(const Options& o)
     options.objective = o.objective == "cost" ? trainplan::SearchObjective::Cost
                         : o.objective == "gpu-hours" ? trainplan::SearchObjective::GpuHours
                                                       : trainplan::SearchObjective::Time;
-    options.costPerGpuHour = o.costPerGpuHour;
+    // The price: --cost-per-gpu-hour, else the plan's cost.price_per_gpu_hour_usd.
+    options.costPerGpuHour = o.costPerGpuHour > 0 ? o.costPerGpuHour : plan.cost.pricePerGpuHourUsd.value_or(0);
+    if (options.objective == trainplan::SearchObjective::Cost && !(options.costPerGpuHour > 0))
+        throw UsageError("--objective cost needs a price: --cost-per-gpu-hour USD, or cost.price_per_gpu_hour_usd in the plan");
     options.minGlobalBatch = o.minBatch;
     options.maxGlobalBatch = o.maxBatch;
     options.requireMemoryMargin = !o.allowTightMemory;

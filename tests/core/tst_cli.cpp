@@ -428,6 +428,10 @@ void TestCli::searchVerb()
     r = run({"search", example("70b-2048-h100.json"), "--objective", "cost", "--cost-per-gpu-hour", "2.5", "--top", "2"});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("cost (USD)"));
+    // The plan's own price serves when the option is not given.
+    r = run({"search", example("70b-2048-h100.json"), "--objective", "cost", "--set", "cost.price_per_gpu_hour_usd=2.5", "--top", "2"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("cost (USD)"));
 
     r = run({"search", example("70b-2048-h100.json"), "--top", "zero"});
     QCOMPARE(r.exitCode, 2);
