@@ -419,7 +419,7 @@ ImportReport importHuggingFaceConfig(const json& config, const Plan& base, const
             if (nested && &source == &top && textConfig.contains(key))
                 map.unmapped(source.name(key), "the language model's own text_config." + key + " is the one read");
             else if (neutralKey(key))
-                map.unmapped(source.name(key), "does not change parameters, FLOPs, memory or time");
+                map.unmapped(source.name(key), kNoEffectNote);
             else if (windowKey(key))
                 map.unmapped(source.name(key), "sliding-window attention: TrainPlan counts every layer's attention as full causal "
                                                "attention, an overestimate for the windowed layers");

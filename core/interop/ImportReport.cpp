@@ -47,8 +47,16 @@ std::string importReportToText(const ImportReport& report)
 {
     std::string out = "Imported " + std::string(report.format == "huggingface" ? "a Hugging Face config" : "Megatron-LM arguments") + ": "
         + std::to_string(report.mapped.size()) + " keys mapped, " + std::to_string(report.unmapped.size()) + " not.\n";
-    for (const auto& k : report.unmapped)
-        out += "  not mapped: " + k.key + ": " + k.note + "\n";
+    // What a person should look at first, one line each; then the keys with no effect, together.
+    std::string noEffect;
+    for (const auto& k : report.unmapped) {
+        if (k.note == kNoEffectNote)
+            noEffect += (noEffect.empty() ? "" : ", ") + k.key;
+        else
+            out += "  not mapped: " + k.key + ": " + k.note + "\n";
+    }
+    if (!noEffect.empty())
+        out += "  not mapped, no effect on the figures: " + noEffect + "\n";
     for (const auto& a : report.assumptions)
         out += "  assumed: " + a + "\n";
     return out;

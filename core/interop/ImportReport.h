@@ -13,6 +13,10 @@
 
 namespace trainplan {
 
+// The note of a key that changes none of the plan's figures (a learning rate, a token id): the
+// report lists such keys together, after the ones a person should look at.
+inline constexpr const char* kNoEffectNote = "does not change parameters, FLOPs, memory or time";
+
 struct ImportedKey {
     std::string key;    // as the source spells it: "num_key_value_heads", "--tensor-model-parallel-size"
     std::string field;  // the plan field it set ("model.kv_heads"); empty when not mapped

@@ -644,7 +644,7 @@ ImportReport importMegatronArguments(const std::string& text, const Plan& base, 
     };
     for (const std::string& flag : a.order)
         if (!listed(flag))
-            report.unmapped.push_back({flag, {}, neutralFlag(flag) ? "does not change parameters, FLOPs, memory or time"
+            report.unmapped.push_back({flag, {}, neutralFlag(flag) ? kNoEffectNote
                                                                    : "not a flag TrainPlan reads: check that the plan matches the run"});
     for (const std::string& word : shell.unresolved)
         report.unmapped.push_back({word, {}, "a shell substitution this reader cannot do (set the variable in the script, or pass the arguments)"});

@@ -407,7 +407,9 @@ void TestMainWindow::dropOrImportReadsAModelOrScript()
     const auto boxes = window_->findChildren<QMessageBox*>();
     QVERIFY(!boxes.isEmpty());
     QVERIFY(!boxes.last()->isModal());
-    QVERIFY2(boxes.last()->detailedText().contains("not mapped: rope_scaling"), qPrintable(boxes.last()->detailedText()));
+    const QString report = boxes.last()->detailedText();
+    QVERIFY2(report.contains("no effect on the figures:") && report.contains("rope_scaling"), qPrintable(report));
+    QVERIFY2(report.contains("not mapped: max_position_embeddings: the longest context"), qPrintable(report));
     boxes.last()->close();
 
     QVERIFY(window_->importFile(fixtures + "megatron-llama3-70b.sh"));
