@@ -485,6 +485,10 @@ void TestMainWindow::cardTooltipsShowTheirFormula()
              qPrintable(memory));
     window_->inputPanel()->mfuSlider()->moveTo(30);
     QVERIFY(window_->summary()->tooltipHtml("days").contains("11.98 days"));
+    // GPU-hours carries the run's cost, energy and carbon steps; without a price it says what to set.
+    const QString hours = window_->summary()->tooltipHtml("gpu_hours");
+    QVERIFY2(hours.contains("Energy of the run") && hours.contains("MWh"), qPrintable(hours));
+    QVERIFY2(hours.contains("cost.price_per_gpu_hour_usd"), qPrintable(hours));
 }
 
 void TestMainWindow::exportsOneView()

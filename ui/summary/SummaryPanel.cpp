@@ -44,7 +44,7 @@ SummaryPanel::SummaryPanel(PlanDocument* document, QWidget* parent)
         {"parameters", "Parameters", {"parameters.total"}},
         {"flops", "Training FLOPs", {"flops.model_6nd", "flops.attention", "flops.total"}},
         {"days", "Wall time", {"time.total_seconds", "time.days", "reliability.padded_days"}},
-        {"gpu_hours", "GPU-hours", {"time.gpu_hours"}},
+        {"gpu_hours", "GPU-hours", {"time.gpu_hours", "cost.usd", "energy.mwh", "carbon.tonnes_co2e"}},
         {"step", "Step time", {"time.tokens_per_step", "time.steps", "time.step_seconds"}},
         {"memory", "Memory per GPU", {"memory.activation_per_layer", "memory.activations", "memory.per_gpu_total"}},
         {"bubble", "Pipeline bubble", {"pipeline.micro_batches", "pipeline.bubble_fraction"}},
