@@ -1102,15 +1102,19 @@ DerivationSection costSection(const Analysis& analysis)
             gpus + " × " + formatNumber(c.facilityWattsPerGpu) + " W × " + formatSeconds(e.time.totalSeconds), *c.energyJoules, "J",
             formatNumber(*c.energyJoules / 3.6e9) + " MWh", "at rated power: an upper bound for GPUs drawing less")
             .note = p.energyJoules ? "predicted: " + formatNumber(*p.energyJoules / 3.6e9) + " MWh" : std::string();
-        if (c.carbonKg)
-            s.add("carbon.tonnes_co2e", "Carbon of the run", "energy in kWh · grid intensity",
-                formatNumber(*c.energyJoules / 3.6e6) + " kWh × " + formatNumber(*plan.cost.gridKgCo2ePerKwh) + " kg/kWh", *c.carbonKg,
-                "kg", formatNumber(*c.carbonKg / 1000) + " t CO2e", "cost.grid_kg_co2e_per_kwh (the plan's)")
-                .note = p.carbonKg ? "predicted: " + formatNumber(*p.carbonKg / 1000) + " t" : std::string();
     } else {
         s.add("energy.mwh", "Energy of the run", "GPUs · facility power per GPU · wall time", "no GPU power known", 0, "J",
             "not computed", "set cost.gpu_power_watts: the accelerator is no preset");
     }
+    if (c.carbonKg)
+        s.add("carbon.tonnes_co2e", "Carbon of the run", "energy in kWh · grid intensity",
+            formatNumber(*c.energyJoules / 3.6e6) + " kWh × " + formatNumber(*plan.cost.gridKgCo2ePerKwh) + " kg/kWh", *c.carbonKg, "kg",
+            formatNumber(*c.carbonKg / 1000) + " t CO2e", "cost.grid_kg_co2e_per_kwh (the plan's)")
+            .note = p.carbonKg ? "predicted: " + formatNumber(*p.carbonKg / 1000) + " t" : std::string();
+    else
+        s.add("carbon.tonnes_co2e", "Carbon of the run", "energy in kWh · grid intensity",
+            c.energyJoules ? "no grid intensity given" : "no energy figure", 0, "kg", "not computed",
+            c.energyJoules ? "set cost.grid_kg_co2e_per_kwh" : "set cost.gpu_power_watts, then cost.grid_kg_co2e_per_kwh");
     return s.take();
 }
 
