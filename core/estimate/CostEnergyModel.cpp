@@ -29,11 +29,7 @@ CostEnergyEstimate estimateCostAndEnergy(const Plan& plan, const Estimate& est)
     if (c.gpuPowerWatts) {
         out.gpuPowerWatts = *c.gpuPowerWatts;
     } else {
-        const AcceleratorPreset* preset = acceleratorPresetOf(plan.cluster);
-        if (!preset) {
-            const int named = presetLabelIndex(plan.cluster.accelerator);
-            preset = named >= 0 ? &acceleratorPresets()[size_t(named)] : nullptr;
-        }
+        const AcceleratorPreset* preset = acceleratorPresetOfPart(plan.cluster);
         if (preset && preset->powerWatts > 0) {
             out.gpuPowerWatts = preset->powerWatts;
             out.gpuPowerFromPreset = true;

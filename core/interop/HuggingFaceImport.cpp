@@ -443,7 +443,8 @@ ImportReport importHuggingFaceConfig(const json& config, const Plan& base, const
     if (nested && top.has("model_type"))
         report.mapped.push_back({"model_type", {}, "the multimodal model's family; the language model's is text_config.model_type"});
     // Anything read on the way without a field of its own is still listed.
-    for (const auto* source : {&top, &keys})
+    // (Unnested, top and keys read the same object: walk it once.)
+    for (const auto* source : nested ? std::vector<const ConfigKeys*>{&top, &keys} : std::vector<const ConfigKeys*>{&keys})
         for (auto it = source->object().begin(); it != source->object().end(); ++it) {
             const std::string key = source->name(it.key());
             if (nested && source == &top && it.key() == "text_config")

@@ -308,22 +308,17 @@ const ModelPreset* modelPresetOf(const ModelSpec& model)
     return first;
 }
 
-namespace {
-
-// The preset the cluster's label names, else the one whose figures it carries.
-const AcceleratorPreset* presetOfPart(const ClusterSpec& c)
+const AcceleratorPreset* acceleratorPresetOfPart(const ClusterSpec& c)
 {
     const AcceleratorPreset* preset = findAcceleratorPreset(c.accelerator);
     return preset ? preset : acceleratorPresetOf(c);
 }
 
-}  // namespace
-
 double fp8PeakFlopsPerGpu(const ClusterSpec& c)
 {
     if (c.peakFp8FlopsPerGpu > 0)
         return c.peakFp8FlopsPerGpu;
-    const AcceleratorPreset* preset = presetOfPart(c);
+    const AcceleratorPreset* preset = acceleratorPresetOfPart(c);
     return preset ? preset->peakFp8FlopsPerSecond : 0.0;
 }
 
@@ -331,7 +326,7 @@ double fp4PeakFlopsPerGpu(const ClusterSpec& c)
 {
     if (c.peakFp4FlopsPerGpu > 0)
         return c.peakFp4FlopsPerGpu;
-    const AcceleratorPreset* preset = presetOfPart(c);
+    const AcceleratorPreset* preset = acceleratorPresetOfPart(c);
     return preset ? preset->peakFp4FlopsPerSecond : 0.0;
 }
 
@@ -349,7 +344,7 @@ double formatPeakFlopsPerGpu(const ClusterSpec& c, MatmulPrecision precision)
 
 std::string scaleUpLinkName(const ClusterSpec& c)
 {
-    const AcceleratorPreset* preset = presetOfPart(c);
+    const AcceleratorPreset* preset = acceleratorPresetOfPart(c);
     return preset ? preset->scaleUpLink : "scale-up link";
 }
 
@@ -360,9 +355,7 @@ std::string scaleUpDomainNoun(const ClusterSpec& c)
 
 bool mxfp8Supported(const ClusterSpec& c)
 {
-    const AcceleratorPreset* preset = findAcceleratorPreset(c.accelerator);
-    if (!preset)
-        preset = acceleratorPresetOf(c);
+    const AcceleratorPreset* preset = acceleratorPresetOfPart(c);
     return preset ? preset->mxfp8 : c.peakFp8FlopsPerGpu > 0;
 }
 

@@ -65,6 +65,10 @@ const ModelPreset* modelPresetOf(const ModelSpec& model);
 // The accelerator preset whose hardware figures (acceleratorPresetFields) the cluster's equal,
 // to 0.1 %, or nullptr; when several match, the one cluster.accelerator names wins.
 const AcceleratorPreset* acceleratorPresetOf(const ClusterSpec& cluster);
+// The part the cluster is: the preset its label names, else the one whose figures it carries
+// (acceleratorPresetOf); nullptr for a part of its own. For what the part is rather than what
+// its figures are (its board power, its MX support).
+const AcceleratorPreset* acceleratorPresetOfPart(const ClusterSpec& cluster);
 
 // The cluster's dense FP8 peak, FLOP/s: cluster.peak_fp8_tflops when given, else that of the preset
 // its label names or its figures match, else 0 (no FP8 tensor cores known).
