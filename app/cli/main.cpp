@@ -4,6 +4,8 @@
 // cannot be written; the message names the path).
 #include <algorithm>
 #include <array>
+#include <ctime>
+#include <optional>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -16,6 +18,10 @@
 #include "core/base/AtomicFile.h"
 #include "core/base/BoundedFile.h"
 #include "core/base/BoundedJson.h"
+#include "core/base/Format.h"
+#include "core/base/Units.h"
+#include "core/calibration/Calibration.h"
+#include "core/calibration/TrainingLog.h"
 #include "core/interop/ImportFile.h"
 #include "core/interop/MegatronExport.h"
 #include "core/plan/PlanFieldsListing.h"
@@ -58,6 +64,10 @@ const char* kUsage =
     "                            [--slides DIR] [--markdown OUT.md] [--megatron-args OUT.sh]\n"
     "       trainplan-cli compare A.json B.json [MORE.json...] [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli import FILE|FOLDER [PLAN OPTIONS] [--json]\n"
+    "       trainplan-cli calibrate PLAN.json (--step-seconds S | --tokens-per-second-per-gpu T |\n"
+    "                            --log TRAIN.log) [--exposed-communication-seconds C]\n"
+    "                            [--peak-memory-gb G] [--framework TEXT] [--date YYYY-MM-DD]\n"
+    "                            [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli presets [--json]\n"
     "       trainplan-cli fields [--json]\n"
     "\n"
@@ -86,6 +96,13 @@ const char* kUsage =
     "          default plan's cluster, budget and layout where the source says nothing), ready\n"
     "          for 'trainplan-cli estimate -'. What was not mapped, and why, goes to standard\n"
     "          error; --json prints {format, plan, mapped, unmapped, assumptions} instead.\n"
+    "calibrate: fits the plan's efficiency figures to one run measured on its cluster with the\n"
+    "          plan's own layout: the step (or tokens per second per GPU, or a Megatron-LM or\n"
+    "          torchtitan log) fits the GEMM efficiency; an exposed communication time fits the\n"
+    "          collective efficiency of the link that carries it; a peak memory (device, GB;\n"
+    "          a log's max reserved) fits the allocator slack. Prints the calibrated plan, with\n"
+    "          its record (cluster.calibration), for 'estimate -'; the before and after figures,\n"
+    "          and what one run cannot settle and why, go to standard error (--json: both).\n"
     "presets:  the model and accelerator presets with their figures and sources.\n"
     "fields:   every plan field a file or --set can give: its JSON path, meaning, unit,\n"
     "          allowed values and default (the path first on each line).\n"
@@ -130,6 +147,9 @@ struct Options {
     bool derivation = false;
     bool events = true;
     std::string pdf, slides, markdown, megatronArgs;
+    // calibrate: the measured run
+    std::optional<double> stepSeconds, tokensPerSecondPerGpu, exposedCommunicationSeconds, peakMemoryGb;
+    std::string logPath, framework, date;
     bool letter = false;
     int top = 20;
     std::string objective = "time";
@@ -189,6 +209,28 @@ Options parseArguments(int argc, char** argv)
             if (i + 1 >= argc)
                 throw UsageError(arg + " needs a path");
             (arg == "--pdf" ? o.pdf : arg == "--slides" ? o.slides : arg == "--markdown" ? o.markdown : o.megatronArgs) = argv[++i];
+        } else if (arg == "--step-seconds" || arg == "--tokens-per-second-per-gpu" || arg == "--exposed-communication-seconds"
+            || arg == "--peak-memory-gb") {
+            if (i + 1 >= argc)
+                throw UsageError(arg + " needs a number");
+            const std::string value = argv[++i];
+            double number = 0;
+            try {
+                size_t used = 0;
+                number = std::stod(value, &used);
+                if (used != value.size())
+                    throw std::invalid_argument(value);
+            } catch (const std::logic_error&) {
+                throw UsageError(arg + ": not a number: " + value);
+            }
+            (arg == "--step-seconds"                    ? o.stepSeconds
+                : arg == "--tokens-per-second-per-gpu" ? o.tokensPerSecondPerGpu
+                : arg == "--exposed-communication-seconds" ? o.exposedCommunicationSeconds
+                                                           : o.peakMemoryGb) = number;
+        } else if (arg == "--log" || arg == "--framework" || arg == "--date") {
+            if (i + 1 >= argc)
+                throw UsageError(arg + " needs a value");
+            (arg == "--log" ? o.logPath : arg == "--framework" ? o.framework : o.date) = argv[++i];
         } else if (arg == "--letter") {
             o.letter = true;
         } else if (arg == "--top" || arg == "--objective" || arg == "--cost-per-gpu-hour" || arg == "--batch-range") {
@@ -232,7 +274,8 @@ Options parseArguments(int argc, char** argv)
             throw UsageError("unexpected argument " + arg);
         }
     }
-    constexpr std::array<std::string_view, 8> kVerbs = {"estimate", "schedule", "search", "export", "compare", "import", "presets", "fields"};
+    constexpr std::array<std::string_view, 9> kVerbs = {
+        "estimate", "schedule", "search", "export", "compare", "import", "calibrate", "presets", "fields"};
     std::string verbList;
     for (std::string_view v : kVerbs)
         verbList += (verbList.empty() ? "" : ", ") + std::string(v);
@@ -249,6 +292,13 @@ Options parseArguments(int argc, char** argv)
         throw UsageError("export needs at least one of --pdf, --slides, --markdown, --megatron-args");
     if (o.verb == "compare" && o.morePlans.empty())
         throw UsageError("compare needs at least two plans");
+    if (o.verb == "calibrate" && int(o.stepSeconds.has_value()) + o.tokensPerSecondPerGpu.has_value() + !o.logPath.empty() != 1)
+        throw UsageError("calibrate needs one of --step-seconds, --tokens-per-second-per-gpu, --log");
+    if (o.verb != "calibrate"
+        && (o.stepSeconds || o.tokensPerSecondPerGpu || o.exposedCommunicationSeconds || o.peakMemoryGb || !o.logPath.empty()
+            || !o.framework.empty() || !o.date.empty()))
+        throw UsageError("--step-seconds, --tokens-per-second-per-gpu, --log, --exposed-communication-seconds, --peak-memory-gb, "
+                         "--framework and --date belong to calibrate");
     if (o.planPath.empty())
         throw UsageError(o.verb == "import" ? "missing FILE (a config.json, a model folder or a launch script)" : "missing PLAN.json");
     return o;
@@ -470,6 +520,53 @@ int runImport(const Options& o)
     return kExitOk;
 }
 
+// Today's date in UTC, YYYY-MM-DD, for the calibration record.
+std::string todayUtc()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[16];
+    std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
+    return text;
+}
+
+int runCalibrate(const Options& o)
+{
+    const trainplan::Plan plan = loadPlan(o);
+    trainplan::CalibrationInputs inputs;
+    if (!o.logPath.empty()) {
+        const std::string name = o.logPath == "-" ? "standard input" : o.logPath.substr(o.logPath.find_last_of('/') + 1);
+        inputs.run = trainplan::measuredRunFromLog(o.logPath == "-" ? readStandardInput() : trainplan::readRegularFile(o.logPath), name);
+    } else {
+        inputs.run.stepSeconds = o.stepSeconds;
+        inputs.run.tokensPerSecondPerGpu = o.tokensPerSecondPerGpu;
+        inputs.run.source = "entered: " + (o.stepSeconds ? "step " + trainplan::formatSeconds(*o.stepSeconds)
+                                                          : trainplan::formatNumber(*o.tokensPerSecondPerGpu) + " tokens/s per GPU");
+    }
+    if (o.exposedCommunicationSeconds)
+        inputs.run.exposedCommunicationSeconds = o.exposedCommunicationSeconds;
+    if (o.peakMemoryGb) {
+        // A figure given here is the device's (nvidia-smi), in GB; it replaces a log's.
+        inputs.run.peakMemoryBytes = *o.peakMemoryGb * trainplan::units::GB;
+        inputs.run.peakIsAllocatorReserved = false;
+    }
+    inputs.framework = o.framework;
+    inputs.date = o.date.empty() ? todayUtc() : o.date;
+    const trainplan::CalibrationResult result = trainplan::calibrate(plan, inputs);
+    if (o.json) {
+        nlohmann::json doc;
+        doc["format"] = "trainplan.calibration";
+        doc["plan"] = trainplan::planToJson(result.plan);
+        doc["calibration"] = trainplan::calibrationToJson(result);
+        std::cout << doc.dump(2) << "\n";
+    } else {
+        std::cout << trainplan::planToText(result.plan);
+        std::cerr << trainplan::calibrationToText(result);
+    }
+    return kExitOk;
+}
+
 int runFields(const Options& o)
 {
     if (o.json)
@@ -564,6 +661,8 @@ int main(int argc, char** argv)
             return runImport(options);
         if (options.verb == "compare")
             return runCompare(options);
+        if (options.verb == "calibrate")
+            return runCalibrate(options);
         return options.verb == "schedule" ? runSchedule(options) : runEstimate(options);
     } catch (const PresetNameError& e) {
         std::cerr << "trainplan-cli: " << e.what() << "\n";

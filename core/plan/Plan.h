@@ -188,6 +188,22 @@ struct EfficiencySpec {
     }
 };
 
+// Where the plan's fitted step-time figures came from: one run measured on this cluster
+// (calibration/Calibration.h fits them into cluster.efficiency and training.fragmentation_fraction
+// and records this). While the accelerator is the one measured on, the predicted range uses the
+// narrower band of calibrated predictions (steptime/StepTimeRange.cpp).
+struct CalibrationRecord {
+    std::string source;          // what was measured: a log's name and lines read, or the figures entered
+    std::string accelerator;     // cluster.accelerator when measured
+    std::string framework;       // the training stack and its release, as the person gave them
+    std::string date;            // when measured or fitted, YYYY-MM-DD
+    std::string measuredLayout;  // the measured run's layout, as a person reads it
+    double measuredStepSeconds = 0;
+    std::string fitted;          // the fields the fit set, comma-separated
+
+    bool operator==(const CalibrationRecord&) const = default;
+};
+
 struct ClusterSpec {
     std::string accelerator;           // label only, e.g. "H100 SXM 80GB"
     int gpus = 2048;
@@ -209,6 +225,11 @@ struct ClusterSpec {
     MtbfBasis mtbfBasis = MtbfBasis::PerNode;
     InNetworkReduction inNetworkReduction = InNetworkReduction::None;
     EfficiencySpec efficiency;
+    std::optional<CalibrationRecord> calibration;
+
+    // Whether the plan's calibration was measured on this accelerator (a plan moved to another
+    // part keeps the record, but its range no longer narrows).
+    bool calibrationApplies() const { return calibration && calibration->accelerator == accelerator; }
 
     // The scale-up domain in GPUs: cluster.nvlink_domain, or gpus_per_node when absent.
     int scaleUpDomain() const { return nvlinkDomain > 0 ? nvlinkDomain : gpusPerNode; }

@@ -226,6 +226,20 @@ std::vector<PlanField> makeFields()
             .unit("us", units::micro).range(0, 10'000).note(kFromPreset).title("Scale-up ring step"),
         Builder("cluster.efficiency.network_step_latency_us", T::Number, "one ring step's latency on the network (NCCL Simple)")
             .unit("us", units::micro).range(0, 10'000).note(kFromPreset).title("Network ring step"),
+        Builder("cluster.calibration.source", T::Text, "calibrated from: the measured run's log or figures")
+            .maxChars(kMaxNotesChars).required().title("Calibrated from"),
+        Builder("cluster.calibration.accelerator", T::Text, "the accelerator the run was measured on")
+            .maxChars(kMaxNameChars).required().title("Measured on"),
+        Builder("cluster.calibration.framework", T::Text, "the training stack and its release the run used")
+            .maxChars(kMaxNameChars).byDefault("\"\"").title("Measured stack"),
+        Builder("cluster.calibration.date", T::Text, "when the run was measured or fitted (YYYY-MM-DD)")
+            .maxChars(kMaxNameChars).byDefault("\"\"").title("Measured on date"),
+        Builder("cluster.calibration.measured_layout", T::Text, "the measured run's layout")
+            .maxChars(kMaxNotesChars).byDefault("\"\"").title("Measured layout"),
+        Builder("cluster.calibration.measured_step_seconds", T::Number, "the measured run's step time")
+            .unit("s").range(1e-6, 1e7).required().title("Measured step"),
+        Builder("cluster.calibration.fitted", T::Text, "the fields the calibration set, comma-separated")
+            .maxChars(kMaxNotesChars).byDefault("\"\"").title("Fitted fields"),
         Builder("cluster.mtbf_hours_per_node", T::Number, "mean time between failures of one node")
             .unit("hours", HOUR).range(0.1, units::giga).note("absent: failures not modelled (a red flag)")
             .instead("cluster.mtbf_hours_per_gpu").title("Node MTBF"),

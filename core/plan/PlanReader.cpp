@@ -485,6 +485,26 @@ void readEfficiency(const json& doc, EfficiencySpec& e, std::vector<PlanProblem>
     s.rejectUnknownKeys();
 }
 
+// cluster.calibration: where fitted figures came from (CalibrationRecord, Plan.h).
+void readCalibration(const json& doc, std::optional<CalibrationRecord>& out, std::vector<PlanProblem>& problems)
+{
+    Section s(doc, "cluster.calibration", problems, false);
+    out.reset();
+    // Every field is looked up, present or not, so a row missing from the table is caught on any plan.
+    CalibrationRecord r;
+    r.source = s.text(F("cluster.calibration.source"));
+    r.accelerator = s.text(F("cluster.calibration.accelerator"));
+    r.framework = s.text(F("cluster.calibration.framework"));
+    r.date = s.text(F("cluster.calibration.date"));
+    r.measuredLayout = s.text(F("cluster.calibration.measured_layout"));
+    const PlanField& step = F("cluster.calibration.measured_step_seconds");
+    r.measuredStepSeconds = s.number(step).value_or(0.0) * step.toSi;
+    r.fitted = s.text(F("cluster.calibration.fitted"));
+    s.rejectUnknownKeys();
+    if (s.present())
+        out = r;
+}
+
 void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& problems)
 {
     Section s(doc, "cluster", problems);
@@ -505,6 +525,8 @@ void readCluster(const json& doc, ClusterSpec& c, std::vector<PlanProblem>& prob
     c.inNetworkReduction = s.choice(F("cluster.in_network_reduction"), kInNetworkReductionNames);
     s.allow("efficiency");
     readEfficiency(doc, c.efficiency, problems);
+    s.allow("calibration");
+    readCalibration(doc, c.calibration, problems);
     const PlanField& nodeField = F("cluster.mtbf_hours_per_node");
     const PlanField& gpuField = F("cluster.mtbf_hours_per_gpu");
     const auto perNode = s.number(nodeField);

@@ -212,6 +212,16 @@ json planToJson(const Plan& plan)
     given("cluster.efficiency.kernel_launch_us", e.kernelLaunchSeconds);
     given("cluster.efficiency.scale_up_step_latency_us", e.scaleUpStepSeconds);
     given("cluster.efficiency.network_step_latency_us", e.networkStepSeconds);
+    if (c.calibration) {
+        const CalibrationRecord& r = *c.calibration;
+        w.set("cluster.calibration.source", r.source);
+        w.set("cluster.calibration.accelerator", r.accelerator);
+        w.set("cluster.calibration.framework", r.framework);
+        w.set("cluster.calibration.date", r.date);
+        w.set("cluster.calibration.measured_layout", r.measuredLayout);
+        w.set("cluster.calibration.measured_step_seconds", r.measuredStepSeconds);
+        w.set("cluster.calibration.fitted", r.fitted);
+    }
     if (c.mtbfSeconds)
         w.set(c.mtbfBasis == MtbfBasis::PerNode ? "cluster.mtbf_hours_per_node" : "cluster.mtbf_hours_per_gpu", *c.mtbfSeconds);
 

@@ -266,6 +266,10 @@ struct StepErrorBand {
     double logHigh = 0;   // upper quantile of r (>= 0)
 };
 const StepErrorBand& stepErrorBand();
+// The band of a plan calibrated on a run of its own cluster (Plan.h, ClusterSpec::calibrationApplies()):
+// the residuals of reference rows predicted with the figures fitted on another run of their family
+// (calibration/CalibrationValidation.h; StepTimeRange.cpp gives the figures).
+const StepErrorBand& calibratedStepErrorBand();
 
 // Two independent spreads on the log scale, each a half-width at the band's level, combined in
 // quadrature (JCGM 100:2008, the GUM, Sec. 5.1.2: uncorrelated inputs add as squares). The one

@@ -769,6 +769,20 @@ std::string secondsSum(std::initializer_list<std::pair<const char*, double>> ter
 // The step-time model's arithmetic for this layout (steptime/StepTimeModel.h): one layer's
 // forward and backward for one micro-batch, the reference stage's busy time over the step, the
 // pipeline, the data-parallel tail and the optimizer, then MFU and the range.
+// Where a calibrated plan's fitted figures came from (cluster.calibration), for the range's note.
+std::string calibrationNote(const ClusterSpec& cluster)
+{
+    if (!cluster.calibration)
+        return {};
+    const CalibrationRecord& c = *cluster.calibration;
+    std::string out = "; calibrated from " + c.source + (c.date.empty() ? "" : " (" + c.date + ")")
+        + (c.framework.empty() ? "" : ", " + c.framework) + " on " + c.measuredLayout + ", measured step " + formatSeconds(c.measuredStepSeconds)
+        + ": fitted " + c.fitted;
+    if (!cluster.calibrationApplies())
+        out += "; measured on " + c.accelerator + ", not this cluster's part, so the shipped band applies";
+    return out;
+}
+
 DerivationSection predictedSection(const Analysis& a, WorkedExample example)
 {
     const Plan& plan = a.plan;
@@ -903,7 +917,9 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
         "step × e^±√(unknowns² + model error²): each unknown alone at its slower / faster value (ln of its step factor), "
         "added in quadrature with the model's measured error (+" + formatPercent(r.modelErrorSlower, 0) + " / −"
             + formatPercent(r.modelErrorFaster, 0) + " on the step: the " + formatPercent(r.coverage, 0)
-            + " conformal band of its leave-one-family-out residuals)",
+            + (a.plan.cluster.calibrationApplies()
+                    ? " conformal band of reference runs predicted after calibrating on another run of their cluster)"
+                    : " conformal band of its leave-one-family-out residuals)"),
         "slow side √(" + num(r.unknownsLogSlower) + "² + " + num(bandHigh) + "²), fast side √(" + num(r.unknownsLogFaster) + "² + "
             + num(bandLow) + "²); step " + formatSeconds(r.high.stepSeconds) + " to " + formatSeconds(r.low.stepSeconds) + "; "
             + (r.unknownInputs() > 0 ? "unknown " + unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance, r.unknownEfficiencies)
@@ -911,8 +927,9 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
         r.low.mfu, "", formatPercent(r.low.mfu) + " to " + formatPercent(r.high.mfu),
         "split conformal (Lei et al. 2018) over leave-one-family-out residuals, resources/reference (tst_realitycheck); "
         "independent spreads in quadrature (JCGM 100:2008, GUM, Sec. 5.1.2)")
-        .note = effects.empty() ? std::string("nothing unknown: the model's error alone")
-                                : "each unknown alone (its step factor): " + effects;
+        .note = (effects.empty() ? std::string("nothing unknown: the model's error alone")
+                                 : "each unknown alone (its step factor): " + effects)
+        + calibrationNote(a.plan.cluster);
     return s.take();
 }
 

@@ -209,6 +209,10 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
         "step " + formatSeconds(range.high.stepSeconds) + " to " + formatSeconds(range.low.stepSeconds) + ": " + rangeSources
             + ", model error +" + formatPercent(range.modelErrorSlower, 0) + " / −" + formatPercent(range.modelErrorFaster, 0) + " ("
             + formatPercent(range.coverage, 0) + " band of its out-of-sample error)");
+    if (const auto& c = plan.cluster.calibration)
+        t.row("calibrated from", c->source, (c->date.empty() ? "" : c->date + ", ") + (c->framework.empty() ? "" : c->framework + ", ")
+            + "measured step " + formatSeconds(c->measuredStepSeconds) + " on " + c->measuredLayout + "; fitted " + c->fitted
+            + (plan.cluster.calibrationApplies() ? "" : " (measured on " + c->accelerator + ": not this part)"));
 
     t.heading("At the assumed MFU (a comparison)");
     t.row("compute time" + assumed, formatSci(e.time.totalSeconds) + " s", formatNumber(e.time.days) + " days");

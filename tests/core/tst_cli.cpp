@@ -63,6 +63,7 @@ private slots:
     void unknownOrAmbiguousPreset();
     void acceleratorLabelMismatchIsFlagged();
     void importVerb();
+    void calibrateVerb();
     void compareVerb();
 };
 
@@ -681,6 +682,47 @@ void TestCli::importVerb()
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("num_hidden_layers (model.layers)"), r.err.constData());
     r = run({"import"});
+    QCOMPARE(r.exitCode, 2);
+}
+
+// calibrate PLAN (--log | --step-seconds | --tokens-per-second-per-gpu): the calibrated plan on
+// stdout (ready for estimate -), the report on stderr; bad measurements name their field.
+void TestCli::calibrateVerb()
+{
+    const QString log = QString(TRAINPLAN_SOURCE_DIR) + "/tests/core/fixtures/calibration/megatron-train.log";
+    auto r = run({"calibrate", example("70b-2048-h100.json"), "--log", log, "--framework", "Megatron-LM core_r0.12", "--date", "2026-11-30"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.contains("GEMM efficiency (cluster.efficiency.matmul_fraction)") && r.err.contains("Not fitted:"), r.err.constData());
+    QVERIFY(r.out.contains("\"measured_step_seconds\""));
+    const auto estimate = run({"estimate", "-", "--json"}, r.out);
+    QVERIFY2(estimate.exitCode == 0 || estimate.exitCode == 3, estimate.err.constData());
+    const double step = nlohmann::json::parse(estimate.out.toStdString())["predicted"]["step_seconds"].get<double>();
+    QVERIFY2(std::abs(step / (0.5 * (3.0102 + 3.0254)) - 1.0) < 1e-3, qPrintable(QString::number(step)));
+
+    r = run({"calibrate", example("70b-2048-h100.json"), "--step-seconds", "3.1", "--peak-memory-gb", "30", "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const auto doc = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(QString::fromStdString(doc["format"].get<std::string>()), QStringLiteral("trainplan.calibration"));
+    QVERIFY(doc["plan"]["cluster"]["calibration"]["fitted"].get<std::string>().find("matmul_fraction") != std::string::npos);
+    QVERIFY(doc["calibration"]["not_fitted"].is_array());
+
+    for (const char* bad : {"-1", "nan", "inf", "0"}) {
+        r = run({"calibrate", example("70b-2048-h100.json"), "--step-seconds", bad});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("measured.step_seconds"), r.err.constData());
+    }
+    r = run({"calibrate", example("70b-2048-h100.json"), "--step-seconds", "3x"});
+    QCOMPARE(r.exitCode, 2);
+    r = run({"calibrate", example("70b-2048-h100.json")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("calibrate needs one of"));
+    r = run({"calibrate", example("70b-2048-h100.json"), "--step-seconds", "3", "--date", "yesterday"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("cluster.calibration.date"), r.err.constData());
+    r = run({"calibrate", example("70b-2048-h100.json"), "--log", "-"}, "no iterations here\n");
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("log:"), r.err.constData());
+    r = run({"estimate", example("70b-2048-h100.json"), "--step-seconds", "3"});
     QCOMPARE(r.exitCode, 2);
 }
 

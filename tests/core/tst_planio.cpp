@@ -460,6 +460,8 @@ void TestPlanIO::deletingAnyRowBreaksTheReaderAndTheWriter()
                  R"("dense_layers":0,"layer_step":2,"router_bias":true,"max_nodes_per_token":4,"capacity_factor":1.25,"load_imbalance":1.2})",
                  R"(model.mla={"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128})",
                  "model.mtp_layers=1", "layout.ep=8", "layout.etp=2",
+                 R"(cluster.calibration={"source":"train.log","accelerator":"H100 SXM 80GB","framework":"Megatron-LM core_r0.12",)"
+                 R"("date":"2026-12-05","measured_layout":"TP 8, PP 4","measured_step_seconds":6.5,"fitted":"cluster.efficiency.matmul_fraction"})",
                  R"(cluster.efficiency={"matmul_fraction":0.7,"sm_count":132,"gemm_tile_m":128,"gemm_tile_n":256,"gemm_k_half":512,)"
                  R"("flash_attention_fraction":0.5,"flash_attention_3_fraction":0.7,"hbm_bandwidth_gb_per_s":3350,"hbm_fraction":0.8,)"
                  R"("scale_up_collective_fraction":0.8,"network_collective_fraction":0.85,"kernel_overhead_us":20,"kernel_launch_us":4,)"
