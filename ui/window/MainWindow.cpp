@@ -1,3 +1,4 @@
+#include "ui/calibration/CalibrationDialog.h"
 #include "ui/window/MainWindow.h"
 
 #include <QAction>
@@ -425,8 +426,11 @@ void MainWindow::buildMenus()
     }
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     QAction* importAction = file->addAction(tr("&Import Model or Launch Script…"), this, &MainWindow::importDialog);
-    importAction->setShortcut(QKeySequence(tr("Ctrl+I")));
+    importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));  // Ctrl+I shows the plan inputs
     importAction->setStatusTip(tr("A Hugging Face config.json or Megatron-LM arguments, onto this plan's cluster and layout"));
+    QAction* calibrateAction = file->addAction(tr("&Calibrate from a Measured Run…"), this, &MainWindow::calibrateDialog);
+    calibrateAction->setObjectName("calibrateAction");
+    calibrateAction->setStatusTip(tr("Fit the efficiency figures to a step time, throughput or training log measured on this cluster"));
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] {
         recent->clear();
@@ -633,6 +637,24 @@ bool MainWindow::openFile(const QString& path)
     QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
     recentfiles::add(path);
     return true;
+}
+
+void MainWindow::calibrateDialog()
+{
+    // Window-modal but not blocking (open(), not exec()): the plan stays in view behind it.
+    auto* dialog = new CalibrationDialog(doc_->plan(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const auto plan = dialog->calibratedPlan();
+        if (!plan)
+            return;
+        doc_->applyPlan(*plan, tr("Calibrate from a measured run"));
+        statusBar()->showMessage(tr("Calibrated from %1: %2 (Edit → Undo takes it back)")
+                                     .arg(QString::fromStdString(plan->cluster.calibration->source),
+                                         QString::fromStdString(plan->cluster.calibration->fitted)),
+            15000);
+    });
+    dialog->open();
 }
 
 void MainWindow::importDialog()

@@ -113,6 +113,7 @@ private:
     void newFromModel(const QString& modelName);
     void open();
     void importDialog();
+    void calibrateDialog();
     void showError(const QString& title, const QString& text);
     void restoreSettings();
     void saveSettings();
