@@ -41,4 +41,8 @@ inline constexpr double millisecondsPerSecond = kilo;
 inline constexpr double microsecondsPerSecond = mega;
 inline constexpr double nanosecondsPerMillisecond = mega;  // QElapsedTimer::nsecsElapsed() to ms
 
+// Energy and mass: a megawatt-hour in joules (10^6 W x 3,600 s), a tonne in kilograms.
+inline constexpr double MWh = mega * secondsPerHour;
+inline constexpr double kgPerTonne = kilo;
+
 }  // namespace trainplan::units

@@ -1117,8 +1117,8 @@ DerivationSection costSection(const Analysis& analysis)
                   "(Google fleet 1.10, 2023; Uptime Institute mean 1.58, 2023) unless the plan sets it");
         s.add("energy.mwh", "Energy of the run", "GPUs · facility power per GPU · wall time",
             gpus + " × " + formatNumber(c.facilityWattsPerGpu) + " W × " + formatSeconds(e.time.totalSeconds), *c.energyJoules, "J",
-            formatNumber(*c.energyJoules / 3.6e9) + " MWh", "at rated power: an upper bound for GPUs drawing less")
-            .note = p.energyJoules ? "predicted: " + formatNumber(*p.energyJoules / 3.6e9) + " MWh" : std::string();
+            formatNumber(*c.energyJoules / units::MWh) + " MWh", "at rated power: an upper bound for GPUs drawing less")
+            .note = p.energyJoules ? "predicted: " + formatNumber(*p.energyJoules / units::MWh) + " MWh" : std::string();
     } else {
         s.add("energy.mwh", "Energy of the run", "GPUs · facility power per GPU · wall time", "no GPU power known", 0, "J",
             "not computed", "set cost.gpu_power_watts: the accelerator is no preset");
@@ -1126,8 +1126,8 @@ DerivationSection costSection(const Analysis& analysis)
     if (c.carbonKg)
         s.add("carbon.tonnes_co2e", "Carbon of the run", "energy in kWh · grid intensity",
             formatNumber(*c.energyJoules / 3.6e6) + " kWh × " + formatNumber(*plan.cost.gridKgCo2ePerKwh) + " kg/kWh", *c.carbonKg, "kg",
-            formatNumber(*c.carbonKg / 1000) + " t CO2e", "cost.grid_kg_co2e_per_kwh (the plan's)")
-            .note = p.carbonKg ? "predicted: " + formatNumber(*p.carbonKg / 1000) + " t" : std::string();
+            formatNumber(*c.carbonKg / units::kgPerTonne) + " t CO2e", "cost.grid_kg_co2e_per_kwh (the plan's)")
+            .note = p.carbonKg ? "predicted: " + formatNumber(*p.carbonKg / units::kgPerTonne) + " t" : std::string();
     else
         s.add("carbon.tonnes_co2e", "Carbon of the run", "energy in kWh · grid intensity",
             c.energyJoules ? "no grid intensity given" : "no energy figure", 0, "kg", "not computed",

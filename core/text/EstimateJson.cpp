@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis/MemoryFitSentence.h"
+#include "core/base/Units.h"
 #include "core/plan/EnumNames.h"
 #include "core/plan/LayoutUnknownFields.h"
 #include "core/plan/PlanFields.h"
@@ -163,7 +164,7 @@ json estimateToJson(const Analysis& analysis)
     };
     // Money, energy and carbon on both time bases (estimate/CostEnergyModel.h). A figure the plan
     // does not give what it needs for (a price, a power, a grid intensity) is left out, not null.
-    constexpr double kJoulesPerMwh = 3.6e9, kKgPerTonne = 1000;
+    constexpr double kJoulesPerMwh = units::MWh, kKgPerTonne = units::kgPerTonne;
     const auto put = [](json& object, const char* key, const std::optional<double>& v, double scale = 1) {
         if (v)
             object[key] = *v * scale;

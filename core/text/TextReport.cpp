@@ -8,6 +8,7 @@
 #include "core/analysis/MemoryFitSentence.h"
 #include "core/analysis/PlanUnknowns.h"
 #include "core/base/Format.h"
+#include "core/base/Units.h"
 #include "core/plan/EnumNames.h"
 #include "core/plan/LayoutUnknownFields.h"
 #include "core/presets/Presets.h"
@@ -308,11 +309,11 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
                 (ce.usdWithFailures ? money(*ce.usdWithFailures) + " with failures, " : std::string()) + "at $"
                     + formatNumber(*ce.pricePerGpuHourUsd) + " per GPU-hour");
         if (ce.energyJoules)
-            t.row("energy" + suffix, formatNumber(*ce.energyJoules / 3.6e9) + " MWh",
-                (ce.energyJoulesWithFailures ? formatNumber(*ce.energyJoulesWithFailures / 3.6e9) + " MWh with failures" : std::string()));
+            t.row("energy" + suffix, formatNumber(*ce.energyJoules / units::MWh) + " MWh",
+                (ce.energyJoulesWithFailures ? formatNumber(*ce.energyJoulesWithFailures / units::MWh) + " MWh with failures" : std::string()));
         if (ce.carbonKg)
-            t.row("carbon" + suffix, formatNumber(*ce.carbonKg / 1000) + " t CO2e",
-                (ce.carbonKgWithFailures ? formatNumber(*ce.carbonKgWithFailures / 1000) + " t with failures" : std::string()));
+            t.row("carbon" + suffix, formatNumber(*ce.carbonKg / units::kgPerTonne) + " t CO2e",
+                (ce.carbonKgWithFailures ? formatNumber(*ce.carbonKgWithFailures / units::kgPerTonne) + " t with failures" : std::string()));
     }
     const CostEnergyEstimate& ce = analysis.cost;
     if (!ce.usd)

@@ -7,6 +7,7 @@
 #include "core/analysis/PlanUnknowns.h"
 #include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
+#include "core/base/Units.h"
 #include "core/estimate/CommunicationModel.h"
 #include "core/plan/EnumNames.h"
 #include "core/text/TextReport.h"
@@ -148,10 +149,25 @@ QString ask(const ReportContext& ctx)
                         seconds(e.time.stepSeconds)},
         true);
     rows += dataRow({QObject::tr("MFU"), percent(pr.mfu), range(r.low.mfu, r.high.mfu, percentOf), percent(plan.training.mfu, 0)}, true);
+    // Cost, energy and carbon of the compute time on each basis, where the plan gives what they need
+    // (estimate/CostEnergyModel.h): a price, a power, a grid intensity.
+    const auto& atPredicted = a.costAtPredicted;
+    const auto& atAssumed = a.cost;
+    const auto money = [](const std::optional<double>& usd) { return usd ? "$" + q(formatCount(*usd)) : QString("–"); };
+    const auto energy = [](const std::optional<double>& joules) {
+        return joules ? q(formatNumber(*joules / trainplan::units::MWh)) + QObject::tr(" MWh") : QString("–");
+    };
+    const auto carbon = [](const std::optional<double>& kg) { return kg ? q(formatNumber(*kg / trainplan::units::kgPerTonne)) + QObject::tr(" t CO₂e") : QString("–"); };
+    if (atPredicted.usd)
+        rows += dataRow({QObject::tr("Cost (compute)"), money(atPredicted.usd), QString(), money(atAssumed.usd)}, true);
+    if (atPredicted.energyJoules)
+        rows += dataRow({QObject::tr("Energy (compute)"), energy(atPredicted.energyJoules), QString(), energy(atAssumed.energyJoules)}, true);
+    if (atPredicted.carbonKg)
+        rows += dataRow({QObject::tr("Carbon (compute)"), carbon(atPredicted.carbonKg), QString(), carbon(atAssumed.carbonKg)}, true);
     QString html = "<p style='font-size:120%'><b>" + askLine(ctx) + "</b></p>" + table(rows);
     html += QObject::tr(
         "<p style='color:@muted'>%8 GPUs on %9; %1 tokens in %2 steps of %3 tokens. The predicted range spans the model's measured error "
-        "(%4 slower to %5 faster: a %10 band of its error on published runs it was not fitted on)%6. The %7 column is the plan's own MFU "
+        "(%4 slower to %5 faster: a %10 band of its error on published runs %11)%6. The %7 column is the plan's own MFU "
         "assumption.</p>")
                 .arg(q(formatSci(plan.training.tokens)), integer(double(e.time.steps)), integer(e.time.tokensPerStep),
                     percent(r.modelErrorSlower, 0), percent(r.modelErrorFaster, 0),
@@ -161,7 +177,11 @@ QString ask(const ReportContext& ctx)
                         : QString(),
                     basis(TimeBasis::AssumedMfu))
                 .arg(integer(e.gpusUsed), count(e.nodes, "node"))
-                .arg(percent(r.coverage, 0));
+                .arg(percent(r.coverage, 0),
+                    plan.cluster.calibrationApplies()
+                        ? QObject::tr("predicted after calibrating on another run of their cluster, as this plan is calibrated on %1")
+                              .arg(markup::escaped(plan.cluster.calibration->source))
+                        : QObject::tr("it was not fitted on"));
     return html;
 }
 
