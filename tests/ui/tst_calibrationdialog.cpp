@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -100,6 +101,19 @@ void TestCalibrationDialog::applyingIsOneUndoableEdit()
     dialog->accept();
     QVERIFY(window.document()->plan().cluster.calibration.has_value());
     QVERIFY(window.document()->plan().cluster.efficiency.matmul.has_value());
+    // The inputs' efficiency group says where its figures came from.
+    bool said = false;
+    for (QLabel* label : window.findChildren<QLabel*>())
+        said = said || label->text().contains("Calibrated from entered: step");
+    QVERIFY(said);
+    // "Use the preset's figures" forgets the fitted figures and their record together.
+    auto* usePreset = window.findChild<QPushButton*>("usePresetEfficiencies");
+    QVERIFY(usePreset && usePreset->isEnabled());
+    usePreset->click();
+    QVERIFY(!window.document()->plan().cluster.calibration);
+    QVERIFY(!window.document()->plan().cluster.efficiency.matmul);
+    window.document()->undoStack()->undo();
+    QVERIFY(window.document()->plan().cluster.calibration.has_value());
     window.document()->undoStack()->undo();
     QVERIFY(window.document()->plan() == before);
 }

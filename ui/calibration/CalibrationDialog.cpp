@@ -140,7 +140,7 @@ CalibrationDialog::CalibrationDialog(const trainplan::Plan& plan, QWidget* paren
         });
     updateSourceWidgets();
     recompute();
-    resize(680, 700);
+    resize(680, 640);
 }
 
 void CalibrationDialog::updateSourceWidgets()

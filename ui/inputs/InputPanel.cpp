@@ -1086,7 +1086,13 @@ QGroupBox* InputPanel::buildEfficiencies()
     auto* usePreset = new QPushButton(tr("Use the preset's figures"), box);
     usePreset->setObjectName("usePresetEfficiencies");
     connect(usePreset, &QPushButton::clicked, this,
-        [this] { doc_->edit(tr("Use the preset's efficiencies"), [](Plan& p) { p.cluster.efficiency = EfficiencySpec{}; }); });
+        [this] {
+            // The calibration's record goes with the figures it described.
+            doc_->edit(tr("Use the preset's efficiencies"), [](Plan& p) {
+                p.cluster.efficiency = EfficiencySpec{};
+                p.cluster.calibration.reset();
+            });
+        });
     refreshers_.push_back([this, note, usePreset] {
         const auto& cluster = doc_->plan().cluster;
         bool borrowed = false;
@@ -1098,10 +1104,20 @@ QGroupBox* InputPanel::buildEfficiencies()
                                                : tr("%1 of %2 figures are yours, the rest the %3's.").arg(given).arg(EfficiencySpec::kFields).arg(name);
         if (borrowed && given < EfficiencySpec::kFields)
             text += tr(" This part is no preset: the predicted range covers the borrowed ones.");
+        QString tip = preset ? QString::fromStdString(preset->efficiencySource) : QString();
+        if (const auto& c = cluster.calibration) {
+            text += tr(" Calibrated from %1%2%3.")
+                        .arg(QString::fromStdString(c->source), c->date.empty() ? QString() : tr(" (%1)").arg(QString::fromStdString(c->date)),
+                            cluster.calibrationApplies() ? QString() : tr(", measured on %1, not this part").arg(QString::fromStdString(c->accelerator)));
+            tip = tr("Fitted %1 to a step of %2 measured with %3%4.")
+                      .arg(QString::fromStdString(c->fitted), QString::fromStdString(trainplan::formatSeconds(c->measuredStepSeconds)),
+                          QString::fromStdString(c->measuredLayout),
+                          c->framework.empty() ? QString() : tr(" on %1").arg(QString::fromStdString(c->framework)))
+                + (tip.isEmpty() ? QString() : "\n\n" + tip);
+        }
         note->setText(text);
-        usePreset->setEnabled(given > 0);
-        if (preset)
-            note->setToolTip(QString::fromStdString(preset->efficiencySource));
+        usePreset->setEnabled(given > 0 || cluster.calibration.has_value());
+        note->setToolTip(tip);
     });
     form->addRow(note);
 
