@@ -9,6 +9,7 @@
 #include "core/base/PlanError.h"
 #include "core/interop/HuggingFaceImport.h"
 #include "core/interop/MegatronImport.h"
+#include "core/interop/TorchtitanConfig.h"
 
 namespace trainplan {
 
@@ -29,7 +30,7 @@ std::string modelNameOf(const std::string& name)
     std::string base = baseName(name);
     if (base == "config.json" || base == "-" || base == "standard input")
         return {};
-    for (const char* extension : {".json", ".sh", ".bash", ".txt", ".args"}) {
+    for (const char* extension : {".json", ".sh", ".bash", ".txt", ".args", ".toml"}) {
         const std::string e = extension;
         if (base.size() > e.size() && base.compare(base.size() - e.size(), e.size(), e) == 0)
             return base.substr(0, base.size() - e.size());
@@ -44,6 +45,9 @@ ImportReport importText(const std::string& text, const std::string& name, const 
     // Configs and launch scripts are UTF-8 text; other bytes would reach names and messages.
     if (!isValidUtf8(text))
         throw PlanError({PlanProblem{"", name + " is not UTF-8 text: neither a config.json nor a launch script"}});
+    // A torchtitan TOML config: [training] or [parallelism] table headers (it may start with '[', like JSON).
+    if (looksLikeTorchtitanConfig(text))
+        return importTorchtitanConfig(text, base);
     // JSON when it starts like JSON: a config with a syntax error is reported as one, not read as a script.
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
@@ -75,8 +79,9 @@ ImportReport importText(const std::string& text, const std::string& name, const 
     }
     if (looksLikeMegatronArguments(text))
         return importMegatronArguments(text, base, modelNameOf(name));
-    throw PlanError({PlanProblem{"", name + " is neither a Hugging Face config.json nor a Megatron-LM launch script or argument list "
-                                 "(no --num-layers, --hidden-size or parallelism flags)"}});
+    throw PlanError({PlanProblem{"", name + " is neither a Hugging Face config.json, a Megatron-LM launch script or argument list "
+                                 "(no --num-layers, --hidden-size or parallelism flags), nor a torchtitan config (no [training] or "
+                                 "[parallelism] table)"}});
 }
 
 ImportReport importPath(const std::string& path, const Plan& base)

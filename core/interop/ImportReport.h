@@ -24,7 +24,7 @@ struct ImportedKey {
 };
 
 struct ImportReport {
-    std::string format;  // "huggingface" or "megatron"
+    std::string format;  // "huggingface", "megatron" or "torchtitan"
     Plan plan;
     std::vector<ImportedKey> mapped;
     std::vector<ImportedKey> unmapped;

@@ -17,6 +17,8 @@
 #include "core/interop/MegatronExport.h"
 #include "core/interop/MegatronImport.h"
 #include "core/interop/ShellWords.h"
+#include "core/interop/TomlTables.h"
+#include "core/interop/TorchtitanConfig.h"
 #include "core/plan/PlanIO.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
@@ -82,6 +84,10 @@ private slots:
     void shellWordsAreReadAsTheShellWould();
     void megatronExportRoundTrips_data();
     void megatronExportRoundTrips();
+    void torchtitanConfigReadsKeyByKey();
+    void tomlErrorsNameTheLine();
+    void torchtitanExportRoundTrips_data();
+    void torchtitanExportRoundTrips();
 };
 
 // Published totals (and active counts for MoE): the model cards and papers each preset cites, or
@@ -307,7 +313,7 @@ void TestImport::badValuesNameTheirKey()
                 .startsWith("experts_per_token: disagrees"));
     QVERIFY(hf(R"({"format": "trainplan.plan"})").contains("already a TrainPlan plan"));
     QVERIFY(hf(R"({"model_type": "llama", "num_hidden_layers": 2,)").contains("line"));  // a syntax error, with where
-    QVERIFY(hf("just some words").contains("neither a Hugging Face config.json nor a Megatron-LM"));
+    QVERIFY(hf("just some words").contains("neither a Hugging Face config.json, a Megatron-LM"));
     QVERIFY(hf("[1, 2]").contains("argument list must hold strings"));
     QVERIFY(hf("--num-layers 2 --\xff\xfe 3").contains("not UTF-8"));  // found by fuzz_import
 
@@ -406,6 +412,134 @@ void TestImport::megatronExportRoundTrips()
     // Every argument written is one the importer reads or lists.
     for (const auto& k : r.unmapped)
         QVERIFY2(k.key == "--max-position-embeddings", k.key.c_str());
+}
+
+// A torchtitan config in its own format: the layout, batch, budget, recomputation, precision and
+// switches it sets, every other key listed with its reason, and the model kept from the base plan.
+void TestImport::torchtitanConfigReadsKeyByKey()
+{
+    const std::string path = std::string(TRAINPLAN_SOURCE_DIR) + "/tests/core/fixtures/import/torchtitan-llama3-70b.toml";
+    Plan base = trainplan::defaultPlan();
+    base.cluster.gpus = 64;
+    base.layout.dp = 2;
+    const ImportReport r = trainplan::importPath(path, base);
+    QCOMPARE(QString::fromStdString(r.format), QString("torchtitan"));
+    const Plan& p = r.plan;
+    QCOMPARE(p.layout.tp, 8);
+    QCOMPARE(p.layout.pp, 1);
+    QCOMPARE(p.layout.dp, 8);  // -1: the GPUs TP leaves
+    QCOMPARE(p.layout.zeroStage, 3);
+    QVERIFY(p.layout.sequenceParallel);
+    QCOMPARE(p.layout.recompute, trainplan::Recompute::Full);
+    QCOMPARE(p.model.sequenceLength, 8192);
+    QCOMPARE(p.training.microBatchSize, 8);
+    QCOMPARE(p.training.globalBatchSequences, int64_t(64));  // 8 per DP rank x 8
+    QCOMPARE(p.training.tokens, 1000.0 * 64 * 8192);
+    QCOMPARE(p.training.matmulPrecision, trainplan::MatmulPrecision::Fp8);
+    QVERIFY(trainplan::sameModelShape(p.model, base.model));
+    QCOMPARE(p.framework.profile, std::string("pytorch-fsdp2"));
+    QCOMPARE(p.framework.fusedKernels.value_or(false), true);
+    QCOMPARE(p.framework.tpCommOverlap.value_or(true), false);
+    // Every key of the file is mapped or listed.
+    const nlohmann::json doc = trainplan::parseTomlTables(trainplan::readRegularFile(path));
+    std::set<std::string> keys, reported;
+    for (const auto& [table, entries] : doc.items())
+        for (const auto& [key, value] : entries.items())
+            keys.insert(table + "." + key);
+    for (const auto& k : r.mapped)
+        reported.insert(k.key);
+    for (const auto& k : r.unmapped) {
+        QVERIFY2(!k.note.empty(), k.key.c_str());
+        reported.insert(k.key);
+    }
+    for (const auto& k : keys)
+        QVERIFY2(reported.count(k), k.c_str());
+    const auto note = [&](const std::string& key) {
+        for (const auto& k : r.unmapped)
+            if (k.key == key)
+                return k.note;
+        return std::string();
+    };
+    QCOMPARE(QString::fromStdString(note("optimizer.lr")), QString(trainplan::kNoEffectNote));
+    QVERIFY(note("model.flavor").find("base plan's model") != std::string::npos);
+    QCOMPARE(QString::fromStdString(note("experimental.custom_import")), QString(trainplan::kNoEffectNote));
+}
+
+void TestImport::tomlErrorsNameTheLine()
+{
+    const auto problem = [](const std::string& text) -> std::string {
+        try {
+            trainplan::importText(text, "train.toml", trainplan::defaultPlan());
+        } catch (const trainplan::PlanError& e) {
+            return e.problems().front().path + ": " + e.problems().front().message;
+        }
+        return "(accepted)";
+    };
+    QVERIFY(QString::fromStdString(problem("[training]\nseq_len = \"long\"\n")).startsWith("training.seq_len (model.sequence_length): must be a whole number"));
+    QVERIFY(QString::fromStdString(problem("[training]\nseq_len = 4096\nseq_len = 8192\n")).startsWith("line 3: key seq_len is given twice"));
+    QVERIFY(QString::fromStdString(problem("[parallelism]\ntensor_parallel_degree = 8 8\n")).startsWith("line 2: unexpected text"));
+    QVERIFY(QString::fromStdString(problem("[training]\nname = \"open\n")).startsWith("line 2: a string is not closed"));
+    QVERIFY(QString::fromStdString(problem("[parallelism]\ntensor_parallel_degree = 0\n")).startsWith("parallelism.tensor_parallel_degree (layout.tp)"));
+    QVERIFY(QString::fromStdString(problem("[training]\nx = " + std::string(40, '[') + "\n")).startsWith("line 2: arrays nest too deeply"));
+    QCOMPARE(QString::fromStdString(problem("[training]\nseq_len = 99999999999999999999\n")).left(7), QString("line 2:"));
+}
+
+void TestImport::torchtitanExportRoundTrips_data()
+{
+    QTest::addColumn<std::string>("example");
+    QTest::addColumn<QStringList>("overrides");
+    QTest::newRow("worked example A (ZeRO-1: said)") << std::string("70b-2048-h100.json") << QStringList{};
+    QTest::newRow("A FSDP without a pipeline") << std::string("70b-2048-h100.json")
+                                               << QStringList{"layout.zero_stage=3", "layout.pp=1", "layout.dp=256", "layout.recompute=full"};
+    QTest::newRow("A interleaved, ZeRO-2") << std::string("70b-2048-h100.json")
+                                           << QStringList{"layout.schedule=interleaved", "layout.virtual_stages=5", "layout.zero_stage=2"};
+    QTest::newRow("A DDP, GPipe") << std::string("70b-2048-h100.json") << QStringList{"layout.zero_stage=0", "layout.schedule=gpipe"};
+    QTest::newRow("DeepSeek-V3 on H800") << std::string("deepseek-v3-2048-h800.json") << QStringList{};
+    QTest::newRow("B200 MXFP8") << std::string("70b-256-b200-mxfp8.json") << QStringList{};
+}
+
+// export --torchtitan-config, then import onto the same model and cluster: the same layout, batch,
+// budget (to within one step: the export counts steps), recomputation and precision; what
+// torchtitan cannot say is a comment in the file.
+void TestImport::torchtitanExportRoundTrips()
+{
+    QFETCH(std::string, example);
+    QFETCH(QStringList, overrides);
+    const Plan plan = testsupport::planWith(example, testsupport::toStd(overrides));
+    const std::string toml = trainplan::torchtitanConfig(plan);
+    const ImportReport r = trainplan::importText(toml, "train.toml", plan);
+    const Plan& back = r.plan;
+    const auto& a = plan.layout;
+    const auto& b = back.layout;
+    QCOMPARE(std::tie(b.tp, b.pp, b.dp, b.cp, b.recompute), std::tie(a.tp, a.pp, a.dp, a.cp, a.recompute));
+    if (plan.model.moe)
+        QCOMPARE(std::tie(b.ep, b.etp), std::tie(a.ep, a.etp));
+    if (a.pp > 1) {
+        QCOMPARE(b.virtualStages, a.virtualStages);
+        if (a.schedule == trainplan::Schedule::ZeroBubble)
+            QVERIFY(toml.find("ZB-H1") != std::string::npos);
+        else
+            QCOMPARE(b.schedule, a.schedule);
+    }
+    if (a.zeroStage == 1)
+        QVERIFY(b.zeroStage == 2 && toml.find("ZeRO-1") != std::string::npos);
+    else
+        QCOMPARE(b.zeroStage, a.zeroStage);
+    if (a.tp > 1 && !a.sequenceParallel)
+        QVERIFY(toml.find("no sequence parallelism") != std::string::npos);
+    QCOMPARE(back.training.microBatchSize, plan.training.microBatchSize);
+    QCOMPARE(back.training.globalBatchSequences, plan.training.globalBatchSequences);
+    QCOMPARE(back.model.sequenceLength, plan.model.sequenceLength);
+    const double perStep = double(plan.training.globalBatchSequences) * plan.model.sequenceLength;
+    QVERIFY(back.training.tokens >= plan.training.tokens && back.training.tokens < plan.training.tokens + perStep);
+    if (plan.training.matmulPrecision != trainplan::MatmulPrecision::Fp8Blockwise
+        && plan.training.matmulPrecision != trainplan::MatmulPrecision::Nvfp4)
+        QCOMPARE(back.training.matmulPrecision, plan.training.matmulPrecision);
+    else
+        QVERIFY(toml.find("torchtitan") != std::string::npos && toml.find("# ") != std::string::npos);
+    // Every key written is one the importer reads.
+    for (const auto& k : r.unmapped)
+        QVERIFY2(false, (k.key + ": " + k.note).c_str());
 }
 
 QTEST_APPLESS_MAIN(TestImport)

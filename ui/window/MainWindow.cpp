@@ -663,7 +663,7 @@ void MainWindow::importDialog()
         return;
     const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
     const QString path = QFileDialog::getOpenFileName(this, tr("Import a model or launch script"), dir,
-        tr("Hugging Face configs and Megatron-LM scripts (*.json *.sh *.bash *.txt *.args);;All files (*)"));
+        tr("Hugging Face configs, Megatron-LM scripts and torchtitan configs (*.json *.sh *.bash *.txt *.args *.toml);;All files (*)"));
     if (!path.isEmpty())
         importFile(path);
 }
@@ -682,7 +682,9 @@ bool MainWindow::importFile(const QString& path)
     }
     doc_->resetTo(report.plan);
     QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
-    const QString what = report.format == "huggingface" ? tr("Hugging Face config") : tr("Megatron-LM arguments");
+    const QString what = report.format == "huggingface" ? tr("Hugging Face config")
+        : report.format == "torchtitan"                 ? tr("torchtitan config")
+                                                        : tr("Megatron-LM arguments");
     statusBar()->showMessage(tr("Imported %1 from %2: %3 keys mapped, %4 not (see the import report)")
                                  .arg(what, QFileInfo(path).fileName())
                                  .arg(report.mapped.size())
