@@ -63,8 +63,7 @@ MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, Pl
     // The fragmentation term is an allowance (ReserveModel.cpp): an allocator with expandable
     // segments may lose next to nothing, so the light end leaves it out, unless a measured peak on
     // this cluster settled it (calibration/Calibration.h fits it and records so).
-    const bool slackMeasured = plan.cluster.calibrationApplies()
-        && plan.cluster.calibration->fitted.find("training.fragmentation_fraction") != std::string::npos;
+    const bool slackMeasured = plan.cluster.calibrated("training.fragmentation_fraction");
     r.lowBytes = slackMeasured ? lightest : lightest - lightestFragmentation;
     r.highBytes = heaviest * (1.0 + kMemoryModelErrorAbove);
     r.usableBytes = usableMemoryBytes(est);

@@ -230,6 +230,12 @@ struct ClusterSpec {
     // Whether the plan's calibration was measured on this accelerator (a plan moved to another
     // part keeps the record, but its range no longer narrows).
     bool calibrationApplies() const { return calibration && calibration->accelerator == accelerator; }
+    // Whether the applying calibration fitted this field ("cluster.efficiency.matmul_fraction"):
+    // the step's calibrated band needs the GEMM fit, the memory range's settled slack its own fit.
+    bool calibrated(std::string_view field) const
+    {
+        return calibrationApplies() && calibration->fitted.find(field) != std::string::npos;
+    }
 
     // The scale-up domain in GPUs: cluster.nvlink_domain, or gpus_per_node when absent.
     int scaleUpDomain() const { return nvlinkDomain > 0 ? nvlinkDomain : gpusPerNode; }

@@ -270,6 +270,8 @@ const StepErrorBand& stepErrorBand();
 // the residuals of reference rows predicted with the figures fitted on another run of their family
 // (calibration/CalibrationValidation.h; StepTimeRange.cpp gives the figures).
 const StepErrorBand& calibratedStepErrorBand();
+// Whether a plan's range takes that band: its calibration applies and fitted the GEMM efficiency.
+bool usesCalibratedStepBand(const Plan& plan);
 
 // Two independent spreads on the log scale, each a half-width at the band's level, combined in
 // quadrature (JCGM 100:2008, the GUM, Sec. 5.1.2: uncorrelated inputs add as squares). The one

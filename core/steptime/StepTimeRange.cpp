@@ -67,6 +67,11 @@ const StepErrorBand& calibratedStepErrorBand()
     return kCalibratedStepErrorBand;
 }
 
+bool usesCalibratedStepBand(const Plan& plan)
+{
+    return plan.cluster.calibrated("cluster.efficiency.matmul_fraction");
+}
+
 int PredictedRange::unknownInputs() const
 {
     return unknownSwitches + std::popcount(unknownLayoutFields) + int(unknownLoadImbalance) + int(unknownEfficiencies);
@@ -83,7 +88,7 @@ void setPredictedRange(const Plan& plan, const Estimate& est, const std::vector<
     PredictedRange& r = p.range;
     // The band always holds the prediction itself (a quantile on the wrong side of zero would
     // leave the point figure outside its own range).
-    const StepErrorBand& band = plan.cluster.calibrationApplies() ? kCalibratedStepErrorBand : kStepErrorBand;
+    const StepErrorBand& band = usesCalibratedStepBand(plan) ? kCalibratedStepErrorBand : kStepErrorBand;
     const double logLow = std::min(band.logLow, 0.0), logHigh = std::max(band.logHigh, 0.0);
     r.modelErrorSlower = std::exp(logHigh) - 1.0;
     r.modelErrorFaster = 1.0 - std::exp(logLow);

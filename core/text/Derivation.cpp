@@ -917,7 +917,7 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
         "step × e^±√(unknowns² + model error²): each unknown alone at its slower / faster value (ln of its step factor), "
         "added in quadrature with the model's measured error (+" + formatPercent(r.modelErrorSlower, 0) + " / −"
             + formatPercent(r.modelErrorFaster, 0) + " on the step: the " + formatPercent(r.coverage, 0)
-            + (a.plan.cluster.calibrationApplies()
+            + (usesCalibratedStepBand(a.plan)
                     ? " conformal band of reference runs predicted after calibrating on another run of their cluster)"
                     : " conformal band of its leave-one-family-out residuals)"),
         "slow side √(" + num(r.unknownsLogSlower) + "² + " + num(bandHigh) + "²), fast side √(" + num(r.unknownsLogFaster) + "² + "

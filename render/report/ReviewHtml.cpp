@@ -178,7 +178,7 @@ QString ask(const ReportContext& ctx)
                     basis(TimeBasis::AssumedMfu))
                 .arg(integer(e.gpusUsed), count(e.nodes, "node"))
                 .arg(percent(r.coverage, 0),
-                    plan.cluster.calibrationApplies()
+                    trainplan::usesCalibratedStepBand(plan)
                         ? QObject::tr("predicted after calibrating on another run of their cluster, as this plan is calibrated on %1")
                               .arg(markup::escaped(plan.cluster.calibration->source))
                         : QObject::tr("it was not fitted on"));

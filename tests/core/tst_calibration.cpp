@@ -177,6 +177,9 @@ void TestCalibration::exposedCommunicationFitsTheLinkThatCarriesIt()
     QCOMPARE(g.fitted.size(), size_t(1));
     QCOMPARE(QString::fromStdString(g.fitted[0].field), QString("cluster.efficiency.network_collective_fraction"));
     QVERIFY(mentions(g.notFitted, "cluster.efficiency.matmul_fraction"));
+    // Without the GEMM fit the step is not calibrated: its range keeps the shipped band.
+    QVERIFY(g.plan.cluster.calibrationApplies() && !usesCalibratedStepBand(g.plan));
+    QCOMPARE(analyse(g.plan).predicted.range.modelErrorSlower, std::exp(stepErrorBand().logHigh) - 1.0);
 }
 
 void TestCalibration::refusesWhatOneRunCannotSettle()
