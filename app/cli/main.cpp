@@ -23,6 +23,7 @@
 #include "core/calibration/Calibration.h"
 #include "core/calibration/TrainingLog.h"
 #include "core/interop/ImportFile.h"
+#include "core/interop/MegatronBridgeConfig.h"
 #include "core/interop/MegatronExport.h"
 #include "core/interop/TorchtitanConfig.h"
 #include "core/plan/PlanFieldsListing.h"
@@ -63,7 +64,7 @@ const char* kUsage =
     "                            [--red-flags last|hide|mixed] [--json]\n"
     "       trainplan-cli export PLAN.json [PLAN OPTIONS] [--pdf OUT.pdf] [--letter]\n"
     "                            [--slides DIR] [--markdown OUT.md] [--megatron-args OUT.sh]\n"
-    "                            [--torchtitan-config OUT.toml]\n"
+    "                            [--torchtitan-config OUT.toml] [--megatron-bridge-config OUT.yaml]\n"
     "       trainplan-cli compare A.json B.json [MORE.json...] [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli import FILE|FOLDER [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli calibrate PLAN.json (--step-seconds S | --tokens-per-second-per-gpu T |\n"
@@ -90,12 +91,14 @@ const char* kUsage =
     "          1920x1080 and 2x, SVG, deck.pdf) and/or the whole report as Markdown; headless.\n"
     "          --megatron-args writes the plan's Megatron-LM launch settings (model, layout,\n"
     "          batch, precision, switches), which 'import' reads back to the same plan;\n"
-    "          --torchtitan-config the same as torchtitan's TOML tables.\n"
+    "          --torchtitan-config the same as torchtitan's TOML tables, --megatron-bridge-config\n"
+    "          as a Megatron-Bridge / NeMo override YAML.\n"
     "compare:  two or more plans side by side: each headline figure (predicted and at the\n"
     "          assumed MFU), its difference from the first plan, and the input fields that\n"
     "          differ. PLAN OPTIONS apply to every plan.\n"
     "import:   reads a Hugging Face config.json (or a model folder holding one), a Megatron-LM\n"
-    "          launch script or an argument list, or a torchtitan TOML config, and prints the plan it describes (the\n"
+    "          launch script or an argument list, a torchtitan TOML config or a Megatron-Bridge\n"
+    "          YAML, and prints the plan it describes (the\n"
     "          default plan's cluster, budget and layout where the source says nothing), ready\n"
     "          for 'trainplan-cli estimate -'. What was not mapped, and why, goes to standard\n"
     "          error; --json prints {format, plan, mapped, unmapped, assumptions} instead.\n"
@@ -149,7 +152,7 @@ struct Options {
     bool json = false;
     bool derivation = false;
     bool events = true;
-    std::string pdf, slides, markdown, megatronArgs, torchtitanConfig;
+    std::string pdf, slides, markdown, megatronArgs, torchtitanConfig, megatronBridgeConfig;
     // calibrate: the measured run
     std::optional<double> stepSeconds, tokensPerSecondPerGpu, exposedCommunicationSeconds, peakMemoryGb;
     std::string logPath, framework, date;
@@ -208,14 +211,16 @@ Options parseArguments(int argc, char** argv)
             o.derivation = true;
         } else if (arg == "--no-events") {
             o.events = false;
-        } else if (arg == "--pdf" || arg == "--slides" || arg == "--markdown" || arg == "--megatron-args" || arg == "--torchtitan-config") {
+        } else if (arg == "--pdf" || arg == "--slides" || arg == "--markdown" || arg == "--megatron-args" || arg == "--torchtitan-config"
+            || arg == "--megatron-bridge-config") {
             if (i + 1 >= argc)
                 throw UsageError(arg + " needs a path");
             (arg == "--pdf"                ? o.pdf
                 : arg == "--slides"        ? o.slides
                 : arg == "--markdown"      ? o.markdown
                 : arg == "--megatron-args" ? o.megatronArgs
-                                           : o.torchtitanConfig) = argv[++i];
+                : arg == "--torchtitan-config" ? o.torchtitanConfig
+                                               : o.megatronBridgeConfig) = argv[++i];
         } else if (arg == "--step-seconds" || arg == "--tokens-per-second-per-gpu" || arg == "--exposed-communication-seconds"
             || arg == "--peak-memory-gb") {
             if (i + 1 >= argc)
@@ -295,8 +300,9 @@ Options parseArguments(int argc, char** argv)
             throw UsageError(o.verb + " takes no plan file");
         return o;
     }
-    if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty() && o.megatronArgs.empty() && o.torchtitanConfig.empty())
-        throw UsageError("export needs at least one of --pdf, --slides, --markdown, --megatron-args, --torchtitan-config");
+    if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty() && o.megatronArgs.empty() && o.torchtitanConfig.empty()
+        && o.megatronBridgeConfig.empty())
+        throw UsageError("export needs at least one of --pdf, --slides, --markdown, --megatron-args, --torchtitan-config, --megatron-bridge-config");
     if (o.verb == "compare" && o.morePlans.empty())
         throw UsageError("compare needs at least two plans");
     if (o.verb == "calibrate" && int(o.stepSeconds.has_value()) + o.tokensPerSecondPerGpu.has_value() + !o.logPath.empty() != 1)
@@ -605,7 +611,7 @@ int runExport(const Options& o, int argc, char** argv)
     if (!o.torchtitanConfig.empty())
         trainplan::writeFileAtomically(o.torchtitanConfig, trainplan::torchtitanConfig(analysis.plan));
     if (o.pdf.empty() && o.slides.empty()) {
-        for (const std::string* path : {&o.markdown, &o.megatronArgs, &o.torchtitanConfig})
+        for (const std::string* path : {&o.markdown, &o.megatronArgs, &o.torchtitanConfig, &o.megatronBridgeConfig})
             if (!path->empty())
                 std::cout << *path << "\n";
         return exitStatusFor(analysis.estimate);
@@ -630,9 +636,11 @@ int runExport(const Options& o, int argc, char** argv)
         std::cout << f.toStdString() << "\n";
     for (const auto& f : kept)
         std::cerr << "trainplan-cli: kept " << f.toStdString() << " (TrainPlan did not write it)\n";
-    for (const std::string* path : {&o.markdown, &o.megatronArgs, &o.torchtitanConfig})
+    for (const std::string* path : {&o.markdown, &o.megatronArgs, &o.torchtitanConfig, &o.megatronBridgeConfig})
         if (!path->empty())
             std::cout << *path << "\n";
+    if (!o.megatronBridgeConfig.empty())
+        trainplan::writeFileAtomically(o.megatronBridgeConfig, trainplan::megatronBridgeConfig(analysis.plan));
     return exitStatusFor(analysis.estimate);
 #else
     (void)argc;

@@ -8,6 +8,7 @@
 #include "core/base/BoundedJson.h"
 #include "core/base/PlanError.h"
 #include "core/interop/HuggingFaceImport.h"
+#include "core/interop/MegatronBridgeConfig.h"
 #include "core/interop/MegatronImport.h"
 #include "core/interop/TorchtitanConfig.h"
 
@@ -30,12 +31,20 @@ std::string modelNameOf(const std::string& name)
     std::string base = baseName(name);
     if (base == "config.json" || base == "-" || base == "standard input")
         return {};
-    for (const char* extension : {".json", ".sh", ".bash", ".txt", ".args", ".toml"}) {
+    for (const char* extension : {".json", ".sh", ".bash", ".txt", ".args", ".toml", ".yaml", ".yml"}) {
         const std::string e = extension;
         if (base.size() > e.size() && base.compare(base.size() - e.size(), e.size(), e) == 0)
             return base.substr(0, base.size() - e.size());
     }
     return base;
+}
+
+bool hasYamlExtension(const std::string& name)
+{
+    for (const std::string e : {".yaml", ".yml"})
+        if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0)
+            return true;
+    return false;
 }
 
 }  // namespace
@@ -48,6 +57,9 @@ ImportReport importText(const std::string& text, const std::string& name, const 
     // A torchtitan TOML config: [training] or [parallelism] table headers (it may start with '[', like JSON).
     if (looksLikeTorchtitanConfig(text))
         return importTorchtitanConfig(text, base);
+    // A Megatron-Bridge / NeMo override YAML: named so, or a top-level model:, train:, ddp: ... section.
+    if (hasYamlExtension(name) || looksLikeMegatronBridgeConfig(text))
+        return importMegatronBridgeConfig(text, base, modelNameOf(name));
     // JSON when it starts like JSON: a config with a syntax error is reported as one, not read as a script.
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
@@ -80,8 +92,8 @@ ImportReport importText(const std::string& text, const std::string& name, const 
     if (looksLikeMegatronArguments(text))
         return importMegatronArguments(text, base, modelNameOf(name));
     throw PlanError({PlanProblem{"", name + " is neither a Hugging Face config.json, a Megatron-LM launch script or argument list "
-                                 "(no --num-layers, --hidden-size or parallelism flags), nor a torchtitan config (no [training] or "
-                                 "[parallelism] table)"}});
+                                 "(no --num-layers, --hidden-size or parallelism flags), a torchtitan config (no [training] or "
+                                 "[parallelism] table), nor a Megatron-Bridge YAML (no model:, train: or ddp: section)"}});
 }
 
 ImportReport importPath(const std::string& path, const Plan& base)

@@ -1,6 +1,7 @@
 // Importing whatever a person points at: a Hugging Face config.json, a model folder holding one,
-// a Megatron-LM launch script, or an argument list (one line, or a JSON array of strings). What
-// it is is read from the contents, not the name.
+// a Megatron-LM launch script, or an argument list (one line, or a JSON array of strings), a
+// torchtitan TOML config, a Megatron-Bridge / NeMo override YAML. What it is is read from the
+// contents (and .yaml / .yml names a YAML file).
 #pragma once
 
 #include <string>

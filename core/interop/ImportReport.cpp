@@ -47,6 +47,7 @@ std::string importReportToText(const ImportReport& report)
 {
     std::string out = "Imported " + std::string(report.format == "huggingface" ? "a Hugging Face config"
                 : report.format == "torchtitan"  ? "a torchtitan config"
+                : report.format == "megatron-bridge" ? "a Megatron-Bridge config"
                                                  : "Megatron-LM arguments") + ": "
         + std::to_string(report.mapped.size()) + " keys mapped, " + std::to_string(report.unmapped.size()) + " not.\n";
     // What a person should look at first, one line each; then the keys with no effect, together.

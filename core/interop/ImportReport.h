@@ -24,7 +24,7 @@ struct ImportedKey {
 };
 
 struct ImportReport {
-    std::string format;  // "huggingface", "megatron" or "torchtitan"
+    std::string format;  // "huggingface", "megatron", "torchtitan" or "megatron-bridge"
     Plan plan;
     std::vector<ImportedKey> mapped;
     std::vector<ImportedKey> unmapped;

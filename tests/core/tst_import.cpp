@@ -14,11 +14,13 @@
 #include "core/estimate/PipelineModel.h"
 #include "core/interop/HuggingFaceImport.h"
 #include "core/interop/ImportFile.h"
+#include "core/interop/MegatronBridgeConfig.h"
 #include "core/interop/MegatronExport.h"
 #include "core/interop/MegatronImport.h"
 #include "core/interop/ShellWords.h"
 #include "core/interop/TomlTables.h"
 #include "core/interop/TorchtitanConfig.h"
+#include "core/interop/YamlTree.h"
 #include "core/plan/PlanIO.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
@@ -88,6 +90,11 @@ private slots:
     void tomlErrorsNameTheLine();
     void torchtitanExportRoundTrips_data();
     void torchtitanExportRoundTrips();
+    void yamlTreeReadsTheSubset();
+    void megatronBridgeConfigReadsKeyByKey();
+    void yamlErrorsNameTheLine();
+    void megatronBridgeExportRoundTrips_data();
+    void megatronBridgeExportRoundTrips();
 };
 
 // Published totals (and active counts for MoE): the model cards and papers each preset cites, or
@@ -537,6 +544,231 @@ void TestImport::torchtitanExportRoundTrips()
         QCOMPARE(back.training.matmulPrecision, plan.training.matmulPrecision);
     else
         QVERIFY(toml.find("torchtitan") != std::string::npos && toml.find("# ") != std::string::npos);
+    // Every key written is one the importer reads.
+    for (const auto& k : r.unmapped)
+        QVERIFY2(false, (k.key + ": " + k.note).c_str());
+}
+
+// The YAML subset Megatron-Bridge's override files use, value by value.
+void TestImport::yamlTreeReadsTheSubset()
+{
+    const nlohmann::json doc = trainplan::parseYamlTree("---\n"
+                                                        "# a comment\n"
+                                                        "model:\n"
+                                                        "  a: 1e-4   # a float, as OmegaConf reads it\n"
+                                                        "  b: False\n"
+                                                        "  c: ~\n"
+                                                        "  d:\n"
+                                                        "  e: 'it''s'\n"
+                                                        "  f: \"x\\ty # not a comment\"\n"
+                                                        "  g: [0, 1, [2, 3], {k: v}, ]\n"
+                                                        "  \"quoted key\": -.5\n"
+                                                        "train:\n"
+                                                        "  list:\n"
+                                                        "  - 1\n"
+                                                        "  - name: x\n"
+                                                        "    value: -2.5\n"
+                                                        "  nested:\n"
+                                                        "      deeper: 0x10\n"
+                                                        "  path: /a/b#c\n"
+                                                        "  word: it's\n"
+                                                        "  big: 9007199254740993\n");
+    const auto& m = doc["model"];
+    QVERIFY(m["a"].is_number_float());
+    QCOMPARE(m["a"].get<double>(), 1e-4);
+    QCOMPARE(m["b"], nlohmann::json(false));
+    QVERIFY(m["c"].is_null() && m["d"].is_null());
+    QCOMPARE(m["e"].get<std::string>(), std::string("it's"));
+    QCOMPARE(m["f"].get<std::string>(), std::string("x\ty # not a comment"));
+    QCOMPARE(m["g"], nlohmann::json::parse(R"([0, 1, [2, 3], {"k": "v"}])"));
+    QCOMPARE(m["quoted key"].get<double>(), -0.5);
+    const auto& t = doc["train"];
+    QCOMPARE(t["list"], nlohmann::json::parse(R"([1, {"name": "x", "value": -2.5}])"));
+    QCOMPARE(t["nested"]["deeper"].get<long long>(), 16LL);
+    QCOMPARE(t["path"].get<std::string>(), std::string("/a/b#c"));
+    QCOMPARE(t["word"].get<std::string>(), std::string("it's"));
+    QCOMPARE(t["big"].get<long long>(), 9007199254740993LL);
+    QVERIFY(trainplan::parseYamlTree("").is_null());
+    QVERIFY(trainplan::parseYamlTree("# only a comment\n\n").is_null());
+}
+
+// A Megatron-Bridge override in its own format: the shape, layout, batch, budget, recomputation,
+// precision and switches it sets, every other key listed with its reason.
+void TestImport::megatronBridgeConfigReadsKeyByKey()
+{
+    const std::string path = fixture("megatron-bridge-llama3-70b.yaml");
+    Plan base = trainplan::defaultPlan();
+    base.cluster.gpus = 64;
+    const ImportReport r = trainplan::importPath(path, base);
+    QCOMPARE(QString::fromStdString(r.format), QString("megatron-bridge"));
+    const Plan& p = r.plan;
+    QCOMPARE(p.layout.tp, 4);
+    QCOMPARE(p.layout.pp, 4);
+    QCOMPARE(p.layout.cp, 2);
+    QCOMPARE(p.layout.etp, 1);  // null: the TP size, for experts the model does not have
+    QCOMPARE(p.layout.dp, 2);   // the GPUs TP x PP x CP leave
+    QCOMPARE(p.layout.virtualStages, 5);
+    QCOMPARE(p.layout.schedule, trainplan::Schedule::Interleaved);
+    QVERIFY(p.layout.sequenceParallel);
+    QCOMPARE(p.layout.zeroStage, 1);
+    QCOMPARE(p.layout.recompute, trainplan::Recompute::Selective);
+    QCOMPARE(p.layout.rankOrder, trainplan::RankOrder::TpCpDpPp);
+    QCOMPARE(p.model.sequenceLength, 8192);
+    QVERIFY(trainplan::sameModelShape(p.model, base.model));
+    QCOMPARE(p.training.microBatchSize, 1);
+    QCOMPARE(p.training.globalBatchSequences, int64_t(512));
+    QCOMPARE(p.training.tokens, 1168251.0 * 512 * 8192);
+    QCOMPARE(p.training.matmulPrecision, trainplan::MatmulPrecision::Fp8);
+    QCOMPARE(p.training.precision, trainplan::PrecisionScheme::Bf16WithFp32MasterAdam);
+    QCOMPARE(p.framework.profile, std::string("megatron-core-2024"));
+    QCOMPARE(p.framework.overlapGradReduce.value_or(false), true);
+    QCOMPARE(p.framework.overlapParamGather.value_or(false), true);
+    QCOMPARE(p.framework.fp32Gradients.value_or(false), true);
+    QCOMPARE(p.framework.tpCommOverlap.value_or(true), false);
+    QCOMPARE(p.framework.cudaGraphs.value_or(true), false);
+    QVERIFY(p.framework.gradientAccumulation == trainplan::GradientAccumulation::Autograd);
+    QVERIFY(p.framework.flashAttention == trainplan::FlashAttentionVersion::V2);
+    // Every key of the file is mapped or listed, each listed one with its reason.
+    const nlohmann::json doc = trainplan::parseYamlTree(trainplan::readRegularFile(path));
+    std::set<std::string> keys, reported;
+    for (const auto& [section, entries] : doc.items()) {
+        if (!entries.is_object()) {
+            keys.insert(section);
+            continue;
+        }
+        for (const auto& [key, value] : entries.items())
+            keys.insert(section + "." + key);
+    }
+    for (const auto& k : r.mapped)
+        reported.insert(k.key);
+    for (const auto& k : r.unmapped) {
+        QVERIFY2(!k.note.empty(), k.key.c_str());
+        reported.insert(k.key);
+    }
+    for (const auto& k : keys)
+        QVERIFY2(reported.count(k), k.c_str());
+    QCOMPARE(QString::fromStdString(noteOf(r, "optimizer.lr")), QString(trainplan::kNoEffectNote));
+    QCOMPARE(QString::fromStdString(noteOf(r, "checkpoint.save")), QString(trainplan::kNoEffectNote));
+    QCOMPARE(QString::fromStdString(noteOf(r, "model.some_future_knob")), QString("not a key TrainPlan knows"));
+    QVERIFY(noteOf(r, "ddp.data_parallel_sharding_strategy").find("use_megatron_fsdp") != std::string::npos);
+    QVERIFY(noteOf(r, "model.recompute_modules").find("recompute") != std::string::npos);
+    QVERIFY(listed(r, "mixed_precision", true));
+
+    // Another shape onto the same base: a model of its own, named by the file.
+    const ImportReport moe = trainplan::importText("model:\n  num_layers: 24\n  num_moe_experts: 64\n  moe_router_topk: 6\n"
+                                                   "  moe_ffn_hidden_size: 1408\n  moe_layer_freq: [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+                                                   "  pipeline_model_parallel_size: 1\n",
+        "my-moe.yaml", trainplan::defaultPlan());
+    QVERIFY(moe.plan.model.moe.has_value());
+    QCOMPARE(moe.plan.model.moe->experts, 64);
+    QCOMPARE(moe.plan.model.moe->denseLayers, 1);
+    QCOMPARE(moe.plan.model.name, std::string("my-moe"));
+    // An alternating pattern (Llama 4 Maverick's) is every second layer.
+    std::string alternate = "model:\n  num_layers: 8\n  num_moe_experts: 8\n  pipeline_model_parallel_size: 1\n  moe_layer_freq: [0, 1, 0, 1, 0, 1, 0, 1]\n";
+    const ImportReport alt = trainplan::importText(alternate, "alt.yaml", trainplan::defaultPlan());
+    QCOMPARE(alt.plan.model.moe->layerStep, 2);
+    QCOMPARE(alt.plan.model.moe->denseLayers, 0);
+}
+
+void TestImport::yamlErrorsNameTheLine()
+{
+    const auto problem = [](const std::string& text) -> QString {
+        return importProblem([&] { trainplan::importText(text, "override.yaml", trainplan::defaultPlan()); });
+    };
+    QVERIFY(problem("model:\n  tensor_model_parallel_size: eight\n").startsWith("model.tensor_model_parallel_size (layout.tp): must be a whole number"));
+    QVERIFY(problem("model:\n  tensor_model_parallel_size: 0\n").startsWith("model.tensor_model_parallel_size (layout.tp)"));
+    QVERIFY(problem("model:\n  num_layers: 2\n  num_layers: 3\n").startsWith("line 3: key num_layers is given twice"));
+    QVERIFY(problem("model:\n    num_layers: 2\n  hidden_size: 3\n").startsWith("line 3: the indentation does not line up"));
+    QVERIFY(problem("train:\n  x: \"open\n").startsWith("line 2: a quoted string is not closed"));
+    QVERIFY(problem("model:\n  x: |\n    text\n").startsWith("line 2: block scalars"));
+    QVERIFY(problem("model:\n  x: &anchor 1\n").startsWith("line 2: anchors, aliases and tags"));
+    QVERIFY(problem("model:\n\tnum_layers: 2\n").startsWith("line 2: a tab indents"));
+    QVERIFY(problem("model:\n  x: [1, 2\n").startsWith("line 2: a flow sequence is not closed"));
+    QVERIFY(problem("model:\n  x: a: b\n").startsWith("line 2: a value holds"));
+    QVERIFY(problem("model:\n  num_layers: 2\n  hidden_size\n").startsWith("line 3: expected \"key: value\""));
+    QVERIFY(problem("model:\n  x: " + std::string(40, '[') + "\n").startsWith("line 2: the document nests too deeply"));
+    QVERIFY(problem("train:\n  train_iters: 99999999999999999999\n").startsWith("line 2: the integer"));
+    QVERIFY(problem("model:\n  moe_layer_freq: [0, 1]\n  num_moe_experts: 8\n").startsWith("model.moe_layer_freq"));
+    // Deep block nesting, and a long document, are refused or read without exhausting anything.
+    std::string deep = "model:\n";
+    for (int i = 1; i < 200; ++i)
+        deep += std::string(size_t(2 * i), ' ') + "k:\n";
+    QVERIFY(problem(deep).contains("nests too deeply"));
+    std::string wide = "logger:\n";
+    for (int i = 0; i < 20000; ++i)
+        wide += "  key" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+    QVERIFY(problem(wide).isEmpty());
+}
+
+void TestImport::megatronBridgeExportRoundTrips_data()
+{
+    torchtitanExportRoundTrips_data();
+}
+
+// export --megatron-bridge-config, then import onto the default plan with the plan's cluster: the
+// same model shape, stage split, layout, batch, budget (to within one step: the export counts
+// iterations), recomputation, precision and switches; what the format cannot say is a comment.
+void TestImport::megatronBridgeExportRoundTrips()
+{
+    QFETCH(std::string, example);
+    QFETCH(QStringList, overrides);
+    const Plan plan = testsupport::planWith(example, testsupport::toStd(overrides));
+    const std::string yaml = trainplan::megatronBridgeConfig(plan);
+    QVERIFY(trainplan::looksLikeMegatronBridgeConfig(yaml));
+    Plan base = trainplan::defaultPlan();
+    base.cluster = plan.cluster;
+    const ImportReport r = trainplan::importText(yaml, "standard input", base);
+    const Plan& back = r.plan;
+    QVERIFY2(trainplan::sameModelShape(back.model, plan.model), yaml.c_str());
+    QCOMPARE(back.model.sequenceLength, plan.model.sequenceLength);
+    const auto split = [](const Plan& p) {
+        std::vector<int> out;
+        const trainplan::StageLayerSplit stages(p);
+        for (int i = 0; i < p.layout.pp; ++i)
+            out.push_back(stages.layersOf(i));
+        return out;
+    };
+    if (yaml.find("pipeline_model_parallel_layout") == std::string::npos)
+        QCOMPARE(split(back), split(plan));
+    const auto& a = plan.layout;
+    const auto& b = back.layout;
+    QCOMPARE(std::tie(b.tp, b.pp, b.dp, b.cp, b.ep, b.etp, b.sequenceParallel, b.recompute, b.recomputeLayers, b.zeroStage),
+             std::tie(a.tp, a.pp, a.dp, a.cp, a.ep, a.etp, a.sequenceParallel, a.recompute, a.recomputeLayers, a.zeroStage));
+    if (a.pp > 1) {
+        if (a.schedule == trainplan::Schedule::Interleaved || a.schedule == trainplan::Schedule::OneFOneB)
+            QCOMPARE(std::tie(b.schedule, b.virtualStages), std::tie(a.schedule, a.virtualStages));
+        else
+            QVERIFY(b.schedule == trainplan::Schedule::OneFOneB && yaml.find("# layout.schedule") != std::string::npos);
+    }
+    if (a.rankOrder != trainplan::RankOrder::TpDpCpPp)
+        QCOMPARE(b.rankOrder, a.rankOrder);
+    QCOMPARE(back.training.microBatchSize, plan.training.microBatchSize);
+    QCOMPARE(back.training.globalBatchSequences, plan.training.globalBatchSequences);
+    const double perStep = double(plan.training.globalBatchSequences) * plan.model.sequenceLength;
+    QVERIFY(back.training.tokens >= plan.training.tokens && back.training.tokens < plan.training.tokens + perStep);
+    QCOMPARE(back.training.matmulPrecision, plan.training.matmulPrecision);
+    if (plan.training.precision != trainplan::PrecisionScheme::Bf16AdamNoMaster)
+        QCOMPARE(back.training.precision, plan.training.precision);
+    else
+        QVERIFY(yaml.find("training.precision") != std::string::npos);
+    // Every switch the file writes comes back as it was.
+    const auto before = trainplan::resolvedFramework(plan.framework), after = trainplan::resolvedFramework(back.framework);
+    for (const auto& flag : trainplan::kFrameworkFlags) {
+        if (flag.path == "framework.fused_kernels" || flag.path == "framework.dropout")
+            continue;
+        if (!plan.model.moe && (flag.path == "framework.moe_grouped_gemm" || flag.path == "framework.moe_comm_overlap"))
+            continue;
+        if (before.*flag.field)
+            QVERIFY2(after.*flag.field == before.*flag.field, std::string(flag.path).c_str());
+    }
+    if (before.dropout == false)
+        QCOMPARE(after.dropout, before.dropout);
+    if (before.flashAttention)
+        QVERIFY(after.flashAttention == before.flashAttention);
+    if (before.gradientAccumulation && *before.gradientAccumulation != trainplan::GradientAccumulation::Fp32Copy)
+        QVERIFY(after.gradientAccumulation == before.gradientAccumulation);
+    if (plan.model.moe)
+        QVERIFY(after.moeDispatcher == before.moeDispatcher);
     // Every key written is one the importer reads.
     for (const auto& k : r.unmapped)
         QVERIFY2(false, (k.key + ": " + k.note).c_str());

@@ -427,7 +427,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     QAction* importAction = file->addAction(tr("&Import Model or Launch Script…"), this, &MainWindow::importDialog);
     importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));  // Ctrl+I shows the plan inputs
-    importAction->setStatusTip(tr("A Hugging Face config.json or Megatron-LM arguments, onto this plan's cluster and layout"));
+    importAction->setStatusTip(tr("A Hugging Face config.json, Megatron-LM arguments, a torchtitan TOML or a Megatron-Bridge YAML, onto this plan's cluster and layout"));
     QAction* calibrateAction = file->addAction(tr("&Calibrate from a Measured Run…"), this, &MainWindow::calibrateDialog);
     calibrateAction->setObjectName("calibrateAction");
     calibrateAction->setStatusTip(tr("Fit the efficiency figures to a step time, throughput or training log measured on this cluster"));
@@ -663,7 +663,7 @@ void MainWindow::importDialog()
         return;
     const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
     const QString path = QFileDialog::getOpenFileName(this, tr("Import a model or launch script"), dir,
-        tr("Hugging Face configs, Megatron-LM scripts and torchtitan configs (*.json *.sh *.bash *.txt *.args *.toml);;All files (*)"));
+        tr("Hugging Face configs, Megatron-LM scripts, torchtitan and Megatron-Bridge configs (*.json *.sh *.bash *.txt *.args *.toml *.yaml *.yml);;All files (*)"));
     if (!path.isEmpty())
         importFile(path);
 }
@@ -710,6 +710,7 @@ void MainWindow::newFromModel(const QString& modelName)
     if (!maybeSave())
         return;
     trainplan::Plan plan = trainplan::defaultPlan();
+        : report.format == "megatron-bridge"            ? tr("Megatron-Bridge config")
     if (const auto* preset = trainplan::findModelPreset(modelName.toStdString())) {
         plan.model = preset->model;
         plan.nameUserSet = false;  // named after what it plans (PlanDocument::resetTo refreshes it)
