@@ -45,6 +45,8 @@
 #include <QGuiApplication>
 #include <QFileInfo>
 
+#include "render/compare/ComparisonPdf.h"
+#include "render/compare/ComparisonSet.h"
 #include "render/report/Exporter.h"
 #endif
 
@@ -66,6 +68,7 @@ const char* kUsage =
     "                            [--slides DIR] [--markdown OUT.md] [--megatron-args OUT.sh]\n"
     "                            [--torchtitan-config OUT.toml] [--megatron-bridge-config OUT.yaml]\n"
     "       trainplan-cli compare A.json B.json [MORE.json...] [PLAN OPTIONS] [--json]\n"
+    "                            [--pdf OUT.pdf] [--letter]\n"
     "       trainplan-cli import FILE|FOLDER [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli calibrate PLAN.json (--step-seconds S | --tokens-per-second-per-gpu T |\n"
     "                            --log TRAIN.log) [--exposed-communication-seconds C]\n"
@@ -95,7 +98,9 @@ const char* kUsage =
     "          as a Megatron-Bridge / NeMo override YAML.\n"
     "compare:  two or more plans side by side: each headline figure (predicted and at the\n"
     "          assumed MFU), its difference from the first plan, and the input fields that\n"
-    "          differ. PLAN OPTIONS apply to every plan.\n"
+    "          differ. PLAN OPTIONS apply to every plan. --pdf also writes the comparison\n"
+    "          report: those tables, memory per stage and step components overlaid, and\n"
+    "          each plan's diagram and schedule.\n"
     "import:   reads a Hugging Face config.json (or a model folder holding one), a Megatron-LM\n"
     "          launch script or an argument list, a torchtitan TOML config or a Megatron-Bridge\n"
     "          YAML, and prints the plan it describes (the\n"
@@ -506,7 +511,31 @@ int runCompare(const Options& o)
     int status = kExitOk;
     for (const auto& a : analyses)
         status = std::max(status, exitStatusFor(a.estimate));
+    if (o.pdf.empty())
+        return status;
+#ifdef TRAINPLAN_WITH_EXPORT
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    int argc = 1;
+    char name[] = "trainplan-cli";
+    char* argv[] = {name, nullptr};
+    QGuiApplication app(argc, argv);
+    std::vector<QString> sources;
+    for (const auto& path : paths)
+        sources.push_back(QString::fromStdString(path == "-" ? std::string("standard input") : path));
+    const ComparisonSet set(std::move(analyses), sources);
+    QString error;
+    if (!comparisonpdf::write(set, QString::fromStdString(o.pdf), o.letter ? QPageSize::Letter : QPageSize::A4, &error)) {
+        std::cerr << "trainplan-cli: " << error.toStdString() << "\n";
+        return kExitFailure;
+    }
+    std::cerr << o.pdf << "\n";  // stdout holds the comparison itself
     return status;
+#else
+    std::cerr << "trainplan-cli: --pdf needs the Qt views; this build has TRAINPLAN_BUILD_UI=OFF\n";
+    return kExitFailure;
+#endif
 }
 
 // The imported plan, then --model, --gpu and --set on it as on any plan file.
@@ -610,6 +639,8 @@ int runExport(const Options& o, int argc, char** argv)
         trainplan::writeFileAtomically(o.megatronArgs, trainplan::megatronArguments(analysis.plan));
     if (!o.torchtitanConfig.empty())
         trainplan::writeFileAtomically(o.torchtitanConfig, trainplan::torchtitanConfig(analysis.plan));
+    if (!o.megatronBridgeConfig.empty())
+        trainplan::writeFileAtomically(o.megatronBridgeConfig, trainplan::megatronBridgeConfig(analysis.plan));
     if (o.pdf.empty() && o.slides.empty()) {
         for (const std::string* path : {&o.markdown, &o.megatronArgs, &o.torchtitanConfig, &o.megatronBridgeConfig})
             if (!path->empty())
@@ -639,8 +670,6 @@ int runExport(const Options& o, int argc, char** argv)
     for (const std::string* path : {&o.markdown, &o.megatronArgs, &o.torchtitanConfig, &o.megatronBridgeConfig})
         if (!path->empty())
             std::cout << *path << "\n";
-    if (!o.megatronBridgeConfig.empty())
-        trainplan::writeFileAtomically(o.megatronBridgeConfig, trainplan::megatronBridgeConfig(analysis.plan));
     return exitStatusFor(analysis.estimate);
 #else
     (void)argc;

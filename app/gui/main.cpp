@@ -16,6 +16,7 @@
 #include "core/planfile/PlanFile.h"
 #include "render/report/ExportFile.h"
 #include "trainplan/Version.h"
+#include "ui/compare/ComparisonWindow.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/window/MainWindow.h"
 
@@ -36,6 +37,11 @@ int main(int argc, char** argv)
     QCommandLineOption size("size", "Window size for --screenshot, e.g. 1280x800.", "WxH", "1280x800");
     QCommandLineOption set("set", "Override one field by its JSON path after opening, as an unsaved edit (repeatable).", "PATH=VALUE");
     QCommandLineOption panel("panel", "Open a side panel: math, search, sensitivity or reality (repeatable).", "NAME");
+    QCommandLineOption compare("compare",
+        "Open the comparison window: the opened plan (live) against this plan file (repeatable); with --screenshot, "
+        "render that window.",
+        "PLAN.json");
+    parser.addOption(compare);
     parser.addOption(screenshot);
     parser.addOption(panel);
     parser.addOption(size);
@@ -70,6 +76,14 @@ int main(int argc, char** argv)
         }
         panels.push_back(dock);
     }
+    for (const QString& path : parser.values(compare)) {
+        QString error;
+        if (!window.comparisonWindow()->addPlanFile(path, &error)) {
+            std::fprintf(stderr, "trainplan: --compare: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
+    const bool comparing = parser.isSet(compare);
     const auto openPanels = [&] {
         for (QDockWidget* dock : panels)
             window.openDock(dock, false);
@@ -85,9 +99,14 @@ int main(int argc, char** argv)
                          qPrintable(parser.value(size)));
             return 2;
         }
+        QWidget* shown = comparing ? static_cast<QWidget*>(window.comparisonWindow()) : &window;
         window.resize(w, h);
         window.show();
         openPanels();
+        if (comparing) {
+            shown->resize(w, h);
+            shown->show();
+        }
         // Let delayed layouts (item views re-wrapping text, chart geometry) settle first.
         QElapsedTimer settle;
         settle.start();
@@ -97,7 +116,7 @@ int main(int argc, char** argv)
         QBuffer buffer(&png);
         buffer.open(QIODevice::WriteOnly);
         QString error;
-        if (!window.grab().save(&buffer, "PNG")) {
+        if (!shown->grab().save(&buffer, "PNG")) {
             std::fprintf(stderr, "trainplan: --screenshot: the window could not be rendered to PNG\n");
             return 1;
         }
@@ -109,6 +128,8 @@ int main(int argc, char** argv)
     }
     window.show();
     openPanels();
+    if (comparing)
+        window.showComparison();
     window.offerRecovery();
     return app.exec();
 }

@@ -38,6 +38,12 @@ constexpr FigureRow kFigures[] = {
     {"time.step_seconds", "Step time, assumed MFU", "seconds"},
     {"time.days", "Wall time, assumed MFU", "days"},
     {"time.gpu_hours", "GPU-hours, assumed MFU", "count"},
+    // Money, energy and carbon with the failure allowance, as the cards and the "ask" quote them;
+    // a plan without a price (or power, or grid intensity) shows "—" (CostEnergyModel.h).
+    {"cost.predicted.usd_with_failures", "Cost with failures, predicted", "usd"},
+    {"cost.usd_with_failures", "Cost with failures, assumed MFU", "usd"},
+    {"energy.predicted.mwh_with_failures", "Energy with failures, predicted", "mwh"},
+    {"carbon.predicted.tonnes_co2e_with_failures", "Carbon with failures, predicted", "tonnes"},
 };
 
 const json* at(const json& document, const std::string& path)
@@ -68,7 +74,9 @@ void flatten(const json& node, const std::string& path, std::map<std::string, js
     out[path] = node;
 }
 
-std::string show(const json& value, const std::string& unit)
+}  // namespace
+
+std::string comparisonValueText(const json& value, const std::string& unit)
 {
     if (value.is_null())
         return "—";
@@ -91,12 +99,19 @@ std::string show(const json& value, const std::string& unit)
         return formatNumber(v) + " days";
     if (unit == "fraction")
         return formatPercent(v);
+    if (unit == "usd")
+        return "$" + formatCount(v);
+    if (unit == "mwh")
+        return formatNumber(v) + " MWh";
+    if (unit == "tonnes")
+        return formatNumber(v) + " t CO₂e";
     return formatNumber(v);
 }
 
-// B against A: "+1.2 days (+13.4 %)", or the fraction's points, "+2.1 pts".
-std::string difference(const json& a, const json& b, const std::string& unit)
+std::string comparisonDifferenceText(const json& a, const json& b, const std::string& unit)
 {
+    if (a.is_null() || b.is_null())
+        return "—";  // a figure one plan cannot give (no price, no power) has no difference
     if (!a.is_number() || !b.is_number())
         return a == b ? "same" : "differs";
     const double x = a.get<double>(), y = b.get<double>();
@@ -106,11 +121,18 @@ std::string difference(const json& a, const json& b, const std::string& unit)
     const std::string sign = d > 0 ? "+" : "−";
     if (unit == "fraction")
         return sign + formatNumber(std::fabs(d) * 100, 3) + " pts";
-    std::string out = sign + show(std::fabs(d), unit);
+    std::string out = sign + comparisonValueText(std::fabs(d), unit);
     if (x != 0)
         out += " (" + std::string(d > 0 ? "+" : "−") + formatPercent(std::fabs(d / x)) + ")";
     return out;
 }
+
+std::string comparisonLetter(size_t index)
+{
+    return index < 26 ? std::string(1, char('A' + index)) : std::to_string(index + 1);
+}
+
+namespace {
 
 std::string pad(const std::string& text, size_t width)
 {
@@ -199,8 +221,7 @@ json comparisonToJson(const PlanComparison& c)
 std::string comparisonToText(const PlanComparison& c)
 {
     std::ostringstream out;
-    const char* letters = "ABCDEFGHIJ";
-    const auto letter = [&](size_t i) { return i < 10 ? std::string(1, letters[i]) : std::to_string(i + 1); };
+    const auto letter = comparisonLetter;
     out << "Comparing\n";
     for (size_t i = 0; i < c.names.size(); ++i) {
         out << "  " << letter(i) << "  " << c.names[i];
@@ -221,9 +242,9 @@ std::string comparisonToText(const PlanComparison& c)
     for (const auto& f : c.figures) {
         out << pad(f.label, kLabel);
         for (const auto& v : f.values)
-            out << pad(show(v, f.unit), kValue);
+            out << pad(comparisonValueText(v, f.unit), kValue);
         for (size_t i = 1; i < f.values.size(); ++i)
-            out << pad(difference(f.values[0], f.values[i], f.unit), kValue + 8);
+            out << pad(comparisonDifferenceText(f.values[0], f.values[i], f.unit), kValue + 8);
         out << "\n";
     }
     out << "\nWhat changed (input fields that differ)\n";

@@ -16,7 +16,7 @@ namespace trainplan {
 struct ComparedFigure {
     std::string key;    // the estimate --json path: "predicted.step_seconds"
     std::string label;  // "Step time, predicted"
-    std::string unit;   // "count", "bytes", "seconds", "days", "fraction", "text"
+    std::string unit;   // "count", "flops", "bytes", "seconds", "days", "fraction", "usd", "mwh", "tonnes", "number", "text"
     std::vector<nlohmann::json> values;  // one per plan; null where a plan has no such figure
 };
 
@@ -36,5 +36,12 @@ struct PlanComparison {
 PlanComparison comparePlans(const std::vector<const Analysis*>& analyses, const std::vector<std::string>& sources);
 nlohmann::json comparisonToJson(const PlanComparison& comparison);
 std::string comparisonToText(const PlanComparison& comparison);
+
+// The cells every view of a comparison shows (CLI text, window, PDF): a value in its unit
+// ("9.81 days", "$2.9 million", "—" for none), a later plan against the first ("+1.2 days
+// (+13.4 %)", a fraction's "+2.1 pts", "same"), and a plan's letter (A, B, …).
+std::string comparisonValueText(const nlohmann::json& value, const std::string& unit);
+std::string comparisonDifferenceText(const nlohmann::json& first, const nlohmann::json& other, const std::string& unit);
+std::string comparisonLetter(size_t index);
 
 }  // namespace trainplan

@@ -49,6 +49,7 @@ public:
     int stageCount() const { return int(stages_.size()); }
     double valueBytes(int part, int stage) const;
     double totalBytes(int stage) const;
+    bool stageFits(int stage) const { return stages_[size_t(stage)].fits; }
     double capacityBytes() const { return capacity_; }
     bool allFit() const { return allFit_; }
     // "1", "2 ✖" (over capacity): the stage axis labels.

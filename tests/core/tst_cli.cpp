@@ -743,6 +743,22 @@ void TestCli::compareVerb()
     QVERIFY(r.err.contains("at least two plans"));
     r = run({"compare", example("70b-2048-h100.json"), "/nonexistent/plan.json"});
     QCOMPARE(r.exitCode, 2);
+
+    // --pdf writes the comparison report beside the text on standard output.
+    QTemporaryDir dir;
+    const QString pdf = dir.filePath("comparison.pdf");
+    r = run({"compare", example("70b-2048-h100.json"), example("70b-512-gpu.json"), "--pdf", pdf});
+#ifdef TRAINPLAN_CLI_EXPORTS
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("Step time, predicted"));
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.read(5), QByteArray("%PDF-"));
+#else
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.err.contains("needs the Qt views"));
+    QVERIFY(!QFile::exists(pdf));
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCli)

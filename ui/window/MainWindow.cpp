@@ -1,4 +1,5 @@
 #include "ui/calibration/CalibrationDialog.h"
+#include "ui/compare/ComparisonWindow.h"
 #include "ui/window/MainWindow.h"
 
 #include <QAction>
@@ -431,6 +432,16 @@ void MainWindow::buildMenus()
     QAction* calibrateAction = file->addAction(tr("&Calibrate from a Measured Run…"), this, &MainWindow::calibrateDialog);
     calibrateAction->setObjectName("calibrateAction");
     calibrateAction->setStatusTip(tr("Fit the efficiency figures to a step time, throughput or training log measured on this cluster"));
+    QAction* variantAction = file->addAction(tr("Compare with a &Variant of This Plan"), this, [this] {
+        comparisonWindow()->keepCurrentPlan();
+        showComparison();
+    });
+    variantAction->setObjectName("compareVariantAction");
+    variantAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    variantAction->setStatusTip(tr("Keep a copy of this plan as it is now and compare it with your changes, side by side"));
+    QAction* compareAction = file->addAction(tr("Co&mpare Plans…"), this, &MainWindow::showComparison);
+    compareAction->setObjectName("compareAction");
+    compareAction->setStatusTip(tr("This plan beside saved plans and kept copies: figures, differences, charts, diagrams"));
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] {
         recent->clear();
@@ -639,6 +650,21 @@ bool MainWindow::openFile(const QString& path)
     return true;
 }
 
+ComparisonWindow* MainWindow::comparisonWindow()
+{
+    if (!comparison_)
+        comparison_ = new ComparisonWindow(doc_, this);
+    return comparison_;
+}
+
+void MainWindow::showComparison()
+{
+    ComparisonWindow* window = comparisonWindow();
+    window->show();
+    window->raise();
+    window->activateWindow();
+}
+
 void MainWindow::calibrateDialog()
 {
     // Window-modal but not blocking (open(), not exec()): the plan stays in view behind it.
@@ -684,6 +710,7 @@ bool MainWindow::importFile(const QString& path)
     QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
     const QString what = report.format == "huggingface" ? tr("Hugging Face config")
         : report.format == "torchtitan"                 ? tr("torchtitan config")
+        : report.format == "megatron-bridge"            ? tr("Megatron-Bridge config")
                                                         : tr("Megatron-LM arguments");
     statusBar()->showMessage(tr("Imported %1 from %2: %3 keys mapped, %4 not (see the import report)")
                                  .arg(what, QFileInfo(path).fileName())
@@ -710,7 +737,6 @@ void MainWindow::newFromModel(const QString& modelName)
     if (!maybeSave())
         return;
     trainplan::Plan plan = trainplan::defaultPlan();
-        : report.format == "megatron-bridge"            ? tr("Megatron-Bridge config")
     if (const auto* preset = trainplan::findModelPreset(modelName.toStdString())) {
         plan.model = preset->model;
         plan.nameUserSet = false;  // named after what it plans (PlanDocument::resetTo refreshes it)

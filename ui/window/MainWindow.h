@@ -10,6 +10,7 @@
 
 #include "ui/document/RecoveryStore.h"
 
+class ComparisonWindow;
 class DashboardPane;
 class FocusRing;
 enum class ReportView;
@@ -71,6 +72,11 @@ public:
     // keeping theirs.
     int roomBesideDashboard() const;
     QDockWidget* inputsDock() const { return inputsDock_; }
+
+    // Plans side by side (File → Compare…): made on first use, then kept, with its plans, while
+    // the window lives.
+    ComparisonWindow* comparisonWindow();
+    void showComparison();
 
     bool openFile(const QString& path);
     // A Hugging Face config.json (or its folder) or Megatron-LM arguments, read onto the current
@@ -149,5 +155,6 @@ private:
     DashboardPane* redFlagsPane_;
     class QVBoxLayout* dashboardColumn_;
     FocusRing* focusRing_;
-    class QLabel* autosaveWarning_;  // shown while writing the recovery copy fails
+    class QLabel* autosaveWarning_;
+    ComparisonWindow* comparison_ = nullptr;  // shown while writing the recovery copy fails
 };
