@@ -365,7 +365,10 @@ std::string searchToText(const SearchResult& r)
     if (r.underMargin > 0)
         out << countOf(double(r.underMargin), "more layout") << " " << pluralNoun(double(r.underMargin), "fits", "fit")
             << " with less than that free and " << pluralNoun(double(r.underMargin), "is", "are") << " left out\n";
-    const bool cost = r.objective == SearchObjective::Cost;
+    // The cost column shows whenever a price is known (the plan's, or --cost-per-gpu-hour), not
+    // only when cost is the objective: a time-ranked list still says what each layout costs.
+    const bool cost = r.objective == SearchObjective::Cost
+        || std::any_of(r.rows.begin(), r.rows.end(), [](const SearchRow& row) { return row.cost > 0; });
     const auto header = [&] {
         out << std::left;
         for (ParallelDim d : parallelDimsForDisplay())
@@ -433,7 +436,7 @@ std::string searchToText(const SearchResult& r)
     // The ranking is exactly `top` rows; the Pareto front and the simplest layout follow, each
     // in its own labelled section.
     out << "\nTop " << r.topRows() << " by "
-        << (cost                                              ? "cost"
+        << (r.objective == SearchObjective::Cost       ? "cost"
                    : r.objective == SearchObjective::GpuHours ? "GPU-hours"
                                                               : "predicted step time")
         << (r.grouped ? "; layouts with the same figures under another DP x CP split or micro-batch share a row (\"= also\")" : "") << "\n";

@@ -423,6 +423,11 @@ void TestCli::searchVerb()
     r = run({"search", example("70b-2048-h100.json"), "--top", "3"});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("Top 3 by predicted step time") && r.out.contains("Pareto front of memory against step time"));
+    QVERIFY(!r.out.contains("cost (USD)"));  // no price, no cost column
+    // With a price, a time-ranked list still says what each layout costs.
+    r = run({"search", example("70b-2048-h100.json"), "--top", "3", "--set", "cost.price_per_gpu_hour_usd=2.5"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("Top 3 by predicted step time") && r.out.contains("cost (USD)"));
     r = run({"search", example("70b-2048-h100.json"), "--objective", "cost"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("--cost-per-gpu-hour"));

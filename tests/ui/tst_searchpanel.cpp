@@ -79,6 +79,7 @@ private slots:
     void plotDrawsTheFrontAndHoverNamesTheLayout();
     void repeatedSearchesLeakNothing();
     void redFlagFilterOrdersAndHidesFlaggedLayouts();
+    void costColumnShowsWhenThePlanHasAPrice();
     void screenshot();
 };
 
@@ -482,6 +483,26 @@ void TestSearchPanel::screenshot()
         QCoreApplication::processEvents();
         QVERIFY(panel.grab().save(dir + "/searchpanel-large.png"));
     }
+}
+
+// A time-ranked search shows the cost column when the plan names a price (each row's GPU-hours at
+// that price), and hides it when there is none to multiply by.
+void TestSearchPanel::costColumnShowsWhenThePlanHasAPrice()
+{
+    PlanDocument doc;
+    trainplan::Plan plan = doc.plan();
+    plan.cost.pricePerGpuHourUsd.reset();
+    doc.resetTo(plan);
+    SearchPanel panel(&doc);
+    QVERIFY(runSearch(panel));
+    QVERIFY(panel.table()->isColumnHidden(SearchResultsModel::Cost));
+    plan.cost.pricePerGpuHourUsd = 2.5;
+    doc.resetTo(plan);
+    QVERIFY(runSearch(panel));
+    QVERIFY(!panel.table()->isColumnHidden(SearchResultsModel::Cost));
+    QCOMPARE(panel.result().objective, trainplan::SearchObjective::Time);
+    for (const auto& row : panel.result().rows)
+        QVERIFY(row.cost > 0);
 }
 
 QTEST_MAIN(TestSearchPanel)

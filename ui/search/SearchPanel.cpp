@@ -225,7 +225,13 @@ QWidget* SearchPanel::buildOptions()
     connect(search_, &QPushButton::clicked, this, &SearchPanel::startSearch);
     connect(cancel_, &QPushButton::clicked, this, &SearchPanel::cancelSearch);
     connect(apply_, &QPushButton::clicked, this, &SearchPanel::applySelected);
-    connect(objective_, &QComboBox::currentIndexChanged, this, [this] { updateBatchWidgets(); });
+    connect(objective_, &QComboBox::currentIndexChanged, this, [this] {
+        // Choosing cost starts from the plan's price when it has one.
+        if (trainplan::SearchObjective(objective_->currentData().toInt()) == trainplan::SearchObjective::Cost)
+            if (const auto price = doc_->plan().cost.pricePerGpuHourUsd; price && *price > 0)
+                dollars_->setValue(*price);
+        updateBatchWidgets();
+    });
     connect(batchMode_, &QComboBox::currentIndexChanged, this, [this] { updateBatchWidgets(); });
     return box;
 }
@@ -234,7 +240,10 @@ trainplan::SearchOptions SearchPanel::options() const
 {
     trainplan::SearchOptions o;
     o.objective = trainplan::SearchObjective(objective_->currentData().toInt());
-    o.costPerGpuHour = o.objective == trainplan::SearchObjective::Cost ? dollars_->value() : 0.0;
+    // Ranked by cost: the price in the panel. Otherwise the plan's own price (cost.*), so that a
+    // time-ranked list still shows what each layout costs; none when the plan names no price.
+    o.costPerGpuHour = o.objective == trainplan::SearchObjective::Cost ? dollars_->value()
+                                                                       : doc_->plan().cost.pricePerGpuHourUsd.value_or(0.0);
     o.top = top_->value();
     o.redFlags = trainplan::RedFlagOrder(redFlags_->currentData().toInt());
     if (batchMode_->currentIndex() == 1) {
@@ -309,7 +318,8 @@ void SearchPanel::cancelSearch()
 void SearchPanel::onFinished()
 {
     const auto& r = runner_->result();
-    const bool cost = r.objective == trainplan::SearchObjective::Cost;
+    const bool cost = r.objective == trainplan::SearchObjective::Cost
+        || std::any_of(r.rows.begin(), r.rows.end(), [](const trainplan::SearchRow& row) { return row.cost > 0; });
     model_->setResult(r);
     table_->setColumnHidden(SearchResultsModel::Cost, !cost);
     table_->setColumnHidden(SearchResultsModel::Ep, !r.expertGrid);

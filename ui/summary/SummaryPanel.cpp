@@ -10,6 +10,7 @@
 #include "core/analysis/PlanUnknowns.h"
 #include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
+#include "core/base/Units.h"
 #include "core/text/Derivation.h"
 #include "core/text/TextReport.h"
 #include "render/style/Markup.h"
@@ -217,12 +218,19 @@ void SummaryPanel::refresh()
     }
     // The other basis's figure, named; the GPU and step counts are in the tooltips (the derivation's
     // steps), so the line fits a 1280-px window whole.
-    // With a price, the run's cost on the same basis leads the detail (cost.price_per_gpu_hour_usd).
+    // With a price, the run's cost on the same basis leads the detail (cost.price_per_gpu_hour_usd),
+    // then the energy the facility draws for it (GPU power, server overhead, PUE: CostEnergyModel.h);
+    // a narrow card keeps those two and drops the other basis's hours.
     const auto& cost = doc_->analysis().costFor(doc_->timeBasis());
     const QString otherHours = tr("%1 %2").arg(otherName, q(formatCount(other.time.gpuHours)));
+    QStringList money;
     if (cost.usd)
-        card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), tr("$%1 · %2").arg(q(formatCount(*cost.usd)), otherHours), QColor(),
-            tr("$%1").arg(q(formatCount(*cost.usd))));
+        money << tr("$%1").arg(q(formatCount(*cost.usd)));
+    if (cost.energyJoules)
+        money << tr("%1 MWh").arg(q(formatNumber(*cost.energyJoules / units::MWh)));
+    if (!money.isEmpty())
+        card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), (money + QStringList{otherHours}).join(QStringLiteral(" · ")), QColor(),
+            money.join(QStringLiteral(" · ")));
     else
         card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), otherHours);
     card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 %2").arg(otherName, q(formatSeconds(other.time.stepSeconds))));
