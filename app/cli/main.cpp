@@ -581,10 +581,7 @@ int runCalibrate(const Options& o)
         const std::string name = o.logPath == "-" ? "standard input" : o.logPath.substr(o.logPath.find_last_of('/') + 1);
         inputs.run = trainplan::measuredRunFromLog(o.logPath == "-" ? readStandardInput() : trainplan::readRegularFile(o.logPath), name);
     } else {
-        inputs.run.stepSeconds = o.stepSeconds;
-        inputs.run.tokensPerSecondPerGpu = o.tokensPerSecondPerGpu;
-        inputs.run.source = "entered: " + (o.stepSeconds ? "step " + trainplan::formatSeconds(*o.stepSeconds)
-                                                          : trainplan::formatNumber(*o.tokensPerSecondPerGpu) + " tokens/s per GPU");
+        inputs.run = trainplan::enteredMeasuredRun(o.stepSeconds, o.tokensPerSecondPerGpu);
     }
     if (o.exposedCommunicationSeconds)
         inputs.run.exposedCommunicationSeconds = o.exposedCommunicationSeconds;

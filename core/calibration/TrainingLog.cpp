@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/base/Format.h"
 #include "core/base/PlanError.h"
 #include "core/base/Units.h"
 
@@ -115,6 +116,18 @@ MeasuredRun measuredRunFromLog(std::string_view text, const std::string& sourceN
         run.peakMemoryBytes = peakReserved;
         run.peakIsAllocatorReserved = true;
     }
+    return run;
+}
+
+MeasuredRun enteredMeasuredRun(std::optional<double> stepSeconds, std::optional<double> tokensPerSecondPerGpu)
+{
+    MeasuredRun run;
+    run.stepSeconds = stepSeconds;
+    run.tokensPerSecondPerGpu = stepSeconds ? std::nullopt : tokensPerSecondPerGpu;
+    if (run.stepSeconds)
+        run.source = "entered: step " + formatSeconds(*run.stepSeconds);
+    else if (run.tokensPerSecondPerGpu)
+        run.source = "entered: " + formatNumber(*run.tokensPerSecondPerGpu) + " tokens/s per GPU";
     return run;
 }
 

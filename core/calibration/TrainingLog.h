@@ -11,6 +11,7 @@
 // The peak memory is the largest max reserved any line reports.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,5 +21,9 @@ namespace trainplan {
 
 // Throws PlanError (path "log") when the text has no iteration lines of either format.
 MeasuredRun measuredRunFromLog(std::string_view text, const std::string& sourceName);
+
+// A run a person typed in (a step time, or tokens/s per GPU) with its source named the same way in
+// every view: "entered: step 2.73 s", "entered: 1,050 tokens/s per GPU".
+MeasuredRun enteredMeasuredRun(std::optional<double> stepSeconds, std::optional<double> tokensPerSecondPerGpu);
 
 }  // namespace trainplan

@@ -2,6 +2,8 @@
 
 #include <QObject>
 
+#include <cmath>
+
 #include "core/base/Format.h"
 #include "core/plan/PlanFields.h"
 #include "render/compare/ComparisonSet.h"
@@ -43,6 +45,9 @@ QString inputValue(const nlohmann::json& v)
         return QObject::tr("(absent)");
     if (v.is_string())
         return text(v.get<std::string>());
+    // Whole numbers with their thousands marked (a token budget reads "2,000,000,000,000"); others as written.
+    if (v.is_number() && std::abs(v.get<double>()) < 1e18 && v.get<double>() == std::floor(v.get<double>()))
+        return text(trainplan::formatInteger(v.get<double>()));
     return text(v.dump());
 }
 

@@ -87,6 +87,7 @@ private slots:
     void badMeasurementsNameTheirField();
     void calibratedPlanKeepsItsRecordAndNarrowsItsRange();
     void calibratedBandIsTheReferencePairs();
+    void enteredRunNamesWhatWasEntered();
 };
 
 // The same layout, fitted to a step 15 % slower than predicted, predicts the measured step; the
@@ -359,6 +360,21 @@ void TestCalibration::calibratedBandIsTheReferencePairs()
     QCOMPARE(shipped.coverage, v.band.coverage);
     QVERIFY2(std::abs(shipped.logLow - v.band.logLow) < 5e-4 && std::abs(shipped.logHigh - v.band.logHigh) < 5e-4,
         qPrintable(QString("kCalibratedStepErrorBand should be {%1, %2}").arg(v.band.logLow, 0, 'f', 4).arg(v.band.logHigh, 0, 'f', 4)));
+}
+
+// A typed-in measurement is named the same way by the CLI and the window: the step wins over a
+// throughput given beside it, and nothing entered names nothing.
+void TestCalibration::enteredRunNamesWhatWasEntered()
+{
+    const auto step = trainplan::enteredMeasuredRun(2.73, std::nullopt);
+    QCOMPARE(step.source, std::string("entered: step 2.73 s"));
+    QVERIFY(step.stepSeconds && !step.tokensPerSecondPerGpu);
+    const auto tps = trainplan::enteredMeasuredRun(std::nullopt, 1050.0);
+    QCOMPARE(tps.source, std::string("entered: 1,050 tokens/s per GPU"));
+    QVERIFY(tps.tokensPerSecondPerGpu && !tps.stepSeconds);
+    const auto both = trainplan::enteredMeasuredRun(3.0, 900.0);
+    QVERIFY(both.stepSeconds && !both.tokensPerSecondPerGpu);
+    QVERIFY(trainplan::enteredMeasuredRun(std::nullopt, std::nullopt).source.empty());
 }
 
 QTEST_GUILESS_MAIN(TestCalibration)

@@ -203,12 +203,9 @@ void CalibrationDialog::recompute()
         else
             missing = tr("Choose a training log, or enter the measured figures.");
     } else if (throughput_->value() > 0) {
-        if (throughputKind_->currentIndex() == 0)
-            inputs.run.stepSeconds = throughput_->value();
-        else
-            inputs.run.tokensPerSecondPerGpu = throughput_->value();
-        inputs.run.source = "entered: " + (inputs.run.stepSeconds ? "step " + trainplan::formatSeconds(*inputs.run.stepSeconds)
-                                                                  : trainplan::formatNumber(*inputs.run.tokensPerSecondPerGpu) + " tokens/s per GPU");
+        const bool step = throughputKind_->currentIndex() == 0;
+        inputs.run = trainplan::enteredMeasuredRun(step ? std::optional(throughput_->value()) : std::nullopt,
+            step ? std::nullopt : std::optional(throughput_->value()));
     } else {
         missing = tr("Enter the measured step time (or tokens per second per GPU), or choose a training log.");
     }
