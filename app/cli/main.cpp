@@ -28,6 +28,7 @@
 #include "core/interop/TorchtitanConfig.h"
 #include "core/plan/PlanFieldsListing.h"
 #include "core/plan/PlanIO.h"
+#include "core/planfile/ClusterProfile.h"
 #include "core/planfile/PlanFile.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
@@ -67,6 +68,7 @@ const char* kUsage =
     "       trainplan-cli export PLAN.json [PLAN OPTIONS] [--pdf OUT.pdf] [--letter]\n"
     "                            [--slides DIR] [--markdown OUT.md] [--megatron-args OUT.sh]\n"
     "                            [--torchtitan-config OUT.toml] [--megatron-bridge-config OUT.yaml]\n"
+    "                            [--cluster-profile OUT.json]\n"
     "       trainplan-cli compare A.json B.json [MORE.json...] [PLAN OPTIONS] [--json]\n"
     "                            [--pdf OUT.pdf] [--letter]\n"
     "       trainplan-cli import FILE|FOLDER [PLAN OPTIONS] [--json]\n"
@@ -95,7 +97,8 @@ const char* kUsage =
     "          --megatron-args writes the plan's Megatron-LM launch settings (model, layout,\n"
     "          batch, precision, switches), which 'import' reads back to the same plan;\n"
     "          --torchtitan-config the same as torchtitan's TOML tables, --megatron-bridge-config\n"
-    "          as a Megatron-Bridge / NeMo override YAML.\n"
+    "          as a Megatron-Bridge / NeMo override YAML. --cluster-profile writes the plan's\n"
+    "          cluster (a calibrated one with its record) as a named profile for --cluster.\n"
     "compare:  two or more plans side by side: each headline figure (predicted and at the\n"
     "          assumed MFU), its difference from the first plan, and the input fields that\n"
     "          differ. PLAN OPTIONS apply to every plan. --pdf also writes the comparison\n"
@@ -125,6 +128,9 @@ const char* kUsage =
     "                      from a preset, e.g. --gpu h200 (GPU count and layout unchanged)\n"
     "                      Names match case-insensitively, ignoring spaces and punctuation,\n"
     "                      by a unique prefix; see 'trainplan-cli presets'.\n"
+    "  --cluster FILE      take the whole cluster (part, GPUs, links, efficiency figures and\n"
+    "                      a calibration's record) from a cluster profile, as 'export\n"
+    "                      --cluster-profile' writes it; DP follows a changed GPU count\n"
     "  --set PATH=VALUE    override one field by its JSON path, e.g. --set layout.tp=4\n"
     "                      (cluster.accelerator set to a preset's name applies that preset)\n"
     "                      --set training.mfu=0.35 --set layout.dp=auto (repeatable)\n"
@@ -157,7 +163,8 @@ struct Options {
     bool json = false;
     bool derivation = false;
     bool events = true;
-    std::string pdf, slides, markdown, megatronArgs, torchtitanConfig, megatronBridgeConfig;
+    std::string pdf, slides, markdown, megatronArgs, torchtitanConfig, megatronBridgeConfig, clusterProfileOut;
+    std::string clusterProfile;  // --cluster: a cluster profile applied to the plan
     // calibrate: the measured run
     std::optional<double> stepSeconds, tokensPerSecondPerGpu, exposedCommunicationSeconds, peakMemoryGb;
     std::string logPath, framework, date;
@@ -191,6 +198,10 @@ Options parseArguments(int argc, char** argv)
             o.overrides.push_back(argv[++i]);
         } else if (arg.rfind("--set=", 0) == 0) {
             o.overrides.push_back(arg.substr(6));
+        } else if (arg == "--cluster") {
+            if (i + 1 >= argc)
+                throw UsageError("--cluster needs a cluster profile file");
+            o.clusterProfile = argv[++i];
         } else if (arg == "--model" || arg == "--gpu") {
             if (i + 1 >= argc)
                 throw UsageError(arg + " needs a preset name (see 'trainplan-cli presets')");
@@ -217,7 +228,7 @@ Options parseArguments(int argc, char** argv)
         } else if (arg == "--no-events") {
             o.events = false;
         } else if (arg == "--pdf" || arg == "--slides" || arg == "--markdown" || arg == "--megatron-args" || arg == "--torchtitan-config"
-            || arg == "--megatron-bridge-config") {
+            || arg == "--megatron-bridge-config" || arg == "--cluster-profile") {
             if (i + 1 >= argc)
                 throw UsageError(arg + " needs a path");
             (arg == "--pdf"                ? o.pdf
@@ -225,6 +236,7 @@ Options parseArguments(int argc, char** argv)
                 : arg == "--markdown"      ? o.markdown
                 : arg == "--megatron-args" ? o.megatronArgs
                 : arg == "--torchtitan-config" ? o.torchtitanConfig
+                : arg == "--cluster-profile"   ? o.clusterProfileOut
                                                : o.megatronBridgeConfig) = argv[++i];
         } else if (arg == "--step-seconds" || arg == "--tokens-per-second-per-gpu" || arg == "--exposed-communication-seconds"
             || arg == "--peak-memory-gb") {
@@ -306,8 +318,10 @@ Options parseArguments(int argc, char** argv)
         return o;
     }
     if (o.verb == "export" && o.pdf.empty() && o.slides.empty() && o.markdown.empty() && o.megatronArgs.empty() && o.torchtitanConfig.empty()
-        && o.megatronBridgeConfig.empty())
-        throw UsageError("export needs at least one of --pdf, --slides, --markdown, --megatron-args, --torchtitan-config, --megatron-bridge-config");
+        && o.megatronBridgeConfig.empty() && o.clusterProfileOut.empty())
+        throw UsageError(
+            "export needs at least one of --pdf, --slides, --markdown, --megatron-args, --torchtitan-config, --megatron-bridge-config, "
+            "--cluster-profile");
     if (o.verb == "compare" && o.morePlans.empty())
         throw UsageError("compare needs at least two plans");
     if (o.verb == "calibrate" && int(o.stepSeconds.has_value()) + o.tokensPerSecondPerGpu.has_value() + !o.logPath.empty() != 1)
@@ -406,6 +420,17 @@ trainplan::Plan loadPlan(const Options& o)
     const std::string text = fromStdin ? readStandardInput() : trainplan::readPlanFileText(o.planPath);
     nlohmann::json doc = trainplan::parseJsonBounded(text, fromStdin ? "standard input" : o.planPath);
     applyPresets(doc, o);
+    if (!o.clusterProfile.empty()) {
+        try {
+            trainplan::applyClusterProfile(doc, trainplan::loadClusterProfile(o.clusterProfile));
+        } catch (const trainplan::PlanError& e) {
+            // Named by the profile's file, so a bad profile is not mistaken for a bad plan.
+            std::vector<trainplan::PlanProblem> problems;
+            for (const auto& p : e.problems())
+                problems.push_back({"--cluster " + o.clusterProfile + (p.path.empty() ? "" : ": " + p.path), p.message});
+            throw trainplan::PlanError(std::move(problems));
+        }
+    }
     for (const auto& assignment : o.overrides) {
         trainplan::applyOverride(doc, assignment);
         applyAcceleratorLabel(doc, assignment);
@@ -638,8 +663,11 @@ int runExport(const Options& o, int argc, char** argv)
         trainplan::writeFileAtomically(o.torchtitanConfig, trainplan::torchtitanConfig(analysis.plan));
     if (!o.megatronBridgeConfig.empty())
         trainplan::writeFileAtomically(o.megatronBridgeConfig, trainplan::megatronBridgeConfig(analysis.plan));
+    if (!o.clusterProfileOut.empty())
+        trainplan::writeFileAtomically(
+            o.clusterProfileOut, trainplan::clusterProfileToJson(analysis.plan, planFileBaseName(o.clusterProfileOut)).dump(2) + "\n");
     if (o.pdf.empty() && o.slides.empty()) {
-        for (const std::string* path : {&o.markdown, &o.megatronArgs, &o.torchtitanConfig, &o.megatronBridgeConfig})
+        for (const std::string* path : {&o.markdown, &o.megatronArgs, &o.torchtitanConfig, &o.megatronBridgeConfig, &o.clusterProfileOut})
             if (!path->empty())
                 std::cout << *path << "\n";
         return exitStatusFor(analysis.estimate);
@@ -664,7 +692,7 @@ int runExport(const Options& o, int argc, char** argv)
         std::cout << f.toStdString() << "\n";
     for (const auto& f : kept)
         std::cerr << "trainplan-cli: kept " << f.toStdString() << " (TrainPlan did not write it)\n";
-    for (const std::string* path : {&o.markdown, &o.megatronArgs, &o.torchtitanConfig, &o.megatronBridgeConfig})
+    for (const std::string* path : {&o.markdown, &o.megatronArgs, &o.torchtitanConfig, &o.megatronBridgeConfig, &o.clusterProfileOut})
         if (!path->empty())
             std::cout << *path << "\n";
     return exitStatusFor(analysis.estimate);

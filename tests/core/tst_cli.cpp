@@ -65,6 +65,7 @@ private slots:
     void importVerb();
     void calibrateVerb();
     void compareVerb();
+    void clusterProfiles();
 };
 
 void TestCli::helpAndVersion()
@@ -764,6 +765,38 @@ void TestCli::compareVerb()
     QVERIFY(r.err.contains("needs the Qt views"));
     QVERIFY(!QFile::exists(pdf));
 #endif
+}
+
+// export --cluster-profile writes the plan's cluster as a named profile; --cluster takes it onto
+// another plan (DP following the GPU count); a bad profile exits 2 naming the file and the field.
+void TestCli::clusterProfiles()
+{
+    QTemporaryDir dir;
+    const QString profile = dir.filePath("our-h100s.json");
+    auto r = run({"export", example("70b-2048-h100.json"), "--set", "cluster.efficiency.matmul_fraction=0.5", "--cluster-profile", profile});
+    QCOMPARE(r.exitCode, 0);
+    QFile file(profile);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const auto document = nlohmann::json::parse(file.readAll().toStdString());
+    QCOMPARE(document["name"].get<std::string>(), std::string("our-h100s"));
+    QCOMPARE(document["cluster"]["gpus"].get<int>(), 2048);
+    r = run({"estimate", example("mixtral-8x22b-256-h100.json"), "--cluster", profile, "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const auto estimate = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(estimate["plan"]["cluster"]["gpus"].get<int>(), 2048);
+    QCOMPARE(estimate["plan"]["cluster"]["efficiency"]["matmul_fraction"].get<double>(), 0.5);
+    QVERIFY(estimate["plan"]["layout"]["dp_auto"].get<bool>());  // DP follows the profile's GPU count
+    QCOMPARE(estimate["plan"]["layout"]["dp"].get<int>() * estimate["plan"]["layout"]["tp"].get<int>()
+            * estimate["plan"]["layout"]["pp"].get<int>() * estimate["plan"]["layout"]["cp"].get<int>(),
+        2048);
+
+    QFile bad(dir.filePath("bad.json"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(R"({"format": "trainplan.cluster-profile", "version": 1, "name": "x", "cluster": {"gpus": 0}})");
+    bad.close();
+    r = run({"estimate", example("mixtral-8x22b-256-h100.json"), "--cluster", bad.fileName()});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--cluster") && r.err.contains("cluster.gpus"), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QUndoStack>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "core/analysis/Analysis.h"
@@ -42,6 +43,7 @@ private slots:
     void readsALog();
     void applyingIsOneUndoableEdit();
     void noTwoActionsShareAShortcut();
+    void clusterProfileSavesAndAppliesUndoably();
 };
 
 void TestCalibrationDialog::fitsLiveAndRefusesWithItsReason()
@@ -132,6 +134,39 @@ void TestCalibrationDialog::noTwoActionsShareAShortcut()
         }
     }
     QVERIFY(owners.size() > 10);
+}
+
+// File → Cluster Profile: the calibrated cluster saved from one plan and applied to another as
+// one undoable edit; a file that is no profile leaves the plan as it was and says why.
+void TestCalibrationDialog::clusterProfileSavesAndAppliesUndoably()
+{
+    QTemporaryDir dir;
+    MainWindow window;
+    window.document()->edit("calibrated", [](trainplan::Plan& p) { p.cluster.efficiency.matmul = 0.5; });
+    QString error;
+    const QString path = dir.filePath("ours.json");
+    QVERIFY2(window.saveClusterProfile(path, &error), qPrintable(error));
+
+    MainWindow other;
+    other.document()->edit("256 GPUs", [](trainplan::Plan& p) {
+        p.cluster.gpus = 256;
+        p.layout.dp = 256 / (p.layout.tp * p.layout.pp);
+    });
+    const int steps = other.document()->undoStack()->count();
+    QVERIFY2(other.applyClusterProfile(path, &error), qPrintable(error));
+    QCOMPARE(other.document()->plan().cluster.gpus, 2048);
+    QCOMPARE(other.document()->plan().cluster.efficiency.matmul, std::optional<double>(0.5));
+    QCOMPARE(other.document()->undoStack()->count(), steps + 1);
+    other.document()->undoStack()->undo();
+    QCOMPARE(other.document()->plan().cluster.gpus, 256);
+
+    QFile bad(dir.filePath("plan.json"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("{\"model\": {}}");
+    bad.close();
+    QVERIFY(!other.applyClusterProfile(bad.fileName(), &error));
+    QVERIFY2(error.contains("plan.json") && error.contains("format"), qPrintable(error));
+    QCOMPARE(other.document()->plan().cluster.gpus, 256);
 }
 
 QTEST_MAIN(TestCalibrationDialog)

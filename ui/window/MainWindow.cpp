@@ -1,5 +1,3 @@
-#include "ui/calibration/CalibrationDialog.h"
-#include "ui/compare/ComparisonWindow.h"
 #include "ui/window/MainWindow.h"
 
 #include <QAction>
@@ -24,11 +22,13 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include "core/base/AtomicFile.h"
 #include "core/base/BoundedFile.h"
 #include "core/base/BoundedJson.h"
 #include "core/base/Format.h"
 #include "core/base/PlanError.h"
 #include "core/interop/ImportFile.h"
+#include "core/planfile/ClusterProfile.h"
 #include "core/planfile/WorkedExamples.h"
 #include "core/presets/Presets.h"
 #include "core/search/LayoutAdjuster.h"
@@ -36,9 +36,11 @@
 #include "render/report/ReportContext.h"
 #include "render/report/SlideExport.h"
 #include "render/style/Theme.h"
+#include "ui/calibration/CalibrationDialog.h"
 #include "ui/charts/MemoryChart.h"
 #include "ui/charts/TimeBreakdownChart.h"
 #include "ui/charts/TornadoChart.h"
+#include "ui/compare/ComparisonWindow.h"
 #include "ui/derivation/DerivationView.h"
 #include "ui/document/Autosaver.h"
 #include "ui/document/PlanDocument.h"
@@ -442,6 +444,22 @@ void MainWindow::buildMenus()
     QAction* compareAction = file->addAction(tr("Co&mpare Plans…"), this, &MainWindow::showComparison);
     compareAction->setObjectName("compareAction");
     compareAction->setStatusTip(tr("This plan beside saved plans and kept copies: figures, differences, charts, diagrams"));
+    QMenu* profiles = file->addMenu(tr("Cluster &Profile"));
+    profiles->setObjectName("clusterProfileMenu");
+    profiles->addAction(tr("&Apply a Cluster Profile…"), this, [this] {
+        const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+        const QString path = QFileDialog::getOpenFileName(this, tr("Apply a cluster profile"), dir, tr("Cluster profiles (*.json);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !applyClusterProfile(path, &error))
+            showError(tr("Could not apply the cluster profile"), error);
+    })->setStatusTip(tr("Take the cluster (part, GPUs, links, calibrated efficiency) from a profile saved from another plan"));
+    profiles->addAction(tr("&Save This Cluster as a Profile…"), this, [this] {
+        const QString dir = QSettings().value("lastDirectory", QDir::homePath()).toString();
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save the cluster as a profile"), dir + "/cluster.json", tr("Cluster profiles (*.json)"));
+        QString error;
+        if (!path.isEmpty() && !saveClusterProfile(path, &error))
+            showError(tr("Could not save the cluster profile"), error);
+    })->setStatusTip(tr("The cluster with its efficiency figures and calibration record, for other plans on the same cluster"));
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] {
         recent->clear();
@@ -681,6 +699,37 @@ void MainWindow::calibrateDialog()
             15000);
     });
     dialog->open();
+}
+
+bool MainWindow::saveClusterProfile(const QString& path, QString* error)
+{
+    try {
+        trainplan::writeFileAtomically(QFile::encodeName(path).toStdString(),
+            trainplan::clusterProfileToJson(doc_->plan(), QFileInfo(path).completeBaseName().toStdString()).dump(2) + "\n");
+    } catch (const std::exception& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+    QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
+    statusBar()->showMessage(tr("Saved the cluster as %1").arg(QFileInfo(path).fileName()), 8000);
+    return true;
+}
+
+bool MainWindow::applyClusterProfile(const QString& path, QString* error)
+{
+    try {
+        const trainplan::ClusterProfile profile = trainplan::loadClusterProfile(QFile::encodeName(path).toStdString());
+        doc_->applyPlan(trainplan::withClusterProfile(doc_->plan(), profile), tr("Apply cluster profile %1").arg(QString::fromStdString(profile.name)));
+        QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
+        statusBar()->showMessage(tr("Applied the cluster profile %1 (Edit → Undo takes it back)").arg(QString::fromStdString(profile.name)), 8000);
+        return true;
+    } catch (const trainplan::PlanError& e) {
+        QStringList lines;
+        for (const auto& p : e.problems())
+            lines << QString::fromStdString(p.path.empty() ? p.message : p.path + ": " + p.message);
+        *error = tr("%1 is not a usable cluster profile:\n%2").arg(QFileInfo(path).fileName(), lines.join('\n'));
+        return false;
+    }
 }
 
 void MainWindow::importDialog()

@@ -83,6 +83,10 @@ public:
     // plan's cluster, budget and layout as a new, unsaved plan (core/interop/ImportFile.h).
     bool importFile(const QString& path);
     bool saveTo(const QString& path);
+    // The plan's cluster as a named profile file, and a profile's cluster onto this plan as one
+    // undoable edit (core/planfile/ClusterProfile.h); false with a message naming the problem.
+    bool saveClusterProfile(const QString& path, QString* error);
+    bool applyClusterProfile(const QString& path, QString* error);
     bool exportPdf(const QString& path, bool letter);
     bool exportSlides(const QString& directory);
     bool exportMarkdown(const QString& path);
