@@ -116,4 +116,38 @@ QString tickLabel(double value, double step)
     return QString::number(value, 'f', decimals);
 }
 
+void paintVerticalAxis(QPainter& p, const QRectF& plot, double end, double step, double tickWidth, double titleLeft, const QString& title,
+    double scale)
+{
+    const double lineH = QFontMetricsF(p.font(), p.device()).height();
+    for (double v = 0; v <= end + 1e-9; v += step) {
+        const double y = plot.bottom() - v / end * plot.height();
+        p.setPen(QPen(theme::gridLine(), 1));
+        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        p.setPen(theme::muted());
+        p.drawText(QRectF(plot.left() - tickWidth - 6 * scale, y - lineH / 2, tickWidth, lineH), Qt::AlignRight | Qt::AlignVCenter,
+            tickLabel(v, step));
+    }
+    p.save();
+    p.translate(titleLeft + lineH / 2, plot.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-plot.height() / 2, -lineH / 2, plot.height(), lineH), Qt::AlignCenter, title);
+    p.restore();
+}
+
+void paintHorizontalAxis(QPainter& p, const QRectF& plot, double end, double step, double rightLimit, double scale)
+{
+    const double lineH = QFontMetricsF(p.font(), p.device()).height();
+    const double labelW = 80 * scale;
+    for (double v = 0; v <= end + 1e-12; v += step) {
+        const double x = plot.left() + v / end * plot.width();
+        p.setPen(QPen(theme::gridLine(), 1));
+        p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        p.setPen(theme::muted());
+        const double left = std::min(x - labelW / 2, rightLimit - labelW);
+        p.drawText(QRectF(left, plot.bottom() + 2 * scale, labelW, lineH), left < x - labelW / 2 ? Qt::AlignRight | Qt::AlignVCenter : Qt::AlignCenter,
+            tickLabel(v, step));
+    }
+}
+
 }  // namespace chartframe

@@ -36,4 +36,13 @@ double axisEnd(double top, int targetTicks);
 // Axis label in the unit's natural precision: "0", "20", "2.5", "0.25".
 QString tickLabel(double value, double step);
 
+// A value axis up the plot's left edge, 0 to `end` in `step`s: grid lines across the plot, tick
+// labels right-aligned in the `tickWidth` before it, and `title` rotated at `titleLeft`. Uses the
+// painter's current font for the labels.
+void paintVerticalAxis(QPainter& painter, const QRectF& plot, double end, double step, double tickWidth, double titleLeft,
+    const QString& title, double scale);
+// A value axis along the plot's bottom, 0 to `end` in `step`s: grid lines up the plot and tick
+// labels under it, the last kept left of `rightLimit` rather than cut at the chart's edge.
+void paintHorizontalAxis(QPainter& painter, const QRectF& plot, double end, double step, double rightLimit, double scale);
+
 }  // namespace chartframe

@@ -121,13 +121,7 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
     const auto xOf = [&](double s) { return plot.left() + s / end * plot.width(); };
 
     p.setFont(label);
-    for (double v = 0; v <= end + 1e-12; v += step) {
-        const double x = xOf(v);
-        p.setPen(QPen(theme::gridLine(), 1));
-        p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-        p.setPen(theme::muted());
-        p.drawText(QRectF(x - 40 * scale, plot.bottom() + 2 * scale, 80 * scale, lineH), Qt::AlignCenter, tickLabel(v, step));
-    }
+    paintHorizontalAxis(p, plot, end, step, rect.right(), scale);
     p.drawText(
         QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("seconds per step"));
 

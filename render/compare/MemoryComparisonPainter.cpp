@@ -78,19 +78,7 @@ void MemoryComparisonPainter::paint(QPainter& p, const QRectF& rect, double scal
     }
     const auto yOf = [&](double bytes) { return plot.bottom() - bytes / kGB / end * plot.height(); };
     p.setFont(label);
-    for (double v = 0; v <= end + 1e-9; v += step) {
-        const double y = yOf(v * kGB);
-        p.setPen(QPen(theme::gridLine(), 1));
-        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-        p.setPen(theme::muted());
-        p.drawText(QRectF(plot.left() - tickWidth - 6 * scale, y - lineH / 2, tickWidth, lineH), Qt::AlignRight | Qt::AlignVCenter,
-            tickLabel(v, step));
-    }
-    p.save();
-    p.translate(area.left() + lineH / 2, plot.center().y());
-    p.rotate(-90);
-    p.drawText(QRectF(-plot.height() / 2, -lineH / 2, plot.height(), lineH), Qt::AlignCenter, QStringLiteral("GB per GPU"));
-    p.restore();
+    paintVerticalAxis(p, plot, end, step, tickWidth, area.left(), QStringLiteral("GB per GPU"), scale);
 
     const double group = plot.width() / stages;
     // Bars of a group touch their neighbours' letters only when the group is wide enough to label.

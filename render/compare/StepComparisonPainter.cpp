@@ -69,16 +69,7 @@ void StepComparisonPainter::paint(QPainter& p, const QRectF& rect, double scale)
     }
     const auto xOf = [&](double s) { return plot.left() + s / end * plot.width(); };
     p.setFont(label);
-    for (double v = 0; v <= end + 1e-12; v += step) {
-        const double x = xOf(v);
-        p.setPen(QPen(theme::gridLine(), 1));
-        p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-        p.setPen(theme::muted());
-        // The last tick's label keeps inside the chart rather than running off its right edge.
-        const double labelLeft = std::min(x - 40 * scale, rect.right() - 80 * scale);
-        p.drawText(QRectF(labelLeft, plot.bottom() + 2 * scale, 80 * scale, lineH), x - 40 * scale > labelLeft ? Qt::AlignRight | Qt::AlignVCenter : Qt::AlignCenter,
-            tickLabel(v, step));
-    }
+    paintHorizontalAxis(p, plot, end, step, rect.right(), scale);
     p.drawText(QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter,
         QStringLiteral("seconds per optimizer step, predicted from each layout"));
 
