@@ -6,6 +6,7 @@
 #include <array>
 #include <ctime>
 #include <optional>
+#include <cmath>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -35,6 +36,7 @@
 #include "core/presets/PresetsListing.h"
 #include "core/schedule/Schedule.h"
 #include "core/search/LayoutSearch.h"
+#include "core/sizing/ClusterSizing.h"
 #include "core/text/Derivation.h"
 #include "core/text/EstimateJson.h"
 #include "core/text/PlanComparison.h"
@@ -76,6 +78,9 @@ const char* kUsage =
     "                            --log TRAIN.log) [--exposed-communication-seconds C]\n"
     "                            [--peak-memory-gb G] [--framework TEXT] [--date YYYY-MM-DD]\n"
     "                            [PLAN OPTIONS] [--json]\n"
+    "       trainplan-cli size PLAN.json --deadline-days D [--budget USD] [--gpus MIN:MAX]\n"
+    "                            [--gpu NAME[=USD_PER_GPU_HOUR]]... [--max-batch-tokens T]\n"
+    "                            [--scaling-threshold F] [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli presets [--json]\n"
     "       trainplan-cli fields [--json]\n"
     "\n"
@@ -104,6 +109,14 @@ const char* kUsage =
     "          differ. PLAN OPTIONS apply to every plan. --pdf also writes the comparison\n"
     "          report: those tables, memory per stage and step components overlaid, and\n"
     "          each plan's diagram and schedule.\n"
+    "size:     the inverse question: for each accelerator (--gpu, repeatable, each with its price;\n"
+    "          else the plan's own) and each GPU count in whole nodes (1-1.5-2 steps, 8 to 32,768\n"
+    "          unless --gpus), the fastest layout that fits, its days with failures and their range,\n"
+    "          GPU-hours, cost and energy; the cheapest that meets the deadline (and the budget), the\n"
+    "          Pareto front of days against cost, where adding GPUs stops paying (a step up buying\n"
+    "          less than --scaling-threshold, default 0.7, of its ideal speed-up), tokens per\n"
+    "          parameter against Chinchilla's ~20, and why, in words. --max-batch-tokens lets the\n"
+    "          search grow the global batch up to that many tokens per step.\n"
     "import:   reads a Hugging Face config.json (or a model folder holding one), a Megatron-LM\n"
     "          launch script or an argument list, a torchtitan TOML config or a Megatron-Bridge\n"
     "          YAML, and prints the plan it describes (the\n"
@@ -165,6 +178,9 @@ struct Options {
     bool events = true;
     std::string pdf, slides, markdown, megatronArgs, torchtitanConfig, megatronBridgeConfig, clusterProfileOut;
     std::string clusterProfile;  // --cluster: a cluster profile applied to the plan
+    // size: the options as given, parsed (and refused by name) in runSize
+    std::vector<std::string> sizeGpus;
+    std::optional<std::string> deadlineDays, budget, gpuRange, maxBatchTokens, scalingThreshold;
     // calibrate: the measured run
     std::optional<double> stepSeconds, tokensPerSecondPerGpu, exposedCommunicationSeconds, peakMemoryGb;
     std::string logPath, framework, date;
@@ -206,6 +222,17 @@ Options parseArguments(int argc, char** argv)
             if (i + 1 >= argc)
                 throw UsageError(arg + " needs a preset name (see 'trainplan-cli presets')");
             (arg == "--model" ? o.modelPreset : o.gpuPreset) = argv[++i];
+            if (arg == "--gpu")
+                o.sizeGpus.push_back(o.gpuPreset);  // size: every --gpu is a candidate
+        } else if (arg == "--deadline-days" || arg == "--budget" || arg == "--gpus" || arg == "--max-batch-tokens"
+            || arg == "--scaling-threshold") {
+            if (i + 1 >= argc)
+                throw UsageError(arg + " needs a value");
+            (arg == "--deadline-days"       ? o.deadlineDays
+                : arg == "--budget"         ? o.budget
+                : arg == "--gpus"           ? o.gpuRange
+                : arg == "--max-batch-tokens" ? o.maxBatchTokens
+                                            : o.scalingThreshold) = std::string(argv[++i]);
         } else if (arg == "--allow-tight-memory") {
             o.allowTightMemory = true;
         } else if (arg == "--red-flags" || arg.rfind("--red-flags=", 0) == 0) {
@@ -303,8 +330,8 @@ Options parseArguments(int argc, char** argv)
             throw UsageError("unexpected argument " + arg);
         }
     }
-    constexpr std::array<std::string_view, 9> kVerbs = {
-        "estimate", "schedule", "search", "export", "compare", "import", "calibrate", "presets", "fields"};
+    constexpr std::array<std::string_view, 10> kVerbs = {
+        "estimate", "schedule", "search", "export", "compare", "import", "calibrate", "size", "presets", "fields"};
     std::string verbList;
     for (std::string_view v : kVerbs)
         verbList += (verbList.empty() ? "" : ", ") + std::string(v);
@@ -322,6 +349,13 @@ Options parseArguments(int argc, char** argv)
         throw UsageError(
             "export needs at least one of --pdf, --slides, --markdown, --megatron-args, --torchtitan-config, --megatron-bridge-config, "
             "--cluster-profile");
+    if (o.verb == "size") {
+        if (!o.deadlineDays)
+            throw UsageError("size needs --deadline-days D");
+        o.gpuPreset.clear();  // the candidates, not the plan's part
+    } else if (o.deadlineDays || o.budget || o.gpuRange || o.maxBatchTokens || o.scalingThreshold) {
+        throw UsageError("--deadline-days, --budget, --gpus, --max-batch-tokens and --scaling-threshold are for size");
+    }
     if (o.verb == "compare" && o.morePlans.empty())
         throw UsageError("compare needs at least two plans");
     if (o.verb == "calibrate" && int(o.stepSeconds.has_value()) + o.tokensPerSecondPerGpu.has_value() + !o.logPath.empty() != 1)
@@ -640,6 +674,55 @@ int runFields(const Options& o)
     return kExitOk;
 }
 
+// A number an option gives, or exit 2 naming the option.
+double optionNumber(const std::string& option, const std::string& value)
+{
+    try {
+        size_t used = 0;
+        const double number = std::stod(value, &used);
+        if (used == value.size() && std::isfinite(number))
+            return number;
+    } catch (const std::logic_error&) {
+    }
+    throw UsageError(option + ": not a number: " + value);
+}
+
+int runSize(const Options& o)
+{
+    const trainplan::Plan plan = loadPlan(o);
+    trainplan::SizingOptions options;
+    options.deadlineDays = optionNumber("--deadline-days", *o.deadlineDays);
+    if (o.budget)
+        options.budgetUsd = optionNumber("--budget", *o.budget);
+    if (o.maxBatchTokens)
+        options.maxGlobalBatchTokens = optionNumber("--max-batch-tokens", *o.maxBatchTokens);
+    if (o.scalingThreshold)
+        options.scalingThreshold = optionNumber("--scaling-threshold", *o.scalingThreshold);
+    if (o.gpuRange) {
+        const auto colon = o.gpuRange->find(':');
+        if (colon == std::string::npos)
+            throw UsageError("--gpus needs MIN:MAX GPUs");
+        options.minGpus = static_cast<long long>(optionNumber("--gpus", o.gpuRange->substr(0, colon)));
+        options.maxGpus = static_cast<long long>(optionNumber("--gpus", o.gpuRange->substr(colon + 1)));
+        if (options.minGpus < 1 || options.maxGpus < options.minGpus)
+            throw UsageError("--gpus needs 1 <= MIN <= MAX");
+    }
+    for (const std::string& given : o.sizeGpus) {
+        trainplan::SizingCandidate c;
+        const auto eq = given.find('=');
+        c.accelerator = given.substr(0, eq);
+        if (eq != std::string::npos)
+            c.pricePerGpuHourUsd = optionNumber("--gpu " + c.accelerator, given.substr(eq + 1));
+        options.accelerators.push_back(c);
+    }
+    const trainplan::SizingResult result = trainplan::sizeCluster(plan, options);
+    if (o.json)
+        std::cout << trainplan::sizingToJson(result).dump(2) << "\n";
+    else
+        std::cout << trainplan::sizingToText(result);
+    return kExitOk;
+}
+
 int runPresets(const Options& o)
 {
     if (o.json) {
@@ -734,6 +817,8 @@ int main(int argc, char** argv)
             return runCompare(options);
         if (options.verb == "calibrate")
             return runCalibrate(options);
+        if (options.verb == "size")
+            return runSize(options);
         return options.verb == "schedule" ? runSchedule(options) : runEstimate(options);
     } catch (const PresetNameError& e) {
         std::cerr << "trainplan-cli: " << e.what() << "\n";

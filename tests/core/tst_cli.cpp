@@ -66,6 +66,7 @@ private slots:
     void calibrateVerb();
     void compareVerb();
     void clusterProfiles();
+    void sizeVerb();
 };
 
 void TestCli::helpAndVersion()
@@ -797,6 +798,35 @@ void TestCli::clusterProfiles()
     r = run({"estimate", example("mixtral-8x22b-256-h100.json"), "--cluster", bad.fileName()});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--cluster") && r.err.contains("cluster.gpus"), qPrintable(r.err));
+}
+
+// size: the sizing as text and JSON, each --gpu a candidate with its price; a missing deadline or
+// a bad figure exits 2 naming the option.
+void TestCli::sizeVerb()
+{
+    auto r = run({"size", example("70b-2048-h100.json"), "--deadline-days", "20", "--gpus", "1024:2048", "--gpu", "H100 SXM=2.5",
+        "--gpu", "B200=5", "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const auto json = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(json["format"].get<std::string>(), std::string("trainplan.sizing"));
+    QCOMPARE(json["points"].size(), size_t(6));
+    QCOMPARE(json["cost_basis"].get<std::string>(), std::string("usd"));
+    QVERIFY(json.contains("cheapest"));
+    QVERIFY(json["points"][json["cheapest"].get<size_t>()]["meets_deadline"].get<bool>());
+    r = run({"size", example("70b-2048-h100.json"), "--deadline-days", "20", "--gpus", "2048:2048"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("the cheapest that meets the 20-day deadline") && r.out.contains("tokens per parameter"));
+    r = run({"size", example("70b-2048-h100.json")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("--deadline-days"));
+    r = run({"size", example("70b-2048-h100.json"), "--deadline-days", "soon"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("--deadline-days"));
+    r = run({"size", example("70b-2048-h100.json"), "--deadline-days", "20", "--gpu", "no-such-gpu"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(r.err.contains("sizing.accelerators[0]"));
+    r = run({"estimate", example("70b-2048-h100.json"), "--deadline-days", "20"});
+    QCOMPARE(r.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)
