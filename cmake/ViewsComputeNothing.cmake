@@ -9,6 +9,8 @@
 #   PlanDocument.cpp.o  Analyser::analyse  the document analyses the plan once per change; every
 #                                          view reads that Analysis (and what it computes later)
 #   SearchRunner.cpp.o  searchLayouts      the window's layout search, on its worker thread
+#   SizingRunner.cpp.o  sizeCluster        the sizing window's search over accelerators and GPU
+#                                          counts, on its worker thread
 # The reality check's entry points (realityCheck, validateModel) analyse published runs, not the
 # plan, and are not on the list.
 set(_forbidden
@@ -29,10 +31,12 @@ set(_forbidden
     "trainplan::compareSchedules\\("
     "trainplan::layoutRationale\\("
     "trainplan::searchLayouts\\("
-    "trainplan::searchRowOf\\(")
+    "trainplan::searchRowOf\\("
+    "trainplan::sizeCluster\\(")
 set(_allowed
     "PlanDocument\\.cpp\\.o:trainplan::Analyser::analyse\\("
-    "SearchRunner\\.cpp\\.o:trainplan::searchLayouts\\(")
+    "SearchRunner\\.cpp\\.o:trainplan::searchLayouts\\("
+    "SizingRunner\\.cpp\\.o:trainplan::sizeCluster\\(")
 
 if(NOT NM OR NOT ARCHIVES)
   message(FATAL_ERROR "ViewsComputeNothing: give -DNM=... and -DARCHIVES=a.a,b.a")

@@ -51,6 +51,7 @@
 #include "render/compare/ComparisonPdf.h"
 #include "render/compare/ComparisonSet.h"
 #include "render/report/Exporter.h"
+#include "render/sizing/SizingReport.h"
 #endif
 
 namespace {
@@ -80,7 +81,7 @@ const char* kUsage =
     "                            [PLAN OPTIONS] [--json]\n"
     "       trainplan-cli size PLAN.json --deadline-days D [--budget USD] [--gpus MIN:MAX]\n"
     "                            [--gpu NAME[=USD_PER_GPU_HOUR]]... [--max-batch-tokens T]\n"
-    "                            [--scaling-threshold F] [PLAN OPTIONS] [--json]\n"
+    "                            [--scaling-threshold F] [PLAN OPTIONS] [--json] [--pdf OUT.pdf]\n"
     "       trainplan-cli presets [--json]\n"
     "       trainplan-cli fields [--json]\n"
     "\n"
@@ -116,7 +117,8 @@ const char* kUsage =
     "          Pareto front of days against cost, where adding GPUs stops paying (a step up buying\n"
     "          less than --scaling-threshold, default 0.7, of its ideal speed-up), tokens per\n"
     "          parameter against Chinchilla's ~20, and why, in words. --max-batch-tokens lets the\n"
-    "          search grow the global batch up to that many tokens per step.\n"
+    "          search grow the global batch up to that many tokens per step. --pdf writes the\n"
+    "          sizing report: the sentences, the chart of days against cost, every point.\n"
     "import:   reads a Hugging Face config.json (or a model folder holding one), a Megatron-LM\n"
     "          launch script or an argument list, a torchtitan TOML config or a Megatron-Bridge\n"
     "          YAML, and prints the plan it describes (the\n"
@@ -546,6 +548,16 @@ int runSearch(const Options& o)
     return kExitOk;
 }
 
+#ifdef TRAINPLAN_WITH_EXPORT
+// Headless unless a display is there: exports never need a window.
+void useOffscreenWithoutDisplay()
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+#endif
+
 int runCompare(const Options& o)
 {
     std::vector<std::string> paths{o.planPath};
@@ -573,9 +585,7 @@ int runCompare(const Options& o)
     if (o.pdf.empty())
         return status;
 #ifdef TRAINPLAN_WITH_EXPORT
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
-        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    useOffscreenWithoutDisplay();
     int argc = 1;
     char name[] = "trainplan-cli";
     char* argv[] = {name, nullptr};
@@ -720,7 +730,26 @@ int runSize(const Options& o)
         std::cout << trainplan::sizingToJson(result).dump(2) << "\n";
     else
         std::cout << trainplan::sizingToText(result);
+    if (o.pdf.empty())
+        return kExitOk;
+#ifdef TRAINPLAN_WITH_EXPORT
+    useOffscreenWithoutDisplay();
+    int argc = 1;
+    char name[] = "trainplan-cli";
+    char* argv[] = {name, nullptr};
+    QGuiApplication app(argc, argv);
+    QString error;
+    const QString title = QString::fromStdString(trainplan::reportTitle(plan, planFileBaseName(o.planPath)));
+    if (!sizingreport::writePdf(result, title, QString::fromStdString(o.pdf), o.letter ? QPageSize::Letter : QPageSize::A4, &error)) {
+        std::cerr << "trainplan-cli: " << error.toStdString() << "\n";
+        return kExitFailure;
+    }
+    std::cerr << o.pdf << "\n";  // stdout holds the sizing itself
     return kExitOk;
+#else
+    std::cerr << "trainplan-cli: --pdf needs the Qt views; this build has TRAINPLAN_BUILD_UI=OFF\n";
+    return kExitFailure;
+#endif
 }
 
 int runPresets(const Options& o)
@@ -756,10 +785,7 @@ int runExport(const Options& o, int argc, char** argv)
         return exitStatusFor(analysis.estimate);
     }
 #ifdef TRAINPLAN_WITH_EXPORT
-    // Headless unless a display is there: exports never need a window.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
-        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    useOffscreenWithoutDisplay();
     QGuiApplication app(argc, argv);
     ExportRequest request;
     request.pdfPath = QString::fromStdString(o.pdf);

@@ -177,6 +177,14 @@ inline QColor verdict(trainplan::Verdict v, const QColor& fine)
     }
     return fine;
 }
+// Series told apart by hue alone (the sizing chart's accelerators): Tailwind's 600 shades of
+// blue, emerald, amber, violet, rose and cyan, then again.
+inline QColor series(int index)
+{
+    static const QColor colors[] = {QColor(0x25, 0x63, 0xeb), QColor(0x05, 0x96, 0x69), QColor(0xd9, 0x77, 0x06),
+                                    QColor(0x7c, 0x3a, 0xed), QColor(0xe1, 0x1d, 0x48), QColor(0x08, 0x91, 0xb2)};
+    return colors[((index % 6) + 6) % 6];
+}
 inline QColor highlight()
 {
     return QColor(0xfd, 0xe6, 0x8a);

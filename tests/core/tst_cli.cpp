@@ -827,6 +827,19 @@ void TestCli::sizeVerb()
     QVERIFY(r.err.contains("sizing.accelerators[0]"));
     r = run({"estimate", example("70b-2048-h100.json"), "--deadline-days", "20"});
     QCOMPARE(r.exitCode, 2);
+
+    QTemporaryDir dir;
+    const QString pdf = dir.filePath("sizing.pdf");
+    r = run({"size", example("70b-2048-h100.json"), "--deadline-days", "20", "--gpus", "2048:2048", "--pdf", pdf});
+#ifdef TRAINPLAN_CLI_EXPORTS
+    QCOMPARE(r.exitCode, 0);
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.read(5), QByteArray("%PDF-"));
+#else
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(!QFile::exists(pdf));
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCli)

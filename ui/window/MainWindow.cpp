@@ -49,6 +49,7 @@
 #include "ui/layoutdiagram/LayoutDiagramView.h"
 #include "ui/realitycheck/RealityCheckView.h"
 #include "ui/search/SearchPanel.h"
+#include "ui/sizing/SizingWindow.h"
 #include "ui/summary/SummaryPanel.h"
 #include "ui/summary/WarningsPanel.h"
 #include "ui/timeline/TimelineView.h"
@@ -444,6 +445,9 @@ void MainWindow::buildMenus()
     QAction* compareAction = file->addAction(tr("Co&mpare Plans…"), this, &MainWindow::showComparison);
     compareAction->setObjectName("compareAction");
     compareAction->setStatusTip(tr("This plan beside saved plans and kept copies: figures, differences, charts, diagrams"));
+    QAction* sizeAction = file->addAction(tr("Si&ze the Cluster…"), this, &MainWindow::showSizing);
+    sizeAction->setObjectName("sizeClusterAction");
+    sizeAction->setStatusTip(tr("From a deadline and a budget: how many GPUs of which kind, and the layout"));
     QMenu* profiles = file->addMenu(tr("Cluster &Profile"));
     profiles->setObjectName("clusterProfileMenu");
     profiles->addAction(tr("&Apply a Cluster Profile…"), this, [this] {
@@ -673,6 +677,21 @@ ComparisonWindow* MainWindow::comparisonWindow()
     if (!comparison_)
         comparison_ = new ComparisonWindow(doc_, this);
     return comparison_;
+}
+
+SizingWindow* MainWindow::sizingWindow()
+{
+    if (!sizing_)
+        sizing_ = new SizingWindow(doc_, this);
+    return sizing_;
+}
+
+void MainWindow::showSizing()
+{
+    SizingWindow* window = sizingWindow();
+    window->show();
+    window->raise();
+    window->activateWindow();
 }
 
 void MainWindow::showComparison()

@@ -11,6 +11,7 @@
 #include "ui/document/RecoveryStore.h"
 
 class ComparisonWindow;
+class SizingWindow;
 class DashboardPane;
 class FocusRing;
 enum class ReportView;
@@ -77,6 +78,9 @@ public:
     // the window lives.
     ComparisonWindow* comparisonWindow();
     void showComparison();
+    // The sizing window (File → Size the Cluster…), made on first use.
+    SizingWindow* sizingWindow();
+    void showSizing();
 
     bool openFile(const QString& path);
     // A Hugging Face config.json (or its folder) or Megatron-LM arguments, read onto the current
@@ -160,5 +164,6 @@ private:
     class QVBoxLayout* dashboardColumn_;
     FocusRing* focusRing_;
     class QLabel* autosaveWarning_;
-    ComparisonWindow* comparison_ = nullptr;  // shown while writing the recovery copy fails
+    ComparisonWindow* comparison_ = nullptr;
+    SizingWindow* sizing_ = nullptr;  // shown while writing the recovery copy fails
 };

@@ -1,0 +1,96 @@
+// The size-the-cluster window (ui/sizing/SizingWindow.h): the sizing runs off the window's thread
+// and fills the chart, the answer and the table; a point opens as the plan in one undoable edit;
+// cancel stops it; the sizing PDF is written; no accelerator ticked says so instead of running.
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include "ui/document/PlanDocument.h"
+#include "ui/sizing/SizingWindow.h"
+#include "ui/window/MainWindow.h"
+
+class TestSizingWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void sizesInTheBackgroundAndOpensAPoint();
+    void cancelStopsIt();
+    void noAcceleratorSaysSo();
+};
+
+void TestSizingWindow::sizesInTheBackgroundAndOpensAPoint()
+{
+    MainWindow window;
+    SizingWindow* sizing = window.sizingWindow();
+    sizing->resize(1280, 720);
+    sizing->show();
+    QVERIFY(sizing->setAccelerator("H100 SXM 80GB", true, 2.5));
+    QVERIFY(sizing->setAccelerator("B200 180GB", true, 5.0));
+    sizing->setGpuRange(512, 2048);
+    sizing->setDeadlineDays(20);
+    QSignalSpy finished(sizing, &SizingWindow::sizingFinished);
+    sizing->startSizing();
+    QVERIFY(sizing->isRunning());
+    QVERIFY(finished.wait(60000));
+    const trainplan::SizingResult& r = sizing->result();
+    QCOMPARE(int(r.points.size()), 2 * 5);  // 512, 768, 1,024, 1,536, 2,048 of each
+    QVERIFY(r.cheapest.has_value());
+    QCOMPARE(sizing->pointsTable()->rowCount(), int(r.points.size()));
+    QVERIFY(sizing->answer()->text().contains("the cheapest that meets the"));
+
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(sizing->exportPdf(dir.filePath("sizing.pdf"), &error), qPrintable(error));
+    QFile pdf(dir.filePath("sizing.pdf"));
+    QVERIFY(pdf.open(QIODevice::ReadOnly) && pdf.read(5) == "%PDF-");
+    QTest::qWait(50);
+    QDir().mkpath(TRAINPLAN_ARTEFACT_DIR);
+    QVERIFY(sizing->grab().save(TRAINPLAN_ARTEFACT_DIR "/sizing-window-1280x720.png"));
+
+    // The cheapest opens as the plan, one undo step; undo takes it back.
+    const trainplan::SizingPoint point = r.points[*r.cheapest];
+    const int before = window.document()->undoStack()->count();
+    const int gpusBefore = window.document()->plan().cluster.gpus;
+    sizing->openPoint(int(*r.cheapest));
+    QCOMPARE(window.document()->plan().cluster.gpus, point.gpus);
+    QCOMPARE(window.document()->plan().cluster.accelerator, point.accelerator);
+    QCOMPARE(window.document()->plan().layout.tp, point.layout.tp);
+    QCOMPARE(window.document()->undoStack()->count(), before + 1);
+    window.document()->undoStack()->undo();
+    QCOMPARE(window.document()->plan().cluster.gpus, gpusBefore);
+}
+
+void TestSizingWindow::cancelStopsIt()
+{
+    PlanDocument doc;
+    SizingWindow sizing(&doc);
+    sizing.setGpuRange(8, 32768);
+    QSignalSpy finished(&sizing, &SizingWindow::sizingFinished);
+    sizing.startSizing();
+    sizing.cancelSizing();
+    QVERIFY(finished.wait(60000));
+    QVERIFY(!sizing.isRunning());
+    QVERIFY(sizing.result().cancelled);
+}
+
+void TestSizingWindow::noAcceleratorSaysSo()
+{
+    PlanDocument doc;
+    SizingWindow sizing(&doc);
+    QVERIFY(sizing.setAccelerator(QString::fromStdString(doc.plan().cluster.accelerator), false));
+    sizing.startSizing();
+    QVERIFY(!sizing.isRunning());
+    QVERIFY(sizing.answer()->text().contains("Tick at least one accelerator"));
+    QString error;
+    QVERIFY(!sizing.exportPdf("/tmp/never.pdf", &error));
+    QVERIFY(error.contains("Size the cluster first"));
+}
+
+QTEST_MAIN(TestSizingWindow)
+#include "tst_sizingwindow.moc"
