@@ -215,13 +215,9 @@ void explain(SizingResult& r, const Plan& plan)
         if (p.knee)
             r.sentences.push_back(p.accelerator + ": beyond " + gpusText(p.gpus) + " GPUs the next step up buys less than "
                 + formatPercent(r.scalingThreshold, 0) + " of its ideal speed-up.");
-    const double ratio = r.tokensPerParameter / kChinchillaTokensPerParameter;
     r.sentences.push_back(formatNumber(r.tokensPerParameter) + " tokens per " + (r.moeActiveParameters ? "active " : "")
         + "parameter, against the compute-optimal ~20 of Hoffmann et al. 2022 (Chinchilla): "
-        + (ratio > 1.5 ? "trained past compute-optimal (a smaller model on more tokens, as for inference economy)"
-                       : ratio < 0.67 ? "under-trained for its size (more tokens, or a smaller model, would use the compute better)"
-                                      : "near compute-optimal")
-        + ".");
+        + trainingRegimeText(trainingRegime(r.tokensPerParameter)) + ".");
 }
 
 }  // namespace
@@ -371,7 +367,7 @@ SizingResult sizeCluster(const Plan& plan, const SizingOptions& options, std::at
     // Tokens per parameter: the study's models are dense, so a MoE plan counts its active parameters.
     const Analysis base = analyse(plan);
     r.moeActiveParameters = base.estimate.parameters.active < base.estimate.parameters.total;
-    r.tokensPerParameter = plan.training.tokens / base.estimate.parameters.active;
+    r.tokensPerParameter = tokensPerParameter(plan.training.tokens, base.estimate.parameters);
     explain(r, plan);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/estimate/ComputeOptimal.h"
 #include "core/plan/Plan.h"
 #include "core/search/LayoutSearch.h"
 
@@ -64,9 +65,7 @@ struct SizingResult {
     double deadlineDays = 0;
     std::optional<double> budgetUsd;
     double scalingThreshold = 0;
-    // Tokens per parameter against the compute-optimal ~20 of Hoffmann et al. 2022 ("Training
-    // Compute-Optimal Large Language Models", arXiv 2203.15556, Table 3 and Fig. 1: parameters and
-    // tokens grow in equal proportion, about 20 tokens per parameter).
+    // Tokens per parameter against the compute-optimal ~20 (core/estimate/ComputeOptimal.h).
     double tokensPerParameter = 0;
     bool moeActiveParameters = false;  // the ratio uses active parameters (the study is of dense models)
     std::vector<std::string> sentences;  // the explanation, in a reviewer's words
@@ -74,8 +73,6 @@ struct SizingResult {
     double seconds = 0;
     bool cancelled = false;
 };
-
-inline constexpr double kChinchillaTokensPerParameter = 20.0;
 
 // Throws PlanError naming the option (sizing.deadline_days, sizing.accelerators[i], …) for bad
 // options. `progress` runs on the calling thread's workers in [0, 1]; `cancel` stops early.

@@ -11,6 +11,7 @@
 #include "core/base/Format.h"
 #include "core/base/Units.h"
 #include "core/estimate/ActivationModel.h"
+#include "core/estimate/ComputeOptimal.h"
 #include "core/estimate/ModelStateModel.h"
 #include "core/estimate/MoeArithmetic.h"
 #include "core/estimate/ParameterModel.h"
@@ -272,6 +273,15 @@ DerivationSection computeSection(const Plan& plan, const Estimate& e, WorkedExam
           p.total, "parameters", formatCount(p.total), "sum of the rows above");
     s.compare(s.last(), A, "rounds N to 70e9");
     s.compare(s.last(), B, "≈ 70 billion");
+    {
+        // Against the compute-optimal ratio (ComputeOptimal.h): the study's models are dense, so
+        // a mixture-of-experts model counts the parameters a token touches.
+        const double ratio = tokensPerParameter(plan.training.tokens, p);
+        s.add("parameters.tokens_per_parameter", plan.model.moe ? "Tokens per active parameter" : "Tokens per parameter",
+              plan.model.moe ? "D / N_active" : "D / N", sci(plan.training.tokens) + " / " + sci(p.active), ratio, "tokens per parameter",
+              formatNumber(ratio) + ": " + trainingRegimeText(trainingRegime(ratio)),
+              "Hoffmann et al. 2022 (Chinchilla), arXiv 2203.15556, Table 3: compute-optimal ≈ 20 tokens per parameter");
+    }
     if (p.active != p.total) {
         std::string activeFormula, activeValues;
         for (int k = 0; k < kinds; ++k) {

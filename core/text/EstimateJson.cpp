@@ -1,5 +1,7 @@
 #include "core/text/EstimateJson.h"
 
+#include "core/estimate/ComputeOptimal.h"
+
 #include <nlohmann/json.hpp>
 
 #include "core/analysis/MemoryFitSentence.h"
@@ -79,6 +81,9 @@ json estimateToJson(const Analysis& analysis)
     out["parameters"] = {
         {"total", p.total}, {"embedding", p.embedding}, {"lm_head", p.lmHead}, {"layers", p.layers},
         {"final_norm", p.finalNorm}, {"per_gpu_mean", e.parametersPerGpuMean}, {"active", p.active},
+        // Training tokens per active parameter, against Hoffmann et al. 2022's ~20 (ComputeOptimal.h).
+        {"tokens_per_parameter", tokensPerParameter(plan.training.tokens, p)},
+        {"compute_optimal_tokens_per_parameter", kChinchillaTokensPerParameter},
     };
     if (p.mtp > 0)
         out["parameters"]["mtp"] = p.mtp;

@@ -1,5 +1,7 @@
 #include "core/text/TextReport.h"
 
+#include "core/estimate/ComputeOptimal.h"
+
 #include <algorithm>
 #include <iomanip>
 #include <optional>
@@ -496,10 +498,18 @@ std::string scheduleToText(const Analysis& analysis)
     return out.str();
 }
 
+std::string tokensPerParameterText(const Plan& plan, const Estimate& e)
+{
+    return formatNumber(tokensPerParameter(plan.training.tokens, e.parameters), 3) + " tok/param";
+}
+
 std::string parametersDetail(const Plan& plan, const Estimate& e)
 {
-    const std::string perGpu = formatSci(e.parametersPerGpuMean) + " per GPU (avg)";
-    return plan.model.moe ? formatCount(e.parameters.active) + " active · " + perGpu : perGpu;
+    // The mean per GPU (worked example A's figure), then training tokens per (active) parameter,
+    // whose compute-optimal ~20 the derivation and the tooltip give (ComputeOptimal.h); short
+    // enough that the card does not widen the dashboard.
+    const std::string ratio = tokensPerParameterText(plan, e);
+    return plan.model.moe ? formatCount(e.parameters.active) + " active · " + ratio : formatSci(e.parametersPerGpuMean) + "/GPU · " + ratio;
 }
 
 std::string flopsTermsText(const Plan& plan, const Estimate& e, bool withValues)

@@ -32,6 +32,8 @@ std::string warningCounts(const std::vector<Warning>& warnings);
 // The parameters card's detail line, the window's and the PDF's: the mean per GPU, and for an MoE
 // model what a token touches ("37.55 billion active · 1.74e9 per GPU (avg)").
 std::string parametersDetail(const Plan& plan, const Estimate& estimate);
+// "19.8 tok/param": training tokens per (active) parameter (against ~20: core/estimate/ComputeOptimal.h).
+std::string tokensPerParameterText(const Plan& plan, const Estimate& estimate);
 // The FLOPs card's terms: "6ND − lookups + attention", or for MoE, MLA and MTP models the count
 // they follow ("Megatron-LM count, 2.60e11 per token"); withValues gives each term's value.
 std::string flopsTermsText(const Plan& plan, const Estimate& estimate, bool withValues);

@@ -42,7 +42,7 @@ SummaryPanel::SummaryPanel(PlanDocument* document, QWidget* parent)
         QStringList steps;
     };
     const Spec specs[] = {
-        {"parameters", "Parameters", {"parameters.total"}},
+        {"parameters", "Parameters", {"parameters.total", "parameters.tokens_per_parameter"}},
         {"flops", "Training FLOPs", {"flops.model_6nd", "flops.attention", "flops.total"}},
         {"days", "Wall time", {"time.total_seconds", "time.days", "reliability.padded_days"}},
         {"gpu_hours", "GPU-hours", {"time.gpu_hours", "cost.usd", "energy.mwh", "carbon.tonnes_co2e"}},
@@ -175,7 +175,7 @@ void SummaryPanel::refresh()
     const bool usePredicted = doc_->timeBasis() == PlanDocument::TimeBasis::Predicted;
     const auto& other = usePredicted ? e : doc_->predictedEstimate();
     card("parameters")->setValue(q(formatCount(e.parameters.total)), q(trainplan::parametersDetail(plan, e)), QColor(),
-        plan.model.moe ? tr("%1 active").arg(q(formatCount(e.parameters.active))) : QString());
+        plan.model.moe ? tr("%1 active").arg(q(formatCount(e.parameters.active))) : q(trainplan::tokensPerParameterText(plan, e)));
     // The same terms as the derivation's "Model FLOPs" step, in words short enough for a 1280-px
     // window; their values are in the tooltip.
     card("flops")->setValue(q(formatSci(e.flops.total)), q(trainplan::flopsTermsText(plan, e, false)), QColor(),
