@@ -3,6 +3,7 @@
 // cancel stops it; the sizing PDF is written; no accelerator ticked says so instead of running.
 #include <QFile>
 #include <QLabel>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
@@ -22,6 +23,8 @@ private slots:
     void sizesInTheBackgroundAndOpensAPoint();
     void cancelStopsIt();
     void noAcceleratorSaysSo();
+    void answersForBothWorkedExamplesAndAMoePlan_data();
+    void answersForBothWorkedExamplesAndAMoePlan();
 };
 
 void TestSizingWindow::sizesInTheBackgroundAndOpensAPoint()
@@ -90,6 +93,41 @@ void TestSizingWindow::noAcceleratorSaysSo()
     QString error;
     QVERIFY(!sizing.exportPdf("/tmp/never.pdf", &error));
     QVERIFY(error.contains("Size the cluster first"));
+}
+
+void TestSizingWindow::answersForBothWorkedExamplesAndAMoePlan_data()
+{
+    QTest::addColumn<QString>("plan");
+    QTest::addColumn<double>("deadline");
+    QTest::newRow("worked-example-a") << QString("70b-2048-h100.json") << 20.0;
+    QTest::newRow("worked-example-b") << QString("70b-512-gpu.json") << 15.0;
+    QTest::newRow("mixtral-8x22b") << QString("mixtral-8x22b-256-h100.json") << 40.0;
+}
+
+// The window answers each (a cheapest configuration on time, in words) and leaves a screenshot.
+void TestSizingWindow::answersForBothWorkedExamplesAndAMoePlan()
+{
+    QFETCH(QString, plan);
+    QFETCH(double, deadline);
+    MainWindow window;
+    window.askToSaveChanges = [] { return QMessageBox::Discard; };
+    QVERIFY(window.openFile(TRAINPLAN_SOURCE_DIR "/examples/" + plan));
+    SizingWindow* sizing = window.sizingWindow();
+    sizing->resize(1280, 720);
+    sizing->show();
+    QVERIFY(sizing->setAccelerator("H100 SXM 80GB", true, 2.5));
+    QVERIFY(sizing->setAccelerator("H200 SXM 141GB", true, 3.5));
+    QVERIFY(sizing->setAccelerator("B200 180GB", true, 5.0));
+    sizing->setGpuRange(256, 2048);
+    sizing->setDeadlineDays(deadline);
+    QSignalSpy finished(sizing, &SizingWindow::sizingFinished);
+    sizing->startSizing();
+    QVERIFY(finished.wait(120000));
+    QVERIFY(sizing->result().cheapest.has_value());
+    QVERIFY(sizing->answer()->text().contains("the cheapest that meets the"));
+    QTest::qWait(50);
+    QDir().mkpath(TRAINPLAN_ARTEFACT_DIR);
+    QVERIFY(sizing->grab().save(QString(TRAINPLAN_ARTEFACT_DIR "/sizing-%1-1280x720.png").arg(QTest::currentDataTag())));
 }
 
 QTEST_MAIN(TestSizingWindow)
