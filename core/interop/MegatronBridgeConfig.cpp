@@ -29,6 +29,7 @@
 #include "core/base/Format.h"
 #include "core/base/PlanError.h"
 #include "core/estimate/PipelineModel.h"
+#include "core/interop/MegatronExport.h"
 #include "core/interop/YamlTree.h"
 #include "core/plan/EnumNames.h"
 #include "core/plan/PlanIO.h"
@@ -1000,25 +1001,14 @@ std::string megatronBridgeConfig(const Plan& plan)
     s << "  expert_tensor_parallel_size: " << l.etp << "\n";
     s << "  sequence_parallel: " << boolean(l.sequenceParallel) << "\n";
     // The stage split TrainPlan assumes, in the words Megatron-Core has: uneven first and last stages.
-    std::vector<int> split;
-    const StageLayerSplit stages(plan);
-    for (int i = 0; i < l.pp; ++i)
-        split.push_back(stages.layersOf(i));
-    bool middleEven = true;
-    for (size_t i = 2; i + 1 < split.size(); ++i)
-        middleEven &= split[i] == split[1];
-    const bool allEven = std::all_of(split.begin(), split.end(), [&](int n) { return n == split.front(); });
-    if (!allEven && middleEven && split.size() > 2) {
-        s << "  num_layers_in_first_pipeline_stage: " << split.front() << "\n";
-        s << "  num_layers_in_last_pipeline_stage: " << split.back() << "\n";
+    const MegatronStageSplit split = megatronStageSplit(plan);
+    if (split.firstAndLastOnly) {
+        s << "  num_layers_in_first_pipeline_stage: " << split.layers.front() << "\n";
+        s << "  num_layers_in_last_pipeline_stage: " << split.layers.back() << "\n";
     } else {
         s << "  num_layers_in_first_pipeline_stage: null\n  num_layers_in_last_pipeline_stage: null\n";
-        if (!allEven) {
-            std::string list;
-            for (int n : split)
-                list += (list.empty() ? "" : ",") + std::to_string(n);
-            s << "  # stages of [" << list << "] layers: this split needs Megatron-Core's pipeline_model_parallel_layout; not written\n";
-        }
+        if (!split.even)
+            s << "  # stages of [" << split.list() << "] layers: this split needs Megatron-Core's pipeline_model_parallel_layout; not written\n";
     }
     if (l.recompute == Recompute::Selective) {
         s << "  recompute_granularity: selective\n  recompute_method: null\n  recompute_num_layers: null\n";

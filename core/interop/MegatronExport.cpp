@@ -60,6 +60,29 @@ private:
 
 }  // namespace
 
+std::string MegatronStageSplit::list() const
+{
+    std::string out;
+    for (int n : layers)
+        out += (out.empty() ? "" : ",") + std::to_string(n);
+    return out;
+}
+
+MegatronStageSplit megatronStageSplit(const Plan& plan)
+{
+    MegatronStageSplit split;
+    const StageLayerSplit stages(plan);
+    for (int i = 0; i < plan.layout.pp; ++i)
+        split.layers.push_back(stages.layersOf(i));
+    const auto& n = split.layers;
+    split.even = std::all_of(n.begin(), n.end(), [&](int k) { return k == n.front(); });
+    bool middleEven = true;
+    for (size_t i = 2; i + 1 < n.size(); ++i)
+        middleEven = middleEven && n[i] == n[1];
+    split.firstAndLastOnly = !split.even && middleEven && n.size() > 2;
+    return split;
+}
+
 std::string megatronArguments(const Plan& plan)
 {
     const ModelSpec& m = plan.model;
@@ -151,21 +174,10 @@ std::string megatronArguments(const Plan& plan)
     s.arg("--expert-tensor-parallel-size", l.etp);
     if (l.schedule == Schedule::Interleaved && l.virtualStages > 1)
         s.arg("--virtual-pipeline-model-parallel-size", l.virtualStages);
-    // The split TrainPlan assumes (given, even, or by cost when layers differ), in the words
-    // Megatron-LM has: even needs nothing, uneven first and last stages have their arguments.
-    std::vector<int> split;
-    const StageLayerSplit stages(plan);
-    for (int i = 0; i < l.pp; ++i)
-        split.push_back(stages.layersOf(i));
-    bool middleEven = true;
-    for (size_t i = 2; i + 1 < split.size(); ++i)
-        middleEven &= split[i] == split[1];
-    const bool allEven = std::all_of(split.begin(), split.end(), [&](int n) { return n == split.front(); });
-    bool stagesWritten = allEven;
-    if (!allEven && middleEven && split.size() > 2) {
-        s.arg("--decoder-first-pipeline-num-layers", split.front());
-        s.arg("--decoder-last-pipeline-num-layers", split.back());
-        stagesWritten = true;
+    const MegatronStageSplit split = megatronStageSplit(plan);
+    if (split.firstAndLastOnly) {
+        s.arg("--decoder-first-pipeline-num-layers", split.layers.front());
+        s.arg("--decoder-last-pipeline-num-layers", split.layers.back());
     }
     if (l.sequenceParallel)
         s.arg("--sequence-parallel");
@@ -174,13 +186,8 @@ std::string megatronArguments(const Plan& plan)
     else if (l.zeroStage >= 1)
         s.arg("--use-distributed-optimizer");
     s.end();
-    if (!stagesWritten)
-    {
-        std::string list;
-        for (int n : split)
-            list += (list.empty() ? "" : ",") + std::to_string(n);
-        s.comment("stages of [" + list + "] layers: this split needs Megatron-Core's --pipeline-model-parallel-layout; not written");
-    }
+    if (!split.even && !split.firstAndLastOnly)
+        s.comment("stages of [" + split.list() + "] layers: this split needs Megatron-Core's --pipeline-model-parallel-layout; not written");
     if (l.zeroStage == 2)
         s.comment("layout.zero_stage 2: Megatron-LM's distributed optimizer shards the optimizer state (ZeRO-1), not the gradients");
     if (l.schedule == Schedule::GPipe || l.schedule == Schedule::ZeroBubble || l.schedule == Schedule::DualPipe)

@@ -6,11 +6,24 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/plan/Plan.h"
 
 namespace trainplan {
 
 std::string megatronArguments(const Plan& plan);
+
+// The stage split TrainPlan assumes (given, even, or by cost when layers differ), as Megatron-Core
+// can say it: even needs nothing; uneven first and last stages around even middle ones have their
+// two settings (firstAndLastOnly); any other split needs a pipeline layout string, which the
+// exports do not write and name in a comment instead (list(): "20,21,21,18").
+struct MegatronStageSplit {
+    std::vector<int> layers;  // per pipeline stage
+    bool even = true;
+    bool firstAndLastOnly = false;
+    std::string list() const;
+};
+MegatronStageSplit megatronStageSplit(const Plan& plan);
 
 }  // namespace trainplan
