@@ -373,47 +373,63 @@ SizingResult sizeCluster(const Plan& plan, const SizingOptions& options, std::at
     return r;
 }
 
+namespace {
+
+// One candidate as interfaces.md names its keys (accelerator, gpus, layout, days, days_range,
+// gpu_hours, cost_usd, meets_deadline, pareto), with the rest of the point beside them.
+nlohmann::json candidateJson(const SizingPoint& p)
+{
+    using nlohmann::json;
+    json o = {{"accelerator", p.accelerator}, {"gpus", p.gpus}, {"usable", p.usable}};
+    if (p.usable) {
+        const SearchLayout& l = p.layout;
+        o["layout"] = {{"tp", l.tp}, {"pp", l.pp}, {"dp", l.dp}, {"cp", l.cp}, {"ep", l.ep}, {"etp", l.etp},
+            {"virtual_stages", l.virtualStages}, {"micro_batch", l.microBatch}, {"global_batch", l.globalBatch},
+            {"zero", l.zeroStage}, {"recompute", std::string(nameOf(kRecomputeNames, l.recompute))},
+            {"sequence_parallel", l.sequenceParallel}, {"schedule", std::string(nameOf(kScheduleNames, l.schedule))}};
+        o["days"] = p.days;
+        o["days_range"] = {{"fewest", p.daysLow}, {"most", p.daysHigh}};
+        o["gpu_hours"] = p.gpuHours;
+        // Unknown figures are left out, never null, as in estimate --json's cost section.
+        if (p.usd)
+            o["cost_usd"] = *p.usd;
+        if (p.mwh)
+            o["mwh"] = *p.mwh;
+        o["mfu"] = p.mfu;
+        o["marginal_efficiency"] = p.marginalEfficiency;
+        o["batch_limited"] = p.batchLimited;
+    }
+    o["meets_deadline"] = p.meetsDeadline;
+    o["within_budget"] = p.withinBudget;
+    o["pareto"] = p.pareto;
+    o["knee"] = p.knee;
+    return o;
+}
+
+}  // namespace
+
 nlohmann::json sizingToJson(const SizingResult& r)
 {
     using nlohmann::json;
-    json points = json::array();
-    for (const auto& p : r.points) {
-        json o = {{"accelerator", p.accelerator}, {"gpus", p.gpus}, {"usable", p.usable}};
-        if (p.usable) {
-            const SearchLayout& l = p.layout;
-            o["layout"] = {{"tp", l.tp}, {"pp", l.pp}, {"dp", l.dp}, {"cp", l.cp}, {"ep", l.ep}, {"etp", l.etp},
-                {"virtual_stages", l.virtualStages}, {"micro_batch", l.microBatch}, {"global_batch", l.globalBatch},
-                {"zero", l.zeroStage}, {"recompute", std::string(nameOf(kRecomputeNames, l.recompute))},
-                {"sequence_parallel", l.sequenceParallel}, {"schedule", std::string(nameOf(kScheduleNames, l.schedule))}};
-            o["days"] = p.days;
-            o["days_low"] = p.daysLow;
-            o["days_high"] = p.daysHigh;
-            o["gpu_hours"] = p.gpuHours;
-            if (p.usd)
-                o["usd"] = *p.usd;
-            if (p.mwh)
-                o["mwh"] = *p.mwh;
-            o["mfu"] = p.mfu;
-            o["marginal_efficiency"] = p.marginalEfficiency;
-            o["batch_limited"] = p.batchLimited;
-        }
-        o["meets_deadline"] = p.meetsDeadline;
-        o["within_budget"] = p.withinBudget;
-        o["pareto"] = p.pareto;
-        o["knee"] = p.knee;
-        points.push_back(o);
-    }
-    json out = {{"format", "trainplan.sizing"}, {"version", 1}, {"basis", "predicted, with failures"},
-        {"deadline_days", r.deadlineDays}, {"cost_basis", r.costInDollars ? "usd" : "gpu_hours"},
-        {"scaling_threshold", r.scalingThreshold}, {"points", points}, {"sentences", r.sentences},
+    json candidates = json::array();
+    for (const auto& p : r.points)
+        candidates.push_back(candidateJson(p));
+    json size = {{"basis", "predicted, with failures"}, {"deadline_days", r.deadlineDays}, {"cost_basis", r.costInDollars ? "usd" : "gpu_hours"},
+        {"scaling_threshold", r.scalingThreshold}, {"candidates", candidates}, {"sentences", r.sentences},
         {"tokens_per_parameter", r.tokensPerParameter}, {"chinchilla_tokens_per_parameter", kChinchillaTokensPerParameter},
         {"tokens_per_parameter_counts", r.moeActiveParameters ? "active" : "total"},
         {"layouts_evaluated", r.layoutsEvaluated}, {"seconds", r.seconds}, {"cancelled", r.cancelled}};
     if (r.budgetUsd)
-        out["budget_usd"] = *r.budgetUsd;
-    if (r.cheapest)
-        out["cheapest"] = *r.cheapest;
-    return out;
+        size["budget_usd"] = *r.budgetUsd;
+    if (r.cheapest) {
+        size["cheapest_meeting_deadline"] = candidateJson(r.points[*r.cheapest]);
+        size["cheapest_meeting_deadline"]["index"] = *r.cheapest;
+    } else {
+        // The explanation's first sentence says why (no configuration meets it, or nothing fits).
+        size["cheapest_meeting_deadline"] = nullptr;
+        size["no_candidate_reason"] = r.sentences.empty() ? std::string("no configuration was sized") : r.sentences.front();
+    }
+    return json{{"format", "trainplan.sizing"}, {"version", 2}, {"size", size}};
 }
 
 std::string sizingToText(const SizingResult& r)

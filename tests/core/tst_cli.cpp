@@ -809,10 +809,29 @@ void TestCli::sizeVerb()
     QCOMPARE(r.exitCode, 0);
     const auto json = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(json["format"].get<std::string>(), std::string("trainplan.sizing"));
-    QCOMPARE(json["points"].size(), size_t(6));
-    QCOMPARE(json["cost_basis"].get<std::string>(), std::string("usd"));
-    QVERIFY(json.contains("cheapest"));
-    QVERIFY(json["points"][json["cheapest"].get<size_t>()]["meets_deadline"].get<bool>());
+    // interfaces.md's contract: size.candidates[] with its named keys, size.cheapest_meeting_deadline.
+    const auto& size = json["size"];
+    QCOMPARE(size["candidates"].size(), size_t(6));
+    QCOMPARE(size["cost_basis"].get<std::string>(), std::string("usd"));
+    for (const auto& c : size["candidates"]) {
+        for (const char* key : {"accelerator", "gpus", "layout", "days", "days_range", "gpu_hours", "cost_usd", "meets_deadline", "pareto"})
+            QVERIFY2(c.contains(key), key);
+        QVERIFY(c["days_range"]["fewest"].get<double>() <= c["days"].get<double>());
+        QVERIFY(c["days_range"]["most"].get<double>() >= c["days"].get<double>());
+        QCOMPARE(c["layout"]["tp"].get<int>() * c["layout"]["pp"].get<int>() * c["layout"]["dp"].get<int>() * c["layout"]["cp"].get<int>(),
+            c["gpus"].get<int>());
+    }
+    const auto& cheapest = size["cheapest_meeting_deadline"];
+    QVERIFY(cheapest.is_object());
+    QVERIFY(cheapest["meets_deadline"].get<bool>());
+    QCOMPARE(size["candidates"][cheapest["index"].get<size_t>()]["cost_usd"], cheapest["cost_usd"]);
+    // Nothing meets a one-day deadline: null, with the reason.
+    r = run({"size", example("70b-2048-h100.json"), "--deadline-days", "1", "--gpus", "256:512", "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const auto none = nlohmann::json::parse(r.out.toStdString())["size"];
+    QVERIFY(none["cheapest_meeting_deadline"].is_null());
+    QVERIFY2(none["no_candidate_reason"].get<std::string>().find("No configuration meets the 1-day deadline") != std::string::npos,
+        none["no_candidate_reason"].dump().c_str());
     r = run({"size", example("70b-2048-h100.json"), "--deadline-days", "20", "--gpus", "2048:2048"});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("the cheapest that meets the 20-day deadline") && r.out.contains("tokens per parameter"));
