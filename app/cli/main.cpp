@@ -51,7 +51,7 @@
 #include "render/compare/ComparisonPdf.h"
 #include "render/compare/ComparisonSet.h"
 #include "render/report/Exporter.h"
-#include "render/sizing/SizingReport.h"
+#include "render/report/SizingPdf.h"
 #endif
 
 namespace {
@@ -71,7 +71,7 @@ const char* kUsage =
     "       trainplan-cli export PLAN.json [PLAN OPTIONS] [--pdf OUT.pdf] [--letter]\n"
     "                            [--slides DIR] [--markdown OUT.md] [--megatron-args OUT.sh]\n"
     "                            [--torchtitan-config OUT.toml] [--megatron-bridge-config OUT.yaml]\n"
-    "                            [--cluster-profile OUT.json]\n"
+    "                            [--cluster-profile OUT.json] [--deadline-days D [SIZE OPTIONS]]\n"
     "       trainplan-cli compare A.json B.json [MORE.json...] [PLAN OPTIONS] [--json]\n"
     "                            [--pdf OUT.pdf] [--letter]\n"
     "       trainplan-cli import FILE|FOLDER [PLAN OPTIONS] [--json]\n"
@@ -105,6 +105,9 @@ const char* kUsage =
     "          --torchtitan-config the same as torchtitan's TOML tables, --megatron-bridge-config\n"
     "          as a Megatron-Bridge / NeMo override YAML. --cluster-profile writes the plan's\n"
     "          cluster (a calibrated one with its record) as a named profile for --cluster.\n"
+    "          With --pdf, --deadline-days D (and size's --budget, --gpus, --max-batch-tokens,\n"
+    "          --scaling-threshold) adds a sizing section for the plan's accelerator: the answer,\n"
+    "          the chart of days against cost and the Pareto front (every point: size --pdf).\n"
     "compare:  two or more plans side by side: each headline figure (predicted and at the\n"
     "          assumed MFU), its difference from the first plan, and the input fields that\n"
     "          differ. PLAN OPTIONS apply to every plan. --pdf also writes the comparison\n"
@@ -355,8 +358,11 @@ Options parseArguments(int argc, char** argv)
         if (!o.deadlineDays)
             throw UsageError("size needs --deadline-days D");
         o.gpuPreset.clear();  // the candidates, not the plan's part
+    } else if (o.verb == "export" && !o.pdf.empty()) {
+        if (!o.deadlineDays && (o.budget || o.gpuRange || o.maxBatchTokens || o.scalingThreshold))
+            throw UsageError("--budget, --gpus, --max-batch-tokens and --scaling-threshold size the cluster: they need --deadline-days D");
     } else if (o.deadlineDays || o.budget || o.gpuRange || o.maxBatchTokens || o.scalingThreshold) {
-        throw UsageError("--deadline-days, --budget, --gpus, --max-batch-tokens and --scaling-threshold are for size");
+        throw UsageError("--deadline-days, --budget, --gpus, --max-batch-tokens and --scaling-threshold are for size (and export --pdf)");
     }
     if (o.verb == "compare" && o.morePlans.empty())
         throw UsageError("compare needs at least two plans");
@@ -697,9 +703,10 @@ double optionNumber(const std::string& option, const std::string& value)
     throw UsageError(option + ": not a number: " + value);
 }
 
-int runSize(const Options& o)
+// The sizing question the options ask (--deadline-days, --budget, --gpus, --max-batch-tokens,
+// --scaling-threshold); for size every --gpu is a candidate, for export the plan's own part is.
+trainplan::SizingOptions sizingOptionsFrom(const Options& o)
 {
-    const trainplan::Plan plan = loadPlan(o);
     trainplan::SizingOptions options;
     options.deadlineDays = optionNumber("--deadline-days", *o.deadlineDays);
     if (o.budget)
@@ -717,15 +724,23 @@ int runSize(const Options& o)
         if (options.minGpus < 1 || options.maxGpus < options.minGpus)
             throw UsageError("--gpus needs 1 <= MIN <= MAX");
     }
-    for (const std::string& given : o.sizeGpus) {
-        trainplan::SizingCandidate c;
-        const auto eq = given.find('=');
-        c.accelerator = given.substr(0, eq);
-        if (eq != std::string::npos)
-            c.pricePerGpuHourUsd = optionNumber("--gpu " + c.accelerator, given.substr(eq + 1));
-        options.accelerators.push_back(c);
+    if (o.verb == "size") {
+        for (const std::string& given : o.sizeGpus) {
+            trainplan::SizingCandidate c;
+            const auto eq = given.find('=');
+            c.accelerator = given.substr(0, eq);
+            if (eq != std::string::npos)
+                c.pricePerGpuHourUsd = optionNumber("--gpu " + c.accelerator, given.substr(eq + 1));
+            options.accelerators.push_back(c);
+        }
     }
-    const trainplan::SizingResult result = trainplan::sizeCluster(plan, options);
+    return options;
+}
+
+int runSize(const Options& o)
+{
+    const trainplan::Plan plan = loadPlan(o);
+    const trainplan::SizingResult result = trainplan::sizeCluster(plan, sizingOptionsFrom(o));
     if (o.json)
         std::cout << trainplan::sizingToJson(result).dump(2) << "\n";
     else
@@ -740,7 +755,7 @@ int runSize(const Options& o)
     QGuiApplication app(argc, argv);
     QString error;
     const QString title = QString::fromStdString(trainplan::reportTitle(plan, planFileBaseName(o.planPath)));
-    if (!sizingreport::writePdf(result, title, QString::fromStdString(o.pdf), o.letter ? QPageSize::Letter : QPageSize::A4, &error)) {
+    if (!sizingpdf::write(result, title, QString::fromStdString(o.pdf), o.letter ? QPageSize::Letter : QPageSize::A4, &error)) {
         std::cerr << "trainplan-cli: " << error.toStdString() << "\n";
         return kExitFailure;
     }
@@ -791,6 +806,8 @@ int runExport(const Options& o, int argc, char** argv)
     request.pdfPath = QString::fromStdString(o.pdf);
     request.pageSize = o.letter ? QPageSize::Letter : QPageSize::A4;
     request.slidesDirectory = QString::fromStdString(o.slides);
+    if (o.deadlineDays)
+        request.sizing = trainplan::sizeCluster(analysis.plan, sizingOptionsFrom(o));  // the report's sizing section
     QString error;
     QStringList written, kept;
     if (!exporter::run(analysis, QFileInfo(QString::fromStdString(o.planPath)).completeBaseName(), request, &error, &written, &kept)) {

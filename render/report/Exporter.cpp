@@ -11,7 +11,9 @@ namespace exporter {
 bool run(const trainplan::Analysis& analysis, const QString& sourceName, const ExportRequest& request, QString* error, QStringList* written,
     QStringList* kept)
 {
-    const ReportContext context(analysis, sourceName);
+    ReportContext context(analysis, sourceName);
+    if (request.sizing)
+        context.setSizing(*request.sizing);
     if (!request.pdfPath.isEmpty()) {
         if (!pdfreport::write(context, request.pdfPath, request.pageSize, error))
             return false;

@@ -5,13 +5,18 @@
 #include <QPageSize>
 #include <QString>
 
+#include <optional>
+
 #include "core/analysis/Analysis.h"
+#include "core/sizing/ClusterSizing.h"
 
 struct ExportRequest {
     QString pdfPath;
     QPageSize::PageSizeId pageSize = QPageSize::A4;
     QString slidesDirectory;
     QString markdownPath;
+    // The sizing of this plan's cluster, when one was asked for: the PDF report gets its section.
+    std::optional<trainplan::SizingResult> sizing;
 };
 
 namespace exporter {

@@ -170,6 +170,8 @@ DrawingHeights drawingHeights(const ReportContext& ctx, ReportView view, const Q
         return {330, 220, 480};
     case ReportView::Sensitivity:
         return {300, 220, 420};
+    case ReportView::Sizing:
+        return {380, 280, 480};
     case ReportView::Layout: {
         // The height the diagram draws at this width, at most a page under a heading.
         const double full = body.height() - kHeadingHeight;

@@ -12,6 +12,13 @@ ReportContext::ReportContext(trainplan::Analysis analysis, QString sourceName)
     time_.setAnalysis(analysis_);
 }
 
+void ReportContext::setSizing(trainplan::SizingResult sizing)
+{
+    sizing_ = std::move(sizing);
+    sizingChart_.setResult(&*sizing_);
+    sections_.reset();
+}
+
 QString ReportContext::title() const
 {
     return QString::fromStdString(trainplan::reportTitle(plan(), sourceName_.toStdString()));

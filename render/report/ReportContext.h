@@ -16,10 +16,12 @@
 #include "core/analysis/Analysis.h"
 #include "core/analysis/LayoutRationale.h"
 #include "core/analysis/Sensitivity.h"
+#include "core/sizing/ClusterSizing.h"
 #include "core/text/Derivation.h"
 #include "render/charts/MemoryChartPainter.h"
 #include "render/charts/StepTimeChartPainter.h"
 #include "render/report/ReportSection.h"
+#include "render/sizing/SizingChartPainter.h"
 
 class ReportContext {
 public:
@@ -39,6 +41,12 @@ public:
     // Which inputs move the run's days most, on the predicted basis (the analysis's).
     const trainplan::SensitivityResult& sensitivity() const { return analysis_.sensitivity(trainplan::SensitivityBasis::Predicted); }
 
+    // The sizing of this plan's cluster (from a deadline and a budget), when one was asked for:
+    // the report then has a sizing section. Set it before the sections are first read.
+    void setSizing(trainplan::SizingResult sizing);
+    const trainplan::SizingResult* sizing() const { return sizing_ ? &*sizing_ : nullptr; }
+    const SizingChartPainter& sizingChart() const { return sizingChart_; }
+
     // The report's sections in the document's order, built on first use.
     const std::vector<ReportSection>& sections() const;
     // The first section of a kind (the `index`th derivation section for Derivation); an empty
@@ -53,6 +61,8 @@ private:
     QDateTime created_;
     MemoryChartPainter memory_;
     StepTimeChartPainter time_;
+    std::optional<trainplan::SizingResult> sizing_;
+    SizingChartPainter sizingChart_;
     mutable std::optional<std::vector<trainplan::DerivationSection>> derivation_;
     mutable std::optional<std::vector<ReportSection>> sections_;
 };

@@ -220,6 +220,7 @@ QString viewTitle(ReportView view, const ReportContext& ctx, int section)
     case ReportView::Reliability: return QObject::tr("Reliability");
     case ReportView::Risks: return QObject::tr("Risks");
     case ReportView::Staging: return QObject::tr("Staged validation plan");
+    case ReportView::Sizing: return QObject::tr("Sizing the cluster");
     case ReportView::Derivation: {
         const auto& sections = ctx.derivation();
         return section >= 0 && section < int(sections.size())
@@ -313,6 +314,7 @@ bool isTextView(ReportView view)
     case ReportView::StepTime:
     case ReportView::Timeline:
     case ReportView::Layout:
+    case ReportView::Sizing:
     case ReportView::Sensitivity: return false;
     default: return true;
     }
@@ -427,6 +429,9 @@ void paint(ReportView view, const ReportContext& ctx, QPainter& p, const QRectF&
         p.restore();
         return;
     }
+    case ReportView::Sizing:
+        ctx.sizingChart().paint(p, rect, scale);
+        return;
     case ReportView::Inputs:
     case ReportView::RedFlags:
     case ReportView::Validation: paintHtmlPage(p, rect, viewHtml(view, ctx, section, scale), page); return;

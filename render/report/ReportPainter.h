@@ -30,6 +30,7 @@ enum class ReportView {
     Reliability,    // checkpoint cadence, failures, padded days
     Risks,          // red flags, near-capacity stages, exposed communication
     Staging,        // the staged validation plan: parity, one node, one replica, full scale
+    Sizing,         // how many GPUs of which kind meet a deadline: days against cost (when sized)
 };
 
 namespace reportpainter {

@@ -4,6 +4,7 @@
 
 #include "render/report/ReportContext.h"
 #include "render/report/ReviewHtml.h"
+#include "render/sizing/SizingReport.h"
 
 namespace reportsections {
 
@@ -52,6 +53,18 @@ std::vector<ReportSection> build(const ReportContext& ctx)
     out.push_back(section(ReportView::RedFlags, summary, {textPart(reviewhtml::redFlags(ctx))}, false));
     out.push_back(section(ReportView::Ask, viewTitle(ReportView::Ask, ctx), {textPart(reviewhtml::ask(ctx))}, true, false));
     out.push_back(section(ReportView::LayoutWhy, viewTitle(ReportView::LayoutWhy, ctx), {textPart(reviewhtml::layoutWhy(ctx))}));
+    if (const trainplan::SizingResult* sizing = ctx.sizing()) {
+        // How many GPUs of which kind, when asked: the answer, the chart, then each accelerator's
+        // front as its own part so a page breaks between accelerators (every row: size --pdf).
+        std::vector<ReportPart> parts{textPart(sizingreport::sentencesHtml(*sizing)), drawingPart(ReportView::Sizing)};
+        std::vector<std::string> accelerators;
+        for (const trainplan::SizingPoint& p : sizing->points)
+            if (p.usable && std::find(accelerators.begin(), accelerators.end(), p.accelerator) == accelerators.end())
+                accelerators.push_back(p.accelerator);
+        for (const std::string& accelerator : accelerators)
+            parts.push_back(textPart(sizingreport::tableHtml(*sizing, accelerator, true)));
+        out.push_back(section(ReportView::Sizing, viewTitle(ReportView::Sizing, ctx), std::move(parts)));
+    }
     out.push_back(section(ReportView::Inputs, QObject::tr("Inputs"), {textPart(reportpainter::inputsBody(ctx))}));
     // Memory and step time: one heading; the step time continues the section.
     const QString memory = QObject::tr("Memory and step time");

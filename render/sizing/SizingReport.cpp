@@ -5,10 +5,7 @@
 
 #include "core/base/Format.h"
 #include "core/plan/EnumNames.h"
-#include "render/report/PdfPages.h"
-#include "render/sizing/SizingChartPainter.h"
 #include "render/style/Markup.h"
-#include "render/report/ReportPainter.h"
 #include "render/style/Theme.h"
 
 namespace sizingreport {
@@ -31,11 +28,6 @@ QString th(const QString& t, const char* align = "right")
         .arg(QLatin1String(align), t);
 }
 
-QString page(const QString& body)
-{
-    return theme::styled(QStringLiteral("<html><body style='font-family:DejaVu Sans; font-size:9pt; color:@ink'>%1</body></html>").arg(body));
-}
-
 }  // namespace
 
 QString sentencesHtml(const trainplan::SizingResult& r)
@@ -52,16 +44,24 @@ QString sentencesHtml(const trainplan::SizingResult& r)
     return theme::styled(out);
 }
 
-QString tableHtml(const trainplan::SizingResult& r)
+QString tableHtml(const trainplan::SizingResult& r, const std::string& accelerator, bool frontOnly)
 {
-    QString out = QStringLiteral("<table cellspacing='0' cellpadding='0'><tr>") + th(QObject::tr("Accelerator"), "left") + th(QObject::tr("GPUs"))
+    const bool oneAccelerator = !accelerator.empty();
+    QString out;
+    if (oneAccelerator)
+        out += QStringLiteral("<p style='margin:6px 0 2px 0'><b>%1</b>%2</p>").arg(text(accelerator),
+            frontOnly ? QStringLiteral(" <span style='color:@muted'>") + QObject::tr("(the Pareto front of days against cost)") + QStringLiteral("</span>")
+                      : QString());
+    out += QStringLiteral("<table cellspacing='0' cellpadding='0'><tr>") + (oneAccelerator ? QString() : th(QObject::tr("Accelerator"), "left")) + th(QObject::tr("GPUs"))
         + th(QObject::tr("Layout"), "left") + th(QObject::tr("Days")) + th(QObject::tr("Range")) + th(r.costInDollars ? QObject::tr("Cost") : QObject::tr("GPU-hours"))
-        + th(QObject::tr("MWh")) + th(QObject::tr("MFU")) + th(QObject::tr("Scaling")) + th(QObject::tr("Marks"), "left") + QStringLiteral("</tr>");
+        + (frontOnly ? QString() : th(QObject::tr("MWh")) + th(QObject::tr("MFU"))) + th(QObject::tr("Scaling")) + th(QObject::tr("Marks"), "left") + QStringLiteral("</tr>");
     for (size_t i = 0; i < r.points.size(); ++i) {
         const trainplan::SizingPoint& p = r.points[i];
         const bool cheapest = r.cheapest && *r.cheapest == i;
+        if ((oneAccelerator && p.accelerator != accelerator) || (frontOnly && !p.pareto && !cheapest))
+            continue;
         out += cheapest ? QStringLiteral("<tr style='font-weight:bold'>") : QStringLiteral("<tr>");
-        out += td(text(p.accelerator), "left") + td(text(trainplan::formatInteger(p.gpus)));
+        out += (oneAccelerator ? QString() : td(text(p.accelerator), "left")) + td(text(trainplan::formatInteger(p.gpus)));
         if (!p.usable) {
             out += td(QObject::tr("no layout fits"), "left", "color:@faint") + QStringLiteral("</tr>");
             continue;
@@ -78,7 +78,7 @@ QString tableHtml(const trainplan::SizingResult& r)
         marks << (p.meetsDeadline ? QObject::tr("meets deadline") : QObject::tr("late"));
         if (r.budgetUsd && !p.withinBudget)
             marks << QObject::tr("over budget");
-        if (p.pareto)
+        if (p.pareto && !frontOnly)  // the front-only table says so once, in its caption
             marks << QObject::tr("front");
         if (p.knee)
             marks << QObject::tr("scaling stops paying after");
@@ -87,47 +87,11 @@ QString tableHtml(const trainplan::SizingResult& r)
         out += td(layout, "left") + td(text(trainplan::formatNumber(p.days)), "right", p.meetsDeadline ? "" : "color:@error")
             + td(text(trainplan::formatNumber(p.daysLow) + " – " + trainplan::formatNumber(p.daysHigh)), "right", "color:@muted")
             + td(text(r.costInDollars ? "$" + trainplan::formatCount(*p.usd) : trainplan::formatInteger(p.gpuHours)))
-            + td(p.mwh ? text(trainplan::formatNumber(*p.mwh)) : QStringLiteral("—")) + td(text(trainplan::formatPercent(p.mfu)))
+            + (frontOnly ? QString() : td(p.mwh ? text(trainplan::formatNumber(*p.mwh)) : QStringLiteral("—")) + td(text(trainplan::formatPercent(p.mfu))))
             + td(text(trainplan::formatPercent(p.marginalEfficiency, 0))) + td(marks.join(QStringLiteral(", ")), "left", "color:@inkSoft; white-space:normal")
             + QStringLiteral("</tr>");
     }
     return theme::styled(out + QStringLiteral("</table>"));
-}
-
-bool writePdf(const trainplan::SizingResult& r, const QString& title, const QString& path, QPageSize::PageSizeId pageSize, QString* error,
-    int* pagesOut)
-{
-    PdfPages pdf(QObject::tr("TrainPlan sizing: %1").arg(title), pageSize);
-    const QString table = page(tableHtml(r));
-    const int tablePages = pdf.htmlPages(table);
-    const int pages = 1 + tablePages;
-    if (!pdf.begin(path, error))
-        return false;
-    pdf.startPage(pages);
-    const QRectF body = pdf.body();
-    pdf.heading(body, QObject::tr("How many GPUs of which kind: %1").arg(title));
-    // The sentences above, the chart below them in the rest of the page.
-    const double textH = std::min(body.height() * 0.4, reportpainter::htmlHeight(page(sentencesHtml(r)), body.width()) + 4);
-    reportpainter::paintHtmlFitted(pdf.painter(), QRectF(body.left(), body.top() + PdfPages::kHeading, body.width(), textH),
-        [&](double scale) {
-            return theme::styled(QStringLiteral("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:@ink'>%2</body></html>")
-                                     .arg(9.0 * scale, 0, 'f', 1)
-                                     .arg(sentencesHtml(r)));
-        },
-        1.0);
-    SizingChartPainter chart;
-    chart.setResult(&r);
-    chart.paint(pdf.painter(), QRectF(body.left(), body.top() + PdfPages::kHeading + textH + 6, body.width(),
-                                   body.bottom() - (body.top() + PdfPages::kHeading + textH + 6)));
-    for (int i = 0; i < tablePages; ++i) {
-        pdf.startPage(pages);
-        pdf.drawFlowingHtml(table, i, i == 0 ? QObject::tr("Every configuration sized") : QObject::tr("Every configuration sized (continued)"));
-    }
-    if (!pdf.finish(path, error))
-        return false;
-    if (pagesOut)
-        *pagesOut = pages;
-    return true;
 }
 
 }  // namespace sizingreport

@@ -1,21 +1,20 @@
-// The sizing answer as a document: its sentences and a table of every configuration (rich text,
-// colours by theme role), and the sizing PDF: landscape, the sentences and the chart first, then
-// the table flowing over as many pages as it needs. The sizing window and `trainplan-cli size
-// --pdf` write the same file.
+// The sizing answer as rich text (colours by theme role): its sentences, and a table of its
+// configurations (all, one accelerator's, or only the Pareto front). The sizing window, the sizing
+// PDF (render/report/SizingPdf.h) and the plan's PDF report's sizing section read the same text.
 #pragma once
 
-#include <QPageSize>
 #include <QString>
+
+#include <string>
 
 #include "core/sizing/ClusterSizing.h"
 
 namespace sizingreport {
 
 QString sentencesHtml(const trainplan::SizingResult& result);
-QString tableHtml(const trainplan::SizingResult& result);
-
-// `title` names the plan sized. False with a message on failure, the previous file kept.
-bool writePdf(const trainplan::SizingResult& result, const QString& title, const QString& path, QPageSize::PageSizeId pageSize,
-    QString* error, int* pages = nullptr);
+// Every configuration, or one accelerator's (its name as a caption, no accelerator column);
+// frontOnly keeps the Pareto front and the cheapest that meets the deadline, in fewer columns
+// (no MWh or MFU) to fit a portrait page.
+QString tableHtml(const trainplan::SizingResult& result, const std::string& accelerator = {}, bool frontOnly = false);
 
 }  // namespace sizingreport

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../RunTool.h"
+
 #include "core/planfile/PlanFile.h"
 
 class TestCli : public QObject {
@@ -846,6 +848,13 @@ void TestCli::sizeVerb()
     QVERIFY(r.err.contains("sizing.accelerators[0]"));
     r = run({"estimate", example("70b-2048-h100.json"), "--deadline-days", "20"});
     QCOMPARE(r.exitCode, 2);
+    // export --pdf sizes the plan's own part for the report's sizing section; not without --pdf,
+    // and the sizing's other options need the deadline.
+    r = run({"export", example("70b-2048-h100.json"), "--markdown", "/dev/null", "--deadline-days", "20"});
+    QCOMPARE(r.exitCode, 2);
+    r = run({"export", example("70b-2048-h100.json"), "--pdf", "/tmp/never.pdf", "--budget", "1e6"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--deadline-days"), qPrintable(r.err));
 
     QTemporaryDir dir;
     const QString pdf = dir.filePath("sizing.pdf");
@@ -855,6 +864,12 @@ void TestCli::sizeVerb()
     QFile file(pdf);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.read(5), QByteArray("%PDF-"));
+    // The plan's own report with the sizing section (issue 27: "the PDF gets a sizing page").
+    const QString report = dir.filePath("report.pdf");
+    r = run({"export", example("70b-2048-h100.json"), "--pdf", report, "--deadline-days", "20", "--gpus", "1024:2048"});
+    QCOMPARE(r.exitCode, 0);
+    const QString text = runTool("pdftotext", {"-layout", report, "-"}).simplified();
+    QVERIFY2(text.contains("Sizing the cluster") && text.contains("the cheapest that meets the 20-day deadline"), qPrintable(text.left(800)));
 #else
     QCOMPARE(r.exitCode, 1);
     QVERIFY(!QFile::exists(pdf));

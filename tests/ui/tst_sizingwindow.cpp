@@ -1,6 +1,7 @@
 // The size-the-cluster window (ui/sizing/SizingWindow.h): the sizing runs off the window's thread
 // and fills the chart, the answer and the table; a point opens as the plan in one undoable edit;
-// cancel stops it; the sizing PDF is written; no accelerator ticked says so instead of running.
+// cancel stops it; the sizing PDF is written, and the plan's PDF report gets the sizing section;
+// no accelerator ticked says so instead of running.
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
@@ -11,6 +12,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include "../RunTool.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/sizing/SizingWindow.h"
 #include "ui/window/MainWindow.h"
@@ -65,6 +67,14 @@ void TestSizingWindow::sizesInTheBackgroundAndOpensAPoint()
     QCOMPARE(window.document()->plan().cluster.accelerator, point.accelerator);
     QCOMPARE(window.document()->plan().layout.tp, point.layout.tp);
     QCOMPARE(window.document()->undoStack()->count(), before + 1);
+    // The plan's own PDF report now carries the sizing: the same model and token budget.
+    QVERIFY(window.exportPdf(dir.filePath("report.pdf"), false));
+    const QString report = runTool("pdftotext", {dir.filePath("report.pdf"), "-"}).simplified();
+    QVERIFY2(report.contains("Sizing the cluster") && report.contains("the cheapest that meets the 20-day deadline"), qPrintable(report.left(600)));
+    trainplan::Plan otherBudget = window.document()->plan();
+    otherBudget.training.tokens *= 2;
+    QVERIFY(sizing->resultFor(window.document()->plan()) != nullptr);
+    QVERIFY(sizing->resultFor(otherBudget) == nullptr);  // another question: no stale section
     window.document()->undoStack()->undo();
     QCOMPARE(window.document()->plan().cluster.gpus, gpusBefore);
 }

@@ -26,6 +26,7 @@
 #include "core/presets/Presets.h"
 #include "core/text/TextReport.h"
 #include "render/sizing/SizingReport.h"
+#include "render/report/SizingPdf.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/sizing/SizingChart.h"
 #include "ui/sizing/SizingRunner.h"
@@ -284,6 +285,14 @@ const trainplan::SizingResult& SizingWindow::result() const
     return runner_->result();
 }
 
+const trainplan::SizingResult* SizingWindow::resultFor(const trainplan::Plan& plan) const
+{
+    const trainplan::SizingResult& r = runner_->result();
+    if (isRunning() || r.points.empty() || r.cancelled || !(sizedPlan_.model == plan.model) || sizedPlan_.training.tokens != plan.training.tokens)
+        return nullptr;
+    return &r;
+}
+
 void SizingWindow::showResult()
 {
     size_->setEnabled(true);
@@ -366,5 +375,5 @@ bool SizingWindow::exportPdf(const QString& path, QString* error)
         return false;
     }
     const QString title = QString::fromStdString(trainplan::reportTitle(sizedPlan_, {}));
-    return sizingreport::writePdf(runner_->result(), title, path, QPageSize::A4, error);
+    return sizingpdf::write(runner_->result(), title, path, QPageSize::A4, error);
 }

@@ -39,6 +39,10 @@ public:
     void cancelSizing();
     bool isRunning() const;
     const trainplan::SizingResult& result() const;
+    // The shown answer when it sized this plan's question (the same model and token budget; the
+    // layout, GPU count and part are what sizing chooses), finished and not cancelled: the PDF
+    // report's sizing section. Null otherwise.
+    const trainplan::SizingResult* resultFor(const trainplan::Plan& plan) const;
     // The point at `index` of the result applied to the plan, as one undoable edit.
     void openPoint(int index);
     bool exportPdf(const QString& path, QString* error);

@@ -836,6 +836,10 @@ bool MainWindow::exportPdf(const QString& path, bool letter)
     ExportRequest request;
     request.pdfPath = path;
     request.pageSize = letter ? QPageSize::Letter : QPageSize::A4;
+    // The last sizing of this model and token budget (File → Size the Cluster…) gets its section.
+    if (sizing_)
+        if (const trainplan::SizingResult* sized = sizing_->resultFor(doc_->plan()))
+            request.sizing = *sized;
     if (!runExport(request))
         return false;
     QSettings().setValue("lastDirectory", QFileInfo(path).absolutePath());
