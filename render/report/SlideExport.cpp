@@ -1,5 +1,7 @@
 #include "render/report/SlideExport.h"
 
+#include "render/report/PngEncoder.h"
+
 #include <QBuffer>
 #include <QFontMetricsF>
 #include <QImage>
@@ -12,6 +14,7 @@
 #include "core/text/Derivation.h"
 #include "render/report/DerivationHtml.h"
 #include "render/report/ExportFile.h"
+#include "render/report/PngEncoder.h"
 #include "render/report/ReportContext.h"
 #include "render/report/ReportSection.h"
 #include "render/report/SlideFolder.h"
@@ -46,12 +49,13 @@ QByteArray svgBytes(const ReportContext& ctx, const Slide& slide)
     return bytes;
 }
 
-// Empty when the image could not be made (too large for memory) or encoded.
-QByteArray pngBytes(const ReportContext& ctx, const Slide& slide, double pixelRatio)
+// The slide painted at a pixel ratio; a null image when it could not be made (too large for memory).
+// Opaque (RGB32): the PNG then carries no alpha channel, a quarter less to compress.
+QImage slideImage(const ReportContext& ctx, const Slide& slide, double pixelRatio)
 {
-    QImage image(int(kWidth * pixelRatio), int(kHeight * pixelRatio), QImage::Format_ARGB32_Premultiplied);
+    QImage image(int(kWidth * pixelRatio), int(kHeight * pixelRatio), QImage::Format_RGB32);
     if (image.isNull())
-        return {};
+        return image;
     image.setDevicePixelRatio(pixelRatio);
     image.fill(Qt::white);
     {
@@ -60,12 +64,12 @@ QByteArray pngBytes(const ReportContext& ctx, const Slide& slide, double pixelRa
         p.setRenderHint(QPainter::TextAntialiasing);
         paintSlide(ctx, slide, p, QRectF(0, 0, kWidth, kHeight));
     }
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!image.save(&buffer, "PNG"))
-        return {};
-    return bytes;
+    return image;
+}
+
+QByteArray pngBytes(const ReportContext& ctx, const Slide& slide, double pixelRatio)
+{
+    return pngencoder::encode(slideImage(ctx, slide, pixelRatio));
 }
 
 // The slide as the file `name` asks for: .svg is SVG, "@2x.png" PNG at twice the pixels,
