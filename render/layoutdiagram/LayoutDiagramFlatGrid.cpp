@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -84,6 +85,27 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
             parallel + QStringLiteral(" · ") + model.layersText(n.firstStage, n.lastStage),
             n.tpCrossesNodes ? style.warning() : style.mutedText, stage, node};
     }
+    // Each label's widths in each form, measured once: the search below tries every count of
+    // rows shown and nine arrangements of each, and measuring text inside it (count² x 9 times)
+    // took 300 ms a slider tick on a plan whose replica spans 128 nodes (bench_window).
+    // labelWidth[form][f]: the widest line node f's label needs in that form; then the running
+    // maximum over the first f nodes, since a drawing of `shown` rows holds nodes 0..shown-2.
+    constexpr int kForms = 3;
+    const auto formIndex = [](LabelForm form) { return form == LabelForm::Detailed ? 0 : form == LabelForm::Stacked ? 1 : 2; };
+    std::array<std::vector<double>, kForms> labelWidth, widestBefore;
+    for (int k = 0; k < kForms; ++k) {
+        labelWidth[size_t(k)].resize(size_t(count));
+        widestBefore[size_t(k)].assign(size_t(count) + 1, 0.0);
+    }
+    for (int f = 0; f < count; ++f) {
+        const NodeLabel& l = labels[size_t(f)];
+        const double titleW = advance(title, l.title);
+        labelWidth[0][size_t(f)] = std::max(titleW, advance(label, l.detail));
+        labelWidth[1][size_t(f)] = std::max(advance(title, l.stage), advance(label, l.node));
+        labelWidth[2][size_t(f)] = titleW;
+        for (int k = 0; k < kForms; ++k)
+            widestBefore[size_t(k)][size_t(f) + 1] = std::max(widestBefore[size_t(k)][size_t(f)], labelWidth[size_t(k)][size_t(f)]);
+    }
     const QString countText = behind > 0 ? QStringLiteral("× %1").arg(behind) : QString();
     const double countW = behind > 0 ? advance(label, countText) : 0;
 
@@ -135,6 +157,15 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
             double cell = 0, labelW = 0, blockH = 0, rowH = 0, boardW = 0, ghostW = 0, pileW = 0, totalW = 0;
             QString ellipsis;
         };
+        // The ellipsis line of an elided drawing, with its stages and without, measured once per count.
+        QString ellipsisFull, ellipsisShort;
+        double ellipsisFullW = 0, ellipsisShortW = 0;
+        if (elided) {
+            ellipsisFull = ellipsisText(nodes, true);
+            ellipsisShort = ellipsisText(nodes, false);
+            ellipsisFullW = advance(label, ellipsisFull);
+            ellipsisShortW = advance(label, ellipsisShort);
+        }
         std::optional<Choice> best;
         std::vector<int> columnChoices;
         for (int c : {std::min(gpus, kMaxColumns), (gpus + 1) / 2, (gpus + 3) / 4})
@@ -147,15 +178,9 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
                 c.columns = columns;
                 c.cellRows = cellRows;
                 c.form = form;
-                for (int f : nodes) {
-                    const NodeLabel& l = labels[size_t(f)];
-                    if (form == LabelForm::Stacked)
-                        c.labelW = std::max({c.labelW, advance(title, l.stage), advance(label, l.node)});
-                    else
-                        c.labelW = std::max(c.labelW, advance(title, l.title));
-                    if (form == LabelForm::Detailed)
-                        c.labelW = std::max(c.labelW, advance(label, l.detail));
-                }
+                // nodes: 0 .. shown-2 and count-1 (shownNodes).
+                const size_t k = size_t(formIndex(form));
+                c.labelW = std::max(widestBefore[k][size_t(shown) - 1], labelWidth[k][size_t(count) - 1]);
                 c.blockH = form == LabelForm::Single ? titleH : titleH + 1 + labelH;
                 const double pileExtra = behind > 0 ? kDpGap + (ghosts - 1) * kGhostStep + kCountGap + countW : 0;
                 const double cellW =
@@ -181,10 +206,11 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
                     continue;
                 if (elided) {
                     const double room = area.right() - (area.left() + (area.width() - c.totalW) / 2 + c.labelW + kLabelGap);
-                    c.ellipsis = ellipsisText(nodes, true);
-                    if (advance(label, c.ellipsis) > room)
-                        c.ellipsis = ellipsisText(nodes, false);
-                    if (advance(label, c.ellipsis) > room)
+                    if (ellipsisFullW <= room)
+                        c.ellipsis = ellipsisFull;
+                    else if (ellipsisShortW <= room)
+                        c.ellipsis = ellipsisShort;
+                    else
                         continue;
                 }
                 // GPUs past a comfortable size gain less than a label that says more.

@@ -1,15 +1,26 @@
-// Benchmark: from a slider's value change to every visible view repainted, for
-// the default plan, and start-up to the first painted window. Run offscreen:
-//   QT_QPA_PLATFORM=offscreen ./bench_window
-// Targets: p99 under 16 ms per slider tick; start-up under 0.5 s.
+// Benchmark: from a slider's value change to every visible view repainted, and start-up to the
+// first painted window. Run offscreen:
+//   QT_QPA_PLATFORM=offscreen ./bench_window [rounds]     (BENCH_ONLY=TP: one slider)
+// Issue 28's targets: a tick's p99 within one 120-Hz frame (8.3 ms) on a quiet machine, 16 ms
+// with a build beside it, at 1920x1080 and 1280x720, on every slider, for the default plan and a
+// mixture-of-experts plan; start-up under 0.2 s.
+//
+// A tick is what a drag makes: the slider moves one position (value change -> document ->
+// analysis -> every view), then the event loop delivers the queued updates and the views that
+// changed repaint through Qt's backing store. Each slider is dragged from its first position to
+// its last and back, `rounds` times.
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QSlider>
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "core/base/Units.h"
+#include "core/planfile/PlanFile.h"
+#include "core/planfile/WorkedExamples.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/inputs/InputPanel.h"
 #include "ui/inputs/ValueSlider.h"
@@ -23,63 +34,101 @@ double percentile(std::vector<double> v, double q)
     return v[std::min(v.size() - 1, size_t(q * double(v.size())))];
 }
 
+double elapsedMs(const QElapsedTimer& t)
+{
+    return double(t.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond;
+}
+
+// The sliders a person can drag on this plan: shown, enabled, with more than one position.
+std::vector<ValueSlider*> draggableSliders(MainWindow& window)
+{
+    std::vector<ValueSlider*> out;
+    for (ValueSlider* s : window.inputPanel()->findChildren<ValueSlider*>())
+        if (s->isVisibleTo(&window) && s->isEnabled() && s->slider()->maximum() > s->slider()->minimum())
+            out.push_back(s);
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each line as it is measured
     QElapsedTimer startup;
     startup.start();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("TrainPlanBench");
     MainWindow window;
-    window.resize(1280, 800);
+    window.resize(1920, 1080);
     window.show();
     QApplication::processEvents();
     window.repaint();  // synchronous: the first frame is painted when this returns
-    const double startupMs = double(startup.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond;
+    const double startupMs = elapsedMs(startup);
+    const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
 
-    struct Sweep {
+    struct Case {
         const char* name;
-        ValueSlider* slider;
-        std::vector<int> values;
+        trainplan::Plan plan;
     };
-    InputPanel* inputs = window.inputPanel();
-    const std::vector<Sweep> sweeps = {
-        {"TP", inputs->layoutSlider(trainplan::ParallelDim::Tp), {1, 2, 4, 8, 16, 8}},
-        {"PP", inputs->layoutSlider(trainplan::ParallelDim::Pp), {1, 2, 4, 8, 16, 4}},
-        {"CP", inputs->layoutSlider(trainplan::ParallelDim::Cp), {1, 2, 4, 2, 1}},
-        {"MFU", inputs->mfuSlider(), {20, 30, 40, 50, 60, 40}},
-        {"micro-batch", inputs->microBatchSlider(), {1, 2, 4, 1}},
+    const std::vector<Case> cases = {
+        {"default plan (70B, 2,048 H100s)", trainplan::defaultPlan()},
+        {"Mixtral 8x22B (MoE, 256 H100s)", trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/mixtral-8x22b-256-h100.json")},
     };
-    // Two measures: what a person sees (the views that changed repaint through Qt's
-    // backing store as the event loop runs), and an upper bound that forces every widget
-    // of the window, changed or not, to repaint synchronously.
-    for (const bool forceFull : {false, true}) {
-        std::printf("%s\n", forceFull ? "forced full-window repaint (upper bound):" : "changed views repainted (as on screen):");
-        std::vector<double> all;
-        for (const auto& sweep : sweeps) {
-            std::vector<double> ticks;
-            for (int round = 0; round < 20; ++round) {
-                for (int v : sweep.values) {
-                    QElapsedTimer t;
-                    t.start();
-                    sweep.slider->moveTo(v);  // value change -> document -> estimate -> every view
-                    // Deliver the queued chart-scene updates, then the update requests that paint.
-                    for (int i = 0; i < 3; ++i)
-                        QApplication::processEvents();
-                    if (forceFull)
-                        window.repaint();
-                    ticks.push_back(double(t.nsecsElapsed()) / trainplan::units::nanosecondsPerMillisecond);
+    const std::vector<QSize> sizes = {{1920, 1080}, {1280, 720}};
+    double worstP99 = 0;
+    for (const Case& c : cases) {
+        for (const QSize& size : sizes) {
+            window.document()->resetTo(c.plan);
+            window.resize(size);
+            for (int i = 0; i < 3; ++i)
+                QApplication::processEvents();
+            window.repaint();
+            std::printf("%s at %dx%d:\n", c.name, size.width(), size.height());
+            std::vector<double> all;
+            for (ValueSlider* s : draggableSliders(window)) {
+                if (qEnvironmentVariableIsSet("BENCH_ONLY") && s->title() != qEnvironmentVariable("BENCH_ONLY"))
+                    continue;
+                QSlider* track = s->slider();
+                const int start = track->value();
+                // Up and down the track; a long one (the global batch has hundreds of positions)
+                // in at most 16 steps each way, as a quick drag skips positions.
+                const int positions = track->maximum() - track->minimum() + 1;
+                const int stride = std::max(1, (positions + 15) / 16);
+                std::vector<int> path;
+                for (int i = track->minimum(); i <= track->maximum(); i += stride)
+                    path.push_back(i);
+                path.push_back(track->maximum());
+                for (int i = track->maximum() - stride; i >= track->minimum(); i -= stride)
+                    path.push_back(i);
+                path.push_back(start);
+                std::vector<double> ticks;
+                for (int round = 0; round < rounds; ++round) {
+                    for (int index : path) {
+                        if (index == track->value())
+                            continue;
+                        QElapsedTimer t;
+                        t.start();
+                        track->setValue(index);
+                        for (int i = 0; i < 3; ++i)
+                            QApplication::processEvents();
+                        ticks.push_back(elapsedMs(t));
+                    }
+                    window.document()->endMerge();
                 }
-                window.document()->endMerge();
+                if (ticks.empty())
+                    continue;
+                std::printf("  %-22s median %6.2f ms, p99 %6.2f ms over %3zu ticks\n", qPrintable(s->title()), percentile(ticks, 0.5),
+                    percentile(ticks, 0.99), ticks.size());
+                all.insert(all.end(), ticks.begin(), ticks.end());
             }
-            std::printf("  %-12s slider: median %6.2f ms, p99 %6.2f ms over %zu ticks\n", sweep.name, percentile(ticks, 0.5),
-                        percentile(ticks, 0.99), ticks.size());
-            all.insert(all.end(), ticks.begin(), ticks.end());
+            const double p99 = percentile(all, 0.99);
+            worstP99 = std::max(worstP99, p99);
+            std::printf("  every slider           median %6.2f ms, p99 %6.2f ms (target p99 <= 8.3 ms quiet: %s)\n", percentile(all, 0.5), p99,
+                p99 <= 8.3 ? "met" : "NOT met");
         }
-        std::printf("  all sliders : median %6.2f ms, p99 %6.2f ms (target p99 < 16 ms: %s)\n", percentile(all, 0.5), percentile(all, 0.99),
-                    percentile(all, 0.99) < 16.0 ? "met" : "NOT met");
     }
-    std::printf("start-up to first painted window: %.0f ms (target < 500 ms: %s)\n", startupMs, startupMs < 500 ? "met" : "NOT met");
+    std::printf("worst p99 over plans and sizes: %.2f ms (quiet target 8.3 ms: %s; loaded target 16 ms: %s)\n", worstP99,
+        worstP99 <= 8.3 ? "met" : "NOT met", worstP99 <= 16 ? "met" : "NOT met");
+    std::printf("start-up to first painted window: %.0f ms (target < 200 ms: %s)\n", startupMs, startupMs < 200 ? "met" : "NOT met");
     return 0;
 }
