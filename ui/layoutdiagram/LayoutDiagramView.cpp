@@ -20,6 +20,12 @@ LayoutDiagramView::LayoutDiagramView(PlanDocument* document, QWidget* parent)
 
 void LayoutDiagramView::refresh()
 {
+    const trainplan::Plan& plan = doc_->plan();
+    if (drawnLayout_ && *drawnLayout_ == plan.layout && drawnCluster_ == plan.cluster && drawnModel_ == plan.model)
+        return;
+    drawnLayout_ = plan.layout;
+    drawnCluster_ = plan.cluster;
+    drawnModel_ = plan.model;
     const auto before = diagram_.selectedRank();
     diagram_.setPlan(doc_->plan(), doc_->estimate());
     if (diagram_.selectedRank() != before)  // the selected rank no longer exists

@@ -42,5 +42,10 @@ private:
 
     PlanDocument* doc_;
     LayoutDiagramPainter diagram_;
+    // What the diagram was drawn from (its ranks, nodes and stages read only these): an edit
+    // that leaves them alone (the assumed MFU, the token budget...) neither rebuilds nor repaints it.
+    std::optional<trainplan::LayoutSpec> drawnLayout_;
+    trainplan::ClusterSpec drawnCluster_;
+    trainplan::ModelSpec drawnModel_;
     int paintCount_ = 0;
 };

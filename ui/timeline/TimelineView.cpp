@@ -76,8 +76,20 @@ TimelineView::TimelineView(PlanDocument* document, QWidget* parent)
     refresh();
 }
 
+TimelineView::ScheduleInputs TimelineView::ScheduleInputs::of(const trainplan::Plan& plan)
+{
+    ScheduleInputs in{plan.model, plan.cluster, plan.training, plan.layout, plan.framework};
+    in.training.mfu = 0;
+    in.training.tokens = 0;
+    return in;
+}
+
 void TimelineView::refresh()
 {
+    ScheduleInputs inputs = ScheduleInputs::of(doc_->plan());
+    if (scheduledPlan_ && *scheduledPlan_ == inputs)
+        return;
+    scheduledPlan_ = std::move(inputs);
     scene_.setAnalysis(doc_->analysis());
     updateRowScroll();
     canvas_->update();

@@ -7,6 +7,8 @@
 #include <QImage>
 #include <QWidget>
 
+#include <optional>
+
 #include "render/timeline/TimelineScene.h"
 
 class PlanDocument;
@@ -48,6 +50,19 @@ private:
 
     PlanDocument* doc_;
     TimelineScene scene_;
+    // What the shown schedule was simulated from: the plan less what no step's schedule reads
+    // (its name and notes, the assumed MFU, the token budget, reliability, cost). An edit of only
+    // those neither rebuilds nor repaints the timeline.
+    struct ScheduleInputs {
+        trainplan::ModelSpec model;
+        trainplan::ClusterSpec cluster;
+        trainplan::TrainingSpec training;
+        trainplan::LayoutSpec layout;
+        trainplan::FrameworkSpec framework;
+        static ScheduleInputs of(const trainplan::Plan& plan);
+        bool operator==(const ScheduleInputs&) const = default;
+    };
+    std::optional<ScheduleInputs> scheduledPlan_;
     TimelineCanvas* canvas_;
     QAction* compare_;
     QAction* fit_;

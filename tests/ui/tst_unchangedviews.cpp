@@ -1,0 +1,90 @@
+// Issue 28: a slider tick repaints only the views whose picture changed. The ranks-on-nodes
+// diagram reads only the layout, the cluster and the model, and the pipeline timeline only what
+// a step's schedule reads, so an edit of the assumed MFU (or the token budget) must neither
+// rebuild nor repaint them, while a TP edit must do both.
+#include <QEvent>
+#include <QPaintEvent>
+#include <QStandardPaths>
+#include <QtTest>
+
+#include "core/plan/ParallelDims.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/layoutdiagram/LayoutDiagramView.h"
+#include "ui/timeline/TimelineView.h"
+#include "ui/window/MainWindow.h"
+
+namespace {
+
+// Counts the paint events a widget and its children receive.
+class PaintCounter : public QObject {
+public:
+    int paints = 0;
+    QStringList painted;
+    bool eventFilter(QObject* object, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint) {
+            ++paints;
+            const QRect r = static_cast<QPaintEvent*>(event)->rect();
+            painted << QString::fromLatin1(object->metaObject()->className()) + QString(" %1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())
+                + " of " + QString::number(static_cast<QWidget*>(object)->width()) + "x" + QString::number(static_cast<QWidget*>(object)->height());
+        }
+        return false;
+    }
+};
+
+void watch(QWidget* widget, PaintCounter& counter)
+{
+    widget->installEventFilter(&counter);
+    for (QWidget* child : widget->findChildren<QWidget*>())
+        child->installEventFilter(&counter);
+}
+
+void settle()
+{
+    for (int i = 0; i < 5; ++i)
+        QApplication::processEvents();
+}
+
+}  // namespace
+
+class TestUnchangedViews : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void mfuEditLeavesDiagramAndTimelineAlone();
+};
+
+void TestUnchangedViews::mfuEditLeavesDiagramAndTimelineAlone()
+{
+    MainWindow window;
+    window.resize(1920, 1080);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    settle();
+    PaintCounter diagramPaints, timelinePaints;
+    watch(window.layoutDiagram(), diagramPaints);
+    watch(window.timeline(), timelinePaints);
+    QVERIFY(window.layoutDiagram()->isVisible() && window.timeline()->isVisible());
+    QTest::qWait(100);  // the first frame's late repaints (the docks settling) are not the edit's
+    settle();
+    diagramPaints.paints = timelinePaints.paints = 0;
+    diagramPaints.painted.clear();
+    timelinePaints.painted.clear();
+
+    window.document()->edit("assumed MFU", [](trainplan::Plan& p) { p.training.mfu = 0.47; });
+    window.document()->edit("tokens", [](trainplan::Plan& p) { p.training.tokens *= 1.5; });
+    settle();
+    QCOMPARE(window.document()->plan().training.mfu, 0.47);
+    QVERIFY2(diagramPaints.paints == 0, qPrintable(diagramPaints.painted.join("; ")));
+    QVERIFY2(timelinePaints.paints == 0, qPrintable(timelinePaints.painted.join("; ")));
+
+    // A layout edit changes both pictures: both repaint.
+    window.document()->setLayoutDimension(trainplan::ParallelDim::Tp, window.document()->plan().layout.tp / 2);
+    settle();
+    QVERIFY(diagramPaints.paints > 0);
+    QVERIFY(timelinePaints.paints > 0);
+}
+
+QTEST_MAIN(TestUnchangedViews)
+#include "tst_unchangedviews.moc"
