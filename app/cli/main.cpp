@@ -562,6 +562,16 @@ void useOffscreenWithoutDisplay()
         && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 }
+
+// The application the drawing verbs (compare --pdf, size --pdf) need for fonts and painting,
+// made without the command's own arguments; offscreen unless a display is there.
+class DrawingApplication {
+    [[maybe_unused]] bool offscreen_ = (useOffscreenWithoutDisplay(), true);  // first: before the application exists
+    int argc_ = 1;
+    char name_[14] = "trainplan-cli";
+    char* argv_[2] = {name_, nullptr};
+    QGuiApplication app_{argc_, argv_};
+};
 #endif
 
 int runCompare(const Options& o)
@@ -591,11 +601,7 @@ int runCompare(const Options& o)
     if (o.pdf.empty())
         return status;
 #ifdef TRAINPLAN_WITH_EXPORT
-    useOffscreenWithoutDisplay();
-    int argc = 1;
-    char name[] = "trainplan-cli";
-    char* argv[] = {name, nullptr};
-    QGuiApplication app(argc, argv);
+    const DrawingApplication app;
     std::vector<QString> sources;
     for (const auto& path : paths)
         sources.push_back(QString::fromStdString(path == "-" ? std::string("standard input") : path));
@@ -748,11 +754,7 @@ int runSize(const Options& o)
     if (o.pdf.empty())
         return kExitOk;
 #ifdef TRAINPLAN_WITH_EXPORT
-    useOffscreenWithoutDisplay();
-    int argc = 1;
-    char name[] = "trainplan-cli";
-    char* argv[] = {name, nullptr};
-    QGuiApplication app(argc, argv);
+    const DrawingApplication app;
     QString error;
     const QString title = QString::fromStdString(trainplan::reportTitle(plan, planFileBaseName(o.planPath)));
     if (!sizingpdf::write(result, title, QString::fromStdString(o.pdf), o.letter ? QPageSize::Letter : QPageSize::A4, &error)) {
