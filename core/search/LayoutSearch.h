@@ -190,6 +190,10 @@ SearchLayout searchLayoutOf(const Plan& plan);
 // The simplicity key of the header comment (items 1-5); smaller is simpler.
 std::array<int, 5> simplicityKey(const SearchLayout& layout, int gpusPerNode);
 
+// A layout as every JSON writer gives it: a key per parallel dimension (tp, pp, dp, cp), ep, etp,
+// virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule.
+nlohmann::json searchLayoutToJson(const SearchLayout& layout);
+
 // search.evaluated, search.fitting, search.seconds, search.results[] (layout{a key per parallel
 // dimension (tp, pp, dp, cp), ep, etp, virtual_stages, micro_batch, zero, recompute, sequence_parallel, global_batch, schedule},
 // step_seconds, mfu, memory_bytes, headroom_bytes, within_margin, gpu_hours, cost, days, pareto,

@@ -24,36 +24,38 @@ const char* objectiveName(SearchObjective o)
 
 }  // namespace
 
+nlohmann::json searchLayoutToJson(const SearchLayout& s)
+{
+    nlohmann::json out{{"virtual_stages", s.virtualStages},
+        {"ep", s.ep},
+        {"etp", s.etp},
+        {"micro_batch", s.microBatch},
+        {"zero", s.zeroStage},
+        {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
+        {"sequence_parallel", s.sequenceParallel},
+        {"global_batch", s.globalBatch},
+        {"schedule", std::string(nameOf(kScheduleNames, s.schedule))}};
+    for (ParallelDim d : kParallelDims)
+        out[std::string(parallelDimKey(d))] = s.size(d);
+    return out;
+}
+
 nlohmann::json searchToJson(const SearchResult& r)
 {
     using nlohmann::json;
-    const auto layoutJson = [](const SearchLayout& s) {
-        json out{{"virtual_stages", s.virtualStages},
-                 {"ep", s.ep},
-                 {"etp", s.etp},
-                 {"micro_batch", s.microBatch},
-                 {"zero", s.zeroStage},
-                 {"recompute", std::string(nameOf(kRecomputeNames, s.recompute))},
-                 {"sequence_parallel", s.sequenceParallel},
-                 {"global_batch", s.globalBatch},
-                 {"schedule", std::string(nameOf(kScheduleNames, s.schedule))}};
-        for (ParallelDim d : kParallelDims)
-            out[std::string(parallelDimKey(d))] = s.size(d);
-        return out;
-    };
     // A row's group id is its place in r.rows (1-based), the same in every section; its
     // equivalents are the layouts with the same figures that were folded into it.
     const auto rowJson = [&](size_t index) {
         const SearchRow& row = r.rows[index];
         json equivalents = json::array();
         for (const SearchLayout& e : r.equivalentsOf(index))
-            equivalents.push_back(layoutJson(e));
+            equivalents.push_back(searchLayoutToJson(e));
         json redFlags = json::array();
         for (int code = 0; code < kWarningCodeCount; ++code)
             if (row.redFlags & warningBit(WarningCode(code)))
                 redFlags.push_back(codeName(WarningCode(code)));
         return json{
-            {"layout", layoutJson(row.layout)},
+            {"layout", searchLayoutToJson(row.layout)},
             {"group", index + 1},
             {"equivalents", std::move(equivalents)},
             {"step_seconds", row.stepSeconds},

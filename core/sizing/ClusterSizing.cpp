@@ -382,11 +382,7 @@ nlohmann::json candidateJson(const SizingPoint& p)
     using nlohmann::json;
     json o = {{"accelerator", p.accelerator}, {"gpus", p.gpus}, {"usable", p.usable}};
     if (p.usable) {
-        const SearchLayout& l = p.layout;
-        o["layout"] = {{"tp", l.tp}, {"pp", l.pp}, {"dp", l.dp}, {"cp", l.cp}, {"ep", l.ep}, {"etp", l.etp},
-            {"virtual_stages", l.virtualStages}, {"micro_batch", l.microBatch}, {"global_batch", l.globalBatch},
-            {"zero", l.zeroStage}, {"recompute", std::string(nameOf(kRecomputeNames, l.recompute))},
-            {"sequence_parallel", l.sequenceParallel}, {"schedule", std::string(nameOf(kScheduleNames, l.schedule))}};
+        o["layout"] = searchLayoutToJson(p.layout);
         o["days"] = p.days;
         o["days_range"] = {{"fewest", p.daysLow}, {"most", p.daysHigh}};
         o["gpu_hours"] = p.gpuHours;
