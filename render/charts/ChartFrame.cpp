@@ -128,10 +128,17 @@ void paintVerticalAxis(QPainter& p, const QRectF& plot, double end, double step,
         p.drawText(QRectF(plot.left() - tickWidth - 6 * scale, y - lineH / 2, tickWidth, lineH), Qt::AlignRight | Qt::AlignVCenter,
             tickLabel(v, step));
     }
+    // On a short plot "GB per GPU" would be cut at both ends: the unit alone ("GB"), else elided.
+    const QFontMetricsF metrics(p.font(), p.device());
+    QString shown = title;
+    if (metrics.horizontalAdvance(shown) > plot.height()) {
+        const QString unit = title.section(QStringLiteral(" per "), 0, 0);
+        shown = metrics.horizontalAdvance(unit) <= plot.height() ? unit : metrics.elidedText(title, Qt::ElideRight, plot.height());
+    }
     p.save();
     p.translate(titleLeft + lineH / 2, plot.center().y());
     p.rotate(-90);
-    p.drawText(QRectF(-plot.height() / 2, -lineH / 2, plot.height(), lineH), Qt::AlignCenter, title);
+    p.drawText(QRectF(-plot.height() / 2, -lineH / 2, plot.height(), lineH), Qt::AlignCenter, shown);
     p.restore();
 }
 

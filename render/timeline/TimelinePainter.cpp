@@ -279,7 +279,7 @@ QString TimelinePainter::headerFor(const QFontMetricsF& metrics, double width) c
         candidates << QStringLiteral("%1 · %2 · %3%4 · %5%6").arg(name, shape, step, parts, bubble, formula)
                    << QStringLiteral("%1 · %2 · %3%4 · %5").arg(name, shape, step, parts, bubble)
                    << QStringLiteral("%1 · %2 · %3 · %4").arg(name, shape, step, bubble)
-                   << QStringLiteral("%1 · %2 · bubble %3").arg(name, step, percent(r.bubbleFraction));
+                   << QStringLiteral("%1 · %2 · bubble %3 simulated").arg(name, step, percent(r.bubbleFraction));
     }
     for (const QString& text : candidates)
         if (metrics.horizontalAdvance(text) <= width)

@@ -244,7 +244,9 @@ void SummaryPanel::refresh()
         memory == Verdict::Fine ? QColor() : memColor);
     card("memory")->setFill(e.perGpu.total / e.capacityBytes, memColor);
     card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)),
-        tr("m = %1").arg(q(countOf(double(e.pipeline.microbatches), "micro-batch", "micro-batches"))),
+        // The closed form (p - 1)/(m + p - 1) and its kin: the timeline beside it quotes the
+        // simulated bubble of the real stage costs, so each says which it is.
+        tr("closed form · m = %1").arg(q(formatCount(double(e.pipeline.microbatches)))),
         theme::verdict(bubbleVerdict(e.pipeline.bubbleFraction), QColor()));
     card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
         tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))),
