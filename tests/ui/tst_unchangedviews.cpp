@@ -1,13 +1,20 @@
 // Issue 28: a slider tick repaints only the views whose picture changed. The ranks-on-nodes
 // diagram reads only the layout, the cluster and the model, and the pipeline timeline only what
 // a step's schedule reads, so an edit of the assumed MFU (or the token budget) must neither
-// rebuild nor repaint them, while a TP edit must do both.
+// rebuild nor repaint them, while a TP edit must do both. The derivation is not rebuilt while its
+// dock is closed, and is current again the moment it opens.
 #include <QEvent>
 #include <QPaintEvent>
 #include <QStandardPaths>
 #include <QtTest>
 
+#include <QDockWidget>
+
+#include "core/planfile/PlanFile.h"
 #include "core/plan/ParallelDims.h"
+#include "core/text/Derivation.h"
+#include "ui/derivation/DerivationList.h"
+#include "ui/derivation/DerivationView.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/layoutdiagram/LayoutDiagramView.h"
 #include "ui/timeline/TimelineView.h"
@@ -53,6 +60,7 @@ class TestUnchangedViews : public QObject {
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void mfuEditLeavesDiagramAndTimelineAlone();
+    void closedDerivationCatchesUpWhenOpened();
 };
 
 void TestUnchangedViews::mfuEditLeavesDiagramAndTimelineAlone()
@@ -84,6 +92,35 @@ void TestUnchangedViews::mfuEditLeavesDiagramAndTimelineAlone()
     settle();
     QVERIFY(diagramPaints.paints > 0);
     QVERIFY(timelinePaints.paints > 0);
+}
+
+void TestUnchangedViews::closedDerivationCatchesUpWhenOpened()
+{
+    MainWindow window;
+    window.resize(1920, 1080);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* dock = qobject_cast<QDockWidget*>(window.derivation()->parentWidget());
+    QVERIFY(dock);
+    dock->hide();
+    settle();
+    const auto steps = [](const trainplan::Analysis& a) {
+        int n = 0;
+        for (const auto& section : trainplan::derive(a))
+            n += int(section.steps.size());
+        return n;
+    };
+    const int before = window.derivation()->list()->stepCount();
+    QCOMPARE(before, steps(window.document()->analysis()));
+    // A mixture-of-experts plan has steps a dense one has not.
+    window.document()->resetTo(trainplan::loadPlanFile(TRAINPLAN_SOURCE_DIR "/examples/mixtral-8x22b-256-h100.json"));
+    settle();
+    const int after = steps(window.document()->analysis());
+    QVERIFY(after != before);
+    QCOMPARE(window.derivation()->list()->stepCount(), before);  // not derived while closed
+    dock->show();
+    settle();
+    QCOMPARE(window.derivation()->list()->stepCount(), after);
 }
 
 QTEST_MAIN(TestUnchangedViews)

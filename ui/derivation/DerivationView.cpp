@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QVBoxLayout>
 
 #include "render/report/DerivationHtml.h"
@@ -39,8 +40,23 @@ DerivationView::DerivationView(PlanDocument* document, QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(list_, 1);
     setMinimumSize(300, 160);
-    connect(doc_, &PlanDocument::planChanged, this, &DerivationView::refresh);
+    connect(doc_, &PlanDocument::planChanged, this, &DerivationView::onPlanChanged);
     refresh();
+}
+
+void DerivationView::onPlanChanged()
+{
+    if (isVisible())
+        refresh();
+    else
+        stale_ = true;
+}
+
+void DerivationView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (stale_)
+        refresh();
 }
 
 void DerivationView::showSection(int index)
@@ -61,6 +77,7 @@ bool DerivationView::showSteps(const QStringList& stepIds)
 
 void DerivationView::refresh()
 {
+    stale_ = false;
     list_->setSections(trainplan::derive(doc_->analysis()), section_->currentData().toInt());
 }
 
