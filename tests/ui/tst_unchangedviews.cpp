@@ -1,6 +1,6 @@
 // Issue 28: a slider tick repaints only the views whose picture changed. The ranks-on-nodes
-// diagram reads only the layout, the cluster and the model, and the pipeline timeline only what
-// a step's schedule reads, so an edit of the assumed MFU (or the token budget) must neither
+// diagram reads only the layout, the cluster and the model, and the pipeline timeline and the
+// memory chart only what one step reads (StepShape.h), so an edit of the assumed MFU (or the token budget) must neither
 // rebuild nor repaint them, while a TP edit must do both. The derivation is not rebuilt while its
 // dock is closed, and is current again the moment it opens.
 #include <QEvent>
@@ -13,6 +13,7 @@
 #include "core/planfile/PlanFile.h"
 #include "core/plan/ParallelDims.h"
 #include "core/text/Derivation.h"
+#include "ui/charts/MemoryChart.h"
 #include "ui/derivation/DerivationList.h"
 #include "ui/derivation/DerivationView.h"
 #include "ui/document/PlanDocument.h"
@@ -70,13 +71,14 @@ void TestUnchangedViews::mfuEditLeavesDiagramAndTimelineAlone()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     settle();
-    PaintCounter diagramPaints, timelinePaints;
+    PaintCounter diagramPaints, timelinePaints, memoryPaints;
     watch(window.layoutDiagram(), diagramPaints);
     watch(window.timeline(), timelinePaints);
+    watch(window.memoryChart(), memoryPaints);
     QVERIFY(window.layoutDiagram()->isVisible() && window.timeline()->isVisible());
     QTest::qWait(100);  // the first frame's late repaints (the docks settling) are not the edit's
     settle();
-    diagramPaints.paints = timelinePaints.paints = 0;
+    diagramPaints.paints = timelinePaints.paints = memoryPaints.paints = 0;
     diagramPaints.painted.clear();
     timelinePaints.painted.clear();
 
@@ -86,12 +88,14 @@ void TestUnchangedViews::mfuEditLeavesDiagramAndTimelineAlone()
     QCOMPARE(window.document()->plan().training.mfu, 0.47);
     QVERIFY2(diagramPaints.paints == 0, qPrintable(diagramPaints.painted.join("; ")));
     QVERIFY2(timelinePaints.paints == 0, qPrintable(timelinePaints.painted.join("; ")));
+    QVERIFY2(memoryPaints.paints == 0, qPrintable(memoryPaints.painted.join("; ")));
 
     // A layout edit changes both pictures: both repaint.
     window.document()->setLayoutDimension(trainplan::ParallelDim::Tp, window.document()->plan().layout.tp / 2);
     settle();
     QVERIFY(diagramPaints.paints > 0);
     QVERIFY(timelinePaints.paints > 0);
+    QVERIFY(memoryPaints.paints > 0);
 }
 
 void TestUnchangedViews::closedDerivationCatchesUpWhenOpened()

@@ -14,6 +14,11 @@ MemoryChart::MemoryChart(PlanDocument* document, QWidget* parent)
 
 void MemoryChart::refresh()
 {
+    // Memory is one step's (StepShape.h): an edit of the assumed MFU or the tokens leaves it.
+    StepShape shape = StepShape::of(doc_->plan());
+    if (drawn_ && *drawn_ == shape)
+        return;
+    drawn_ = std::move(shape);
     painter_.setEstimate(doc_->estimate());
     painter_.setRange(doc_->analysis().memoryRange);
     update();

@@ -3,8 +3,11 @@
 #pragma once
 #include <QStringList>
 
+#include <optional>
+
 #include "render/charts/MemoryChartPainter.h"
 #include "ui/charts/PaintedChart.h"
+#include "ui/document/StepShape.h"
 
 class PlanDocument;
 
@@ -26,5 +29,6 @@ private:
     void refresh();
 
     PlanDocument* doc_;
+    std::optional<StepShape> drawn_;  // what the bars were drawn from
     MemoryChartPainter painter_;
 };

@@ -76,20 +76,13 @@ TimelineView::TimelineView(PlanDocument* document, QWidget* parent)
     refresh();
 }
 
-TimelineView::ScheduleInputs TimelineView::ScheduleInputs::of(const trainplan::Plan& plan)
-{
-    ScheduleInputs in{plan.model, plan.cluster, plan.training, plan.layout, plan.framework};
-    in.training.mfu = 0;
-    in.training.tokens = 0;
-    return in;
-}
-
 void TimelineView::refresh()
 {
-    ScheduleInputs inputs = ScheduleInputs::of(doc_->plan());
-    if (scheduledPlan_ && *scheduledPlan_ == inputs)
+    // An edit of the assumed MFU or the token budget changes no step's schedule (StepShape.h).
+    StepShape shape = StepShape::of(doc_->plan());
+    if (scheduled_ && *scheduled_ == shape)
         return;
-    scheduledPlan_ = std::move(inputs);
+    scheduled_ = std::move(shape);
     scene_.setAnalysis(doc_->analysis());
     updateRowScroll();
     canvas_->update();

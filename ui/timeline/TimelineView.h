@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "render/timeline/TimelineScene.h"
+#include "ui/document/StepShape.h"
 
 class PlanDocument;
 class QAction;
@@ -50,19 +51,7 @@ private:
 
     PlanDocument* doc_;
     TimelineScene scene_;
-    // What the shown schedule was simulated from: the plan less what no step's schedule reads
-    // (its name and notes, the assumed MFU, the token budget, reliability, cost). An edit of only
-    // those neither rebuilds nor repaints the timeline.
-    struct ScheduleInputs {
-        trainplan::ModelSpec model;
-        trainplan::ClusterSpec cluster;
-        trainplan::TrainingSpec training;
-        trainplan::LayoutSpec layout;
-        trainplan::FrameworkSpec framework;
-        static ScheduleInputs of(const trainplan::Plan& plan);
-        bool operator==(const ScheduleInputs&) const = default;
-    };
-    std::optional<ScheduleInputs> scheduledPlan_;
+    std::optional<StepShape> scheduled_;  // what the shown schedule was simulated from
     TimelineCanvas* canvas_;
     QAction* compare_;
     QAction* fit_;
