@@ -12,9 +12,12 @@ namespace sizingpdf {
 
 namespace {
 
-QString page(const QString& body)
+// Rich text as a page at 9 pt, times `scale` (paintHtmlFitted shrinks it to fit).
+QString page(const QString& body, double scale = 1.0)
 {
-    return theme::styled(QStringLiteral("<html><body style='font-family:DejaVu Sans; font-size:9pt; color:@ink'>%1</body></html>").arg(body));
+    return theme::styled(QStringLiteral("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:@ink'>%2</body></html>")
+                             .arg(9.0 * scale, 0, 'f', 1)
+                             .arg(body));
 }
 
 }  // namespace
@@ -34,12 +37,7 @@ bool write(const trainplan::SizingResult& r, const QString& title, const QString
     // The sentences above, the chart below them in the rest of the page.
     const double textH = std::min(body.height() * 0.4, reportpainter::htmlHeight(page(sizingreport::sentencesHtml(r)), body.width()) + 4);
     reportpainter::paintHtmlFitted(pdf.painter(), QRectF(body.left(), body.top() + PdfPages::kHeading, body.width(), textH),
-        [&](double scale) {
-            return theme::styled(QStringLiteral("<html><body style='font-family:DejaVu Sans; font-size:%1pt; color:@ink'>%2</body></html>")
-                                     .arg(9.0 * scale, 0, 'f', 1)
-                                     .arg(sizingreport::sentencesHtml(r)));
-        },
-        1.0);
+        [&](double scale) { return page(sizingreport::sentencesHtml(r), scale); }, 1.0);
     SizingChartPainter chart;
     chart.setResult(&r);
     chart.paint(pdf.painter(), QRectF(body.left(), body.top() + PdfPages::kHeading + textH + 6, body.width(),
