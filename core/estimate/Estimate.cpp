@@ -149,6 +149,14 @@ void estimateTime(const Plan& plan, Estimate& est)
     t.sixNdDays = t.sixNdSeconds / units::secondsPerDay;
 }
 
+// Whether stage i holds the parameters stage i - 1 does (the middle stages of a deep pipeline).
+bool holdsLikePrevious(const Estimate& est, int i)
+{
+    const StageEstimate& st = est.stages[size_t(i)];
+    const StageEstimate& before = est.stages[size_t(i - 1)];
+    return st.parameters == before.parameters && st.routedExpertParameters == before.routedExpertParameters;
+}
+
 // sameStages: est.stages already hold this plan's layers, kinds, parameters and micro-batches in
 // flight (EstimateScope::LayoutSearchSameFamily); only what ZeRO and recompute change is redone.
 void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
@@ -192,6 +200,7 @@ void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
         est.stageKinds.resize(beyondDense ? size_t(p) : 0);
     }
     int first = 0;
+    KindCounts previousKinds;
     double worst = -1.0;
     double shardedParameters = -1.0;
     ShardedState modelState;
@@ -207,13 +216,23 @@ void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
             const KindCounts kinds = split->kindsOf(i, st.firstLayer);
             if (beyondDense)
                 est.stageKinds[size_t(i)] = kinds;
-            st.parameters = stageParameters(est.parameters, kinds, st.hasEmbedding, st.hasLmHead);
-            st.routedExpertParameters = stageRoutedExpertParameters(plan.model, est.parameters, kinds, st.hasLmHead);
+            // A middle stage with the same layers as the one before holds the same parameters
+            // (the search's deep pipelines have up to a stage per layer).
+            if (i >= 2 && !st.hasLmHead && st.layers == est.stages[i - 1].layers && kinds == previousKinds) {
+                st.parameters = est.stages[i - 1].parameters;
+                st.routedExpertParameters = est.stages[i - 1].routedExpertParameters;
+            } else {
+                st.parameters = stageParameters(est.parameters, kinds, st.hasEmbedding, st.hasLmHead);
+                st.routedExpertParameters = stageRoutedExpertParameters(plan.model, est.parameters, kinds, st.hasLmHead);
+            }
+            previousKinds = kinds;
             st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
         }
-        const double densePerGpu = (st.parameters - st.routedExpertParameters) / l.tp;
-        const double expertsPerGpu = st.routedExpertParameters / expertRanks;
-        st.parametersPerGpu = densePerGpu + expertsPerGpu;
+        // Equal parameters divide alike: the middle stages skip the two divisions.
+        if (i > 0 && holdsLikePrevious(est, i))
+            st.parametersPerGpu = est.stages[i - 1].parametersPerGpu;
+        else
+            st.parametersPerGpu = (st.parameters - st.routedExpertParameters) / l.tp + st.routedExpertParameters / expertRanks;
         if (partialRecompute) {
             const int recomputed = recomputedLayers(l, st.layers);
             st.activationsPerMicrobatch = perLayer * recomputed + workingSet * (st.layers - recomputed);
@@ -237,22 +256,28 @@ void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
     for (int i = 0; i < p; ++i) {
         StageEstimate& st = est.stages[i];
         const StageEstimate* mirror = dualPipe ? &est.stages[size_t(p - 1 - i)] : nullptr;
-        double densePerGpu = (st.parameters - st.routedExpertParameters) / l.tp;
-        double expertsPerGpu = st.routedExpertParameters / expertRanks;
         double activations = st.microbatchesInFlight * st.activationsPerMicrobatch + st.activationExtras;
+        // Middle stages hold the same parameters: shard their state once (pp reaches the layer
+        // count in the layout search, so this loop runs up to a stage per layer).
+        const bool likePrevious = !mirror && i > 0 && holdsLikePrevious(est, i);
+        double densePerGpu = 0.0, expertsPerGpu = 0.0, heldParameters = shardedParameters;
+        if (!likePrevious) {
+            densePerGpu = (st.parameters - st.routedExpertParameters) / l.tp;
+            expertsPerGpu = st.routedExpertParameters / expertRanks;
+            if (mirror) {
+                densePerGpu += (mirror->parameters - mirror->routedExpertParameters) / l.tp;
+                expertsPerGpu += mirror->routedExpertParameters / expertRanks;
+            }
+            heldParameters = densePerGpu + expertsPerGpu;
+        }
         if (mirror) {
-            densePerGpu += (mirror->parameters - mirror->routedExpertParameters) / l.tp;
-            expertsPerGpu += mirror->routedExpertParameters / expertRanks;
             const DualPipeInFlight held = dualPipeInFlight(i, p);
             activations = held.directionZero * st.activationsPerMicrobatch + held.directionOne * mirror->activationsPerMicrobatch
                 + held.eitherStage * std::max(st.activationsPerMicrobatch, mirror->activationsPerMicrobatch)
                 + std::max(st.activationExtras, mirror->activationExtras);
         }
-        const double heldParameters = densePerGpu + expertsPerGpu;
 
         MemoryBreakdown& mem = st.memory;
-        // Middle stages hold the same parameters: shard their state once (pp reaches the layer
-        // count in the layout search, so this loop runs up to a stage per layer).
         if (heldParameters != shardedParameters) {
             shardedParameters = heldParameters;
             modelState = shardModelState(densePerGpu, state, l.zeroStage, shards);

@@ -129,6 +129,16 @@ void forEachKindIn(const ModelSpec& model, int first, int count, Visit&& visit)
 struct KindCounts {
     int kinds = 0;  // the model's kind count, at most kMaxLayerKinds
     int count[kMaxLayerKinds] = {};
+    // Only the first `kinds` counts (the rest stay 0): the stage loops compare neighbours.
+    bool operator==(const KindCounts& o) const
+    {
+        if (kinds != o.kinds)
+            return false;
+        for (int k = 0; k < kinds; ++k)
+            if (count[k] != o.count[k])
+                return false;
+        return true;
+    }
 };
 
 inline KindCounts kindCountsIn(const ModelSpec& model, int first, int count)

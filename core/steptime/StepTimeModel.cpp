@@ -208,8 +208,17 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
         return;
     }
     double stageBackward[kMaxLayerKinds];
+    // Without interleaving a stage is one chunk, and the estimate kept its layers by kind; a
+    // middle stage with the same layers as the one before costs what it does (a deep pipeline's
+    // middle stages, up to one per layer in the search, are priced once).
+    const bool kindsKept = v == 1 && est.stageKinds.size() == size_t(p);
     for (int i = 0; i < p; ++i) {
         const StageEstimate& stage = est.stages[i];
+        if (kindsKept && i >= 2 && !stage.hasLmHead && stage.layers == est.stages[i - 1].layers
+            && est.stageKinds[size_t(i)] == est.stageKinds[size_t(i - 1)]) {
+            costs.stages[i] = costs.stages[i - 1];
+            continue;
+        }
         const double unrecomputed = partial && stage.layers > 0 ? 1.0 - double(recomputedLayers(l, stage.layers)) / stage.layers : 0.0;
         for (int k = 0; k < kinds; ++k)
             stageBackward[k] = partial && stage.layers > 0 ? backward[k] - recompute[k] * unrecomputed : backward[k];
@@ -219,7 +228,7 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
             StageCosts& sc = costs.stages[size_t(c) * p + i];
             sc.forwardSeconds = sc.backwardSeconds = sc.weightGradSeconds = 0.0;
             sc.forwardCommSeconds = sc.backwardCommSeconds = 0.0;
-            forEachKindIn(plan.model, chunkFirst, layers, [&](int k, int count) {
+            const auto add = [&](int k, int count) {
                 if (k >= kinds)
                     return;
                 sc.forwardSeconds += double(count) * forward[k];
@@ -227,7 +236,15 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
                 sc.weightGradSeconds += double(count) * deferred[k];
                 sc.forwardCommSeconds += double(count) * forwardComm[k];
                 sc.backwardCommSeconds += double(count) * backwardComm[k];
-            });
+            };
+            if (kindsKept) {
+                const KindCounts& counts = est.stageKinds[size_t(i)];
+                for (int k = 0; k < counts.kinds; ++k)
+                    if (counts.count[k] > 0)
+                        add(k, counts.count[k]);
+            } else {
+                forEachKindIn(plan.model, chunkFirst, layers, add);
+            }
             chunkFirst += layers;
             addEnds(sc, stage, c);
         }
