@@ -500,6 +500,12 @@ void TestSchedule::costModelPerLayer_data()
     QTest::newRow("two layer kinds, interleaved v2, partial recompute")
         << R"(model.layer_kinds=[{"layers":30,"ffn_hidden_size":8192,"ffn_kind":"gelu"},{"layers":50}])"
            R"( layout.schedule=interleaved layout.virtual_stages=2 layout.recompute=full layout.recompute_layers=2)";
+    // MoE kinds: the middle stages whose layers match the stage before are priced once.
+    QTest::newRow("MoE after 3 dense layers, pp 8")
+        << R"(model.moe={"experts":16,"top_k":2,"expert_ffn_hidden_size":7168,"dense_layers":3} layout.pp=8 layout.dp=32)";
+    QTest::newRow("MoE every other layer, pp 16, partial recompute")
+        << R"(model.moe={"experts":16,"top_k":2,"expert_ffn_hidden_size":7168,"layer_step":2} layout.pp=16 layout.dp=16)"
+           R"( layout.recompute=full layout.recompute_layers=2)";
 }
 
 // Every op of the timeline is the step-time model's per-layer cost (StepTimeCosts.h) times the
@@ -558,7 +564,7 @@ void TestSchedule::costModelPerLayer()
         if (i == predicted.referenceStage) {
             const auto& parts = predicted.components;
             const double busy = parts.forwardCompute + parts.backwardCompute + parts.memoryBound + parts.recompute + parts.tpCommunication +
-                                parts.cpCommunication + parts.zeroCommunication + parts.kernelOverhead;
+                                parts.cpCommunication + parts.zeroCommunication + parts.epCommunication + parts.expertImbalance + parts.kernelOverhead;
             QVERIFY2(
                 near(busy, stageWork * double(costs.m)), qPrintable(QString("busy %1 vs %2").arg(busy).arg(stageWork * double(costs.m))));
         }
