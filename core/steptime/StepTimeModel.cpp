@@ -65,6 +65,11 @@ double bucketedSeconds(Collective kind, double bytes, double buckets, const Grou
     return buckets * collectiveSeconds(kind, bytes / buckets, group, fabric);
 }
 
+bool sameDataParallelWork(const StageEstimate& a, const StageEstimate& b)
+{
+    return a.parametersPerGpu == b.parametersPerGpu && a.routedExpertParameters == b.routedExpertParameters && a.layers == b.layers;
+}
+
 DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const StepTimeOptions& o, const CommunicationGroups& groups,
                                     const ScheduleCosts& costs)
 {
@@ -94,6 +99,11 @@ DataParallelTimes dataParallelTimes(const Plan& plan, const Estimate& est, const
     // DualPipe: each rank reduces and updates the two stages it holds (DualPipe.h).
     const bool dualPipe = plan.layout.schedule == Schedule::DualPipe && size_t(costs.p) == est.stages.size();
     for (int i = 0; i < costs.p; ++i) {
+        // A stage that holds and runs what the one before does adds nothing to the maxima below
+        // (the middle stages of a deep pipeline).
+        if (i > 0 && !dualPipe && costs.v == 1 && sameDataParallelWork(est.stages[size_t(i)], est.stages[size_t(i - 1)])
+            && costs.stages[size_t(i)].backwardSeconds == costs.stages[size_t(i - 1)].backwardSeconds)
+            continue;
         const StageEstimate& mirror = est.stages[size_t(costs.p - 1 - i)];
         const double parameters = est.stages[i].parametersPerGpu + (dualPipe ? mirror.parametersPerGpu : 0.0);
         const double experts = (est.stages[i].routedExpertParameters + (dualPipe ? mirror.routedExpertParameters : 0.0)) / expertRanks;
