@@ -161,6 +161,8 @@ void TestInputPanel::nameFollowsModelAndCluster()
     QCOMPARE(doc()->plan().cluster.gpus, 16384);
     QCOMPARE(planName(), QString("405B on 16,384 H200s, 1.4T tokens"));
     QCOMPARE(inputs()->nameEdit()->text(), planName());
+    // A name set from outside shows from its start, however wide (setText leaves the cursor at the end).
+    QCOMPARE(inputs()->nameEdit()->cursorPosition(), 0);
     QVERIFY2(window_->windowTitle().contains("405B on 16,384 H200s, 1.4T tokens"), qPrintable(window_->windowTitle()));
     // The rename is part of the edit's undo step: one undo, the old count and the old name.
     doc()->undoStack()->undo();

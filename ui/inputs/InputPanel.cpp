@@ -1223,8 +1223,13 @@ QGroupBox* InputPanel::buildPlan()
     refreshers_.push_back([this] {
         const auto& plan = doc_->plan();
         // A name being typed stays until it is committed (Enter or leaving the field).
-        if (!(name_->hasFocus() && name_->isModified()))
-            name_->setText(QString::fromStdString(plan.name));
+        const QString name = QString::fromStdString(plan.name);
+        if (!(name_->hasFocus() && name_->isModified()) && name_->text() != name) {
+            name_->setText(name);
+            // setText leaves the cursor at the end: a name wider than the field would show its tail.
+            if (!name_->hasFocus())
+                name_->setCursorPosition(0);
+        }
         name_->setPlaceholderText(QString::fromStdString(trainplan::generatedPlanName(plan)));
         nameNote_->setText(plan.nameUserSet ? tr("Typed; clear it to follow the model, GPUs and tokens again.")
                                             : tr("Follows the model, GPUs and tokens; type to name it."));
