@@ -212,12 +212,12 @@ LayoutDiagramGeometry::LayoutDiagramGeometry(const LayoutDiagramModel& model, co
         const bool oneNodePerBox = std::all_of(ranges.begin(), ranges.end(), [](const Range& r) { return r.first == r.last; });
         const auto detailedAt = [&](double k) { return oneNodePerBox && k * d.cell >= kMinCellPixels; };
 
-        buildUnits(model, ranges, d, LayoutDiagramProjection({}, kMinScale), detailedAt(kMinScale));
+        buildUnits(model, ranges, d, LayoutDiagramProjection({}, kMinScale), detailedAt(kMinScale), UnitParts::Bounds);
         auto blocks = fixedLabels(model, style, compact);
         // The drawing and its labels grow with the scale, so the largest scale that fits is
         // found by bisection on the bounding box; labels are then placed for real.
         const auto boundsAt = [&](double k) {
-            buildUnits(model, ranges, d, LayoutDiagramProjection({}, k), detailedAt(k));
+            buildUnits(model, ranges, d, LayoutDiagramProjection({}, k), detailedAt(k), UnitParts::Bounds);
             anchorLabels(blocks);
             return sceneBounds(blocks);
         };
@@ -387,8 +387,9 @@ std::vector<std::vector<LayoutDiagramGeometry::Range>> LayoutDiagramGeometry::pa
 }
 
 void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const std::vector<Range>& ranges, const Dimensions& d,
-                                       const LayoutDiagramProjection& proj, bool detailed)
+                                       const LayoutDiagramProjection& proj, bool detailed, UnitParts parts)
 {
+    const bool everything = parts == UnitParts::Everything;
     const auto& map = model.rankMap();
     const auto& front = model.frontNodes();
     const int gpus = map.gpusPerNode();
@@ -430,7 +431,7 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
 
         const double x0 = double(units_.size()) * (1 + d.gap), x1 = x0 + 1, xm = x0 + 0.5;
         const int plates = u.detailed ? 1 : std::min(kMaxPlates, u.nodes());
-        for (int p = 0; p < plates; ++p) {
+        for (int p = 0; everything && p < plates; ++p) {
             const double z0 = p * (d.plate + d.plateGap);
             u.plates.push_back(proj.faces({x0, 0, z0, x1, d.depth, z0 + d.plate}));
         }
@@ -438,7 +439,9 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
         tops.push_back(top);
         double zMax = top;
 
-        if (u.detailed) {
+        if (u.detailed && !everything) {
+            zMax = top + d.cubeHeight;
+        } else if (u.detailed) {
             zMax = top + d.cubeHeight;
             u.cellOfLocalGpu.assign(size_t(gpus), -1);
             // Back row first so nearer GPUs cover farther ones.
@@ -489,7 +492,7 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
                     g = end + 1;
                 }
             }
-        } else {
+        } else if (everything) {
             // A block of nodes: its stages as stripes on the top board, each at least 2 px wide.
             const int count = u.lastStage - u.firstStage + 1;
             const double usable = 1 - 2 * d.margin;
@@ -503,20 +506,20 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
         }
 
         if (d.ghosts > 0) {
-            for (int j = d.ghosts - 1; j >= 0; --j) {
+            for (int j = d.ghosts - 1; everything && j >= 0; --j) {
                 const double y0 = d.depth + d.ghostSep + j * d.ghostStep;
                 u.ghosts.push_back(proj.faces({x0, y0, 0, x1, y0 + d.depth, d.plate}));
             }
             if (u.firstStage == u.lastStage)
                 u.ghostColor = LayoutDiagramStyle::otherReplicaColor(LayoutDiagramStyle::stageColor(u.firstStage, stages));
-            u.stackHull = proj.faces({x0, d.depth + d.ghostSep, 0, x1, d.backEnd(), d.plate}).hull;
+            u.stackHull = proj.hull({x0, d.depth + d.ghostSep, 0, x1, d.backEnd(), d.plate});
             u.stackTop = proj.map(xm, d.depth + d.ghostSep + d.depth / 2, d.plate);
             u.dpOut = proj.map(xm, d.depth, top);
             u.dpIn = proj.map(xm, d.depth + d.ghostSep, d.plate);
             u.stackLabelAnchor = proj.map(x1, d.backEnd(), d.plate / 2);
             u.stackBackCorner = proj.map(x0, d.backEnd(), d.plate);
         }
-        u.hull = proj.faces({x0, 0, 0, x1, d.depth, zMax}).hull;
+        u.hull = proj.hull({x0, 0, 0, x1, d.depth, zMax});
         u.topCenter = proj.map(xm, d.depth / 2, zMax);
         u.flowOut = proj.map(x1, d.depth * 0.62, top);
         u.flowIn = proj.map(x0, d.depth * 0.62, top);
@@ -524,7 +527,7 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
         units_.push_back(std::move(u));
     }
 
-    for (size_t i = 0; i + 1 < units_.size(); ++i) {
+    for (size_t i = 0; everything && i + 1 < units_.size(); ++i) {
         const auto& a = units_[i];
         const auto& b = units_[i + 1];
         if (b.firstStage > a.lastStage)
@@ -537,7 +540,7 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
             tpBridges_.emplace_back(proj.map(xa - d.margin, d.depth * 0.3, tops[i]), proj.map(xb + d.margin, d.depth * 0.3, tops[i + 1]));
         }
     }
-    outlineRacks(model, d, proj);
+    outlineRacks(model, d, proj);  // also in Bounds: it moves the node labels' anchors
 }
 
 void LayoutDiagramGeometry::outlineRacks(const LayoutDiagramModel& model, const Dimensions& d, const LayoutDiagramProjection& proj)

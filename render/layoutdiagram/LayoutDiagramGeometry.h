@@ -163,8 +163,11 @@ private:
     struct LabelBlock;
 
     std::vector<std::vector<Range>> partitions(const LayoutDiagramModel& model) const;
+    // What buildUnits() makes: only what sceneBounds() and anchorLabels() read (each unit's hull,
+    // stack hull and label anchors), for the scale search's many trial builds, or everything drawn.
+    enum class UnitParts { Bounds, Everything };
     void buildUnits(const LayoutDiagramModel& model, const std::vector<Range>& ranges, const Dimensions& d,
-                    const LayoutDiagramProjection& projection, bool detailed);
+                    const LayoutDiagramProjection& projection, bool detailed, UnitParts parts = UnitParts::Everything);
     std::vector<LabelBlock> fixedLabels(const LayoutDiagramModel& model, const LayoutDiagramStyle& style, bool compact) const;
     void anchorLabels(std::vector<LabelBlock>& blocks) const;
     QRectF sceneBounds(const std::vector<LabelBlock>& blocks) const;

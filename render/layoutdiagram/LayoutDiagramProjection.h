@@ -49,6 +49,13 @@ public:
         return f;
     }
 
+    // faces(b).hull alone, without the three faces' polygons.
+    QPolygonF hull(const LayoutDiagramBox& b) const
+    {
+        return QPolygonF({map(b.x0, b.y0, b.z0), map(b.x1, b.y0, b.z0), map(b.x1, b.y1, b.z0), map(b.x1, b.y1, b.z1),
+                          map(b.x0, b.y1, b.z1), map(b.x0, b.y0, b.z1)});
+    }
+
     // The rectangle [x0, x1] x [y0, y1] lying flat at height z.
     QPolygonF flatRect(double x0, double y0, double x1, double y1, double z) const
     {
