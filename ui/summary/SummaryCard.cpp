@@ -66,12 +66,17 @@ QString SummaryCard::titleText() const
 
 void SummaryCard::setValue(const QString& value, const QString& detail, const QColor& accent, const QString& shortDetail)
 {
-    valueFull_ = value;
-    detailFull_ = detail;
-    detailShort_ = shortDetail;
-    elide();
-    accent_ = accent;
-    value_->setStyleSheet(accent.isValid() ? QString("color: %1").arg(accent.name()) : QString());
+    // Most ticks leave most cards as they were: eliding shapes text, and a style sheet re-polishes.
+    if (value != valueFull_ || detail != detailFull_ || shortDetail != detailShort_) {
+        valueFull_ = value;
+        detailFull_ = detail;
+        detailShort_ = shortDetail;
+        elide();
+    }
+    if (accent != accent_) {
+        accent_ = accent;
+        value_->setStyleSheet(accent.isValid() ? QString("color: %1").arg(accent.name()) : QString());
+    }
 }
 
 void SummaryCard::elide()
