@@ -44,7 +44,10 @@ void ValueSlider::setCandidates(std::vector<int> values, int current)
     const QSignalBlocker b1(slider_), b2(spin_);
     slider_->setRange(0, int(values_.size()) - 1);
     slider_->setValue(int(std::lower_bound(values_.begin(), values_.end(), current) - values_.begin()));
-    spin_->setRange(values_.front(), values_.back());
+    // QSpinBox::setRange asks for a new layout even when the range stays, and every tick sets
+    // every slider's candidates: unguarded, each tick re-laid out the whole window.
+    if (spin_->minimum() != values_.front() || spin_->maximum() != values_.back())
+        spin_->setRange(values_.front(), values_.back());
     spin_->setValue(current);
 }
 

@@ -4,13 +4,15 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace {
 
 constexpr int kHorizontalMargin = 10;
+constexpr int kTopMargin = 6;
+constexpr int kBottomMargin = 8;
+constexpr int kLineSpacing = 1;
 
 }  // namespace
 
@@ -27,9 +29,6 @@ SummaryCard::SummaryCard(const QString& title, QWidget* parent)
     // Reachable with Tab (Return opens its math) and clickable.
     setFocusPolicy(Qt::StrongFocus);
     setCursor(Qt::PointingHandCursor);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(kHorizontalMargin, 6, kHorizontalMargin, 8);
-    layout->setSpacing(1);
     QFont small = title_->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     title_->setFont(small);
@@ -40,15 +39,41 @@ SummaryCard::SummaryCard(const QString& title, QWidget* parent)
     value_->setFont(big);
     detail_->setFont(small);
     detail_->setForegroundRole(QPalette::PlaceholderText);
-    layout->addWidget(title_);
-    layout->addWidget(value_);
-    layout->addWidget(detail_);
     // Cards share the row equally; a text too long for its card is elided, never allowed to
     // widen one card and squeeze its neighbours.
     for (QLabel* label : {title_, value_, detail_})
         label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     setMinimumWidth(118);
+    placeLines();
     elide();
+}
+
+// The three lines are placed by hand, not by a QLayout: a label's new text asks its parent's
+// layout for a relayout, and QLayout::activate() passes that on to the window's whole layout
+// though a card's lines keep their heights. Every tick changes some card, so with a layout
+// every tick re-laid out the window.
+QSize SummaryCard::sizeHint() const
+{
+    int height = kTopMargin + kBottomMargin + 2 * kLineSpacing + 2 * frameWidth();
+    for (const QLabel* label : {title_, value_, detail_})
+        height += label->fontMetrics().height();
+    return {2 * kHorizontalMargin + 2 * frameWidth(), height};
+}
+
+QSize SummaryCard::minimumSizeHint() const
+{
+    return sizeHint();
+}
+
+void SummaryCard::placeLines()
+{
+    const QRect inside = contentsRect().adjusted(kHorizontalMargin, kTopMargin, -kHorizontalMargin, -kBottomMargin);
+    int y = inside.top();
+    for (QLabel* label : {title_, value_, detail_}) {
+        const int h = label->fontMetrics().height();
+        label->setGeometry(inside.left(), y, inside.width(), h);
+        y += h + kLineSpacing;
+    }
 }
 
 void SummaryCard::setTitle(const QString& title)
@@ -106,9 +131,19 @@ bool SummaryCard::isElided() const
         || (detail_->text() != detailFull_ && (detailShort_.isEmpty() || detail_->text() != detailShort_));
 }
 
+void SummaryCard::changeEvent(QEvent* event)
+{
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
+        updateGeometry();  // the lines' heights come from their fonts
+        placeLines();
+    }
+}
+
 void SummaryCard::resizeEvent(QResizeEvent* event)
 {
     QFrame::resizeEvent(event);
+    placeLines();
     elide();
 }
 

@@ -25,6 +25,9 @@ public:
     void setFill(double fraction, const QColor& color);
     QColor fillColor() const { return fillColor_; }
 
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
     // The width at which title, value and detail all show whole.
     int fullWidth() const;
     // Whether any of the three lines is shown shortened at the card's present width.
@@ -36,6 +39,7 @@ signals:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
@@ -47,6 +51,7 @@ private:
     // What each label says in full; the labels show it elided to the card's width.
     QString titleFull_, valueFull_, detailFull_, detailShort_;
     void elide();
+    void placeLines();
     double fill_ = -1;
     QColor fillColor_;
     QColor accent_;
