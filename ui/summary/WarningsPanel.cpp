@@ -114,12 +114,20 @@ void WarningsPanel::fitItemHeights()
     if (textWidth <= 40)
         return;
     const QFontMetrics metrics(font());
+    bool changed = false;
     for (int i = 0; i < count(); ++i) {
         QListWidgetItem* it = item(i);
         const QRect r = metrics.boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap, it->text());
-        it->setSizeHint(QSize(textWidth, std::max(r.height(), iconSize().height()) + 8));
+        const QSize hint(textWidth, std::max(r.height(), iconSize().height()) + 8);
+        if (it->sizeHint() != hint) {
+            it->setSizeHint(hint);
+            changed = true;
+        }
     }
-    updateGeometry();  // the band's height follows its lines
+    // The band's height follows its lines. Only when they changed: a geometry request re-lays
+    // out the whole window, and a resize that leaves the lines as they were needs none.
+    if (changed)
+        updateGeometry();
 }
 
 QStringList WarningsPanel::codes() const
