@@ -22,8 +22,8 @@ ValueSlider::ValueSlider(const QString& title, QWidget* parent)
     row->addWidget(title_);
     row->addWidget(slider_, 1);
     row->addWidget(spin_);
-    spin_->setMinimumWidth(82);
     spin_->setCandidates(&values_);
+    fitSpin();
     slider_->setTracking(true);
     slider_->setPageStep(1);
     connect(slider_, &QSlider::valueChanged, this, &ValueSlider::onSliderMoved);
@@ -46,9 +46,22 @@ void ValueSlider::setCandidates(std::vector<int> values, int current)
     slider_->setValue(int(std::lower_bound(values_.begin(), values_.end(), current) - values_.begin()));
     // QSpinBox::setRange asks for a new layout even when the range stays, and every tick sets
     // every slider's candidates: unguarded, each tick re-laid out the whole window.
-    if (spin_->minimum() != values_.front() || spin_->maximum() != values_.back())
+    if (spin_->minimum() != values_.front() || spin_->maximum() != values_.back()) {
         spin_->setRange(values_.front(), values_.back());
+        fitSpin();
+    }
     spin_->setValue(current);
+}
+
+// The spin box keeps a fixed size, at least 82 px wide and as wide as its widest value: a
+// widget of fixed size asks no layout to change when its range does (QWidget::updateGeometry),
+// and a drag changes the other sliders' ranges on most ticks.
+void ValueSlider::fitSpin()
+{
+    const QSize hint = spin_->sizeHint();
+    const QSize size(std::max(82, hint.width()), hint.height());
+    if (spin_->minimumSize() != size || spin_->maximumSize() != size)
+        spin_->setFixedSize(size);
 }
 
 int ValueSlider::value() const
@@ -59,6 +72,7 @@ int ValueSlider::value() const
 void ValueSlider::setSuffix(const QString& suffix)
 {
     spin_->setSuffix(suffix);
+    fitSpin();
 }
 
 void ValueSlider::setFollowing(bool following, const QString& why)
@@ -66,6 +80,7 @@ void ValueSlider::setFollowing(bool following, const QString& why)
     slider_->setEnabled(!following);
     spin_->setReadOnly(following);
     spin_->setButtonSymbols(following ? QAbstractSpinBox::NoButtons : QAbstractSpinBox::UpDownArrows);
+    fitSpin();
     setToolTip(following ? why : QString());
     title_->setText(following ? baseTitle_ + QStringLiteral(" \u2190") : baseTitle_);
 }

@@ -34,6 +34,7 @@ signals:
     void dragFinished();
 
 private:
+    void fitSpin();
     void onSliderMoved(int index);
     void onSpinEdited(int value);
 
