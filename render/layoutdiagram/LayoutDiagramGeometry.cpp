@@ -439,10 +439,9 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
         tops.push_back(top);
         double zMax = top;
 
-        if (u.detailed && !everything) {
+        if (u.detailed)
             zMax = top + d.cubeHeight;
-        } else if (u.detailed) {
-            zMax = top + d.cubeHeight;
+        if (u.detailed && everything) {
             u.cellOfLocalGpu.assign(size_t(gpus), -1);
             // Back row first so nearer GPUs cover farther ones.
             for (int row = d.rows - 1; row >= 0; --row) {
@@ -492,7 +491,7 @@ void LayoutDiagramGeometry::buildUnits(const LayoutDiagramModel& model, const st
                     g = end + 1;
                 }
             }
-        } else if (everything) {
+        } else if (!u.detailed && everything) {
             // A block of nodes: its stages as stripes on the top board, each at least 2 px wide.
             const int count = u.lastStage - u.firstStage + 1;
             const double usable = 1 - 2 * d.margin;

@@ -44,8 +44,8 @@ void ValueSlider::setCandidates(std::vector<int> values, int current)
     const QSignalBlocker b1(slider_), b2(spin_);
     slider_->setRange(0, int(values_.size()) - 1);
     slider_->setValue(int(std::lower_bound(values_.begin(), values_.end(), current) - values_.begin()));
-    // QSpinBox::setRange asks for a new layout even when the range stays, and every tick sets
-    // every slider's candidates: unguarded, each tick re-laid out the whole window.
+    // Every tick sets every slider's candidates, mostly to the same range: only a new one is
+    // worth setRange() and measuring the spin box again (fitSpin).
     if (spin_->minimum() != values_.front() || spin_->maximum() != values_.back()) {
         spin_->setRange(values_.front(), values_.back());
         fitSpin();
