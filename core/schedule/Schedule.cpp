@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -83,16 +85,46 @@ ScheduleKind scheduleKindOf(Schedule schedule)
     return ScheduleKind::OneFOneB;
 }
 
+static_assert(std::uint8_t(StageOpKind::Forward) == std::uint8_t(ScheduleEventKind::Forward)
+                  && std::uint8_t(StageOpKind::Backward) == std::uint8_t(ScheduleEventKind::Backward)
+                  && std::uint8_t(StageOpKind::WeightGrad) == std::uint8_t(ScheduleEventKind::WeightGrad),
+              "an op's kind is its event's kind");
+
+// One op of a stage's order in four bytes (the order of a p = 64, m = 1,024, v = 4 step is half a
+// million ops, read once per simulation): at << 2 | StageOpKind, where `at` indexes forwardEnd
+// and backwardEnd (virtual stage x m + micro-batch, below kMaxScheduleChunkMicrobatches = 2^22).
+using PackedStageOp = std::uint32_t;
+static_assert(kMaxScheduleChunkMicrobatches <= (1LL << 30), "a packed op holds `at` in 30 bits");
+constexpr PackedStageOp packed(size_t at, StageOpKind kind)
+{
+    return PackedStageOp(at) << 2 | PackedStageOp(kind);
+}
+
+// The shape a packed order was walked for.
+struct OrderShape {
+    ScheduleKind kind = ScheduleKind::OneFOneB;
+    int p = 0;
+    long long m = 0;
+    int v = 0;
+    bool operator==(const OrderShape&) const = default;
+};
+
 struct ScheduleSimulator::Scratch {
-    std::vector<StageOpOrder> orders;
+    // Every stage's ops in order (stage i's are [orderStart[i], orderStart[i + 1])), walked once
+    // per shape: the live view re-simulates the same (kind, p, m, v) on every tick but a layout
+    // change, and walking StageOpOrder took 1.5 of the 6.5 ms of a p = 64, m = 1,024, v = 4 step.
+    std::vector<PackedStageOp> orders;
+    std::vector<size_t> orderStart, nextOp;
+    std::vector<int> chunkOf;  // by virtual stage
+    std::optional<OrderShape> orderShape;
     // End time of F and B of (virtual stage, micro-batch), valid once the virtual stage's
     // count of finished F's (B's) passes the micro-batch: each chunk runs them in order.
     std::vector<double> forwardEnd, backwardEnd;
     std::vector<int> forwardsDone, backwardsDone;
-    std::vector<double> forwardSeconds, backwardSeconds, weightGradSeconds;  // per virtual stage
+    std::vector<double> opSeconds;  // F, B and W of virtual stage vs at 3 vs + StageOpKind
     std::vector<double> freeAt;
     std::vector<int> inFlight, peakInFlight;  // in chunks
-    std::vector<int> pending;                 // stages whose next op may have become ready
+    std::vector<int> pending;                 // stages whose next op has become ready
     std::vector<char> isPending;
     DualPipeScratch dualPipe;
 };
@@ -103,31 +135,31 @@ namespace {
 // false while the producer has not run. Inputs made on the op's own stage (B's forward, W's
 // B) ran earlier in the stage's order, so freeAt already covers them; their counts are still
 // checked, so a wrong order deadlocks loudly instead of reading unset times.
-bool inputReady(const ScheduleSimulator::Scratch& s, const StageOp& op, int vs, size_t at, int m, int virtualStages,
-                double hop, double& ready)
+bool inputReady(const ScheduleSimulator::Scratch& s, StageOpKind kind, int microbatch, int vs, size_t at, int m,
+                int virtualStages, double hop, double& ready)
 {
-    switch (op.kind) {
+    switch (kind) {
     case StageOpKind::Forward:
         // F(vs, mb) needs F(vs - 1, mb) and the activation send.
         if (vs == 0)
             return true;
-        if (s.forwardsDone[vs - 1] <= op.microbatch)
+        if (s.forwardsDone[vs - 1] <= microbatch)
             return false;
         ready = s.forwardEnd[at - m] + hop;
         return true;
     case StageOpKind::Backward:
         // B(vs, mb) needs its own F and the gradient send from B(vs + 1, mb).
-        if (s.forwardsDone[vs] <= op.microbatch)
+        if (s.forwardsDone[vs] <= microbatch)
             return false;
         if (vs + 1 < virtualStages) {
-            if (s.backwardsDone[vs + 1] <= op.microbatch)
+            if (s.backwardsDone[vs + 1] <= microbatch)
                 return false;
             ready = s.backwardEnd[at + m] + hop;
         }
         return true;
     case StageOpKind::WeightGrad:
         // W(vs, mb) needs B(vs, mb).
-        return s.backwardsDone[vs] > op.microbatch;
+        return s.backwardsDone[vs] > microbatch;
     }
     return false;
 }
@@ -157,29 +189,47 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
     // feeds chunk c + 1 of stage 0); with p = 1 every hand-over stays on the GPU.
     const double hop = p > 1 ? costs.sendSeconds : 0.0;
 
-    s.forwardSeconds.resize(virtualStages);
-    s.backwardSeconds.resize(virtualStages);
-    s.weightGradSeconds.resize(virtualStages);
+    s.opSeconds.resize(size_t(virtualStages) * 3);
     for (int vs = 0; vs < virtualStages; ++vs) {
         const StageCosts& c = costs.stages[vs];
-        s.forwardSeconds[vs] = c.forwardSeconds;
-        s.backwardSeconds[vs] = splitBackward ? c.backwardSeconds - c.weightGradSeconds : c.backwardSeconds;
-        s.weightGradSeconds[vs] = c.weightGradSeconds;
+        double* seconds = &s.opSeconds[size_t(vs) * 3];
+        seconds[size_t(StageOpKind::Forward)] = c.forwardSeconds;
+        seconds[size_t(StageOpKind::Backward)] = splitBackward ? c.backwardSeconds - c.weightGradSeconds : c.backwardSeconds;
+        seconds[size_t(StageOpKind::WeightGrad)] = c.weightGradSeconds;
     }
     s.forwardEnd.resize(size_t(virtualStages) * m);
     s.backwardEnd.resize(size_t(virtualStages) * m);
     s.forwardsDone.assign(virtualStages, 0);
     s.backwardsDone.assign(virtualStages, 0);
-    s.orders.resize(p);
+    const OrderShape shape{kind, p, m, v};
+    if (s.orderShape != shape) {
+        s.orderShape.reset();  // stays unset if the walk below fails to allocate
+        s.orders.clear();
+        s.orders.reserve(size_t(virtualStages) * m * (splitBackward ? 3 : 2));
+        s.orderStart.resize(size_t(p) + 1);
+        for (int i = 0; i < p; ++i) {
+            s.orderStart[size_t(i)] = s.orders.size();
+            StageOpOrder order;
+            for (order.reset(kind, i, p, m, v); !order.done(); order.advance()) {
+                const StageOp& op = order.current();
+                const size_t at = (size_t(op.chunk) * p + i) * m + op.microbatch;
+                s.orders.push_back(packed(at, op.kind));
+            }
+        }
+        s.orderStart[size_t(p)] = s.orders.size();
+        s.chunkOf.resize(size_t(virtualStages));
+        for (int vs = 0; vs < virtualStages; ++vs)
+            s.chunkOf[size_t(vs)] = vs / p;
+        s.orderShape = shape;
+    }
+    s.nextOp.assign(s.orderStart.begin(), s.orderStart.end() - 1);
     s.freeAt.assign(p, 0.0);
     s.inFlight.assign(p, 0);
     s.peakInFlight.assign(p, 0);
     s.isPending.assign(p, 1);
     s.pending.clear();
-    for (int i = p - 1; i >= 0; --i) {
-        s.orders[i].reset(kind, i, p, m, v);
+    for (int i = p - 1; i >= 0; --i)
         s.pending.push_back(i);
-    }
 
     out.kind = kind;
     out.p = p;
@@ -191,8 +241,12 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
     out.events.resize(chunkMicrobatches * (splitBackward ? 3 : 2) + (p > 1 ? 2 * (chunkMicrobatches - m) : 0) + p);
     EventWriter events(out.events);
 
-    const auto wake = [&](int stage) {
-        if (!s.isPending[stage]) {
+    // Wakes a stage whose next op is the one just made possible. A stage waits on one input from
+    // another stage at a time (its own inputs come first in its order), so waking it for any
+    // other op ran it for nothing: half of all runs before this check.
+    const auto wakeFor = [&](int stage, PackedStageOp consumer) {
+        const size_t k = s.nextOp[size_t(stage)];
+        if (!s.isPending[stage] && k < s.orderStart[size_t(stage) + 1] && s.orders[k] == consumer) {
             s.isPending[stage] = 1;
             s.pending.push_back(stage);
         }
@@ -202,7 +256,6 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
         const int i = s.pending.back();
         s.pending.pop_back();
         s.isPending[i] = 0;
-        StageOpOrder& order = s.orders[i];
         StageScheduleStats& stats = out.stages[i];
         const int next = i + 1 == p ? 0 : i + 1;
         const int previous = i == 0 ? p - 1 : i - 1;
@@ -211,57 +264,56 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
         double busy = stats.busySeconds;
         int inFlight = s.inFlight[i];
         int peakInFlight = s.peakInFlight[i];
+        size_t k = s.nextOp[i];
+        const size_t stageEnd = s.orderStart[size_t(i) + 1];
         // Run this stage until its next op waits for another stage.
-        while (!order.done()) {
-            const StageOp& op = order.current();  // read before advance()
-            const int vs = op.chunk * p + i;
-            const size_t at = size_t(vs) * m + op.microbatch;
+        for (; k < stageEnd; ++k) {
+            const PackedStageOp op = s.orders[k];
+            const auto opKind = StageOpKind(op & 3u);
+            const std::uint32_t at = op >> 2;
+            // Off the critical path (the chain of freeAt), so the division costs little.
+            const int vs = int(at / std::uint32_t(m));
+            const int chunk = s.chunkOf[size_t(vs)];
+            const int microbatch = int(at - std::uint32_t(vs) * std::uint32_t(m));
             double ready = 0.0;
-            if (!inputReady(s, op, vs, at, m, virtualStages, hop, ready))
+            if (!inputReady(s, opKind, microbatch, vs, at, m, virtualStages, hop, ready))
                 break;
-            double duration = s.forwardSeconds[vs];
-            ScheduleEventKind eventKind = ScheduleEventKind::Forward;
-            if (op.kind == StageOpKind::Backward) {
-                duration = s.backwardSeconds[vs];
-                eventKind = ScheduleEventKind::Backward;
-            } else if (op.kind == StageOpKind::WeightGrad) {
-                duration = s.weightGradSeconds[vs];
-                eventKind = ScheduleEventKind::WeightGrad;
-            }
+            const double duration = s.opSeconds[size_t(vs) * 3 + size_t(opKind)];
+            const auto eventKind = ScheduleEventKind(opKind);  // the same order (static_assert above)
             const double start = std::max(freeAt, ready);
             const double end = start + duration;
             freeAt = end;
             busy += duration;
-            events.add(i, op.chunk, op.microbatch, eventKind, -1, start, end);
-            if (op.kind == StageOpKind::Forward) {
+            events.add(i, chunk, microbatch, eventKind, -1, start, end);
+            if (opKind == StageOpKind::Forward) {
                 s.forwardEnd[at] = end;
                 ++s.forwardsDone[vs];
                 peakInFlight = std::max(peakInFlight, ++inFlight);
                 if (vs + 1 < virtualStages && p > 1) {
-                    events.add(i, op.chunk, op.microbatch, ScheduleEventKind::Send, next, end, end + hop);
-                    wake(next);
+                    events.add(i, chunk, microbatch, ScheduleEventKind::Send, next, end, end + hop);
+                    wakeFor(next, packed(at + std::uint32_t(m), StageOpKind::Forward));
                 }
-            } else if (op.kind == StageOpKind::Backward) {
+            } else if (opKind == StageOpKind::Backward) {
                 s.backwardEnd[at] = end;
                 ++s.backwardsDone[vs];
                 if (!splitBackward)
                     --inFlight;
                 if (vs > 0 && p > 1) {
-                    events.add(i, op.chunk, op.microbatch, ScheduleEventKind::Send, previous, end, end + hop);
-                    wake(previous);
+                    events.add(i, chunk, microbatch, ScheduleEventKind::Send, previous, end, end + hop);
+                    wakeFor(previous, packed(at - std::uint32_t(m), StageOpKind::Backward));
                 }
             } else {
                 --inFlight;  // W still reads the layer inputs (Qi et al. 2023, Sec. 2)
             }
-            order.advance();
         }
+        s.nextOp[i] = k;
         s.freeAt[i] = freeAt;
         stats.busySeconds = busy;
         s.inFlight[i] = inFlight;
         s.peakInFlight[i] = peakInFlight;
     }
-    for (const auto& order : s.orders) {
-        if (!order.done())
+    for (int i = 0; i < p; ++i) {
+        if (s.nextOp[size_t(i)] != s.orderStart[size_t(i) + 1])
             throw std::logic_error("simulateSchedule: the op order deadlocks (a bug in ScheduleOrder)");
     }
 

@@ -71,7 +71,7 @@ private:
     bool done_ = false;
 };
 
-// advance() and select() run once per op in the simulator's inner loop: inline.
+// advance() and select() run once per op when the simulator walks a new shape's order: inline.
 inline void StageOpOrder::advance()
 {
     switch (op_.kind) {

@@ -248,6 +248,7 @@ private slots:
     void jsonContract_data();
     void jsonContract();
     void rejectsImpossiblePipelines();
+    void reusedSimulatorMatchesFresh();
 };
 
 // With equal stages and free communication the simulation is the closed form exactly:
@@ -694,6 +695,48 @@ void TestSchedule::rejectsImpossiblePipelines()
         QFAIL("expected a PlanError");
     } catch (const trainplan::PlanError& e) {
         QCOMPARE(QString::fromStdString(e.problems().at(0).path), QString("training.global_batch_sequences"));
+    }
+}
+
+// The live view keeps one simulator, which keeps each shape's op order (kind, p, m, v) until the
+// shape changes: every step it simulates must equal a fresh simulation, event for event, whether
+// the order was kept (same shape, new costs) or walked anew (a kind or a size changed).
+void TestSchedule::reusedSimulatorMatchesFresh()
+{
+    struct Step {
+        ScheduleKind kind;
+        int p, m, v, slowStage;
+    };
+    const Step steps[] = {
+        {ScheduleKind::Interleaved, 4, 8, 2, -1}, {ScheduleKind::Interleaved, 4, 8, 2, 1},  // kept, new costs
+        {ScheduleKind::OneFOneB, 4, 8, 1, -1},    {ScheduleKind::GPipe, 4, 8, 1, -1},         // same sizes, other kinds
+        {ScheduleKind::ZeroBubbleH1, 4, 8, 1, 3}, {ScheduleKind::OneFOneB, 4, 8, 1, 2},
+        {ScheduleKind::OneFOneB, 4, 12, 1, -1},   {ScheduleKind::OneFOneB, 6, 12, 1, 0},      // m, then p changed
+        {ScheduleKind::DualPipe, 4, 8, 1, -1},    {ScheduleKind::OneFOneB, 4, 8, 1, -1},      // DualPipe between
+        {ScheduleKind::Interleaved, 4, 8, 4, 2},  {ScheduleKind::Interleaved, 2, 8, 4, -1},   // v, then p changed
+    };
+    trainplan::ScheduleSimulator simulator;
+    ScheduleResult reused;
+    for (const Step& step : steps) {
+        auto costs = uniformCosts(step.p, step.m, step.v, 1e-3, 2.2e-3, 0.9e-3, 2e-4, 3e-3);
+        if (step.slowStage >= 0)
+            costs = withSlowStage(costs, step.slowStage, 1.7);
+        const QString shape = QString("%1 p%2 m%3 v%4 slow %5")
+                                  .arg(trainplan::scheduleKindName(step.kind)).arg(step.p).arg(step.m).arg(step.v).arg(step.slowStage);
+        simulator.simulate(costs, step.kind, reused);
+        const ScheduleResult fresh = trainplan::simulateSchedule(costs, step.kind);
+        QVERIFY2(reused.events.size() == fresh.events.size(), qPrintable(shape));
+        for (size_t e = 0; e < fresh.events.size(); ++e) {
+            const ScheduleEvent& a = reused.events[e];
+            const ScheduleEvent& b = fresh.events[e];
+            QVERIFY2(a.stage == b.stage && a.chunk == b.chunk && a.microbatch == b.microbatch && a.kind == b.kind
+                         && a.peerStage == b.peerStage && a.startSeconds == b.startSeconds && a.endSeconds == b.endSeconds,
+                     qPrintable(shape + QString(": event %1 differs").arg(e)));
+        }
+        QCOMPARE(reused.stepSeconds, fresh.stepSeconds);
+        QCOMPARE(reused.bubbleFraction, fresh.bubbleFraction);
+        // A rejected shape between steps leaves the kept order alone.
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulator.simulate(uniformCosts(4, 6, 2, 1, 2, 1), ScheduleKind::Interleaved, reused));
     }
 }
 
