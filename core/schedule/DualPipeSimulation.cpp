@@ -62,7 +62,7 @@ void simulateDualPipe(const ScheduleCosts& costs, DualPipeScratch& s, ScheduleRe
     // Per rank m forwards and m backwards, the W's the orders hold, a send per hand-over (each
     // direction's m/2 micro-batches cross p - 1 boundaries both ways), a DP sync per rank.
     const size_t chunks = size_t(2) * p * halfM;
-    out.events.resize(2 * chunks + weightGrads + 2 * (chunks - size_t(2) * halfM) + p);
+    sizeEvents(out.events, 2 * chunks + weightGrads + 2 * (chunks - size_t(2) * halfM) + p);
     EventWriter events(out.events);
 
     const auto wake = [&](int rank) {

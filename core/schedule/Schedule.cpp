@@ -238,7 +238,7 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
     out.stages.assign(p, StageScheduleStats{});
     // One event per F, B and W, one send per hand-over between GPUs, one DP sync per stage.
     const size_t chunkMicrobatches = size_t(virtualStages) * m;
-    out.events.resize(chunkMicrobatches * (splitBackward ? 3 : 2) + (p > 1 ? 2 * (chunkMicrobatches - m) : 0) + p);
+    sizeEvents(out.events, chunkMicrobatches * (splitBackward ? 3 : 2) + (p > 1 ? 2 * (chunkMicrobatches - m) : 0) + p);
     EventWriter events(out.events);
 
     // Wakes a stage whose next op is the one just made possible. A stage waits on one input from

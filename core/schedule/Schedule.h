@@ -12,6 +12,8 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/estimate/Estimate.h"
@@ -57,17 +59,46 @@ enum class ScheduleEventKind : std::uint8_t {
     DpSync,      // the stage's data-parallel gradient reduction after its last backward
 };
 
+// No default values: the simulator writes every event whole (ScheduleEventWriter.h) into storage
+// it leaves uninitialised (ScheduleEvents), so the type stays trivial.
 struct ScheduleEvent {
-    int stage = 0;       // pipeline stage (GPU row), 0-based
-    int chunk = 0;       // model chunk on that stage (0 unless interleaved; DualPipe: the direction); -1 for DpSync
-    int microbatch = 0;  // -1 for DpSync
-    ScheduleEventKind kind = ScheduleEventKind::Forward;
+    int stage;       // pipeline stage (GPU row), 0-based
+    int chunk;       // model chunk on that stage (0 unless interleaved; DualPipe: the direction); -1 for DpSync
+    int microbatch;  // -1 for DpSync
+    ScheduleEventKind kind;
     // Send only: the receiving stage (-1 otherwise). 16 bits so the event stays 32 bytes:
     // a p = 64, m = 1024, v = 4 step has a million events and the simulator is bandwidth-bound.
-    std::int16_t peerStage = -1;
-    double startSeconds = 0;
-    double endSeconds = 0;
+    std::int16_t peerStage;
+    double startSeconds;
+    double endSeconds;
 };
+static_assert(std::is_trivial_v<ScheduleEvent>, "ScheduleEvents leaves events uninitialised until written");
+
+// A vector whose resize() leaves new elements default-initialised (for a trivial type: not
+// written). Value-initialising a million events before the simulator overwrote them doubled the
+// memory a new or larger step wrote, and flushed the caches the next simulation reads.
+template <class T, class Base = std::allocator<T>>
+class DefaultInitAllocator : public Base {
+    using Traits = std::allocator_traits<Base>;
+
+public:
+    template <class U>
+    struct rebind {
+        using other = DefaultInitAllocator<U, typename Traits::template rebind_alloc<U>>;
+    };
+    using Base::Base;
+    template <class U>
+    void construct(U* at) noexcept(std::is_nothrow_default_constructible_v<U>)
+    {
+        ::new (static_cast<void*>(at)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* at, Args&&... args)
+    {
+        Traits::construct(static_cast<Base&>(*this), at, std::forward<Args>(args)...);
+    }
+};
+using ScheduleEvents = std::vector<ScheduleEvent, DefaultInitAllocator<ScheduleEvent>>;
 
 // Durations of one micro-batch through one model chunk (a virtual stage), seconds.
 struct StageCosts {
@@ -114,7 +145,7 @@ struct ScheduleResult {
     // In simulation order: each stage's F/B/W events appear in that stage's execution order
     // (interleaved with other stages' events), each Send right after the op that produced
     // it, the p DpSync events last. Not sorted by start time.
-    std::vector<ScheduleEvent> events;
+    ScheduleEvents events;
     double computeSeconds = 0;  // end of the last F/B/W: the step without the DP tail
     double stepSeconds = 0;     // computeSeconds + dpSyncExposedSeconds
     // Sum of idleSeconds / (p * computeSeconds): the share of GPU time in the compute part of

@@ -15,6 +15,15 @@
 
 namespace trainplan {
 
+// Sizes the events of a step about to be simulated: every one will be written, so a larger step
+// drops the old storage before allocating (no copy of events about to be overwritten).
+inline void sizeEvents(ScheduleEvents& events, size_t count)
+{
+    if (events.capacity() < count)
+        ScheduleEvents().swap(events);
+    events.resize(count);
+}
+
 // Appends events to storage sized up front (the count is known exactly). A p = 64, m = 1,024,
 // v = 4 step writes a million 32-byte events, far more than the caches hold, so the simulator
 // is bound by memory bandwidth: on x86-64 each event goes out as two 16-byte non-temporal
@@ -23,7 +32,7 @@ namespace trainplan {
 // bench_schedule's time once). finish() fences them before anyone reads the events.
 class EventWriter {
 public:
-    explicit EventWriter(std::vector<ScheduleEvent>& events) : next_(events.data()), end_(events.data() + events.size()) {}
+    explicit EventWriter(ScheduleEvents& events) : next_(events.data()), end_(events.data() + events.size()) {}
     ~EventWriter() { finish(); }
     EventWriter(const EventWriter&) = delete;
     EventWriter& operator=(const EventWriter&) = delete;
