@@ -85,7 +85,6 @@ private slots:
     void everyPaneIsLegible_data();
     void everyPaneIsLegible();
     void tpAcrossNodesShowsAtTheDefaultSize();
-    void minimumSizeHoldsWhileDragging();
     void moeCardsShowWholeAtTheSmallestSize_data();
     void moeCardsShowWholeAtTheSmallestSize();
     void dockedPanelsLeaveEveryCardVisible_data();
@@ -211,32 +210,6 @@ void TestWindowSizes::moeCardsShowWholeAtTheSmallestSize()
     QVERIFY2(window_->summary()->elidedCards().isEmpty(), qPrintable(window_->summary()->elidedCards().join(", ")));
     QVERIFY2(window_->summary()->card("parameters")->detailText().contains("active"),
              qPrintable(window_->summary()->card("parameters")->detailText()));
-}
-
-void TestWindowSizes::minimumSizeHoldsWhileDragging()
-{
-    // Dragging PP across its track changes the red flags and how their first line wraps; the
-    // window's minimum size stays put (it followed the first flag's height once, so every such
-    // tick re-laid out the whole window and a window at its minimum height jumped).
-    window_->resize(1280, 720);
-    window_->show();
-    settle(window_);
-    const QSize minimum = window_->minimumSizeHint();
-    QSlider* track = window_->inputPanel()->layoutSlider(trainplan::ParallelDim::Pp)->slider();
-    QStringList flagsSeen;
-    for (int i = track->minimum(); i <= track->maximum(); ++i) {
-        track->setValue(i);
-        settle(window_);
-        const QString flags = window_->warnings()->codes().join(",");
-        if (!flagsSeen.contains(flags))
-            flagsSeen << flags;
-        QVERIFY2(window_->minimumSizeHint() == minimum,
-                 qPrintable(QString("PP %1 (%2): minimum %3x%4, was %5x%6")
-                                .arg(window_->document()->plan().layout.pp).arg(flags)
-                                .arg(window_->minimumSizeHint().width()).arg(window_->minimumSizeHint().height())
-                                .arg(minimum.width()).arg(minimum.height())));
-    }
-    QVERIFY2(flagsSeen.size() >= 3, qPrintable(flagsSeen.join(" | ")));  // the drag did change the flags
 }
 
 void TestWindowSizes::tpAcrossNodesShowsAtTheDefaultSize()

@@ -99,11 +99,7 @@ QSize WarningsPanel::sizeHint() const
 
 QSize WarningsPanel::minimumSizeHint() const
 {
-    // One line of text, whatever the first flag says: a minimum that followed the first flag's
-    // wrapping changed the window's own minimum size as a slider moved (the whole window re-laid
-    // out, and a window at its minimum height jumped).
-    const int line = std::max(fontMetrics().height(), iconSize().height()) + 8;
-    return {minimumWidth(), 2 * frameWidth() + 3 * spacing() + line};
+    return {minimumWidth(), itemsHeight(1)};
 }
 
 void WarningsPanel::resizeEvent(QResizeEvent* event)
