@@ -825,6 +825,35 @@ void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOp
     out.lmHead.backwardTp = tpAllReduce;
     out.lmHead.forwardFixed = e.kernelOverheadSeconds * 6.0;   // norm, GEMM, loss kernels (max, exp-sum, softmax, loss)
     out.lmHead.backwardFixed = e.kernelOverheadSeconds * 6.0;
+    // Multi-token prediction (DeepSeek-V3 technical report, Sec. 2.2; Megatron-Core
+    // multi_token_prediction.py), on the last stage: each of the D depths RMS-norms the hidden
+    // state and the next token's embedding, projects their concatenation from 2h to h (eh_proj,
+    // column-parallel: h/t outputs per rank, gathered back over TP), runs a block like the last
+    // layer (priced as a layer of that kind: StepTimeModel.cpp) and computes its own logits and
+    // loss through the shared output head. The head's gradient accumulates into the same buffer,
+    // so only the loss traffic repeats.
+    out.mtp = EndCosts{};
+    out.mtpKind = plan.model.kindOfLayer(plan.model.layers - 1);
+    const double depths = plan.model.mtpLayers;
+    if (depths > 0) {
+        if (!sameBeforeSharding) {
+            const double flops = 2.0 * tokens * (2.0 * h) * (h / in.t);
+            out.mtpProjectionForward = flops / (in.peak * matmulEfficiency(tokens, h / in.t, 2.0 * h, e));
+            out.mtpProjectionInputGrad = flops / (in.peak * matmulEfficiency(tokens, 2.0 * h, h / in.t, e));
+            out.mtpProjectionWeightGrad = flops / (in.peak * matmulEfficiency(2.0 * h, h / in.t, tokens, e));
+        }
+        // Two norms and the concatenation read and write b s h values each (2 x 3 x 2 b s h x bytes).
+        const double frameBytes = 12.0 * tokens * h * bytes;
+        out.mtp.forwardMatmul = depths * (headForward + out.mtpProjectionForward);
+        out.mtp.weightGradMatmul = depths * (headWeightGrad + out.mtpProjectionWeightGrad);
+        out.mtp.backwardMatmul = depths * (headInputGrad + out.mtpProjectionInputGrad) + out.mtp.weightGradMatmul;
+        out.mtp.forwardMemory = depths * (tokens * vocab * kLossForwardBytesPerLogit + frameBytes) / hbm;
+        out.mtp.backwardMemory = depths * (tokens * vocab * kLossBackwardBytesPerLogit + kBackwardMemoryFactor * frameBytes) / hbm;
+        out.mtp.forwardTp = depths * (in.tpCollective + out.lmHead.forwardTp);
+        out.mtp.backwardTp = depths * (in.tpCollective + out.lmHead.backwardTp);
+        out.mtp.forwardFixed = depths * e.kernelOverheadSeconds * 10.0;  // the head's 6, two norms, concatenation, projection
+        out.mtp.backwardFixed = depths * e.kernelOverheadSeconds * 10.0;
+    }
 }
 
 MicrobatchCosts microbatchCosts(const Plan& plan, const Estimate& est, const StepTimeOptions& options, const CommunicationGroups& groups)

@@ -25,11 +25,17 @@ struct MicrobatchCosts {
     std::vector<LayerTimes> layers;  // one layer of each kind (ModelSpec::kind(k)), in the model's order
     EndCosts embedding;  // first stage: lookup and its TP reduction
     EndCosts lmHead;     // last stage: output projection, cross-entropy, SP gather
+    // Last stage, after the LM head: every MTP depth's norms, projection and its own logits and
+    // loss (model.mtp_layers); each depth's block is priced as a layer of the last layer's kind
+    // (mtpKind), which the step-time model adds beside this.
+    EndCosts mtp;
+    int mtpKind = 0;
     double matmulEfficiency = 0;  // FLOP-weighted over the projections of every layer
     // Each kind's layer before the ZeRO stage and recompute are applied, and the LM head's GEMMs:
     // what a call told sameBeforeSharding reuses.
     std::vector<LayerTimes> beforeSharding;
     double headForward = 0, headInputGrad = 0, headWeightGrad = 0;
+    double mtpProjectionForward = 0, mtpProjectionInputGrad = 0, mtpProjectionWeightGrad = 0;
 };
 
 // How the plan's communicators sit on nodes (rank map strides), and the links they use.

@@ -179,6 +179,7 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
             backwardComm[k] = L.backwardTp + L.backwardCp + L.backwardZero + L.backwardAllToAll;
         }
     }
+    const double mtpDepths = plan.model.mtpLayers;
     const auto addEnds = [&](StageCosts& sc, const StageEstimate& stage, int chunk) {
         if (stage.hasEmbedding && chunk == 0) {
             sc.forwardSeconds += mc.embedding.forward();
@@ -192,6 +193,16 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
             sc.weightGradSeconds += mc.lmHead.weightGradMatmul;
             sc.forwardCommSeconds += pairs ? mc.lmHead.forwardTp : 0.0;
             sc.backwardCommSeconds += pairs ? mc.lmHead.backwardTp : 0.0;
+            if (mtpDepths > 0) {
+                // The MTP depths (StepTimeCosts.h MicrobatchCosts::mtp): their blocks, recomputed
+                // as the layout recomputes whole layers, and their frames and logits.
+                const int k = std::min(mc.mtpKind, kinds - 1);
+                sc.forwardSeconds += mtpDepths * forward[k] + mc.mtp.forward();
+                sc.backwardSeconds += mtpDepths * backward[k] + mc.mtp.backward();
+                sc.weightGradSeconds += mtpDepths * deferred[k] + mc.mtp.weightGradMatmul;
+                sc.forwardCommSeconds += pairs ? mtpDepths * forwardComm[k] + mc.mtp.forwardTp : 0.0;
+                sc.backwardCommSeconds += pairs ? mtpDepths * backwardComm[k] + mc.mtp.backwardTp : 0.0;
+            }
         }
     };
     // Each stage's layers spread over its v chunks, any remainder on the first chunks; a chunk's
@@ -282,20 +293,29 @@ PredictedComponents busyComponents(const Plan& plan, const StageEstimate& stage,
     const bool full = plan.layout.recompute == Recompute::Full && stage.layers > 0;
     const double recomputed = full ? double(recomputedLayers(plan.layout, stage.layers)) : 0.0;
     PredictedComponents c;
-    forEachKindIn(plan.model, stage.firstLayer, stage.layers, [&](int k, int count) {
+    // n layers of kind k; `repeats` of them recompute their forward.
+    const auto addLayers = [&](int k, double n, double repeats) {
         const LayerTimes& L = mc.layers[size_t(k)];
-        const double n = count;
         c.forwardCompute += n * (L.forwardMatmul + L.forwardAttention);
         c.backwardCompute += n * (L.backwardMatmul + L.backwardAttention);
         c.memoryBound += n * (L.forwardMemory + L.backwardMemory);
         c.kernelOverhead += n * (L.forwardFixed + L.backwardFixed);
-        c.recompute += (full ? n * recomputed / stage.layers : n) * L.recompute;
+        c.recompute += repeats * L.recompute;
         c.tpCommunication += n * (L.forwardTp + L.backwardTp);
         c.cpCommunication += n * (L.forwardCp + L.backwardCp);
         c.zeroCommunication += n * (L.forwardZero + L.backwardZero);
         c.epCommunication += n * (L.forwardAllToAll + L.backwardAllToAll);
         c.expertImbalance += n * (L.forwardImbalance + L.backwardImbalance);
+    };
+    forEachKindIn(plan.model, stage.firstLayer, stage.layers, [&](int k, int count) {
+        const double n = count;
+        addLayers(k, n, full ? n * recomputed / stage.layers : n);
     });
+    // The MTP depths' blocks on the last stage (StepTimeCosts.h MicrobatchCosts::mtp), recomputed
+    // as the layout recomputes whole layers.
+    const double mtpDepths = stage.hasLmHead ? plan.model.mtpLayers : 0;
+    if (mtpDepths > 0 && !mc.layers.empty())
+        addLayers(std::min<int>(mc.mtpKind, int(mc.layers.size()) - 1), mtpDepths, mtpDepths);
     const auto addEnd = [&](const EndCosts& end) {
         c.forwardCompute += end.forwardMatmul;
         c.backwardCompute += end.backwardMatmul;
@@ -305,8 +325,10 @@ PredictedComponents busyComponents(const Plan& plan, const StageEstimate& stage,
     };
     if (stage.hasEmbedding)
         addEnd(mc.embedding);
-    if (stage.hasLmHead)
+    if (stage.hasLmHead) {
         addEnd(mc.lmHead);
+        addEnd(mc.mtp);
+    }
     for (double* part : {&c.forwardCompute, &c.backwardCompute, &c.memoryBound, &c.recompute, &c.tpCommunication,
                          &c.cpCommunication, &c.zeroCommunication, &c.epCommunication, &c.expertImbalance, &c.kernelOverhead})
         *part *= m;

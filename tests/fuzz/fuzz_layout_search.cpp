@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "FuzzChecks.h"
+#include "core/presets/Presets.h"
 #include "core/search/LayoutSearch.h"
 #include "core/text/TextReport.h"
 
@@ -93,8 +94,14 @@ void checkRow(const trainplan::SearchRow& row, const trainplan::Plan& plan, cons
             fail(at + "a figure is not finite");
     if (!(row.stepSeconds > 0) || !(row.totalSeconds > 0) || !(row.memoryBytes > 0) || !(row.gpuHours > 0) || row.cost < 0)
         fail(at + "a step, run time, memory or GPU-hours that is not positive");
-    if (!(row.mfu > 0 && row.mfu <= 1.0 + 1e-9))
-        fail(at + "MFU " + std::to_string(row.mfu) + " is outside (0, 1]");
+    // MFU counts model FLOPs against the BF16 peak (docs/plan-format.md) also when the layers'
+    // GEMMs run in FP8 or FP4, so it is bounded by the faster format's peak over the BF16 one.
+    const double formatPeak = plan.training.matmulPrecision == trainplan::MatmulPrecision::Bf16
+        ? 0.0
+        : trainplan::formatPeakFlopsPerGpu(plan.cluster, plan.training.matmulPrecision);
+    const double mfuBound = std::max(1.0, formatPeak / plan.cluster.peakFlopsPerGpu);
+    if (!(row.mfu > 0 && row.mfu <= mfuBound + 1e-9))
+        fail(at + "MFU " + std::to_string(row.mfu) + " is outside (0, " + std::to_string(mfuBound) + "]");
     if ((long long)l.tp * l.pp * l.dp * l.cp != plan.cluster.gpus)
         fail(at + "TP x PP x DP x CP is not the cluster's GPUs");
     if (l.tp > options.maxTp || l.cp > options.maxCp || l.virtualStages > options.maxVirtualStages || l.microBatch > options.maxMicroBatch)
