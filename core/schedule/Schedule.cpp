@@ -99,6 +99,8 @@ constexpr PackedStageOp packed(size_t at, StageOpKind kind)
 {
     return PackedStageOp(at) << 2 | PackedStageOp(kind);
 }
+// Ends each stage's order: its kind bits (3) are no StageOpKind, so no op ever equals it.
+constexpr PackedStageOp kEndOfOrder = ~PackedStageOp(0);
 
 // The shape a packed order was walked for.
 struct OrderShape {
@@ -110,7 +112,8 @@ struct OrderShape {
 };
 
 struct ScheduleSimulator::Scratch {
-    // Every stage's ops in order (stage i's are [orderStart[i], orderStart[i + 1])), walked once
+    // Every stage's ops in order (stage i's are [orderStart[i], orderStart[i + 1] - 1), then
+    // kEndOfOrder), walked once
     // per shape: the live view re-simulates the same (kind, p, m, v) on every tick but a layout
     // change, and walking StageOpOrder took 1.5 of the 6.5 ms of a p = 64, m = 1,024, v = 4 step.
     std::vector<PackedStageOp> orders;
@@ -205,7 +208,7 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
     if (s.orderShape != shape) {
         s.orderShape.reset();  // stays unset if the walk below fails to allocate
         s.orders.clear();
-        s.orders.reserve(size_t(virtualStages) * m * (splitBackward ? 3 : 2));
+        s.orders.reserve(size_t(virtualStages) * m * (splitBackward ? 3 : 2) + size_t(p));
         s.orderStart.resize(size_t(p) + 1);
         for (int i = 0; i < p; ++i) {
             s.orderStart[size_t(i)] = s.orders.size();
@@ -215,6 +218,7 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
                 const size_t at = (size_t(op.chunk) * p + i) * m + op.microbatch;
                 s.orders.push_back(packed(at, op.kind));
             }
+            s.orders.push_back(kEndOfOrder);
         }
         s.orderStart[size_t(p)] = s.orders.size();
         s.chunkOf.resize(size_t(virtualStages));
@@ -243,10 +247,10 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
 
     // Wakes a stage whose next op is the one just made possible. A stage waits on one input from
     // another stage at a time (its own inputs come first in its order), so waking it for any
-    // other op ran it for nothing: half of all runs before this check.
+    // other op ran it for nothing: half of all runs before this check. A finished stage's next
+    // op is its kEndOfOrder, which matches no consumer.
     const auto wakeFor = [&](int stage, PackedStageOp consumer) {
-        const size_t k = s.nextOp[size_t(stage)];
-        if (!s.isPending[stage] && k < s.orderStart[size_t(stage) + 1] && s.orders[k] == consumer) {
+        if (!s.isPending[stage] && s.orders[s.nextOp[size_t(stage)]] == consumer) {
             s.isPending[stage] = 1;
             s.pending.push_back(stage);
         }
@@ -265,7 +269,7 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
         int inFlight = s.inFlight[i];
         int peakInFlight = s.peakInFlight[i];
         size_t k = s.nextOp[i];
-        const size_t stageEnd = s.orderStart[size_t(i) + 1];
+        const size_t stageEnd = s.orderStart[size_t(i) + 1] - 1;
         // Run this stage until its next op waits for another stage.
         for (; k < stageEnd; ++k) {
             const PackedStageOp op = s.orders[k];
@@ -313,7 +317,7 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
         s.peakInFlight[i] = peakInFlight;
     }
     for (int i = 0; i < p; ++i) {
-        if (s.nextOp[size_t(i)] != s.orderStart[size_t(i) + 1])
+        if (s.nextOp[size_t(i)] != s.orderStart[size_t(i) + 1] - 1)
             throw std::logic_error("simulateSchedule: the op order deadlocks (a bug in ScheduleOrder)");
     }
 
