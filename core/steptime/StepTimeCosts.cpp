@@ -73,6 +73,7 @@ struct GemmTotals {
     double forward = 0, inputGrad = 0, weightGrad = 0;  // seconds
     double forwardEach[4] = {0, 0, 0, 0}, inputGradEach[4] = {0, 0, 0, 0};
     double headForward = 0, headInputGrad = 0, headWeightGrad = 0;
+    double mtpProjectionForward = 0, mtpProjectionInputGrad = 0, mtpProjectionWeightGrad = 0;
 };
 
 // What matmulEfficiency reads of the accelerator.
@@ -90,6 +91,7 @@ struct GemmEfficiencyKey {
 // The layer's and LM head's GEMM times depend only on these (gemmTotals).
 struct GemmKey {
     double tokens = 0, qkv = 0, heads = 0, h = 0, ffnIn = 0, ffn = 0, vocab = 0, peak = 0, layerPeak = 0;
+    double mtpOut = 0;  // the MTP projection's outputs per rank (h / t), 0 without MTP
     GemmEfficiencyKey efficiency;
     bool operator==(const GemmKey&) const = default;
 };
@@ -336,6 +338,13 @@ GemmTotals layerGemmTotals(const GemmKey& key, const AcceleratorEfficiency& e)
     fresh.headForward = headFlops / (peak * matmulEfficiency(tokens, vocab, h, e));
     fresh.headInputGrad = headFlops / (peak * matmulEfficiency(tokens, h, vocab, e));
     fresh.headWeightGrad = headFlops / (peak * matmulEfficiency(h, vocab, tokens, e));
+    // An MTP depth's projection of the two normed b s h inputs, concatenated, to h (StepTimeCosts.h).
+    if (const double out = key.mtpOut; out > 0) {
+        const double flops = 2.0 * tokens * out * (2.0 * h);
+        fresh.mtpProjectionForward = flops / (peak * matmulEfficiency(tokens, out, 2.0 * h, e));
+        fresh.mtpProjectionInputGrad = flops / (peak * matmulEfficiency(tokens, 2.0 * h, out, e));
+        fresh.mtpProjectionWeightGrad = flops / (peak * matmulEfficiency(2.0 * h, out, tokens, e));
+    }
     return fresh;
 }
 
@@ -345,7 +354,7 @@ const GemmTotals& gemmTotals(const CostInputs& in, double ffn, bool swiglu)
 {
     const auto& e = in.e;
     const GemmKey key{in.tokens, in.qkvWidth, in.outWidth, in.h, (swiglu ? 2.0 : 1.0) * ffn, ffn, in.vocab, in.peak, in.layerPeak,
-                      GemmEfficiencyKey(e)};
+                      in.plan.model.mtpLayers > 0 ? in.h / in.t : 0.0, GemmEfficiencyKey(e)};
     static thread_local RecentResults<GemmKey, GemmTotals, 4> recent;
     return recent.get(key, [&] { return layerGemmTotals(key, e); });
 }
@@ -780,6 +789,9 @@ void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOp
                 out.headForward = g.headForward;
                 out.headInputGrad = g.headInputGrad;
                 out.headWeightGrad = g.headWeightGrad;
+                out.mtpProjectionForward = g.mtpProjectionForward;
+                out.mtpProjectionInputGrad = g.mtpProjectionInputGrad;
+                out.mtpProjectionWeightGrad = g.mtpProjectionWeightGrad;
                 // Of the peak the GEMMs run at; with several kinds, FLOP-weighted over their layers.
                 out.matmulEfficiency = g.forward > 0 ? g.flops / (g.forward * in.layerPeak) : 0.0;
             }
@@ -828,20 +840,14 @@ void microbatchCostsInto(const Plan& plan, const Estimate& est, const StepTimeOp
     // Multi-token prediction (DeepSeek-V3 technical report, Sec. 2.2; Megatron-Core
     // multi_token_prediction.py), on the last stage: each of the D depths RMS-norms the hidden
     // state and the next token's embedding, projects their concatenation from 2h to h (eh_proj,
-    // column-parallel: h/t outputs per rank, gathered back over TP), runs a block like the last
-    // layer (priced as a layer of that kind: StepTimeModel.cpp) and computes its own logits and
+    // column-parallel: h/t outputs per rank, gathered back over TP), runs a block like a layer of
+    // the model's last kind (priced as one: StepTimeModel.cpp) and computes its own logits and
     // loss through the shared output head. The head's gradient accumulates into the same buffer,
     // so only the loss traffic repeats.
     out.mtp = EndCosts{};
-    out.mtpKind = plan.model.kindOfLayer(plan.model.layers - 1);
+    out.mtpKind = kinds - 1;  // the last kind, as the estimate's activations and the FLOP count take it
     const double depths = plan.model.mtpLayers;
     if (depths > 0) {
-        if (!sameBeforeSharding) {
-            const double flops = 2.0 * tokens * (2.0 * h) * (h / in.t);
-            out.mtpProjectionForward = flops / (in.peak * matmulEfficiency(tokens, h / in.t, 2.0 * h, e));
-            out.mtpProjectionInputGrad = flops / (in.peak * matmulEfficiency(tokens, 2.0 * h, h / in.t, e));
-            out.mtpProjectionWeightGrad = flops / (in.peak * matmulEfficiency(2.0 * h, h / in.t, tokens, e));
-        }
         // Two norms and the concatenation read and write b s h values each (2 x 3 x 2 b s h x bytes).
         const double frameBytes = 12.0 * tokens * h * bytes;
         out.mtp.forwardMatmul = depths * (headForward + out.mtpProjectionForward);

@@ -26,8 +26,8 @@ struct MicrobatchCosts {
     EndCosts embedding;  // first stage: lookup and its TP reduction
     EndCosts lmHead;     // last stage: output projection, cross-entropy, SP gather
     // Last stage, after the LM head: every MTP depth's norms, projection and its own logits and
-    // loss (model.mtp_layers); each depth's block is priced as a layer of the last layer's kind
-    // (mtpKind), which the step-time model adds beside this.
+    // loss (model.mtp_layers); each depth's block is priced as a layer of the model's last kind
+    // (mtpKind: the MoE kind of an MoE model), which the step-time model adds beside this.
     EndCosts mtp;
     int mtpKind = 0;
     double matmulEfficiency = 0;  // FLOP-weighted over the projections of every layer

@@ -179,7 +179,6 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
             backwardComm[k] = L.backwardTp + L.backwardCp + L.backwardZero + L.backwardAllToAll;
         }
     }
-    const double mtpDepths = plan.model.mtpLayers;
     const auto addEnds = [&](StageCosts& sc, const StageEstimate& stage, int chunk) {
         if (stage.hasEmbedding && chunk == 0) {
             sc.forwardSeconds += mc.embedding.forward();
@@ -193,17 +192,22 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
             sc.weightGradSeconds += mc.lmHead.weightGradMatmul;
             sc.forwardCommSeconds += pairs ? mc.lmHead.forwardTp : 0.0;
             sc.backwardCommSeconds += pairs ? mc.lmHead.backwardTp : 0.0;
-            if (mtpDepths > 0) {
-                // The MTP depths (StepTimeCosts.h MicrobatchCosts::mtp): their blocks, recomputed
-                // as the layout recomputes whole layers, and their frames and logits.
-                const int k = std::min(mc.mtpKind, kinds - 1);
-                sc.forwardSeconds += mtpDepths * forward[k] + mc.mtp.forward();
-                sc.backwardSeconds += mtpDepths * backward[k] + mc.mtp.backward();
-                sc.weightGradSeconds += mtpDepths * deferred[k] + mc.mtp.weightGradMatmul;
-                sc.forwardCommSeconds += pairs ? mtpDepths * forwardComm[k] + mc.mtp.forwardTp : 0.0;
-                sc.backwardCommSeconds += pairs ? mtpDepths * backwardComm[k] + mc.mtp.backwardTp : 0.0;
-            }
         }
+    };
+    // The MTP depths (StepTimeCosts.h MicrobatchCosts::mtp) on the last chunk of the stage with the
+    // LM head: their blocks, recomputed as the layout recomputes whole layers, then their frames
+    // and logits.
+    const auto addMtpDepths = [&] {
+        const double depths = plan.model.mtpLayers;
+        if (depths <= 0 || kinds <= 0 || !est.stages[size_t(p) - 1].hasLmHead)
+            return;
+        const int k = std::min(mc.mtpKind, kinds - 1);
+        StageCosts& sc = costs.stages[size_t(v - 1) * p + size_t(p) - 1];
+        sc.forwardSeconds += depths * forward[k] + mc.mtp.forward();
+        sc.backwardSeconds += depths * backward[k] + mc.mtp.backward();
+        sc.weightGradSeconds += depths * deferred[k] + mc.mtp.weightGradMatmul;
+        sc.forwardCommSeconds += pairs ? depths * forwardComm[k] + mc.mtp.forwardTp : 0.0;
+        sc.backwardCommSeconds += pairs ? depths * backwardComm[k] + mc.mtp.backwardTp : 0.0;
     };
     // Each stage's layers spread over its v chunks, any remainder on the first chunks; a chunk's
     // layers are consecutive, and each costs what its kind does (StepTimeCosts.h). Each kind's
@@ -226,6 +230,7 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
                 addEnds(sc, stage, c);
             }
         }
+        addMtpDepths();
         return;
     }
     double stageBackward[kMaxLayerKinds];
@@ -270,6 +275,7 @@ void fillStageCosts(const Plan& plan, const Estimate& est, const MicrobatchCosts
             addEnds(sc, stage, c);
         }
     }
+    addMtpDepths();
 }
 
 // One stage-to-stage send: the activation (1/t of it with sequence parallelism) to the next
