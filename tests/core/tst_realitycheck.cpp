@@ -370,13 +370,13 @@ void TestRealityCheck::moeRunsPredictedOutOfSample()
         QVERIFY2(r.low <= r.predicted && r.predicted <= r.high, rc.id.c_str());
         // FP8 runs get a looser gate, and say why: the step-time model runs FP8 GEMMs at the FP8
         // peak with BF16's shape efficiency, a speed-up near 2x where published end-to-end FP8
-        // gains are 13-28 % (issue 25 reworks FP8 timing). DeepSeek-V3 predicts 1,510 tokens/s
-        // per GPU with BF16 GEMMs and about 2,110 with FP8 against a published 1,543 under 1F1B;
-        // under the DualPipe its data states, whose pairs hide most of the all-to-all and halve
-        // the bubble (DeepSeek-V3 report, Sec. 3.2.1), about 2,470 (+60 %). The gate for FP8 runs
-        // is wide enough for that known miss, not for a worse one.
+        // gains are 13-28 % (issue 25 reworks FP8 timing). Under the DualPipe its data states,
+        // whose pairs hide most of the all-to-all and halve the bubble (DeepSeek-V3 report,
+        // Sec. 3.2.1), DeepSeek-V3 predicts about 2,150 tokens/s per GPU against a published
+        // 1,543 (+39 %); before its MTP depth's work was put on the last stage, 2,470 (+60 %).
+        // The gate for FP8 runs is wide enough for that known miss, not for a worse one.
         const bool fp8 = rc.plan.training.matmulPrecision != MatmulPrecision::Bf16;
-        const double gate = fp8 ? 0.65 : 0.35;
+        const double gate = fp8 ? 0.45 : 0.35;
         QVERIFY2(std::abs(r.error) < gate, qPrintable(QString("%1: predicted %2 tokens/s per GPU, published %3")
                                                           .arg(rc.id.c_str()).arg(r.predicted).arg(r.measured)));
     }
