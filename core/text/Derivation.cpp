@@ -871,10 +871,18 @@ DerivationSection predictedSection(const Analysis& a, WorkedExample example)
             stageLayers += std::string(stageLayers.empty() ? "" : " + ") + integer(count) + " × ("
                 + formatSeconds(p.layers[size_t(k)].forward()) + " + " + formatSeconds(p.layers[size_t(k)].backward()) + ")";
     });
+    // The MTP depths run on the last stage as blocks of the model's last kind (StepTimeCosts.h).
+    const bool mtpHere = stage.hasLmHead && plan.model.mtpLayers > 0 && !p.layers.empty();
+    if (mtpHere) {
+        const LayerTimes& last = p.layers.back();
+        stageLayers += " + " + integer(plan.model.mtpLayers) + " MTP × (" + formatSeconds(last.forward()) + " + "
+            + formatSeconds(last.backward()) + ")";
+    }
+    const std::string mtpTerm = mtpHere ? " + MTP depths × (forward + backward)" : "";
     s.add("predicted.stage_busy", "Busy time of the busiest stage (stage " + std::to_string(p.referenceStage + 1) + ")",
           recomputedLayers(plan.layout, stage.layers) < stage.layers && plan.layout.recompute == Recompute::Full
-              ? "m × (layers × (forward + backward) − unrecomputed layers × recompute + embedding / LM head)"
-              : "m × (layers × (forward + backward) + embedding / LM head)",
+              ? "m × (layers × (forward + backward) − unrecomputed layers × recompute" + mtpTerm + " + embedding / LM head)"
+              : "m × (layers × (forward + backward)" + mtpTerm + " + embedding / LM head)",
           integer(double(e.pipeline.microbatches)) + " × (" + stageLayers + (stage.hasEmbedding || stage.hasLmHead ? " + ends" : "") + ")",
           busy, "s", formatSeconds(busy), "definition");
     if (l.pp > 1) {
