@@ -65,4 +65,16 @@ std::string importReportToText(const ImportReport& report)
     return out;
 }
 
+std::string megatronEveryKthLayerNote(int layers, int k)
+{
+    const int megatron = k > 0 && layers > 0 ? (layers + k - 1) / k : 0;
+    const int plan = k > 0 && layers > 0 ? layers / k : 0;
+    std::string note = "Megatron-Core makes layers 1, " + std::to_string(k + 1) + ", " + std::to_string(2 * k + 1)
+        + "... MoE; the plan's every " + std::to_string(k) + "th layer is layers " + std::to_string(k) + ", " + std::to_string(2 * k)
+        + "...: each MoE layer one place later";
+    if (plan != megatron)
+        note += ", and " + std::to_string(plan) + " MoE layers against Megatron's " + std::to_string(megatron);
+    return note;
+}
+
 }  // namespace trainplan

@@ -35,6 +35,11 @@ struct ImportReport {
 // is reported under the source's key that set the field ("num_attention_heads (model.attention_heads)").
 Plan readImportedPlan(const nlohmann::json& document, const std::vector<ImportedKey>& mapped);
 
+// The note for Megatron-Core's integer moe_layer_freq k > 1 (--moe-layer-freq k): it makes
+// layers 0, k, 2k, ... MoE, and a plan's model.moe.layer_step k makes layers k - 1, 2k - 1, ...
+// MoE (Hugging Face's interleave_moe_layer_step), so the import says how the two differ.
+std::string megatronEveryKthLayerNote(int layers, int k);
+
 // The report as JSON for `trainplan-cli import --json`: {"format", "plan", "mapped", "unmapped",
 // "assumptions"}; each key as {"key", "field", "note"}.
 nlohmann::json importReportToJson(const ImportReport& report);

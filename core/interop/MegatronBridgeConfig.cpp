@@ -455,34 +455,43 @@ ImportReport importMegatronBridgeConfig(const std::string& text, const Plan& bas
         }
         if (const json* freq = c.find("model", "moe_layer_freq")) {
             const long long layers = model.value("layers", 0LL);
-            std::vector<int> pattern;
-            if (freq->is_number_integer() && freq->get<long long>() >= 1 && layers > 0 && layers <= 100000) {
-                const long long k = freq->get<long long>();  // Megatron-Core: layers 0, k, 2k, ... are MoE
-                for (long long l = 0; l < layers; ++l)
-                    pattern.push_back(l % k == 0);
-            } else if (freq->is_array() && (long long)freq->size() == layers) {
-                for (const auto& v : *freq) {
-                    if (!v.is_number_integer() || (v.get<long long>() != 0 && v.get<long long>() != 1))
-                        break;
-                    pattern.push_back(int(v.get<long long>()));
+            if (freq->is_number_integer() && freq->get<long long>() > 1 && freq->get<long long>() <= layers && layers <= 100000) {
+                // Megatron-Core makes layers 0, k, 2k, ... MoE; the nearest plan is every k-th layer.
+                const int k = int(freq->get<long long>());
+                moe.erase("dense_layers");
+                moe["layer_step"] = k;
+                mapped("model.moe_layer_freq", "model.moe.layer_step", megatronEveryKthLayerNote(int(layers), k));
+            } else {
+                if (freq->is_number_integer() && freq->get<long long>() > layers && layers > 0)
+                    throw PlanError({PlanProblem{"model.moe_layer_freq (model.moe.layer_step)",
+                        "must be at most the " + std::to_string(layers) + " layers, got " + freq->dump()}});
+                std::vector<int> pattern;
+                if (freq->is_number_integer() && freq->get<long long>() == 1 && layers > 0 && layers <= 100000) {
+                    pattern.assign(size_t(layers), 1);
+                } else if (freq->is_array() && (long long)freq->size() == layers) {
+                    for (const auto& v : *freq) {
+                        if (!v.is_number_integer() || (v.get<long long>() != 0 && v.get<long long>() != 1))
+                            break;
+                        pattern.push_back(int(v.get<long long>()));
+                    }
                 }
+                if ((long long)pattern.size() != layers || layers <= 0)
+                    throw PlanError({PlanProblem{"model.moe_layer_freq (model.moe.dense_layers)",
+                        "must be a whole number or a list of " + std::to_string(layers) + " 0s and 1s, got " + freq->dump().substr(0, 60)}});
+                const auto shape = prefixAndStep(pattern);
+                if (!shape)
+                    throw PlanError({PlanProblem{"model.moe_layer_freq (model.moe.dense_layers)",
+                        "this pattern of MoE layers is not a dense prefix followed by every k-th layer; describe the runs with model.layer_kinds"}});
+                moe.erase("dense_layers");
+                moe.erase("layer_step");
+                if (shape->first > 0)
+                    moe["dense_layers"] = shape->first;
+                if (shape->second > 1)
+                    moe["layer_step"] = shape->second;
+                mapped("model.moe_layer_freq", "model.moe.dense_layers",
+                    std::to_string(shape->first) + " dense layers first, then every "
+                        + (shape->second == 1 ? std::string("layer") : std::to_string(shape->second) + "th layer") + " MoE");
             }
-            if ((long long)pattern.size() != layers || layers <= 0)
-                throw PlanError({PlanProblem{"model.moe_layer_freq (model.moe.dense_layers)",
-                    "must be a whole number or a list of " + std::to_string(layers) + " 0s and 1s, got " + freq->dump().substr(0, 60)}});
-            const auto shape = prefixAndStep(pattern);
-            if (!shape)
-                throw PlanError({PlanProblem{"model.moe_layer_freq (model.moe.dense_layers)",
-                    "this pattern of MoE layers is not a dense prefix followed by every k-th layer; describe the runs with model.layer_kinds"}});
-            moe.erase("dense_layers");
-            moe.erase("layer_step");
-            if (shape->first > 0)
-                moe["dense_layers"] = shape->first;
-            if (shape->second > 1)
-                moe["layer_step"] = shape->second;
-            mapped("model.moe_layer_freq", "model.moe.dense_layers",
-                std::to_string(shape->first) + " dense layers first, then every "
-                    + (shape->second == 1 ? std::string("layer") : std::to_string(shape->second) + "th layer") + " MoE");
         }
     }
     // Multi-head latent attention (Megatron-Core's defaults: kv 512, qk 128, rope 64, v 128).

@@ -372,7 +372,7 @@ ImportReport importMegatronArguments(const std::string& text, const Plan& base, 
                         moe["layer_step"] = step;
                         dense = true;
                     }
-                    mapped("--moe-layer-freq", "model.moe.layer_step");
+                    mapped("--moe-layer-freq", "model.moe.layer_step", step > 1 ? megatronEveryKthLayerNote(layers, step) : "");
                 } else {
                     const auto pattern = layerPattern(*freq);
                     if (!pattern || int(pattern->size()) != layers)

@@ -668,6 +668,21 @@ void TestImport::megatronBridgeConfigReadsKeyByKey()
     const ImportReport alt = trainplan::importText(alternate, "alt.yaml", trainplan::defaultPlan());
     QCOMPARE(alt.plan.model.moe->layerStep, 2);
     QCOMPARE(alt.plan.model.moe->denseLayers, 0);
+    // An integer k: Megatron-Core's layers 0, k, 2k, ... are MoE, the plan's every k-th layer is
+    // one place later, and the note says so (with the counts when they differ: 3 against 4 here).
+    const ImportReport everyThird = trainplan::importText(
+        "model:\n  num_layers: 10\n  num_moe_experts: 8\n  pipeline_model_parallel_size: 1\n  moe_layer_freq: 3\n", "third.yaml",
+        trainplan::defaultPlan());
+    QCOMPARE(everyThird.plan.model.moe->layerStep, 3);
+    QCOMPARE(everyThird.plan.model.moe->denseLayers, 0);
+    const std::string note = noteOf(everyThird, "model.moe_layer_freq");
+    QVERIFY2(note.find("layers 1, 4, 7") != std::string::npos && note.find("3 MoE layers against Megatron's 4") != std::string::npos,
+             note.c_str());
+    const ImportReport args = trainplan::importText(
+        "--num-layers 12 --hidden-size 1024 --num-attention-heads 8 --num-experts 8 --moe-layer-freq 2", "run.sh", trainplan::defaultPlan());
+    QCOMPARE(args.plan.model.moe->layerStep, 2);
+    const std::string argsNote = noteOf(args, "--moe-layer-freq");
+    QVERIFY2(argsNote.find("one place later") != std::string::npos && argsNote.find("against") == std::string::npos, argsNote.c_str());
 }
 
 void TestImport::yamlErrorsNameTheLine()
