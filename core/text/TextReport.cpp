@@ -197,10 +197,9 @@ std::string estimateReport(const Analysis& analysis, ReportNotation notation, co
     // The predicted step is the headline, as in the window and the PDF; the assumed MFU follows
     // as the comparison it is.
     t.heading("Predicted step (step-time model of this layout; the headline)");
-    t.row("step time" + predicted, formatSeconds(pr.stepSeconds), "MFU " + formatPercent(pr.mfu) + ", HFU " + formatPercent(pr.hfu)
-            + (pr.hfuAtFormatPeak != pr.hfu ? " (BF16 peak; " + formatPercent(pr.hfuAtFormatPeak) + " of the "
-                        + std::string(nameOf(kMatmulPrecisionNames, plan.training.matmulPrecision)) + " peak)"
-                                             : std::string()));
+    const std::string peakNote = formatPeakNote(plan, pr);
+    t.row("step time" + predicted, formatSeconds(pr.stepSeconds),
+        "MFU " + formatPercent(pr.mfu) + ", HFU " + formatPercent(pr.hfu) + (peakNote.empty() ? std::string() : " (" + peakNote + ")"));
     t.row("compute time" + predicted, formatNumber(pr.days) + " days", formatInteger(pr.gpuHours) + " GPU-hours");
     t.row("pipeline bubble" + predicted, formatPercent(pr.bubbleFraction), pr.simulated ? "simulated schedule" : "closed form");
     t.row("exposed DP" + predicted, formatSeconds(pr.components.dpCommunication), "gradient tail and parameter all-gather");
@@ -496,6 +495,14 @@ std::string scheduleToText(const Analysis& analysis)
     }
     out << "\n" << r.events.size() << " events (use --json to list them)\n";
     return out.str();
+}
+
+std::string formatPeakNote(const Plan& plan, const PredictedStep& p)
+{
+    if (p.hfuAtFormatPeak == p.hfu)
+        return {};
+    return "BF16 peak; " + formatPercent(p.hfuAtFormatPeak) + " of " + std::string(nameOf(kMatmulPrecisionNames, plan.training.matmulPrecision))
+        + " peak";
 }
 
 std::string tokensPerParameterText(const Plan& plan, const Estimate& e)

@@ -34,6 +34,10 @@ std::string warningCounts(const std::vector<Warning>& warnings);
 std::string parametersDetail(const Plan& plan, const Estimate& estimate);
 // "19.8 tok/param": training tokens per (active) parameter (against ~20: core/estimate/ComputeOptimal.h).
 std::string tokensPerParameterText(const Plan& plan, const Estimate& estimate);
+// Where the layers' GEMMs run in FP8 or FP4, MFU and HFU stay counted against the BF16 peak
+// (docs/plan-format.md) and may pass 100 %: "BF16 peak; 29.0 % of nvfp4 peak" (HFU at the
+// format's own peak), for every view to put beside them; empty for BF16 GEMMs.
+std::string formatPeakNote(const Plan& plan, const PredictedStep& predicted);
 // The FLOPs card's terms: "6ND − lookups + attention", or for MoE, MLA and MTP models the count
 // they follow ("Megatron-LM count, 2.60e11 per token"); withValues gives each term's value.
 std::string flopsTermsText(const Plan& plan, const Estimate& estimate, bool withValues);

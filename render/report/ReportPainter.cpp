@@ -115,6 +115,7 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
     const QColor normal = theme::ink();
     const auto& a = ctx.analysis();
     const auto& pr = a.predicted;
+    const std::string peakNote = formatPeakNote(plan, pr);  // FP8/FP4 GEMMs: MFU against the BF16 peak
     const auto& atPredicted = a.atPredictedMfu.reliability;
     const QString assumed = QString::fromLatin1(timeBasisLabel(TimeBasis::AssumedMfu));
     const QString predicted = QString::fromLatin1(timeBasisLabel(TimeBasis::Predicted));
@@ -137,7 +138,8 @@ void paintSummary(const ReportContext& ctx, QPainter& p, const QRectF& rect, dou
             e.reliability.failuresModelled ? normal : theme::severity(Severity::Warning)},
         {"GPU-hours, " + predicted, q(formatCount(pr.gpuHours)), QString("%1 %2").arg(assumed, q(formatCount(e.time.gpuHours))), normal},
         {"Step time, " + predicted, q(formatSeconds(pr.stepSeconds)),
-            QString("%1 %2; MFU %3").arg(assumed, q(formatSeconds(e.time.stepSeconds)), q(formatPercent(pr.mfu))), normal},
+            QString("%1 %2; MFU %3").arg(assumed, q(formatSeconds(e.time.stepSeconds)),
+                q(formatPercent(pr.mfu) + (peakNote.empty() ? std::string() : " (" + peakNote + ")"))), normal},
         {"Memory per GPU", fmtBytes(e.perGpu.total),
             QString("of %1, stage %2; range %3 to %4: %5")
                 .arg(fmtBytes(e.capacityBytes))

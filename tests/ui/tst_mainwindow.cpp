@@ -15,6 +15,7 @@
 #include "core/base/Format.h"
 #include "core/base/Units.h"
 #include "core/planfile/PlanFile.h"
+#include "core/presets/Presets.h"
 #include "render/report/ReportPainter.h"
 #include "render/style/Theme.h"
 #include "ui/charts/MemoryChart.h"
@@ -566,6 +567,17 @@ void TestMainWindow::timeFollowsTheChosenBasis()
     QVERIFY(!doc()->isModified());
     doc()->setTimeBasis(PlanDocument::TimeBasis::Predicted);
     QCOMPARE(window_->tornado()->basis(), trainplan::SensitivityBasis::Predicted);
+    // BF16 GEMMs: the MFU card names no other peak. NVFP4 GEMMs on a B200: MFU stays against the
+    // BF16 peak, may pass 100 %, and the card says so with the share of the FP4 peak.
+    QVERIFY(!window_->summary()->card("mfu")->detailText().contains("peak"));
+    doc()->edit("NVFP4", [](trainplan::Plan& p) {
+        trainplan::applyAccelerator(*trainplan::findAcceleratorPreset("B200 180GB"), p.cluster);
+        p.training.matmulPrecision = trainplan::MatmulPrecision::Nvfp4;
+    });
+    const QString detail = window_->summary()->card("mfu")->detailText();
+    QVERIFY2(detail.startsWith("BF16 peak; ") && detail.contains(" of nvfp4 peak"), qPrintable(detail));
+    doc()->undoStack()->undo();
+    QVERIFY(!window_->summary()->card("mfu")->detailText().contains("peak"));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -248,9 +248,17 @@ void SummaryPanel::refresh()
         // simulated bubble of the real stage costs, so each says which it is.
         tr("closed form · m = %1").arg(q(formatCount(double(e.pipeline.microbatches)))),
         theme::verdict(bubbleVerdict(e.pipeline.bubbleFraction), QColor()));
+    // FP8 or FP4 GEMMs: MFU is against the BF16 peak and may pass 100 %, so the card says so.
+    const QString peakNote = q(formatPeakNote(plan, predicted));
     card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
-        tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))),
-        QColor(), tr("%1 tok/s/GPU · HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))));
+        peakNote.isEmpty()
+            ? tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0)))
+            : tr("%1 · predicted %2 tok/s/GPU, HFU %3").arg(peakNote, q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))),
+        QColor(),
+        peakNote.isEmpty() ? tr("%1 tok/s/GPU · HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0)))
+                           : tr("vs BF16 peak · %1 of %2")
+                                 .arg(q(formatPercent(predicted.hfuAtFormatPeak, 0)),
+                                      plan.training.matmulPrecision == MatmulPrecision::Nvfp4 ? QStringLiteral("FP4") : QStringLiteral("FP8")));
     if (firstError) {
         // An invalid plan's figures are not ones to read as ordinary: every card is greyed, its
         // figure kept for reference (issue 23), but those that say what is wrong (the wall-time
