@@ -113,8 +113,7 @@ struct OrderShape {
 
 struct ScheduleSimulator::Scratch {
     // Every stage's ops in order (stage i's are [orderStart[i], orderStart[i + 1] - 1), then
-    // kEndOfOrder), walked once
-    // per shape: the live view re-simulates the same (kind, p, m, v) on every tick but a layout
+    // kEndOfOrder), walked once per shape: the live view re-simulates the same (kind, p, m, v) on every tick but a layout
     // change, and walking StageOpOrder took 1.5 of the 6.5 ms of a p = 64, m = 1,024, v = 4 step.
     std::vector<PackedStageOp> orders;
     std::vector<size_t> orderStart, nextOp;

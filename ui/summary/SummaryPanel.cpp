@@ -250,12 +250,11 @@ void SummaryPanel::refresh()
         theme::verdict(bubbleVerdict(e.pipeline.bubbleFraction), QColor()));
     // FP8 or FP4 GEMMs: MFU is against the BF16 peak and may pass 100 %, so the card says so.
     const QString peakNote = q(formatPeakNote(plan, predicted));
+    const QString tokens = q(formatNumber(predicted.tokensPerSecondPerGpu)), hfu = q(formatPercent(predicted.hfu, 0));
+    const QString mfuDetail = tr("predicted %1 tok/s/GPU, HFU %2").arg(tokens, hfu);
     card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
-        peakNote.isEmpty()
-            ? tr("predicted %1 tok/s/GPU, HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0)))
-            : tr("%1 · predicted %2 tok/s/GPU, HFU %3").arg(peakNote, q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0))),
-        QColor(),
-        peakNote.isEmpty() ? tr("%1 tok/s/GPU · HFU %2").arg(q(formatNumber(predicted.tokensPerSecondPerGpu)), q(formatPercent(predicted.hfu, 0)))
+        peakNote.isEmpty() ? mfuDetail : peakNote + QStringLiteral(" · ") + mfuDetail, QColor(),
+        peakNote.isEmpty() ? tr("%1 tok/s/GPU · HFU %2").arg(tokens, hfu)
                            : tr("vs BF16 peak · %1 of %2")
                                  .arg(q(formatPercent(predicted.hfuAtFormatPeak, 0)),
                                       plan.training.matmulPrecision == MatmulPrecision::Nvfp4 ? QStringLiteral("FP4") : QStringLiteral("FP8")));
