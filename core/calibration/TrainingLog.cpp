@@ -77,6 +77,13 @@ MeasuredRun measuredRunFromLog(std::string_view text, const std::string& sourceN
 {
     std::vector<double> megatronMs, titanTps;
     double peakReserved = 0;
+    // A reading in MiB or GiB, in bytes; one so large that its bytes overflow is no GPU's.
+    const auto memoryReading = [](double value, double unit, const char* unitName) {
+        const double bytes = value * unit;
+        if (!std::isfinite(bytes))
+            throw PlanError({PlanProblem{"log", "a memory reading of " + formatSci(value) + " " + unitName + " is not a figure a GPU reports"}});
+        return bytes;
+    };
     size_t from = 0;
     while (from < text.size()) {
         size_t end = text.find('\n', from);
@@ -88,12 +95,12 @@ MeasuredRun measuredRunFromLog(std::string_view text, const std::string& sourceN
             megatronMs.push_back(*ms);
         if (line.find("memory (MB)") != std::string::npos)
             if (auto mib = numberAfter(line, "max reserved:"); mib && *mib > 0)
-                peakReserved = std::max(peakReserved, *mib * units::MiB);
+                peakReserved = std::max(peakReserved, memoryReading(*mib, units::MiB, "MiB"));
         if (line.find("step:") != std::string::npos) {
             if (auto tps = numberAfter(line, "tps:"); tps && *tps > 0) {
                 titanTps.push_back(*tps);
                 if (auto gib = numberAfter(line, "memory:"); gib && *gib > 0)
-                    peakReserved = std::max(peakReserved, *gib * units::GiB);
+                    peakReserved = std::max(peakReserved, memoryReading(*gib, units::GiB, "GiB"));
             }
         }
     }

@@ -251,6 +251,13 @@ void TestCalibration::readsMegatronAndTorchtitanLogs()
     // Text with no iteration lines is refused.
     QVERIFY_THROWS_EXCEPTION(PlanError, measuredRunFromLog("hello\nworld\n", "x.log"));
     QVERIFY_THROWS_EXCEPTION(PlanError, measuredRunFromLog("elapsed time per iteration (ms): nan\n", "x.log"));
+    // A memory reading whose bytes overflow (found by fuzz_calibration) is refused with a reason.
+    try {
+        measuredRunFromLog("step: 30  loss: 7.55  memory: 1e308GiB(74.24%)  tps: 1,751\n", "x.log");
+        QFAIL("an overflowing memory reading was accepted");
+    } catch (const PlanError& e) {
+        QVERIFY2(e.problems().front().message.find("1.00e308 GiB") != std::string::npos, e.problems().front().message.c_str());
+    }
 }
 
 void TestCalibration::badMeasurementsNameTheirField()
