@@ -30,7 +30,7 @@ constexpr FigureRow kFigures[] = {
     {"memory.verdict", "Memory verdict", "text"},
     {"pipeline.bubble_fraction", "Pipeline bubble", "fraction"},
     {"predicted.step_seconds", "Step time, predicted", "seconds"},
-    {"predicted.mfu", "MFU, predicted", "fraction"},
+    {"predicted.mfu", "MFU vs BF16 peak, predicted", "fraction"},  // MfuBasis.h: every GEMM format
     {"predicted.tokens_per_second_per_gpu", "Tokens/s per GPU, predicted", "number"},
     {"predicted.days", "Wall time, predicted", "days"},
     {"predicted.padded_days", "Wall time with failures, predicted", "days"},

@@ -254,8 +254,9 @@ QString SearchScatterPainter::toolTipAt(QPointF position, const QRectF& rect, do
                     .arg(l.zeroStage)
                     .arg(QString::fromLatin1(trainplan::nameOf(trainplan::kRecomputeNames, l.recompute)))
                     .arg(l.sequenceParallel ? QStringLiteral("on") : QStringLiteral("off"));
+        const QString mfu = fromStd(trainplan::formatPercent(r.mfu)) + (mfuBasisNote_.isEmpty() ? QString() : QLatin1Char(' ') + mfuBasisNote_);
         text += QStringLiteral("<br>step %1 · MFU %2 · %3 per GPU (%4 free)")
-                    .arg(fromStd(trainplan::formatSeconds(r.stepSeconds)), fromStd(trainplan::formatPercent(r.mfu)),
+                    .arg(fromStd(trainplan::formatSeconds(r.stepSeconds)), mfu,
                          fromStd(trainplan::formatBytes(r.memoryBytes)), fromStd(trainplan::formatBytes(r.headroomBytes)));
         text += QStringLiteral("<br>global batch %1 sequences · run %2 (no failures)")
                     .arg(fromStd(trainplan::formatInteger(double(l.globalBatch))), fromStd(trainplan::formatSeconds(r.totalSeconds)));

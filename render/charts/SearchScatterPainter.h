@@ -26,6 +26,8 @@ public:
     void setCurrentPoint(const std::optional<QPointF>& point);
     void setSelectedRow(int row);  // -1: none
     void setStale(bool stale);
+    // Said after each MFU (trainplan::mfuBasisNote of the searched plan); empty for BF16 GEMMs.
+    void setMfuBasisNote(const QString& note) { mfuBasisNote_ = note; }
 
     const trainplan::SearchResult& result() const { return result_; }
     bool xIsDays() const { return xIsDays_; }
@@ -69,6 +71,7 @@ private:
     int selected_ = -1;
     bool xIsDays_ = false;
     bool stale_ = false;
+    QString mfuBasisNote_;
     int offChart_ = 0;
     double xFrom_ = 0, xTo_ = 1, yTop_ = 80;  // yTop_: the largest drawn memory plus headroom
 };

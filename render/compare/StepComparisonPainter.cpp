@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/base/Format.h"
+#include "core/text/MfuBasis.h"
 #include "render/charts/ChartFrame.h"
 #include "render/charts/StepTimeChartPainter.h"
 #include "render/compare/ComparisonSet.h"
@@ -60,6 +61,15 @@ void StepComparisonPainter::paint(QPainter& p, const QRectF& rect, double scale)
         top = std::max({top, set_->plan(i).timeChart().total(StepTimeChartPainter::PredictedRow), a.predicted.range.low.stepSeconds});
         labelW = std::max(labelW, fm.horizontalAdvance(set_->letter(i)));
     }
+    // FP8 or FP4 GEMMs: each such plan's MFU says it is against the BF16 peak, on a line of its own
+    // below the MFU when the rows have room, else after it (so the label column widens).
+    const double rowPitch = (area.height() - (2 * lineH + 8 * scale)) / set_->size();
+    const bool roomForBasisLine = rowPitch >= 3.2 * lineH;
+    for (int i = 0; i < set_->size(); ++i) {
+        const QString basis = QString::fromStdString(trainplan::mfuBasisNote(set_->plan(i).plan()));
+        if (!basis.isEmpty())
+            labelW = std::max(labelW, fm.horizontalAdvance(roomForBasisLine ? basis : QStringLiteral("MFU 100.0 % ") + basis));
+    }
     top *= 1.15;  // room for each row's total after its bar
     const double end = axisEnd(top, 5), step = tickStep(top, 5);
     const QRectF plot = area.adjusted(labelW + 10 * scale, 0, -6 * scale, -(2 * lineH + 8 * scale));
@@ -86,8 +96,15 @@ void StepComparisonPainter::paint(QPainter& p, const QRectF& rect, double scale)
         p.drawText(QRectF(area.left(), cy - lineH, labelW, lineH), Qt::AlignRight | Qt::AlignVCenter, set_->letter(i));
         p.setFont(label);
         p.setPen(theme::muted());
-        p.drawText(QRectF(area.left(), cy, labelW, lineH), Qt::AlignRight | Qt::AlignVCenter,
-            QStringLiteral("MFU %1").arg(QString::fromStdString(trainplan::formatPercent(plan.analysis().predicted.mfu))));
+        const QString mfu = QStringLiteral("MFU %1").arg(QString::fromStdString(trainplan::formatPercent(plan.analysis().predicted.mfu)));
+        const QString basis = QString::fromStdString(trainplan::mfuBasisNote(plan.plan()));
+        if (basis.isEmpty() || roomForBasisLine) {
+            p.drawText(QRectF(area.left(), cy, labelW, lineH), Qt::AlignRight | Qt::AlignVCenter, mfu);
+            if (!basis.isEmpty())
+                p.drawText(QRectF(area.left(), cy + lineH, labelW, lineH), Qt::AlignRight | Qt::AlignVCenter, basis);
+        } else {
+            p.drawText(QRectF(area.left(), cy, labelW, lineH), Qt::AlignRight | Qt::AlignVCenter, mfu + QLatin1Char(' ') + basis);
+        }
         double base = 0;
         for (int part = 0; part < StepTimeChartPainter::PartCount; ++part) {
             const double v = chart.value(part, StepTimeChartPainter::PredictedRow);

@@ -2,8 +2,10 @@
 // difference and every changed input, the memory chart draws each stage of each plan, and the
 // PDF holds the tables, the overlaid charts and a page per plan. Worked example A's alternative
 // (FSDP with TP 8 against TP 8 x PP 4) is the pair compared.
+#include <QBuffer>
 #include <QImage>
 #include <QPainter>
+#include <QSvgGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -62,6 +64,7 @@ private slots:
     void tablesNameEveryFigureAndChange();
     void memoryChartDrawsEachStageOfEachPlan();
     void stepChartGivesEachPlanARow();
+    void stepChartSaysWhichPeakAnFp8PlansMfuIsAgainst();
     void pdfHoldsTablesChartsAndEachPlan();
 };
 
@@ -126,6 +129,38 @@ void TestComparisonReport::stepChartGivesEachPlanARow()
         inside = hit;
     }
     QVERIFY2(rows == 3, qPrintable(QString::number(rows)));
+}
+
+// The chart's text as an SVG document: what it wrote, in drawing order.
+QString stepChartSvg(const ComparisonSet& set, double height)
+{
+    StepComparisonPainter chart;
+    chart.setSet(&set);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(QSize(800, int(height)));
+    QPainter p(&svg);
+    chart.paint(p, QRectF(0, 0, 800, height));
+    p.end();
+    return QString::fromUtf8(buffer.data());
+}
+
+void TestComparisonReport::stepChartSaysWhichPeakAnFp8PlansMfuIsAgainst()
+{
+    // BF16 GEMMs on both sides: MFU needs no basis. One plan with FP8 GEMMs: its MFU is still
+    // against the BF16 peak (the MFU card's wording), whether the rows have room for a line of
+    // its own or the note follows the MFU.
+    const ComparisonSet bf16 = examplePair();
+    QVERIFY(!stepChartSvg(bf16, 400).contains(QStringLiteral("BF16")));
+    trainplan::Plan fp8 = trainplan::defaultPlan();
+    fp8.training.matmulPrecision = trainplan::MatmulPrecision::Fp8;
+    const ComparisonSet mixed({trainplan::analyse(trainplan::defaultPlan()), trainplan::analyse(fp8)}, {"a.json", "b.json"});
+    for (double height : {400.0, 160.0}) {
+        const QString svg = stepChartSvg(mixed, height);
+        QCOMPARE(svg.count(QStringLiteral("vs BF16 peak")), 1);
+    }
 }
 
 void TestComparisonReport::pdfHoldsTablesChartsAndEachPlan()

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -366,6 +367,16 @@ void TestSearchPanel::plotDrawsTheFrontAndHoverNamesTheLayout()
         scatter->chartPainter().toolTipAt(scatter->positionOf(scatter->pointOf(rows[size_t(hovered)])), QRectF(scatter->rect()));
     QVERIFY2(tip.contains(QStringLiteral("TP %1 · PP %2 · DP %3 · CP %4").arg(l.tp).arg(l.pp).arg(l.dp).arg(l.cp)), qPrintable(tip));
     QVERIFY(scatter->chartPainter().toolTipAt(QPointF(-50, -50), QRectF(scatter->rect())).isEmpty());
+    // BF16 GEMMs: the MFU needs no basis. FP8 GEMMs: MFU is still against the BF16 peak (it can
+    // pass 100 %), and the tooltip says so as the MFU card does.
+    QVERIFY2(!tip.contains(QStringLiteral("BF16")), qPrintable(tip));
+    doc.edit("FP8", [](trainplan::Plan& p) { p.training.matmulPrecision = trainplan::MatmulPrecision::Fp8; });
+    QVERIFY(runSearch(panel));
+    const auto& fp8Rows = panel.result().rows;
+    QVERIFY(!fp8Rows.empty());
+    const QString fp8Tip =
+        scatter->chartPainter().toolTipAt(scatter->positionOf(scatter->pointOf(fp8Rows[0])), QRectF(scatter->rect()));
+    QVERIFY2(fp8Tip.contains(QRegularExpression(QStringLiteral("MFU [0-9.]+ % vs BF16 peak"))), qPrintable(fp8Tip));
 }
 
 void TestSearchPanel::repeatedSearchesLeakNothing()

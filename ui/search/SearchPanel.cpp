@@ -23,6 +23,7 @@
 #include "core/base/Units.h"
 #include "core/plan/PlanFields.h"
 #include "core/plan/ShownUnits.h"
+#include "core/text/MfuBasis.h"
 #include "render/style/Theme.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/search/SearchResultsModel.h"
@@ -324,6 +325,7 @@ void SearchPanel::onFinished()
     table_->setColumnHidden(SearchResultsModel::Cost, !cost);
     table_->setColumnHidden(SearchResultsModel::Ep, !r.expertGrid);
     table_->setColumnHidden(SearchResultsModel::Etp, !r.expertGrid);
+    scatter_->setMfuBasisNote(searchedKey_ ? QString::fromStdString(trainplan::mfuBasisNote(*searchedKey_)) : QString());
     scatter_->setResult(r);
     table_->setColumnHidden(SearchResultsModel::GlobalBatch, !scatter_->xIsDays());  // shown when the batch varies
     fitColumns();

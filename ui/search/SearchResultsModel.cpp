@@ -7,6 +7,7 @@
 #include "core/analysis/Thresholds.h"
 #include "core/base/Format.h"
 #include "core/base/Units.h"
+#include "core/text/MfuBasis.h"
 #include "render/style/Theme.h"
 
 namespace {
@@ -235,7 +236,7 @@ QVariant SearchResultsModel::headerData(int section, Qt::Orientation orientation
         "Expert parallelism: ranks each MoE layer's routed experts are split over (carved out of TP x CP x DP)",
         "Expert tensor parallelism: ranks one routed expert's matrices are split over", "Virtual stages per GPU (interleaving)",
         "Micro-batch, sequences", "Global batch, sequences", "ZeRO stage", "Activation recomputation", "Sequence parallelism",
-        "Predicted step time, seconds", "Predicted model FLOPs utilisation", "Memory of the fullest GPU, GB (10^9 bytes)",
+        "Predicted step time, seconds", trainplan::kPredictedMfuColumnTip, "Memory of the fullest GPU, GB (10^9 bytes)",
         "Predicted GPU-hours of the run (no failures)", "GPU-hours x $ per GPU-hour",
         "Pareto: nothing else is both smaller and faster. Simplest: the lightest sharding that fits."};
     if (section < 0 || section >= ColumnCount)

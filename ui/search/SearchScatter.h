@@ -21,6 +21,7 @@ public:
     void setCurrentPoint(const std::optional<QPointF>& point);
     void setSelectedRow(int row);  // -1: none
     void setStale(bool stale);
+    void setMfuBasisNote(const QString& note) { painter_.setMfuBasisNote(note); }
 
     bool xIsDays() const { return painter_.xIsDays(); }
     int offChartCount() const { return painter_.offChartCount(); }

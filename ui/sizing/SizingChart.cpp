@@ -46,7 +46,8 @@ void SizingChart::mouseMoveEvent(QMouseEvent* event)
     text += QStringLiteral("<br>%1 days (%2 – %3), predicted, with failures").arg(QString::fromStdString(formatNumber(pt.days)),
         QString::fromStdString(formatNumber(pt.daysLow)), QString::fromStdString(formatNumber(pt.daysHigh)));
     text += pt.usd ? QStringLiteral("<br>$%1 · ").arg(QString::fromStdString(formatCount(*pt.usd))) : QStringLiteral("<br>");
-    text += QStringLiteral("%1 GPU-hours · MFU %2").arg(QString::fromStdString(formatInteger(pt.gpuHours)), QString::fromStdString(formatPercent(pt.mfu)));
+    const QString mfu = QString::fromStdString(formatPercent(pt.mfu)) + (mfuBasisNote_.isEmpty() ? QString() : QLatin1Char(' ') + mfuBasisNote_);
+    text += QStringLiteral("%1 GPU-hours · MFU %2").arg(QString::fromStdString(formatInteger(pt.gpuHours)), mfu);
     text += tr("<br><i>Double-click opens it as the plan.</i>");
     QToolTip::showText(event->globalPosition().toPoint(), text, this);
 }

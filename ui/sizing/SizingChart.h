@@ -12,6 +12,8 @@ class SizingChart : public QWidget {
 public:
     explicit SizingChart(QWidget* parent = nullptr);
     void setResult(const trainplan::SizingResult* result);
+    // Said after each MFU in the tooltip (trainplan::mfuBasisNote of the sized plan).
+    void setMfuBasisNote(const QString& note) { mfuBasisNote_ = note; }
 
 signals:
     void pointClicked(int index);
@@ -26,4 +28,5 @@ protected:
 private:
     SizingChartPainter painter_;
     const trainplan::SizingResult* result_ = nullptr;
+    QString mfuBasisNote_;
 };

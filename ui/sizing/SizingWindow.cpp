@@ -24,6 +24,7 @@
 
 #include "core/base/Format.h"
 #include "core/presets/Presets.h"
+#include "core/text/MfuBasis.h"
 #include "core/text/TextReport.h"
 #include "render/sizing/SizingReport.h"
 #include "render/report/SizingPdf.h"
@@ -78,6 +79,7 @@ SizingWindow::SizingWindow(PlanDocument* document, QWidget* parent)
     table_ = new QTableWidget(0, 9);
     table_->setObjectName("sizingTable");
     table_->setHorizontalHeaderLabels({tr("Accelerator"), tr("GPUs"), tr("Layout"), tr("Days"), tr("Range"), tr("Cost"), tr("MWh"), tr("MFU"), tr("Marks")});
+    table_->horizontalHeaderItem(7)->setToolTip(tr(trainplan::kPredictedMfuColumnTip));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -304,6 +306,7 @@ void SizingWindow::showResult()
         return;
     }
     const trainplan::SizingResult& r = runner_->result();
+    chart_->setMfuBasisNote(QString::fromStdString(trainplan::mfuBasisNote(sizedPlan_)));
     chart_->setResult(&r);
     answer_->setText(sizingreport::sentencesHtml(r) + (r.cancelled ? tr("<p><b>Cancelled:</b> the points not yet sized are empty.</p>") : QString()));
     table_->setRowCount(int(r.points.size()));

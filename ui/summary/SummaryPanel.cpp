@@ -12,6 +12,7 @@
 #include "core/base/Format.h"
 #include "core/base/Units.h"
 #include "core/text/Derivation.h"
+#include "core/text/MfuBasis.h"
 #include "core/text/TextReport.h"
 #include "render/style/Markup.h"
 #include "render/style/Theme.h"
@@ -255,7 +256,8 @@ void SummaryPanel::refresh()
     card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
         peakNote.isEmpty() ? mfuDetail : peakNote + QStringLiteral(" · ") + mfuDetail, QColor(),
         peakNote.isEmpty() ? tr("%1 tok/s/GPU · HFU %2").arg(tokens, hfu)
-                           : tr("vs BF16 peak · %1 of %2")
+                           : tr("%1 · %2 of %3")
+                                 .arg(QString::fromLatin1(kMfuBasisNote))
                                  .arg(q(formatPercent(predicted.hfuAtFormatPeak, 0)),
                                       plan.training.matmulPrecision == MatmulPrecision::Nvfp4 ? QStringLiteral("FP4") : QStringLiteral("FP8")));
     if (firstError) {
