@@ -1,6 +1,6 @@
 // Benchmark: from a slider's value change to every visible view repainted, and start-up to the
 // first painted window. Run offscreen:
-//   QT_QPA_PLATFORM=offscreen ./bench_window [rounds]     (BENCH_ONLY=TP: one slider)
+//   QT_QPA_PLATFORM=offscreen ./bench_window [rounds]     (BENCH_ONLY=TP: one slider; BENCH_TICKS=1: each tick)
 // Issue 28's targets: a tick's p99 within one 120-Hz frame (8.3 ms) on a quiet machine, 16 ms
 // with a build beside it, at 1920x1080 and 1280x720, on every slider, for the default plan and a
 // mixture-of-experts plan; start-up under 0.2 s.
@@ -112,6 +112,8 @@ int main(int argc, char** argv)
                         for (int i = 0; i < 3; ++i)
                             QApplication::processEvents();
                         ticks.push_back(elapsedMs(t));
+                        if (qEnvironmentVariableIsSet("BENCH_TICKS"))
+                            std::printf("    %s -> %s: %.2f ms\n", qPrintable(s->title()), qPrintable(QString::number(s->value())), ticks.back());
                     }
                     window.document()->endMerge();
                 }
