@@ -103,7 +103,7 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
         estimateInto(out.plan, out.estimate);
     }
     const Plan& settled = out.plan;
-    stepTime_.predict(settled, out.estimate, options, out.predicted);
+    stepTime_.predict(settled, out.estimate, options, out.predicted, 0, ScheduleDetail::Events);  // the timeline draws this run
 
     const ScheduleKind kind = scheduleKindOf(settled.layout.schedule);
     const int v = kind == ScheduleKind::Interleaved ? settled.layout.virtualStages : 1;

@@ -85,6 +85,6 @@ struct DualPipeScratch {
 // List scheduling of the orders above, as simulateSchedule() does for the other kinds; costs
 // checked by the caller. Events: chunk = direction, micro-batch = direction x m/2 + its index in
 // that direction; a pair appears as its F then its B, splitting its time in their proportion.
-void simulateDualPipe(const ScheduleCosts& costs, DualPipeScratch& scratch, ScheduleResult& out);
+void simulateDualPipe(const ScheduleCosts& costs, DualPipeScratch& scratch, ScheduleResult& out, ScheduleDetail detail);
 
 }  // namespace trainplan

@@ -22,7 +22,7 @@ struct Readiness {
 
 }  // namespace
 
-void simulateDualPipe(const ScheduleCosts& costs, DualPipeScratch& s, ScheduleResult& out)
+void simulateDualPipe(const ScheduleCosts& costs, DualPipeScratch& s, ScheduleResult& out, ScheduleDetail detail)
 {
     const int p = costs.p;
     const int halfM = int(costs.m / 2);  // bounded by pipelineProblem()
@@ -62,8 +62,8 @@ void simulateDualPipe(const ScheduleCosts& costs, DualPipeScratch& s, ScheduleRe
     // Per rank m forwards and m backwards, the W's the orders hold, a send per hand-over (each
     // direction's m/2 micro-batches cross p - 1 boundaries both ways), a DP sync per rank.
     const size_t chunks = size_t(2) * p * halfM;
-    sizeEvents(out.events, 2 * chunks + weightGrads + 2 * (chunks - size_t(2) * halfM) + p);
-    EventWriter events(out.events);
+    sizeEvents(out.events, 2 * chunks + weightGrads + 2 * (chunks - size_t(2) * halfM) + p, detail);
+    EventWriter events(out.events, detail);
 
     const auto wake = [&](int rank) {
         if (!s.isPending[rank]) {

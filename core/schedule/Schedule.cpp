@@ -173,13 +173,13 @@ ScheduleSimulator::~ScheduleSimulator() = default;
 ScheduleSimulator::ScheduleSimulator(ScheduleSimulator&&) noexcept = default;
 ScheduleSimulator& ScheduleSimulator::operator=(ScheduleSimulator&&) noexcept = default;
 
-void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, ScheduleResult& out)
+void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, ScheduleResult& out, ScheduleDetail detail)
 {
     checkCosts(costs, kind);
     Scratch& s = *scratch_;
     if (kind == ScheduleKind::DualPipe) {
         out.kind = kind;
-        simulateDualPipe(costs, s.dualPipe, out);
+        simulateDualPipe(costs, s.dualPipe, out, detail);
         return;
     }
     const int p = costs.p;
@@ -241,8 +241,8 @@ void ScheduleSimulator::simulate(const ScheduleCosts& costs, ScheduleKind kind, 
     out.stages.assign(p, StageScheduleStats{});
     // One event per F, B and W, one send per hand-over between GPUs, one DP sync per stage.
     const size_t chunkMicrobatches = size_t(virtualStages) * m;
-    sizeEvents(out.events, chunkMicrobatches * (splitBackward ? 3 : 2) + (p > 1 ? 2 * (chunkMicrobatches - m) : 0) + p);
-    EventWriter events(out.events);
+    sizeEvents(out.events, chunkMicrobatches * (splitBackward ? 3 : 2) + (p > 1 ? 2 * (chunkMicrobatches - m) : 0) + p, detail);
+    EventWriter events(out.events, detail);
 
     // Wakes a stage whose next op is the one just made possible. A stage waits on one input from
     // another stage at a time (its own inputs come first in its order), so waking it for any

@@ -16,29 +16,38 @@
 namespace trainplan {
 
 // Sizes the events of a step about to be simulated: every one will be written, so a larger step
-// drops the old storage before allocating (no copy of events about to be overwritten).
-inline void sizeEvents(ScheduleEvents& events, size_t count)
+// drops the old storage before allocating (no copy of events about to be overwritten). TimesOnly:
+// none (the storage is kept for a later simulation with events).
+inline void sizeEvents(ScheduleEvents& events, size_t count, ScheduleDetail detail)
 {
+    if (detail == ScheduleDetail::TimesOnly)
+        count = 0;
     if (events.capacity() < count)
         ScheduleEvents().swap(events);
     events.resize(count);
 }
 
-// Appends events to storage sized up front (the count is known exactly). A p = 64, m = 1,024,
-// v = 4 step writes a million 32-byte events, far more than the caches hold, so the simulator
-// is bound by memory bandwidth: on x86-64 each event goes out as two 16-byte non-temporal
-// stores, built in registers (no read of the line before writing it, which ordinary stores
-// make, and no narrow-store-then-wide-load stall, which push_back of a temporary made: 40 % of
-// bench_schedule's time once). finish() fences them before anyone reads the events.
+// Appends events to storage sized up front (the count is known exactly), or with TimesOnly drops
+// them. A p = 64, m = 1,024, v = 4 step writes a million 32-byte events (33.5 MB), far more than
+// the caches hold: on x86-64 each event goes out as two 16-byte non-temporal stores, built in
+// registers (no read of the line before writing it, which ordinary stores make, and no
+// narrow-store-then-wide-load stall, which push_back of a temporary made: 40 % of
+// bench_schedule's time once). Even so the stores take 2 of that step's 5.5 ms (streaming the
+// same bytes alone takes 0.9). finish() fences them before anyone reads the events.
 class EventWriter {
 public:
-    explicit EventWriter(ScheduleEvents& events) : next_(events.data()), end_(events.data() + events.size()) {}
+    EventWriter(ScheduleEvents& events, ScheduleDetail detail)
+        : next_(events.data()), end_(events.data() + events.size()), keep_(detail == ScheduleDetail::Events)
+    {
+    }
     ~EventWriter() { finish(); }
     EventWriter(const EventWriter&) = delete;
     EventWriter& operator=(const EventWriter&) = delete;
 
     void add(int stage, int chunk, int microbatch, ScheduleEventKind kind, int peer, double start, double end)
     {
+        if (!keep_)
+            return;
         assert(next_ != end_ && "the event count in simulate() is wrong");
 #if defined(__SSE2__)
         // The layout the two stores write (checked below): stage, chunk, microbatch, then kind,
@@ -58,7 +67,7 @@ public:
         e.endSeconds = end;
 #endif
     }
-    bool full() const { return next_ == end_; }
+    bool full() const { return !keep_ || next_ == end_; }
     // Orders the streamed stores before whatever reads the events next (another thread included).
     void finish()
     {
@@ -70,6 +79,7 @@ public:
 private:
     ScheduleEvent* next_;
     ScheduleEvent* end_;
+    bool keep_;
 };
 
 #if defined(__SSE2__)

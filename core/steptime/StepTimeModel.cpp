@@ -6,6 +6,7 @@
 #include <utility>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "core/base/PlanError.h"
 #include "core/base/Units.h"
@@ -23,6 +24,7 @@ struct StepTimeWorkspace::Scratch {
     ScheduleCosts costs;
     ScheduleSimulator simulator;
     ScheduleResult result;
+    bool resultHasEvents = false;  // result is a simulation with ScheduleDetail::Events
 };
 
 namespace {
@@ -378,13 +380,17 @@ StepTimeWorkspace& StepTimeWorkspace::operator=(StepTimeWorkspace&&) noexcept = 
 
 void StepTimeWorkspace::swapLastSchedule(ScheduleResult& other)
 {
+    if (!scratch_->resultHasEvents)
+        throw std::logic_error("StepTimeWorkspace::swapLastSchedule: the last predict() simulated no events");
     std::swap(scratch_->result, other);
+    scratch_->resultHasEvents = false;
 }
 
 void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out,
-                                std::uint64_t family)
+                                std::uint64_t family, ScheduleDetail schedule)
 {
     Scratch& s = *scratch_;
+    s.resultHasEvents = false;
     const auto& l = plan.layout;
     const bool sameFamily = family != 0 && family == s.family;
     s.family = family;
@@ -429,11 +435,12 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
         if (canSimulate) {
             costs.sendSeconds = 0.0;
             costs.dpSyncSeconds = 0.0;
-            s.simulator.simulate(costs, kind, s.result);
+            s.simulator.simulate(costs, kind, s.result, ScheduleDetail::TimesOnly);
             withoutSends = s.result.computeSeconds;
             costs.sendSeconds = send;
             costs.dpSyncSeconds = dp.gradientTail;
-            s.simulator.simulate(costs, kind, s.result);
+            s.simulator.simulate(costs, kind, s.result, schedule);
+            s.resultHasEvents = schedule == ScheduleDetail::Events;
             withSends = s.result.computeSeconds;
             tail = s.result.dpSyncExposedSeconds;
             if (dualPipe)

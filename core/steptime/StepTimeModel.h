@@ -307,9 +307,13 @@ public:
     // (the layout search) passes one nonzero number for all of them and a new number whenever
     // anything else changes (plan, estimate's model, options); the layer times those two leave
     // alone are then computed once per family (microbatchCostsInto's sameBeforeSharding). 0: none.
-    void predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out, std::uint64_t family = 0);
-    // After a predict() whose pipeline was simulated (PredictedStep::simulated): hands over that
-    // simulation (with sends and the DP tail, events included) by swapping storage with other.
+    // schedule: whether the pipeline's simulation keeps its events for swapLastSchedule(); a
+    // prediction reads only its totals, so the many that no view draws skip storing them.
+    void predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out, std::uint64_t family = 0,
+                 ScheduleDetail schedule = ScheduleDetail::TimesOnly);
+    // After a predict() with ScheduleDetail::Events whose pipeline was simulated
+    // (PredictedStep::simulated): hands over that simulation (with sends and the DP tail, events
+    // included) by swapping storage with other. Throws std::logic_error after any other predict().
     void swapLastSchedule(ScheduleResult& other);
 
     struct Scratch;

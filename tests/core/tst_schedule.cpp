@@ -249,6 +249,7 @@ private slots:
     void jsonContract();
     void rejectsImpossiblePipelines();
     void reusedSimulatorMatchesFresh();
+    void timesOnlyMatchesTheFullSimulation();
 };
 
 // With equal stages and free communication the simulation is the closed form exactly:
@@ -737,6 +738,49 @@ void TestSchedule::reusedSimulatorMatchesFresh()
         QCOMPARE(reused.bubbleFraction, fresh.bubbleFraction);
         // A rejected shape between steps leaves the kept order alone.
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, simulator.simulate(uniformCosts(4, 6, 2, 1, 2, 1), ScheduleKind::Interleaved, reused));
+    }
+}
+
+void TestSchedule::timesOnlyMatchesTheFullSimulation()
+{
+    // Without events the simulation is the same list scheduling: every total and per-stage figure
+    // equal to the last bit, for every kind, uneven stages and a DP tail included; and storage
+    // left by a run without events serves a run with them.
+    struct Step {
+        ScheduleKind kind;
+        int p, m, v, slowStage;
+    };
+    const Step steps[] = {
+        {ScheduleKind::Interleaved, 4, 8, 2, 1}, {ScheduleKind::OneFOneB, 6, 12, 1, 0}, {ScheduleKind::GPipe, 4, 8, 1, 3},
+        {ScheduleKind::ZeroBubbleH1, 4, 8, 1, 2}, {ScheduleKind::DualPipe, 4, 8, 1, 1}, {ScheduleKind::OneFOneB, 1, 4, 1, -1},
+    };
+    trainplan::ScheduleSimulator simulator;
+    ScheduleResult timesOnly;
+    for (const Step& step : steps) {
+        auto costs = uniformCosts(step.p, step.m, step.v, 1e-3, 2.2e-3, 0.9e-3, 2e-4, 3e-3);
+        if (step.slowStage >= 0)
+            costs = withSlowStage(costs, step.slowStage, 1.7);
+        const QString shape = QString("%1 p%2 m%3").arg(trainplan::scheduleKindName(step.kind)).arg(step.p).arg(step.m);
+        const ScheduleResult full = trainplan::simulateSchedule(costs, step.kind);
+        simulator.simulate(costs, step.kind, timesOnly, trainplan::ScheduleDetail::TimesOnly);
+        QVERIFY2(timesOnly.events.empty() && !full.events.empty(), qPrintable(shape));
+        QVERIFY2(timesOnly.computeSeconds == full.computeSeconds && timesOnly.stepSeconds == full.stepSeconds
+                     && timesOnly.bubbleFraction == full.bubbleFraction && timesOnly.closedFormBubbleFraction == full.closedFormBubbleFraction
+                     && timesOnly.dpSyncHiddenSeconds == full.dpSyncHiddenSeconds
+                     && timesOnly.dpSyncExposedSeconds == full.dpSyncExposedSeconds && timesOnly.kind == full.kind,
+                 qPrintable(shape));
+        QCOMPARE(timesOnly.stages.size(), full.stages.size());
+        for (size_t i = 0; i < full.stages.size(); ++i) {
+            const auto& a = timesOnly.stages[i];
+            const auto& b = full.stages[i];
+            QVERIFY2(a.busySeconds == b.busySeconds && a.idleSeconds == b.idleSeconds
+                         && a.peakInFlightMicrobatches == b.peakInFlightMicrobatches && a.dpSyncHiddenSeconds == b.dpSyncHiddenSeconds,
+                     qPrintable(shape + QString(": stage %1").arg(i)));
+        }
+        ScheduleResult again = timesOnly;
+        simulator.simulate(costs, step.kind, again);
+        QCOMPARE(again.events.size(), full.events.size());
+        QCOMPARE(again.events.back().endSeconds, full.events.back().endSeconds);
     }
 }
 

@@ -133,6 +133,7 @@ private slots:
     void utilisationFollowsTheEstimatesFlops();
     void embeddingDominatedModelStaysBelowPeak();
     void mtpDepthsRunOnTheLastStage();
+    void workspaceKeepsEventsOnlyWhenAsked();
     void seedPlansPredictPlausibleMfu();
     void fp8RunsTheLayersGemmsAtTheFp8Peak();
     void nvfp4RunsTheLayersGemmsAtTheFp4Peak();
@@ -353,6 +354,29 @@ void TestStepTime::embeddingDominatedModelStaysBelowPeak()
 // 1.59 when the step left them out) stays below peak on an ideal accelerator, and each depth adds
 // at least a layer's forward and backward to the last stage. BF16 GEMMs: the example's FP8 ones
 // are counted against the BF16 peak, where MFU may pass 1 by convention (docs/plan-format.md).
+void TestStepTime::workspaceKeepsEventsOnlyWhenAsked()
+{
+    // The prediction is the same with or without the schedule's events; only a predict() that
+    // asked for them can hand its simulation over (the timeline's), and only once.
+    const Plan plan = planWith("70b-2048-h100.json", {"layout.pp=8", "layout.dp=32"});
+    const Estimate est = estimate(plan);
+    const StepTimeOptions options = stepTimeOptionsFor(plan);
+    StepTimeWorkspace workspace;
+    PredictedStep timesOnly, withEvents;
+    workspace.predict(plan, est, options, timesOnly);
+    QVERIFY(timesOnly.simulated);
+    ScheduleResult handed;
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, workspace.swapLastSchedule(handed));
+    workspace.predict(plan, est, options, withEvents, 0, ScheduleDetail::Events);
+    QCOMPARE(withEvents.stepSeconds, timesOnly.stepSeconds);
+    QCOMPARE(withEvents.components.pipelineBubble, timesOnly.components.pipelineBubble);
+    workspace.swapLastSchedule(handed);
+    const ScheduleResult direct = simulatePredictedSchedule(plan, est);
+    QCOMPARE(handed.events.size(), direct.events.size());
+    QCOMPARE(handed.stepSeconds, direct.stepSeconds);
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, workspace.swapLastSchedule(handed));
+}
+
 void TestStepTime::mtpDepthsRunOnTheLastStage()
 {
     const std::vector<std::string> base = {"model.layers=4", "model.moe.dense_layers=1", "cluster.gpus=8", "layout.tp=1",
