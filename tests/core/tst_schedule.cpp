@@ -699,16 +699,32 @@ void TestSchedule::rejectsImpossiblePipelines()
     }
 }
 
+namespace {
+
+// A step for the reuse tests: uniform stages with sends and a DP tail, one stage 1.7x slower
+// unless slowStage is -1.
+struct SimulatedShape {
+    ScheduleKind kind;
+    int p, m, v, slowStage;
+    ScheduleCosts costs() const
+    {
+        const ScheduleCosts uniform = uniformCosts(p, m, v, 1e-3, 2.2e-3, 0.9e-3, 2e-4, 3e-3);
+        return slowStage >= 0 ? withSlowStage(uniform, slowStage, 1.7) : uniform;
+    }
+    QString name() const
+    {
+        return QString("%1 p%2 m%3 v%4 slow %5").arg(trainplan::scheduleKindName(kind)).arg(p).arg(m).arg(v).arg(slowStage);
+    }
+};
+
+}  // namespace
+
 // The live view keeps one simulator, which keeps each shape's op order (kind, p, m, v) until the
 // shape changes: every step it simulates must equal a fresh simulation, event for event, whether
 // the order was kept (same shape, new costs) or walked anew (a kind or a size changed).
 void TestSchedule::reusedSimulatorMatchesFresh()
 {
-    struct Step {
-        ScheduleKind kind;
-        int p, m, v, slowStage;
-    };
-    const Step steps[] = {
+    const SimulatedShape steps[] = {
         {ScheduleKind::Interleaved, 4, 8, 2, -1}, {ScheduleKind::Interleaved, 4, 8, 2, 1},  // kept, new costs
         {ScheduleKind::OneFOneB, 4, 8, 1, -1},    {ScheduleKind::GPipe, 4, 8, 1, -1},         // same sizes, other kinds
         {ScheduleKind::ZeroBubbleH1, 4, 8, 1, 3}, {ScheduleKind::OneFOneB, 4, 8, 1, 2},
@@ -718,12 +734,9 @@ void TestSchedule::reusedSimulatorMatchesFresh()
     };
     trainplan::ScheduleSimulator simulator;
     ScheduleResult reused;
-    for (const Step& step : steps) {
-        auto costs = uniformCosts(step.p, step.m, step.v, 1e-3, 2.2e-3, 0.9e-3, 2e-4, 3e-3);
-        if (step.slowStage >= 0)
-            costs = withSlowStage(costs, step.slowStage, 1.7);
-        const QString shape = QString("%1 p%2 m%3 v%4 slow %5")
-                                  .arg(trainplan::scheduleKindName(step.kind)).arg(step.p).arg(step.m).arg(step.v).arg(step.slowStage);
+    for (const SimulatedShape& step : steps) {
+        const ScheduleCosts costs = step.costs();
+        const QString shape = step.name();
         simulator.simulate(costs, step.kind, reused);
         const ScheduleResult fresh = trainplan::simulateSchedule(costs, step.kind);
         QVERIFY2(reused.events.size() == fresh.events.size(), qPrintable(shape));
@@ -746,21 +759,15 @@ void TestSchedule::timesOnlyMatchesTheFullSimulation()
     // Without events the simulation is the same list scheduling: every total and per-stage figure
     // equal to the last bit, for every kind, uneven stages and a DP tail included; and storage
     // left by a run without events serves a run with them.
-    struct Step {
-        ScheduleKind kind;
-        int p, m, v, slowStage;
-    };
-    const Step steps[] = {
+    const SimulatedShape steps[] = {
         {ScheduleKind::Interleaved, 4, 8, 2, 1}, {ScheduleKind::OneFOneB, 6, 12, 1, 0}, {ScheduleKind::GPipe, 4, 8, 1, 3},
         {ScheduleKind::ZeroBubbleH1, 4, 8, 1, 2}, {ScheduleKind::DualPipe, 4, 8, 1, 1}, {ScheduleKind::OneFOneB, 1, 4, 1, -1},
     };
     trainplan::ScheduleSimulator simulator;
     ScheduleResult timesOnly;
-    for (const Step& step : steps) {
-        auto costs = uniformCosts(step.p, step.m, step.v, 1e-3, 2.2e-3, 0.9e-3, 2e-4, 3e-3);
-        if (step.slowStage >= 0)
-            costs = withSlowStage(costs, step.slowStage, 1.7);
-        const QString shape = QString("%1 p%2 m%3").arg(trainplan::scheduleKindName(step.kind)).arg(step.p).arg(step.m);
+    for (const SimulatedShape& step : steps) {
+        const ScheduleCosts costs = step.costs();
+        const QString shape = step.name();
         const ScheduleResult full = trainplan::simulateSchedule(costs, step.kind);
         simulator.simulate(costs, step.kind, timesOnly, trainplan::ScheduleDetail::TimesOnly);
         QVERIFY2(timesOnly.events.empty() && !full.events.empty(), qPrintable(shape));
