@@ -47,6 +47,7 @@ private slots:
     void globalBatchMovesMicrobatchesAndBubble();
     void gpuCountCanFollow();
     void tpAcrossNodesRaisesRedFlag();
+    void redFlagsBandShrinksOnlyOnceEditsPause();
     void redFlagHighlightsItsControl();
     void layoutThatDoesNotFitStandsOut();
     void undoRestoresThePreviousPlan();
@@ -194,6 +195,25 @@ void TestMainWindow::tpAcrossNodesRaisesRedFlag()
     QVERIFY(window_->warnings()->codes().contains("TP_SPANS_NODES"));
     slider(ParallelDim::Tp)->moveTo(8);
     QVERIFY(!window_->warnings()->codes().contains("TP_SPANS_NODES"));
+}
+
+// The band grows as soon as a flag appears but keeps its height until the edits pause, so a
+// drag that raises and clears a flag does not resize the diagram and timeline on every tick.
+void TestMainWindow::redFlagsBandShrinksOnlyOnceEditsPause()
+{
+    DashboardPane* band = window_->panes()[0];
+    QCOMPARE(band->objectName(), QString("Red flags"));
+    QTest::qWait(WarningsPanel::kShrinkDelayMs + 100);
+    const int calm = band->height();
+    slider(ParallelDim::Tp)->moveTo(16);
+    QVERIFY(window_->warnings()->codes().contains("TP_SPANS_NODES"));
+    QTRY_VERIFY(band->height() > calm);
+    const int grown = band->height();
+    slider(ParallelDim::Tp)->moveTo(8);
+    QVERIFY(!window_->warnings()->codes().contains("TP_SPANS_NODES"));
+    QTest::qWait(WarningsPanel::kShrinkDelayMs / 4);
+    QCOMPARE(band->height(), grown);
+    QTRY_COMPARE_WITH_TIMEOUT(band->height(), calm, 10 * WarningsPanel::kShrinkDelayMs);
 }
 
 void TestMainWindow::redFlagHighlightsItsControl()

@@ -47,6 +47,12 @@ WarningsPanel::WarningsPanel(PlanDocument* document, QWidget* parent)
         if (!item->data(kFieldRole).toString().isEmpty())
             emit fieldActivated(item->data(kFieldRole).toString());
     });
+    releaseHeight_.setSingleShot(true);
+    releaseHeight_.setInterval(kShrinkDelayMs);
+    connect(&releaseHeight_, &QTimer::timeout, this, [this] {
+        heldHeight_ = 0;
+        updateGeometry();
+    });
     connect(doc_, &PlanDocument::planChanged, this, &WarningsPanel::refresh);
     refresh();
 }
@@ -60,6 +66,10 @@ void WarningsPanel::refresh()
     if (messages == shown_ && count() > 0)
         return;  // most slider ticks change no red flag: keep the list and its selection
     shown_ = messages;
+    if (count() > 0) {
+        heldHeight_ = std::max(heldHeight_, sizeHint().height());
+        releaseHeight_.start();
+    }
     const QSignalBlocker block(this);
     clear();
     // Errors first, then warnings, then notes.
@@ -94,7 +104,7 @@ int WarningsPanel::itemsHeight(int upTo) const
 QSize WarningsPanel::sizeHint() const
 {
     constexpr int kLinesShown = 4;
-    return {QListWidget::sizeHint().width(), itemsHeight(kLinesShown)};
+    return {QListWidget::sizeHint().width(), std::max(heldHeight_, itemsHeight(kLinesShown))};
 }
 
 QSize WarningsPanel::minimumSizeHint() const

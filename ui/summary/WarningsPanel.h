@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QListWidget>
+#include <QTimer>
 
 class PlanDocument;
 
@@ -13,9 +14,13 @@ public:
     explicit WarningsPanel(PlanDocument* document, QWidget* parent = nullptr);
     QStringList codes() const;  // the codes currently listed, for tests
     // Tall enough for every flag up to four, then it scrolls: the pane is a band under the
-    // headline cards that grows with what it has to say (one line when all is well).
+    // headline cards that grows with what it has to say (one line when all is well). It grows
+    // at once but shrinks only once the edits pause (kShrinkDelayMs): a drag that turns a
+    // flag on and off would otherwise resize the diagram and timeline on every tick, and
+    // each resize repaints them a second time (and makes them jump under the pointer).
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    static constexpr int kShrinkDelayMs = 400;
 
 signals:
     void fieldActivated(const QString& jsonPath);
@@ -32,4 +37,6 @@ private:
 
     PlanDocument* doc_;
     QStringList shown_;  // the messages on display: an unchanged list is not rebuilt
+    int heldHeight_ = 0;  // the height kept while edits follow each other, 0 when none is held
+    QTimer releaseHeight_;
 };
