@@ -147,9 +147,20 @@ void InFlightChartPainter::paint(QPainter& p, const QRectF& target, const Timeli
 
     // One point per pixel column: a column's lowest and highest value as a vertical run,
     // so a million steps cost a few thousand points and no step is lost.
+    // A flat stretch of many columns becomes one segment: the count is a step function, flat
+    // almost everywhere, and the antialiased line costs per point.
     const int count = std::max(1, int(std::ceil(plot_.width())));
     const double columnWidth = plot_.width() / count;
     QPolygonF line;
+    const auto append = [&line](QPointF point) {
+        const qsizetype n = line.size();
+        if (n >= 1 && line[n - 1] == point)
+            return;
+        if (n >= 2 && line[n - 1].y() == point.y() && line[n - 2].y() == point.y())
+            line[n - 1] = point;  // the same level continues: stretch the last segment
+        else
+            line << point;
+    };
     p.setRenderHint(QPainter::Antialiasing, true);
     for (const Curve& c : curves_) {
         model_->lane(c.lane).inFlight.columns(c.stage, axis.t0(), axis.t1(), count, columns_);
@@ -157,11 +168,12 @@ void InFlightChartPainter::paint(QPainter& p, const QRectF& target, const Timeli
         for (int i = 0; i < count; ++i) {
             const auto& col = columns_[size_t(i)];
             const double cx = plot_.left() + i * columnWidth;
-            line << QPointF(cx, yFor(col.first));
+            append(QPointF(cx, yFor(col.first)));
             if (col.high != col.low) {
-                line << QPointF(cx + columnWidth / 2, yFor(col.high)) << QPointF(cx + columnWidth / 2, yFor(col.low));
+                append(QPointF(cx + columnWidth / 2, yFor(col.high)));
+                append(QPointF(cx + columnWidth / 2, yFor(col.low)));
             }
-            line << QPointF(cx + columnWidth, yFor(col.last));
+            append(QPointF(cx + columnWidth, yFor(col.last)));
         }
         // Width 1: the raster engine's cosmetic line path. A wider pen goes through the
         // general stroker and cost 50 ms for eight curves of a p = 64, m = 1,024 step.

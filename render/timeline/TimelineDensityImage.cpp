@@ -3,15 +3,19 @@
 #include <QPainter>
 
 #include <cmath>
+#include <cstring>
 
 void TimelineDensityImage::begin(const QRectF& area, double devicePixelRatio, const std::array<QColor, PartCount>& colors)
 {
     area_ = area;
     ratio_ = devicePixelRatio > 0 ? devicePixelRatio : 1.0;
     columns_ = std::max(0, int(std::ceil(area.width() * ratio_)));
-    const int rows = std::max(0, int(std::ceil(area.height() * ratio_)));
-    if (image_.width() != columns_ || image_.height() != rows)
-        image_ = QImage(columns_, rows, QImage::Format_ARGB32_Premultiplied);
+    rows_ = std::max(0, int(std::ceil(area.height() * ratio_)));
+    // The image only grows: a lane whose height changes on every PP tick would otherwise get
+    // a fresh allocation each paint, and the kernel's page faults on it cost more than the
+    // filling itself. Only the top-left columns_ x rows_ are used and drawn.
+    if (image_.width() < columns_ || image_.height() < rows_)
+        image_ = QImage(std::max(image_.width(), columns_), std::max(image_.height(), rows_), QImage::Format_ARGB32_Premultiplied);
     image_.setDevicePixelRatio(ratio_);
     cleared_ = false;  // cleared on the first row that has something to show
     for (int part = 0; part < PartCount; ++part)
@@ -51,11 +55,13 @@ void TimelineDensityImage::endRow()
     if (touchedLast_ < touchedFirst_)
         return;
     if (!cleared_) {
-        image_.fill(Qt::transparent);
+        const size_t rowBytes = size_t(columns_) * sizeof(std::uint32_t);
+        for (int y = 0; y < rows_; ++y)
+            std::memset(image_.scanLine(y), 0, rowBytes);  // transparent
         cleared_ = true;
     }
-    const int y0 = std::clamp(int(std::lround((rowTop_ - area_.top()) * ratio_)), 0, image_.height());
-    const int y1 = std::clamp(std::max(y0 + 1, int(std::lround((rowBottom_ - area_.top()) * ratio_))), 0, image_.height());
+    const int y0 = std::clamp(int(std::lround((rowTop_ - area_.top()) * ratio_)), 0, rows_);
+    const int y1 = std::clamp(std::max(y0 + 1, int(std::lround((rowBottom_ - area_.top()) * ratio_))), 0, rows_);
     if (y1 - y0 < kMinStackedHeight) {
         blendRow(y0, y1);
         return;
@@ -123,5 +129,5 @@ void TimelineDensityImage::draw(QPainter& painter) const
 {
     if (!cleared_)
         return;
-    painter.drawImage(area_.topLeft(), image_);
+    painter.drawImage(area_.topLeft(), image_, QRectF(0, 0, columns_, rows_));
 }

@@ -57,8 +57,8 @@ private:
 
     QRectF area_;
     double ratio_ = 1;
-    int columns_ = 0;
-    QImage image_;
+    int columns_ = 0, rows_ = 0;  // device pixels in use, from the image's top left
+    QImage image_;  // at least columns_ x rows_; kept across paints
     bool cleared_ = false;
     std::array<std::uint32_t, PartCount> colors_{};
     std::vector<float> coverage_;  // per column and part: the fraction of the pixel busy

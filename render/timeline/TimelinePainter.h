@@ -164,4 +164,5 @@ private:
     LaneDetail& laneDetail(int index, const TimelineLane& lane, const LaneGeometry& g);
     std::vector<LaneDetail> details_;
     std::vector<QColor> blockColors_;  // per (kind, chunk) of the lane being drawn
+    std::vector<QColor> blockOutlines_;  // the same, darker, for the blocks' outlines
 };

@@ -29,6 +29,7 @@ class TestTimelineScene : public QObject {
 private slots:
     void levelOfDetailBoundsTheRectangles();
     void repaintFollowsThePlanAtAFixedWindow();
+    void aSmallerStepAfterABiggerOneLeavesNoTrace();
     void inFlightPeaksAgreeWithTheCore();
 };
 
@@ -87,6 +88,32 @@ void TestTimelineScene::repaintFollowsThePlanAtAFixedWindow()
     }
     QVERIFY(after != before);
     QCOMPARE(after, expected);
+}
+
+void TestTimelineScene::aSmallerStepAfterABiggerOneLeavesNoTrace()
+{
+    // The level-of-detail images keep their storage when a lane gets smaller (fewer stages, a
+    // lower pane): what the scene then paints is exactly what a fresh scene paints.
+    trainplan::Plan big = testplans::largePipelinePlan();
+    trainplan::Plan small = big;
+    small.layout.pp = 32;
+    small.layout.dp = 2;
+    const QSize bigSize(1600, 900), smallSize(1400, 500);
+    TimelineScene reused;
+    reused.setAnalysis(trainplan::analyse(big));
+    paintScene(reused, bigSize);
+    QVERIFY(reused.timeline().stats().aggregatedColumns > 1000);
+    reused.setAnalysis(trainplan::analyse(small));
+    TimelineScene fresh;
+    fresh.setAnalysis(trainplan::analyse(small));
+    QImage afterBig(smallSize, QImage::Format_ARGB32_Premultiplied), expected = afterBig;
+    for (auto [scene, image] : {std::pair{&reused, &afterBig}, std::pair{&fresh, &expected}}) {
+        image->fill(Qt::white);
+        QPainter p(image);
+        scene->paint(p, QRectF(QPointF(0, 0), QSizeF(smallSize)));
+    }
+    QVERIFY(reused.timeline().stats().aggregatedColumns > 1000);
+    QCOMPARE(afterBig, expected);
 }
 
 void TestTimelineScene::inFlightPeaksAgreeWithTheCore()
