@@ -11,10 +11,13 @@
 // its last and back, `rounds` times.
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QPaintEvent>
+#include <QResizeEvent>
 #include <QSlider>
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +52,45 @@ std::vector<ValueSlider*> draggableSliders(MainWindow& window)
     return out;
 }
 
+// Counts the paint events a tick causes: which widgets repaint, and how many pixels each.
+class PaintCensus : public QObject {
+public:
+    std::map<QString, std::pair<int, qint64>> byWidget;
+    int pass = 0;
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint) {
+            const QRegion& region = static_cast<QPaintEvent*>(event)->region();
+            qint64 area = 0;
+            for (const QRect& r : region)
+                area += qint64(r.width()) * r.height();
+            const QString name = QString::fromLatin1(watched->metaObject()->className())
+                + (watched->objectName().isEmpty() ? QString() : "#" + watched->objectName()) + QStringLiteral(" pass %1").arg(pass);
+            auto& entry = byWidget[name];
+            ++entry.first;
+            entry.second += area;
+        }
+        if (event->type() == QEvent::Resize && qEnvironmentVariableIsSet("BENCH_RESIZES")) {
+            const auto* resize = static_cast<QResizeEvent*>(event);
+            std::printf("      resize pass %d %s#%s %dx%d -> %dx%d\n", pass, watched->metaObject()->className(), qPrintable(watched->objectName()),
+                resize->oldSize().width(), resize->oldSize().height(), resize->size().width(), resize->size().height());
+        }
+        if (event->type() == QEvent::LayoutRequest && qEnvironmentVariableIsSet("BENCH_RESIZES"))
+            std::printf("      layout request pass %d %s#%s\n", pass, watched->metaObject()->className(), qPrintable(watched->objectName()));
+        return false;
+    }
+    void print()
+    {
+        std::vector<std::pair<qint64, QString>> rows;
+        for (const auto& [name, entry] : byWidget)
+            rows.push_back({entry.second, QStringLiteral("%1 x%2").arg(name).arg(entry.first)});
+        std::sort(rows.rbegin(), rows.rend());
+        for (const auto& [area, text] : rows)
+            std::printf("      %9lld px  %s\n", static_cast<long long>(area), qPrintable(text));
+        byWidget.clear();
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -65,6 +107,10 @@ int main(int argc, char** argv)
     window.repaint();  // synchronous: the first frame is painted when this returns
     const double startupMs = elapsedMs(startup);
     const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
+    PaintCensus census;
+    const bool paints = qEnvironmentVariableIsSet("BENCH_PAINTS");
+    if (paints)
+        app.installEventFilter(&census);
 
     struct Case {
         const char* name;
@@ -109,11 +155,15 @@ int main(int argc, char** argv)
                         QElapsedTimer t;
                         t.start();
                         track->setValue(index);
-                        for (int i = 0; i < 3; ++i)
+                        for (int i = 0; i < 3; ++i) {
+                            census.pass = i;
                             QApplication::processEvents();
+                        }
                         ticks.push_back(elapsedMs(t));
-                        if (qEnvironmentVariableIsSet("BENCH_TICKS"))
+                        if (qEnvironmentVariableIsSet("BENCH_TICKS") || paints)
                             std::printf("    %s -> %s: %.2f ms\n", qPrintable(s->title()), qPrintable(QString::number(s->value())), ticks.back());
+                        if (paints)
+                            census.print();
                     }
                     window.document()->endMerge();
                 }
