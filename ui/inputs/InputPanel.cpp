@@ -228,8 +228,11 @@ void InputPanel::addNumber(QFormLayout* form, std::string_view path, int decimal
             });
         });
         refreshers_.push_back([this, spin, get, shown] {
+            const int value = int(std::lround(shown(get(doc_->plan()))));
+            if (spin->value() == value)
+                return;  // setValue would set the same text again, with its events
             const QSignalBlocker b(spin);
-            spin->setValue(int(std::lround(shown(get(doc_->plan())))));
+            spin->setValue(value);
         });
         spin->setSpecialValueText(belowMinimum);
         box = spin;
@@ -243,9 +246,12 @@ void InputPanel::addNumber(QFormLayout* form, std::string_view path, int decimal
                 markKnown(p, key);
             });
         });
-        refreshers_.push_back([this, spin, get, shown] {
+        refreshers_.push_back([this, spin, get, shown, scale] {
+            const double value = shown(get(doc_->plan()));
+            if (spin->value() == std::round(value * scale) / scale)
+                return;  // what the box shows already (it keeps `decimals` places)
             const QSignalBlocker b(spin);
-            spin->setValue(shown(get(doc_->plan())));
+            spin->setValue(value);
         });
         spin->setSpecialValueText(belowMinimum);
         box = spin;

@@ -50,7 +50,8 @@ void ValueSlider::setCandidates(std::vector<int> values, int current)
         spin_->setRange(values_.front(), values_.back());
         fitSpin();
     }
-    spin_->setValue(current);
+    if (spin_->value() != current)  // setValue re-sets the same text, with its events, even then
+        spin_->setValue(current);
 }
 
 // The spin box keeps a fixed size, at least 82 px wide and as wide as its widest value: a
@@ -77,6 +78,9 @@ void ValueSlider::setSuffix(const QString& suffix)
 
 void ValueSlider::setFollowing(bool following, const QString& why)
 {
+    // Called on every tick, almost always with what is shown: measuring the box is not free.
+    if (spin_->isReadOnly() == following && toolTip() == (following ? why : QString()))
+        return;
     slider_->setEnabled(!following);
     spin_->setReadOnly(following);
     spin_->setButtonSymbols(following ? QAbstractSpinBox::NoButtons : QAbstractSpinBox::UpDownArrows);
