@@ -12,6 +12,7 @@
 #include "core/base/Units.h"
 #include "core/estimate/CommunicationModel.h"
 #include "core/schedule/DualPipe.h"
+#include "core/schedule/ScheduleMemo.h"
 #include "core/schedule/SchedulePreconditions.h"
 #include "core/steptime/StepTimeCosts.h"
 
@@ -23,11 +24,31 @@ struct StepTimeWorkspace::Scratch {
     CommunicationGroups groups;  // the last family's: the groups' placement reads neither ZeRO nor recompute
     ScheduleCosts costs;
     ScheduleSimulator simulator;
+    ScheduleMemo memo;  // the last simulations big enough to be worth recalling
     ScheduleResult result;
     bool resultHasEvents = false;  // result is a simulation with ScheduleDetail::Events
 };
 
 namespace {
+
+// Simulates costs into s.result, or, when no events are wanted, copies a remembered simulation
+// of exactly these costs. Only pipelines of at least kRecallOps F and B ops are remembered: below
+// that a simulation costs a few microseconds, about what comparing and copying the costs would
+// (the layout search's many small, all different pipelines).
+void simulateOrRecall(StepTimeWorkspace::Scratch& s, const ScheduleCosts& costs, ScheduleKind kind, ScheduleDetail detail)
+{
+    constexpr long long kRecallOps = 4096;
+    const bool worthRecalling = 2 * costs.m * costs.p * costs.v >= kRecallOps;
+    if (worthRecalling && detail == ScheduleDetail::TimesOnly) {
+        if (const ScheduleResult* known = s.memo.find(costs, kind)) {
+            ScheduleMemo::copyTimes(*known, s.result);
+            return;
+        }
+    }
+    s.simulator.simulate(costs, kind, s.result, detail);
+    if (worthRecalling)
+        s.memo.remember(costs, kind, s.result);
+}
 
 // Megatron-Core's default gradient bucket: max(40e6, 1e6 x DP) parameters
 // (DistributedDataParallelConfig.bucket_size).
@@ -435,11 +456,11 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
         if (canSimulate) {
             costs.sendSeconds = 0.0;
             costs.dpSyncSeconds = 0.0;
-            s.simulator.simulate(costs, kind, s.result, ScheduleDetail::TimesOnly);
+            simulateOrRecall(s, costs, kind, ScheduleDetail::TimesOnly);
             withoutSends = s.result.computeSeconds;
             costs.sendSeconds = send;
             costs.dpSyncSeconds = dp.gradientTail;
-            s.simulator.simulate(costs, kind, s.result, schedule);
+            simulateOrRecall(s, costs, kind, schedule);
             s.resultHasEvents = schedule == ScheduleDetail::Events;
             withSends = s.result.computeSeconds;
             tail = s.result.dpSyncExposedSeconds;

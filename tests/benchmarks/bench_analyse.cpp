@@ -46,5 +46,12 @@ int main()
     std::printf("  10 framework switches unknown : %8.1f us\n", withUnknowns);
     std::printf("  profile megatron-core-2024    : %8.1f us\n", settled);
     std::printf("  the unknowns' effects cost    : %8.1f us per analysis\n", withUnknowns - settled);
+    // The PP slider's slowest positions: the schedule grows with the stages.
+    for (int pp : {32, 64}) {
+        auto deep = unknown;
+        deep.layout.pp = pp;
+        deep.layout.dp = unknown.layout.dp * unknown.layout.pp / pp;
+        std::printf("  PP = %2d (DP %d), unknowns    : %8.1f us\n", pp, deep.layout.dp, medianMicroseconds(deep, kRounds / 4));
+    }
     return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include "TestSupport.h"
 #include "core/base/PlanError.h"
 #include "core/schedule/Schedule.h"
+#include "core/schedule/ScheduleMemo.h"
 #include "core/schedule/ScheduleJson.h"
 #include "core/steptime/StepTimeCosts.h"
 #include "core/steptime/StepTimeModel.h"
@@ -250,6 +252,7 @@ private slots:
     void rejectsImpossiblePipelines();
     void reusedSimulatorMatchesFresh();
     void timesOnlyMatchesTheFullSimulation();
+    void memoRecallsOnlyTheSameCosts();
 };
 
 // With equal stages and free communication the simulation is the closed form exactly:
@@ -717,6 +720,24 @@ struct SimulatedShape {
     }
 };
 
+// Every figure but the events, equal to the last bit.
+bool sameTimes(const ScheduleResult& a, const ScheduleResult& b)
+{
+    if (!(a.kind == b.kind && a.p == b.p && a.m == b.m && a.v == b.v && a.computeSeconds == b.computeSeconds
+          && a.stepSeconds == b.stepSeconds && a.bubbleFraction == b.bubbleFraction
+          && a.closedFormBubbleFraction == b.closedFormBubbleFraction && a.dpSyncHiddenSeconds == b.dpSyncHiddenSeconds
+          && a.dpSyncExposedSeconds == b.dpSyncExposedSeconds && a.stages.size() == b.stages.size()))
+        return false;
+    for (size_t i = 0; i < a.stages.size(); ++i) {
+        const auto& x = a.stages[i];
+        const auto& y = b.stages[i];
+        if (!(x.busySeconds == y.busySeconds && x.idleSeconds == y.idleSeconds && x.peakInFlightMicrobatches == y.peakInFlightMicrobatches
+              && x.dpSyncHiddenSeconds == y.dpSyncHiddenSeconds))
+            return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 // The live view keeps one simulator, which keeps each shape's op order (kind, p, m, v) until the
@@ -771,23 +792,52 @@ void TestSchedule::timesOnlyMatchesTheFullSimulation()
         const ScheduleResult full = trainplan::simulateSchedule(costs, step.kind);
         simulator.simulate(costs, step.kind, timesOnly, trainplan::ScheduleDetail::TimesOnly);
         QVERIFY2(timesOnly.events.empty() && !full.events.empty(), qPrintable(shape));
-        QVERIFY2(timesOnly.computeSeconds == full.computeSeconds && timesOnly.stepSeconds == full.stepSeconds
-                     && timesOnly.bubbleFraction == full.bubbleFraction && timesOnly.closedFormBubbleFraction == full.closedFormBubbleFraction
-                     && timesOnly.dpSyncHiddenSeconds == full.dpSyncHiddenSeconds
-                     && timesOnly.dpSyncExposedSeconds == full.dpSyncExposedSeconds && timesOnly.kind == full.kind,
-                 qPrintable(shape));
-        QCOMPARE(timesOnly.stages.size(), full.stages.size());
-        for (size_t i = 0; i < full.stages.size(); ++i) {
-            const auto& a = timesOnly.stages[i];
-            const auto& b = full.stages[i];
-            QVERIFY2(a.busySeconds == b.busySeconds && a.idleSeconds == b.idleSeconds
-                         && a.peakInFlightMicrobatches == b.peakInFlightMicrobatches && a.dpSyncHiddenSeconds == b.dpSyncHiddenSeconds,
-                     qPrintable(shape + QString(": stage %1").arg(i)));
-        }
+        QVERIFY2(sameTimes(timesOnly, full), qPrintable(shape));
         ScheduleResult again = timesOnly;
         simulator.simulate(costs, step.kind, again);
         QCOMPARE(again.events.size(), full.events.size());
         QCOMPARE(again.events.back().endSeconds, full.events.back().endSeconds);
+    }
+}
+
+// The memo hands back a simulation only for the very same costs and kind (one changed
+// double, the kind, a size: no), without its events, and keeps the last eight.
+void TestSchedule::memoRecallsOnlyTheSameCosts()
+{
+    trainplan::ScheduleMemo memo;
+    const SimulatedShape shape{ScheduleKind::Interleaved, 4, 8, 2, 1};
+    const ScheduleCosts costs = shape.costs();
+    const ScheduleResult full = trainplan::simulateSchedule(costs, shape.kind);
+    QVERIFY(!memo.find(costs, shape.kind));
+    memo.remember(costs, shape.kind, full);
+    const ScheduleResult* known = memo.find(costs, shape.kind);
+    QVERIFY(known);
+    QVERIFY(known->events.empty());
+    QVERIFY(sameTimes(*known, full));
+    ScheduleResult copied = full;
+    trainplan::ScheduleMemo::copyTimes(*known, copied);
+    QVERIFY(copied.events.empty());
+    QVERIFY(sameTimes(copied, full));
+
+    QVERIFY(!memo.find(costs, ScheduleKind::OneFOneB));
+    const auto missesWhen = [&](const std::function<void(ScheduleCosts&)>& change) {
+        ScheduleCosts other = costs;
+        change(other);
+        return memo.find(other, shape.kind) == nullptr;
+    };
+    QVERIFY(missesWhen([](ScheduleCosts& c) { c.stages.back().weightGradSeconds = std::nextafter(c.stages.back().weightGradSeconds, 1.0); }));
+    QVERIFY(missesWhen([](ScheduleCosts& c) { c.stages[3].backwardCommSeconds += 1e-9; }));
+    QVERIFY(missesWhen([](ScheduleCosts& c) { c.sendSeconds *= 2; }));
+    QVERIFY(missesWhen([](ScheduleCosts& c) { c.dpSyncSeconds = 0; }));
+    QVERIFY(missesWhen([](ScheduleCosts& c) { c.pairedCommSlowdown = 0.1; }));
+    QVERIFY(missesWhen([](ScheduleCosts& c) { c.m = 16; }));
+
+    // Eight newer entries push the first one out.
+    for (int i = 1; i <= 8; ++i) {
+        ScheduleCosts other = costs;
+        other.sendSeconds = i * 1e-3;
+        memo.remember(other, shape.kind, full);
+        QCOMPARE(memo.find(costs, shape.kind) != nullptr, i < 8);
     }
 }
 

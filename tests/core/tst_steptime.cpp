@@ -134,6 +134,7 @@ private slots:
     void embeddingDominatedModelStaysBelowPeak();
     void mtpDepthsRunOnTheLastStage();
     void workspaceKeepsEventsOnlyWhenAsked();
+    void recalledSimulationsPredictAsFreshOnes();
     void seedPlansPredictPlausibleMfu();
     void fp8RunsTheLayersGemmsAtTheFp8Peak();
     void nvfp4RunsTheLayersGemmsAtTheFp4Peak();
@@ -375,6 +376,36 @@ void TestStepTime::workspaceKeepsEventsOnlyWhenAsked()
     QCOMPARE(handed.events.size(), direct.events.size());
     QCOMPARE(handed.stepSeconds, direct.stepSeconds);
     QVERIFY_THROWS_EXCEPTION(std::logic_error, workspace.swapLastSchedule(handed));
+}
+
+// A workspace recalls big pipelines' simulations it ran before (ScheduleMemo): predictions that
+// come back to a plan, as an analysis's range does, equal a fresh workspace's to the last bit.
+void TestStepTime::recalledSimulationsPredictAsFreshOnes()
+{
+    const Plan deep = planWith("70b-2048-h100.json", {"layout.pp=64", "layout.dp=4"});
+    const Plan other = planWith("70b-2048-h100.json", {"layout.pp=32", "layout.dp=8"});
+    const Plan slowerSends = planWith("70b-2048-h100.json", {"layout.pp=64", "layout.dp=4", "cluster.inter_node_bandwidth_gb_per_s=12.5"});
+    StepTimeWorkspace reused;
+    for (const Plan* plan : {&deep, &other, &slowerSends, &deep, &slowerSends, &other, &deep}) {
+        const Estimate est = estimate(*plan);
+        const StepTimeOptions options = stepTimeOptionsFor(*plan);
+        PredictedStep recalled, fresh;
+        reused.predict(*plan, est, options, recalled);
+        StepTimeWorkspace().predict(*plan, est, options, fresh);
+        QVERIFY(fresh.simulated);
+        QCOMPARE(recalled.stepSeconds, fresh.stepSeconds);
+        QCOMPARE(recalled.bubbleFraction, fresh.bubbleFraction);
+        QCOMPARE(recalled.components.pipelineBubble, fresh.components.pipelineBubble);
+        QCOMPARE(recalled.components.ppSend, fresh.components.ppSend);
+        QCOMPARE(recalled.components.dpCommunication, fresh.components.dpCommunication);
+    }
+    // The timeline's run keeps its events even when its costs were simulated before.
+    const Estimate est = estimate(deep);
+    PredictedStep withEvents;
+    reused.predict(deep, est, stepTimeOptionsFor(deep), withEvents, 0, ScheduleDetail::Events);
+    ScheduleResult handed;
+    reused.swapLastSchedule(handed);
+    QCOMPARE(handed.events.size(), simulatePredictedSchedule(deep, est).events.size());
 }
 
 void TestStepTime::mtpDepthsRunOnTheLastStage()
