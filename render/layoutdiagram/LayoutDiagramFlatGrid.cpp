@@ -72,7 +72,7 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
 
     const QFontMetricsF title(style.titleFont), label(style.labelFont);
     const double titleH = std::ceil(title.height()), labelH = std::ceil(label.height());
-    const auto advance = [](const QFontMetricsF& fm, const QString& text) { return std::ceil(fm.horizontalAdvance(text)) + 2; };
+    const auto advance = [&style](const QFont& font, const QString& text) { return std::ceil(style.advance(font, text)) + 2; };
 
     std::vector<NodeLabel> labels(static_cast<size_t>(count));
     for (int f = 0; f < count; ++f) {
@@ -99,15 +99,15 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
     }
     for (int f = 0; f < count; ++f) {
         const NodeLabel& l = labels[size_t(f)];
-        const double titleW = advance(title, l.title);
-        labelWidth[0][size_t(f)] = std::max(titleW, advance(label, l.detail));
-        labelWidth[1][size_t(f)] = std::max(advance(title, l.stage), advance(label, l.node));
+        const double titleW = advance(style.titleFont, l.title);
+        labelWidth[0][size_t(f)] = std::max(titleW, advance(style.labelFont, l.detail));
+        labelWidth[1][size_t(f)] = std::max(advance(style.titleFont, l.stage), advance(style.labelFont, l.node));
         labelWidth[2][size_t(f)] = titleW;
         for (int k = 0; k < kForms; ++k)
             widestBefore[size_t(k)][size_t(f) + 1] = std::max(widestBefore[size_t(k)][size_t(f)], labelWidth[size_t(k)][size_t(f)]);
     }
     const QString countText = behind > 0 ? QStringLiteral("× %1").arg(behind) : QString();
-    const double countW = behind > 0 ? advance(label, countText) : 0;
+    const double countW = behind > 0 ? advance(style.labelFont, countText) : 0;
 
     // Which front-row nodes a drawing of `shown` rows holds: all, or the first shown - 1 and
     // the last (a replica's ends: the embedding and the LM head).
@@ -163,8 +163,8 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
         if (elided) {
             ellipsisFull = ellipsisText(nodes, true);
             ellipsisShort = ellipsisText(nodes, false);
-            ellipsisFullW = advance(label, ellipsisFull);
-            ellipsisShortW = advance(label, ellipsisShort);
+            ellipsisFullW = advance(style.labelFont, ellipsisFull);
+            ellipsisShortW = advance(style.labelFont, ellipsisShort);
         }
         std::optional<Choice> best;
         std::vector<int> columnChoices;
@@ -326,12 +326,12 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
                 const double right = board.left() - kLabelGap;
                 const double top = cy - blockH / 2;
                 const QString first = form == LabelForm::Stacked ? text.stage : text.title;
-                const double tw = advance(title, first);
+                const double tw = advance(style.titleFont, first);
                 out.texts.push_back({first, QRectF(right - tw, top, tw, titleH), F::Title, style.text, R::NodeLabel, Qt::AlignRight});
                 if (form != LabelForm::Single) {
                     const QString second = form == LabelForm::Stacked ? text.node : text.detail;
                     const QColor color = form == LabelForm::Stacked ? style.mutedText : text.detailColor;
-                    const double dw = advance(label, second);
+                    const double dw = advance(style.labelFont, second);
                     out.texts.push_back(
                         {second, QRectF(right - dw, top + titleH + 1, dw, labelH), F::Label, color, R::NodeLabel, Qt::AlignRight});
                 }
@@ -339,7 +339,7 @@ std::optional<LayoutDiagramFlatGrid::Layout> LayoutDiagramFlatGrid::build(const 
                 out.units.push_back(std::move(u));
                 if (j + 1 < nodes.size()) {
                     if (nodes[j + 1] != f + 1) {
-                        const double ew = advance(label, ellipsis);
+                        const double ew = advance(style.labelFont, ellipsis);
                         out.texts.push_back({ellipsis, QRectF(boardX, board.bottom() + kSameStageGap + 1, ew, labelH), F::Label,
                             style.mutedText, R::NodeLabel});
                     }

@@ -59,13 +59,13 @@ QRectF united(const QRectF& a, const QRectF& b)
     return a.isNull() ? b : a.united(b);
 }
 
-QStringList wrapWords(const QString& text, const QFontMetricsF& fm, double width, int* elided = nullptr)
+QStringList wrapWords(const QString& text, const QFont& font, const LayoutDiagramStyle& style, double width, int* elided = nullptr)
 {
     QStringList lines;
     QString line;
     for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
         const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-        if (!line.isEmpty() && fm.horizontalAdvance(candidate) > width) {
+        if (!line.isEmpty() && style.advance(font, candidate) > width) {
             lines << line;
             line = word;
         } else {
@@ -75,7 +75,9 @@ QStringList wrapWords(const QString& text, const QFontMetricsF& fm, double width
     if (!line.isEmpty())
         lines << line;
     for (QString& l : lines) {
-        const QString shown = fm.elidedText(l, Qt::ElideRight, width);  // a single word wider than the strip
+        if (style.advance(font, l) <= width)
+            continue;
+        const QString shown = QFontMetricsF(font).elidedText(l, Qt::ElideRight, width);  // a single word wider than the strip
         if (elided && shown != l)
             ++*elided;
         l = shown;
@@ -124,11 +126,11 @@ struct LayoutDiagramGeometry::LabelBlock {
     QSizeF size;
     QPointF anchor;
 
-    void addLine(const QString& text, const QFont& font, LayoutDiagramText::Font fontRole, QColor color, LayoutDiagramText::Role role)
+    void addLine(const QString& text, const QFont& font, const LayoutDiagramStyle& style, LayoutDiagramText::Font fontRole, QColor color,
+                 LayoutDiagramText::Role role)
     {
-        const QFontMetricsF fm(font);
-        const double w = std::ceil(fm.horizontalAdvance(text)) + 2;
-        const double h = std::ceil(fm.height());
+        const double w = std::ceil(style.advance(font, text)) + 2;
+        const double h = std::ceil(QFontMetricsF(font).height());
         const double y = lines.empty() ? 0 : size.height() + 1;
         lines.push_back({text, QRectF(0, y, w, h), fontRole, color, role, Qt::AlignLeft});
         size = QSizeF(std::max(size.width(), w), y + h);
@@ -319,7 +321,6 @@ void LayoutDiagramGeometry::chooseHint(const LayoutDiagramStyle& style, bool epG
     hint_.clear();
     if (!style.interactiveHints || units_.empty() || panelOverlays_)
         return;
-    const QFontMetricsF small(style.smallFont);
     const QString groups = epGroups ? QStringLiteral("Click one: its TP, DP and EP groups and pipeline neighbours light up.")
                                     : QStringLiteral("Click one: its TP group, pipeline neighbours and DP group light up.");
     std::vector<QStringList> wordings;
@@ -333,7 +334,7 @@ void LayoutDiagramGeometry::chooseHint(const LayoutDiagramStyle& style, bool epG
     }
     for (const QStringList& lines : wordings) {
         const bool fits =
-            std::all_of(lines.begin(), lines.end(), [&](const QString& l) { return small.horizontalAdvance(l) + 2 <= panelRect_.width(); });
+            std::all_of(lines.begin(), lines.end(), [&](const QString& l) { return style.advance(style.smallFont, l) + 2 <= panelRect_.width(); });
         if (fits) {
             hint_ = lines;
             return;
@@ -617,7 +618,7 @@ std::vector<LayoutDiagramGeometry::LabelBlock> LayoutDiagramGeometry::fixedLabel
         b.unit = int(i);
         const QString where = u.nodes() == 1 ? model.nodeName(front[size_t(u.firstFront)].node)
                                              : QString(model.racks() ? QStringLiteral("%1 trays") : QStringLiteral("%1 nodes")).arg(u.nodes());
-        b.addLine(model.stageText(u.firstStage, u.lastStage) + QStringLiteral(" · ") + where, style.titleFont, F::Title, style.text,
+        b.addLine(model.stageText(u.firstStage, u.lastStage) + QStringLiteral(" · ") + where, style.titleFont, style, F::Title, style.text,
             R::NodeLabel);
         QString parallel = u.tpCrossesNodes ? QStringLiteral("TP %1 spans nodes ⚠").arg(tp) : QStringLiteral("TP %1").arg(tp);
         if (cp > 1)
@@ -625,10 +626,10 @@ std::vector<LayoutDiagramGeometry::LabelBlock> LayoutDiagramGeometry::fixedLabel
         const QColor color = u.tpCrossesNodes ? style.warning() : style.mutedText;
         const QString layers = model.layersText(u.firstStage, u.lastStage);
         if (compact) {
-            b.addLine(parallel, style.labelFont, F::Label, color, R::NodeLabel);
-            b.addLine(layers, style.labelFont, F::Label, style.mutedText, R::NodeLabel);
+            b.addLine(parallel, style.labelFont, style, F::Label, color, R::NodeLabel);
+            b.addLine(layers, style.labelFont, style, F::Label, style.mutedText, R::NodeLabel);
         } else {
-            b.addLine(parallel + QStringLiteral(" · ") + layers, style.labelFont, F::Label, color, R::NodeLabel);
+            b.addLine(parallel + QStringLiteral(" · ") + layers, style.labelFont, style, F::Label, color, R::NodeLabel);
         }
         blocks.push_back(std::move(b));
     }
@@ -638,7 +639,7 @@ std::vector<LayoutDiagramGeometry::LabelBlock> LayoutDiagramGeometry::fixedLabel
             LabelBlock b;
             b.kind = LabelBlock::Kind::Stack;
             b.unit = int(i);
-            b.addLine(model.stageText(units_[i].firstStage, units_[i].lastStage) + times, style.labelFont, F::Label, style.mutedText,
+            b.addLine(model.stageText(units_[i].firstStage, units_[i].lastStage) + times, style.labelFont, style, F::Label, style.mutedText,
                       R::StackLabel);
             blocks.push_back(std::move(b));
         }
@@ -647,12 +648,12 @@ std::vector<LayoutDiagramGeometry::LabelBlock> LayoutDiagramGeometry::fixedLabel
         const QString title = model.backCaption();
         const qsizetype split = title.indexOf(QStringLiteral(" ("));
         if (compact && split > 0) {  // "REPLICAS 2 … 64" over "(SAME LAYOUT, DIFFERENT DATA)"
-            caption.addLine(title.left(split), style.titleFont, F::Title, style.mutedText, R::BackCaption);
-            caption.addLine(title.mid(split + 1), style.titleFont, F::Title, style.mutedText, R::BackCaption);
+            caption.addLine(title.left(split), style.titleFont, style, F::Title, style.mutedText, R::BackCaption);
+            caption.addLine(title.mid(split + 1), style.titleFont, style, F::Title, style.mutedText, R::BackCaption);
         } else {
-            caption.addLine(title, style.titleFont, F::Title, style.mutedText, R::BackCaption);
+            caption.addLine(title, style.titleFont, style, F::Title, style.mutedText, R::BackCaption);
         }
-        caption.addLine(model.backCountText(), style.labelFont, F::Label, style.mutedText, R::BackCaption);
+        caption.addLine(model.backCountText(), style.labelFont, style, F::Label, style.mutedText, R::BackCaption);
         blocks.push_back(std::move(caption));
     }
     return blocks;
@@ -730,23 +731,23 @@ double LayoutDiagramGeometry::layoutTopStrip(const LayoutDiagramModel& model, co
     // A caption too long for its room wraps onto more lines rather than losing words.
     const QString caption = model.frontCaption(), layout = model.layoutCaption(), experts = model.expertCaption();
     // The expert grid's line wraps within the width the other two set.
-    const double naturalW = std::ceil(std::max(cap.horizontalAdvance(caption), label.horizontalAdvance(layout))) + 2;
+    const double naturalW = std::ceil(std::max(style.advance(style.captionFont, caption), style.advance(style.labelFont, layout))) + 2;
     const bool beside = r.width() - naturalW - 24 >= kMinPanelWidth;
     const double captionW = beside ? naturalW : r.width();
     const double capH = std::ceil(cap.height()), layH = std::ceil(label.height());
     double y = r.top();
-    for (const QString& line : wrapWords(caption, cap, captionW - 2, &elidedTexts_)) {
+    for (const QString& line : wrapWords(caption, style.captionFont, style, captionW - 2, &elidedTexts_)) {
         texts_.push_back({line, QRectF(r.left(), y, captionW, capH), F::Caption, style.text, R::Caption});
         y += capH;
     }
     y += 2;
-    for (const QString& line : wrapWords(layout, label, captionW - 2, &elidedTexts_)) {
+    for (const QString& line : wrapWords(layout, style.labelFont, style, captionW - 2, &elidedTexts_)) {
         texts_.push_back({line, QRectF(r.left(), y, captionW, layH), F::Label, style.mutedText, R::Caption});
         y += layH + 1;
     }
     // An MoE model's expert grid, in the warning colour when its all-to-all leaves the node.
     if (!experts.isEmpty())
-        for (const QString& line : wrapWords(experts, label, captionW - 2, &elidedTexts_)) {
+        for (const QString& line : wrapWords(experts, style.labelFont, style, captionW - 2, &elidedTexts_)) {
             texts_.push_back({line, QRectF(r.left(), y, captionW, layH), F::Label,
                 model.epCrossesNodes() ? style.warning() : style.mutedText, R::Caption});
             y += layH + 1;
@@ -837,8 +838,8 @@ double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model,
     std::vector<Placed> placed;
     int legendElided = 0;  // the legend is laid out more than once: counted for the last one
     for (const Entry& e : entries) {
-        const double textW = std::ceil(small.horizontalAdvance(e.text)) + 2;
-        const double afterW = e.after.isEmpty() ? 0 : std::ceil(small.horizontalAdvance(e.after)) + 2;
+        const double textW = std::ceil(style.advance(style.smallFont, e.text)) + 2;
+        const double afterW = e.after.isEmpty() ? 0 : std::ceil(style.advance(style.smallFont, e.after)) + 2;
         const double w = e.item.swatch == S::Ramp ? textW + 6 + rampW + 6 + afterW : swatch + 5 + textW;
         if (x > r.left() && x + w > r.right()) {
             x = r.left();
@@ -853,7 +854,8 @@ double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model,
         } else {
             p.item.swatchRect = QRectF(x, cy - swatch / 2, swatch, swatch);
             const double room = std::min(textW, r.right() - x - swatch - 5);
-            const QString shown = small.elidedText(e.text, Qt::ElideRight, room - 2);
+            // Most entries fit (textW is their whole width): eliding would shape them again.
+            const QString shown = room >= textW ? e.text : small.elidedText(e.text, Qt::ElideRight, room - 2);
             legendElided += shown != e.text;
             p.texts.push_back({shown, QRectF(x + swatch + 5, y, room, rowH), F::Small, style.text, R::Legend});
         }
@@ -865,7 +867,7 @@ double LayoutDiagramGeometry::layoutBottomStrip(const LayoutDiagramModel& model,
     int flagElided = 0;
     if (model.tpWarning()) {
         const QString words = briefFlag ? QStringLiteral("A TP group spans nodes: see Red flags.") : model.tpWarningText();
-        warningLines = wrapWords(QStringLiteral("⚠ ") + words, label, r.width(), &flagElided);
+        warningLines = wrapWords(QStringLiteral("⚠ ") + words, style.labelFont, style, r.width(), &flagElided);
     }
     elidedTexts_ += legendElided + flagElided - bottomElided_;
     bottomElided_ = legendElided + flagElided;

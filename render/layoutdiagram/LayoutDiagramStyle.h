@@ -7,6 +7,7 @@
 #include <QFont>
 
 #include "core/estimate/Warning.h"
+#include "render/style/TextWidths.h"
 
 class LayoutDiagramStyle {
 public:
@@ -53,4 +54,10 @@ public:
     QFont titleFont;      // a node's first label line
     QFont labelFont;      // the rest
     QFont smallFont;      // link tags, legend
+
+    // A label's width in one of the fonts above, remembered across paints (TextWidths.h).
+    double advance(const QFont& font, const QString& text) const { return widths_.advance(font, text); }
+
+private:
+    mutable TextWidths widths_;
 };
