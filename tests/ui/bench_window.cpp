@@ -27,6 +27,7 @@
 #include "ui/document/PlanDocument.h"
 #include "ui/inputs/InputPanel.h"
 #include "ui/inputs/ValueSlider.h"
+#include "ui/summary/WarningsPanel.h"
 #include "ui/window/MainWindow.h"
 
 namespace {
@@ -91,6 +92,17 @@ public:
     }
 };
 
+// A drag starts on a window at rest: what the last drag left pending (the red-flag band's
+// fitting, WarningsPanel::kSettleDelayMs after the last step) has run, as it has when a person
+// pauses between two drags. Without this the first tick of a drag would pay for the last one.
+void settle()
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < WarningsPanel::kSettleDelayMs + 100)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -134,6 +146,7 @@ int main(int argc, char** argv)
             for (ValueSlider* s : draggableSliders(window)) {
                 if (qEnvironmentVariableIsSet("BENCH_ONLY") && s->title() != qEnvironmentVariable("BENCH_ONLY"))
                     continue;
+                settle();
                 QSlider* track = s->slider();
                 const int start = track->value();
                 // Up and down the track; a long one (the global batch has hundreds of positions)

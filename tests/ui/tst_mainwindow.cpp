@@ -47,7 +47,7 @@ private slots:
     void globalBatchMovesMicrobatchesAndBubble();
     void gpuCountCanFollow();
     void tpAcrossNodesRaisesRedFlag();
-    void redFlagsBandShrinksOnlyOnceEditsPause();
+    void redFlagsBandFitsOnceADragPauses();
     void redFlagHighlightsItsControl();
     void layoutThatDoesNotFitStandsOut();
     void undoRestoresThePreviousPlan();
@@ -197,23 +197,35 @@ void TestMainWindow::tpAcrossNodesRaisesRedFlag()
     QVERIFY(!window_->warnings()->codes().contains("TP_SPANS_NODES"));
 }
 
-// The band grows as soon as a flag appears but keeps its height until the edits pause, so a
-// drag that raises and clears a flag does not resize the diagram and timeline on every tick.
-void TestMainWindow::redFlagsBandShrinksOnlyOnceEditsPause()
+// During a drag the red-flags band keeps its height (its list scrolls), so raising and clearing
+// flags does not resize the diagram and timeline under the pointer; it fits its flags once the
+// steps pause or the slider is released, and at once after any other edit.
+void TestMainWindow::redFlagsBandFitsOnceADragPauses()
 {
     DashboardPane* band = window_->panes()[0];
     QCOMPARE(band->objectName(), QString("Red flags"));
-    QTest::qWait(WarningsPanel::kShrinkDelayMs + 100);
+    QTest::qWait(WarningsPanel::kSettleDelayMs + 100);
     const int calm = band->height();
-    slider(ParallelDim::Tp)->moveTo(16);
+    slider(ParallelDim::Tp)->moveTo(16);  // a drag step: merged into one undo step
     QVERIFY(window_->warnings()->codes().contains("TP_SPANS_NODES"));
-    QTRY_VERIFY(band->height() > calm);
+    QTest::qWait(WarningsPanel::kSettleDelayMs / 4);
+    QCOMPARE(band->height(), calm);
+    QTRY_VERIFY_WITH_TIMEOUT(band->height() > calm, 10 * WarningsPanel::kSettleDelayMs);
     const int grown = band->height();
     slider(ParallelDim::Tp)->moveTo(8);
     QVERIFY(!window_->warnings()->codes().contains("TP_SPANS_NODES"));
-    QTest::qWait(WarningsPanel::kShrinkDelayMs / 4);
+    QTest::qWait(WarningsPanel::kSettleDelayMs / 4);
     QCOMPARE(band->height(), grown);
-    QTRY_COMPARE_WITH_TIMEOUT(band->height(), calm, 10 * WarningsPanel::kShrinkDelayMs);
+    QTRY_COMPARE_WITH_TIMEOUT(band->height(), calm, 10 * WarningsPanel::kSettleDelayMs);
+
+    // Released: the band fits without waiting out the pause.
+    slider(ParallelDim::Tp)->moveTo(16);
+    doc()->endMerge();
+    QTRY_VERIFY_WITH_TIMEOUT(band->height() > calm, WarningsPanel::kSettleDelayMs / 2);
+    // An edit that is no drag step (here an undo) fits it at once too.
+    doc()->undoStack()->undo();
+    QVERIFY(!window_->warnings()->codes().contains("TP_SPANS_NODES"));
+    QTRY_COMPARE_WITH_TIMEOUT(band->height(), calm, WarningsPanel::kSettleDelayMs / 2);
 }
 
 void TestMainWindow::redFlagHighlightsItsControl()

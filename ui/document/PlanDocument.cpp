@@ -61,7 +61,9 @@ void PlanDocument::applyPlan(const trainplan::Plan& plan, const QString& descrip
     trainplan::markEditedLayoutFieldsKnown(plan_, next);
     if (next == plan_)
         return;
+    continuingEdit_ = mergeKey != 0;
     undo_.push(new PlanEditCommand(this, plan_, next, description, mergeKey, mergeSerial_));
+    continuingEdit_ = false;
 }
 
 void PlanDocument::setName(const QString& typed)

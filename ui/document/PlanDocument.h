@@ -39,7 +39,14 @@ public:
     // endMerge() (a whole slider drag is one undo step; Tiled's mergeable commands).
     void edit(const QString& description, const std::function<void(trainplan::Plan&)>& change, int mergeKey = 0);
     void applyPlan(const trainplan::Plan& plan, const QString& description, int mergeKey = 0);
-    void endMerge() { ++mergeSerial_; }
+    void endMerge()
+    {
+        ++mergeSerial_;
+        emit mergeEnded();
+    }
+    // True while planChanged is emitted for an edit with a non-zero mergeKey: one step of a drag
+    // (or of arrow keys on a slider), which more are likely to follow within moments.
+    bool isContinuingEdit() const { return continuingEdit_; }
     // The plan's name as typed; blank returns it to the generated name (planfile/PlanName.h).
     // One undo step, and none when the text is the current name.
     void setName(const QString& typed);
@@ -67,6 +74,7 @@ signals:
     void fileStateChanged();   // path or modified flag changed
     void followerChanged();
     void timeBasisChanged();
+    void mergeEnded();  // endMerge(): a drag ended (its slider was released)
 
 private:
     friend class PlanEditCommand;  // the undo path is the only way to replace the plan in place
@@ -80,5 +88,6 @@ private:
     QUndoStack undo_;
     QString path_;
     int mergeSerial_ = 0;
+    bool continuingEdit_ = false;
     trainplan::Follower follower_ = trainplan::Follower::of(trainplan::ParallelDim::Dp);
 };

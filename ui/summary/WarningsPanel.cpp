@@ -48,11 +48,9 @@ WarningsPanel::WarningsPanel(PlanDocument* document, QWidget* parent)
             emit fieldActivated(item->data(kFieldRole).toString());
     });
     releaseHeight_.setSingleShot(true);
-    releaseHeight_.setInterval(kShrinkDelayMs);
-    connect(&releaseHeight_, &QTimer::timeout, this, [this] {
-        heldHeight_ = 0;
-        updateGeometry();
-    });
+    releaseHeight_.setInterval(kSettleDelayMs);
+    connect(&releaseHeight_, &QTimer::timeout, this, &WarningsPanel::releaseHeight);
+    connect(doc_, &PlanDocument::mergeEnded, this, &WarningsPanel::releaseHeight);
     connect(doc_, &PlanDocument::planChanged, this, &WarningsPanel::refresh);
     refresh();
 }
@@ -63,13 +61,17 @@ void WarningsPanel::refresh()
     QStringList messages;
     for (const auto& w : warnings)
         messages << QString::fromUtf8(trainplan::codeName(w.code)) + QString::fromStdString(trainplan::describe(w));
+    if (doc_->isContinuingEdit() && count() > 0) {
+        if (heldHeight_ == 0)
+            heldHeight_ = sizeHint().height();  // the height the drag started with
+        releaseHeight_.start();  // again on every step: the hold ends once the steps pause
+    } else {
+        releaseHeight_.stop();
+        releaseHeight();
+    }
     if (messages == shown_ && count() > 0)
         return;  // most slider ticks change no red flag: keep the list and its selection
     shown_ = messages;
-    if (count() > 0) {
-        heldHeight_ = std::max(heldHeight_, sizeHint().height());
-        releaseHeight_.start();
-    }
     const QSignalBlocker block(this);
     clear();
     // Errors first, then warnings, then notes.
@@ -104,7 +106,15 @@ int WarningsPanel::itemsHeight(int upTo) const
 QSize WarningsPanel::sizeHint() const
 {
     constexpr int kLinesShown = 4;
-    return {QListWidget::sizeHint().width(), std::max(heldHeight_, itemsHeight(kLinesShown))};
+    return {QListWidget::sizeHint().width(), heldHeight_ > 0 ? heldHeight_ : itemsHeight(kLinesShown)};
+}
+
+void WarningsPanel::releaseHeight()
+{
+    if (heldHeight_ == 0)
+        return;
+    heldHeight_ = 0;
+    updateGeometry();
 }
 
 QSize WarningsPanel::minimumSizeHint() const
@@ -136,7 +146,7 @@ void WarningsPanel::fitItemHeights()
     }
     // The band's height follows its lines. Only when they changed: a geometry request re-lays
     // out the whole window, and a resize that leaves the lines as they were needs none.
-    if (changed)
+    if (changed && heldHeight_ == 0)
         updateGeometry();
 }
 

@@ -14,13 +14,13 @@ public:
     explicit WarningsPanel(PlanDocument* document, QWidget* parent = nullptr);
     QStringList codes() const;  // the codes currently listed, for tests
     // Tall enough for every flag up to four, then it scrolls: the pane is a band under the
-    // headline cards that grows with what it has to say (one line when all is well). It grows
-    // at once but shrinks only once the edits pause (kShrinkDelayMs): a drag that turns a
-    // flag on and off would otherwise resize the diagram and timeline on every tick, and
-    // each resize repaints them a second time (and makes them jump under the pointer).
+    // headline cards that grows with what it has to say (one line when all is well). During a
+    // drag it keeps its height (and scrolls) until the slider is released or the edits pause
+    // for kSettleDelayMs: a drag that raises and clears flags would otherwise resize the
+    // diagram and timeline under the pointer, each resize repainting them a second time.
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
-    static constexpr int kShrinkDelayMs = 400;
+    static constexpr int kSettleDelayMs = 400;
 
 signals:
     void fieldActivated(const QString& jsonPath);
@@ -37,6 +37,7 @@ private:
 
     PlanDocument* doc_;
     QStringList shown_;  // the messages on display: an unchanged list is not rebuilt
-    int heldHeight_ = 0;  // the height kept while edits follow each other, 0 when none is held
+    int heldHeight_ = 0;  // the height kept during a drag, 0 when none is held
     QTimer releaseHeight_;
+    void releaseHeight();
 };
