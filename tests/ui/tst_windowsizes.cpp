@@ -223,6 +223,7 @@ void TestWindowSizes::tpAcrossNodesShowsAtTheDefaultSize()
     const int flagsBefore = window_->warnings()->height();
     window_->inputPanel()->layoutSlider(trainplan::ParallelDim::Tp)->moveTo(16);
     QCOMPARE(window_->document()->plan().layout.tp, 16);
+    window_->document()->endMerge();  // the slider released: the red-flags band fits its flags
     settle(window_);
     // The pane keeps its width; it gives up at most what the red-flags band above it grew to
     // show the new flag (the two rows share that).
