@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFormLayout>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -26,6 +27,7 @@
 #include "core/planfile/PlanFile.h"
 #include "core/planfile/PlanName.h"
 #include "core/steptime/StepTimeModel.h"
+#include "render/style/Theme.h"
 #include "render/report/InputsPage.h"
 #include "render/report/PdfReport.h"
 #include "render/report/ReportContext.h"
@@ -493,9 +495,17 @@ void TestInputPanel::efficienciesShowThePresetsAndKeepTheUsers()
     auto* button = inputs()->findChild<QPushButton*>("usePresetEfficiencies");
     QVERIFY(button);
     QVERIFY(!button->isEnabled());
+    // The preset's figure reads faint, the plan's own in the normal colour.
+    auto* form = qobject_cast<QFormLayout*>(gemm->parentWidget()->layout());
+    QVERIFY(form);
+    auto* label = qobject_cast<QLabel*>(form->labelForField(gemm));
+    QVERIFY(label);
+    const auto labelColour = [label] { return label->palette().color(QPalette::WindowText); };
+    QCOMPARE(labelColour(), theme::faint());
     const double step = doc()->analysis().predicted.stepSeconds;
     gemm->setValue(50.0);
     QCOMPARE(doc()->plan().cluster.efficiency.matmul, std::optional<double>(0.5));
+    QCOMPARE(labelColour(), label->palette().color(QPalette::Text));
     QVERIFY(doc()->analysis().predicted.stepSeconds > step);
     QVERIFY(button->isEnabled());
     // The PDF's inputs list the figure the plan gives, in the window's unit.
@@ -508,6 +518,7 @@ void TestInputPanel::efficienciesShowThePresetsAndKeepTheUsers()
     doc()->undoStack()->undo();
     QVERIFY(!doc()->plan().cluster.efficiency.matmul);
     QCOMPARE(doc()->analysis().predicted.stepSeconds, step);
+    QCOMPARE(labelColour(), theme::faint());
     doc()->undoStack()->redo();
     QCOMPARE(gemm->value(), 50.0);
     button->click();

@@ -1142,7 +1142,10 @@ QGroupBox* InputPanel::buildEfficiencies()
             if (!label)
                 return;
             QPalette palette = label->palette();
-            palette.setColor(QPalette::WindowText, f.given(doc_->plan().cluster.efficiency) ? palette.color(QPalette::Text) : theme::faint());
+            const QColor colour = f.given(doc_->plan().cluster.efficiency) ? palette.color(QPalette::Text) : theme::faint();
+            if (palette.color(QPalette::WindowText) == colour)
+                return;  // setPalette repolishes and repaints even when nothing changes, every tick
+            palette.setColor(QPalette::WindowText, colour);
             label->setPalette(palette);
         });
     }
