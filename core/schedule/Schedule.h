@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/base/LargeBuffer.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/EnumNames.h"
 
@@ -98,7 +99,8 @@ public:
         Traits::construct(static_cast<Base&>(*this), at, std::forward<Args>(args)...);
     }
 };
-using ScheduleEvents = std::vector<ScheduleEvent, DefaultInitAllocator<ScheduleEvent>>;
+// Huge-page backed (LargeBuffer.h): a deep pipeline's first step writes megabytes of fresh events.
+using ScheduleEvents = std::vector<ScheduleEvent, DefaultInitAllocator<ScheduleEvent, LargeBufferAllocator<ScheduleEvent>>>;
 
 // Durations of one micro-batch through one model chunk (a virtual stage), seconds.
 struct StageCosts {

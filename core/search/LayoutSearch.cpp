@@ -5,15 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <new>
 #include <thread>
 #include <type_traits>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
+#include "core/base/LargeBuffer.h"
 #include "core/estimate/LayoutChecks.h"
 #include "core/estimate/MemoryRange.h"
 #include "core/estimate/ParameterModel.h"
@@ -118,8 +114,7 @@ std::vector<std::pair<int, int>> expertGridCandidates(const Plan& plan, const Se
 // a third of its time (measured: with the allocator keeping its pages between runs the
 // DeepSeek-V3 search took 1.1 s instead of 1.6 s). So rows go into 2 MiB chunks that
 // never move (a growing vector would copy them all each time it grew, and merging them would
-// copy them again) and that Linux may back with one huge page each (MADV_HUGEPAGE; with
-// transparent huge pages off it is a hint without effect).
+// copy them again) and that Linux may back with one huge page each (LargeBuffer.h).
 class WorkerRows {
 public:
     WorkerRows() = default;
@@ -128,19 +123,13 @@ public:
     ~WorkerRows()
     {
         for (SearchRow* chunk : chunks_)
-            std::free(chunk);
+            releaseLarge(chunk);
     }
 
     void add(const SearchRow& row)
     {
         if (chunks_.empty() || inLast_ == kChunkRows) {
-            void* memory = std::aligned_alloc(kChunkBytes, kChunkBytes);
-            if (!memory)
-                throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-            madvise(memory, kChunkBytes, MADV_HUGEPAGE);
-#endif
-            chunks_.push_back(static_cast<SearchRow*>(memory));
+            chunks_.push_back(static_cast<SearchRow*>(allocateLarge(kChunkBytes)));
             inLast_ = 0;
         }
         SearchRow* slot = new (chunks_.back() + inLast_) SearchRow(row);
@@ -151,7 +140,7 @@ public:
 
 private:
     static_assert(std::is_trivially_destructible_v<SearchRow>, "rows are freed with their chunk, never destroyed one by one");
-    static constexpr size_t kChunkBytes = size_t(2) << 20;
+    static constexpr size_t kChunkBytes = kHugePageBytes;
     static constexpr size_t kChunkRows = kChunkBytes / sizeof(SearchRow);
     std::vector<SearchRow*> chunks_;
     size_t inLast_ = 0;
