@@ -1,5 +1,7 @@
 #include "core/base/LargeBuffer.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -9,24 +11,46 @@
 
 namespace trainplan {
 
+namespace {
+
+// A hint: its failure (no THP in the kernel, a range malloc's allocator refuses) leaves
+// ordinary pages.
+void hintHugePages(void* from, std::size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    madvise(from, bytes, MADV_HUGEPAGE);
+#else
+    (void)from;
+    (void)bytes;
+#endif
+}
+
+}  // namespace
+
 void* allocateLarge(std::size_t bytes)
 {
-    if (bytes < kLargeBufferBytes) {
-        void* small = std::malloc(bytes > 0 ? bytes : 1);
-        if (!small)
-            throw std::bad_alloc();
-        return small;
+    void* buffer = std::malloc(bytes > 0 ? bytes : 1);
+    if (!buffer)
+        throw std::bad_alloc();
+    if (bytes >= kLargeBufferBytes) {
+        const std::uintptr_t start = std::uintptr_t(buffer);
+        const std::uintptr_t from = (start + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+        const std::uintptr_t to = (start + bytes) / kHugePageBytes * kHugePageBytes;
+        if (to > from)
+            hintHugePages(reinterpret_cast<void*>(from), to - from);
     }
-    // Whole huge pages, aligned to one, so every page of the buffer can be a huge page.
+    return buffer;
+}
+
+void* allocateHugePages(std::size_t bytes)
+{
     if (bytes > std::size_t(-1) - kHugePageBytes)
         throw std::bad_alloc();
-    const std::size_t rounded = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+    const std::size_t rounded = std::max<std::size_t>(1, (bytes + kHugePageBytes - 1) / kHugePageBytes) * kHugePageBytes;
     void* buffer = std::aligned_alloc(kHugePageBytes, rounded);
     if (!buffer)
         throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-    madvise(buffer, rounded, MADV_HUGEPAGE);  // a hint: its failure leaves ordinary pages
-#endif
+    hintHugePages(buffer, rounded);
     return buffer;
 }
 

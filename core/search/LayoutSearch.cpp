@@ -129,7 +129,7 @@ public:
     void add(const SearchRow& row)
     {
         if (chunks_.empty() || inLast_ == kChunkRows) {
-            chunks_.push_back(static_cast<SearchRow*>(allocateLarge(kChunkBytes)));
+            chunks_.push_back(static_cast<SearchRow*>(allocateHugePages(kChunkBytes)));
             inLast_ = 0;
         }
         SearchRow* slot = new (chunks_.back() + inLast_) SearchRow(row);

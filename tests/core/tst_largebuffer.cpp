@@ -1,5 +1,6 @@
-// allocateLarge: small buffers are plain, large ones are whole huge pages, aligned to one and
-// marked for transparent huge pages (LargeBuffer.h says why); the vector allocator uses them.
+// allocateLarge: small buffers are plain, large ones have the whole huge pages inside them
+// marked for transparent huge pages (LargeBuffer.h says why); allocateHugePages gives whole
+// aligned huge pages; the vector allocator uses allocateLarge.
 #include <QtTest>
 
 #include <cstdint>
@@ -66,17 +67,35 @@ private slots:
         }
     }
 
-    void largeBuffersAreWholeHugePages()
+    void largeBuffersHintTheirHugePages()
     {
-        for (std::size_t bytes : {kLargeBufferBytes, kHugePageBytes + 1, 7 * kHugePageBytes / 2}) {
+        for (std::size_t bytes : {3 * kHugePageBytes, 7 * kHugePageBytes / 2 + 12345}) {
             auto* p = static_cast<unsigned char*>(allocateLarge(bytes));
-            QCOMPARE(std::uintptr_t(p) % kHugePageBytes, std::uintptr_t(0));
+            QCOMPARE(std::uintptr_t(p) % alignof(std::max_align_t), std::uintptr_t(0));
             std::memset(p, 0xab, bytes);  // the whole size is writable
             QCOMPARE(int(p[bytes - 1]), 0xab);
-            // Marked for huge pages ("hg" in VmFlags) wherever the kernel offers them.
+            // The first whole huge page inside the buffer is marked ("hg" in VmFlags) wherever
+            // the kernel offers them.
+            const std::uintptr_t inside = (std::uintptr_t(p) + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+            QVERIFY(inside + kHugePageBytes <= std::uintptr_t(p) + bytes);
+            if (transparentHugePagesOffered()) {
+                const std::string flags = mappingFlags(reinterpret_cast<const void*>(inside));
+                QVERIFY2(!flags.empty(), "the buffer's mapping is in /proc/self/smaps");
+                QVERIFY2(flags.find(" hg") != std::string::npos, flags.c_str());
+            }
+            releaseLarge(p);
+        }
+    }
+
+    void hugePageChunksAreWholeAlignedPages()
+    {
+        for (std::size_t bytes : {std::size_t(1), kHugePageBytes, kHugePageBytes + 1}) {
+            auto* p = static_cast<unsigned char*>(allocateHugePages(bytes));
+            QCOMPARE(std::uintptr_t(p) % kHugePageBytes, std::uintptr_t(0));
+            const std::size_t whole = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+            std::memset(p, 0xcd, whole);  // every page of the rounded size is the caller's
             if (transparentHugePagesOffered()) {
                 const std::string flags = mappingFlags(p);
-                QVERIFY2(!flags.empty(), "the buffer's mapping is in /proc/self/smaps");
                 QVERIFY2(flags.find(" hg") != std::string::npos, flags.c_str());
             }
             releaseLarge(p);
@@ -87,6 +106,7 @@ private slots:
     {
         QVERIFY_THROWS_EXCEPTION(std::bad_alloc, allocateLarge(std::numeric_limits<std::size_t>::max()));
         QVERIFY_THROWS_EXCEPTION(std::bad_alloc, allocateLarge(std::numeric_limits<std::size_t>::max() - kHugePageBytes / 2));
+        QVERIFY_THROWS_EXCEPTION(std::bad_alloc, allocateHugePages(std::numeric_limits<std::size_t>::max() - kHugePageBytes / 2));
         LargeBufferAllocator<double> allocator;
         QVERIFY_THROWS_EXCEPTION(std::bad_array_new_length, allocator.allocate(std::numeric_limits<std::size_t>::max() / 4));
     }
@@ -94,7 +114,6 @@ private slots:
     void vectorsKeepTheirValues()
     {
         std::vector<std::int64_t, LargeBufferAllocator<std::int64_t>> values(1 << 18);  // 2 MiB
-        QCOMPARE(std::uintptr_t(values.data()) % kHugePageBytes, std::uintptr_t(0));
         for (std::size_t i = 0; i < values.size(); ++i)
             values[i] = std::int64_t(i) * 3;
         auto copy = values;
