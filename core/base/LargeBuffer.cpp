@@ -1,6 +1,7 @@
 #include "core/base/LargeBuffer.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -29,6 +30,10 @@ void hintHugePages(void* from, std::size_t bytes)
 
 void* allocateLarge(std::size_t bytes)
 {
+    // No object can be larger (operator new's limit); sanitizers abort on such a request
+    // rather than fail it, so it is refused before malloc sees it.
+    if (bytes > std::size_t(PTRDIFF_MAX))
+        throw std::bad_alloc();
     void* buffer = std::malloc(bytes > 0 ? bytes : 1);
     if (!buffer)
         throw std::bad_alloc();
@@ -44,7 +49,7 @@ void* allocateLarge(std::size_t bytes)
 
 void* allocateHugePages(std::size_t bytes)
 {
-    if (bytes > std::size_t(-1) - kHugePageBytes)
+    if (bytes > std::size_t(PTRDIFF_MAX) - kHugePageBytes)
         throw std::bad_alloc();
     const std::size_t rounded = std::max<std::size_t>(1, (bytes + kHugePageBytes - 1) / kHugePageBytes) * kHugePageBytes;
     void* buffer = std::aligned_alloc(kHugePageBytes, rounded);
