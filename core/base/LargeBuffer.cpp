@@ -34,6 +34,8 @@ void* allocateLarge(std::size_t bytes)
     // rather than fail it, so it is refused before malloc sees it.
     if (bytes > std::size_t(PTRDIFF_MAX))
         throw std::bad_alloc();
+    if (bytes >= kLargeBufferBytes && bytes <= kWholeHugePagesUpTo)
+        return allocateHugePages(bytes);
     void* buffer = std::malloc(bytes > 0 ? bytes : 1);
     if (!buffer)
         throw std::bad_alloc();

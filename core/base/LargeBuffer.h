@@ -17,13 +17,17 @@ namespace trainplan {
 // Buffers from this size up get the hint; smaller ones are plain malloc.
 inline constexpr std::size_t kLargeBufferBytes = std::size_t(1) << 20;
 inline constexpr std::size_t kHugePageBytes = std::size_t(2) << 20;
+// Below glibc's largest heap block with room for the rounding and the alignment, so freed
+// buffers return to malloc's heap and are reused rather than mapped afresh.
+inline constexpr std::size_t kWholeHugePagesUpTo = std::size_t(16) << 20;
 
-// Uninitialised storage for `bytes` bytes from malloc, aligned to alignof(std::max_align_t),
-// the whole huge pages inside it marked for transparent huge pages. Its size is what was
-// asked, so malloc keeps reusing freed buffers as it would: aligning each to 2 MiB would ask
-// for more than glibc's largest heap block (32 MiB) and map fresh memory every time (a
-// p = 64, m = 1,024, v = 4 step's 33.5 MB of events: 6.8 ms a simulation with fresh storage
-// became 26 ms). Throws std::bad_alloc when there is none. Free it with releaseLarge().
+// Uninitialised storage for `bytes` bytes, aligned to at least alignof(std::max_align_t), marked
+// for transparent huge pages: up to kWholeHugePagesUpTo as allocateHugePages() gives it (every
+// page a huge page), above that from malloc at exactly the size asked with the whole huge pages
+// inside it marked. Rounding a big buffer up to aligned pages would ask for more than glibc's
+// largest heap block (32 MiB) and map fresh memory every time: a p = 64, m = 1,024, v = 4
+// step's 33.5 MB of events took a fresh simulation from 6.8 to 26 ms that way. Throws
+// std::bad_alloc when there is none. Free it with releaseLarge().
 void* allocateLarge(std::size_t bytes);
 // Whole huge pages, aligned to one and marked: for chunks kept for a long run of work (the
 // search's rows), where every page of the chunk should be a huge page. Free with releaseLarge().

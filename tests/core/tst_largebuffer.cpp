@@ -1,6 +1,7 @@
-// allocateLarge: small buffers are plain, large ones have the whole huge pages inside them
-// marked for transparent huge pages (LargeBuffer.h says why); allocateHugePages gives whole
-// aligned huge pages; the vector allocator uses allocateLarge.
+// allocateLarge: small buffers are plain; large ones up to kWholeHugePagesUpTo are whole aligned
+// huge pages, bigger ones have the whole huge pages inside them marked for transparent huge
+// pages (LargeBuffer.h says why); allocateHugePages gives whole aligned huge pages; the vector
+// allocator uses allocateLarge.
 #include <QtTest>
 
 #include <cstdint>
@@ -69,15 +70,19 @@ private slots:
 
     void largeBuffersHintTheirHugePages()
     {
-        for (std::size_t bytes : {3 * kHugePageBytes, 7 * kHugePageBytes / 2 + 12345}) {
+        for (std::size_t bytes : {kLargeBufferBytes, 3 * kHugePageBytes, 7 * kHugePageBytes / 2 + 12345, kWholeHugePagesUpTo,
+                 kWholeHugePagesUpTo + 1, 17 * kHugePageBytes + 12345}) {
             auto* p = static_cast<unsigned char*>(allocateLarge(bytes));
             QCOMPARE(std::uintptr_t(p) % alignof(std::max_align_t), std::uintptr_t(0));
+            // Up to kWholeHugePagesUpTo whole aligned pages; above, malloc's own block.
+            if (bytes <= kWholeHugePagesUpTo)
+                QCOMPARE(std::uintptr_t(p) % kHugePageBytes, std::uintptr_t(0));
             std::memset(p, 0xab, bytes);  // the whole size is writable
             QCOMPARE(int(p[bytes - 1]), 0xab);
             // The first whole huge page inside the buffer is marked ("hg" in VmFlags) wherever
             // the kernel offers them.
             const std::uintptr_t inside = (std::uintptr_t(p) + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
-            QVERIFY(inside + kHugePageBytes <= std::uintptr_t(p) + bytes);
+            QVERIFY(bytes <= kWholeHugePagesUpTo || inside + kHugePageBytes <= std::uintptr_t(p) + bytes);
             if (transparentHugePagesOffered()) {
                 const std::string flags = mappingFlags(reinterpret_cast<const void*>(inside));
                 QVERIFY2(!flags.empty(), "the buffer's mapping is in /proc/self/smaps");
