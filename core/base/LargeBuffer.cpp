@@ -16,14 +16,24 @@ namespace {
 
 // A hint: its failure (no THP in the kernel, a range malloc's allocator refuses) leaves
 // ordinary pages.
-void hintHugePages(void* from, std::size_t bytes)
+void hintHugePages(std::uintptr_t from, std::size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
-    madvise(from, bytes, MADV_HUGEPAGE);
+    madvise(reinterpret_cast<void*>(from), bytes, MADV_HUGEPAGE);
 #else
     (void)from;
     (void)bytes;
 #endif
+}
+
+std::uintptr_t hugePageFloor(std::uintptr_t at)
+{
+    return at / kHugePageBytes * kHugePageBytes;
+}
+
+std::uintptr_t hugePageCeiling(std::uintptr_t at)
+{
+    return hugePageFloor(at + kHugePageBytes - 1);
 }
 
 }  // namespace
@@ -39,12 +49,11 @@ void* allocateLarge(std::size_t bytes)
     void* buffer = std::malloc(bytes > 0 ? bytes : 1);
     if (!buffer)
         throw std::bad_alloc();
-    if (bytes >= kLargeBufferBytes) {
+    if (bytes > kWholeHugePagesUpTo) {
         const std::uintptr_t start = std::uintptr_t(buffer);
-        const std::uintptr_t from = (start + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
-        const std::uintptr_t to = (start + bytes) / kHugePageBytes * kHugePageBytes;
+        const std::uintptr_t from = hugePageCeiling(start), to = hugePageFloor(start + bytes);
         if (to > from)
-            hintHugePages(reinterpret_cast<void*>(from), to - from);
+            hintHugePages(from, to - from);
     }
     return buffer;
 }
@@ -53,11 +62,11 @@ void* allocateHugePages(std::size_t bytes)
 {
     if (bytes > std::size_t(PTRDIFF_MAX) - kHugePageBytes)
         throw std::bad_alloc();
-    const std::size_t rounded = std::max<std::size_t>(1, (bytes + kHugePageBytes - 1) / kHugePageBytes) * kHugePageBytes;
+    const std::size_t rounded = std::max(kHugePageBytes, std::size_t(hugePageCeiling(bytes)));
     void* buffer = std::aligned_alloc(kHugePageBytes, rounded);
     if (!buffer)
         throw std::bad_alloc();
-    hintHugePages(buffer, rounded);
+    hintHugePages(std::uintptr_t(buffer), rounded);
     return buffer;
 }
 
