@@ -1,6 +1,7 @@
 #include "core/analysis/Analysis.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include "core/analysis/LayoutRationale.h"
@@ -8,6 +9,7 @@
 #include "core/analysis/ScheduleComparison.h"
 #include "core/analysis/Sensitivity.h"
 #include "core/analysis/Thresholds.h"
+#include "core/base/HelperThread.h"
 #include "core/estimate/ActivationModel.h"
 
 namespace trainplan {
@@ -75,6 +77,148 @@ const char* timeBasisKey(TimeBasis basis)
     return basis == TimeBasis::Predicted ? "predicted" : "assumed_mfu";
 }
 
+// One side of one unknown input, as the range measures it: the step at that value over the
+// predicted step.
+struct VariantJob {
+    size_t unknown = 0;  // index into the unknown inputs and effects_
+    bool fast = false;
+    double factor = 1.0;
+};
+
+// What one thread needs to predict a variant. The analysing thread predicts with the
+// Analyser's own workspace (its memo holds the base prediction's simulations, which a variant
+// with the base's costs recalls); the helper has a workspace of its own.
+struct VariantScratch {
+    PredictedStep step;
+    Plan plan;
+    Estimate estimate;
+};
+
+struct Analyser::RangeVariants {
+    VariantScratch own;
+    std::vector<VariantJob> jobs;
+    bool shareWithHelper = false;
+    std::atomic<int> onHelper{0};  // variants the helper predicted in the last analysis
+    // The helper's scratch and thread, made on the first variants worth sharing.
+    std::unique_ptr<StepTimeWorkspace> helperStepTime;
+    std::unique_ptr<VariantScratch> helperScratch;
+    std::unique_ptr<HelperThread> helper;
+};
+
+Analyser::Analyser()
+    : range_(std::make_unique<RangeVariants>())
+{
+}
+
+Analyser::~Analyser() = default;
+Analyser::Analyser(Analyser&&) noexcept = default;
+Analyser& Analyser::operator=(Analyser&&) noexcept = default;
+
+void Analyser::shareRangeWithHelperThread(bool on)
+{
+    range_->shareWithHelper = on;
+}
+
+int Analyser::variantsOnHelperThread() const
+{
+    return range_->onHelper.load();
+}
+
+namespace {
+
+// The step with `unknown` at its faster (fast) or slower value, over `stepSeconds`.
+double variantFactor(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options, double stepSeconds,
+                     const UnknownInput& unknown, bool fast, StepTimeWorkspace& stepTime, VariantScratch& scratch)
+{
+    StepTimeOptions variant = options;
+    Plan& plan = scratch.plan;
+    plan = settled;
+    plan.layout.unknownFields = 0;  // as set here, not settled again
+    unknown.apply(fast, plan, variant.framework);
+    plan.layout.unknownFields = settled.layout.unknownFields;
+    if (!(plan.cluster.efficiency == settled.cluster.efficiency))
+        variant.efficiency = efficiencyFor(plan.cluster);
+    if (!(plan.layout == settled.layout) || !(plan.model == settled.model)) {
+        estimateInto(plan, scratch.estimate);
+        stepTime.predict(plan, scratch.estimate, variant, scratch.step);
+    } else {
+        stepTime.predict(settled, estimate, variant, scratch.step);
+    }
+    return stepSeconds > 0 ? scratch.step.stepSeconds / stepSeconds : 1.0;
+}
+
+// Pipeline operations (forward and backward of every micro-batch on every virtual stage) the
+// variants simulate together, two simulations each, at which a hand-over to the helper pays:
+// waking it costs tens of microseconds, and simulations run at a few nanoseconds per operation.
+constexpr double kShareFromOperations = 1 << 13;
+
+}  // namespace
+
+void Analyser::measureUnknownEffects(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options, double stepSeconds)
+{
+    RangeVariants& range = *range_;
+    const std::vector<UnknownInput> unknowns = unknownInputs(settled);
+    range.jobs.clear();
+    for (size_t i = 0; i < unknowns.size(); ++i) {
+        const UnknownInput& unknown = unknowns[i];
+        UnknownEffect& effect = effects_.emplace_back();
+        effect.field = unknown.field;
+        effect.label = unknown.label;
+        effect.slowerValue = unknown.slowValue;
+        effect.fasterValue = unknown.fastValue;
+        for (int fast = 0; fast < 2; ++fast)
+            if ((fast ? unknown.fastValue : unknown.slowValue) != unknown.expectedValue)  // else the prediction's own value
+                range.jobs.push_back({i, fast == 1});
+    }
+
+    std::atomic<size_t> next{0};
+    range.onHelper = 0;
+    const auto work = [&](StepTimeWorkspace& stepTime, VariantScratch& scratch, bool onHelper) {
+        for (size_t j; (j = next.fetch_add(1, std::memory_order_relaxed)) < range.jobs.size();) {
+            VariantJob& job = range.jobs[j];
+            job.factor = variantFactor(settled, estimate, options, stepSeconds, unknowns[job.unknown], job.fast, stepTime, scratch);
+            range.onHelper += onHelper;
+        }
+    };
+    const int v = scheduleKindOf(settled.layout.schedule) == ScheduleKind::Interleaved ? settled.layout.virtualStages : 1;
+    const double operations = 2.0 * 2.0 * double(estimate.pipeline.microbatches) * settled.layout.pp * v * double(range.jobs.size());
+    if (range.shareWithHelper && range.jobs.size() >= 2 && settled.layout.pp > 1 && operations >= kShareFromOperations) {
+        if (!range.helper) {
+            range.helperStepTime = std::make_unique<StepTimeWorkspace>();
+            range.helperScratch = std::make_unique<VariantScratch>();
+            range.helper = std::make_unique<HelperThread>();
+        }
+        range.helper->run([&] { work(*range.helperStepTime, *range.helperScratch, true); });
+        try {
+            work(stepTime_, range.own, false);
+        } catch (...) {
+            next = range.jobs.size();  // the helper stops after its current variant
+            range.helper->wait();
+            throw;
+        }
+        range.helper->wait();
+    } else {
+        work(stepTime_, range.own, false);
+    }
+
+    for (const VariantJob& job : range.jobs) {
+        UnknownEffect& effect = effects_[job.unknown];
+        (job.fast ? effect.fasterFactor : effect.slowerFactor) = job.factor;
+    }
+    for (UnknownEffect& effect : effects_) {
+        // Before the clamps, slowerFactor holds the slow side's step and fasterFactor the fast
+        // side's (1 for a side that is the expected value). A value that is usually the faster
+        // can be the slower for this plan (fused gradient accumulation adds into main_grad even
+        // at one micro-batch): name them as they act.
+        if (effect.slowerFactor < effect.fasterFactor) {
+            std::swap(effect.slowerFactor, effect.fasterFactor);
+            std::swap(effect.slowerValue, effect.fasterValue);
+        }
+        effect.slowerFactor = std::max(effect.slowerFactor, 1.0);
+        effect.fasterFactor = std::min(effect.fasterFactor, 1.0);
+    }
+}
+
 void Analyser::estimateAndPredict(const Plan& plan, const StepTimeOptions& options, Estimate& est, PredictedStep& predicted)
 {
     estimateInto(plan, est);
@@ -126,42 +270,8 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
     const bool imbalanceUnknown = loadImbalanceUnknown(settled.model);
     const bool efficienciesUnknown = efficienciesBorrowed(settled.cluster);
     effects_.clear();
-    if (choices.unknownSwitches > 0 || layoutUnknowns != 0 || imbalanceUnknown || efficienciesUnknown) {
-        for (const UnknownInput& unknown : unknownInputs(settled)) {
-            UnknownEffect& effect = effects_.emplace_back();
-            effect.field = unknown.field;
-            effect.label = unknown.label;
-            effect.slowerValue = unknown.slowValue;
-            effect.fasterValue = unknown.fastValue;
-            double factors[2] = {1.0, 1.0};  // slow side, fast side
-            for (int fast = 0; fast < 2; ++fast) {
-                if ((fast ? unknown.fastValue : unknown.slowValue) == unknown.expectedValue)
-                    continue;  // this side is what the prediction already assumes
-                StepTimeOptions variant = options;
-                variantPlan_ = settled;
-                variantPlan_.layout.unknownFields = 0;  // as set here, not settled again
-                unknown.apply(fast == 1, variantPlan_, variant.framework);
-                variantPlan_.layout.unknownFields = settled.layout.unknownFields;
-                if (!(variantPlan_.cluster.efficiency == settled.cluster.efficiency))
-                    variant.efficiency = efficiencyFor(variantPlan_.cluster);
-                if (!(variantPlan_.layout == settled.layout) || !(variantPlan_.model == settled.model)) {
-                    estimateInto(variantPlan_, variantEstimate_);
-                    stepTime_.predict(variantPlan_, variantEstimate_, variant, variantStep_);
-                } else {
-                    stepTime_.predict(settled, out.estimate, variant, variantStep_);
-                }
-                factors[fast] = out.predicted.stepSeconds > 0 ? variantStep_.stepSeconds / out.predicted.stepSeconds : 1.0;
-            }
-            // A value that is usually the faster can be the slower for this plan (fused gradient
-            // accumulation adds into main_grad even at one micro-batch): name them as they act.
-            if (factors[0] < factors[1]) {
-                std::swap(factors[0], factors[1]);
-                std::swap(effect.slowerValue, effect.fasterValue);
-            }
-            effect.slowerFactor = std::max(factors[0], 1.0);
-            effect.fasterFactor = std::min(factors[1], 1.0);
-        }
-    }
+    if (choices.unknownSwitches > 0 || layoutUnknowns != 0 || imbalanceUnknown || efficienciesUnknown)
+        measureUnknownEffects(settled, out.estimate, options, out.predicted.stepSeconds);
     setPredictedRange(settled, out.estimate, effects_, choices.unknownSwitches, layoutUnknowns, imbalanceUnknown, out.predicted);
     out.predicted.range.unknownEfficiencies = efficienciesUnknown;
     out.memoryRange = memoryRange(settled, out.estimate, memoryVariant_);

@@ -101,6 +101,21 @@ Analysis analyse(const Plan& plan, const StepTimeOptions& options);
 // instance per thread.
 class Analyser {
 public:
+    Analyser();
+    ~Analyser();
+    Analyser(Analyser&&) noexcept;
+    Analyser& operator=(Analyser&&) noexcept;
+
+    // Lets analyse() share the range's variants (two per unknown input, each a prediction with
+    // its own pipeline simulations) out over a second thread when their pipelines are big enough
+    // to pay for the hand-over: the live window, where a drag onto 64 stages simulates about
+    // twenty of them. The figures are the same either way (each variant is a pure function of its
+    // inputs); off by default, as the search and the sensitivity keep both cores busy already.
+    void shareRangeWithHelperThread(bool on);
+    // How many of the last analyse()'s range variants the helper thread predicted (0 when it was
+    // not asked): what shows that the sharing happens at all.
+    int variantsOnHelperThread() const;
+
     void analyse(const Plan& plan, const StepTimeOptions& options, Analysis& out);
     void analyse(const Plan& plan, Analysis& out);
     // The analysis's first two stages alone (estimate at the assumed MFU, then the predicted
@@ -109,11 +124,12 @@ public:
     void estimateAndPredict(const Plan& plan, const StepTimeOptions& options, Estimate& est, PredictedStep& predicted);
 
 private:
+    struct RangeVariants;  // the range's variants: their scratch and the helper (Analysis.cpp)
+    void measureUnknownEffects(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options, double stepSeconds);
+
     StepTimeWorkspace stepTime_;
     ScheduleSimulator simulator_;
-    PredictedStep variantStep_;  // the range's variants (unknown switches and layout fields)
-    Plan variantPlan_;
-    Estimate variantEstimate_;
+    std::unique_ptr<RangeVariants> range_;
     Estimate memoryVariant_;  // the memory range's framework variants
     std::vector<UnknownEffect> effects_;  // each unknown input's effect on the step
 };

@@ -18,10 +18,11 @@ double medianOf(std::vector<double> v)
     return v[v.size() / 2];
 }
 
-double medianMicroseconds(const trainplan::Plan& plan, int rounds)
+double medianMicroseconds(const trainplan::Plan& plan, int rounds, bool helper = false)
 {
     using clock = std::chrono::steady_clock;
     trainplan::Analyser analyser;
+    analyser.shareRangeWithHelperThread(helper);
     trainplan::Analysis out;
     std::vector<double> times;
     for (int i = 0; i < rounds; ++i) {
@@ -46,12 +47,15 @@ int main()
     std::printf("  10 framework switches unknown : %8.1f us\n", withUnknowns);
     std::printf("  profile megatron-core-2024    : %8.1f us\n", settled);
     std::printf("  the unknowns' effects cost    : %8.1f us per analysis\n", withUnknowns - settled);
-    // The PP slider's slowest positions: the schedule grows with the stages.
-    for (int pp : {32, 64}) {
+    // The PP slider's slowest positions: the schedule grows with the stages. The window shares the
+    // range's variants with a helper thread (Analyser::shareRangeWithHelperThread).
+    std::printf("  %-30s %10s %12s\n", "", "one thread", "with helper");
+    for (int pp : {4, 8, 16, 32, 64}) {
         auto deep = unknown;
         deep.layout.pp = pp;
         deep.layout.dp = unknown.layout.dp * unknown.layout.pp / pp;
-        std::printf("  PP = %2d (DP %d), unknowns    : %8.1f us\n", pp, deep.layout.dp, medianMicroseconds(deep, kRounds / 4));
+        std::printf("  PP = %2d (DP %2d), unknowns      %7.1f us %9.1f us\n", pp, deep.layout.dp, medianMicroseconds(deep, kRounds / 4),
+                    medianMicroseconds(deep, kRounds / 4, true));
     }
     return 0;
 }

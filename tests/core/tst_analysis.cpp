@@ -9,6 +9,7 @@
 #include "core/analysis/Analysis.h"
 #include "core/analysis/ScheduleComparison.h"
 #include "core/analysis/Sensitivity.h"
+#include "core/planfile/PlanFile.h"
 #include "core/search/LayoutSearch.h"
 
 using namespace trainplan;
@@ -39,6 +40,7 @@ private slots:
     void comparisonSaysWhyAKindCannotRun();
     void comparisonStopsAtTheLimit();
     void searchRowIsTheSearchsPrediction();
+    void rangeIsTheSameOnTheHelperThread();
 };
 
 void TestAnalysis::sensitivityIsOfTheSettledPlan()
@@ -158,6 +160,63 @@ void TestAnalysis::searchRowIsTheSearchsPrediction()
     QCOMPARE(row->totalSeconds, closed.totalSeconds);
     QCOMPARE(row->memoryBytes, a.estimate.perGpu.total);
     QCOMPARE(&a.searchRow(), &row);
+}
+
+
+void TestAnalysis::rangeIsTheSameOnTheHelperThread()
+{
+    // The window shares the range's variants with a second thread
+    // (Analyser::shareRangeWithHelperThread): the range must come out exactly as one thread
+    // computes it, for pipelines deep enough to share and for those that are not.
+    std::vector<Plan> plans;
+    for (int pp : {4, 16, 32, 64}) {
+        Plan plan = defaultPlan();  // its framework switches are unknown: ten variants and more
+        plan.layout.dp = plan.layout.dp * plan.layout.pp / pp;
+        plan.layout.pp = pp;
+        plans.push_back(plan);
+    }
+    plans.push_back(testplans::largePipelinePlan());
+    Plan settledRecompute = testplans::unknownRecomputePlan();
+    settledRecompute.layout.dp /= 8;
+    settledRecompute.layout.pp *= 8;
+    plans.push_back(settledRecompute);
+    for (const char* example : {"mixtral-8x22b-256-h100.json", "deepseek-v3-2048-h800.json"}) {
+        Plan plan = loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/" + example);
+        plans.push_back(plan);
+        plan.layout.dp /= 2;
+        plan.layout.pp *= 2;
+        plans.push_back(plan);
+    }
+
+    Analyser alone, shared;
+    shared.shareRangeWithHelperThread(true);
+    Analysis a, b;
+    int sharedPlans = 0;
+    for (const Plan& plan : plans) {
+        const std::string name = "PP " + std::to_string(plan.layout.pp) + ", " + std::to_string(plan.model.layers) + " layers";
+        alone.analyse(plan, a);
+        shared.analyse(plan, b);
+        QCOMPARE(alone.variantsOnHelperThread(), 0);
+        sharedPlans += shared.variantsOnHelperThread() > 0;
+        const PredictedRange& ra = a.predicted.range;
+        const PredictedRange& rb = b.predicted.range;
+        QVERIFY2(!ra.unknownEffects.empty(), name.c_str());
+        QCOMPARE(rb.unknownEffects.size(), ra.unknownEffects.size());
+        for (size_t i = 0; i < ra.unknownEffects.size(); ++i) {
+            QCOMPARE(rb.unknownEffects[i].field, ra.unknownEffects[i].field);
+            QCOMPARE(rb.unknownEffects[i].slowerValue, ra.unknownEffects[i].slowerValue);
+            QCOMPARE(rb.unknownEffects[i].fasterValue, ra.unknownEffects[i].fasterValue);
+            QVERIFY2(rb.unknownEffects[i].slowerFactor == ra.unknownEffects[i].slowerFactor, name.c_str());
+            QVERIFY2(rb.unknownEffects[i].fasterFactor == ra.unknownEffects[i].fasterFactor, name.c_str());
+        }
+        QVERIFY2(b.predicted.stepSeconds == a.predicted.stepSeconds, name.c_str());
+        QVERIFY2(rb.low.stepSeconds == ra.low.stepSeconds && rb.high.stepSeconds == ra.high.stepSeconds, name.c_str());
+        QVERIFY2(ra.low.stepSeconds > ra.high.stepSeconds, name.c_str());  // the unknowns act: a range to compare
+    }
+    // The deep pipelines went to the helper (else this compared one thread with itself), the
+    // shallow ones did not (a hand-over would cost more than their simulations).
+    QVERIFY(sharedPlans >= 4);
+    QVERIFY(sharedPlans < int(plans.size()));
 }
 
 QTEST_MAIN(TestAnalysis)

@@ -14,6 +14,9 @@ PlanDocument::PlanDocument(QObject* parent)
     : QObject(parent)
     , plan_(trainplan::defaultPlan())
 {
+    // A slider tick onto a deep pipeline simulates about twenty range variants: the second core
+    // takes half of them (the window's other work runs on this thread).
+    analyser_.shareRangeWithHelperThread(true);
     recompute();
     connect(&undo_, &QUndoStack::cleanChanged, this, &PlanDocument::fileStateChanged);
 }
