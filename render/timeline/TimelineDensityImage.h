@@ -62,7 +62,7 @@ private:
     bool cleared_ = false;
     std::array<std::uint32_t, PartCount> colors_{};
     std::vector<float> coverage_;  // per column and part: the fraction of the pixel busy
-    std::vector<std::uint16_t> heights_;  // per column and part: cumulative bar heights
+    std::vector<std::uint32_t> heights_;  // per part, then column: cumulative bar heights (forward's, backward's, W's)
     int touchedFirst_ = 0, touchedLast_ = -1;
     double rowTop_ = 0, rowBottom_ = 0;
     int columnsFilled_ = 0;
