@@ -223,6 +223,17 @@ QRectF TimelinePainter::rowRect(const LaneGeometry& g, int stage) const
     return QRectF(g.body.left(), g.body.top() + stage * g.pitch, g.body.width(), g.blockHeight);
 }
 
+std::pair<int, int> TimelinePainter::visibleStages(const LaneGeometry& g) const
+{
+    if (g.stages <= 0 || !(g.pitch > 0))
+        return {0, g.stages - 1};
+    // Row s spans [top + s pitch, top + s pitch + blockHeight).
+    const double top = g.body.top();
+    const int first = int(std::floor((visible_.top() - top - g.blockHeight) / g.pitch)) + 1;
+    const int last = int(std::ceil((visible_.bottom() - top) / g.pitch)) - 1;
+    return {std::clamp(first, 0, g.stages), std::clamp(last, -1, g.stages - 1)};
+}
+
 // ---- text ---------------------------------------------------------------------------------
 
 QString TimelinePainter::laneTitleFor(const TimelineLane& lane) const
@@ -339,6 +350,7 @@ void TimelinePainter::paint(QPainter& p, const QRectF& target)
 {
     stats_ = {};
     devicePixelRatio_ = p.device() ? p.device()->devicePixelRatioF() : 1.0;
+    visible_ = p.hasClipping() ? p.clipBoundingRect().intersected(target) : target;
     layout(target);
     const QFontMetricsF headerMetrics(style_.headerFont);
     header_ = headerFor(headerMetrics, headerRect_.width());
@@ -440,7 +452,8 @@ void TimelinePainter::drawRows(QPainter& p, int index, const TimelineLane& lane,
     const double bubbleLeft = clampX(axis_.x(0)), bubbleRight = clampX(axis_.x(r.computeSeconds));
     if (bubbleRight > bubbleLeft) {
         if (g.pitch > g.blockHeight) {
-            for (int s = 0; s < g.stages; ++s) {
+            const auto [first, last] = visibleStages(g);
+            for (int s = first; s <= last; ++s) {
                 const QRectF row = rowRect(g, s);
                 p.fillRect(QRectF(bubbleLeft, row.top(), bubbleRight - bubbleLeft, row.height()), style_.bubble);
             }
@@ -534,10 +547,11 @@ void TimelinePainter::drawRows(QPainter& p, int index, const TimelineLane& lane,
     // Where the compute part ends: what is right of it is the exposed DP tail.
     const double endX = axis_.x(r.computeSeconds);
     if (endX >= plotLeft && endX <= plotRight) {
-        QPen pen(style_.computeEnd, 1, Qt::DashLine);
-        pen.setCosmetic(true);
-        p.setPen(pen);
-        p.drawLine(QLineF(endX, g.body.top() - 2, endX, g.body.bottom() + 2));
+        // Dashed, 4 px on and 2 off from the lane's top, as fills: a dashed pen restarts its
+        // pattern at the clip, so the dashes would crawl as the rows scroll.
+        const double x = std::floor(endX), bottom = g.body.bottom() + 2;
+        for (double y = g.body.top() - 2; y < bottom; y += 6)
+            p.fillRect(QRectF(x, y, 1, std::min(4.0, bottom - y)), style_.computeEnd);
     }
 }
 
@@ -546,8 +560,9 @@ TimelinePainter::LaneDetail& TimelinePainter::laneDetail(int index, const Timeli
     if (details_.size() < size_t(index) + 1)
         details_.resize(size_t(index) + 1);
     LaneDetail& d = details_[size_t(index)];
+    const std::pair<int, int> stages = visibleStages(g);
     if (d.valid && d.revision == model_->revision() && d.t0 == t0_ && d.t1 == t1_ && d.body == g.body && d.pitch == g.pitch
-        && d.blockHeight == g.blockHeight && d.ratio == devicePixelRatio_)
+        && d.blockHeight == g.blockHeight && d.ratio == devicePixelRatio_ && d.stages == stages)
         return d;
     d.revision = model_->revision();
     d.t0 = t0_;
@@ -556,11 +571,20 @@ TimelinePainter::LaneDetail& TimelinePainter::laneDetail(int index, const Timeli
     d.pitch = g.pitch;
     d.blockHeight = g.blockHeight;
     d.ratio = devicePixelRatio_;
+    d.stages = stages;
     d.valid = true;
-    d.density.begin(g.body, devicePixelRatio_, {style_.forward, style_.backward, style_.weightGrad});
+    // The image spans the visible rows only. Its top is a whole number of device pixels below
+    // the body's, so every row lands on the pixels it has in an image of the whole body.
+    const auto [first, last] = stages;
+    QRectF band(g.body.left(), g.body.top(), g.body.width(), 0);
+    if (first <= last) {
+        band.setTop(g.body.top() + std::floor((rowRect(g, first).top() - g.body.top()) * devicePixelRatio_) / devicePixelRatio_);
+        band.setBottom(rowRect(g, last).bottom());
+    }
+    d.density.begin(band, devicePixelRatio_, {style_.forward, style_.backward, style_.weightGrad});
     d.wide.clear();
     const double pixelsPerSecond = axis_.pixelsPerSecond();
-    for (int s = 0; s < g.stages; ++s) {
+    for (int s = first; s <= last; ++s) {
         const QRectF row = rowRect(g, s);
         d.density.beginRow(row.top(), row.bottom());
         const auto ops = lane.track.ops(s);
@@ -586,7 +610,8 @@ void TimelinePainter::drawDpSync(QPainter& p, const TimelineLane& lane, const La
     // bubble it overlaps stays visible above it.
     const auto& r = lane.result();
     const auto clampX = [&](double x) { return std::clamp(x, axis_.left(), axis_.right()); };
-    for (int s = 0; s < g.stages; ++s) {
+    const auto [first, last] = visibleStages(g);
+    for (int s = first; s <= last; ++s) {
         const std::int64_t i = lane.track.dpSync(s);
         if (i < 0)
             continue;
@@ -622,7 +647,9 @@ void TimelinePainter::drawRowLabels(QPainter& p, const LaneGeometry& g) const
     p.setPen(style_.text);
     const double right = g.body.left() - 6;
     double freeFrom = -std::numeric_limits<double>::infinity();  // below the last label drawn
-    for (int s = 0; s < g.stages; s += every) {
+    // From one label above the visible rows (its text may reach into view) to the last visible.
+    const auto [first, last] = visibleStages(g);
+    for (int s = std::max(0, (first / every - 1) * every); s <= last; s += every) {
         const QRectF row = rowRect(g, s);
         // Centred on the row, but never above or below the lane, nor over the previous label.
         const double top = std::clamp(row.center().y() - metrics.height() / 2, g.body.top(), g.body.bottom() - metrics.height());

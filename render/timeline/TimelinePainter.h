@@ -129,6 +129,10 @@ private:
     void drawAxis(QPainter& p) const;
     void drawHighlight(QPainter& p) const;
     QRectF rowRect(const LaneGeometry& g, int stage) const;
+    // The lane's stages whose rows the painter's clip shows, first to last (empty when first >
+    // last): a lane scrolled at the legible pitch has most of its 64 rows out of view, and
+    // filling those cost as much as the rest of the tick's timeline.
+    std::pair<int, int> visibleStages(const LaneGeometry& g) const;
     std::optional<std::pair<int, int>> laneAndStageAt(QPointF point) const;
 
     const TimelineModel* model_ = nullptr;
@@ -138,6 +142,7 @@ private:
 
     // The last layout.
     QRectF target_;
+    QRectF visible_;  // the painter's clip in the last paint (its target when it had none)
     QRectF headerRect_, legendRect_, axisRect_;
     TimelineAxis axis_;
     std::vector<LaneGeometry> lanes_;
@@ -157,6 +162,7 @@ private:
         std::uint64_t revision = 0;
         double t0 = 0, t1 = 0, pitch = 0, blockHeight = 0, ratio = 0;
         QRectF body;
+        std::pair<int, int> stages;  // the visible ones it holds
         bool valid = false;
         TimelineDensityImage density;
         std::vector<WideBlock> wide;

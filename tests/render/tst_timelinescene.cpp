@@ -31,6 +31,7 @@ private slots:
     void repaintFollowsThePlanAtAFixedWindow();
     void aSmallerStepAfterABiggerOneLeavesNoTrace();
     void inFlightPeaksAgreeWithTheCore();
+    void scrolledRowsAreThoseOfTheWholeLane();
 };
 
 void TestTimelineScene::levelOfDetailBoundsTheRectangles()
@@ -130,6 +131,44 @@ void TestTimelineScene::inFlightPeaksAgreeWithTheCore()
             // Everything pinned is freed by the end of the step.
             QCOMPARE(lane.inFlight.valueAt(0, lane.result().computeSeconds), 0.0);
         }
+    }
+}
+
+void TestTimelineScene::scrolledRowsAreThoseOfTheWholeLane()
+{
+    // A pane too low for legible rows scrolls them, and only the rows in view are filled
+    // (TimelinePainter::visibleStages): what shows must be exactly that part of the whole lane
+    // painted unscrolled, at every scroll position.
+    trainplan::Plan plan = trainplan::defaultPlan();  // 64 stages of 256 micro-batches: thin blocks
+    plan.layout.dp = plan.layout.dp * plan.layout.pp / 64;
+    plan.layout.pp = 64;
+    TimelineScene scene;
+    scene.setScrollable(true);
+    scene.setAnalysis(trainplan::analyse(plan));
+    const QSize pane(1400, 300);
+    const int range = int(scene.scrollRange(QSizeF(pane)));
+    QVERIFY2(range > 2 * pane.height(), qPrintable(QString::number(range)));
+    paintScene(scene, pane);  // sets the painter's time window
+    QImage whole(pane.width(), range + pane.height(), QImage::Format_ARGB32_Premultiplied);
+    whole.fill(Qt::white);
+    {
+        QPainter p(&whole);
+        scene.timeline().paint(p, QRectF(QPointF(0, 0), QSizeF(whole.size())));
+    }
+    const int wholeColumns = scene.timeline().stats().aggregatedColumns;
+    QVERIFY(wholeColumns > 1000);
+    for (int scroll : {0, 137, range / 2, range}) {
+        scene.setScroll(scroll);
+        QImage shown(pane, QImage::Format_ARGB32_Premultiplied);
+        shown.fill(Qt::white);
+        {
+            QPainter p(&shown);
+            scene.paint(p, QRectF(QPointF(0, 0), QSizeF(pane)));
+        }
+        QCOMPARE(int(scene.paintedScroll()), scroll);
+        // Only the rows in view were summed into pixel columns: the pane shows under a third.
+        QVERIFY(scene.timeline().stats().aggregatedColumns < wholeColumns / 2);
+        QVERIFY2(shown == whole.copy(0, scroll, pane.width(), pane.height()), qPrintable(QString("scroll %1").arg(scroll)));
     }
 }
 
