@@ -3,7 +3,7 @@
 //   - paint:          one repaint of an unchanged plan (hover, expose, resize of the pane);
 //   - plan + paint:   a slider tick: rebuild the diagram's facts and layout, then paint.
 // The target is a paint under 16 ms at 16,384 GPUs. Run offscreen:
-//   QT_QPA_PLATFORM=offscreen bench_layoutdiagram [--png DIR] [--runs N]
+//   QT_QPA_PLATFORM=offscreen bench_layoutdiagram [--png DIR] [--runs N] [--only TEXT]
 // --png DIR also writes each plan's image (plain and with a GPU selected) for a look, at
 // --png-size WxH (default 1200x700), plus one plan that breaks the rules (TP 16 on 8-GPU nodes).
 #include <QApplication>
@@ -78,6 +78,7 @@ int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
     QString pngDir;
+    QString only;  // the cases whose name holds this text, for a profile
     QSize pngSize(1200, 700);
     int runs = 200;
     for (int i = 1; i + 1 < argc; ++i) {
@@ -89,6 +90,8 @@ int main(int argc, char** argv)
                 pngSize = QSize(wh[0].toInt(), wh[1].toInt());
         } else if (QString(argv[i]) == "--runs")
             runs = std::max(1, QString(argv[++i]).toInt());
+        else if (QString(argv[i]) == "--only")
+            only = argv[++i];
     }
     if (!pngDir.isEmpty())
         QDir().mkpath(pngDir);
@@ -96,6 +99,7 @@ int main(int argc, char** argv)
     const Case cases[] = {
         {"64 GPUs (TP 8 x PP 2 x DP 4)", 8, 2, 4, 1},
         {"2,048 GPUs (TP 8 x PP 4 x DP 64, worked example A)", 8, 4, 64, 1},
+        {"2,048 GPUs (TP 8 x PP 64 x DP 4: the PP slider's end)", 8, 64, 4, 1},
         {"16,384 GPUs (TP 8 x PP 8 x DP 256)", 8, 8, 256, 1},
         {"16,384 GPUs (TP 8 x CP 4 x PP 16 x DP 32: 64 nodes per replica)", 8, 16, 32, 4},
     };
@@ -104,6 +108,8 @@ int main(int argc, char** argv)
 
     std::printf("%-66s %22s %22s %8s\n", "plan", "paint ms (median/p99)", "plan+paint (med/p99)", "GPUs drawn");
     for (const Case& c : cases) {
+        if (!QString(c.name).contains(only))
+            continue;
         const trainplan::Plan plan = planFor(c);
         const trainplan::Estimate est = trainplan::estimate(plan);
         LayoutDiagramPainter diagram;
@@ -132,7 +138,7 @@ int main(int argc, char** argv)
                     diagram.individuallyDrawnGpus(), diagram.nodesAggregated() ? " (blocks)" : "");
 
         if (!pngDir.isEmpty())
-            savePngs(diagram, QStringLiteral("%1/diagram-%2").arg(pngDir).arg(plan.cluster.gpus) + (c.cp > 1 ? "-cp" : ""), pngSize);
+            savePngs(diagram, QStringLiteral("%1/diagram-%2").arg(pngDir).arg(plan.cluster.gpus) + (c.cp > 1 ? "-cp" : "") + (c.pp == 64 ? "-pp64" : ""), pngSize);
     }
     if (!pngDir.isEmpty()) {
         const trainplan::Plan plan = planFor({"TP 16 on 8-GPU nodes", 16, 4, 32, 1});

@@ -12,7 +12,7 @@
 //                images and wide blocks are reused;
 //   - pane:      TimelineScene::paint, the timeline plus the in-flight strip, after a move;
 // and how many rectangles the last paint drew one by one. Run offscreen:
-//   QT_QPA_PLATFORM=offscreen bench_timeline [--runs N] [--png DIR]
+//   QT_QPA_PLATFORM=offscreen bench_timeline [--runs N] [--png DIR] [--only FILE-NAME]
 // --png DIR also writes each case at 1400 x 600 for a look, whole and zoomed 4x with the
 // block in the middle of stage 1 hovered (its tooltip is printed).
 #include "../TestPlans.h"
@@ -63,6 +63,16 @@ Stats time(int runs, const std::function<void()>& work, const std::function<void
     return stats(std::move(ms));
 }
 
+// The PP slider's deepest position on the default plan (DP shrinks to keep the GPUs): 64 stages
+// of 256 micro-batches, the slowest slider tick.
+trainplan::Plan deepDefault()
+{
+    trainplan::Plan plan = trainplan::defaultPlan();
+    plan.layout.dp = plan.layout.dp * plan.layout.pp / 64;
+    plan.layout.pp = 64;
+    return plan;
+}
+
 trainplan::Plan interleavedDefault()
 {
     trainplan::Plan plan = trainplan::defaultPlan();
@@ -85,11 +95,14 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     int runs = 200;
     QString pngDir;
+    QString only;  // one case by its file name ("default-p64"), for a profile
     for (int i = 1; i + 1 < argc; ++i) {
         if (QString(argv[i]) == "--runs")
             runs = std::max(1, QString(argv[++i]).toInt());
         else if (QString(argv[i]) == "--png")
             pngDir = argv[++i];
+        else if (QString(argv[i]) == "--only")
+            only = argv[++i];
     }
     if (!pngDir.isEmpty())
         QDir().mkpath(pngDir);
@@ -98,6 +111,7 @@ int main(int argc, char** argv)
         {"worked example A: p 4, m 16, 1F1B", "default", trainplan::defaultPlan(), false},
         {"worked example A, interleaved v 2", "interleaved-v2", interleavedDefault(), false},
         {"worked example A, 4 schedules compared", "compare", trainplan::defaultPlan(), true},
+        {"worked example A at p 64, m 256", "default-p64", deepDefault(), false},
         {"p 64, m 1024, v 4, interleaved", "p64-m1024-v4", testplans::largePipelinePlan(), false},
         {"p 64, m 1024, 4 schedules compared", "p64-m1024-compare", testplans::largePipelinePlan(), true},
     };
@@ -108,6 +122,8 @@ int main(int argc, char** argv)
     std::printf("%-36s %9s %17s %17s %17s %17s %17s %8s\n", "case", "events", "simulate", "update (tick)", "timeline paint", "repaint",
         "pane paint", "rects");
     for (const Case& c : cases) {
+        if (!only.isEmpty() && only != c.file)
+            continue;
         const trainplan::Estimate est = trainplan::estimate(c.plan);
         const trainplan::ScheduleKind kind = trainplan::scheduleKindOf(c.plan.layout.schedule);
         const trainplan::ScheduleCosts costs = trainplan::predictedScheduleCosts(c.plan, est, trainplan::stepTimeOptionsFor(c.plan), kind);
