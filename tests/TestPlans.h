@@ -24,6 +24,17 @@ inline trainplan::Plan largePipelinePlan()
     return plan;
 }
 
+// Worked example A (the default plan, its framework switches unknown) at `pp` stages on the same
+// GPUs, DP shrinking as the window's PP slider does: at 64 stages of 256 micro-batches, the
+// slider's slowest tick (the analysis's range variants, the timeline's rows, the diagram).
+inline trainplan::Plan defaultPlanAtStages(int pp)
+{
+    trainplan::Plan plan = trainplan::defaultPlan();
+    plan.layout.dp = plan.layout.dp * plan.layout.pp / pp;
+    plan.layout.pp = pp;
+    return plan;
+}
+
 // Worked example A with a different size in every parallel dimension (2, 4, 8, 16 in table
 // order) on exactly the GPUs they use: a view that mixes two dimensions up shows it.
 inline trainplan::Plan distinctSizesPlan()

@@ -77,6 +77,8 @@ const char* timeBasisKey(TimeBasis basis)
     return basis == TimeBasis::Predicted ? "predicted" : "assumed_mfu";
 }
 
+namespace {
+
 // One side of one unknown input, as the range measures it: the step at that value over the
 // predicted step.
 struct VariantJob {
@@ -93,6 +95,8 @@ struct VariantScratch {
     Plan plan;
     Estimate estimate;
 };
+
+}  // namespace
 
 struct Analyser::RangeVariants {
     VariantScratch own;

@@ -295,6 +295,9 @@ QColor LayoutDiagramPainter::markColor(unsigned marks) const
 
 void LayoutDiagramPainter::drawBox(QPainter& p, const LayoutDiagramBoxFaces& f, QColor color) const
 {
+    // Faces filled aliased, edges stroked antialiased over them: Qt's antialiased polygon fill
+    // was most of a paint, and the outline covers the fill's jagged edge.
+    const bool smooth = p.testRenderHint(QPainter::Antialiasing);
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setPen(Qt::NoPen);
     p.setBrush(LayoutDiagramStyle::frontFace(color));
@@ -303,7 +306,7 @@ void LayoutDiagramPainter::drawBox(QPainter& p, const LayoutDiagramBoxFaces& f, 
     p.drawPolygon(f.side);
     p.setBrush(LayoutDiagramStyle::topFace(color));
     p.drawPolygon(f.top);
-    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setRenderHint(QPainter::Antialiasing, smooth);
     p.setPen(QPen(color.darker(160), 0.8));
     p.setBrush(Qt::NoBrush);
     p.drawPolygon(f.front);

@@ -169,12 +169,8 @@ void TestAnalysis::rangeIsTheSameOnTheHelperThread()
     // (Analyser::shareRangeWithHelperThread): the range must come out exactly as one thread
     // computes it, for pipelines deep enough to share and for those that are not.
     std::vector<Plan> plans;
-    for (int pp : {4, 16, 32, 64}) {
-        Plan plan = defaultPlan();  // its framework switches are unknown: ten variants and more
-        plan.layout.dp = plan.layout.dp * plan.layout.pp / pp;
-        plan.layout.pp = pp;
-        plans.push_back(plan);
-    }
+    for (int pp : {4, 16, 32, 64})
+        plans.push_back(testplans::defaultPlanAtStages(pp));  // its framework switches are unknown: ten variants and more
     plans.push_back(testplans::largePipelinePlan());
     Plan settledRecompute = testplans::unknownRecomputePlan();
     settledRecompute.layout.dp /= 8;

@@ -139,12 +139,9 @@ void TestTimelineScene::scrolledRowsAreThoseOfTheWholeLane()
     // A pane too low for legible rows scrolls them, and only the rows in view are filled
     // (TimelinePainter::visibleStages): what shows must be exactly that part of the whole lane
     // painted unscrolled, at every scroll position.
-    trainplan::Plan plan = trainplan::defaultPlan();  // 64 stages of 256 micro-batches: thin blocks
-    plan.layout.dp = plan.layout.dp * plan.layout.pp / 64;
-    plan.layout.pp = 64;
     TimelineScene scene;
     scene.setScrollable(true);
-    scene.setAnalysis(trainplan::analyse(plan));
+    scene.setAnalysis(trainplan::analyse(testplans::defaultPlanAtStages(64)));  // 256 micro-batches: thin blocks
     const QSize pane(1400, 300);
     const int range = int(scene.scrollRange(QSizeF(pane)));
     QVERIFY2(range > 2 * pane.height(), qPrintable(QString::number(range)));

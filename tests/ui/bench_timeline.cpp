@@ -63,16 +63,6 @@ Stats time(int runs, const std::function<void()>& work, const std::function<void
     return stats(std::move(ms));
 }
 
-// The PP slider's deepest position on the default plan (DP shrinks to keep the GPUs): 64 stages
-// of 256 micro-batches, the slowest slider tick.
-trainplan::Plan deepDefault()
-{
-    trainplan::Plan plan = trainplan::defaultPlan();
-    plan.layout.dp = plan.layout.dp * plan.layout.pp / 64;
-    plan.layout.pp = 64;
-    return plan;
-}
-
 trainplan::Plan interleavedDefault()
 {
     trainplan::Plan plan = trainplan::defaultPlan();
@@ -111,7 +101,7 @@ int main(int argc, char** argv)
         {"worked example A: p 4, m 16, 1F1B", "default", trainplan::defaultPlan(), false},
         {"worked example A, interleaved v 2", "interleaved-v2", interleavedDefault(), false},
         {"worked example A, 4 schedules compared", "compare", trainplan::defaultPlan(), true},
-        {"worked example A at p 64, m 256", "default-p64", deepDefault(), false},
+        {"worked example A at p 64, m 256", "default-p64", testplans::defaultPlanAtStages(64), false},
         {"p 64, m 1024, v 4, interleaved", "p64-m1024-v4", testplans::largePipelinePlan(), false},
         {"p 64, m 1024, 4 schedules compared", "p64-m1024-compare", testplans::largePipelinePlan(), true},
     };
