@@ -20,6 +20,10 @@ void InFlightSeries::build(const TimelineTrack& track)
     offsets_.assign(size_t(p) + 1, 0);
     peaks_.assign(size_t(p), 0.0);
     steps_.clear();
+    size_t ops = 0;  // each op adds at most one step
+    for (int stage = 0; stage < p; ++stage)
+        ops += track.ops(stage).size();
+    steps_.reserve(ops);
     for (int stage = 0; stage < p; ++stage) {
         const size_t first = steps_.size();
         // Steps at the same instant (a backward ending as the next forward starts) keep only

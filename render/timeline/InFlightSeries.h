@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include "core/base/LargeBuffer.h"
+
 class TimelineTrack;
 
 class InFlightSeries {
@@ -39,6 +41,9 @@ public:
 
 private:
     std::vector<size_t> offsets_;  // stageCount() + 1 entries into steps_
-    std::vector<Step> steps_;
+    // A deep pipeline's step has hundreds of thousands of steps: reserved once at their bound
+    // and huge-page backed (LargeBuffer.h), the first drag onto 64 stages spent about 1 ms of
+    // its tick growing this vector (copies, fresh pages).
+    std::vector<Step, trainplan::LargeBufferAllocator<Step>> steps_;
     std::vector<double> peaks_;
 };

@@ -10,6 +10,7 @@
 #include <QColor>
 #include <QImage>
 #include <QRectF>
+#include <QSize>
 
 #include <algorithm>
 #include <array>
@@ -23,8 +24,11 @@ public:
     enum Part { Forward, Backward, WeightGrad, PartCount };
     static constexpr int kMinStackedHeight = 3;
 
-    // Starts an image over `area` (logical units) at the device's pixel ratio.
-    void begin(const QRectF& area, double devicePixelRatio, const std::array<QColor, PartCount>& colors);
+    // Starts an image over `area` (logical units) at the device's pixel ratio. `expected`
+    // (device pixels) is the largest area the image is likely to need, e.g. the device's size:
+    // the image grows to it at once, and its pages are touched then, so an area that grows later
+    // (the next PP or TP tick) finds memory that is already there.
+    void begin(const QRectF& area, double devicePixelRatio, const std::array<QColor, PartCount>& colors, QSize expected = {});
     // Rows are filled one at a time: beginRow, add the row's thin blocks, endRow.
     void beginRow(double top, double bottom);
     // Busy from logical x0 to x1. Inline: it runs once per thin block, half a million

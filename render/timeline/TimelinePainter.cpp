@@ -581,7 +581,9 @@ TimelinePainter::LaneDetail& TimelinePainter::laneDetail(int index, const Timeli
         band.setTop(g.body.top() + std::floor((rowRect(g, first).top() - g.body.top()) * devicePixelRatio_) / devicePixelRatio_);
         band.setBottom(rowRect(g, last).bottom());
     }
-    d.density.begin(band, devicePixelRatio_, {style_.forward, style_.backward, style_.weightGrad});
+    // The rows in view fit in the view: an image of its size serves every later lane.
+    const QSize expected(int(std::ceil(visible_.width() * devicePixelRatio_)), int(std::ceil(visible_.height() * devicePixelRatio_)));
+    d.density.begin(band, devicePixelRatio_, {style_.forward, style_.backward, style_.weightGrad}, expected);
     d.wide.clear();
     const double pixelsPerSecond = axis_.pixelsPerSecond();
     for (int s = first; s <= last; ++s) {
