@@ -4,16 +4,21 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "core/planfile/PlanFile.h"
 #include "core/search/LayoutSearch.h"
 
-int main()
+int main(int argc, char** argv)
 {
+    // bench_search [rounds] [default]: more rounds of the default plan's search, and with
+    // "default" nothing else (to profile that search alone).
     const auto plan = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-2048-h100.json");
     const auto plan004 = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-512-gpu.json");
-    constexpr int kRounds = 9;
+    const int kRounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 9;
+    const bool defaultOnly = argc > 2 && std::string(argv[2]) == "default";
     std::vector<double> wall;
     trainplan::SearchResult last;
     for (int i = 0; i < kRounds; ++i) {
@@ -30,6 +35,8 @@ int main()
     std::printf("  %.0f layouts evaluated per second (median)\n", last.evaluated / median);
     std::printf("  target: full search under 0.2 s -> %s\n", median < 0.2 ? "met" : "NOT met");
 
+    if (defaultOnly)
+        return last.rows.empty() ? 1 : 0;
     trainplan::SearchOptions range;
     range.minGlobalBatch = 256;
     range.maxGlobalBatch = 4096;
