@@ -201,6 +201,8 @@ int main(int argc, char** argv)
                     percentile(ticks, 0.99), ticks.size());
                 all.insert(all.end(), ticks.begin(), ticks.end());
             }
+            if (all.empty())
+                continue;  // BENCH_ONLY named no slider of this plan
             const double p99 = percentile(all, 0.99);
             worstP99 = std::max(worstP99, p99);
             std::printf("  every slider           median %6.2f ms, p99 %6.2f ms (target p99 <= 8.3 ms quiet: %s)\n", percentile(all, 0.5), p99,
