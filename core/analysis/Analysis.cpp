@@ -79,12 +79,12 @@ const char* timeBasisKey(TimeBasis basis)
 
 namespace {
 
-// One side of one unknown input, as the range measures it: the step at that value over the
-// predicted step.
+// One side of one unknown input, as the range measures it: the step at that value (its factor,
+// over the predicted step, is taken once that step is known).
 struct VariantJob {
     size_t unknown = 0;  // index into the unknown inputs and effects_
     bool fast = false;
-    double factor = 1.0;
+    double stepSeconds = 0.0;
 };
 
 // What one thread needs to predict a variant. The analysing thread predicts with the
@@ -100,13 +100,26 @@ struct VariantScratch {
 
 struct Analyser::RangeVariants {
     VariantScratch own;
+    std::vector<UnknownInput> unknowns;
     std::vector<VariantJob> jobs;
+    std::atomic<size_t> next{0};  // the first job no thread has taken
     bool shareWithHelper = false;
+    bool helperWorking = false;  // the helper took jobs of this analysis and was not waited for
     std::atomic<int> onHelper{0};  // variants the helper predicted in the last analysis
     // The helper's scratch and thread, made on the first variants worth sharing.
     std::unique_ptr<StepTimeWorkspace> helperStepTime;
     std::unique_ptr<VariantScratch> helperScratch;
     std::unique_ptr<HelperThread> helper;
+
+    // The jobs for these unknowns, one per side that is not the expected value.
+    void prepare(const Plan& settled);
+    // With the helper on and jobs enough to pay for the hand-over, the helper starts taking them.
+    void startHelper(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options);
+    // Takes jobs until none is left, predicting each with this thread's workspace and scratch.
+    void take(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options, StepTimeWorkspace& stepTime,
+              VariantScratch& scratch, bool onHelperThread);
+    // Leaves the remaining jobs untaken and waits for the helper's current one (on an exception).
+    void abandon() noexcept;
 };
 
 Analyser::Analyser()
@@ -130,9 +143,9 @@ int Analyser::variantsOnHelperThread() const
 
 namespace {
 
-// The step with `unknown` at its faster (fast) or slower value, over `stepSeconds`.
-double variantFactor(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options, double stepSeconds,
-                     const UnknownInput& unknown, bool fast, StepTimeWorkspace& stepTime, VariantScratch& scratch)
+// The step with `unknown` at its faster (fast) or slower value.
+double variantStepSeconds(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options, const UnknownInput& unknown,
+                          bool fast, StepTimeWorkspace& stepTime, VariantScratch& scratch)
 {
     StepTimeOptions variant = options;
     Plan& plan = scratch.plan;
@@ -148,7 +161,7 @@ double variantFactor(const Plan& settled, const Estimate& estimate, const StepTi
     } else {
         stepTime.predict(settled, estimate, variant, scratch.step);
     }
-    return stepSeconds > 0 ? scratch.step.stepSeconds / stepSeconds : 1.0;
+    return scratch.step.stepSeconds;
 }
 
 // Pipeline operations (forward and backward of every micro-batch on every virtual stage) the
@@ -158,56 +171,84 @@ constexpr double kShareFromOperations = 1 << 13;
 
 }  // namespace
 
+void Analyser::RangeVariants::prepare(const Plan& settled)
+{
+    unknowns = unknownInputs(settled);
+    jobs.clear();
+    for (size_t i = 0; i < unknowns.size(); ++i) {
+        const UnknownInput& unknown = unknowns[i];
+        for (int fast = 0; fast < 2; ++fast)
+            if ((fast ? unknown.fastValue : unknown.slowValue) != unknown.expectedValue)  // else the prediction's own value
+                jobs.push_back({i, fast == 1});
+    }
+    next = 0;
+    onHelper = 0;
+    helperWorking = false;
+}
+
+void Analyser::RangeVariants::take(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options,
+                                   StepTimeWorkspace& stepTime, VariantScratch& scratch, bool onHelperThread)
+{
+    for (size_t j; (j = next.fetch_add(1, std::memory_order_relaxed)) < jobs.size();) {
+        VariantJob& job = jobs[j];
+        job.stepSeconds = variantStepSeconds(settled, estimate, options, unknowns[job.unknown], job.fast, stepTime, scratch);
+        onHelper += onHelperThread;
+    }
+}
+
+void Analyser::RangeVariants::startHelper(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options)
+{
+    const int v = scheduleKindOf(settled.layout.schedule) == ScheduleKind::Interleaved ? settled.layout.virtualStages : 1;
+    const double operations = 2.0 * 2.0 * double(estimate.pipeline.microbatches) * settled.layout.pp * v * double(jobs.size());
+    if (!shareWithHelper || jobs.size() < 2 || settled.layout.pp <= 1 || operations < kShareFromOperations)
+        return;
+    if (!helper) {
+        helperStepTime = std::make_unique<StepTimeWorkspace>();
+        helperScratch = std::make_unique<VariantScratch>();
+        helper = std::make_unique<HelperThread>();
+    }
+    // The plan, estimate and options are the analysis's own, unchanged until the helper is waited for.
+    helper->run([this, &settled, &estimate, &options] { take(settled, estimate, options, *helperStepTime, *helperScratch, true); });
+    helperWorking = true;
+}
+
+void Analyser::RangeVariants::abandon() noexcept
+{
+    if (!helperWorking)
+        return;
+    helperWorking = false;
+    next = jobs.size();  // the helper stops after its current variant
+    try {
+        helper->wait();
+    } catch (...) {
+        // The analysis is failing already with the exception that brought it here.
+    }
+}
+
 void Analyser::measureUnknownEffects(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options, double stepSeconds)
 {
     RangeVariants& range = *range_;
-    const std::vector<UnknownInput> unknowns = unknownInputs(settled);
-    range.jobs.clear();
-    for (size_t i = 0; i < unknowns.size(); ++i) {
-        const UnknownInput& unknown = unknowns[i];
-        UnknownEffect& effect = effects_.emplace_back();
-        effect.field = unknown.field;
-        effect.label = unknown.label;
-        effect.slowerValue = unknown.slowValue;
-        effect.fasterValue = unknown.fastValue;
-        for (int fast = 0; fast < 2; ++fast)
-            if ((fast ? unknown.fastValue : unknown.slowValue) != unknown.expectedValue)  // else the prediction's own value
-                range.jobs.push_back({i, fast == 1});
+    try {
+        range.take(settled, estimate, options, stepTime_, range.own, false);
+    } catch (...) {
+        range.abandon();
+        throw;
     }
-
-    std::atomic<size_t> next{0};
-    range.onHelper = 0;
-    const auto work = [&](StepTimeWorkspace& stepTime, VariantScratch& scratch, bool onHelper) {
-        for (size_t j; (j = next.fetch_add(1, std::memory_order_relaxed)) < range.jobs.size();) {
-            VariantJob& job = range.jobs[j];
-            job.factor = variantFactor(settled, estimate, options, stepSeconds, unknowns[job.unknown], job.fast, stepTime, scratch);
-            range.onHelper += onHelper;
-        }
-    };
-    const int v = scheduleKindOf(settled.layout.schedule) == ScheduleKind::Interleaved ? settled.layout.virtualStages : 1;
-    const double operations = 2.0 * 2.0 * double(estimate.pipeline.microbatches) * settled.layout.pp * v * double(range.jobs.size());
-    if (range.shareWithHelper && range.jobs.size() >= 2 && settled.layout.pp > 1 && operations >= kShareFromOperations) {
-        if (!range.helper) {
-            range.helperStepTime = std::make_unique<StepTimeWorkspace>();
-            range.helperScratch = std::make_unique<VariantScratch>();
-            range.helper = std::make_unique<HelperThread>();
-        }
-        range.helper->run([&] { work(*range.helperStepTime, *range.helperScratch, true); });
-        try {
-            work(stepTime_, range.own, false);
-        } catch (...) {
-            next = range.jobs.size();  // the helper stops after its current variant
-            range.helper->wait();
-            throw;
-        }
+    if (range.helperWorking) {
+        range.helperWorking = false;
         range.helper->wait();
-    } else {
-        work(stepTime_, range.own, false);
     }
 
+    for (size_t i = 0; i < range.unknowns.size(); ++i) {
+        UnknownEffect& effect = effects_.emplace_back();
+        effect.field = range.unknowns[i].field;
+        effect.label = range.unknowns[i].label;
+        effect.slowerValue = range.unknowns[i].slowValue;
+        effect.fasterValue = range.unknowns[i].fastValue;
+    }
     for (const VariantJob& job : range.jobs) {
         UnknownEffect& effect = effects_[job.unknown];
-        (job.fast ? effect.fasterFactor : effect.slowerFactor) = job.factor;
+        (job.fast ? effect.fasterFactor : effect.slowerFactor) = stepSeconds > 0 ? job.stepSeconds / stepSeconds : 1.0;
     }
     for (UnknownEffect& effect : effects_) {
         // Before the clamps, slowerFactor holds the slow side's step and fasterFactor the fast
@@ -251,31 +292,43 @@ void Analyser::analyse(const Plan& plan, const StepTimeOptions& options, Analysi
         estimateInto(out.plan, out.estimate);
     }
     const Plan& settled = out.plan;
-    stepTime_.predict(settled, out.estimate, options, out.predicted, 0, ScheduleDetail::Events);  // the timeline draws this run
-
-    const ScheduleKind kind = scheduleKindOf(settled.layout.schedule);
-    const int v = kind == ScheduleKind::Interleaved ? settled.layout.virtualStages : 1;
-    out.scheduleProblem = pipelineProblem(kind, settled.layout.pp, out.estimate.pipeline.microbatches, v);
-    if (out.predicted.simulated) {
-        // The prediction already simulated the step with its costs: keep that run, not a second one.
-        stepTime_.swapLastSchedule(out.schedule);
-    } else if (!out.scheduleProblem) {
-        // One stage (nothing to overlap) or a caller that asked for the closed form: simulate the
-        // same costs so the timeline and the schedule verb still have events.
-        simulator_.simulate(predictedScheduleCosts(settled, out.estimate, options, kind), kind, out.schedule);
-    } else {
-        out.schedule = ScheduleResult{};
-    }
     // The range: what the plan leaves unknown (framework switches, layout fields), each alone at
     // its slower and its faster value (the rest as expected), then the model's own error;
-    // setPredictedRange() combines them.
+    // setPredictedRange() combines them. Its variants need the settled plan and its estimate
+    // only, so a helper thread starts on them while this one predicts the plan's own step.
     const FrameworkChoices choices = frameworkChoicesFor(settled);
     const unsigned layoutUnknowns = actingLayoutUnknowns(settled);
     const bool imbalanceUnknown = loadImbalanceUnknown(settled.model);
     const bool efficienciesUnknown = efficienciesBorrowed(settled.cluster);
+    const bool measuresRange = choices.unknownSwitches > 0 || layoutUnknowns != 0 || imbalanceUnknown || efficienciesUnknown;
     effects_.clear();
-    if (choices.unknownSwitches > 0 || layoutUnknowns != 0 || imbalanceUnknown || efficienciesUnknown)
-        measureUnknownEffects(settled, out.estimate, options, out.predicted.stepSeconds);
+    if (measuresRange) {
+        range_->prepare(settled);
+        range_->startHelper(settled, out.estimate, options);
+    }
+    try {
+        stepTime_.predict(settled, out.estimate, options, out.predicted, 0, ScheduleDetail::Events);  // the timeline draws this run
+        const ScheduleKind kind = scheduleKindOf(settled.layout.schedule);
+        const int v = kind == ScheduleKind::Interleaved ? settled.layout.virtualStages : 1;
+        out.scheduleProblem = pipelineProblem(kind, settled.layout.pp, out.estimate.pipeline.microbatches, v);
+        if (out.predicted.simulated) {
+            // The prediction already simulated the step with its costs: keep that run, not a second one.
+            stepTime_.swapLastSchedule(out.schedule);
+        } else if (!out.scheduleProblem) {
+            // One stage (nothing to overlap) or a caller that asked for the closed form: simulate the
+            // same costs so the timeline and the schedule verb still have events.
+            simulator_.simulate(predictedScheduleCosts(settled, out.estimate, options, kind), kind, out.schedule);
+        } else {
+            out.schedule = ScheduleResult{};
+        }
+        // This thread's share of the variants comes after the plan's own step, whose
+        // simulations its workspace's memo then holds for the variants that repeat them.
+        if (measuresRange)
+            measureUnknownEffects(settled, out.estimate, options, out.predicted.stepSeconds);
+    } catch (...) {
+        range_->abandon();
+        throw;
+    }
     setPredictedRange(settled, out.estimate, effects_, choices.unknownSwitches, layoutUnknowns, imbalanceUnknown, out.predicted);
     out.predicted.range.unknownEfficiencies = efficienciesUnknown;
     out.memoryRange = memoryRange(settled, out.estimate, memoryVariant_);

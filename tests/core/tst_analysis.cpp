@@ -206,6 +206,10 @@ void TestAnalysis::rangeIsTheSameOnTheHelperThread()
             QVERIFY2(rb.unknownEffects[i].fasterFactor == ra.unknownEffects[i].fasterFactor, name.c_str());
         }
         QVERIFY2(b.predicted.stepSeconds == a.predicted.stepSeconds, name.c_str());
+        // The helper starts on the variants while the plan's own step is predicted and simulated:
+        // that run, the timeline's, is the same too.
+        QCOMPARE(b.schedule.events.size(), a.schedule.events.size());
+        QVERIFY2(b.schedule.computeSeconds == a.schedule.computeSeconds && b.schedule.stepSeconds == a.schedule.stepSeconds, name.c_str());
         QVERIFY2(rb.low.stepSeconds == ra.low.stepSeconds && rb.high.stepSeconds == ra.high.stepSeconds, name.c_str());
         QVERIFY2(ra.low.stepSeconds > ra.high.stepSeconds, name.c_str());  // the unknowns act: a range to compare
     }
