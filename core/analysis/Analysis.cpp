@@ -183,7 +183,6 @@ void Analyser::RangeVariants::prepare(const Plan& settled)
     }
     next = 0;
     onHelper = 0;
-    helperWorking = false;
 }
 
 void Analyser::RangeVariants::take(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options,
@@ -227,13 +226,9 @@ void Analyser::RangeVariants::abandon() noexcept
 
 void Analyser::measureUnknownEffects(const Plan& settled, const Estimate& estimate, const StepTimeOptions& options, double stepSeconds)
 {
+    // Called inside analyse()'s try: an exception here leaves the helper to its abandon().
     RangeVariants& range = *range_;
-    try {
-        range.take(settled, estimate, options, stepTime_, range.own, false);
-    } catch (...) {
-        range.abandon();
-        throw;
-    }
+    range.take(settled, estimate, options, stepTime_, range.own, false);
     if (range.helperWorking) {
         range.helperWorking = false;
         range.helper->wait();

@@ -17,18 +17,18 @@ int main(int argc, char** argv)
     // "default" nothing else (to profile that search alone).
     const auto plan = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-2048-h100.json");
     const auto plan004 = trainplan::loadPlanFile(std::string(TRAINPLAN_SOURCE_DIR) + "/examples/70b-512-gpu.json");
-    const int kRounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 9;
+    const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 9;
     const bool defaultOnly = argc > 2 && std::string(argv[2]) == "default";
     std::vector<double> wall;
     trainplan::SearchResult last;
-    for (int i = 0; i < kRounds; ++i) {
+    for (int i = 0; i < rounds; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
         last = trainplan::searchLayouts(plan);
         wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     std::sort(wall.begin(), wall.end());
     const double median = wall[wall.size() / 2];
-    std::printf("layout search, default plan (2,048 GPUs), %d rounds\n", kRounds);
+    std::printf("layout search, default plan (2,048 GPUs), %d rounds\n", rounds);
     std::printf("  evaluated %lld layouts, %lld fit, %d on the Pareto front, %zu rows kept\n", last.evaluated, last.fitting,
                 last.paretoCount, last.rows.size());
     std::printf("  wall time: median %.4f s, min %.4f s, max %.4f s\n", median, wall.front(), wall.back());
