@@ -157,9 +157,9 @@ double variantStepSeconds(const Plan& settled, const Estimate& estimate, const S
         variant.efficiency = efficiencyFor(plan.cluster);
     if (!(plan.layout == settled.layout) || !(plan.model == settled.model)) {
         estimateInto(plan, scratch.estimate);
-        stepTime.predict(plan, scratch.estimate, variant, scratch.step);
+        stepTime.predictStepOnly(plan, scratch.estimate, variant, scratch.step);
     } else {
-        stepTime.predict(settled, estimate, variant, scratch.step);
+        stepTime.predictStepOnly(settled, estimate, variant, scratch.step);
     }
     return scratch.step.stepSeconds;
 }

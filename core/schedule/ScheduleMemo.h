@@ -1,8 +1,10 @@
 // The last few pipeline simulations' results, looked up by their exact inputs. One analysis
 // predicts the step a dozen times or more (the main prediction, then each unknown framework
-// switch at either end of the range), and many of those change nothing the pipeline sees: a
-// switch that only moves the DP tail leaves the run without sends identical. At p = 64 stages,
-// 6 of an analysis's 24 simulations are recalled this way (default plan at PP = 64).
+// switch at either end of the range), and some of those change nothing the pipeline sees. On
+// the default plan at PP = 64 the plan's own step simulates twice and each of the range's 11
+// variants once (StepTimeWorkspace::predictStepOnly); 3 of the variants (parameter-gather
+// overlap, CUDA graphs, the optimizer's kernels) leave the run as it was and, on the thread that
+// predicted the plan's own step, recall it.
 #pragma once
 
 #include <array>

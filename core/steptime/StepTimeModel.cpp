@@ -410,6 +410,17 @@ void StepTimeWorkspace::swapLastSchedule(ScheduleResult& other)
 void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out,
                                 std::uint64_t family, ScheduleDetail schedule)
 {
+    predictInto(plan, est, options, out, family, schedule, true);
+}
+
+void StepTimeWorkspace::predictStepOnly(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out)
+{
+    predictInto(plan, est, options, out, 0, ScheduleDetail::TimesOnly, false);
+}
+
+void StepTimeWorkspace::predictInto(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out,
+                                    std::uint64_t family, ScheduleDetail schedule, bool splitSendsFromBubble)
+{
     Scratch& s = *scratch_;
     s.resultHasEvents = false;
     const auto& l = plan.layout;
@@ -454,15 +465,23 @@ void StepTimeWorkspace::predict(const Plan& plan, const Estimate& est, const Ste
     out.simulated = canSimulate;
     if (costs.p > 1) {
         if (canSimulate) {
-            costs.sendSeconds = 0.0;
-            costs.dpSyncSeconds = 0.0;
-            simulateOrRecall(s, costs, kind, ScheduleDetail::TimesOnly);
-            withoutSends = s.result.computeSeconds;
+            if (splitSendsFromBubble || dualPipe) {
+                costs.sendSeconds = 0.0;
+                costs.dpSyncSeconds = 0.0;
+                simulateOrRecall(s, costs, kind, ScheduleDetail::TimesOnly);
+                withoutSends = s.result.computeSeconds;
+            }
             costs.sendSeconds = send;
             costs.dpSyncSeconds = dp.gradientTail;
             simulateOrRecall(s, costs, kind, schedule);
             s.resultHasEvents = schedule == ScheduleDetail::Events;
             withSends = s.result.computeSeconds;
+            if (!splitSendsFromBubble && !dualPipe)
+                // The bubble takes the sends' share too. The step is the same up to rounding:
+                // the run without sends ends no earlier than its reference stage's busy time (that
+                // stage runs its ops one after another), so the split only moves seconds between
+                // the two parts.
+                withoutSends = withSends;
             tail = s.result.dpSyncExposedSeconds;
             if (dualPipe)
                 busy -= hideUnderPairs(parts, busy - s.result.stages[size_t(reference)].busySeconds);

@@ -311,6 +311,11 @@ public:
     // prediction reads only its totals, so the many that no view draws skip storing them.
     void predict(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out, std::uint64_t family = 0,
                  ScheduleDetail schedule = ScheduleDetail::TimesOnly);
+    // predict()'s step from one pipeline simulation instead of two: the one without sends only
+    // tells the bubble from the sends, so here components.pipelineBubble holds both (ppSend 0).
+    // The step equals predict()'s up to rounding (tst_steptime); the range's variants, which
+    // read nothing else, call this. DualPipe, whose pairs read both runs, still simulates twice.
+    void predictStepOnly(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out);
     // After a predict() with ScheduleDetail::Events whose pipeline was simulated
     // (PredictedStep::simulated): hands over that simulation (with sends and the DP tail, events
     // included) by swapping storage with other. Throws std::logic_error after any other predict().
@@ -319,6 +324,9 @@ public:
     struct Scratch;
 
 private:
+    void predictInto(const Plan& plan, const Estimate& est, const StepTimeOptions& options, PredictedStep& out, std::uint64_t family,
+                     ScheduleDetail schedule, bool splitSendsFromBubble);
+
     std::unique_ptr<Scratch> scratch_;
 };
 

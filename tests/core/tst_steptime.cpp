@@ -135,6 +135,8 @@ private slots:
     void mtpDepthsRunOnTheLastStage();
     void workspaceKeepsEventsOnlyWhenAsked();
     void recalledSimulationsPredictAsFreshOnes();
+    void stepOnlyPredictsTheSameStep_data();
+    void stepOnlyPredictsTheSameStep();
     void seedPlansPredictPlausibleMfu();
     void fp8RunsTheLayersGemmsAtTheFp8Peak();
     void nvfp4RunsTheLayersGemmsAtTheFp4Peak();
@@ -406,6 +408,57 @@ void TestStepTime::recalledSimulationsPredictAsFreshOnes()
     ScheduleResult handed;
     reused.swapLastSchedule(handed);
     QCOMPARE(handed.events.size(), simulatePredictedSchedule(deep, est).events.size());
+}
+
+void TestStepTime::stepOnlyPredictsTheSameStep_data()
+{
+    QTest::addColumn<QString>("example");
+    QTest::addColumn<QString>("overrides");
+    const QString dense = "70b-2048-h100.json";
+    QTest::newRow("1f1b p8") << dense << "";
+    QTest::newRow("1f1b p64") << dense << "layout.pp=64 layout.dp=4";
+    QTest::newRow("uneven p3") << dense << "layout.pp=3 layout.dp=64 cluster.gpus=1536";
+    QTest::newRow("slow sends p16") << dense << "layout.pp=16 layout.dp=16 cluster.inter_node_bandwidth_gb_per_s=12.5";
+    QTest::newRow("interleaved v5 p16") << dense << "layout.pp=16 layout.dp=16 layout.schedule=interleaved layout.virtual_stages=5";
+    QTest::newRow("zero bubble") << dense << "layout.schedule=zero-bubble";
+    QTest::newRow("gpipe") << dense << "layout.schedule=gpipe";
+    QTest::newRow("full recompute, partial") << dense << "layout.recompute=full layout.recompute_layers=2";
+    QTest::newRow("one stage") << dense << "layout.pp=1 layout.dp=256 layout.zero_stage=3";
+    QTest::newRow("mixtral") << "mixtral-8x22b-256-h100.json" << "";
+    QTest::newRow("deepseek-v3 dualpipe") << "deepseek-v3-2048-h800.json" << "";
+    QTest::newRow("deepseek-v3 1f1b") << "deepseek-v3-2048-h800.json" << "layout.schedule=1f1b";
+}
+
+// The range's variants predict from one simulation (predictStepOnly): the step must be the full
+// prediction's, and only the bubble/send split may differ.
+void TestStepTime::stepOnlyPredictsTheSameStep()
+{
+    QFETCH(QString, example);
+    QFETCH(QString, overrides);
+    const Plan plan = planWith(example.toStdString(), toStd(splitOverrides(overrides)));
+    const Estimate est = estimate(plan);
+    const StepTimeOptions options = stepTimeOptionsFor(plan);
+    PredictedStep full, stepOnly;
+    StepTimeWorkspace().predict(plan, est, options, full);
+    StepTimeWorkspace().predictStepOnly(plan, est, options, stepOnly);
+    QVERIFY(full.stepSeconds > 0);
+    QVERIFY2(std::abs(stepOnly.stepSeconds - full.stepSeconds) <= 1e-12 * full.stepSeconds,
+             qPrintable(QString("step only %1 s, full %2 s").arg(stepOnly.stepSeconds, 0, 'g', 17).arg(full.stepSeconds, 0, 'g', 17)));
+    const PredictedComponents& a = full.components;
+    const PredictedComponents& b = stepOnly.components;
+    QVERIFY(std::abs((a.pipelineBubble + a.ppSend) - (b.pipelineBubble + b.ppSend)) <= 1e-12 * full.stepSeconds);
+    QCOMPARE(b.dpCommunication, a.dpCommunication);
+    QCOMPARE(stepOnly.bubbleFraction, full.bubbleFraction);
+    if (scheduleKindOf(plan.layout.schedule) == ScheduleKind::DualPipe)
+        QCOMPARE(stepOnly.stepSeconds, full.stepSeconds);  // simulated twice as before
+    else if (plan.layout.pp > 1 && a.ppSend > 0)
+        QCOMPARE(b.ppSend, 0.0);  // the sends' share sits in the bubble
+    // A workspace that just predicted fully (its memo holding both runs) gives the same.
+    StepTimeWorkspace reused;
+    PredictedStep again;
+    reused.predict(plan, est, options, full);
+    reused.predictStepOnly(plan, est, options, again);
+    QCOMPARE(again.stepSeconds, stepOnly.stepSeconds);
 }
 
 void TestStepTime::mtpDepthsRunOnTheLastStage()
