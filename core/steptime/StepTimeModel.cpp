@@ -458,7 +458,8 @@ void StepTimeWorkspace::predictInto(const Plan& plan, const Estimate& est, const
 
     // Pipeline: once without sends (bubble = idle of the reference stage), once with them (their
     // cost on the critical path), the second with the DP tail of each stage after its last
-    // backward (Schedule.h: exposed part of the sync that ends last).
+    // backward (Schedule.h: exposed part of the sync that ends last). predictStepOnly() skips
+    // the first, whose only use is that split.
     double withoutSends = busy, withSends = busy, tail = dp.gradientTail;
     const bool canSimulate = options.pipeline == PipelineMethod::Simulate && costs.p > 1
         && !pipelineProblem(kind, costs.p, costs.m, costs.v);
