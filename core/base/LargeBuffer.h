@@ -1,5 +1,5 @@
-// Memory for buffers of a mebibyte or more (schedule events, the search's row chunks, the
-// timeline's level-of-detail image), asked to be backed by transparent huge pages.
+// Memory for buffers of 256 KiB or more (schedule events, the search's row chunks, the
+// timeline's level-of-detail image and op index), asked to be backed by transparent huge pages.
 //
 // Why: fresh memory costs one page fault per 4 KiB page on first touch. On this project's
 // virtual machines a fault costs 11.4 us (measured: 64 MiB touched in 187 ms, once resident
@@ -14,8 +14,12 @@
 
 namespace trainplan {
 
-// Buffers from this size up get the hint; smaller ones are plain malloc.
-inline constexpr std::size_t kLargeBufferBytes = std::size_t(1) << 20;
+// Buffers from this size up get the hint; smaller ones are plain malloc. A quarter of a huge page:
+// from 1 MiB, the first drag onto 32 stages or TP 512 still faulted 240-260 fresh 4 KiB pages
+// (events of 0.4-1 MB and the timeline's copy and index of them, about 3 ms); from 256 KiB those
+// ticks faulted 14-30 (first visits 9.3-10.7 -> 6.5-8.1 ms at 1920x1080, three alternated runs),
+// for at most 2 MiB of address space per such buffer.
+inline constexpr std::size_t kLargeBufferBytes = std::size_t(256) << 10;
 inline constexpr std::size_t kHugePageBytes = std::size_t(2) << 20;
 // Below glibc's largest heap block with room for the rounding and the alignment, so freed
 // buffers return to malloc's heap and are reused rather than mapped afresh.

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "core/base/LargeBuffer.h"
 #include "core/schedule/Schedule.h"
 
 class TimelineTrack {
@@ -60,6 +61,6 @@ private:
     std::shared_ptr<const trainplan::ScheduleResult> shared_;
     std::vector<std::uint32_t> offsets_;  // p + 1 entries into ops_
     std::vector<std::uint32_t> cursor_;   // reindex's write positions, kept for reuse
-    std::vector<Op> ops_;
+    std::vector<Op, trainplan::LargeBufferAllocator<Op>> ops_;  // 0.8 MB at p = 64, m = 256: on huge pages (LargeBuffer.h)
     std::vector<std::int64_t> dpSync_;
 };
