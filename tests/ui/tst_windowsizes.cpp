@@ -85,6 +85,7 @@ private slots:
     void everyPaneIsLegible_data();
     void everyPaneIsLegible();
     void tpAcrossNodesShowsAtTheDefaultSize();
+    void aLongFirstRedFlagKeepsTheSmallestSize();
     void moeCardsShowWholeAtTheSmallestSize_data();
     void moeCardsShowWholeAtTheSmallestSize();
     void dockedPanelsLeaveEveryCardVisible_data();
@@ -210,6 +211,29 @@ void TestWindowSizes::moeCardsShowWholeAtTheSmallestSize()
     QVERIFY2(window_->summary()->elidedCards().isEmpty(), qPrintable(window_->summary()->elidedCards().join(", ")));
     QVERIFY2(window_->summary()->card("parameters")->detailText().contains("active"),
              qPrintable(window_->summary()->card("parameters")->detailText()));
+}
+
+// The red-flags band scrolls: a first flag that wraps to several lines in a narrow window must
+// not raise the band's minimum, and with it the window's, past the screen. At 1280 x 720 the
+// default plan at PP 1 (its memory range straddles the capacity) made the window 734 px tall.
+void TestWindowSizes::aLongFirstRedFlagKeepsTheSmallestSize()
+{
+    window_->resize(1280, 720);
+    window_->show();
+    settle(window_);
+    trainplan::Plan plan = window_->document()->plan();
+    plan.layout.pp = 1;
+    plan.layout.dp = plan.cluster.gpus / (plan.layout.tp * plan.layout.cp);
+    window_->document()->applyPlan(plan, QStringLiteral("PP 1"));
+    settle(window_);
+    WarningsPanel* band = window_->warnings();
+    QCOMPARE(window_->size(), QSize(1280, 720));
+    QVERIFY(band->count() > 0);
+    const int firstFlagHeight = band->visualItemRect(band->item(0)).height();
+    QVERIFY2(firstFlagHeight > 2 * band->fontMetrics().height(),
+             qPrintable(QString("the first flag should wrap at this width: %1 px").arg(firstFlagHeight)));
+    QVERIFY2(band->minimumSizeHint().height() < firstFlagHeight,
+             qPrintable(QString("band minimum %1 px, first flag %2 px").arg(band->minimumSizeHint().height()).arg(firstFlagHeight)));
 }
 
 void TestWindowSizes::tpAcrossNodesShowsAtTheDefaultSize()

@@ -34,6 +34,8 @@ WarningsPanel::WarningsPanel(PlanDocument* document, QWidget* parent)
     setTextElideMode(Qt::ElideNone);
     setResizeMode(QListView::Adjust);  // re-wrap items when the pane changes width
     setUniformItemSizes(false);
+    // By pixels: a squeezed band still scrolls through one flag wrapped taller than it.
+    setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     setAlternatingRowColors(true);
     setIconSize(QSize(20, 20));
     setMinimumWidth(280);
@@ -119,7 +121,11 @@ void WarningsPanel::releaseHeight()
 
 QSize WarningsPanel::minimumSizeHint() const
 {
-    return {minimumWidth(), itemsHeight(1)};
+    // One line of text, not the first flag however many lines it wraps to: the list scrolls,
+    // and a first flag wrapped in a narrow window raised the window's own minimum past the
+    // screen (1280 x 720 grew to 734 px at PP 1). The line as fitItemHeights() sizes an item.
+    const int line = std::max(fontMetrics().height(), iconSize().height()) + 8;
+    return {minimumWidth(), std::min(itemsHeight(1), 2 * frameWidth() + 3 * spacing() + line)};
 }
 
 void WarningsPanel::resizeEvent(QResizeEvent* event)
