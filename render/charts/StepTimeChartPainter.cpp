@@ -111,13 +111,22 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
     QRectF plot = area.adjusted(labelW + 10 * scale, 0, -6 * scale, -(2 * lineH + 8 * scale));
     if (plot.width() < 40 || plot.height() < 20 || !(end > 0)) {
         plot_ = QRectF();
+        rangeLabel_ = QRectF();
         p.restore();
         return;
     }
     plot_ = plot;
+    rangeLabel_ = QRectF();
     secondsPerPixel_ = end / plot.width();
     rowPitch_ = plot.height() / static_cast<int>(RowCount);
+    const QFont valueF = valueFont(scale);
+    const QFontMetricsF vfm(valueF, p.device());
+    const bool hasRange = rangeHigh_ > rangeLow_ && rangeLow_ > 0;
     barH_ = std::min(rowPitch_ * 0.6, 46.0 * scale);
+    if (hasRange)
+        // The range's line sits under the predicted (last) bar: the bar gives up height so the
+        // line stays above the axis's tick labels when the pane is short (1280x720).
+        barH_ = std::max(std::min(barH_, rowPitch_ - 12 * scale - 2 * vfm.height()), std::min(barH_, vfm.height() + 4 * scale));
     const auto xOf = [&](double s) { return plot.left() + s / end * plot.width(); };
 
     p.setFont(label);
@@ -125,8 +134,6 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
     p.drawText(
         QRectF(plot.left(), plot.bottom() + lineH + 4 * scale, plot.width(), lineH), Qt::AlignCenter, QStringLiteral("seconds per step"));
 
-    const QFont valueF = valueFont(scale);
-    const QFontMetricsF vfm(valueF, p.device());
     for (int r = 0; r < RowCount; ++r) {
         const double cy = plot.top() + (r + 0.5) * rowPitch_;
         p.setFont(label);
@@ -153,7 +160,7 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
             x0 += v;
         }
         double textX = xOf(x0) + 4 * scale;
-        if (r == PredictedRow && rangeHigh_ > rangeLow_ && rangeLow_ > 0) {
+        if (r == PredictedRow && hasRange) {
             // The honest range: a whisker from the optimistic to the pessimistic step.
             const double y = cy + barH_ / 2 + 4 * scale;
             p.setPen(QPen(theme::range(), 1.5 * scale));
@@ -166,14 +173,17 @@ void StepTimeChartPainter::paint(QPainter& p, const QRectF& rect, double scale) 
         p.setPen(theme::ink());
         p.drawText(
             QRectF(xOf(x0) + 4 * scale, cy - barH_ / 2, plot.right() - xOf(x0), barH_), Qt::AlignLeft | Qt::AlignVCenter, seconds(x0));
-        if (textX > xOf(x0) + 4 * scale || (r == PredictedRow && rangeHigh_ > rangeLow_ && rangeLow_ > 0)) {
+        if (textX > xOf(x0) + 4 * scale || (r == PredictedRow && hasRange)) {
             // The range's ends, under the whisker's right end.
             const QString range = QStringLiteral("range %1 – %2").arg(seconds(rangeLow_), seconds(rangeHigh_));
-            const double y = cy + barH_ / 2 + 6 * scale;
+            // Never over the axis's tick labels (they start 2 px under the plot), even in a pane
+            // too short for the bar to make room.
+            const double y = std::min(cy + barH_ / 2 + 6 * scale, plot.bottom() + 2 * scale - vfm.height());
             const double w = vfm.horizontalAdvance(range) + 4 * scale;
             const double x = std::clamp(xOf(rangeHigh_) - w, plot.left(), std::max(plot.left(), plot.right() - w));
             p.setPen(theme::faint());
-            p.drawText(QRectF(x, y, w, vfm.height()), Qt::AlignRight | Qt::AlignTop, range);
+            rangeLabel_ = QRectF(x, y, w, vfm.height());
+            p.drawText(rangeLabel_, Qt::AlignRight | Qt::AlignTop, range);
         }
     }
     p.restore();

@@ -32,12 +32,17 @@ public:
     // The (row, part) under point in the last paint, or {-1, -1}.
     std::pair<int, int> segmentAt(QPointF point) const;
     QString toolTip(int row, int part) const;
+    // The last paint's plot area (bars and grid; tick labels start 2 px under it) and its
+    // range line's text (empty when no range was drawn).
+    QRectF plotRect() const { return plot_; }
+    QRectF rangeLabelRect() const { return rangeLabel_; }
+    double barHeight() const { return barH_; }
 
 private:
     double values_[RowCount][PartCount] = {};
     double rangeLow_ = 0, rangeHigh_ = 0;  // predicted step at the optimistic and pessimistic ends
     double rangeCoverage_ = 0;             // the model-error band's level (PredictedRange::coverage)
     double mfu_[RowCount] = {};
-    mutable QRectF plot_;
+    mutable QRectF plot_, rangeLabel_;
     mutable double rowPitch_ = 0, secondsPerPixel_ = 0, barH_ = 0;
 };
