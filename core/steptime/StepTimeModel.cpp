@@ -466,7 +466,9 @@ void StepTimeWorkspace::predictInto(const Plan& plan, const Estimate& est, const
     out.simulated = canSimulate;
     if (costs.p > 1) {
         if (canSimulate) {
-            if (splitSendsFromBubble || dualPipe) {
+            // DualPipe's pair saving reads both runs, so it always simulates twice.
+            const bool runWithoutSends = splitSendsFromBubble || dualPipe;
+            if (runWithoutSends) {
                 costs.sendSeconds = 0.0;
                 costs.dpSyncSeconds = 0.0;
                 simulateOrRecall(s, costs, kind, ScheduleDetail::TimesOnly);
@@ -477,7 +479,7 @@ void StepTimeWorkspace::predictInto(const Plan& plan, const Estimate& est, const
             simulateOrRecall(s, costs, kind, schedule);
             s.resultHasEvents = schedule == ScheduleDetail::Events;
             withSends = s.result.computeSeconds;
-            if (!splitSendsFromBubble && !dualPipe)
+            if (!runWithoutSends)
                 // The bubble takes the sends' share too. The step is the same up to rounding:
                 // the run without sends ends no earlier than its reference stage's busy time (that
                 // stage runs its ops one after another), so the split only moves seconds between

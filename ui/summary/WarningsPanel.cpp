@@ -12,6 +12,8 @@ namespace {
 
 constexpr int kFieldRole = Qt::UserRole;
 constexpr int kCodeRole = Qt::UserRole + 1;
+// Vertical padding of an item around its text or icon, whichever is taller (fitItemHeights()).
+constexpr int kItemPadding = 8;
 
 QIcon iconFor(trainplan::Severity s)
 {
@@ -124,7 +126,7 @@ QSize WarningsPanel::minimumSizeHint() const
     // One line of text, not the first flag however many lines it wraps to: the list scrolls,
     // and a first flag wrapped in a narrow window raised the window's own minimum past the
     // screen (1280 x 720 grew to 734 px at PP 1). The line as fitItemHeights() sizes an item.
-    const int line = std::max(fontMetrics().height(), iconSize().height()) + 8;
+    const int line = std::max(fontMetrics().height(), iconSize().height()) + kItemPadding;
     return {minimumWidth(), std::min(itemsHeight(1), 2 * frameWidth() + 3 * spacing() + line)};
 }
 
@@ -144,7 +146,7 @@ void WarningsPanel::fitItemHeights()
     for (int i = 0; i < count(); ++i) {
         QListWidgetItem* it = item(i);
         const QRect r = metrics.boundingRect(QRect(0, 0, textWidth, 10000), Qt::TextWordWrap, it->text());
-        const QSize hint(textWidth, std::max(r.height(), iconSize().height()) + 8);
+        const QSize hint(textWidth, std::max(r.height(), iconSize().height()) + kItemPadding);
         if (it->sizeHint() != hint) {
             it->setSizeHint(hint);
             changed = true;
