@@ -228,6 +228,44 @@ StepTimeOptions searchStepOptions(const Plan& plan, const SearchOptions& options
     return stepOptions;
 }
 
+// A lower bound on the step of a layout with recompute: the same layout's step without it.
+// Within a family (same sizes, batch, micro-batch, schedule, SP and ZeRO stage) recompute changes
+// only each layer's LayerTimes::recompute, from 0 to a value >= 0 (finishLayerTimes(); the fixed
+// costs are priced before it), so each stage's backward per micro-batch grows by some d_i >= 0 and
+// nothing else moves (sends, parameter gather and optimizer read no recompute). Then:
+//   - the DP tail max_i [max(R/B, R - b_i) + share x min(R, b_i)] (dataParallelTimes) falls by at
+//     most max_i d_i as each stage's last backward b_i grows by d_i;
+//   - with no pipeline the step is busy + tail + gather + optimizer, and busy grows by m x d_0;
+//   - with GPipe or 1F1B in closed form the step is max(busy, W) + sends + tail + gather +
+//     optimizer, W = sum_i w_i + (m - 1) max_i w_i (pipelineComputeSecondsClosedForm), which grows
+//     by at least sum_i d_i >= max_i d_i; when the layout without recompute had a bubble
+//     (W > busy) its step was W + ..., and the step with recompute is at least W' + ....
+// So either way the step with recompute is no less. Interleaving, ZB-H1 and DualPipe are left
+// out (their closed forms can grow by less than the tail falls). The bound is shaved by 1e-12 so
+// rounding cannot put it above a step that equals it. tst_search checks every such pair.
+struct RecomputeBound {
+    bool known = false;
+    double stepSeconds = 0, totalSeconds = 0, gpuHours = 0, mfu = 0;
+
+    static RecomputeBound of(const PredictedStep& predicted, int pp)
+    {
+        constexpr double kRounding = 1.0 - 1e-12;
+        if (pp > 1 && !(predicted.components.pipelineBubble > 0))
+            return {};
+        return {true, predicted.stepSeconds * kRounding, predicted.totalSeconds * kRounding, predicted.gpuHours * kRounding,
+                predicted.mfu};
+    }
+    // The row's figures at the bound (its layout, memory and flags stay its own).
+    void apply(SearchRow& row, const SearchOptions& options) const
+    {
+        row.stepSeconds = stepSeconds;
+        row.totalSeconds = totalSeconds;
+        row.gpuHours = gpuHours;
+        row.cost = gpuHours * options.costPerGpuHour;
+        row.mfu = mfu;
+    }
+};
+
 SearchRow rowOf(const SearchLayout& layout, const Estimate& est, const PredictedStep& predicted, const SearchOptions& options,
     MemoryFit fit, unsigned redFlags)
 {
@@ -340,7 +378,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
     // One cache line each: the workers bump their own counts per layout, and two counts sharing
     // a line would bounce it between the cores (false sharing cost ~15 % of the search).
     struct alignas(64) Counts {
-        long long evaluated = 0, fitting = 0, underMargin = 0, hiddenRedFlags = 0, pruned = 0;
+        long long evaluated = 0, fitting = 0, underMargin = 0, hiddenRedFlags = 0, pruned = 0, unpredicted = 0;
     };
     const auto searchSplits = [&](Counts& counts, WorkerRows& rows, unsigned worker) {
         const bool reportsProgress = worker == 0;
@@ -361,6 +399,9 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
         // of its other fields (-1: not known).
         std::vector<signed char> insideFits;
         long long sinceCancelCheck = 0;
+        // The step of the family's layout without recompute, by ZeRO stage, where it bounds the
+        // same ZeRO stage's layouts with recompute from below (RecomputeBound).
+        RecomputeBound withoutRecompute[4];
         // One split's layouts; false when cancelled.
         const auto searchSplit = [&](size_t split, int inside) {
             rowsBySplit[split].worker = worker;
@@ -385,8 +426,14 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                         // or pruned, as the estimate would reject each of them.
                         if (v == 1 && pp > 1 && flat == Schedule::DualPipe && (pp % 2 != 0 || m % 2 != 0 || m < 2LL * pp))
                             continue;
+                        // Where the step provably grows with recompute (RecomputeBound): no pipeline,
+                        // or GPipe and 1F1B in closed form, for the shortlist to drop rows by.
+                        const bool recomputeBounds = options.shortlistRows
+                            && (pp == 1 || (v == 1 && (flat == Schedule::OneFOneB || flat == Schedule::GPipe)));
                         for (int sp = sized.tp > 1 ? 1 : 0; sp >= 0; --sp) {
                             ++family;  // the 12 layouts below differ only in ZeRO and recompute
+                            for (RecomputeBound& bound : withoutRecompute)
+                                bound = RecomputeBound{};
                             for (int zero = 0; zero <= 3; ++zero) {
                                 for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
                                     const size_t combo = ((size_t(v - 1) * 2 + size_t(sp)) * 4 + size_t(zero)) * 3 + size_t(rc);
@@ -444,7 +491,21 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                         ++counts.hiddenRedFlags;
                                         continue;
                                     }
+                                    const RecomputeBound& bound = withoutRecompute[zero];
+                                    if (recomputeBounds && rc != Recompute::None && bound.known) {
+                                        // A row no faster than this one's bound: if the shortlist
+                                        // drops it, it drops this one, so its step is never needed.
+                                        SearchRow fastest = rowOf(s, est, predicted, options, MemoryFit::Fits, redFlags);
+                                        bound.apply(fastest, options);
+                                        if (shortlist.dropsAtLeastAsSlow(fastest)) {
+                                            ++counts.fitting;
+                                            ++counts.unpredicted;
+                                            continue;
+                                        }
+                                    }
                                     workspace.predict(work, est, stepOptions, predicted, family);
+                                    if (recomputeBounds && rc == Recompute::None)
+                                        withoutRecompute[zero] = RecomputeBound::of(predicted, pp);
                                     ++counts.fitting;
                                     // The memory verdict estimates the range's heavy end: only for
                                     // rows the shortlist could keep even at the best verdict.
@@ -494,6 +555,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
         result.underMargin += c.underMargin;
         result.hiddenRedFlags += c.hiddenRedFlags;
         result.pruned += c.pruned;
+        result.unpredicted += c.unpredicted;
     }
     result.cancelled = stopped.load();
     size_t kept = 0;

@@ -68,7 +68,9 @@ struct SearchOptions {
     bool pruneExactly = true;
     // Keep only the fitting rows the ranking can still show (SearchShortlist.h: rows made before
     // prove the others off the front, not the simplest and outside the best `top`); off, every
-    // fitting row goes to the ranking (what the shortlist is tested against).
+    // fitting row goes to the ranking (what the shortlist is tested against). On, a layout with
+    // recompute whose step provably is no less than the same layout's without it (GPipe, 1F1B
+    // or no pipeline) is not predicted when the shortlist would drop it even at that step.
     bool shortlistRows = true;
 };
 
@@ -124,6 +126,7 @@ struct SearchResult {
     long long pruned = 0;          // of those, skipped as provably not fitting (SearchOptions::pruneExactly)
     long long fitting = 0;         // of those, the ones that fit in memory (with the margin when required)
     long long shortlisted = 0;     // of the fitting, the rows the ranking read (all without SearchOptions::shortlistRows)
+    long long unpredicted = 0;     // of the fitting, rows the shortlist dropped on a lower bound of their step, unpredicted
     long long underMargin = 0;     // fit, but left out for leaving less than the margin free
     long long hiddenRedFlags = 0;  // fit, but left out for raising red flags (RedFlagOrder::Hide)
     RedFlagOrder redFlagOrder = RedFlagOrder::Last;

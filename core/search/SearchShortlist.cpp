@@ -29,6 +29,19 @@ bool SearchShortlist::mayKeep(const SearchRow& row)
     return mayBeSimplest(best, rank, false) || mayBeRanked(best, rank, false);
 }
 
+bool SearchShortlist::dropsAtLeastAsSlow(const SearchRow& row)
+{
+    const auto at = front_.lower_bound(row.memoryBytes);
+    const bool dominated = (at != front_.begin() && std::prev(at)->second <= row.totalSeconds)
+        || (at != front_.end() && at->first == row.memoryBytes && at->second < row.totalSeconds);
+    if (!dominated)
+        return false;
+    SearchRow best = row;
+    best.memoryFit = MemoryFit::Fits;
+    const Rank rank = rankOf(best);
+    return !mayBeSimplest(best, rank, false) && !mayBeRanked(best, rank, false);
+}
+
 bool SearchShortlist::keeps(const SearchRow& row)
 {
     // Both see every row mayKeep() passed, so their records hold what can prove the others out.

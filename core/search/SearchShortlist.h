@@ -37,6 +37,11 @@ public:
     bool mayKeep(const SearchRow& row);
     // Then, with its verdict, for a row mayKeep() kept: whether the ranking may show it.
     bool keeps(const SearchRow& row);
+    // Whether mayKeep() would drop this row and every row of the same layout, memory and flags
+    // whose figures are no better (the objective and time only grow from it: each test below
+    // is monotone in them); records nothing. Lets the search skip predicting a row whose step
+    // it can bound from below (LayoutSearch.cpp, RecomputeBound).
+    bool dropsAtLeastAsSlow(const SearchRow& row);
 
 private:
     // A row's rank before the objective and the objective itself (smaller first).
