@@ -228,32 +228,40 @@ StepTimeOptions searchStepOptions(const Plan& plan, const SearchOptions& options
     return stepOptions;
 }
 
-// A lower bound on the step of a layout with recompute: the same layout's step without it.
+// A lower bound on the step of a layout with recompute, from the same layout's step without it.
 // Within a family (same sizes, batch, micro-batch, schedule, SP and ZeRO stage) recompute changes
 // only each layer's LayerTimes::recompute, from 0 to a value >= 0 (finishLayerTimes(); the fixed
 // costs are priced before it), so each stage's backward per micro-batch grows by some d_i >= 0 and
-// nothing else moves (sends, parameter gather and optimizer read no recompute). Then:
-//   - the DP tail max_i [max(R/B, R - b_i) + share x min(R, b_i)] (dataParallelTimes) falls by at
-//     most max_i d_i as each stage's last backward b_i grows by d_i;
-//   - with no pipeline the step is busy + tail + gather + optimizer, and busy grows by m x d_0;
-//   - with GPipe or 1F1B in closed form the step is max(busy, W) + sends + tail + gather +
-//     optimizer, W = sum_i w_i + (m - 1) max_i w_i (pipelineComputeSecondsClosedForm), which grows
-//     by at least sum_i d_i >= max_i d_i; when the layout without recompute had a bubble
-//     (W > busy) its step was W + ..., and the step with recompute is at least W' + ....
-// So either way the step with recompute is no less. Interleaving, ZB-H1 and DualPipe are left
-// out (their closed forms can grow by less than the tail falls). The bound is shaved by 1e-12 so
-// rounding cannot put it above a step that equals it. tst_search checks every such pair.
+// nothing else moves (sends, parameter gather and optimizer read no recompute; ZB-H1's deferred
+// weight gradients neither). The step is max(busy, W) + sends + tail + gather + optimizer, W the
+// pipeline in closed form (pipelineComputeSecondsClosedForm) and the tail the exposed DP reduce
+// max_i [max(R/B, R - b_i) + share x min(R, b_i)] (dataParallelTimes), b_i stage i's backward:
+//   - no pipeline: the step is busy + tail + ..., busy grows by m x d_0 and the tail falls by at
+//     most d_0, so the step without recompute bounds it;
+//   - GPipe and 1F1B: W = sum_i w_i + (m - 1) max_i w_i grows by at least sum_i d_i >= max_i d_i,
+//     at least what the tail can fall by; when the layout without recompute had a bubble
+//     (W > busy) its step was W + ..., so again its step bounds the one with recompute;
+//   - interleaved and ZB-H1: W = m max_i w_i + (p - 1)(mean ...) still only grows, but it can grow
+//     by less than the tail falls, so the bound leaves the tail out: with a bubble, the step
+//     without recompute less its DP communication (tail and gather, both >= 0).
+// DualPipe is left out (its pairs hide collectives under compute). The bound is shaved by 1e-12
+// so rounding cannot put it above a step that equals it. tst_search checks every such pair.
 struct RecomputeBound {
     bool known = false;
     double stepSeconds = 0, totalSeconds = 0, gpuHours = 0, mfu = 0;
 
-    static RecomputeBound of(const PredictedStep& predicted, int pp)
+    static RecomputeBound of(const PredictedStep& predicted, const SearchLayout& layout)
     {
         constexpr double kRounding = 1.0 - 1e-12;
-        if (pp > 1 && !(predicted.components.pipelineBubble > 0))
+        if (layout.pp > 1 && (layout.schedule == Schedule::DualPipe || !(predicted.components.pipelineBubble > 0)))
             return {};
-        return {true, predicted.stepSeconds * kRounding, predicted.totalSeconds * kRounding, predicted.gpuHours * kRounding,
-                predicted.mfu};
+        const bool tailMayFall = layout.pp > 1 && layout.schedule != Schedule::OneFOneB && layout.schedule != Schedule::GPipe;
+        const double step = predicted.stepSeconds - (tailMayFall ? predicted.components.dpCommunication : 0.0);
+        if (!(step > 0) || !(predicted.stepSeconds > 0))
+            return {};
+        // Run time and GPU-hours are the step times the same steps and GPUs.
+        const double scale = step / predicted.stepSeconds * kRounding;
+        return {true, step * kRounding, predicted.totalSeconds * scale, predicted.gpuHours * scale, predicted.mfu};
     }
     // The row's figures at the bound (its layout, memory and flags stay its own).
     void apply(SearchRow& row, const SearchOptions& options) const
@@ -426,10 +434,9 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                         // or pruned, as the estimate would reject each of them.
                         if (v == 1 && pp > 1 && flat == Schedule::DualPipe && (pp % 2 != 0 || m % 2 != 0 || m < 2LL * pp))
                             continue;
-                        // Where the step provably grows with recompute (RecomputeBound): no pipeline,
-                        // or GPipe and 1F1B in closed form, for the shortlist to drop rows by.
-                        const bool recomputeBounds = options.shortlistRows
-                            && (pp == 1 || (v == 1 && (flat == Schedule::OneFOneB || flat == Schedule::GPipe)));
+                        // Where the step without recompute bounds the steps with it (RecomputeBound),
+                        // for the shortlist to drop rows by: every schedule but DualPipe.
+                        const bool recomputeBounds = options.shortlistRows && (pp == 1 || v > 1 || flat != Schedule::DualPipe);
                         for (int sp = sized.tp > 1 ? 1 : 0; sp >= 0; --sp) {
                             ++family;  // the 12 layouts below differ only in ZeRO and recompute
                             for (RecomputeBound& bound : withoutRecompute)
@@ -505,7 +512,7 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                                     }
                                     workspace.predict(work, est, stepOptions, predicted, family);
                                     if (recomputeBounds && rc == Recompute::None)
-                                        withoutRecompute[zero] = RecomputeBound::of(predicted, pp);
+                                        withoutRecompute[zero] = RecomputeBound::of(predicted, s);
                                     ++counts.fitting;
                                     // The memory verdict estimates the range's heavy end: only for
                                     // rows the shortlist could keep even at the best verdict.

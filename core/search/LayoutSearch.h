@@ -69,8 +69,8 @@ struct SearchOptions {
     // Keep only the fitting rows the ranking can still show (SearchShortlist.h: rows made before
     // prove the others off the front, not the simplest and outside the best `top`); off, every
     // fitting row goes to the ranking (what the shortlist is tested against). On, a layout with
-    // recompute whose step provably is no less than the same layout's without it (GPipe, 1F1B
-    // or no pipeline) is not predicted when the shortlist would drop it even at that step.
+    // recompute is not predicted when the shortlist would drop it even at a proven lower bound of
+    // its step, from the same layout's without recompute (any schedule but DualPipe).
     bool shortlistRows = true;
 };
 
