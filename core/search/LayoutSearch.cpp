@@ -409,7 +409,9 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
         long long sinceCancelCheck = 0;
         // The step of the family's layout without recompute, by ZeRO stage, where it bounds the
         // same ZeRO stage's layouts with recompute from below (RecomputeBound).
+        // Only the shortlist can drop rows by it (RecomputeBound::of says where it holds).
         RecomputeBound withoutRecompute[4];
+        const bool recomputeBounds = options.shortlistRows;
         // One split's layouts; false when cancelled.
         const auto searchSplit = [&](size_t split, int inside) {
             rowsBySplit[split].worker = worker;
@@ -434,9 +436,6 @@ SearchResult searchLayouts(const Plan& plan, const SearchOptions& options, std::
                         // or pruned, as the estimate would reject each of them.
                         if (v == 1 && pp > 1 && flat == Schedule::DualPipe && (pp % 2 != 0 || m % 2 != 0 || m < 2LL * pp))
                             continue;
-                        // Where the step without recompute bounds the steps with it (RecomputeBound),
-                        // for the shortlist to drop rows by: every schedule but DualPipe.
-                        const bool recomputeBounds = options.shortlistRows && (pp == 1 || v > 1 || flat != Schedule::DualPipe);
                         for (int sp = sized.tp > 1 ? 1 : 0; sp >= 0; --sp) {
                             ++family;  // the 12 layouts below differ only in ZeRO and recompute
                             for (RecomputeBound& bound : withoutRecompute)

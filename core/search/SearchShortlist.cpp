@@ -20,26 +20,21 @@ SearchShortlist::Rank SearchShortlist::rankOf(const SearchRow& row) const
 bool SearchShortlist::mayKeep(const SearchRow& row)
 {
     onFront_ = mayBeOnFront(row.memoryBytes, row.totalSeconds);
-    if (onFront_)
-        return true;
+    return onFront_ || mayBeShownAtBestVerdict(row);
+}
+
+bool SearchShortlist::dropsAtLeastAsSlow(const SearchRow& row)
+{
+    return offFront(row.memoryBytes, row.totalSeconds) && !mayBeShownAtBestVerdict(row);
+}
+
+bool SearchShortlist::mayBeShownAtBestVerdict(const SearchRow& row)
+{
     // The best verdict gives the best tier: a row out of reach even there is out of reach.
     SearchRow best = row;
     best.memoryFit = MemoryFit::Fits;
     const Rank rank = rankOf(best);
     return mayBeSimplest(best, rank, false) || mayBeRanked(best, rank, false);
-}
-
-bool SearchShortlist::dropsAtLeastAsSlow(const SearchRow& row)
-{
-    const auto at = front_.lower_bound(row.memoryBytes);
-    const bool dominated = (at != front_.begin() && std::prev(at)->second <= row.totalSeconds)
-        || (at != front_.end() && at->first == row.memoryBytes && at->second < row.totalSeconds);
-    if (!dominated)
-        return false;
-    SearchRow best = row;
-    best.memoryFit = MemoryFit::Fits;
-    const Rank rank = rankOf(best);
-    return !mayBeSimplest(best, rank, false) && !mayBeRanked(best, rank, false);
 }
 
 bool SearchShortlist::keeps(const SearchRow& row)
@@ -51,17 +46,22 @@ bool SearchShortlist::keeps(const SearchRow& row)
     return onFront_ || simplest || ranked;
 }
 
-bool SearchShortlist::mayBeOnFront(double memory, double seconds)
+bool SearchShortlist::offFront(double memory, double seconds) const
 {
     // The entry below holds the least time of all rows with less memory (times fall along the
-    // front); one at the same memory, the least time at it.
-    auto at = front_.lower_bound(memory);
-    if (at != front_.begin() && std::prev(at)->second <= seconds)
+    // front); one at the same memory, the least time at it. An equal row is on the front too.
+    const auto at = front_.lower_bound(memory);
+    return (at != front_.begin() && std::prev(at)->second <= seconds)
+        || (at != front_.end() && at->first == memory && at->second < seconds);
+}
+
+bool SearchShortlist::mayBeOnFront(double memory, double seconds)
+{
+    if (offFront(memory, seconds))
         return false;
+    auto at = front_.lower_bound(memory);
     if (at != front_.end() && at->first == memory) {
-        if (at->second < seconds)
-            return false;
-        at->second = seconds;  // equal rows are both on the front, so an equal time is kept too
+        at->second = seconds;  // no more than the time there (offFront), and equal rows are both kept
     } else {
         at = front_.emplace_hint(at, memory, seconds);
     }

@@ -50,7 +50,12 @@ private:
         double value = 0;
     };
     Rank rankOf(const SearchRow& row) const;
+    // Whether a row made before uses no more memory and no more time, one of them strictly less.
+    bool offFront(double memory, double seconds) const;
+    // Records the row on the front unless offFront(); says whether it is on it.
     bool mayBeOnFront(double memory, double seconds);
+    // Whether the row could be the simplest or ranked with the best memory verdict (records nothing).
+    bool mayBeShownAtBestVerdict(const SearchRow& row);
     // These two record the row only when `record` is set: leaving a row out of the record only
     // keeps more rows later, never fewer.
     bool mayBeSimplest(const SearchRow& row, const Rank& rank, bool record);
