@@ -71,6 +71,24 @@ void TestThresholds::memoryCardIsRedWhenAStageDoesNotFit()
     QCOMPARE(memoryVerdict(doc.analysis().memoryRange), Verdict::Error);
     QCOMPARE(summary.card("memory")->fillColor(), theme::severity(Severity::Error));
     QCOMPARE(summary.card("memory")->accent(), theme::severity(Severity::Error));
+    // The figure is drawn in that colour, and in the card's own once the stage fits again
+    // (counted above the fill bar, which is red too).
+    SummaryCard* card = summary.card("memory");
+    card->resize(260, card->sizeHint().height());
+    const auto pixelsOf = [&](const QColor& colour) {
+        const QImage shot = card->grab().toImage();
+        int n = 0;
+        for (int y = 0; y < shot.height() - 8; ++y)
+            for (int x = 0; x < shot.width(); ++x)
+                n += shot.pixelColor(x, y) == colour;
+        return n;
+    };
+    QCOMPARE(card->valueColor(), theme::severity(Severity::Error));
+    QVERIFY(pixelsOf(theme::severity(Severity::Error)) > 20);
+    doc.edit("large GPUs", [](Plan& p) { p.cluster.memoryBytesPerGpu = 80e9; });
+    QCOMPARE(memoryVerdict(doc.analysis().memoryRange), Verdict::Fine);
+    QCOMPARE(card->valueColor(), card->palette().color(QPalette::Text));
+    QCOMPARE(pixelsOf(theme::severity(Severity::Error)), 0);
 }
 
 void TestThresholds::bubbleCardTurnsAtTheLargeBubble()

@@ -50,7 +50,8 @@ private:
     QLabel* detail_;
     // What each label says in full; the labels show it elided to the card's width.
     QString titleFull_, valueFull_, detailFull_, detailShort_;
-    void elide();
+    void elide();  // every line, to the card's width
+    void elideLine(QLabel* label, const QString& full);
     void placeLines();
     double fill_ = -1;
     QColor fillColor_;

@@ -5,6 +5,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <string_view>
 
 #include "core/analysis/MemoryFitSentence.h"
 #include "core/analysis/PlanUnknowns.h"
@@ -134,7 +135,8 @@ QString SummaryPanel::tooltipHtml(const QString& id) const
                     tr("Range %1 to %2: unknown %3 at either value, no fragmentation allowance at the low end, +%4 model error at the high "
                        "end.")
                         .arg(q(formatBytes(r.lowBytes)), q(formatBytes(r.highBytes)),
-                            q(unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance)), q(formatPercent(r.modelErrorAbove, 0))))
+                            q(unknownInputsPhrase(r.unknownSwitches, r.unknownLayoutFields, r.unknownLoadImbalance)),
+                            q(formatPercent(r.modelErrorAbove, 0))))
                 + "</p><p>" + markup::escaped(q(memoryFitSentence(r))) + "</p>";
         }
         html += "<table cellspacing=4>";
@@ -175,11 +177,33 @@ void SummaryPanel::refresh()
     const auto& predicted = doc_->predicted();
     const bool usePredicted = doc_->timeBasis() == PlanDocument::TimeBasis::Predicted;
     const auto& other = usePredicted ? e : doc_->predictedEstimate();
-    card("parameters")->setValue(q(formatCount(e.parameters.total)), q(trainplan::parametersDetail(plan, e)), QColor(),
+    bool noProgress = false;
+    const Warning* firstError = nullptr;
+    for (const auto& w : e.warnings) {
+        noProgress = noProgress || w.code == WarningCode::FailuresOutpaceProgress;
+        if (!firstError && w.severity == Severity::Error)
+            firstError = &w;
+    }
+    // An invalid plan's figures are not ones to read as ordinary: every card is greyed, its
+    // figure kept for reference (issue 23), but those that say what is wrong (the wall-time
+    // card, and a card red with the error, such as memory that does not fit). Each card gets
+    // its final text once: setting it twice a tick shaped every card's text twice.
+    const QColor error = theme::severity(Severity::Error);
+    const auto show = [&](const char* id, const QString& value, const QString& detail, const QColor& accent = QColor(),
+                          const QString& shortDetail = QString()) {
+        SummaryCard* c = card(id);
+        if (firstError && std::string_view(id) != "days" && accent != error) {
+            c->setValue(value, tr("plan invalid · ") + detail, theme::faint());
+            c->setFill(-1.0, QColor());
+        } else {
+            c->setValue(value, detail, accent, shortDetail);
+        }
+    };
+    show("parameters", q(formatCount(e.parameters.total)), q(trainplan::parametersDetail(plan, e)), QColor(),
         plan.model.moe ? tr("%1 active").arg(q(formatCount(e.parameters.active))) : q(trainplan::tokensPerParameterText(plan, e)));
     // The same terms as the derivation's "Model FLOPs" step, in words short enough for a 1280-px
     // window; their values are in the tooltip.
-    card("flops")->setValue(q(formatSci(e.flops.total)), q(trainplan::flopsTermsText(plan, e, false)), QColor(),
+    show("flops", q(formatSci(e.flops.total)), q(trainplan::flopsTermsText(plan, e, false)), QColor(),
         tr("%1 per token").arg(q(formatSci(e.flops.perToken, 2))));
     // Time figures come in two bases; the chosen one is the value, named in the card's title, the
     // other is in the detail line, named too.
@@ -189,17 +213,9 @@ void SummaryPanel::refresh()
     card("gpu_hours")->setTitle(tr("GPU-hours, %1").arg(chosen));
     card("step")->setTitle(tr("Step time, %1").arg(chosen));
     const auto& range = predicted.range;
-    const QString rangeDays = range.low.days > range.high.days
-        ? tr("%1–%2").arg(q(formatNumber(range.high.days)), q(formatNumber(range.low.days)))
-        : QString();
+    const QString rangeDays =
+        range.low.days > range.high.days ? tr("%1–%2").arg(q(formatNumber(range.high.days)), q(formatNumber(range.low.days))) : QString();
     const bool failures = t.reliability.failuresModelled;
-    bool noProgress = false;
-    const Warning* firstError = nullptr;
-    for (const auto& w : e.warnings) {
-        noProgress = noProgress || w.code == WarningCode::FailuresOutpaceProgress;
-        if (!firstError && w.severity == Severity::Error)
-            firstError = &w;
-    }
     const QString failureText = !failures ? tr("failures not modelled")
         : noProgress                      ? tr("with failures: never finishes")
                                           : tr("%1 with failures").arg(q(formatNumber(t.reliability.paddedDays)));
@@ -230,21 +246,21 @@ void SummaryPanel::refresh()
     if (cost.energyJoules)
         money << tr("%1 MWh").arg(q(formatNumber(*cost.energyJoules / units::MWh)));
     if (!money.isEmpty())
-        card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), (money + QStringList{otherHours}).join(QStringLiteral(" · ")), QColor(),
+        show("gpu_hours", q(formatCount(t.time.gpuHours)), (money + QStringList{otherHours}).join(QStringLiteral(" · ")), QColor(),
             money.join(QStringLiteral(" · ")));
     else
-        card("gpu_hours")->setValue(q(formatCount(t.time.gpuHours)), otherHours);
-    card("step")->setValue(q(formatSeconds(t.time.stepSeconds)), tr("%1 %2").arg(otherName, q(formatSeconds(other.time.stepSeconds))));
+        show("gpu_hours", q(formatCount(t.time.gpuHours)), otherHours);
+    show("step", q(formatSeconds(t.time.stepSeconds)), tr("%1 %2").arg(otherName, q(formatSeconds(other.time.stepSeconds))));
     // Colours are the core's verdicts (analysis/Thresholds.h): the memory range's verdict
     // (MemoryFit.h), amber when it may not fit, red when it does not; the words are the JSON's.
     const MemoryRange& memoryRange = doc_->analysis().memoryRange;
     const Verdict memory = memoryVerdict(memoryRange);
     const QColor memColor = theme::verdict(memory, theme::ok());
-    card("memory")->setValue(q(formatBytes(e.perGpu.total)),
+    card("memory")->setFill(e.perGpu.total / e.capacityBytes, memColor);  // show() hides it on an invalid plan
+    show("memory", q(formatBytes(e.perGpu.total)),
         tr("of %1 (stage %2) · %3").arg(q(formatBytes(e.capacityBytes))).arg(e.fullestStage + 1).arg(q(memoryFitName(memoryRange.fit))),
         memory == Verdict::Fine ? QColor() : memColor);
-    card("memory")->setFill(e.perGpu.total / e.capacityBytes, memColor);
-    card("bubble")->setValue(q(formatPercent(e.pipeline.bubbleFraction)),
+    show("bubble", q(formatPercent(e.pipeline.bubbleFraction)),
         // The closed form (p - 1)/(m + p - 1) and its kin: the timeline beside it quotes the
         // simulated bubble of the real stage costs, so each says which it is.
         tr("closed form · m = %1").arg(q(formatCount(double(e.pipeline.microbatches)))),
@@ -253,23 +269,12 @@ void SummaryPanel::refresh()
     const QString peakNote = q(formatPeakNote(plan, predicted));
     const QString tokens = q(formatNumber(predicted.tokensPerSecondPerGpu)), hfu = q(formatPercent(predicted.hfu, 0));
     const QString mfuDetail = tr("predicted %1 tok/s/GPU, HFU %2").arg(tokens, hfu);
-    card("mfu")->setValue(QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
+    show("mfu", QString("%1 / %2").arg(q(formatPercent(plan.training.mfu, 0)), q(formatPercent(predicted.mfu, 1))),
         peakNote.isEmpty() ? mfuDetail : peakNote + QStringLiteral(" · ") + mfuDetail, QColor(),
-        peakNote.isEmpty() ? tr("%1 tok/s/GPU · HFU %2").arg(tokens, hfu)
-                           : tr("%1 · %2 of %3")
-                                 .arg(QString::fromLatin1(kMfuBasisNote))
-                                 .arg(q(formatPercent(predicted.hfuAtFormatPeak, 0)),
-                                      plan.training.matmulPrecision == MatmulPrecision::Nvfp4 ? QStringLiteral("FP4") : QStringLiteral("FP8")));
-    if (firstError) {
-        // An invalid plan's figures are not ones to read as ordinary: every card is greyed, its
-        // figure kept for reference (issue 23), but those that say what is wrong (the wall-time
-        // card, and a card already red with the error, such as memory that does not fit).
-        const QColor error = theme::severity(Severity::Error);
-        for (const Entry& entry : entries_) {
-            if (entry.id == "days" || entry.card->accent() == error)
-                continue;
-            entry.card->setValue(entry.card->valueText(), tr("plan invalid · ") + entry.card->detailText(), theme::faint());
-            entry.card->setFill(-1.0, QColor());
-        }
-    }
+        peakNote.isEmpty()
+            ? tr("%1 tok/s/GPU · HFU %2").arg(tokens, hfu)
+            : tr("%1 · %2 of %3")
+                  .arg(QString::fromLatin1(kMfuBasisNote))
+                  .arg(q(formatPercent(predicted.hfuAtFormatPeak, 0)),
+                      plan.training.matmulPrecision == MatmulPrecision::Nvfp4 ? QStringLiteral("FP4") : QStringLiteral("FP8")));
 }

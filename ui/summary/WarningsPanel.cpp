@@ -15,17 +15,6 @@ constexpr int kCodeRole = Qt::UserRole + 1;
 // Vertical padding of an item around its text or icon, whichever is taller (fitItemHeights()).
 constexpr int kItemPadding = 8;
 
-QIcon iconFor(trainplan::Severity s)
-{
-    QStyle* style = QApplication::style();
-    switch (s) {
-    case trainplan::Severity::Error: return style->standardIcon(QStyle::SP_MessageBoxCritical);
-    case trainplan::Severity::Warning: return style->standardIcon(QStyle::SP_MessageBoxWarning);
-    case trainplan::Severity::Info: return style->standardIcon(QStyle::SP_MessageBoxInformation);
-    }
-    return {};
-}
-
 }  // namespace
 
 WarningsPanel::WarningsPanel(PlanDocument* document, QWidget* parent)
@@ -68,7 +57,7 @@ void WarningsPanel::refresh()
     if (doc_->isContinuingEdit() && count() > 0) {
         if (heldHeight_ == 0)
             heldHeight_ = sizeHint().height();  // the height the drag started with
-        releaseHeight_.start();  // again on every step: the hold ends once the steps pause
+        releaseHeight_.start();                 // again on every step: the hold ends once the steps pause
     } else {
         releaseHeight_.stop();
         releaseHeight();
@@ -93,10 +82,30 @@ void WarningsPanel::refresh()
     }
     if (count() == 0) {
         auto* item = new QListWidgetItem(style()->standardIcon(QStyle::SP_DialogApplyButton),
-                                         tr("No red flags: the layout fits, TP stays off the network, and failures are budgeted."), this);
+            tr("No red flags: the layout fits, TP stays off the network, and failures are budgeted."), this);
         item->setForeground(theme::ok());
     }
     fitItemHeights();
+}
+
+const QIcon& WarningsPanel::iconFor(trainplan::Severity severity)
+{
+    QIcon& icon = severityIcons_[size_t(severity)];
+    if (icon.isNull()) {
+        switch (severity) {
+        case trainplan::Severity::Error: icon = style()->standardIcon(QStyle::SP_MessageBoxCritical); break;
+        case trainplan::Severity::Warning: icon = style()->standardIcon(QStyle::SP_MessageBoxWarning); break;
+        case trainplan::Severity::Info: icon = style()->standardIcon(QStyle::SP_MessageBoxInformation); break;
+        }
+    }
+    return icon;
+}
+
+void WarningsPanel::changeEvent(QEvent* event)
+{
+    QListWidget::changeEvent(event);
+    if (event->type() == QEvent::StyleChange)
+        severityIcons_ = {};  // the new style's icons on the next refresh
 }
 
 int WarningsPanel::itemsHeight(int upTo) const

@@ -2,8 +2,13 @@
 // window to highlight the control responsible (the warning's JSON field).
 #pragma once
 
+#include <QIcon>
 #include <QListWidget>
 #include <QTimer>
+
+#include <array>
+
+#include "core/estimate/Warning.h"
 
 class PlanDocument;
 
@@ -27,6 +32,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void refresh();
@@ -34,9 +40,13 @@ private:
     // QListView underestimates wrapped text next to an icon and elides the last line;
     // size each item from its own text at the current width instead.
     void fitItemHeights();
+    // A severity's icon, built once: QStyle::standardIcon builds a new one on every call,
+    // which a drag paid for on each tick that changed a red flag's text.
+    const QIcon& iconFor(trainplan::Severity severity);
+    std::array<QIcon, 3> severityIcons_;
 
     PlanDocument* doc_;
-    QStringList shown_;  // the messages on display: an unchanged list is not rebuilt
+    QStringList shown_;   // the messages on display: an unchanged list is not rebuilt
     int heldHeight_ = 0;  // the height kept during a drag, 0 when none is held
     QTimer releaseHeight_;
     void releaseHeight();
