@@ -8,13 +8,14 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QLabel>
 #include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QtTest>
@@ -27,17 +28,18 @@
 #include "core/planfile/PlanFile.h"
 #include "core/planfile/PlanName.h"
 #include "core/steptime/StepTimeModel.h"
-#include "render/style/Theme.h"
 #include "render/report/InputsPage.h"
 #include "render/report/PdfReport.h"
 #include "render/report/ReportContext.h"
 #include "render/report/ReportPainter.h"
 #include "render/report/SlideExport.h"
+#include "render/style/Theme.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/inputs/CandidateSpinBox.h"
 #include "ui/inputs/InputPanel.h"
 #include "ui/inputs/StageLayersEdit.h"
 #include "ui/inputs/ValueSlider.h"
+#include "ui/widgets/CachedFrameGroupBox.h"
 #include "ui/window/MainWindow.h"
 
 using trainplan::ParallelDim;
@@ -72,6 +74,7 @@ private slots:
     void deletingAFieldRowBreaksTheWindowAndThePdf();
     void layerKindsAreListedAndKeptWhole();
     void efficienciesShowThePresetsAndKeepTheUsers();
+    void groupBoxFramesAreCachedAndLookTheSame();
 
 private:
     MainWindow* window_ = nullptr;
@@ -280,7 +283,10 @@ void TestInputPanel::stageLayersAreEditedAndChecked()
     QCOMPARE(doc()->estimate().stages.size(), size_t(4));
     QCOMPARE(doc()->estimate().stages.front().layers, 19);
     // Each rule, with its reason in words; the plan keeps its last valid split.
-    const struct { const char* text; const char* reason; } bad[] = {
+    const struct {
+        const char* text;
+        const char* reason;
+    } bad[] = {
         {"19, 21, 40", "Lists 3 stages but PP is 4"},
         {"20, 20, 20, 21", "Sums to 81 layers but the model has 80 layers"},
         {"0, 40, 20, 20", "Stage 1 has 0 layers; every stage needs at least one layer"},
@@ -373,7 +379,8 @@ void TestInputPanel::inputsTakeTitlesRangesAndUnitsFromTheFieldTable()
         } else if (auto* box = qobject_cast<QDoubleSpinBox*>(w)) {
             const double scale = std::pow(10.0, box->decimals());
             QCOMPARE(box->maximum(), std::floor(top * scale + 1e-9) / scale);
-            QVERIFY2(box->minimum() == std::ceil(bottom * scale - 1e-9) / scale || (box->minimum() == 0 && !box->specialValueText().isEmpty()),
+            QVERIFY2(
+                box->minimum() == std::ceil(bottom * scale - 1e-9) / scale || (box->minimum() == 0 && !box->specialValueText().isEmpty()),
                 qPrintable(path));
             QCOMPARE(box->suffix(), suffixOf(path));
             ++numbers;
@@ -563,3 +570,58 @@ void TestInputPanel::layerKindsAreListedAndKeptWhole()
 
 QTEST_MAIN(TestInputPanel)
 #include "tst_inputpanel.moc"
+
+void TestInputPanel::groupBoxFramesAreCachedAndLookTheSame()
+{
+    // Painted from its cached copy, a box looks as the style draws one.
+    QWidget host;
+    host.resize(640, 240);
+    auto* plain = new QGroupBox(QStringLiteral("Parallel layout"), &host);
+    auto* cached = new CachedFrameGroupBox(QStringLiteral("Parallel layout"), &host);
+    plain->setGeometry(0, 0, 300, 200);
+    cached->setGeometry(320, 0, 300, 200);
+    host.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&host));
+    // The copy is composited over the background, so a translucent edge may round one level
+    // apart; the frame and the title are there, where they are.
+    const auto largestDifference = [](const QImage& a, const QImage& b) {
+        int largest = a.size() == b.size() ? 0 : 256;
+        for (int y = 0; largest < 256 && y < a.height(); ++y)
+            for (int x = 0; x < a.width(); ++x) {
+                const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+                largest = std::max({largest, std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))});
+            }
+        return largest;
+    };
+    const QImage expected = plain->grab().toImage();
+    for (int pass = 0; pass < 2; ++pass)  // the first paint draws the copy, the second reads it
+        QVERIFY(largestDifference(cached->grab().toImage(), expected) <= 2);
+    plain->setTitle(QStringLiteral("Training"));
+    QVERIFY(largestDifference(plain->grab().toImage(), expected) > 2);  // the comparison sees a title
+    host.close();
+
+    // In the window, a drag repaints the rows inside the layout box, not its frame; a new size
+    // or title draws the frame again. (The window active again first: the frame is drawn in
+    // the active or the inactive colours.)
+    window_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window_));
+    QApplication::processEvents();
+    auto* box = qobject_cast<CachedFrameGroupBox*>(inputs()->widgetForField("layout.dp")->parentWidget());
+    QVERIFY(box);
+    window_->repaint();
+    const int drawn = box->framesDrawn();
+    QVERIFY(drawn >= 1);
+    auto* dp = qobject_cast<ValueSlider*>(inputs()->widgetForField("layout.dp"));
+    QVERIFY(dp);
+    for (int step = 0; step < 3; ++step) {
+        dp->slider()->setValue(step % 2 == 0 ? dp->slider()->value() + 1 : dp->slider()->value() - 1);
+        window_->repaint();
+    }
+    QCOMPARE(box->framesDrawn(), drawn);
+    box->setTitle(QStringLiteral("Layout"));
+    box->repaint();
+    QCOMPARE(box->framesDrawn(), drawn + 1);
+    box->resize(box->width() - 10, box->height());
+    box->repaint();
+    QCOMPARE(box->framesDrawn(), drawn + 2);
+}

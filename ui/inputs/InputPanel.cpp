@@ -38,6 +38,7 @@
 #include "ui/inputs/FieldInputGuard.h"
 #include "ui/inputs/StageLayersEdit.h"
 #include "ui/inputs/ValueSlider.h"
+#include "ui/widgets/CachedFrameGroupBox.h"
 
 using trainplan::Plan;
 using trainplan::PlanField;
@@ -381,7 +382,7 @@ ValueSlider* InputPanel::addSlider(
 
 QGroupBox* InputPanel::buildLayout()
 {
-    auto* box = new QGroupBox(tr("Parallel layout"), this);
+    auto* box = new CachedFrameGroupBox(tr("Parallel layout"), this);
     auto* form = newForm(box);
     registerField("layout", box);
 
@@ -525,7 +526,7 @@ QGroupBox* InputPanel::buildLayout()
 
 QGroupBox* InputPanel::buildTraining()
 {
-    auto* box = new QGroupBox(tr("Training"), this);
+    auto* box = new CachedFrameGroupBox(tr("Training"), this);
     auto* form = newForm(box);
     registerField("training", box);
     addNumber(
@@ -613,7 +614,7 @@ QGroupBox* InputPanel::buildTraining()
 QGroupBox* InputPanel::buildFramework()
 {
     const PlanField& profileField = trainplan::planField("framework.profile");
-    auto* box = new QGroupBox(tr("Framework"), this);
+    auto* box = new CachedFrameGroupBox(tr("Framework"), this);
     auto* form = newForm(box);
     registerField("framework", box);
     auto* profile = new ElidingComboBox;
@@ -672,7 +673,7 @@ QGroupBox* InputPanel::buildFramework()
 
 QGroupBox* InputPanel::buildModel()
 {
-    auto* box = new QGroupBox(tr("Model"), this);
+    auto* box = new CachedFrameGroupBox(tr("Model"), this);
     auto* form = newForm(box);
     registerField("model", box);
     modelPreset_ = new ElidingComboBox;
@@ -803,7 +804,7 @@ QGroupBox* InputPanel::buildModel()
 // section switched on by its check box, its fields enabled while it is on.
 QGroupBox* InputPanel::buildExperts()
 {
-    auto* box = new QGroupBox(tr("Experts and attention"), this);
+    auto* box = new CachedFrameGroupBox(tr("Experts and attention"), this);
     auto* form = newForm(box);
     registerField("model.moe", box);
     const auto moeOnly = [](auto get) { return [get](const Plan& p) { return p.model.moe ? double(get(*p.model.moe)) : 0.0; }; };
@@ -954,7 +955,7 @@ QGroupBox* InputPanel::buildExperts()
 QGroupBox* InputPanel::buildCluster()
 {
     const PlanField& acceleratorField = trainplan::planField("cluster.accelerator");
-    auto* box = new QGroupBox(tr("Cluster"), this);
+    auto* box = new CachedFrameGroupBox(tr("Cluster"), this);
     auto* form = newForm(box);
     registerField("cluster", box);
     acceleratorPreset_ = new ElidingComboBox;
@@ -1083,7 +1084,7 @@ QGroupBox* InputPanel::buildCluster()
 QGroupBox* InputPanel::buildEfficiencies()
 {
     using trainplan::EfficiencySpec;
-    auto* box = new QGroupBox(tr("Accelerator efficiencies"), this);
+    auto* box = new CachedFrameGroupBox(tr("Accelerator efficiencies"), this);
     auto* form = newForm(box);
     registerField("cluster.efficiency", box);
     // Parented at once: a field row missing from the table throws below, and the box's children
@@ -1155,7 +1156,7 @@ QGroupBox* InputPanel::buildEfficiencies()
 
 QGroupBox* InputPanel::buildReliability()
 {
-    auto* box = new QGroupBox(tr("Reliability"), this);
+    auto* box = new CachedFrameGroupBox(tr("Reliability"), this);
     auto* form = newForm(box);
     registerField("reliability", box);
     // The stall the estimate uses: the plan's, or checkpoint bytes over a given write bandwidth.
@@ -1185,7 +1186,7 @@ QGroupBox* InputPanel::buildReliability()
 // power until one is typed (0 goes back to the preset's).
 QGroupBox* InputPanel::buildCost()
 {
-    auto* box = new QGroupBox(tr("Cost and energy"), this);
+    auto* box = new CachedFrameGroupBox(tr("Cost and energy"), this);
     auto* form = newForm(box);
     registerField("cost", box);
     const auto optionalSetter = [](std::optional<double> trainplan::CostSpec::*field) {
@@ -1217,7 +1218,7 @@ QGroupBox* InputPanel::buildCost()
 QGroupBox* InputPanel::buildPlan()
 {
     const PlanField& nameField = trainplan::planField("name");
-    auto* box = new QGroupBox(tr("Plan"), this);
+    auto* box = new CachedFrameGroupBox(tr("Plan"), this);
     auto* form = newForm(box);
     name_ = new QLineEdit;
     name_->setMaxLength(int(nameField.max));  // what the reader accepts, so a saved plan reopens
