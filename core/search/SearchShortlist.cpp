@@ -25,7 +25,7 @@ bool SearchShortlist::mayKeep(const SearchRow& row)
 
 bool SearchShortlist::dropsAtLeastAsSlow(const SearchRow& row)
 {
-    return offFront(row.memoryBytes, row.totalSeconds) && !mayBeShownAtBestVerdict(row);
+    return offFront(front_.lower_bound(row.memoryBytes), row.memoryBytes, row.totalSeconds) && !mayBeShownAtBestVerdict(row);
 }
 
 bool SearchShortlist::mayBeShownAtBestVerdict(const SearchRow& row)
@@ -46,20 +46,19 @@ bool SearchShortlist::keeps(const SearchRow& row)
     return onFront_ || simplest || ranked;
 }
 
-bool SearchShortlist::offFront(double memory, double seconds) const
+bool SearchShortlist::offFront(Front::const_iterator at, double memory, double seconds) const
 {
     // The entry below holds the least time of all rows with less memory (times fall along the
     // front); one at the same memory, the least time at it. An equal row is on the front too.
-    const auto at = front_.lower_bound(memory);
     return (at != front_.begin() && std::prev(at)->second <= seconds)
         || (at != front_.end() && at->first == memory && at->second < seconds);
 }
 
 bool SearchShortlist::mayBeOnFront(double memory, double seconds)
 {
-    if (offFront(memory, seconds))
-        return false;
     auto at = front_.lower_bound(memory);
+    if (offFront(at, memory, seconds))
+        return false;
     if (at != front_.end() && at->first == memory) {
         at->second = seconds;  // no more than the time there (offFront), and equal rows are both kept
     } else {

@@ -50,8 +50,10 @@ private:
         double value = 0;
     };
     Rank rankOf(const SearchRow& row) const;
-    // Whether a row made before uses no more memory and no more time, one of them strictly less.
-    bool offFront(double memory, double seconds) const;
+    using Front = std::map<double, double>;  // memory -> least time (front_)
+    // Whether a row made before uses no more memory and no more time, one of them strictly less;
+    // `at` is front_.lower_bound(memory), which the caller has looked up once.
+    bool offFront(Front::const_iterator at, double memory, double seconds) const;
     // Records the row on the front unless offFront(); says whether it is on it.
     bool mayBeOnFront(double memory, double seconds);
     // Whether the row could be the simplest or ranked with the best memory verdict (records nothing).
@@ -68,7 +70,7 @@ private:
     int gpusPerNode_ = 1;
     bool onFront_ = false;  // what mayBeOnFront() said of the row mayKeep() last saw
     // The front so far: least time by memory, times strictly falling as memory grows.
-    std::map<double, double> front_;
+    Front front_;
     struct Simplest {
         bool any = false;
         std::array<int, 5> key{};

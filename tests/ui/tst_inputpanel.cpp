@@ -568,9 +568,6 @@ void TestInputPanel::layerKindsAreListedAndKeptWhole()
     QCOMPARE(doc()->plan().model.layerKinds.back().layers, 72);
 }
 
-QTEST_MAIN(TestInputPanel)
-#include "tst_inputpanel.moc"
-
 void TestInputPanel::groupBoxFramesAreCachedAndLookTheSame()
 {
     // Painted from its cached copy, a box looks as the style draws one.
@@ -625,3 +622,6 @@ void TestInputPanel::groupBoxFramesAreCachedAndLookTheSame()
     box->repaint();
     QCOMPARE(box->framesDrawn(), drawn + 2);
 }
+
+QTEST_MAIN(TestInputPanel)
+#include "tst_inputpanel.moc"

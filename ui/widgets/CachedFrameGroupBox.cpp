@@ -20,7 +20,7 @@ void CachedFrameGroupBox::paintEvent(QPaintEvent* event)
     QStyleOptionGroupBox option;
     initStyleOption(&option);
     const Key key = keyFor(option);
-    if (frame_.isNull() || !(key == frameKey_)) {
+    if (key != frameKey_) {  // the first paint too: no size equals the empty key's
         frame_ = QPixmap(size() * key.devicePixelRatio);
         frame_.setDevicePixelRatio(key.devicePixelRatio);
         frame_.fill(Qt::transparent);
