@@ -157,9 +157,11 @@ bool holdsLikePrevious(const Estimate& est, int i)
     return st.parameters == before.parameters && st.routedExpertParameters == before.routedExpertParameters;
 }
 
-// sameStages: est.stages already hold this plan's layers, kinds, parameters and micro-batches in
-// flight (EstimateScope::LayoutSearchSameFamily); only what ZeRO and recompute change is redone.
-void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
+// sameStages: est.stages already hold this plan's layers, kinds, parameters (per GPU too) and
+// micro-batches in flight (EstimateScope::LayoutSearchSameFamily, MemoryOfSameStages); only what
+// ZeRO, recompute and the framework's switches change is redone.
+// everyStage: false to leave out the memory of stages that cannot be the fullest (EstimateScope).
+void estimateStages(const Plan& plan, Estimate& est, bool sameStages, bool everyStage)
 {
     const auto& l = plan.layout;
     const int p = l.pp;
@@ -227,12 +229,13 @@ void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
             }
             previousKinds = kinds;
             st.microbatchesInFlight = microbatchesInFlight(l.schedule, i, p, est.pipeline.microbatches, l.virtualStages);
+            // Equal parameters divide alike: the middle stages skip the two divisions. (Kept with
+            // the stages: TP, EP and ETP are the same for the whole family.)
+            if (i > 0 && holdsLikePrevious(est, i))
+                st.parametersPerGpu = est.stages[i - 1].parametersPerGpu;
+            else
+                st.parametersPerGpu = (st.parameters - st.routedExpertParameters) / l.tp + st.routedExpertParameters / expertRanks;
         }
-        // Equal parameters divide alike: the middle stages skip the two divisions.
-        if (i > 0 && holdsLikePrevious(est, i))
-            st.parametersPerGpu = est.stages[i - 1].parametersPerGpu;
-        else
-            st.parametersPerGpu = (st.parameters - st.routedExpertParameters) / l.tp + st.routedExpertParameters / expertRanks;
         if (partialRecompute) {
             const int recomputed = recomputedLayers(l, st.layers);
             st.activationsPerMicrobatch = perLayer * recomputed + workingSet * (st.layers - recomputed);
@@ -260,6 +263,18 @@ void estimateStages(const Plan& plan, Estimate& est, bool sameStages)
         // Middle stages hold the same parameters: shard their state once (pp reaches the layer
         // count in the layout search, so this loop runs up to a stage per layer).
         const bool likePrevious = !mirror && i > 0 && holdsLikePrevious(est, i);
+        // The same state and per-micro-batch activations as the stage before, no more of them in
+        // flight: every term is the same or smaller (the gradients-only peak max(G, A) too), so
+        // this stage cannot hold more, and the first of equals stays the fullest.
+        if (!everyStage && likePrevious) {
+            const StageEstimate& before = est.stages[size_t(i - 1)];
+            if (st.microbatchesInFlight <= before.microbatchesInFlight && st.activationsPerMicrobatch == before.activationsPerMicrobatch
+                && st.activationExtras == before.activationExtras) {
+                st.memoryEstimated = false;
+                continue;
+            }
+        }
+        st.memoryEstimated = true;
         double densePerGpu = 0.0, expertsPerGpu = 0.0, heldParameters = shardedParameters;
         if (!likePrevious) {
             densePerGpu = (st.parameters - st.routedExpertParameters) / l.tp;
@@ -321,7 +336,7 @@ void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
     est.warnings.clear();
     est.gpusUsed = int(l.gpus());
     est.nodes = (est.gpusUsed + plan.cluster.gpusPerNode - 1) / plan.cluster.gpusPerNode;
-    const bool memoryOnly = scope == EstimateScope::MemoryOfSameModel;
+    const bool memoryOnly = scope == EstimateScope::MemoryOfSameModel || scope == EstimateScope::MemoryOfSameStages;
     if (scope == EstimateScope::Full || scope == EstimateScope::LayoutSearch)
         countParametersInto(plan.model, est.parameters);
     est.parametersPerGpuMean = est.parameters.total / (double(l.tp) * l.pp);
@@ -339,7 +354,8 @@ void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
     pipe.bubbleFraction = l.pp > 1 ? bubbleFraction(l.schedule, l.pp, pipe.microbatches, l.virtualStages) : 0.0;
 
     est.activation = activationPerLayer(plan);
-    estimateStages(plan, est, scope == EstimateScope::LayoutSearchSameFamily);
+    estimateStages(plan, est, scope == EstimateScope::LayoutSearchSameFamily || scope == EstimateScope::MemoryOfSameStages,
+                   scope == EstimateScope::Full);
     if (plan.model.moe) {
         // Routed experts split over EP x ETP, not TP: the mean over the stages as they hold them.
         double sum = 0;
@@ -352,7 +368,8 @@ void estimateInto(const Plan& plan, Estimate& est, EstimateScope scope)
     est.fits = est.perGpu.total <= est.capacityBytes;
     est.headroomBytes = est.capacityBytes - est.perGpu.total;
     est.marginBytes = plan.training.memoryMarginFraction * est.capacityBytes;
-    est.hasMargin = std::none_of(est.stages.begin(), est.stages.end(), [](const StageEstimate& st) { return st.withinMargin || !st.fits; });
+    est.hasMargin = std::none_of(est.stages.begin(), est.stages.end(),
+                                 [](const StageEstimate& st) { return st.memoryEstimated && (st.withinMargin || !st.fits); });
     if (memoryOnly)
         return;
 

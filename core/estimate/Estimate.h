@@ -78,6 +78,10 @@ struct StageEstimate {
     double headroomBytes = 0;      // capacity - memory.total (negative when it does not fit)
     bool fits = true;
     bool withinMargin = false;     // fits, but with less free than training.memory_margin_fraction
+    // False only in the layout search's scopes (EstimateScope), for a stage that provably holds
+    // no more than the one before it: its memory, headroom, fits and withinMargin are then not
+    // computed (left as they were) and must not be read.
+    bool memoryEstimated = true;
 };
 
 struct FlopsEstimate {
@@ -205,7 +209,14 @@ Estimate estimate(const Plan& plan);
 // LayoutSearchSameFamily is LayoutSearchSameModel for an `out` last estimated (in either scope)
 // for the same plan but for the ZeRO stage and recompute: the stages' layers, kinds, parameters
 // and micro-batches in flight depend on neither, so they are kept.
-enum class EstimateScope { Full, LayoutSearch, LayoutSearchSameModel, LayoutSearchSameFamily, MemoryOfSameModel };
+// MemoryOfSameStages is MemoryOfSameModel for an `out` whose stages already hold this plan's
+// layers, kinds, parameters and micro-batches in flight (copied from the estimate of a plan that
+// differs in nothing those read: the memory range's variants of the same layout and schedule).
+// Every scope but Full leaves out the memory of a stage that holds the parameters, activations
+// per micro-batch and extras of the stage before it with no more micro-batches in flight (the
+// middle stages of a deep pipeline): it holds no more than that stage, so est.perGpu, the
+// fullest stage, fits and margin come out the same (StageEstimate::memoryEstimated).
+enum class EstimateScope { Full, LayoutSearch, LayoutSearchSameModel, LayoutSearchSameFamily, MemoryOfSameModel, MemoryOfSameStages };
 
 // Same as estimate(plan) but reuses out's storage (for the layout search's hot loop).
 void estimateInto(const Plan& plan, Estimate& out, EstimateScope scope = EstimateScope::Full);

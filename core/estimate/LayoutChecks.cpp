@@ -94,7 +94,7 @@ void checkLayoutValidity(const Plan& plan, Estimate& est)
     if (m.sequenceLength % l.cp != 0 || (l.cp > 1 && (m.sequenceLength / l.cp) % 2 != 0))
         add(est, WarningCode::CpDoesNotDivideSequence, Severity::Error, "layout.cp", l.cp, m.sequenceLength);
     for (const auto& st : est.stages)
-        if (!st.fits)
+        if (st.memoryEstimated && !st.fits)
             add(est, WarningCode::StageOverCapacity, Severity::Error, "layout", st.memory.total, est.capacityBytes,
                 st.memory.total - est.capacityBytes, st.index);
     if (l.schedule == Schedule::Interleaved) {
@@ -154,7 +154,7 @@ void checkLayoutAdvisories(const Plan& plan, Estimate& est, std::optional<bool> 
     if (l.stageLayers.empty() && m.kindCount() == 1 && m.layers % l.pp != 0)
         add(est, WarningCode::PpDoesNotDivideLayers, Severity::Warning, "layout.pp", l.pp, m.layers);
     for (const auto& st : est.stages)
-        if (st.withinMargin)
+        if (st.memoryEstimated && st.withinMargin)
             add(est, WarningCode::StageNearCapacity, Severity::Warning, "layout", st.memory.total, est.capacityBytes,
                 tr.memoryMarginFraction, st.index);
 

@@ -44,11 +44,24 @@ MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, Pl
                     u.setEnd(variant.layout, heavy != u.lighterWhenFaster, ends);
         };
         // The variants' model counts the same parameters (switches, imbalance and layout fields
-        // change none): only their memory is estimated, all the range reads.
+        // change none): only their memory is estimated, all the range reads. A variant of the
+        // same schedule also has the plan's stages (layers, kinds, parameters, micro-batches in
+        // flight): they are copied rather than laid out again.
         scratch.parameters = est.parameters;
+        const auto estimateVariant = [&] {
+            const LayoutSpec& a = variant.layout;
+            const LayoutSpec& b = plan.layout;
+            if (a.schedule == b.schedule && a.virtualStages == b.virtualStages && a.pp == b.pp && a.stageLayers == b.stageLayers) {
+                scratch.stages = est.stages;
+                scratch.stageKinds = est.stageKinds;
+                estimateInto(variant, scratch, EstimateScope::MemoryOfSameStages);
+            } else {
+                estimateInto(variant, scratch, EstimateScope::MemoryOfSameModel);
+            }
+        };
         if (lightEnd) {
             setUnknown(false);
-            estimateInto(variant, scratch, EstimateScope::MemoryOfSameModel);
+            estimateVariant();
             if (scratch.perGpu.total < lightest) {
                 lightest = scratch.perGpu.total;
                 lightestFragmentation = scratch.perGpu.fragmentation;
@@ -56,7 +69,7 @@ MemoryRange rangeOf(const Plan& plan, const Estimate& est, Estimate& scratch, Pl
         }
         if (heavyEnd) {
             setUnknown(true);
-            estimateInto(variant, scratch, EstimateScope::MemoryOfSameModel);
+            estimateVariant();
             heaviest = std::max(heaviest, scratch.perGpu.total);
         }
     }

@@ -25,8 +25,7 @@ int ncclCommunicators(const LayoutSpec& l)
 {
     int n = 0;
     // One per model-parallel dimension (TP, CP, PP: PP's for stage-to-stage sends) ...
-    for (ParallelDim d : kParallelDims)
-        n += splitsReplica(d) && l.size(d) > 1;
+    forEachParallelDim([&](ParallelDim d) { n += splitsReplica(d) && l.size(d) > 1; });
     // ... and the group gradients reduce over: DP x CP (Megatron-LM's dp-cp group).
     n += parallelSizeProduct(l, sharesWeights) > 1;
     return n;

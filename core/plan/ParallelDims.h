@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace trainplan {
 
@@ -114,14 +115,25 @@ constexpr bool splitsReplica(ParallelDim dim)
     return parallelDimInfo(dim).splits != DimSplits::Batch;
 }
 
+// Calls f(dim) for each dimension in kParallelDims order, unrolled when compiled: each call
+// sees its dimension as a constant, so the table lookups and the switch of parallelDimField()
+// fold away (a plain loop over kParallelDims cost a jump table per dimension in the layout
+// search's hot loop).
+template <typename F>
+constexpr void forEachParallelDim(F&& f)
+{
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (f(kParallelDims[I]), ...); }(std::make_index_sequence<kParallelDimCount>{});
+}
+
 // The product of the sizes of the dimensions `keep` accepts, for a struct with size(ParallelDim).
 template <typename Sizes, typename Keep>
 long long parallelSizeProduct(const Sizes& sizes, Keep keep)
 {
     long long product = 1;
-    for (ParallelDim d : kParallelDims)
+    forEachParallelDim([&](ParallelDim d) {
         if (keep(d))
             product *= sizes.size(d);
+    });
     return product;
 }
 

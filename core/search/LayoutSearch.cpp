@@ -190,8 +190,7 @@ namespace {
 void assignSearchLayout(Plan& plan, const SearchLayout& s)
 {
     auto& l = plan.layout;
-    for (ParallelDim d : kParallelDims)
-        l.size(d) = s.size(d);
+    forEachParallelDim([&](ParallelDim d) { l.size(d) = s.size(d); });
     l.ep = s.ep;
     l.etp = s.etp;
     l.virtualStages = s.virtualStages;

@@ -36,8 +36,7 @@ bool heavy(ParallelDim dim, int size, int gpusPerNode)
 std::array<int, 5> simplicityKey(const SearchLayout& s, int gpusPerNode)
 {
     int mechanisms = s.zeroStage >= 3;
-    for (ParallelDim d : kParallelDims)
-        mechanisms += heavy(d, s.size(d), gpusPerNode);
+    forEachParallelDim([&](ParallelDim d) { mechanisms += heavy(d, s.size(d), gpusPerNode); });
     mechanisms += s.ep * s.etp > gpusPerNode;
     return {mechanisms, s.zeroStage, int(s.recompute), int(parallelSizeProduct(s, splitsReplica)), s.virtualStages};
 }

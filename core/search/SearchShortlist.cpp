@@ -94,9 +94,10 @@ std::uint64_t SearchShortlist::groupKey(const SearchLayout& s)
         h *= 1099511628211ull;
         h ^= h >> 29;
     };
-    for (ParallelDim d : kParallelDims)
+    forEachParallelDim([&](ParallelDim d) {
         if (!sharesWeights(d))
             mix(s.size(d));
+    });
     mix(parallelSizeProduct(s, sharesWeights));
     mix(s.ep);
     mix(s.etp);

@@ -53,8 +53,9 @@ std::array<bool, kParallelDimCount> groupsCrossNodes(const LayoutSpec& layout, l
 {
     const auto strides = rankStrides(layout);
     std::array<bool, kParallelDimCount> crosses{};
-    for (ParallelDim d : kParallelDims)
+    forEachParallelDim([&](ParallelDim d) {
         crosses[parallelDimIndex(d)] = stridedGroupsCrossNodes(strides[parallelDimIndex(d)], layout.size(d), gpusPerNode, worldSize);
+    });
     return crosses;
 }
 

@@ -2,6 +2,8 @@
 // and the ZeRO paper's Figure 1 (7.5B parameters on 64 GPUs).
 #include <QtTest>
 
+#include <algorithm>
+
 #include "TestSupport.h"
 #include "core/base/Units.h"
 
@@ -40,6 +42,7 @@ private slots:
     void fsdp2GradientsOnlyInBackward();
     void torchtitanOpCheckpointing();
     void zero3GathersByBlockOrSubmodule();
+    void searchScopesGiveTheFullEstimatesMemory();
 };
 
 void TestMemory::korthikantiTable2_data()
@@ -261,6 +264,96 @@ void TestMemory::zero3GathersByBlockOrSubmodule()
     const double smallLayer = s.parameters.largestLayer();
     const double largest = 51200.0 * 1024;  // the embedding table is the largest submodule here
     QCOMPARE(s.stages[0].memory.shardingBuffers, (smallLayer + 5e7) * 2 + (std::min(largest, smallLayer) + 5e8) * 2);
+}
+
+void TestMemory::searchScopesGiveTheFullEstimatesMemory()
+{
+    // The layout search's scopes (EstimateScope) skip the memory of a stage that holds the state
+    // and per-micro-batch activations of the stage before it with no more micro-batches in
+    // flight. What they report (the fullest stage, its memory, fits, headroom and margin) must be
+    // the full estimate's, over deep pipelines, every schedule, partial recompute and MoE; the
+    // memory of each stage they do estimate must be the full estimate's too, and a skipped stage
+    // must hold no more than the stage before it.
+    using namespace trainplan;
+    struct Model {
+        const char* example;
+        std::vector<int> pps;
+    };
+    const Model models[] = {{"70b-2048-h100.json", {1, 2, 4, 8, 16, 32, 64}},
+                            {"mixtral-8x22b-256-h100.json", {1, 2, 4, 8, 16}},
+                            {"deepseek-v3-2048-h800.json", {8, 16, 32}}};
+    const Schedule schedules[] = {Schedule::OneFOneB, Schedule::GPipe, Schedule::Interleaved, Schedule::ZeroBubble, Schedule::DualPipe};
+    const auto sameMemory = [](const Estimate& a, const Estimate& full, const char* scope, const Plan& plan) {
+        const QByteArray where = QByteArray(scope) + " pp " + QByteArray::number(plan.layout.pp) + " schedule "
+            + QByteArray::number(int(plan.layout.schedule)) + " zero " + QByteArray::number(plan.layout.zeroStage) + " recompute "
+            + QByteArray::number(int(plan.layout.recompute)) + "/" + QByteArray::number(plan.layout.recomputeLayers) + " b "
+            + QByteArray::number(plan.training.microBatchSize);
+        QVERIFY2(a.perGpu.total == full.perGpu.total, where.constData());
+        QVERIFY2(a.fullestStage == full.fullestStage, where.constData());
+        QVERIFY2(a.fits == full.fits && a.hasMargin == full.hasMargin && a.headroomBytes == full.headroomBytes, where.constData());
+        QVERIFY2(a.stages.size() == full.stages.size(), where.constData());
+        for (size_t i = 0; i < a.stages.size(); ++i) {
+            QVERIFY2(full.stages[i].memoryEstimated, where.constData());
+            if (a.stages[i].memoryEstimated)
+                QVERIFY2(a.stages[i].memory.total == full.stages[i].memory.total, where.constData());
+            else
+                QVERIFY2(i > 0 && full.stages[i].memory.total <= full.stages[i - 1].memory.total, where.constData());
+        }
+    };
+    long long compared = 0, skipped = 0;
+    for (const Model& model : models) {
+        const Plan base = planWith(model.example);
+        const long long perPipeline = base.cluster.gpus / ((long long)base.layout.tp * base.layout.cp);
+        for (int pp : model.pps) {
+            for (Schedule schedule : schedules) {
+                for (int micro : {1, 4}) {
+                    Plan plan = base;
+                    plan.layout.pp = pp;
+                    plan.layout.dp = int(perPipeline / pp);
+                    plan.layout.schedule = pp > 1 ? schedule : Schedule::OneFOneB;
+                    plan.layout.virtualStages = plan.layout.schedule == Schedule::Interleaved ? 2 : 1;
+                    plan.training.microBatchSize = micro;
+                    Estimate family;  // one workspace for the whole family, as the search keeps it
+                    bool first = true;
+                    for (int zero = 0; zero <= 3; ++zero) {
+                        for (int recompute = 0; recompute < 4; ++recompute) {
+                            plan.layout.zeroStage = zero;
+                            plan.layout.recompute = recompute == 0 ? Recompute::None
+                                : recompute == 1                   ? Recompute::Selective
+                                                                   : Recompute::Full;
+                            plan.layout.recomputeLayers = recompute == 3 ? 1 : 0;
+                            const Estimate full = estimate(plan);
+                            Estimate search;
+                            estimateInto(plan, search, EstimateScope::LayoutSearch);
+                            sameMemory(search, full, "LayoutSearch", plan);
+                            estimateInto(plan, family, first ? EstimateScope::LayoutSearch : EstimateScope::LayoutSearchSameFamily);
+                            first = false;
+                            sameMemory(family, full, "LayoutSearchSameFamily", plan);
+                            Estimate memory;
+                            memory.parameters = full.parameters;
+                            estimateInto(plan, memory, EstimateScope::MemoryOfSameModel);
+                            sameMemory(memory, full, "MemoryOfSameModel", plan);
+                            Estimate stages;
+                            stages.parameters = full.parameters;
+                            stages.stages = full.stages;
+                            stages.stageKinds = full.stageKinds;
+                            estimateInto(plan, stages, EstimateScope::MemoryOfSameStages);
+                            sameMemory(stages, full, "MemoryOfSameStages", plan);
+                            if (QTest::currentTestFailed())
+                                return;
+                            ++compared;
+                            skipped += std::count_if(family.stages.begin(), family.stages.end(),
+                                                     [](const StageEstimate& st) { return !st.memoryEstimated; });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The shortcut must be taken, or the comparison above tests nothing.
+    qInfo("%lld estimates compared, %lld stages skipped", compared, skipped);
+    QVERIFY(compared > 2000);
+    QVERIFY(skipped > 5 * compared);
 }
 
 QTEST_GUILESS_MAIN(TestMemory)

@@ -19,6 +19,7 @@ private slots:
     void verdictReadsTheRangeAgainstUsable_data();
     void verdictReadsTheRangeAgainstUsable();
     void searchShortcutGivesTheRangesVerdict();
+    void rangeEndsAreTheVariantsEstimatedAlone();
 };
 
 void TestMemoryRange::unknownSwitchesWidenTheRange()
@@ -117,6 +118,30 @@ void TestMemoryRange::searchShortcutGivesTheRangesVerdict()
         }
     }
     QVERIFY(seen[0] > 0 && seen[1] > 0 && seen[2] > 0);
+}
+
+void TestMemoryRange::rangeEndsAreTheVariantsEstimatedAlone()
+{
+    // The range estimates its variants with the plan's stages copied rather than laid out again
+    // (EstimateScope::MemoryOfSameStages) and skips the stages that cannot be the fullest: each
+    // end must still be its variant's own full estimate, on pipelines up to 64 stages deep.
+    for (const char* pp : {"4", "16", "64"}) {
+        const std::vector<std::string> layout = {"layout.pp=" + std::string(pp), "layout.dp=" + std::to_string(256 / std::stoi(pp))};
+        const trainplan::Plan plan = planWith("70b-2048-h100.json", layout);
+        const trainplan::Estimate est = trainplan::estimate(plan);
+        trainplan::Estimate scratch;
+        const trainplan::MemoryRange range = trainplan::memoryRange(plan, est, scratch);
+        QCOMPARE(range.unknownSwitches, 2);
+        trainplan::Plan heavy = plan, light = plan;
+        heavy.framework.dropout = true;
+        heavy.framework.fp32Gradients = true;
+        light.framework.dropout = false;
+        light.framework.fp32Gradients = false;
+        const trainplan::Estimate heavyAlone = trainplan::estimate(heavy), lightAlone = trainplan::estimate(light);
+        QVERIFY(heavyAlone.perGpu.total > est.perGpu.total && lightAlone.perGpu.total < est.perGpu.total);
+        QCOMPARE(range.highBytes, heavyAlone.perGpu.total * (1.0 + trainplan::memoryModelErrorAbove()));
+        QCOMPARE(range.lowBytes, lightAlone.perGpu.total - lightAlone.perGpu.fragmentation);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestMemoryRange)
