@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "core/base/Units.h"
@@ -263,14 +264,18 @@ void estimateStages(const Plan& plan, Estimate& est, bool sameStages, bool every
         // Middle stages hold the same parameters: shard their state once (pp reaches the layer
         // count in the layout search, so this loop runs up to a stage per layer).
         const bool likePrevious = !mirror && i > 0 && holdsLikePrevious(est, i);
-        // The same state and per-micro-batch activations as the stage before, no more of them in
-        // flight: every term is the same or smaller (the gradients-only peak max(G, A) too), so
-        // this stage cannot hold more, and the first of equals stays the fullest.
+        // The same state, per-micro-batch activations (not negative) and extras as the stage
+        // before, no more micro-batches in flight: its activations are no more, and the total
+        // only grows with them (the state, sharding buffers and reserve are the same; the
+        // fragmentation share and, with gradients made only in the backward, max(G, A) grow with
+        // them), so this stage cannot hold more, and the first of equals stays the fullest. Its
+        // total is set to NaN so that a reader that should have skipped it cannot pass unseen.
         if (!everyStage && likePrevious) {
             const StageEstimate& before = est.stages[size_t(i - 1)];
-            if (st.microbatchesInFlight <= before.microbatchesInFlight && st.activationsPerMicrobatch == before.activationsPerMicrobatch
-                && st.activationExtras == before.activationExtras) {
+            if (st.microbatchesInFlight <= before.microbatchesInFlight && st.activationsPerMicrobatch >= 0.0
+                && st.activationsPerMicrobatch == before.activationsPerMicrobatch && st.activationExtras == before.activationExtras) {
                 st.memoryEstimated = false;
+                st.memory.total = std::numeric_limits<double>::quiet_NaN();
                 continue;
             }
         }

@@ -78,9 +78,10 @@ struct StageEstimate {
     double headroomBytes = 0;      // capacity - memory.total (negative when it does not fit)
     bool fits = true;
     bool withinMargin = false;     // fits, but with less free than training.memory_margin_fraction
-    // False only in the layout search's scopes (EstimateScope), for a stage that provably holds
-    // no more than the one before it: its memory, headroom, fits and withinMargin are then not
-    // computed (left as they were) and must not be read.
+    // False only in the scopes other than Full (the layout search's and the memory-only ones the
+    // memory range and the EP placement check use; EstimateScope), for a stage that provably
+    // holds no more than the one before it: its memory (total NaN), headroom, fits and
+    // withinMargin are then not computed and must not be read.
     bool memoryEstimated = true;
 };
 
@@ -203,12 +204,13 @@ Estimate estimate(const Plan& plan);
 // LayoutSearchSameModel is LayoutSearch for an `out` whose parameter counts already belong to
 // this plan's model (a search worker re-estimating one model under many layouts): they depend
 // on the model alone, so they are not counted again. MemoryOfSameModel computes only memory (the
-// stages' memory, est.perGpu, fits, headroom and margin) for such an `out`, leaving its FLOPs,
+// stages' memory as below, est.perGpu, fits, headroom and margin) for such an `out`, leaving its FLOPs,
 // time, communication and warnings as they were: the memory range's variants and the expert
 // placement check read nothing else, and the layout search asks for them per layout.
 // LayoutSearchSameFamily is LayoutSearchSameModel for an `out` last estimated (in either scope)
 // for the same plan but for the ZeRO stage and recompute: the stages' layers, kinds, parameters
-// and micro-batches in flight depend on neither, so they are kept.
+// (per GPU too: TP, EP and ETP are the family's) and micro-batches in flight depend on neither,
+// so they are kept.
 // MemoryOfSameStages is MemoryOfSameModel for an `out` whose stages already hold this plan's
 // layers, kinds, parameters and micro-batches in flight (copied from the estimate of a plan that
 // differs in nothing those read: the memory range's variants of the same layout and schedule).

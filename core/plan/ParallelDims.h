@@ -115,10 +115,10 @@ constexpr bool splitsReplica(ParallelDim dim)
     return parallelDimInfo(dim).splits != DimSplits::Batch;
 }
 
-// Calls f(dim) for each dimension in kParallelDims order, unrolled when compiled: each call
-// sees its dimension as a constant, so the table lookups and the switch of parallelDimField()
-// fold away (a plain loop over kParallelDims cost a jump table per dimension in the layout
-// search's hot loop).
+// Calls f(dim) for each dimension in kParallelDims order, unrolled when compiled: once f is
+// inlined (a lambda at the call site is), each call sees its dimension as a constant, so the
+// table lookups and the switch of parallelDimField() fold away (a plain loop over kParallelDims
+// cost a jump table per dimension in the layout search's hot loop).
 template <typename F>
 constexpr void forEachParallelDim(F&& f)
 {

@@ -278,10 +278,11 @@ void TestMemory::searchScopesGiveTheFullEstimatesMemory()
     struct Model {
         const char* example;
         std::vector<int> pps;
+        std::vector<std::vector<int>> stageLayers;  // also each given split, for its PP
     };
-    const Model models[] = {{"70b-2048-h100.json", {1, 2, 4, 8, 16, 32, 64}},
-                            {"mixtral-8x22b-256-h100.json", {1, 2, 4, 8, 16}},
-                            {"deepseek-v3-2048-h800.json", {8, 16, 32}}};
+    const Model models[] = {{"70b-2048-h100.json", {1, 2, 4, 8, 16, 32, 64}, {{21, 20, 20, 19}, {9, 10, 10, 10, 10, 10, 10, 11}}},
+                            {"mixtral-8x22b-256-h100.json", {1, 2, 4, 8, 16}, {}},
+                            {"deepseek-v3-2048-h800.json", {8, 16, 32}, {}}};
     const Schedule schedules[] = {Schedule::OneFOneB, Schedule::GPipe, Schedule::Interleaved, Schedule::ZeroBubble, Schedule::DualPipe};
     const auto sameMemory = [](const Estimate& a, const Estimate& full, const char* scope, const Plan& plan) {
         const QByteArray where = QByteArray(scope) + " pp " + QByteArray::number(plan.layout.pp) + " schedule "
@@ -291,9 +292,14 @@ void TestMemory::searchScopesGiveTheFullEstimatesMemory()
         QVERIFY2(a.perGpu.total == full.perGpu.total, where.constData());
         QVERIFY2(a.fullestStage == full.fullestStage, where.constData());
         QVERIFY2(a.fits == full.fits && a.hasMargin == full.hasMargin && a.headroomBytes == full.headroomBytes, where.constData());
+        QVERIFY2(a.parametersPerGpuMean == full.parametersPerGpuMean, where.constData());
         QVERIFY2(a.stages.size() == full.stages.size(), where.constData());
         for (size_t i = 0; i < a.stages.size(); ++i) {
             QVERIFY2(full.stages[i].memoryEstimated, where.constData());
+            // What a family keeps with its stages (EstimateScope::LayoutSearchSameFamily).
+            QVERIFY2(a.stages[i].parametersPerGpu == full.stages[i].parametersPerGpu
+                         && a.stages[i].microbatchesInFlight == full.stages[i].microbatchesInFlight,
+                     where.constData());
             if (a.stages[i].memoryEstimated)
                 QVERIFY2(a.stages[i].memory.total == full.stages[i].memory.total, where.constData());
             else
@@ -304,10 +310,15 @@ void TestMemory::searchScopesGiveTheFullEstimatesMemory()
     for (const Model& model : models) {
         const Plan base = planWith(model.example);
         const long long perPipeline = base.cluster.gpus / ((long long)base.layout.tp * base.layout.cp);
-        for (int pp : model.pps) {
+        std::vector<std::vector<int>> splits(model.pps.size());  // empty: the default split
+        for (const auto& given : model.stageLayers)
+            splits.push_back(given);
+        for (size_t k = 0; k < splits.size(); ++k) {
+            const int pp = k < model.pps.size() ? model.pps[k] : int(splits[k].size());
             for (Schedule schedule : schedules) {
                 for (int micro : {1, 4}) {
                     Plan plan = base;
+                    plan.layout.stageLayers = splits[k];
                     plan.layout.pp = pp;
                     plan.layout.dp = int(perPipeline / pp);
                     plan.layout.schedule = pp > 1 ? schedule : Schedule::OneFOneB;
@@ -326,9 +337,15 @@ void TestMemory::searchScopesGiveTheFullEstimatesMemory()
                             Estimate search;
                             estimateInto(plan, search, EstimateScope::LayoutSearch);
                             sameMemory(search, full, "LayoutSearch", plan);
+                            QVERIFY(search.communication.dpBytesPerGpu == full.communication.dpBytesPerGpu);
+                            Estimate sameModel;
+                            sameModel.parameters = full.parameters;
+                            estimateInto(plan, sameModel, EstimateScope::LayoutSearchSameModel);
+                            sameMemory(sameModel, full, "LayoutSearchSameModel", plan);
                             estimateInto(plan, family, first ? EstimateScope::LayoutSearch : EstimateScope::LayoutSearchSameFamily);
                             first = false;
                             sameMemory(family, full, "LayoutSearchSameFamily", plan);
+                            QVERIFY(family.communication.dpBytesPerGpu == full.communication.dpBytesPerGpu);
                             Estimate memory;
                             memory.parameters = full.parameters;
                             estimateInto(plan, memory, EstimateScope::MemoryOfSameModel);
@@ -352,7 +369,7 @@ void TestMemory::searchScopesGiveTheFullEstimatesMemory()
     }
     // The shortcut must be taken, or the comparison above tests nothing.
     qInfo("%lld estimates compared, %lld stages skipped", compared, skipped);
-    QVERIFY(compared > 2000);
+    QVERIFY(compared > 2500);
     QVERIFY(skipped > 5 * compared);
 }
 

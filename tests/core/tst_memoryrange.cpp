@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <functional>
 
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
@@ -20,6 +21,7 @@ private slots:
     void verdictReadsTheRangeAgainstUsable();
     void searchShortcutGivesTheRangesVerdict();
     void rangeEndsAreTheVariantsEstimatedAlone();
+    void variantsOnCopiedStagesAreTheirOwnEstimates();
 };
 
 void TestMemoryRange::unknownSwitchesWidenTheRange()
@@ -139,9 +141,70 @@ void TestMemoryRange::rangeEndsAreTheVariantsEstimatedAlone()
         light.framework.fp32Gradients = false;
         const trainplan::Estimate heavyAlone = trainplan::estimate(heavy), lightAlone = trainplan::estimate(light);
         QVERIFY(heavyAlone.perGpu.total > est.perGpu.total && lightAlone.perGpu.total < est.perGpu.total);
-        QCOMPARE(range.highBytes, heavyAlone.perGpu.total * (1.0 + trainplan::memoryModelErrorAbove()));
-        QCOMPARE(range.lowBytes, lightAlone.perGpu.total - lightAlone.perGpu.fragmentation);
+        // Exact, not QCOMPARE's relative tolerance: the same arithmetic on the same inputs.
+        QVERIFY(range.highBytes == heavyAlone.perGpu.total * (1.0 + trainplan::memoryModelErrorAbove()));
+        QVERIFY(range.lowBytes == lightAlone.perGpu.total - lightAlone.perGpu.fragmentation);
     }
+}
+
+void TestMemoryRange::variantsOnCopiedStagesAreTheirOwnEstimates()
+{
+    // The range's variants of the same schedule are estimated on a copy of the plan's stages
+    // (EstimateScope::MemoryOfSameStages): for every change a variant makes (the framework's
+    // switches, the routed experts' load imbalance, recompute, sequence parallelism) the stages'
+    // layers, kinds, parameters and micro-batches in flight must be the variant's own, so the
+    // memory comes out exactly as the variant's full estimate. A variant of another schedule
+    // takes MemoryOfSameModel, which lays the stages out again: checked alike.
+    using namespace trainplan;
+    const std::pair<const char*, std::vector<std::string>> plans[] = {
+        {"70b-2048-h100.json", {"layout.pp=16", "layout.dp=16"}},
+        {"70b-2048-h100.json", {"layout.pp=64", "layout.dp=4", "layout.recompute=full", "layout.recompute_layers=1"}},
+        {"mixtral-8x22b-256-h100.json", {}},
+        {"deepseek-v3-2048-h800.json", {}}};
+    using Change = std::function<void(Plan&)>;
+    const std::vector<std::pair<const char*, Change>> changes = {
+        {"dropout", [](Plan& v) { v.framework.dropout = !v.framework.dropout.value_or(false); }},
+        {"fp32 gradients", [](Plan& v) { v.framework.fp32Gradients = !v.framework.fp32Gradients.value_or(false); }},
+        {"imbalance worst", [](Plan& v) { if (v.model.moe) v.model.moe->loadImbalance = kWorstLoadImbalance; }},
+        {"imbalance best", [](Plan& v) { if (v.model.moe) v.model.moe->loadImbalance = kBestLoadImbalance; }},
+        {"full recompute", [](Plan& v) { v.layout.recompute = Recompute::Full; v.layout.recomputeLayers = 0; }},
+        {"no recompute", [](Plan& v) { v.layout.recompute = Recompute::None; v.layout.recomputeLayers = 0; }},
+        {"sequence parallel", [](Plan& v) { v.layout.sequenceParallel = !v.layout.sequenceParallel; }},
+        {"interleaved", [](Plan& v) { v.layout.schedule = Schedule::Interleaved; v.layout.virtualStages = 2; }}};
+    int copied = 0;
+    for (const auto& [example, sets] : plans) {
+        const Plan plan = planWith(example, sets);
+        const Estimate est = estimate(plan);
+        for (const auto& [name, change] : changes) {
+            Plan variant = plan;
+            change(variant);
+            const bool sameSchedule = variant.layout.schedule == plan.layout.schedule;
+            Estimate scratch;
+            scratch.parameters = est.parameters;
+            if (sameSchedule) {
+                scratch.stages = est.stages;
+                scratch.stageKinds = est.stageKinds;
+                ++copied;
+            }
+            estimateInto(variant, scratch, sameSchedule ? EstimateScope::MemoryOfSameStages : EstimateScope::MemoryOfSameModel);
+            const Estimate alone = estimate(variant);
+            const QByteArray where = QByteArray(example) + " pp " + QByteArray::number(plan.layout.pp) + ": " + name;
+            QVERIFY2(scratch.perGpu.total == alone.perGpu.total, where.constData());
+            QVERIFY2(scratch.fullestStage == alone.fullestStage && scratch.fits == alone.fits && scratch.hasMargin == alone.hasMargin,
+                     where.constData());
+            QVERIFY2(scratch.parametersPerGpuMean == alone.parametersPerGpuMean, where.constData());
+            QVERIFY2(scratch.stages.size() == alone.stages.size(), where.constData());
+            for (size_t i = 0; i < alone.stages.size(); ++i) {
+                const StageEstimate &a = scratch.stages[i], &b = alone.stages[i];
+                QVERIFY2(a.layers == b.layers && a.parameters == b.parameters && a.parametersPerGpu == b.parametersPerGpu
+                             && a.microbatchesInFlight == b.microbatchesInFlight && a.activationsPerMicrobatch == b.activationsPerMicrobatch,
+                         where.constData());
+                if (a.memoryEstimated)
+                    QVERIFY2(a.memory.total == b.memory.total, where.constData());
+            }
+        }
+    }
+    QVERIFY(copied >= 25);
 }
 
 QTEST_GUILESS_MAIN(TestMemoryRange)
